@@ -1,0 +1,34 @@
+import { env, loadConfig, z } from "@gw/config";
+
+/** Every variable the dispatcher reads, parsed once at start-up (documented in .env.example). */
+export const dispatcherConfigSchema = z.object({
+  DISPATCHER_HOST: z.string().default("127.0.0.1"),
+  /** Health, readiness and metrics. */
+  DISPATCHER_PORT: env.port(8081),
+  DATABASE_URL: env.postgresUrl(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  REDIS_URL: env.redisUrl(),
+  REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+  LOG_LEVEL: env.logLevel(),
+  /** Deliveries attempted at once by this process. */
+  DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Keep-alive sockets per integrator host. */
+  DISPATCHER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Per-attempt deadline (spec 6.4: 10 s). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Waits before attempts 2..7 in ms (spec 6.5: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h). */
+  WEBHOOK_RETRY_SCHEDULE_MS: env.intList([30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]),
+  /** Uniform variation applied to each wait (spec 6.5: up to 20 %). */
+  WEBHOOK_RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
+  /** Bytes of the integrator's answer kept in last_error and on each attempt. */
+  WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).default(4096),
+  /** How often the reconciler looks for due deliveries without a live job. */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
+});
+
+export type DispatcherConfig = z.infer<typeof dispatcherConfigSchema>;
+
+export function loadDispatcherConfig(source: NodeJS.ProcessEnv = process.env): DispatcherConfig {
+  return loadConfig(dispatcherConfigSchema, source);
+}

@@ -1,0 +1,102 @@
+import type { z } from "zod";
+
+/** One item of `HTTPValidationError.detail` (spec section 7), in the style of the spec's origin (FastAPI/pydantic). */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export type RequestLocation = "body" | "query" | "path" | "header";
+
+/** Thrown by the edge validation; rendered as 422 `{detail:[...]}`. */
+export class RequestValidationError extends Error {
+  constructor(readonly detail: ValidationIssue[]) {
+    super("Requisição inválida");
+    this.name = "RequestValidationError";
+  }
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+type ZodIssue = z.core.$ZodIssue;
+
+function describeExpected(values: readonly unknown[]): string {
+  const quoted = values.map((v) => `'${String(v)}'`);
+  return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} ou ${quoted.at(-1)}`;
+}
+
+function issueInput(issue: ZodIssue): unknown {
+  return (issue as { input?: unknown }).input;
+}
+
+/** Map one zod issue to a pydantic-style item; `msg` is a Portuguese sentence, `type` the stable machine word. */
+export function toValidationIssue(issue: ZodIssue, location: RequestLocation): ValidationIssue {
+  const loc: (string | number)[] = [location, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+  const input = issueInput(issue);
+  const withInput = (item: Omit<ValidationIssue, "loc">): ValidationIssue =>
+    input === undefined ? { loc, ...item } : { loc, ...item, input };
+
+  switch (issue.code) {
+    case "invalid_type": {
+      if (input === undefined) return { loc, msg: "Campo obrigatório.", type: "missing" };
+      const expected = issue.expected;
+      if (expected === "int" || expected === "number") {
+        if (typeof input === "string") return withInput({ msg: "O valor deve ser um número inteiro válido.", type: "int_parsing" });
+        return withInput({ msg: "O valor deve ser um número inteiro.", type: "int_type" });
+      }
+      if (expected === "string") return withInput({ msg: "O valor deve ser um texto.", type: "string_type" });
+      if (expected === "array") return withInput({ msg: "O valor deve ser uma lista.", type: "list_type" });
+      if (expected === "boolean") return withInput({ msg: "O valor deve ser verdadeiro ou falso.", type: "bool_type" });
+      if (expected === "object") {
+        return withInput({ msg: "O valor deve ser um objeto JSON.", type: location === "body" && issue.path.length === 0 ? "model_attributes_type" : "dict_type" });
+      }
+      return withInput({ msg: `O valor deve ser do tipo ${expected}.`, type: `${expected}_type` });
+    }
+    case "too_big": {
+      const max = Number(issue.maximum);
+      if (issue.origin === "string") {
+        return withInput({ msg: `O texto deve ter no máximo ${plural(max, "caractere", "caracteres")}.`, type: "string_too_long", ctx: { max_length: max } });
+      }
+      if (issue.origin === "array") {
+        const actual = Array.isArray(input) ? input.length : undefined;
+        return withInput({ msg: `A lista deve ter no máximo ${plural(max, "item", "itens")}.`, type: "too_long", ctx: { field_type: "List", max_length: max, ...(actual === undefined ? {} : { actual_length: actual }) } });
+      }
+      return issue.inclusive === false
+        ? withInput({ msg: `O valor deve ser menor que ${max}.`, type: "less_than", ctx: { lt: max } })
+        : withInput({ msg: `O valor deve ser menor ou igual a ${max}.`, type: "less_than_equal", ctx: { le: max } });
+    }
+    case "too_small": {
+      const min = Number(issue.minimum);
+      if (issue.origin === "string") {
+        return withInput({ msg: `O texto deve ter ao menos ${plural(min, "caractere", "caracteres")}.`, type: "string_too_short", ctx: { min_length: min } });
+      }
+      if (issue.origin === "array") {
+        const actual = Array.isArray(input) ? input.length : undefined;
+        return withInput({ msg: `A lista deve ter ao menos ${plural(min, "item", "itens")}.`, type: "too_short", ctx: { field_type: "List", min_length: min, ...(actual === undefined ? {} : { actual_length: actual }) } });
+      }
+      return issue.inclusive === false
+        ? withInput({ msg: `O valor deve ser maior que ${min}.`, type: "greater_than", ctx: { gt: min } })
+        : withInput({ msg: `O valor deve ser maior ou igual a ${min}.`, type: "greater_than_equal", ctx: { ge: min } });
+    }
+    case "invalid_value": {
+      const expected = describeExpected(issue.values);
+      return withInput({ msg: `O valor deve ser ${expected}.`, type: "enum", ctx: { expected } });
+    }
+    case "invalid_format":
+      return withInput({ msg: `O valor não tem o formato esperado (${issue.format}).`, type: "string_pattern_mismatch", ctx: { pattern: issue.format } });
+    case "invalid_union":
+      return withInput({ msg: "O valor não corresponde a nenhum dos formatos aceitos.", type: "union_tag_invalid" });
+    default:
+      return withInput({ msg: issue.message, type: "value_error" });
+  }
+}
+
+/** Parse `value` at the edge; throws RequestValidationError with every issue found. */
+export function parseRequest<S extends z.ZodType>(schema: S, location: RequestLocation, value: unknown): z.output<S> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  throw new RequestValidationError(result.error.issues.map((issue) => toValidationIssue(issue, location)));
+}

@@ -1,0 +1,86 @@
+import type { ErrorCode } from "./registry.ts";
+
+/**
+ * The single mapping from Meta Cloud API error codes to the service's stable codes (spec section 7).
+ * Used for synchronous send refusals and for `error.reason` of failed `message.status` events.
+ * Choices the spec leaves open are explained in docs/decisions.md ("Meta error codes").
+ */
+interface MetaRule {
+  reason: ErrorCode;
+  /** Refinements on Meta's `error_data.details` text, first match wins. */
+  byDetails?: { pattern: RegExp; reason: ErrorCode }[];
+}
+
+export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
+  // Throughput and pacing
+  4: { reason: "rate_limited" },
+  80007: { reason: "rate_limited" },
+  130429: { reason: "rate_limited" },
+  131056: { reason: "rate_limited" },
+  // Window and recipient
+  131047: { reason: "outside_24h_window" },
+  131026: { reason: "recipient_unreachable" },
+  131021: { reason: "recipient_unreachable" },
+  131050: { reason: "recipient_unreachable" },
+  // Per-user marketing limits and experiments
+  131049: { reason: "delivery_limited" },
+  131048: { reason: "delivery_limited" },
+  130472: { reason: "marketing_experiment" },
+  // Account state
+  131042: { reason: "payment_issue" },
+  131031: { reason: "account_restricted" },
+  131037: { reason: "account_restricted" },
+  368: { reason: "account_restricted" },
+  133010: { reason: "account_restricted" },
+  // Templates
+  132000: { reason: "template_params_mismatch" },
+  132001: { reason: "template_not_found" },
+  132005: { reason: "variable_too_long" },
+  132007: { reason: "invalid_template" },
+  132015: { reason: "template_paused" },
+  132016: { reason: "invalid_template" },
+  132012: {
+    reason: "variable_bad_format",
+    byDetails: [
+      { pattern: /header.*(received UNKNOWN|missing|required)/i, reason: "template_required_header_media" },
+      { pattern: /header/i, reason: "template_header_mismatch" },
+    ],
+  },
+  131053: { reason: "template_header_mismatch" },
+  // Parameters
+  131008: {
+    reason: "template_params_mismatch",
+    byDetails: [{ pattern: /order|pix|payment/i, reason: "invalid_pix_order" }],
+  },
+  131009: {
+    reason: "variable_bad_format",
+    byDetails: [
+      { pattern: /order|pix|payment/i, reason: "invalid_pix_order" },
+      { pattern: /otp/i, reason: "invalid_otp" },
+    ],
+  },
+  100: {
+    reason: "provider_rejected",
+    byDetails: [{ pattern: /parameter name/i, reason: "template_params_mismatch" }],
+  },
+  // Our own credentials or Meta's availability: a refusal, but not the caller's fault
+  0: { reason: "provider_unavailable" },
+  1: { reason: "provider_unavailable" },
+  2: { reason: "provider_unavailable" },
+  3: { reason: "provider_unavailable" },
+  10: { reason: "provider_unavailable" },
+  190: { reason: "provider_unavailable" },
+  200: { reason: "provider_unavailable" },
+  131000: { reason: "provider_unavailable" },
+  131016: { reason: "provider_unavailable" },
+};
+
+/** The stable code for a Meta error; unknown codes are `provider_rejected`. */
+export function mapMetaError(code: number, details?: string | null): ErrorCode {
+  const rule = META_ERROR_MAP[code];
+  if (!rule) return "provider_rejected";
+  if (details && rule.byDetails) {
+    for (const refinement of rule.byDetails) if (refinement.pattern.test(details)) return refinement.reason;
+  }
+  return rule.reason;
+}

@@ -1,0 +1,53 @@
+# Shared helpers for the set-up scripts. Sourced, not run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PNPM_VERSION="$(node -p 'require(process.argv[1]).packageManager.split("@")[1]' "$ROOT/package.json")"
+log() { printf '\033[36m[gateway]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[31m[gateway] %s\033[0m\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else die "precisa de root ou sudo para: $*"; fi
+}
+
+APT_UPDATED=0
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 || die "apt-get não encontrado; instale manualmente: $*"
+  if [ "$APT_UPDATED" = 0 ]; then log "apt-get update"; as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq; APT_UPDATED=1; fi
+  log "apt-get install $*"
+  # policy-rc.d 101 keeps Debian from starting the system-wide services; we run our own instances.
+  local policy=/usr/sbin/policy-rc.d created=0
+  if [ ! -e "$policy" ]; then as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"; created=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  if [ "$created" = 1 ]; then as_root rm -f "$policy"; fi
+}
+
+ensure_pnpm() {
+  if [ -x "$ROOT/.tools/bin/pnpm" ]; then export PATH="$ROOT/.tools/bin:$PATH"; fi
+  if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]; then return; fi
+  log "instalando pnpm@$PNPM_VERSION"
+  if [ "$(id -u)" = 0 ]; then npm install -g --silent "pnpm@$PNPM_VERSION" >/dev/null 2>&1 || true; fi
+  if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+    npm install --silent --prefix "$ROOT/.tools" -g "pnpm@$PNPM_VERSION" >/dev/null
+    export PATH="$ROOT/.tools/bin:$PATH"
+  fi
+  [ "$(pnpm --version)" = "$PNPM_VERSION" ] || die "pnpm@$PNPM_VERSION não pôde ser instalado"
+}
+
+# Install dependencies and generate the Prisma client when they are missing or stale.
+bootstrap() {
+  ensure_pnpm
+  local stamp="$ROOT/node_modules/.gateway-install-stamp"
+  if [ ! -f "$stamp" ] || [ "$ROOT/pnpm-lock.yaml" -nt "$stamp" ]; then
+    log "pnpm install"
+    (cd "$ROOT" && CI=true pnpm install --frozen-lockfile --prefer-offline >&2)
+    touch "$stamp"
+  fi
+  local client="$ROOT/packages/db/src/generated/client.ts"
+  if [ ! -f "$client" ] || [ "$ROOT/prisma/schema.prisma" -nt "$client" ]; then
+    log "prisma generate"
+    (cd "$ROOT" && PRISMA_SCHEMA_ENGINE_BINARY=/bin/false PRISMA_HIDE_UPDATE_MESSAGE=1 \
+      packages/db/node_modules/.bin/prisma generate --schema prisma/schema.prisma >/dev/null)
+  fi
+}

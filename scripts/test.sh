@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# `npm test`: install what is missing, start PostgreSQL and Redis, migrate a fresh test database, run jest.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+bootstrap
+
+started=$(bash scripts/stack.sh up)
+stop_started() {
+  # Stop only what this run started, so a developer's running `npm start` stack is left alone.
+  if [ -n "$started" ]; then GW_STOP_ONLY="$started" bash scripts/stack.sh down; fi
+}
+trap stop_started EXIT
+
+eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
+TEST_DB="${GW_TEST_DB:-gateway_test}"
+bash scripts/stack.sh recreate-db "$TEST_DB"
+export DATABASE_URL="${DATABASE_URL%/*}/$TEST_DB"
+pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
+log "migrações aplicadas em $TEST_DB"
+
+NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" \
+  pnpm exec jest "$@"
