@@ -41,7 +41,7 @@ bootstrap() {
   local stamp="$ROOT/node_modules/.gateway-install-stamp"
   if [ ! -f "$stamp" ] || [ "$ROOT/pnpm-lock.yaml" -nt "$stamp" ]; then
     log "pnpm install"
-    (cd "$ROOT" && CI=true pnpm install --frozen-lockfile --prefer-offline >&2)
+    (cd "$ROOT" && CI=true pnpm install --frozen-lockfile --prefer-offline --reporter default >&2)
     touch "$stamp"
   fi
   local client="$ROOT/packages/db/src/generated/client.ts"

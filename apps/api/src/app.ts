@@ -1,18 +1,19 @@
 import express, { Router } from "express";
-import type { Db } from "@gw/db";
-import type { Redis } from "@gw/jobs";
-import type { Logger } from "@gw/logger";
-import type { ApiConfig } from "./config.ts";
+import type { ApiDeps } from "./container.ts";
+import { requireApiKey } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
+import { rateLimitPerKey } from "./http/rate-limit.ts";
 import { requestContext } from "./http/request-context.ts";
 import * as health from "./routes/health.ts";
+import { mountQueueBoard } from "./routes/ops-queues.ts";
+import * as providerWebhook from "./routes/provider-webhook.ts";
+import * as deliveries from "./routes/public/deliveries.ts";
+import * as sendMessage from "./routes/public/messages.send.ts";
+import * as templates from "./routes/public/templates.ts";
+import * as validate from "./routes/public/validate.ts";
+import * as window from "./routes/public/window.ts";
 
-export interface ApiDeps {
-  config: ApiConfig;
-  db: Db;
-  redis: Redis;
-  logger: Logger;
-}
+export const PUBLIC_PREFIX = "/public/v1";
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
@@ -22,7 +23,27 @@ export function createApp(deps: ApiDeps): express.Express {
 
   const ops = Router();
   health.register(ops, deps);
+  providerWebhook.register(ops, {
+    db: deps.db,
+    outbox: deps.outbox,
+    logger: deps.logger,
+    appSecret: deps.config.META_APP_SECRET,
+    verifyToken: deps.config.META_VERIFY_TOKEN,
+  });
   app.use(ops);
+  mountQueueBoard(app, { queue: deps.queue, user: deps.config.OPS_USER, password: deps.config.OPS_PASSWORD });
+
+  // Every public endpoint: bearer key, then the per-key rate limit, then JSON (any content type; bad JSON is a 422).
+  const api = Router();
+  api.use(requireApiKey(deps.db));
+  api.use(rateLimitPerKey({ redis: deps.redis, keyPrefix: deps.config.REDIS_KEY_PREFIX, points: deps.config.API_RATE_LIMIT_POINTS, windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS }));
+  api.use(express.json({ type: () => true, limit: "256kb", strict: false }));
+  sendMessage.register(api, { send: deps.send });
+  validate.register(api);
+  window.register(api, deps);
+  templates.register(api, deps);
+  deliveries.register(api, deps);
+  app.use(PUBLIC_PREFIX, api);
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

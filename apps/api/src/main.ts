@@ -1,11 +1,10 @@
-import { createDb } from "@gw/db";
-import { createRedis } from "@gw/jobs";
-import { createLogger } from "@gw/logger";
 import { ConfigError } from "@gw/config";
+import { createLogger } from "@gw/logger";
 import { createApp } from "./app.ts";
-import { loadApiConfig } from "./config.ts";
+import { loadApiConfig, type ApiConfig } from "./config.ts";
+import { buildApiDeps, closeApiDeps } from "./container.ts";
 
-let config;
+let config: ApiConfig;
 try {
   config = loadApiConfig();
 } catch (error) {
@@ -17,24 +16,25 @@ try {
 }
 
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
-const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
-const redis = createRedis(config.REDIS_URL);
-redis.on("error", (error) => logger.warn("redis error", { error: error.message }));
+const deps = buildApiDeps(config, logger);
+deps.redis.on("error", (error) => logger.warn("redis error", { error: error.message }));
 
-const app = createApp({ config, db, redis, logger });
-const server = app.listen(config.API_PORT, config.API_HOST, () => {
+const server = createApp(deps).listen(config.API_PORT, config.API_HOST, () => {
   logger.info("api listening", { url: `http://${config.API_HOST}:${config.API_PORT}` });
 });
+// Longer than typical load balancer idle timeouts, so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
+  if (closing) process.exit(1);
   closing = true;
   logger.info("api shutting down", { signal });
-  server.close();
-  server.closeIdleConnections();
-  await Promise.allSettled([db.$disconnect(), redis.quit()]);
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await closeApiDeps(deps);
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -4,6 +4,7 @@ import { createDb } from "@gw/db";
 import { createRedis } from "@gw/jobs";
 import { silentLogger, startThrowawayRedis, testEnv } from "@gw/testkit";
 import { createApp } from "../src/app.ts";
+import { buildApiDeps } from "../src/container.ts";
 import { loadApiConfig } from "../src/config.ts";
 
 describe("health and readiness", () => {
@@ -15,11 +16,11 @@ describe("health and readiness", () => {
 
   beforeAll(async () => {
     redisServer = await startThrowawayRedis();
-    redis = createRedis(redisServer.url);
+    redis = createRedis(redisServer.url, "request", { connectTimeout: 300 });
     redis.on("error", () => undefined);
     await redis.ping();
     const config = loadApiConfig({ DATABASE_URL: env.databaseUrl, REDIS_URL: redisServer.url, META_ACCESS_TOKEN: "sandbox-token", META_APP_SECRET: "sandbox-secret", META_VERIFY_TOKEN: "sandbox-verify" });
-    app = createApp({ config, db, redis, logger: silentLogger });
+    app = createApp(buildApiDeps(config, silentLogger, { db, redis }));
   });
   afterAll(async () => {
     redis.disconnect();

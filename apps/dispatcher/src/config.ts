@@ -24,7 +24,20 @@ export const dispatcherConfigSchema = z.object({
   WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).default(4096),
   /** How often the reconciler looks for due deliveries without a live job. */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  /** How late a due delivery may be before the reconciler assumes its job was lost. */
+  RECONCILE_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Deliveries examined per reconciler run. */
+  RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** BullMQ job lock; must stay well above WEBHOOK_TIMEOUT_MS or a slow attempt would be taken as stalled. */
+  DISPATCHER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /** How often workers look for jobs whose worker died (lock expired) and put them back in the queue. */
+  DISPATCHER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+  /** Times a job may be recovered from a dead worker before BullMQ fails it (the reconciler still catches it). */
+  DISPATCHER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(2),
   USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
+}).refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
+  path: ["DISPATCHER_LOCK_DURATION_MS"],
+  message: "deve ser ao menos 1 s maior que WEBHOOK_TIMEOUT_MS",
 });
 
 export type DispatcherConfig = z.infer<typeof dispatcherConfigSchema>;

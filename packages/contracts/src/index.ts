@@ -1,2 +1,5 @@
 export { parseRequest, RequestValidationError, toValidationIssue } from "./validation.ts";
 export type { RequestLocation, ValidationIssue } from "./validation.ts";
+export * from "./messages.ts";
+export * from "./deliveries.ts";
+export * from "./templates.ts";

@@ -44,7 +44,7 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
       if (input === undefined) return { loc, msg: "Campo obrigatório.", type: "missing" };
       const expected = issue.expected;
       if (expected === "int" || expected === "number") {
-        if (typeof input === "string") return withInput({ msg: "O valor deve ser um número inteiro válido.", type: "int_parsing" });
+        if (typeof input === "string" || Number.isNaN(input)) return withInput({ msg: "O valor deve ser um número inteiro válido.", type: "int_parsing" });
         return withInput({ msg: "O valor deve ser um número inteiro.", type: "int_type" });
       }
       if (expected === "string") return withInput({ msg: "O valor deve ser um texto.", type: "string_type" });
@@ -98,5 +98,21 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
 export function parseRequest<S extends z.ZodType>(schema: S, location: RequestLocation, value: unknown): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw new RequestValidationError(result.error.issues.map((issue) => toValidationIssue(issue, location)));
+  throw new RequestValidationError(
+    result.error.issues.map((issue) => {
+      const item = toValidationIssue(issue, location);
+      // Coercion (query and path strings) reports NaN; the caller wants to see what they sent.
+      if (typeof item.input === "number" && Number.isNaN(item.input)) item.input = valueAt(value, issue.path);
+      return item;
+    }),
+  );
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }

@@ -1,5 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "./generated/client.ts";
+import { PrismaClient, type Prisma } from "./generated/client.ts";
 
 export { Prisma, PrismaClient } from "./generated/client.ts";
 export type * from "./generated/client.ts";
@@ -8,11 +8,7 @@ export type { MigrationFile, MigrationResult } from "./migrate.ts";
 
 export type Db = PrismaClient;
 /** The client handed to `$transaction(async (tx) => ...)` callbacks. */
-export type DbTx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0] extends infer T
-  ? T extends (...args: never[]) => unknown
-    ? never
-    : T
-  : never;
+export type DbTx = Prisma.TransactionClient;
 
 export interface DbOptions {
   url: string;

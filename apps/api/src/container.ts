@@ -1,0 +1,48 @@
+import { CatalogueCache, createIdempotencyStore, createOutbox, unconfirmedResponse, type Outbox, type SendDeps } from "@gw/core";
+import { createDb, type Db } from "@gw/db";
+import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
+import type { Logger } from "@gw/logger";
+import { createMetaClient } from "@gw/meta";
+import type { ApiConfig } from "./config.ts";
+
+/** Everything the API's routes need, built once from the configuration. */
+export interface ApiDeps {
+  config: ApiConfig;
+  db: Db;
+  redis: Redis;
+  queue: WebhookQueue;
+  outbox: Outbox;
+  catalogue: CatalogueCache;
+  send: SendDeps;
+  logger: Logger;
+}
+
+export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
+  const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const redis = overrides.redis ?? createRedis(config.REDIS_URL);
+  const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
+  const meta = createMetaClient({ baseUrl: config.META_BASE_URL, apiVersion: config.META_API_VERSION, accessToken: config.META_ACCESS_TOKEN, timeoutMs: config.META_TIMEOUT_MS, logger });
+  const catalogue = new CatalogueCache({ redis, keyPrefix: config.REDIS_KEY_PREFIX, ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS, source: meta, logger });
+  const outbox = createOutbox(queue, logger);
+  const idempotency = createIdempotencyStore(db, {
+    ttlHours: config.IDEMPOTENCY_TTL_HOURS,
+    // Past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
+    staleAfterMs: config.META_TIMEOUT_MS + 60_000,
+    unconfirmedResponse,
+  });
+  return {
+    config,
+    db,
+    redis,
+    queue,
+    outbox,
+    catalogue,
+    logger,
+    send: { db, meta, catalogue, idempotency, outbox, logger, providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS },
+  };
+}
+
+export async function closeApiDeps(deps: ApiDeps): Promise<void> {
+  await Promise.allSettled([deps.queue.close(), deps.db.$disconnect()]);
+  await Promise.allSettled([deps.redis.quit()]);
+}

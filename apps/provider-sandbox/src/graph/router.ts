@@ -1,0 +1,88 @@
+import express from "express";
+import { safeEqual } from "@gw/signer";
+import { sleep, type FaultRoute, type FaultRule, type GraphRequestRecord, type SandboxState } from "../state.ts";
+import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
+import { handleSend } from "./messages.ts";
+import { listTemplates } from "./templates.ts";
+
+type GraphRoute = Exclude<FaultRoute, "any"> | "other";
+
+/** The first pending fault for this route, consumed; rules with `after` let that many matching calls through first. */
+function takeFault(state: SandboxState, route: GraphRoute): FaultRule | undefined {
+  const rule = state.faults.find((f) => f.count > 0 && (f.route === "any" || f.route === route));
+  if (!rule) return undefined;
+  if (rule.after > 0) {
+    rule.after -= 1;
+    return undefined;
+  }
+  rule.count -= 1;
+  if (rule.count === 0) state.faults.splice(state.faults.indexOf(rule), 1);
+  return rule;
+}
+
+/** Meta takes the token from the Authorization header or the `access_token` query parameter. */
+function authorize(state: SandboxState, req: express.Request, url: URL): GraphResult | undefined {
+  if (state.accessToken === undefined) return undefined;
+  const header = req.get("authorization");
+  const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? url.searchParams.get("access_token") ?? undefined;
+  if (token === undefined) return invalidTokenResult(false);
+  return safeEqual(token, state.accessToken) ? undefined : invalidTokenResult(true);
+}
+
+function send(res: express.Response, result: GraphResult): void {
+  if (result.headers) res.set(result.headers);
+  res.status(result.status).json(result.body);
+}
+
+/**
+ * The Graph API subset. Each call is recorded in `state.requests`; a pending fault replaces its answer
+ * (and, unless the fault has `deliver`, the call is not processed at all).
+ */
+export function graphRouter(state: SandboxState): express.Router {
+  const router = express.Router();
+  // Raw bytes, so GET /_sandbox/sent can show exactly what the gateway sent.
+  router.use(express.raw({ type: () => true, limit: "5mb" }));
+
+  const handle =
+    (route: GraphRoute, run: (req: express.Request, url: URL, fault: FaultRule | undefined) => GraphResult) =>
+    (req: express.Request, res: express.Response): void => {
+      const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`);
+      const record: GraphRequestRecord = { method: req.method, path: url.pathname, url: req.originalUrl, status: null, fault: null, at: new Date().toISOString() };
+      state.requests.push(record);
+      res.on("finish", () => {
+        record.status = res.statusCode;
+      });
+      const fault = takeFault(state, route);
+      let result: GraphResult | undefined;
+      if (!fault || fault.deliver) result = authorize(state, req, url) ?? run(req, url, fault);
+      state.logger.http("sandbox graph call", { method: req.method, path: url.pathname, status: fault ? `fault ${fault.mode}` : result?.status });
+      if (!fault) {
+        if (result) send(res, result);
+        return;
+      }
+      record.fault = fault.mode;
+      if (fault.mode === "500") {
+        send(res, new MetaError(131000, "Something went wrong").toResult());
+      } else if (fault.mode === "reset") {
+        req.socket.destroy();
+      } else {
+        // Hang, then drop the connection without an answer (also at once on reset/shutdown).
+        void sleep(state, fault.delayMs).then(() => req.socket.destroy());
+      }
+    };
+
+  const rawBody = (req: express.Request): string => (Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
+
+  router.post(
+    "/:version/:phoneNumberId/messages",
+    handle("messages", (req, _url, fault) => handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null)),
+  );
+  router.get(
+    "/:version/:wabaId/message_templates",
+    handle("templates", (_req, url) => listTemplates(state, url)),
+  );
+  router.use(
+    handle("other", (req, url) => unsupportedRequestResult(req.method, url.pathname.split("/").filter(Boolean)[1] ?? "")),
+  );
+  return router;
+}

@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
+import { digitsOf } from "./state.ts";
+
+const INBOUND_TYPES = ["text", "image", "document", "audio", "video", "sticker", "location", "contacts", "button", "interactive", "unsupported"] as const;
+const MEDIA_TYPES = new Set(["image", "document", "audio", "video", "sticker"]);
+const DEFAULT_MIME: Record<string, string> = {
+  image: "image/jpeg",
+  document: "application/pdf",
+  audio: "audio/ogg; codecs=opus",
+  video: "video/mp4",
+  sticker: "image/webp",
+};
+
+const unixSeconds = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
+
+/** Body of POST /_sandbox/inbound: a message from a contact, in the sandbox's own short form. */
+export const inboundSchema = z
+  .object({
+    phone_number_id: z.string().min(1),
+    from: z.string().regex(/^\+?[\d\s().-]{8,20}$/, "deve ser um número de telefone"),
+    name: z.string().optional(),
+    type: z.enum(INBOUND_TYPES),
+    text: z.string().optional(),
+    media: z
+      .object({
+        id: z.string().min(1),
+        mime_type: z.string().min(1),
+        filename: z.string().min(1),
+        caption: z.string(),
+        sha256: z.string().min(1),
+        voice: z.boolean(),
+        animated: z.boolean(),
+      })
+      .partial()
+      .optional(),
+    button: z.object({ text: z.string(), payload: z.string().optional() }).optional(),
+    interactive: z
+      .object({
+        title: z.string(),
+        id: z.string().optional(),
+        description: z.string().optional(),
+        kind: z.enum(["button_reply", "list_reply"]).optional(),
+      })
+      .optional(),
+    location: z
+      .object({ latitude: z.number(), longitude: z.number(), name: z.string().optional(), address: z.string().optional() })
+      .optional(),
+    contacts: z.array(z.record(z.string(), z.unknown())).optional(),
+    context: z.object({ id: z.string().min(1), from: z.string().optional() }).optional(),
+    timestamp: unixSeconds.optional(),
+    id: z.string().min(1).optional(),
+    waba_id: z.string().min(1).optional(),
+  })
+  .superRefine((input, ctx) => {
+    const need = (field: "text" | "button" | "interactive", when: string) => {
+      if (input.type === when && input[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: `obrigatório quando type é ${when}` });
+      }
+    };
+    need("text", "text");
+    need("button", "button");
+    need("interactive", "interactive");
+  });
+
+export type InboundInput = z.infer<typeof inboundSchema>;
+
+/** The `messages[0]` object of Meta's inbound webhook for a control-API input; `now` is in ms. */
+export function inboundMessage(input: InboundInput, now: number): { message: Record<string, unknown>; timestampMs: number } {
+  const from = digitsOf(input.from);
+  const seconds = input.timestamp ?? Math.floor(now / 1000);
+  const message: Record<string, unknown> = {
+    from,
+    id: input.id ?? newWamid(from),
+    timestamp: String(seconds),
+    type: input.type,
+  };
+  if (input.context) {
+    message.context = { from: input.context.from ?? displayPhoneNumber(input.phone_number_id), id: input.context.id };
+  }
+  Object.assign(message, content(input));
+  return { message, timestampMs: seconds * 1000 };
+}
+
+function content(input: InboundInput): Record<string, unknown> {
+  if (MEDIA_TYPES.has(input.type)) return { [input.type]: media(input) };
+  switch (input.type) {
+    case "text":
+      return { text: { body: input.text ?? "" } };
+    case "button":
+      // Quick-reply button of a template: Meta sends the payload (the button text when none was set).
+      return { button: { payload: input.button?.payload ?? input.button?.text ?? "", text: input.button?.text ?? "" } };
+    case "interactive": {
+      const kind = input.interactive?.kind ?? "button_reply";
+      const reply: Record<string, string> = { id: input.interactive?.id ?? "opcao_1", title: input.interactive?.title ?? "" };
+      if (kind === "list_reply" && input.interactive?.description) reply.description = input.interactive.description;
+      return { interactive: { type: kind, [kind]: reply } };
+    }
+    case "location":
+      return { location: input.location ?? { latitude: -23.561414, longitude: -46.655881, name: "Avenida Paulista", address: "Av. Paulista, São Paulo - SP" } };
+    case "contacts":
+      return {
+        contacts: input.contacts ?? [
+          {
+            name: { formatted_name: input.text ?? "Contato Exemplo", first_name: input.text ?? "Contato" },
+            phones: [{ phone: "+55 11 99999-0000", type: "CELL", wa_id: "5511999990000" }],
+          },
+        ],
+      };
+    default:
+      // Meta's shape for messages the Cloud API cannot represent.
+      return {
+        errors: [
+          {
+            code: 131051,
+            title: "Message type unknown",
+            message: "Message type unknown",
+            error_data: { details: "Message type is currently not supported." },
+          },
+        ],
+      };
+  }
+}
+
+function media(input: InboundInput): Record<string, unknown> {
+  const given = input.media ?? {};
+  const out: Record<string, unknown> = {
+    mime_type: given.mime_type ?? DEFAULT_MIME[input.type],
+    sha256: given.sha256 ?? createHash("sha256").update(randomBytes(16)).digest("base64"),
+    id: given.id ?? newMediaId(),
+  };
+  const caption = given.caption ?? input.text;
+  if (caption !== undefined && (input.type === "image" || input.type === "video" || input.type === "document")) out.caption = caption;
+  if (input.type === "document") out.filename = given.filename ?? "documento.pdf";
+  if (input.type === "audio") out.voice = given.voice ?? true;
+  if (input.type === "sticker") out.animated = given.animated ?? false;
+  return out;
+}

@@ -1,0 +1,186 @@
+import type { Logger } from "@gw/logger";
+import { FIXTURE_TEMPLATES } from "./fixtures/templates.ts";
+import type { RuntimeConfig, SandboxOptions } from "./types.ts";
+
+export const DEFAULT_STATUS_DELAYS = { sent: 50, delivered: 150, read: 300 } as const;
+export const DEFAULT_WABA_ID = "102290129340398";
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** An accepted send, as GET /_sandbox/sent lists it. */
+export interface SentMessage {
+  phone_number_id: string;
+  wamid: string;
+  to: string;
+  wa_id: string;
+  type: string;
+  /** The exact JSON received, parsed. */
+  body: unknown;
+  /** The exact request body received. */
+  raw: string;
+  /** ISO 8601. */
+  at: string;
+  /** Set when the send went out but its answer was replaced by a fault (`deliver: true`). */
+  fault: FaultMode | null;
+}
+
+/** Every Graph request received, answered or not. */
+export interface GraphRequestRecord {
+  method: string;
+  path: string;
+  url: string;
+  /** HTTP status answered; null when a fault dropped the connection. */
+  status: number | null;
+  fault: FaultMode | null;
+  at: string;
+}
+
+export interface WebhookRecord {
+  url: string;
+  kind: "statuses" | "inbound";
+  payload: unknown;
+  raw: string;
+  signature: string;
+  /** The gateway's HTTP status, or null when it could not be reached. */
+  status: number | null;
+  error: string | null;
+  at: string;
+}
+
+export type FaultMode = "500" | "timeout" | "reset";
+export type FaultRoute = "messages" | "templates" | "any";
+
+export interface FaultRule {
+  mode: FaultMode;
+  /** Matching calls still to fault. */
+  count: number;
+  route: FaultRoute;
+  /** Matching calls still to let through before faulting. */
+  after: number;
+  delayMs: number;
+  /** The send is processed (accepted, statuses sent) though its answer is lost. */
+  deliver: boolean;
+}
+
+export interface SandboxState {
+  readonly appSecret: string;
+  readonly accessToken: string | undefined;
+  readonly wabaId: string;
+  readonly logger: Logger;
+  readonly now: () => number;
+  config: RuntimeConfig;
+  sent: SentMessage[];
+  requests: GraphRequestRecord[];
+  webhooks: WebhookRecord[];
+  faults: FaultRule[];
+  /** `${phone_number_id}:${wa_id}` -> ms of the contact's latest message. */
+  windows: Map<string, number>;
+  /** phone_number_id -> ms of accepted sends within the last second. */
+  rate: Map<string, number[]>;
+  /** Bumped by reset and shutdown so scheduled status sequences stop. */
+  generation: number;
+  closed: boolean;
+  /** Aborted at shutdown, so in-flight webhook POSTs end with the sandbox. */
+  readonly lifecycle: AbortController;
+  readonly timers: Set<{ timer: NodeJS.Timeout; cancel: () => void }>;
+}
+
+/** Phone numbers compared as digits only, as Meta's wa_id. */
+export function digitsOf(phone: string): string {
+  return phone.replace(/[\s+().-]/g, "");
+}
+
+export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
+  return {
+    webhookUrl: options.webhookUrl,
+    statusDelaysMs: { ...(options.statusDelaysMs ?? DEFAULT_STATUS_DELAYS) },
+    autoStatuses: options.autoStatuses ?? true,
+    unreachable: (options.unreachable ?? []).map(digitsOf),
+    failAfterSend: (options.failAfterSend ?? []).map(digitsOf),
+    enforceWindow: options.enforceWindow ?? true,
+    rateLimitPerSecond: options.rateLimitPerSecond,
+    templates: options.templates ?? FIXTURE_TEMPLATES,
+    pageSize: options.pageSize ?? 25,
+  };
+}
+
+export function createState(options: SandboxOptions, logger: Logger): SandboxState {
+  return {
+    appSecret: options.appSecret,
+    accessToken: options.accessToken,
+    wabaId: options.wabaId ?? DEFAULT_WABA_ID,
+    logger,
+    now: options.now ?? Date.now,
+    config: runtimeConfigFrom(options),
+    sent: [],
+    requests: [],
+    webhooks: [],
+    faults: [],
+    windows: new Map(),
+    rate: new Map(),
+    generation: 0,
+    closed: false,
+    lifecycle: new AbortController(),
+    timers: new Set(),
+  };
+}
+
+/** Clears what a test accumulates; the run-time configuration is kept. */
+export function clearState(state: SandboxState): void {
+  cancelTimers(state);
+  state.generation += 1;
+  state.sent = [];
+  state.requests = [];
+  state.webhooks = [];
+  state.faults = [];
+  state.windows.clear();
+  state.rate.clear();
+}
+
+export function cancelTimers(state: SandboxState): void {
+  for (const entry of state.timers) {
+    clearTimeout(entry.timer);
+    entry.cancel();
+  }
+  state.timers.clear();
+}
+
+/** A tracked sleep: resolves true after `ms`, or false at once when the sandbox is reset or shut down. */
+export function sleep(state: SandboxState, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const entry = {
+      timer: setTimeout(() => {
+        state.timers.delete(entry);
+        resolve(true);
+      }, Math.max(0, ms)),
+      cancel: () => resolve(false),
+    };
+    state.timers.add(entry);
+  });
+}
+
+export function recordContactMessage(state: SandboxState, phoneNumberId: string, waId: string, atMs: number): void {
+  const key = `${phoneNumberId}:${digitsOf(waId)}`;
+  // Out-of-order arrivals must not shorten the window.
+  state.windows.set(key, Math.max(state.windows.get(key) ?? 0, atMs));
+}
+
+export function windowOpen(state: SandboxState, phoneNumberId: string, waId: string): boolean {
+  const last = state.windows.get(`${phoneNumberId}:${digitsOf(waId)}`);
+  return last !== undefined && state.now() - last < WINDOW_MS;
+}
+
+/** True when one more send from this number stays within the per-second limit (sliding one-second window). */
+export function withinRate(state: SandboxState, phoneNumberId: string): boolean {
+  const limit = state.config.rateLimitPerSecond;
+  if (limit === undefined) return true;
+  const now = state.now();
+  const recent = (state.rate.get(phoneNumberId) ?? []).filter((t) => now - t < 1000);
+  state.rate.set(phoneNumberId, recent);
+  return recent.length < limit;
+}
+
+export function countSend(state: SandboxState, phoneNumberId: string): void {
+  const list = state.rate.get(phoneNumberId) ?? [];
+  list.push(state.now());
+  state.rate.set(phoneNumberId, list);
+}

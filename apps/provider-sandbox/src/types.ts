@@ -1,0 +1,106 @@
+import type { Logger } from "@gw/logger";
+
+/** Template states Meta reports on GET /message_templates. */
+export type TemplateStatus =
+  | "APPROVED"
+  | "PENDING"
+  | "REJECTED"
+  | "PAUSED"
+  | "DISABLED"
+  | "IN_APPEAL"
+  | "PENDING_DELETION"
+  | "LIMIT_EXCEEDED";
+
+export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
+
+export interface TemplateButton {
+  type: "QUICK_REPLY" | "URL" | "PHONE_NUMBER" | "COPY_CODE" | "ORDER_DETAILS" | "FLOW" | "CATALOG";
+  text?: string;
+  url?: string;
+  phone_number?: string;
+  /** URL buttons: the full example URL; COPY_CODE: the example code. */
+  example?: string[];
+}
+
+export interface TemplateComponent {
+  type: "HEADER" | "BODY" | "FOOTER" | "BUTTONS" | "CAROUSEL";
+  format?: "TEXT" | "IMAGE" | "VIDEO" | "GIF" | "DOCUMENT" | "LOCATION";
+  text?: string;
+  add_security_recommendation?: boolean;
+  code_expiration_minutes?: number;
+  example?: {
+    header_text?: string[];
+    header_handle?: string[];
+    header_text_named_params?: { param_name: string; example: string }[];
+    body_text?: string[][];
+    body_text_named_params?: { param_name: string; example: string }[];
+  };
+  buttons?: TemplateButton[];
+  cards?: { components: TemplateComponent[] }[];
+}
+
+/** One item of Meta's GET /{WABA-ID}/message_templates (one name in one language). */
+export interface SandboxTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: TemplateStatus;
+  category: TemplateCategory;
+  sub_category?: string;
+  parameter_format: "POSITIONAL" | "NAMED";
+  components: TemplateComponent[];
+  quality_score: { score: "GREEN" | "YELLOW" | "RED" | "UNKNOWN"; date: number };
+  /** "NONE" unless rejected, as Meta reports it. */
+  rejected_reason: string;
+  message_send_ttl_seconds?: number;
+  library_template_name?: string;
+}
+
+export interface StatusDelays {
+  sent: number;
+  delivered: number;
+  read: number;
+}
+
+export interface SandboxOptions {
+  /** Signs X-Hub-Signature-256 of every webhook. */
+  appSecret: string;
+  /** When set, Graph calls must carry `Authorization: Bearer <token>` (or `?access_token=`), else Meta's 401 / code 190. */
+  accessToken?: string;
+  /** The gateway's provider webhook; statuses and inbound messages are POSTed there. */
+  webhookUrl?: string;
+  /** After an accepted send; default {sent: 50, delivered: 150, read: 300}. */
+  statusDelaysMs?: StatusDelays;
+  /** Default true. */
+  autoStatuses?: boolean;
+  /** Recipients refused synchronously with 131026. */
+  unreachable?: string[];
+  /** Recipients accepted, then `sent`, then `failed` with errors[0].code 131026. */
+  failAfterSend?: string[];
+  /** Default true: free text (and interactive) to a contact who did not write in the last 24 h -> 131047. */
+  enforceWindow?: boolean;
+  /** Accepted sends per second per phone_number_id (sliding 1 s window); over it -> 130429, HTTP 400 as Meta. */
+  rateLimitPerSecond?: number;
+  /** Default: FIXTURE_TEMPLATES. */
+  templates?: SandboxTemplate[];
+  /** Listing page size when `limit` is absent; default 25 (Meta's default). */
+  pageSize?: number;
+  /** WABA id put in `entry[0].id` of webhooks; default "102290129340398". */
+  wabaId?: string;
+  /** Clock in ms, for tests of the 24 h window and the rate limit; default Date.now. */
+  now?: () => number;
+  logger?: Logger;
+}
+
+/** The part of the options that POST /_sandbox/config may change at run time. */
+export interface RuntimeConfig {
+  webhookUrl: string | undefined;
+  statusDelaysMs: StatusDelays;
+  autoStatuses: boolean;
+  unreachable: string[];
+  failAfterSend: string[];
+  enforceWindow: boolean;
+  rateLimitPerSecond: number | undefined;
+  templates: SandboxTemplate[];
+  pageSize: number;
+}

@@ -1,0 +1,123 @@
+import { z } from "zod";
+
+/** Spec 2.2. */
+export const HeaderMediaIn = z
+  .object({
+    type: z.string().max(16).default("document").describe("image, video or document; default document"),
+    link: z.string().min(8).max(2048).describe("A PUBLIC URL the provider downloads without login; not an upload"),
+    filename: z.string().max(200).nullish(),
+  })
+  .meta({ id: "HeaderMediaIn" });
+
+/** Spec 2.3. */
+export const PixItemIn = z
+  .object({
+    name: z.string().min(1).max(60),
+    amount: z.int().min(0).describe("UNIT value in cents"),
+    quantity: z.int().min(1).max(1000).default(1),
+    retailer_id: z.string().max(64).nullish(),
+  })
+  .meta({ id: "PixItemIn" });
+
+export const PixKeyType = z.enum(["CNPJ", "CPF", "EMAIL", "PHONE", "EVP"]);
+
+export const PixOrderIn = z
+  .object({
+    reference_id: z.string().min(1).max(64),
+    pix_code: z.string().min(20).max(1024),
+    merchant_name: z.string().min(1).max(120),
+    key: z.string().min(1).max(120),
+    key_type: PixKeyType.default("CNPJ"),
+    items: z.array(PixItemIn).min(1).max(30),
+    total_amount: z.int().min(0).nullish(),
+    tax: z.int().min(0).default(0),
+    goods_type: z.enum(["digital-goods", "physical-goods"]).default("digital-goods"),
+  })
+  .meta({ id: "PixOrderIn" });
+
+const optionalText = (max: number) => z.string().max(max).nullish();
+
+/** Spec 2.1. Only `to` is required; unknown fields are ignored. */
+export const PublicSendIn = z
+  .object({
+    to: z.string().min(1).max(32),
+    phone_number_id: optionalText(64).describe("Selects the business number; default number of the account otherwise"),
+    text: optionalText(4096),
+    template: optionalText(255).describe("Template name"),
+    language: z.string().max(16).default("pt_BR"),
+    variables: z.array(z.string()).max(20).nullish().describe("Filled in order into {{1}}, {{2}}, ... of the template body"),
+    variable_names: z.array(z.string()).max(20).nullish(),
+    header_media: HeaderMediaIn.nullish(),
+    header_text: optionalText(200),
+    button_url_param: optionalText(200),
+    button_url_index: z.int().min(0).max(9).default(0),
+    coupon_code: optionalText(15),
+    coupon_index: z.int().min(0).max(9).default(0),
+    otp_code: optionalText(15),
+    otp_index: z.int().min(0).max(9).default(0),
+    reply_to_message_id: optionalText(128),
+    pix_order: PixOrderIn.nullish(),
+    client_ref: optionalText(64).describe("Caller reference, echoed in message.status events"),
+  })
+  .meta({ id: "PublicSendIn" });
+export type PublicSendIn = z.infer<typeof PublicSendIn>;
+
+export const SendResultOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      message_id: z.string().describe("The id later carried as message_id in message.status"),
+      to: z.string().describe("Recipient, normalized to digits"),
+      status: z.literal("sent"),
+      type: z.enum(["text", "template"]),
+      phone_number_id: z.string(),
+      client_ref: z.string().nullable(),
+    }),
+  })
+  .meta({ id: "SendResultOut" });
+export type SendResultOut = z.infer<typeof SendResultOut>;
+
+/** Spec 2.4. */
+export const ValidateIn = z
+  .object({
+    to: z.string().min(1).max(32),
+    country: z.string().max(2).nullish().describe("ISO 3166-1 alpha-2; BR when absent and the number has no country code"),
+  })
+  .meta({ id: "ValidateIn" });
+
+export const ValidateOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      to: z.string().describe("Digits only; with country code when valid"),
+      valid: z.boolean(),
+      country: z.string().nullable(),
+      type: z.string().nullable().describe("mobile, fixed_line, fixed_line_or_mobile, voip, toll_free, ... when known"),
+      e164: z.string().nullable(),
+      national_format: z.string().nullable(),
+    }),
+  })
+  .meta({ id: "ValidateOut" });
+
+export const WindowQuery = z.object({ phone_number_id: z.string().max(64).optional() });
+export const WindowPath = z.object({ to: z.string().min(1).max(32) });
+export const WindowOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      to: z.string(),
+      phone_number_id: z.string(),
+      open: z.boolean(),
+      expires_at: z.string().nullable().describe("ISO 8601 UTC"),
+      last_inbound_at: z.string().nullable().describe("ISO 8601 UTC"),
+    }),
+  })
+  .meta({ id: "WindowOut" });
+
+export const TemplatesQuery = z.object({
+  status: z.string().max(32).default("APPROVED"),
+  phone_number_id: z.string().max(64).optional(),
+});
+
+export const IdempotencyKeyHeader = z.string().min(1).max(64).describe("A unique value per message; repeat it (with the same body) after a connection error or a 5xx");
+export const SendHeaders = z.object({ "idempotency-key": IdempotencyKeyHeader.optional() });

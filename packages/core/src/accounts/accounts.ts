@@ -1,0 +1,81 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@gw/db";
+
+export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export async function createAccount(db: Db, name: string) {
+  const row = await db.account.create({ data: { name } });
+  return { id: row.id, name: row.name, created_at: row.createdAt.toISOString() };
+}
+
+export interface NumberInput {
+  accountId: string;
+  phoneNumberId: string;
+  wabaId: string;
+  displayNumber: string;
+  /** The account's first number becomes the default unless said otherwise. */
+  makeDefault?: boolean;
+}
+
+export async function addBusinessNumber(db: Db, input: NumberInput) {
+  return db.$transaction(async (tx) => {
+    const existing = await tx.businessNumber.count({ where: { accountId: input.accountId } });
+    const isDefault = input.makeDefault ?? existing === 0;
+    if (isDefault) await tx.businessNumber.updateMany({ where: { accountId: input.accountId, isDefault: true }, data: { isDefault: false } });
+    const row = await tx.businessNumber.create({
+      data: { accountId: input.accountId, phoneNumberId: input.phoneNumberId, wabaId: input.wabaId, displayNumber: input.displayNumber, isDefault },
+    });
+    return { id: row.id, account_id: row.accountId, phone_number_id: row.phoneNumberId, waba_id: row.wabaId, display_number: row.displayNumber, is_default: row.isDefault };
+  });
+}
+
+/**
+ * The business number a request acts on: the one named by `phone_number_id` (it must belong to the
+ * account) or the account's default. Null when the account has none connected.
+ */
+export async function resolveBusinessNumber(db: Db, accountId: string, phoneNumberId?: string | null) {
+  if (phoneNumberId) return db.businessNumber.findFirst({ where: { accountId, phoneNumberId } });
+  return (
+    (await db.businessNumber.findFirst({ where: { accountId, isDefault: true } })) ??
+    (await db.businessNumber.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" } }))
+  );
+}
+
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}
+
+export interface IntegrationInput {
+  accountId: string;
+  url: string;
+  events: WebhookEvent[];
+  active?: boolean;
+}
+
+function integrationView(row: { id: string; accountId: string; url: string; events: string[]; active: boolean; signingSecret: string }) {
+  return { id: row.id, account_id: row.accountId, url: row.url, events: row.events, active: row.active, signing_secret: row.signingSecret };
+}
+
+/** Create or update the account's integration for `url` (the panel's Integrations section). */
+export async function setIntegration(db: Db, input: IntegrationInput) {
+  const url = new URL(input.url);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("A URL da integração deve ser http(s).");
+  const events = [...new Set(input.events)];
+  const row = await db.integration.upsert({
+    where: { accountId_url: { accountId: input.accountId, url: input.url } },
+    create: { accountId: input.accountId, url: input.url, events, signingSecret: newSigningSecret(), active: input.active ?? true },
+    update: { events, active: input.active ?? true },
+  });
+  return integrationView(row);
+}
+
+export async function rotateIntegrationSecret(db: Db, integrationId: string) {
+  const row = await db.integration.update({ where: { id: integrationId }, data: { signingSecret: newSigningSecret() } });
+  return integrationView(row);
+}
+
+export async function listIntegrations(db: Db, accountId: string) {
+  const rows = await db.integration.findMany({ where: { accountId }, orderBy: { createdAt: "asc" } });
+  return rows.map(integrationView);
+}

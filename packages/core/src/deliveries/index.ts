@@ -1,0 +1,11 @@
+export { attemptBudget, nextDelayMs } from "./schedule.ts";
+export { classifyError, createWebhookSender, DELIVERY_ERROR_KIND_MESSAGES } from "./sender.ts";
+export type { DeliveryErrorKind, WebhookRequest, WebhookResult, WebhookSender, WebhookSenderOptions } from "./sender.ts";
+export { ensureAttemptQueued } from "./queueing.ts";
+export type { EnsureResult } from "./queueing.ts";
+export { DELIVERY_STATUSES, processDeliveryAttempt } from "./process.ts";
+export type { AttemptJob, AttemptOutcome, DeliverySettings, DeliveryStatus, ProcessDeliveryDeps } from "./process.ts";
+export { reconcileDeliveries } from "./reconcile.ts";
+export type { ReconcileDeps, ReconcileOptions, ReconcileResult } from "./reconcile.ts";
+export { retryDelivery, retryFailedDeliveries } from "./retry.ts";
+export type { RetriedDelivery, RetryDeliveryInput, RetryFailedInput } from "./retry.ts";

@@ -1,0 +1,23 @@
+/**
+ * Retry schedule of spec 6.5: one initial attempt, then one retry per schedule entry, each wait varied
+ * uniformly by ±jitter. We schedule the waits ourselves because BullMQ's backoff jitter only shortens them.
+ */
+
+/** Attempts in one budget: the initial one plus one per schedule entry (7 with the default schedule). */
+export function attemptBudget(scheduleMs: readonly number[]): number {
+  return 1 + scheduleMs.length;
+}
+
+/**
+ * The wait before the next attempt, after attempt number `attemptInBudget` (1-based, counted from the start
+ * of the current budget) failed: schedule[attemptInBudget - 1] × (1 + uniform(−jitter, +jitter)), rounded to
+ * whole milliseconds. `null` when the budget is spent (no retry left).
+ */
+export function nextDelayMs(attemptInBudget: number, scheduleMs: readonly number[], jitter: number, random: () => number = Math.random): number | null {
+  if (!Number.isInteger(attemptInBudget) || attemptInBudget < 1) throw new RangeError(`attemptInBudget must be a positive integer, got ${attemptInBudget}`);
+  const base = scheduleMs[attemptInBudget - 1];
+  if (base === undefined) return null;
+  const spread = Math.min(Math.max(jitter, 0), 1);
+  const factor = 1 + (2 * random() - 1) * spread;
+  return Math.max(0, Math.round(base * factor));
+}

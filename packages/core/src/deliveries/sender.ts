@@ -1,0 +1,193 @@
+import http from "node:http";
+import https from "node:https";
+import { performance } from "node:perf_hooks";
+import { TextDecoder } from "node:util";
+import got, { RequestError } from "got";
+
+/**
+ * Why an attempt failed, stored in `lastErrorKind` and on each attempt row. `http_status` = the endpoint
+ * answered outside 2xx and 3xx; `redirect` = it answered 3xx (spec 6.4: redirects are not followed).
+ */
+export type DeliveryErrorKind =
+  | "http_status"
+  | "redirect"
+  | "timeout"
+  | "connection_refused"
+  | "connection_reset"
+  | "dns"
+  | "tls"
+  | "unreachable"
+  | "invalid_url"
+  | "protocol"
+  | "network"
+  | "integration_inactive";
+
+/** Portuguese explanation of each error kind, for the panel and the API. */
+export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, string>> = {
+  http_status: "O endpoint respondeu com um status fora da faixa 2xx.",
+  redirect: "O endpoint respondeu com um redirecionamento, que não é seguido.",
+  timeout: "O endpoint não respondeu dentro do tempo limite da tentativa.",
+  connection_refused: "O endpoint recusou a conexão.",
+  connection_reset: "A conexão com o endpoint foi encerrada antes da resposta.",
+  dns: "Não foi possível resolver o nome do host do endpoint.",
+  tls: "A conexão segura (TLS) com o endpoint falhou.",
+  unreachable: "A rede ou o host do endpoint está inacessível.",
+  invalid_url: "A URL cadastrada na integração é inválida.",
+  protocol: "O endpoint respondeu algo que não é HTTP válido.",
+  network: "Falha de rede ao contatar o endpoint.",
+  integration_inactive: "A integração está desativada; a entrega não foi enviada.",
+};
+
+export interface WebhookSenderOptions {
+  /** Deadline of the whole attempt, connection to end of response (spec 6.4: 10 s). */
+  timeoutMs: number;
+  /** Keep-alive sockets per integrator host. */
+  maxSockets: number;
+  /** Bytes of the answer kept; the rest is not read. */
+  responseBodyLimit: number;
+}
+
+export interface WebhookRequest {
+  url: string;
+  /** The exact bytes to send. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface WebhookResult {
+  /** HTTP status, null when no response arrived. */
+  statusCode: number | null;
+  /** The answer, capped at `responseBodyLimit` bytes; null when no response arrived. */
+  responseBody: string | null;
+  /** null for a 2xx. */
+  errorKind: DeliveryErrorKind | null;
+  durationMs: number;
+}
+
+export interface WebhookSender {
+  send(request: WebhookRequest): Promise<WebhookResult>;
+  /** Closes the keep-alive sockets. */
+  close(): void;
+}
+
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const agent = {
+    http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
+    https: new https.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
+  };
+
+  function send(request: WebhookRequest): Promise<WebhookResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    return new Promise<WebhookResult>((resolve) => {
+      let settled = false;
+      let statusCode: number | null = null;
+      const collector = new CappedText(options.responseBodyLimit);
+
+      const finish = (errorKind: DeliveryErrorKind | null) => {
+        if (settled) return;
+        settled = true;
+        resolve({ statusCode, responseBody: statusCode === null ? null : collector.text(), errorKind, durationMs: elapsed() });
+      };
+      const outcomeOfStatus = (): DeliveryErrorKind | null => {
+        if (statusCode === null) return "network";
+        if (statusCode >= 200 && statusCode < 300) return null;
+        if (statusCode >= 300 && statusCode < 400) return "redirect";
+        return "http_status";
+      };
+
+      let stream: ReturnType<typeof got.stream.post>;
+      try {
+        stream = got.stream.post(request.url, {
+          body: request.body,
+          headers: request.headers,
+          agent,
+          followRedirect: false,
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+          timeout: { request: options.timeoutMs },
+        });
+      } catch (error) {
+        finish(classifyError(error));
+        return;
+      }
+
+      stream.on("response", (response: http.IncomingMessage) => {
+        statusCode = response.statusCode ?? null;
+        if (options.responseBodyLimit === 0) {
+          // Nothing of the body is kept: do not wait for it.
+          finish(outcomeOfStatus());
+          stream.destroy();
+        }
+      });
+      stream.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        if (collector.push(chunk)) {
+          // Cap reached: stop reading instead of buffering an unbounded answer.
+          finish(outcomeOfStatus());
+          stream.destroy();
+        }
+      });
+      stream.on("end", () => finish(outcomeOfStatus()));
+      stream.on("error", (error: unknown) => {
+        // Once the status line arrived, the status decides (spec 6.4); a body cut short keeps what was read.
+        finish(statusCode === null ? classifyError(error) : outcomeOfStatus());
+      });
+    });
+  }
+
+  return {
+    send,
+    close() {
+      agent.http.destroy();
+      agent.https.destroy();
+    },
+  };
+}
+
+/** Collects at most `limit` bytes and decodes them as UTF-8 (a character cut at the cap is dropped). */
+class CappedText {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Returns true once the cap is reached. */
+  push(chunk: Buffer): boolean {
+    const room = this.limit - this.size;
+    if (room <= 0) return true;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(part);
+    this.size += part.length;
+    return this.size >= this.limit;
+  }
+
+  text(): string {
+    // stream: true keeps an incomplete trailing sequence out instead of turning it into U+FFFD.
+    const decoded = new TextDecoder("utf-8").decode(Buffer.concat(this.chunks), { stream: true });
+    // PostgreSQL text cannot hold NUL.
+    return decoded.replaceAll("\u0000", "");
+  }
+}
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH$)/;
+
+export function classifyError(error: unknown): DeliveryErrorKind {
+  const code = errorCode(error);
+  if (!code) return "network";
+  if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT") return "timeout";
+  if (code === "ECONNREFUSED") return "connection_refused";
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") return "connection_reset";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NODATA" || code === "EAI_FAIL") return "dns";
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "EHOSTDOWN" || code === "ENETDOWN") return "unreachable";
+  if (code === "ERR_INVALID_URL" || code === "ERR_UNSUPPORTED_PROTOCOL") return "invalid_url";
+  if (code.startsWith("HPE_")) return "protocol";
+  if (TLS_CODES.test(code)) return "tls";
+  return "network";
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (error instanceof RequestError) return error.code;
+  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") return error.code;
+  return undefined;
+}

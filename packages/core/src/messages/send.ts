@@ -1,0 +1,188 @@
+import type { Db } from "@gw/db";
+import { ApiError } from "@gw/errors";
+import type { Logger } from "@gw/logger";
+import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
+import type { PublicSendIn, SendResultOut } from "@gw/contracts";
+import { resolveBusinessNumber } from "../accounts/accounts.ts";
+import { recordAudit } from "../audit/audit.ts";
+import type { CatalogueCache } from "../catalogue/catalogue.ts";
+import { applyEarlyStatuses } from "../events/message-status.ts";
+import type { Outbox } from "../events/outbox.ts";
+import { fingerprint, type IdempotencyStore, type StoredResponse } from "../idempotency/idempotency.ts";
+import { normalizePhone } from "../phones/normalize.ts";
+import { buildTemplateSend, findTemplate } from "../templates/index.ts";
+import { getWindow } from "../windows/windows.ts";
+
+export interface MessageSender {
+  sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
+}
+
+export interface SendDeps {
+  db: Db;
+  meta: MessageSender;
+  catalogue: CatalogueCache;
+  idempotency: IdempotencyStore;
+  outbox: Outbox;
+  logger: Logger;
+  /** Retry-After answered when the provider throttles (Meta sends none). */
+  providerRetryAfterSeconds: number;
+}
+
+export interface SendContext {
+  accountId: string;
+  /** `api_key:<id>` for the audit trail. */
+  actor: string;
+  requestId: string;
+  idempotencyKey?: string | undefined;
+}
+
+export interface SendOutcome extends StoredResponse {
+  /** True when the stored answer of an earlier call was replayed. */
+  replayed: boolean;
+  /** Stable code of the outcome, for metrics ("sent" or an error code). */
+  outcome: string;
+}
+
+function render(status: number, body: unknown): StoredResponse {
+  return { status, body: JSON.stringify(body) };
+}
+
+/** The answer every repeat of an unconfirmed send gets (the message may have gone out; never resent). */
+export function unconfirmedResponse(): StoredResponse {
+  return render(503, new ApiError("send_unconfirmed").toBody());
+}
+
+/**
+ * POST /public/v1/messages (spec 4.1). Deterministic refusals come first (they need no reservation: the same
+ * body always gets the same refusal); then the Idempotency-Key is reserved before anything that leads to the
+ * provider; confirmed refusals release it, unconfirmed provider calls settle it as `send_unconfirmed`.
+ */
+export async function sendMessage(deps: SendDeps, ctx: SendContext, input: PublicSendIn): Promise<SendOutcome> {
+  const hasText = typeof input.text === "string" && input.text.length > 0;
+  const hasTemplate = typeof input.template === "string" && input.template.length > 0;
+  if (input.pix_order && !hasTemplate) throw new ApiError("pix_needs_template");
+  if (!hasText && !hasTemplate) throw new ApiError("empty_message");
+  const phone = normalizePhone(input.to);
+  if (!phone.valid) throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
+
+  const normalized = { ...input, to: phone.digits };
+  let reservation: bigint | null = null;
+  if (ctx.idempotencyKey !== undefined) {
+    const reserved = await deps.idempotency.reserve({
+      accountId: ctx.accountId,
+      key: ctx.idempotencyKey,
+      fingerprint: fingerprint(normalized),
+      requestId: ctx.requestId,
+    });
+    if (reserved.kind === "replay") return { ...reserved.response, replayed: true, outcome: "replayed" };
+    reservation = reserved.id;
+  }
+
+  let providerCalled = false;
+  try {
+    const number = await resolveBusinessNumber(deps.db, ctx.accountId, input.phone_number_id);
+    if (!number) {
+      throw new ApiError("no_connected_number", {
+        message: input.phone_number_id ? `O número ${input.phone_number_id} não está conectado a esta conta.` : undefined,
+      });
+    }
+    const payload = hasTemplate ? await templatePayload(deps, normalized, number.wabaId) : await textPayload(deps, normalized, number.phoneNumberId);
+
+    providerCalled = true;
+    const result = await deps.meta.sendMessage(number.phoneNumberId, payload);
+
+    const response = render(200, {
+      success: true,
+      data: {
+        message_id: result.wamid,
+        to: phone.digits,
+        status: "sent",
+        type: hasTemplate ? "template" : "text",
+        phone_number_id: number.phoneNumberId,
+        client_ref: input.client_ref ?? null,
+      },
+    } satisfies SendResultOut);
+    const deliveries = await deps.db.$transaction(async (tx) => {
+      await tx.message.create({
+        data: {
+          accountId: ctx.accountId,
+          phoneNumberId: number.phoneNumberId,
+          to: phone.digits,
+          wamid: result.wamid,
+          kind: hasTemplate ? "template" : "text",
+          templateName: hasTemplate ? (input.template ?? null) : null,
+          status: "accepted",
+          clientRef: input.client_ref ?? null,
+          requestId: ctx.requestId,
+        },
+      });
+      if (reservation !== null) {
+        await tx.idempotencyKey.update({
+          where: { id: reservation },
+          data: { state: "completed", responseStatus: response.status, responseBody: response.body, updatedAt: new Date() },
+        });
+      }
+      await recordAudit(tx, {
+        accountId: ctx.accountId,
+        actor: ctx.actor,
+        action: "api.messages.send",
+        target: `message:${result.wamid}`,
+        requestId: ctx.requestId,
+        details: { to: phone.digits, type: hasTemplate ? "template" : "text", template: input.template ?? null },
+      });
+      return applyEarlyStatuses(tx, result.wamid);
+    });
+    await deps.outbox.dispatch(deliveries);
+    return { ...response, replayed: false, outcome: "sent" };
+  } catch (error) {
+    return settleFailure(deps, reservation, providerCalled, error);
+  }
+}
+
+async function settleFailure(deps: SendDeps, reservation: bigint | null, providerCalled: boolean, error: unknown): Promise<never> {
+  const confirmedRefusal = error instanceof ApiError || error instanceof MetaApiError || error instanceof MetaUnavailableError;
+  if (reservation !== null) {
+    if (confirmedRefusal || !providerCalled) {
+      await deps.idempotency.release(reservation).catch((e: unknown) => deps.logger.error("could not release idempotency key", { error: e }));
+    } else {
+      // The provider may have sent it: keep the key, answer (and replay) send_unconfirmed.
+      await deps.idempotency.complete(reservation, unconfirmedResponse()).catch((e: unknown) => deps.logger.error("could not settle idempotency key", { error: e }));
+    }
+  }
+  if (error instanceof MetaApiError) {
+    deps.logger.info("provider refused the send", { metaCode: error.code, reason: error.reason, details: error.details });
+    throw new ApiError(error.reason, {
+      cause: error,
+      ...(error.reason === "rate_limited" ? { retryAfterSeconds: deps.providerRetryAfterSeconds } : {}),
+    });
+  }
+  if (error instanceof MetaUnavailableError) throw new ApiError("provider_unavailable", { cause: error });
+  if (error instanceof ApiError) throw error;
+  if (providerCalled) {
+    deps.logger.error("provider call without confirmation", { error });
+    throw new ApiError("send_unconfirmed", { cause: error });
+  }
+  throw error;
+}
+
+async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: string): Promise<GraphMessagePayload> {
+  const window = await getWindow(deps.db, phoneNumberId, input.to);
+  if (!window.open) throw new ApiError("outside_24h_window");
+  return {
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to: input.to,
+    type: "text",
+    text: { body: input.text ?? "", preview_url: false },
+    ...(input.reply_to_message_id ? { context: { message_id: input.reply_to_message_id } } : {}),
+  } as GraphMessagePayload;
+}
+
+async function templatePayload(deps: SendDeps, input: PublicSendIn, wabaId: string): Promise<GraphMessagePayload> {
+  const name = input.template ?? "";
+  let template = findTemplate(await deps.catalogue.get(wabaId), name, input.language);
+  // A miss may be a template approved after the cache was filled: look once more at the provider.
+  if (!template) template = findTemplate(await deps.catalogue.get(wabaId, { refresh: true }), name, input.language);
+  if (!template) throw new ApiError("template_not_found", { message: `O template ${name} não existe no idioma ${input.language} para esta conta.` });
+  return buildTemplateSend(input, template);
+}

@@ -1,0 +1,6 @@
+export { buildTemplateSend, BODY_ONLY_PARAM_MAX, BODY_PARAM_MAX, COUPON_MAX, HEADER_PARAM_MAX, OTP_MAX, URL_MAX } from "./build.ts";
+export type { PixItemInput, PixOrderInput, TemplateSendInput } from "./build.ts";
+export { toCatalogueItem } from "./catalogue.ts";
+export { findTemplate } from "./find.ts";
+export { MAX_BODY_VARIABLES, templateShape, variablesOf } from "./shape.ts";
+export type { ButtonShape, HeaderShape, TemplateShape } from "./shape.ts";

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { createDb, type Db } from "@gw/db";
+import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
+import { freePort, silentLogger, testEnv } from "@gw/testkit";
+import { createWebhookSender, processDeliveryAttempt, type ProcessDeliveryDeps, type WebhookSender } from "../src/deliveries/index.ts";
+import { createDelivery, createFixture, reply, signatureIsValid, startReceiver, type Receiver } from "./deliveries.support.ts";
+
+const SCHEDULE = [1_000, 2_000, 3_000];
+const BODY_LIMIT = 64;
+
+let db: Db;
+let redis: Redis;
+let queue: WebhookQueue;
+let sender: WebhookSender;
+let receiver: Receiver;
+let deps: ProcessDeliveryDeps;
+
+beforeAll(async () => {
+  const env = testEnv();
+  db = createDb({ url: env.databaseUrl, poolSize: 4 });
+  redis = createRedis(env.redisUrl);
+  queue = createWebhookQueue(redis, env.redisPrefix);
+  sender = createWebhookSender({ timeoutMs: 500, maxSockets: 4, responseBodyLimit: BODY_LIMIT });
+  receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
+  deps = { db, queue, sender, logger: silentLogger, settings: { scheduleMs: SCHEDULE, jitter: 0.2, userAgent: "Teste-Gateway/1.0" } };
+});
+
+afterAll(async () => {
+  await receiver.close();
+  sender.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  redis.disconnect();
+  await db.$disconnect();
+});
+
+async function row(id: bigint) {
+  return db.delivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { number: "asc" } } } });
+}
+
+describe("processDeliveryAttempt", () => {
+  it("delivers on 2xx with every header, a valid signature over the stored bytes, and keeps the 200's body", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture, "message.received");
+    receiver.setHandler((_req, res) => reply(res, 200, "ignorado: evento desconhecido"));
+    const before = receiver.requests.length;
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result).toMatchObject({ outcome: "delivered", attempt: 1, statusCode: 200, errorKind: null });
+    const request = receiver.requests[before];
+    expect(request).toBeDefined();
+    if (!request) return;
+    expect(request.method).toBe("POST");
+    expect(request.path).toBe("/webhooks");
+    expect(request.body).toBe(delivery.body);
+    expect(request.headers["content-type"]).toBe("application/json");
+    expect(request.headers["user-agent"]).toBe("Teste-Gateway/1.0");
+    expect(request.headers["x-pt-delivery-id"]).toBe(delivery.id.toString());
+    expect(request.headers["x-pt-attempt"]).toBe("1");
+    expect(request.headers["x-pt-event"]).toBe("message.received");
+    expect(signatureIsValid(fixture.secret, request)).toBe(true);
+    expect(signatureIsValid("outro-segredo", request)).toBe(false);
+
+    const stored = await row(delivery.id);
+    expect(stored.status).toBe("delivered");
+    expect(stored.attemptCount).toBe(1);
+    expect(stored.deliveredAt).not.toBeNull();
+    expect(stored.nextAttemptAt).toBeNull();
+    expect(stored.lastStatusCode).toBe(200);
+    expect(stored.lastError).toBe("ignorado: evento desconhecido");
+    expect(stored.lastErrorKind).toBeNull();
+    expect(stored.attempts).toHaveLength(1);
+    expect(stored.attempts[0]).toMatchObject({ number: 1, statusCode: 200, errorKind: null, responseBody: "ignorado: evento desconhecido" });
+  });
+
+  it("signs with the integration's current secret and URL at dispatch time", async () => {
+    const fixture = await createFixture(db, "http://127.0.0.1:1/antigo");
+    const delivery = await createDelivery(db, fixture);
+    await db.integration.update({ where: { id: fixture.integrationId }, data: { url: receiver.url, signingSecret: "segredo-novo-123" } });
+    receiver.setHandler((_req, res) => reply(res, 204));
+    const before = receiver.requests.length;
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result.outcome).toBe("delivered");
+    const request = receiver.requests[before];
+    expect(request && signatureIsValid("segredo-novo-123", request)).toBe(true);
+    expect(request && signatureIsValid(fixture.secret, request)).toBe(false);
+  });
+
+  it("schedules the next attempt on 5xx: pending, next_attempt_at within ±20 % of the schedule, job queued with that delay", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    receiver.setHandler((_req, res) => reply(res, 503, "armazenamento indisponível"));
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: 503, errorKind: "http_status" });
+    const stored = await row(delivery.id);
+    expect(stored.status).toBe("pending");
+    expect(stored.attemptCount).toBe(1);
+    expect(stored.lastStatusCode).toBe(503);
+    expect(stored.lastError).toBe("armazenamento indisponível");
+    expect(stored.lastErrorKind).toBe("http_status");
+    const gap = (stored.nextAttemptAt?.getTime() ?? 0) - stored.updatedAt.getTime();
+    expect(gap).toBeGreaterThanOrEqual(800);
+    expect(gap).toBeLessThanOrEqual(1_200);
+    const job = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 2));
+    expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 2 });
+    expect(job?.opts.delay).toBeGreaterThanOrEqual(800);
+    expect(job?.opts.delay).toBeLessThanOrEqual(1_200);
+    expect(await job?.getState()).toBe("delayed");
+  });
+
+  it("fails the delivery after the last attempt of the budget (1 + schedule length), counting from budget_start", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    // As after one manual retry: attempts 1..5 are history, the current budget started at 5.
+    await db.delivery.update({ where: { id: delivery.id }, data: { attemptCount: 5, budgetStart: 5 } });
+    receiver.setHandler((_req, res) => reply(res, 500, "erro"));
+
+    const outcomes: string[] = [];
+    for (let attempt = 6; attempt <= 9; attempt++) {
+      const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt });
+      outcomes.push(result.outcome);
+    }
+    expect(outcomes).toEqual(["retry_scheduled", "retry_scheduled", "retry_scheduled", "failed"]);
+    const stored = await row(delivery.id);
+    expect(stored.status).toBe("failed");
+    expect(stored.attemptCount).toBe(9);
+    expect(stored.nextAttemptAt).toBeNull();
+    expect(stored.attempts.map((a) => a.number)).toEqual([6, 7, 8, 9]);
+    expect(await queue.getJob(deliverWebhookJob.jobId(delivery.id, 10))).toBeUndefined();
+  });
+
+  it("treats a 302 as a failure and does not follow it", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    const target = await startReceiver((_req, res) => reply(res, 200, "não deveria chegar aqui"));
+    receiver.setHandler((_req, res) => reply(res, 302, "", { location: target.url }));
+    try {
+      const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+      expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: 302, errorKind: "redirect" });
+      expect(target.requests).toHaveLength(0);
+      const stored = await row(delivery.id);
+      expect(stored).toMatchObject({ status: "pending", lastStatusCode: 302, lastErrorKind: "redirect" });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("gives up on an endpoint slower than the attempt time-out (kind timeout, no status)", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    // Never answers; the attempt's 500 ms deadline must end it.
+    receiver.setHandler(() => undefined);
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: null, errorKind: "timeout" });
+    const stored = await row(delivery.id);
+    expect(stored).toMatchObject({ status: "pending", lastStatusCode: null, lastError: null, lastErrorKind: "timeout" });
+    expect(stored.attempts[0]).toMatchObject({ number: 1, statusCode: null, errorKind: "timeout" });
+  });
+
+  it("records a refused connection", async () => {
+    const fixture = await createFixture(db, `http://127.0.0.1:${await freePort()}/nada`);
+    const delivery = await createDelivery(db, fixture);
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    expect(result).toMatchObject({ outcome: "retry_scheduled", errorKind: "connection_refused" });
+  });
+
+  it("reads at most the body limit of a huge answer, drops NUL bytes, and still counts the 2xx", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    // 8 MiB would be buffered whole by a naive client; we stop after BODY_LIMIT bytes.
+    receiver.setHandler((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("a\u0000b");
+      res.write("é".repeat(40));
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      let sent = 0;
+      const pump = () => {
+        while (sent < 128 && res.write(chunk)) sent++;
+        if (sent < 128 && !res.destroyed) res.once("drain", pump);
+        else res.end();
+      };
+      pump();
+    });
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result.outcome).toBe("delivered");
+    const stored = await row(delivery.id);
+    // "a\0b" (3 bytes) + 30 whole "é" (2 bytes each) + the start of the 31st cut at byte 64: dropped.
+    expect(stored.lastError).toBe(`ab${"é".repeat(30)}`);
+    expect(Buffer.byteLength(stored.lastError ?? "")).toBeLessThanOrEqual(BODY_LIMIT);
+  });
+
+  it("skips a stale job (attempt already made) and a job for a finished delivery, without calling the endpoint", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    receiver.setHandler((_req, res) => reply(res, 200, "ok"));
+    expect((await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).outcome).toBe("delivered");
+    const before = receiver.requests.length;
+
+    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).toMatchObject({ outcome: "skipped", reason: "stale" });
+    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 2 })).toMatchObject({ outcome: "skipped", reason: "stale" });
+    expect(await processDeliveryAttempt(deps, { deliveryId: "987654321987", attempt: 1 })).toMatchObject({ outcome: "skipped", reason: "not_found" });
+    expect(receiver.requests.length).toBe(before);
+    expect((await row(delivery.id)).attempts).toHaveLength(1);
+  });
+
+  it("re-runs an attempt left `delivering` by a crashed worker, overwriting its attempt row instead of failing", async () => {
+    const fixture = await createFixture(db, receiver.url);
+    const delivery = await createDelivery(db, fixture);
+    // The crashed worker had claimed attempt 1; a leftover attempt row for it exists.
+    await db.delivery.update({ where: { id: delivery.id }, data: { status: "delivering" } });
+    await db.deliveryAttempt.create({ data: { deliveryId: delivery.id, number: 1, startedAt: new Date(0), durationMs: 1, errorKind: "connection_reset" } });
+    receiver.setHandler((_req, res) => reply(res, 200, "recebido"));
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result.outcome).toBe("delivered");
+    const stored = await row(delivery.id);
+    expect(stored.status).toBe("delivered");
+    expect(stored.attempts).toHaveLength(1);
+    expect(stored.attempts[0]).toMatchObject({ number: 1, statusCode: 200, errorKind: null, responseBody: "recebido" });
+  });
+
+  it("does not call an inactive integration: the delivery goes to failed with kind integration_inactive", async () => {
+    const fixture = await createFixture(db, receiver.url, { active: false });
+    const delivery = await createDelivery(db, fixture);
+    const before = receiver.requests.length;
+
+    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result.outcome).toBe("integration_inactive");
+    expect(receiver.requests.length).toBe(before);
+    const stored = await row(delivery.id);
+    expect(stored).toMatchObject({ status: "failed", attemptCount: 0, lastErrorKind: "integration_inactive", nextAttemptAt: null });
+    expect(stored.attempts).toHaveLength(0);
+  });
+});

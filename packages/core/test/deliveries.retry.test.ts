@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Worker } from "bullmq";
+import { createDb, type Db } from "@gw/db";
+import { ApiError } from "@gw/errors";
+import { createRedis, createWebhookQueue, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES, type Redis, type WebhookQueue } from "@gw/jobs";
+import { testEnv } from "@gw/testkit";
+import { retryDelivery, retryFailedDeliveries } from "../src/deliveries/index.ts";
+import { createDelivery, createFixture, waitFor, type Fixture } from "./deliveries.support.ts";
+
+let db: Db;
+let redis: Redis;
+let queue: WebhookQueue;
+let prefix: string;
+let redisUrl: string;
+
+beforeAll(async () => {
+  const env = testEnv();
+  prefix = env.redisPrefix;
+  redisUrl = env.redisUrl;
+  db = createDb({ url: env.databaseUrl, poolSize: 4 });
+  redis = createRedis(env.redisUrl);
+  queue = createWebhookQueue(redis, prefix);
+});
+
+afterAll(async () => {
+  await queue.obliterate({ force: true });
+  await queue.close();
+  redis.disconnect();
+  await db.$disconnect();
+});
+
+async function failedDelivery(fixture: Fixture, attempts = 7, status = "failed") {
+  const delivery = await createDelivery(db, fixture);
+  await db.delivery.update({
+    where: { id: delivery.id },
+    data: {
+      status,
+      attemptCount: attempts,
+      lastStatusCode: 500,
+      lastErrorKind: "http_status",
+      ...(status === "delivered" ? { deliveredAt: new Date() } : {}),
+    },
+  });
+  return delivery;
+}
+
+async function expectApiError(promise: Promise<unknown>, code: string): Promise<void> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  expect((error as ApiError).code).toBe(code);
+}
+
+describe("retryDelivery", () => {
+  it("puts a failed delivery back with a fresh budget, queues the next attempt number and audits it in the same transaction", async () => {
+    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const delivery = await failedDelivery(fixture, 7);
+
+    const result = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id.toString(), actor: "api_key:teste", action: "api.webhook.retry", requestId: "req-1" });
+
+    expect(result).toEqual({ id: delivery.id.toString(), status: "pending", previousStatus: "failed", nextAttempt: 8 });
+    const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(stored).toMatchObject({ status: "pending", attemptCount: 7, budgetStart: 7, deliveredAt: null });
+    expect(stored.nextAttemptAt).not.toBeNull();
+    const job = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 8));
+    expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 8 });
+    const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor: "api_key:teste", action: "api.webhook.retry", target: `delivery:${delivery.id}`, requestId: "req-1" });
+  });
+
+  it("re-sends a delivered delivery (reprocessing) and clears delivered_at", async () => {
+    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const delivery = await failedDelivery(fixture, 1, "delivered");
+
+    const result = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id, actor: "cli", action: "webhook.retry" });
+
+    expect(result).toMatchObject({ previousStatus: "delivered", nextAttempt: 2 });
+    const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(stored).toMatchObject({ status: "pending", deliveredAt: null, budgetStart: 1 });
+    expect(await queue.getJob(deliverWebhookJob.jobId(delivery.id, 2))).toBeDefined();
+  });
+
+  it("refuses deliveries still in the queue, without auditing", async () => {
+    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const pending = await createDelivery(db, fixture);
+    const delivering = await failedDelivery(fixture, 2, "delivering");
+
+    await expectApiError(retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: pending.id, actor: "cli", action: "webhook.retry" }), "delivery_not_retryable");
+    await expectApiError(retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivering.id, actor: "cli", action: "webhook.retry" }), "delivery_not_retryable");
+    expect(await db.auditEntry.count({ where: { accountId: fixture.accountId } })).toBe(0);
+    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivering.id } })).status).toBe("delivering");
+  });
+
+  it("answers not_found for another account's delivery, an unknown id or a malformed id", async () => {
+    const owner = await createFixture(db, "http://127.0.0.1:9/x");
+    const other = await createFixture(db, "http://127.0.0.1:9/y");
+    const delivery = await failedDelivery(owner);
+    const base = { db, queue, actor: "cli", action: "webhook.retry" };
+
+    await expectApiError(retryDelivery({ ...base, accountId: other.accountId, deliveryId: delivery.id }), "not_found");
+    await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "999999999999" }), "not_found");
+    await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "12abc" }), "not_found");
+    await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" }), "not_found");
+    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("failed");
+  });
+
+  it("queues the attempt again even when a finished job already holds its id (failed as integration_inactive, then re-activated)", async () => {
+    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const delivery = await createDelivery(db, fixture);
+    // Attempt 1's job ran and completed (the integration was inactive: no attempt counted).
+    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    const connection = createRedis(redisUrl, "worker");
+    const worker = new Worker(QUEUES.webhooks, async () => "integration_inactive", { connection, prefix });
+    const jobId = deliverWebhookJob.jobId(delivery.id, 1);
+    try {
+      await waitFor("job concluído", async () => (await (await queue.getJob(jobId))?.getState()) === "completed");
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+    await db.delivery.update({ where: { id: delivery.id }, data: { status: "failed", lastErrorKind: "integration_inactive" } });
+
+    const result = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id, actor: "cli", action: "webhook.retry" });
+
+    expect(result.nextAttempt).toBe(1);
+    const job = await queue.getJob(jobId);
+    expect(await job?.getState()).toBe("waiting");
+  });
+});
+
+describe("retryFailedDeliveries", () => {
+  it("re-queues every failed delivery of the account, and only those, with one audit entry", async () => {
+    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const other = await createFixture(db, "http://127.0.0.1:9/y");
+    const failed = [await failedDelivery(fixture, 7), await failedDelivery(fixture, 3), await failedDelivery(fixture, 14)];
+    const delivered = await failedDelivery(fixture, 1, "delivered");
+    const pending = await createDelivery(db, fixture);
+    const foreign = await failedDelivery(other, 7);
+
+    const count = await retryFailedDeliveries({ db, queue, accountId: fixture.accountId, actor: "api_key:k", action: "api.webhook.retry_failed", requestId: "req-2" });
+
+    expect(count).toBe(3);
+    for (const { id } of failed) {
+      const stored = await db.delivery.findUniqueOrThrow({ where: { id } });
+      expect(stored.status).toBe("pending");
+      expect(stored.budgetStart).toBe(stored.attemptCount);
+      expect((await queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data.attempt).toBe(stored.attemptCount + 1);
+    }
+    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe("delivered");
+    expect((await db.delivery.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("pending");
+    expect((await db.delivery.findUniqueOrThrow({ where: { id: foreign.id } })).status).toBe("failed");
+    const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: "api.webhook.retry_failed", requestId: "req-2", details: { count: 3 } });
+
+    expect(await retryFailedDeliveries({ db, queue, accountId: fixture.accountId, actor: "api_key:k", action: "api.webhook.retry_failed" })).toBe(0);
+  });
+});

@@ -1,0 +1,160 @@
+// prisma/schema.prisma is the model; prisma/migrations/*.sql are written by hand (the Prisma CLI cannot run
+// here). This test builds a database from the migrations and compares its catalogue with the schema, so a
+// field without its migration, or a migration without its field, fails the suite.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { applyMigrations, MIGRATIONS_DIR } from "@gw/db";
+import { createTempDatabase } from "@gw/testkit";
+import { compareSchema, declaredSchema, describeDrift, readCatalogue, type Drift, type SchemaFacts, type SqlOnlyAllowList } from "./support/schema-drift.ts";
+
+const SCHEMA_PATH = join(MIGRATIONS_DIR, "..", "schema.prisma");
+
+/** Objects the migrations create on purpose without a schema.prisma counterpart; each must exist as described. */
+const SQL_ONLY: SqlOnlyAllowList = {
+  objects: [
+    {
+      key: "index business_numbers_one_default_per_account",
+      description: "UNIQUE btree ON business_numbers (account_id) WHERE is_default",
+      why: "at most one default number per account: a partial unique index, not expressible in Prisma's schema language",
+    },
+  ],
+  toolingTables: ["_prisma_migrations"],
+};
+
+type TempDatabase = Awaited<ReturnType<typeof createTempDatabase>>;
+
+async function migratedDatabase(): Promise<TempDatabase> {
+  const database = await createTempDatabase();
+  await applyMigrations(database.url);
+  return database;
+}
+
+async function execute(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const summary = (drifts: Drift[]) => drifts.map((d) => `${d.problem} ${d.key}`).sort();
+
+describe("schema.prisma and the committed SQL migrations describe the same database", () => {
+  const schemaText = readFileSync(SCHEMA_PATH, "utf8");
+  const databases: TempDatabase[] = [];
+  let declared: SchemaFacts;
+  let actual: SchemaFacts;
+
+  beforeAll(async () => {
+    const database = await migratedDatabase();
+    databases.push(database);
+    declared = declaredSchema(schemaText);
+    actual = await readCatalogue(database.url);
+  });
+
+  afterAll(async () => {
+    await Promise.all(databases.map((d) => d.drop()));
+  });
+
+  it("finds no drift: every table, column, type, default, key, index and relation matches", () => {
+    expect(compareSchema(declared, actual, SQL_ONLY).map(describeDrift)).toEqual([]);
+  });
+
+  it("maps Prisma types, defaults and relations the way Prisma's migrate writes them", () => {
+    // Spot checks on both sides, so an empty or misread model cannot make the comparison pass by itself.
+    const expected: Record<string, string> = {
+      "column accounts.id": "uuid NOT NULL DEFAULT gen_random_uuid()",
+      "column accounts.created_at": "timestamp(3) with time zone NOT NULL DEFAULT CURRENT_TIMESTAMP",
+      "column integrations.events": "text[] NULL DEFAULT -",
+      "column integrations.active": "boolean NOT NULL DEFAULT true",
+      "column audit_entries.id": "bigint NOT NULL DEFAULT nextval('audit_entries_id_seq'::regclass)",
+      "column audit_entries.details": "jsonb NULL DEFAULT -",
+      "column messages.error_code": "integer NULL DEFAULT -",
+      "column inbound_messages.from_number": "text NOT NULL DEFAULT -",
+      "column deliveries.attempt_count": "integer NOT NULL DEFAULT 0",
+      "primary key contact_windows": "contact_windows_pkey (phone_number_id, contact)",
+      "index integrations_account_id_url_key": "UNIQUE btree ON integrations (account_id, url)",
+      "index deliveries_status_next_attempt_at_idx": "btree ON deliveries (status, next_attempt_at)",
+      "foreign key delivery_attempts (delivery_id)": "delivery_attempts_delivery_id_fkey REFERENCES deliveries (id) ON DELETE CASCADE ON UPDATE CASCADE",
+    };
+    for (const [key, description] of Object.entries(expected)) {
+      expect([key, declared.get(key)?.description, actual.get(key)?.description]).toEqual([key, description, description]);
+    }
+    const tables = [...declared.keys()].filter((key) => key.startsWith("table "));
+    expect(tables.length).toBe(schemaText.match(/^model \w+ \{/gm)?.length);
+    expect(tables.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it("checks that each SQL-only object of the allow-list exists as described", () => {
+    for (const object of SQL_ONLY.objects) {
+      expect([object.key, actual.get(object.key)?.description]).toEqual([object.key, object.description]);
+      expect(declared.has(object.key)).toBe(false);
+    }
+    const withoutPartialIndex = new Map(actual);
+    withoutPartialIndex.delete("index business_numbers_one_default_per_account");
+    expect(summary(compareSchema(declared, withoutPartialIndex, SQL_ONLY))).toEqual(["missing_in_database index business_numbers_one_default_per_account"]);
+  });
+
+  it("reports a model field without a column, a changed field type and an index without its migration", () => {
+    const edited = schemaText
+      .replace('  requestId      String?   @map("request_id")\n', '  requestId      String?   @map("request_id")\n  internalNote   String?   @map("internal_note")\n')
+      .replace("  errorCode      Int?      @map(\"error_code\")", "  errorCode      BigInt?   @map(\"error_code\")")
+      .replace("  @@index([accountId, createdAt])\n  @@map(\"messages\")", "  @@index([accountId, createdAt])\n  @@index([status])\n  @@map(\"messages\")");
+    expect(edited).not.toBe(schemaText);
+    const drifts = compareSchema(declaredSchema(edited), actual, SQL_ONLY);
+    expect(summary(drifts)).toEqual([
+      "different column messages.error_code",
+      "missing_in_database column messages.internal_note",
+      "missing_in_database index messages_status_idx",
+    ]);
+    expect(drifts[0]).toMatchObject({ expected: "bigint NULL DEFAULT -", actual: "integer NULL DEFAULT -" });
+  });
+
+  it("reports columns without a field, and type, nullability, default, unique, index and foreign-key differences", async () => {
+    const tampered = await migratedDatabase();
+    databases.push(tampered);
+    await execute(
+      tampered.url,
+      `
+      ALTER TABLE messages DROP COLUMN client_ref;
+      ALTER TABLE inbound_messages ADD COLUMN stray TEXT;
+      ALTER TABLE deliveries ALTER COLUMN attempt_count TYPE BIGINT;
+      ALTER TABLE early_statuses ALTER COLUMN received_at TYPE TIMESTAMPTZ(6);
+      ALTER TABLE api_keys ALTER COLUMN prefix DROP NOT NULL;
+      ALTER TABLE integrations ALTER COLUMN active SET DEFAULT false;
+      DROP INDEX messages_wamid_key;
+      CREATE INDEX messages_wamid_key ON messages (wamid);
+      DROP INDEX deliveries_status_next_attempt_at_idx;
+      ALTER TABLE delivery_attempts DROP CONSTRAINT delivery_attempts_delivery_id_fkey;
+      ALTER TABLE delivery_attempts ADD CONSTRAINT delivery_attempts_delivery_id_fkey
+        FOREIGN KEY (delivery_id) REFERENCES deliveries (id) ON DELETE RESTRICT ON UPDATE CASCADE;
+      DROP INDEX business_numbers_one_default_per_account;
+      CREATE TABLE scratch (id INT PRIMARY KEY);
+      `,
+    );
+    const drifts = compareSchema(declared, await readCatalogue(tampered.url), SQL_ONLY);
+    expect(summary(drifts)).toEqual([
+      "different column api_keys.prefix",
+      "different column deliveries.attempt_count",
+      "different column early_statuses.received_at",
+      "different column integrations.active",
+      "different foreign key delivery_attempts (delivery_id)",
+      "different index messages_wamid_key",
+      "missing_in_database column messages.client_ref",
+      "missing_in_database index business_numbers_one_default_per_account",
+      "missing_in_database index deliveries_status_next_attempt_at_idx",
+      "missing_in_schema column inbound_messages.stray",
+      "missing_in_schema column scratch.id",
+      "missing_in_schema primary key scratch",
+      "missing_in_schema table scratch",
+    ]);
+    const byKey = new Map(drifts.map((d) => [d.key, d]));
+    expect(byKey.get("column early_statuses.received_at")?.actual).toBe("timestamp(6) with time zone NOT NULL DEFAULT CURRENT_TIMESTAMP");
+    expect(byKey.get("foreign key delivery_attempts (delivery_id)")?.actual).toMatch(/ON DELETE RESTRICT/);
+    expect(describeDrift(byKey.get("column messages.client_ref") as Drift)).toMatch(/ausente no banco migrado; falta uma migração\?$/);
+  });
+});

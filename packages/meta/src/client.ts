@@ -1,0 +1,269 @@
+import got, { RequestError, TimeoutError } from "got";
+import type { Got, Response } from "got";
+import type { Logger } from "@gw/logger";
+import { MetaApiError, MetaCatalogueUnavailableError, MetaUnavailableError, MetaUnconfirmedError } from "./errors.ts";
+import type { GraphErrorEnvelope, GraphMessagePayload, GraphSendResponse, MetaSendResult, MetaTemplate, MetaTemplateComponent } from "./types.ts";
+
+export interface MetaClientOptions {
+  /** e.g. https://graph.facebook.com (or the provider sandbox). Paging links are only followed on this origin. */
+  baseUrl: string;
+  /** e.g. v23.0 */
+  apiVersion: string;
+  accessToken: string;
+  /** Whole-request time limit (connect + upload + answer). */
+  timeoutMs: number;
+  logger?: Logger;
+}
+
+export interface ListTemplatesOptions {
+  /** Items per page requested from Meta; default 100. */
+  pageSize?: number;
+}
+
+export interface MetaClient {
+  /**
+   * One send, never retried. Resolves with the wamid, or rejects with MetaApiError (confirmed refusal),
+   * MetaUnavailableError (never connected: nothing went out) or MetaUnconfirmedError (may have gone out).
+   */
+  sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
+  /** Every template of the WABA across all pages, or MetaCatalogueUnavailableError. */
+  listTemplates(wabaId: string, options?: ListTemplatesOptions): Promise<MetaTemplate[]>;
+}
+
+const DEFAULT_PAGE_SIZE = 100;
+// A runaway guard: 1000 pages of 100 is far beyond any real WABA (Meta caps templates per WABA).
+const MAX_PAGES = 1000;
+// quality_score, rejected_reason and message_send_ttl_seconds are not among Meta's default fields.
+const TEMPLATE_FIELDS = "id,name,language,status,category,sub_category,parameter_format,components,quality_score,rejected_reason,message_send_ttl_seconds";
+
+// Failures that happen before a TCP connection exists: no byte of the request can have left.
+const NEVER_CONNECTED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+export function createMetaClient(options: MetaClientOptions): MetaClient {
+  const base = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
+  const isHttps = base.protocol === "https:";
+  const logger = options.logger;
+  const versionPath = encodeURIComponent(options.apiVersion);
+
+  const http: Got = got.extend({
+    headers: { authorization: `Bearer ${options.accessToken}`, accept: "application/json" },
+    timeout: { request: options.timeoutMs },
+    followRedirect: false,
+    throwHttpErrors: false,
+    responseType: "text",
+    // Sends: no retry at all (a resend could duplicate a message). Reads override this below.
+    retry: { limit: 0 },
+  });
+
+  // Idempotent reads may retry ONCE on a network-level failure (reset, timeout, refused) with a short pause;
+  // HTTP answers (5xx included) are not retried: the catalogue call fails and the caller repeats later.
+  const reader: Got = http.extend({
+    retry: { limit: 1, methods: ["GET"], statusCodes: [], backoffLimit: 250, noise: 0 },
+  });
+
+  function endpoint(...segments: string[]): URL {
+    return new URL(`${versionPath}/${segments.map((s) => encodeURIComponent(s)).join("/")}`, base);
+  }
+
+  /** True when the failed request never completed a (TLS) connection, so nothing was written. */
+  function neverConnected(error: RequestError): boolean {
+    if (NEVER_CONNECTED_CODES.has(error.code)) return true;
+    const timings = error.timings;
+    if (!timings) return true;
+    return isHttps ? timings.secureConnect === undefined : timings.connect === undefined;
+  }
+
+  async function sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult> {
+    const url = endpoint(phoneNumberId, "messages");
+    let response: Response<string>;
+    try {
+      response = await http.post(url, { json: payload });
+    } catch (error) {
+      throw classifySendFailure(error);
+    }
+    const status = response.statusCode;
+    const body = parseJson(response.body);
+
+    if (status >= 200 && status < 300) {
+      const result = readSendResult(body);
+      if (!result) {
+        logger?.warn("meta.send.bad_response", { phoneNumberId, httpStatus: status });
+        throw new MetaUnconfirmedError("bad_response", `Meta respondeu ${status} sem o id da mensagem.`, { httpStatus: status });
+      }
+      logger?.info("meta.send.accepted", { phoneNumberId, wamid: result.wamid, messageStatus: result.messageStatus });
+      return result;
+    }
+
+    const envelope = readErrorEnvelope(body);
+    if (status >= 400 && status < 500 && envelope) {
+      const e = envelope.error;
+      const error = new MetaApiError({
+        httpStatus: status,
+        code: e.code,
+        subcode: typeof e.error_subcode === "number" ? e.error_subcode : undefined,
+        type: typeof e.type === "string" ? e.type : undefined,
+        message: typeof e.message === "string" ? e.message : undefined,
+        details: typeof e.error_data?.details === "string" ? e.error_data.details : null,
+        fbtraceId: typeof e.fbtrace_id === "string" ? e.fbtrace_id : null,
+      });
+      logger?.info("meta.send.refused", { phoneNumberId, httpStatus: status, code: error.code, reason: error.reason, fbtraceId: error.fbtraceId });
+      throw error;
+    }
+
+    // 5xx (even with an envelope), 3xx (redirects are not followed), or a 4xx that is not Meta's envelope:
+    // the request reached something that did not confirm a refusal.
+    const kind = status >= 500 ? "server_error" : "bad_response";
+    logger?.warn("meta.send.unconfirmed", { phoneNumberId, httpStatus: status, kind, metaCode: envelope?.error.code ?? null });
+    throw new MetaUnconfirmedError(kind, `Meta respondeu ${status} sem confirmar o envio.`, {
+      httpStatus: status,
+      metaCode: envelope?.error.code ?? null,
+    });
+  }
+
+  function classifySendFailure(error: unknown): MetaUnconfirmedError | MetaUnavailableError {
+    if (error instanceof RequestError && neverConnected(error)) {
+      logger?.warn("meta.send.unavailable", { code: error.code });
+      return new MetaUnavailableError(`Não foi possível conectar ao provedor (${error.code}).`, { errno: error.code, cause: error });
+    }
+    if (error instanceof TimeoutError) {
+      logger?.warn("meta.send.unconfirmed", { kind: "timeout", event: error.event });
+      return new MetaUnconfirmedError("timeout", `O provedor não respondeu em ${options.timeoutMs} ms.`, { cause: error });
+    }
+    const code = error instanceof RequestError ? error.code : "unknown";
+    logger?.warn("meta.send.unconfirmed", { kind: "network", code });
+    return new MetaUnconfirmedError("network", `A conexão com o provedor falhou após o envio da requisição (${code}).`, { cause: error });
+  }
+
+  async function listTemplates(wabaId: string, listOptions: ListTemplatesOptions = {}): Promise<MetaTemplate[]> {
+    const first = endpoint(wabaId, "message_templates");
+    first.searchParams.set("fields", TEMPLATE_FIELDS);
+    first.searchParams.set("limit", String(listOptions.pageSize ?? DEFAULT_PAGE_SIZE));
+
+    const templates: MetaTemplate[] = [];
+    const seen = new Set<string>();
+    let next: URL | null = first;
+    let page = 0;
+    while (next) {
+      page += 1;
+      if (page > MAX_PAGES || seen.has(next.href)) {
+        throw new MetaCatalogueUnavailableError("A paginação do catálogo de templates não terminou.", { page });
+      }
+      seen.add(next.href);
+      const body = await fetchTemplatePage(next, page);
+      templates.push(...body.items);
+      next = null;
+      if (body.next !== null) {
+        let nextUrl: URL;
+        try {
+          nextUrl = new URL(body.next);
+        } catch (cause) {
+          throw new MetaCatalogueUnavailableError("O link da próxima página do catálogo é inválido.", { page, cause });
+        }
+        // The bearer token is attached to every request: never follow a link to another origin.
+        if (nextUrl.origin !== base.origin) {
+          logger?.warn("meta.templates.foreign_next", { page, origin: nextUrl.origin });
+          throw new MetaCatalogueUnavailableError("O link da próxima página do catálogo aponta para outro servidor.", { page });
+        }
+        next = nextUrl;
+      }
+    }
+    logger?.info("meta.templates.listed", { wabaId, pages: page, count: templates.length });
+    return templates;
+  }
+
+  async function fetchTemplatePage(url: URL, page: number): Promise<{ items: MetaTemplate[]; next: string | null }> {
+    let response: Response<string>;
+    try {
+      response = await reader.get(url);
+    } catch (cause) {
+      const code = cause instanceof RequestError ? cause.code : "unknown";
+      logger?.warn("meta.templates.failed", { page, code });
+      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates não pôde ser lida (${code}).`, { page, cause });
+    }
+    const status = response.statusCode;
+    const body = parseJson(response.body);
+    if (status < 200 || status >= 300) {
+      const envelope = readErrorEnvelope(body);
+      logger?.warn("meta.templates.failed", { page, httpStatus: status, metaCode: envelope?.error.code ?? null });
+      const cause =
+        envelope && status < 500
+          ? new MetaApiError({ httpStatus: status, code: envelope.error.code, message: envelope.error.message, type: envelope.error.type, details: envelope.error.error_data?.details, fbtraceId: envelope.error.fbtrace_id })
+          : undefined;
+      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates foi recusada (HTTP ${status}).`, { page, cause });
+    }
+    const parsed = readTemplatePage(body);
+    if (!parsed) {
+      logger?.warn("meta.templates.bad_response", { page, httpStatus: status });
+      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates veio em formato inesperado.`, { page });
+    }
+    return parsed;
+  }
+
+  return { sendMessage, listTemplates };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing of foreign JSON: nothing is trusted beyond what is checked here.
+// ---------------------------------------------------------------------------------------------
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function readSendResult(body: unknown): MetaSendResult | null {
+  if (!isRecord(body)) return null;
+  const response = body as GraphSendResponse;
+  const message = Array.isArray(response.messages) ? response.messages[0] : undefined;
+  if (!isRecord(message) || typeof message.id !== "string" || message.id === "") return null;
+  const contact = Array.isArray(response.contacts) ? response.contacts[0] : undefined;
+  return {
+    wamid: message.id,
+    waId: isRecord(contact) && typeof contact.wa_id === "string" ? contact.wa_id : null,
+    messageStatus: typeof message.message_status === "string" ? message.message_status : null,
+  };
+}
+
+function readErrorEnvelope(body: unknown): GraphErrorEnvelope | null {
+  if (!isRecord(body) || !isRecord(body.error)) return null;
+  const code = body.error.code;
+  if (typeof code !== "number" || !Number.isInteger(code)) return null;
+  return body as unknown as GraphErrorEnvelope;
+}
+
+function readTemplatePage(body: unknown): { items: MetaTemplate[]; next: string | null } | null {
+  if (!isRecord(body) || !Array.isArray(body.data)) return null;
+  const items: MetaTemplate[] = [];
+  for (const raw of body.data) {
+    const item = readTemplate(raw);
+    if (!item) return null;
+    items.push(item);
+  }
+  const paging = isRecord(body.paging) ? body.paging : undefined;
+  const next = paging && typeof paging.next === "string" && paging.next !== "" ? paging.next : null;
+  return { items, next };
+}
+
+function readTemplate(raw: unknown): MetaTemplate | null {
+  if (!isRecord(raw)) return null;
+  const { name, language, status, category, components } = raw;
+  if (typeof name !== "string" || typeof language !== "string" || typeof status !== "string") return null;
+  if (components !== undefined && !Array.isArray(components)) return null;
+  const list = (components ?? []) as unknown[];
+  if (!list.every((c) => isRecord(c) && typeof c.type === "string")) return null;
+  return {
+    ...raw,
+    name,
+    language,
+    status,
+    category: typeof category === "string" ? category : "",
+    components: list as MetaTemplateComponent[],
+  } as MetaTemplate;
+}

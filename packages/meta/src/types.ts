@@ -1,0 +1,245 @@
+/**
+ * Graph API shapes of the WhatsApp Cloud API as this service uses them
+ * (see /work/shared/reference/meta-cloud-api.md, sections C, D and E).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Template listing (GET /{WABA-ID}/message_templates)
+// ---------------------------------------------------------------------------------------------
+
+/** One button of a BUTTONS component as Meta lists it. `type` is kept open: Meta adds types over time. */
+export interface MetaTemplateButton {
+  type: string;
+  text?: string;
+  url?: string;
+  phone_number?: string;
+  /** URL buttons: the full example URL(s); COPY_CODE: the example code. */
+  example?: string[] | string;
+  /** OTP buttons as created (Meta usually lists them back as URL buttons). */
+  otp_type?: string;
+  autofill_text?: string;
+  flow_id?: string | number;
+  flow_action?: string;
+  navigate_screen?: string;
+}
+
+export interface MetaTemplateExample {
+  header_text?: string[];
+  header_text_named_params?: { param_name: string; example: string }[];
+  header_handle?: string[];
+  body_text?: string[][];
+  body_text_named_params?: { param_name: string; example: string }[];
+}
+
+/**
+ * One component of a template. `type` is HEADER, BODY, FOOTER, BUTTONS, or a format we do not fill
+ * (CAROUSEL, LIMITED_TIME_OFFER, ...); one open interface instead of a closed union because the listing
+ * is foreign data and unknown component types must survive untouched.
+ */
+export interface MetaTemplateComponent {
+  type: string;
+  /** HEADER: TEXT, IMAGE, VIDEO, DOCUMENT, GIF, LOCATION, PRODUCT. */
+  format?: string;
+  text?: string;
+  example?: MetaTemplateExample;
+  /** BODY of authentication templates. */
+  add_security_recommendation?: boolean;
+  /** FOOTER of authentication templates. */
+  code_expiration_minutes?: number;
+  buttons?: MetaTemplateButton[];
+  cards?: unknown[];
+  limited_time_offer?: unknown;
+}
+
+export interface MetaTemplateQualityScore {
+  score?: string | null;
+  /** Unix seconds. */
+  date?: number | null;
+  reasons?: unknown[] | null;
+}
+
+/** One item of the template listing. Only `name`, `language`, `status`, `category` and `components` are relied on. */
+export interface MetaTemplate {
+  id?: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  sub_category?: string;
+  parameter_format?: string;
+  components: MetaTemplateComponent[];
+  quality_score?: MetaTemplateQualityScore | null;
+  rejected_reason?: string | null;
+  message_send_ttl_seconds?: number | null;
+  library_template_name?: string;
+}
+
+export interface MetaTemplatePage {
+  data: MetaTemplate[];
+  paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sends (POST /{PHONE-NUMBER-ID}/messages)
+// ---------------------------------------------------------------------------------------------
+
+interface GraphPayloadBase {
+  messaging_product: "whatsapp";
+  recipient_type: "individual";
+  /** Digits only, country code first. */
+  to: string;
+  /** Present when replying to (quoting) a message. */
+  context?: { message_id: string };
+}
+
+export interface GraphTextPayload extends GraphPayloadBase {
+  type: "text";
+  text: { body: string; preview_url?: boolean };
+}
+
+export interface GraphTextParameter {
+  type: "text";
+  text: string;
+  /** NAMED templates only. */
+  parameter_name?: string;
+}
+
+export type GraphMediaType = "image" | "video" | "document";
+
+export interface GraphMediaObject {
+  link: string;
+  /** Documents only: the file name shown to the recipient. */
+  filename?: string;
+}
+
+export type GraphHeaderMediaParameter =
+  | { type: "image"; image: GraphMediaObject }
+  | { type: "video"; video: GraphMediaObject }
+  | { type: "document"; document: GraphMediaObject };
+
+export interface GraphHeaderComponent {
+  type: "header";
+  parameters: (GraphTextParameter | GraphHeaderMediaParameter)[];
+}
+
+export interface GraphBodyComponent {
+  type: "body";
+  parameters: GraphTextParameter[];
+}
+
+export interface GraphUrlButtonComponent {
+  type: "button";
+  sub_type: "url";
+  /** A string in Meta's URL-button examples. */
+  index: string;
+  parameters: GraphTextParameter[];
+}
+
+export interface GraphCopyCodeButtonComponent {
+  type: "button";
+  sub_type: "copy_code";
+  index: number;
+  parameters: [{ type: "coupon_code"; coupon_code: string }];
+}
+
+/** Amounts in cents: `value` with `offset` 100. */
+export interface GraphAmount {
+  value: number;
+  offset: 100;
+}
+
+export type PixKeyType = "CNPJ" | "CPF" | "EMAIL" | "PHONE" | "EVP";
+export type PixGoodsType = "digital-goods" | "physical-goods";
+
+export interface GraphOrderItem {
+  retailer_id?: string;
+  name: string;
+  amount: GraphAmount;
+  quantity: number;
+}
+
+/** Brazil Pix order details (reference E.6 / E.7). */
+export interface GraphOrderDetails {
+  reference_id: string;
+  type: PixGoodsType;
+  payment_type: "br";
+  payment_settings: [
+    {
+      type: "pix_dynamic_code";
+      pix_dynamic_code: { code: string; merchant_name: string; key: string; key_type: PixKeyType };
+    },
+  ];
+  currency: "BRL";
+  total_amount: GraphAmount;
+  order: {
+    status: "pending";
+    tax: GraphAmount & { description?: string };
+    items: GraphOrderItem[];
+    subtotal: GraphAmount;
+  };
+}
+
+export interface GraphOrderDetailsButtonComponent {
+  type: "button";
+  sub_type: "order_details";
+  index: number;
+  parameters: [{ type: "action"; action: { order_details: GraphOrderDetails } }];
+}
+
+export type GraphTemplateComponent =
+  | GraphHeaderComponent
+  | GraphBodyComponent
+  | GraphUrlButtonComponent
+  | GraphCopyCodeButtonComponent
+  | GraphOrderDetailsButtonComponent;
+
+export interface GraphTemplatePayload extends GraphPayloadBase {
+  type: "template";
+  template: {
+    name: string;
+    language: { code: string; policy?: "deterministic" };
+    /** Omitted when the template takes no parameters (Meta's hello_world example). */
+    components?: GraphTemplateComponent[];
+  };
+}
+
+/** Interactive `order_details` outside a template (reference E.6), only inside the 24-hour window. */
+export interface GraphInteractiveOrderDetailsPayload extends GraphPayloadBase {
+  type: "interactive";
+  interactive: {
+    type: "order_details";
+    header?: { type: "text"; text: string } | GraphHeaderMediaParameter;
+    body: { text: string };
+    footer?: { text: string };
+    action: { name: "review_and_pay"; parameters: GraphOrderDetails };
+  };
+}
+
+export type GraphMessagePayload = GraphTextPayload | GraphTemplatePayload | GraphInteractiveOrderDetailsPayload;
+
+/** Success answer of a send (reference C.1). */
+export interface GraphSendResponse {
+  messaging_product?: string;
+  contacts?: { input?: string; wa_id?: string; user_id?: string }[];
+  messages?: { id?: string; message_status?: string; group_id?: string }[];
+}
+
+/** Graph error envelope (reference C.2). */
+export interface GraphErrorEnvelope {
+  error: {
+    message?: string;
+    type?: string;
+    code: number;
+    error_subcode?: number;
+    error_data?: { messaging_product?: string; details?: string };
+    fbtrace_id?: string;
+    [extra: string]: unknown;
+  };
+}
+
+export interface MetaSendResult {
+  wamid: string;
+  waId: string | null;
+  /** `accepted`, ... when Meta paces a template send; null otherwise. */
+  messageStatus: string | null;
+}

@@ -1,0 +1,64 @@
+// Example receiver of the gateway's signed webhooks: verify, store durably, deduplicate, then answer 200.
+//   PORT=8099 WEBHOOK_SECRET=... DATA_FILE=./webhook-events.jsonl pnpm exec tsx packages/receiver/example/server.ts
+import express from "express";
+import { pathToFileURL } from "node:url";
+import { webhookReceiver, type GatewayWebhookEvent, type WebhookMeta } from "../src/index.ts"; // in your project: from "@gw/receiver"
+import { JsonlEventStore } from "./store.ts";
+
+export function createExampleApp(options: { secret: string; store: JsonlEventStore; log?: (line: string) => void }): express.Express {
+  const log = options.log ?? console.log;
+  const app = express();
+  // No express.json() before this route: the signature covers the original bytes of the body.
+  app.post(
+    "/webhooks",
+    webhookReceiver({
+      secret: options.secret,
+      integrationKey: "default", // one secret here; with several integrations use getSecret(req)
+      onEvent: async (event, meta) => {
+        // Resolves only after fsync: the gateway's 200 means "on disk". A throw here becomes 503 and a retry.
+        const outcome = await options.store.append({
+          integration: meta.integrationKey ?? "default",
+          delivery_id: meta.deliveryId,
+          attempt: meta.attempt,
+          received_at: new Date().toISOString(),
+          event,
+        });
+        log(describe(event, meta, outcome));
+      },
+      onError: (error, stage) => console.error(`falha (${stage}) ao receber webhook:`, error),
+    }),
+  );
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+  return app;
+}
+
+function describe(event: GatewayWebhookEvent, meta: WebhookMeta, outcome: "stored" | "duplicate"): string {
+  const head = `${event.event} delivery=${meta.deliveryId} tentativa=${meta.attempt ?? "?"}`;
+  if (outcome === "duplicate") return `${head} já recebido antes; ignorado`;
+  if (event.event === "message.received") {
+    const { from, type, text, contact_name } = event.data;
+    return `${head} de ${from}${contact_name ? ` (${contact_name})` : ""} tipo=${type} texto=${JSON.stringify(text)}`;
+  }
+  const { message_id, to, status, error } = event.data;
+  return `${head} mensagem=${message_id} para ${to} status=${status}${error ? ` erro=${error.reason} (${error.code})` : ""}`;
+}
+
+async function main(): Promise<void> {
+  const secret = process.env.WEBHOOK_SECRET;
+  if (!secret) {
+    console.error("Defina WEBHOOK_SECRET com o segredo de assinatura mostrado no painel (Integrações).");
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT ?? 8099);
+  const store = await JsonlEventStore.open(process.env.DATA_FILE ?? "webhook-events.jsonl");
+  const server = createExampleApp({ secret, store }).listen(port, () => {
+    console.log(`receptor de webhooks ouvindo em http://127.0.0.1:${port}/webhooks`);
+  });
+  const stop = () => server.close(() => void store.close().then(() => process.exit(0)));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -1,0 +1,169 @@
+// Event types of spec 2.7, 6.2 and 6.3, and a parser that checks a signed body against them.
+
+/** Spec 2.7. */
+export interface WebhookEnvelope<E extends string, D> {
+  event: E;
+  /** ISO 8601 UTC; when the event entered the queue, fixed across attempts. */
+  occurred_at: string;
+  /** Repeats on retries of the same event: deduplicate on integration + delivery_id. */
+  delivery_id: string;
+  data: D;
+}
+
+export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Spec 3.1. `failed` is a separate outcome: never compare ranks numerically to handle it. */
+export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const satisfies Record<MessageStatus, number>;
+
+export interface MessageStatusError {
+  /** The provider's number, e.g. 131026. */
+  code: number;
+  message: string;
+  /** The service's stable code (spec 7). */
+  reason: string;
+}
+
+interface MessageStatusCommon {
+  message_id: string;
+  to: string;
+  phone_number_id: string;
+  client_ref: string | null;
+  campaign_id: string | null;
+}
+
+/** Spec 6.2: `error` is filled only when the status is `failed`. */
+export type MessageStatusData = MessageStatusCommon &
+  (
+    | { status: "sent"; status_rank: 2; error: null }
+    | { status: "delivered"; status_rank: 3; error: null }
+    | { status: "read"; status_rank: 4; error: null }
+    | { status: "failed"; status_rank: 1; error: MessageStatusError }
+  );
+
+export const MESSAGE_RECEIVED_TYPES = [
+  "text",
+  "image",
+  "audio",
+  "video",
+  "document",
+  "sticker",
+  "location",
+  "contacts",
+  "button",
+  "interactive",
+  "unsupported",
+] as const;
+export type MessageReceivedType = (typeof MESSAGE_RECEIVED_TYPES)[number];
+
+/** Spec 6.3. */
+export interface MessageReceivedData {
+  message_id: string;
+  from: string;
+  phone_number_id: string;
+  type: MessageReceivedType;
+  text: string | null;
+  media_id: string | null;
+  media_mime: string | null;
+  media_filename: string | null;
+  reply_to_message_id: string | null;
+  contact_name: string | null;
+  /** The provider's time of the message (the envelope's `occurred_at` is the queue-entry time). */
+  occurred_at: string;
+  /** Events may arrive out of order: keep the greatest value per contact and business number. */
+  window_expires_at: string;
+}
+
+export type MessageStatusEvent = WebhookEnvelope<"message.status", MessageStatusData>;
+export type MessageReceivedEvent = WebhookEnvelope<"message.received", MessageReceivedData>;
+export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent;
+export type WebhookEventName = GatewayWebhookEvent["event"];
+
+export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const satisfies readonly WebhookEventName[];
+
+export type WebhookPayloadErrorCode = "invalid_json" | "unknown_event" | "invalid_payload";
+
+export class WebhookPayloadError extends Error {
+  override readonly name = "WebhookPayloadError";
+  constructor(
+    readonly code: WebhookPayloadErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Parses a VERIFIED raw body into the typed union. Throws `WebhookPayloadError` on invalid JSON, an
+ * unknown `event`, or a documented field with the wrong type; fields added later are kept, not refused.
+ */
+export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): GatewayWebhookEvent {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
+  } catch {
+    throw new WebhookPayloadError("invalid_json", "O corpo do webhook não é um JSON válido.");
+  }
+  if (!isObject(parsed)) throw invalid("o corpo não é um objeto JSON");
+  const event = parsed.event;
+  if (event !== "message.status" && event !== "message.received") {
+    throw new WebhookPayloadError("unknown_event", `Evento de webhook desconhecido: ${JSON.stringify(event)}.`);
+  }
+  expectString(parsed, "occurred_at", "");
+  expectString(parsed, "delivery_id", "");
+  const data = parsed.data;
+  if (!isObject(data)) throw invalid("o campo data não é um objeto");
+  if (event === "message.status") checkStatusData(data);
+  else checkReceivedData(data);
+  return parsed as unknown as GatewayWebhookEvent;
+}
+
+function checkStatusData(data: Json): void {
+  for (const key of ["message_id", "to", "phone_number_id"]) expectString(data, key, "data.");
+  for (const key of ["client_ref", "campaign_id"]) expectNullableString(data, key, "data.");
+  const status = data.status;
+  if (!isOneOf(status, MESSAGE_STATUSES)) throw invalid(`data.status inválido: ${JSON.stringify(status)}`);
+  if (data.status_rank !== STATUS_RANK[status]) {
+    throw invalid(`data.status_rank ${JSON.stringify(data.status_rank)} não corresponde ao status ${status}`);
+  }
+  const error = data.error;
+  if (status === "failed") {
+    if (!isObject(error)) throw invalid("data.error deve ser um objeto quando o status é failed");
+    if (typeof error.code !== "number") throw invalid("data.error.code deve ser um número");
+    expectString(error, "message", "data.error.");
+    expectString(error, "reason", "data.error.");
+  } else if (error !== null) {
+    throw invalid("data.error deve ser null quando o status não é failed");
+  }
+}
+
+function checkReceivedData(data: Json): void {
+  for (const key of ["message_id", "from", "phone_number_id", "occurred_at", "window_expires_at"]) expectString(data, key, "data.");
+  for (const key of ["text", "media_id", "media_mime", "media_filename", "reply_to_message_id", "contact_name"]) {
+    expectNullableString(data, key, "data.");
+  }
+  if (!isOneOf(data.type, MESSAGE_RECEIVED_TYPES)) throw invalid(`data.type inválido: ${JSON.stringify(data.type)}`);
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isOneOf<T extends string>(value: unknown, values: readonly T[]): value is T {
+  return typeof value === "string" && (values as readonly string[]).includes(value);
+}
+
+function expectString(object: Json, key: string, path: string): void {
+  if (typeof object[key] !== "string") throw invalid(`${path}${key} deve ser uma string`);
+}
+
+function expectNullableString(object: Json, key: string, path: string): void {
+  const value = object[key];
+  if (value !== null && typeof value !== "string") throw invalid(`${path}${key} deve ser uma string ou null`);
+}
+
+function invalid(detail: string): WebhookPayloadError {
+  return new WebhookPayloadError("invalid_payload", `Corpo do webhook fora do contrato: ${detail}.`);
+}

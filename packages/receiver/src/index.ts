@@ -1,0 +1,37 @@
+export {
+  assertWebhook,
+  DEFAULT_TOLERANCE_SECONDS,
+  describeVerifyFailure,
+  HEADER_ATTEMPT,
+  HEADER_DELIVERY_ID,
+  HEADER_EVENT,
+  HEADER_SIGNATURE,
+  HEADER_TIMESTAMP,
+  verifyWebhook,
+  WebhookHeaders,
+  WebhookVerificationError,
+} from "./verify.ts";
+export type { VerifyFailureReason, VerifyResult, VerifyWebhookInput } from "./verify.ts";
+export {
+  MESSAGE_RECEIVED_TYPES,
+  MESSAGE_STATUSES,
+  parseWebhookEvent,
+  STATUS_RANK,
+  WEBHOOK_EVENTS,
+  WebhookPayloadError,
+} from "./events.ts";
+export type {
+  GatewayWebhookEvent,
+  MessageReceivedData,
+  MessageReceivedEvent,
+  MessageReceivedType,
+  MessageStatus,
+  MessageStatusData,
+  MessageStatusError,
+  MessageStatusEvent,
+  WebhookEnvelope,
+  WebhookEventName,
+  WebhookPayloadErrorCode,
+} from "./events.ts";
+export { webhookReceiver } from "./middleware.ts";
+export type { SecretLookup, SecretSource, WebhookHandler, WebhookMeta, WebhookReceiverOptions, WebhookRequest } from "./middleware.ts";

@@ -1,0 +1,105 @@
+// Signature check of spec 5.6. node:crypto only, so integrators can copy or publish this package as is.
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** Header names of spec 6.1. Node lower-cases incoming names; read them with `.toLowerCase()`. */
+export const WebhookHeaders = {
+  timestamp: "X-PT-Timestamp",
+  signature: "X-PT-Signature",
+  deliveryId: "X-PT-Delivery-Id",
+  attempt: "X-PT-Attempt",
+  event: "X-PT-Event",
+} as const;
+
+export const HEADER_TIMESTAMP = WebhookHeaders.timestamp;
+export const HEADER_SIGNATURE = WebhookHeaders.signature;
+export const HEADER_DELIVERY_ID = WebhookHeaders.deliveryId;
+export const HEADER_ATTEMPT = WebhookHeaders.attempt;
+export const HEADER_EVENT = WebhookHeaders.event;
+
+/** Recommended tolerance between the receiver's clock and `X-PT-Timestamp` (spec 5.6, 8). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export type VerifyFailureReason =
+  | "missing_secret"
+  | "missing_body"
+  | "bad_timestamp"
+  | "bad_signature_format"
+  | "stale_timestamp"
+  | "signature_mismatch";
+
+export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailureReason };
+
+export interface VerifyWebhookInput {
+  /** The integration's signing secret (panel, Integrations). */
+  secret: string | null | undefined;
+  /** The request body exactly as received: never a re-serialized JSON object. */
+  rawBody: Buffer | Uint8Array | string | null | undefined;
+  /** Value of `X-PT-Timestamp`. */
+  timestamp: string | number | null | undefined;
+  /** Value of `X-PT-Signature`. */
+  signature: string | null | undefined;
+  /** Current time in Unix seconds; default `Date.now() / 1000`. */
+  now?: number;
+  /** Default 300. */
+  toleranceSeconds?: number;
+}
+
+const TIMESTAMP_PATTERN = /^\d{1,12}$/;
+// Lowercase only: the sender always emits lowercase hex (spec 5.4), anything else is not ours.
+const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
+
+/** Checks one webhook request as spec 5.6 recommends; the order of the checks is the order of the reasons. */
+export function verifyWebhook(input: VerifyWebhookInput): VerifyResult {
+  const { secret, rawBody, signature } = input;
+  if (typeof secret !== "string" || secret.length === 0) return fail("missing_secret");
+  if (rawBody === null || rawBody === undefined || rawBody.length === 0) return fail("missing_body");
+
+  const timestamp = typeof input.timestamp === "number" ? String(input.timestamp) : input.timestamp;
+  if (typeof timestamp !== "string" || !TIMESTAMP_PATTERN.test(timestamp)) return fail("bad_timestamp");
+  if (typeof signature !== "string" || !SIGNATURE_PATTERN.test(signature)) return fail("bad_signature_format");
+
+  const now = input.now ?? Date.now() / 1000;
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (!(Math.abs(now - Number(timestamp)) <= tolerance)) return fail("stale_timestamp");
+
+  const hmac = createHmac("sha256", secret);
+  // The signed string is the header value as received (not a re-formatted number) + "." + the body bytes.
+  hmac.update(`${timestamp}.`);
+  hmac.update(rawBody);
+  const expected = Buffer.from(hmac.digest("hex"), "ascii");
+  const received = Buffer.from(signature.slice("sha256=".length), "ascii");
+  // Both are 64 ASCII characters here (format checked above), as timingSafeEqual requires.
+  return timingSafeEqual(expected, received) ? { ok: true } : fail("signature_mismatch");
+}
+
+function fail(reason: VerifyFailureReason): VerifyResult {
+  return { ok: false, reason };
+}
+
+const REASON_MESSAGES: Record<VerifyFailureReason, string> = {
+  missing_secret: "O segredo de assinatura do webhook não está configurado.",
+  missing_body: "O corpo da requisição está vazio ou não foi lido como bytes brutos.",
+  bad_timestamp: "O cabeçalho X-PT-Timestamp está ausente ou não é um horário Unix em segundos (1 a 12 dígitos).",
+  bad_signature_format:
+    "O cabeçalho X-PT-Signature está ausente ou não segue o formato sha256= seguido de 64 caracteres hexadecimais minúsculos.",
+  stale_timestamp: "O horário da assinatura está fora da tolerância permitida; confira o relógio deste servidor.",
+  signature_mismatch: "A assinatura não confere com o corpo recebido e o segredo configurado.",
+};
+
+/** Portuguese sentence explaining a rejection, for logs and for the 401 body. */
+export function describeVerifyFailure(reason: VerifyFailureReason): string {
+  return REASON_MESSAGES[reason];
+}
+
+export class WebhookVerificationError extends Error {
+  override readonly name = "WebhookVerificationError";
+  constructor(readonly reason: VerifyFailureReason) {
+    super(describeVerifyFailure(reason));
+  }
+}
+
+/** Same checks as `verifyWebhook`, throwing `WebhookVerificationError` instead of returning a result. */
+export function assertWebhook(input: VerifyWebhookInput): void {
+  const result = verifyWebhook(input);
+  if (!result.ok) throw new WebhookVerificationError(result.reason);
+}

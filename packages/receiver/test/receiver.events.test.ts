@@ -1,0 +1,60 @@
+import { describe, expect, it } from "@jest/globals";
+import { parseWebhookEvent, WebhookPayloadError, type GatewayWebhookEvent } from "../src/index.ts";
+import { failedStatusEvent, receivedEvent } from "./support/deliver.ts";
+
+function payloadError(body: string): WebhookPayloadError {
+  try {
+    parseWebhookEvent(body);
+  } catch (error) {
+    if (error instanceof WebhookPayloadError) return error;
+    throw error;
+  }
+  throw new Error("parseWebhookEvent accepted the body");
+}
+
+/** What an integrator writes: the union narrows on `event`, then on `status`. */
+function summary(event: GatewayWebhookEvent): string {
+  switch (event.event) {
+    case "message.received":
+      return `${event.data.from}:${event.data.type}:${event.data.text ?? ""}`;
+    case "message.status":
+      return event.data.status === "failed" ? `failed:${event.data.error.reason}` : `${event.data.status}:${event.data.status_rank}`;
+  }
+}
+
+describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
+  it("returns the typed events, keeping fields the contract may add later", () => {
+    expect(summary(parseWebhookEvent(JSON.stringify(receivedEvent())))).toBe("5511987654321:text:Oi! Tudo bem?");
+    expect(summary(parseWebhookEvent(Buffer.from(JSON.stringify(failedStatusEvent()))))).toBe("failed:recipient_unreachable");
+    const read = { ...failedStatusEvent(), data: { ...failedStatusEvent().data, status: "read", status_rank: 4, error: null, extra: 1 } };
+    const parsed = parseWebhookEvent(JSON.stringify(read));
+    expect(summary(parsed)).toBe("read:4");
+    expect(parsed.data).toHaveProperty("extra", 1);
+  });
+
+  it("throws on invalid JSON and on an unknown event", () => {
+    expect(payloadError("{not json").code).toBe("invalid_json");
+    expect(payloadError(JSON.stringify({ ...receivedEvent(), event: "message.deleted" })).code).toBe("unknown_event");
+    expect(payloadError(JSON.stringify({ ...receivedEvent(), event: undefined })).code).toBe("unknown_event");
+  });
+
+  it("refuses bodies that break the documented field types and rules", () => {
+    const status = failedStatusEvent();
+    const received = receivedEvent();
+    const cases: Array<[string, unknown]> = [
+      ["failed without error", { ...status, data: { ...status.data, error: null } }],
+      ["delivered with an error", { ...status, data: { ...status.data, status: "delivered", status_rank: 3 } }],
+      ["rank not matching status", { ...status, data: { ...status.data, status_rank: 2 } }],
+      ["unknown status", { ...status, data: { ...status.data, status: "queued" } }],
+      ["error.code as a string", { ...status, data: { ...status.data, error: { ...status.data.error, code: "131026" } } }],
+      ["client_ref missing", { ...status, data: { ...status.data, client_ref: undefined } }],
+      ["unknown received type", { ...received, data: { ...received.data, type: "reaction" } }],
+      ["window_expires_at null", { ...received, data: { ...received.data, window_expires_at: null } }],
+      ["delivery_id as a number", { ...received, delivery_id: 101 }],
+      ["data missing", { ...received, data: undefined }],
+    ];
+    for (const [name, body] of cases) {
+      expect([name, payloadError(JSON.stringify(body)).code]).toEqual([name, "invalid_payload"]);
+    }
+  });
+});

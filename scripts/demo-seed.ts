@@ -1,0 +1,49 @@
+// Creates (once) the demo account used by `npm start` and prints shell assignments for it.
+// The key and signing secret are kept in .data/demo.json (git-ignored) so later runs can print them again.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createDb } from "@gw/db";
+import { addBusinessNumber, createAccount, createApiKey, setIntegration } from "@gw/core";
+
+interface DemoState {
+  accountId: string;
+  apiKey: string;
+  phoneNumberId: string;
+  signingSecret: string;
+}
+
+const file = join(import.meta.dirname, "..", ".data", "demo.json");
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error("DATABASE_URL ausente");
+const receiverUrl = `http://127.0.0.1:${process.env.DEMO_RECEIVER_PORT ?? "8099"}/webhooks`;
+const db = createDb({ url: databaseUrl, poolSize: 1 });
+
+async function load(): Promise<DemoState | null> {
+  if (!existsSync(file)) return null;
+  const state = JSON.parse(readFileSync(file, "utf8")) as DemoState;
+  // A recreated database invalidates the saved state.
+  return (await db.account.findUnique({ where: { id: state.accountId } })) ? state : null;
+}
+
+let state = await load();
+if (!state) {
+  const account = await createAccount(db, "Conta demo (sandbox)");
+  const phoneNumberId = "100000000000001";
+  await db.businessNumber.deleteMany({ where: { phoneNumberId } });
+  await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId: "200000000000001", displayNumber: "+55 11 4000-0001" });
+  const key = await createApiKey(db, account.id);
+  const integration = await setIntegration(db, { accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] });
+  state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
+  writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
+}
+await db.$disconnect();
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+process.stdout.write(
+  [
+    `DEMO_ACCOUNT_ID=${quote(state.accountId)}`,
+    `DEMO_API_KEY=${quote(state.apiKey)}`,
+    `DEMO_PHONE_NUMBER_ID=${quote(state.phoneNumberId)}`,
+    `DEMO_SIGNING_SECRET=${quote(state.signingSecret)}`,
+  ].join("\n") + "\n",
+);

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `npm start`: install what is missing, start PostgreSQL and Redis, migrate, seed a demo account wired to
+# the provider sandbox, then run the API, the dispatcher, the sandbox and a demo webhook receiver.
+# Ctrl-C stops everything this script started.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+bootstrap
+
+started=$(bash scripts/stack.sh up)
+eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
+pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
+log "migrações aplicadas"
+
+export API_PORT="${API_PORT:-8080}" DISPATCHER_PORT="${DISPATCHER_PORT:-8081}" SANDBOX_PORT="${SANDBOX_PORT:-8090}" DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-8099}"
+export META_BASE_URL="${META_BASE_URL:-http://127.0.0.1:$SANDBOX_PORT}"
+export META_ACCESS_TOKEN="${META_ACCESS_TOKEN:-sandbox-access-token}"
+export META_APP_SECRET="${META_APP_SECRET:-sandbox-app-secret}"
+export META_VERIFY_TOKEN="${META_VERIFY_TOKEN:-sandbox-verify-token}"
+export SANDBOX_WEBHOOK_URL="${SANDBOX_WEBHOOK_URL:-http://127.0.0.1:$API_PORT/provider/meta/webhook}"
+export OPS_USER="${OPS_USER:-ops}"
+if [ -z "${OPS_PASSWORD:-}" ]; then
+  [ -f .data/ops-password ] || node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("base64url"))' > .data/ops-password
+  OPS_PASSWORD=$(cat .data/ops-password); export OPS_PASSWORD
+fi
+
+# Demo account (created once; its key and signing secret are kept in .data/demo.json).
+eval "$(pnpm exec tsx scripts/demo-seed.ts)"
+
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  log "encerrando..."
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "$started" ]; then GW_STOP_ONLY="$started" bash scripts/stack.sh down; fi
+}
+trap cleanup INT TERM EXIT
+
+run() { # name, command...
+  local name=$1; shift
+  ( exec "$@" 2>&1 | sed -u "s/^/[$name] /" ) &
+  pids+=($!)
+}
+run sandbox pnpm exec tsx apps/provider-sandbox/src/main.ts
+run api pnpm exec tsx apps/api/src/main.ts
+run dispatcher pnpm exec tsx apps/dispatcher/src/main.ts
+run receiver env PORT="$DEMO_RECEIVER_PORT" WEBHOOK_SECRET="$DEMO_SIGNING_SECRET" DATA_FILE="$ROOT/.data/demo-receiver.jsonl" \
+  pnpm exec tsx packages/receiver/example/server.ts
+
+for _ in $(seq 1 120); do
+  node -e "fetch('http://127.0.0.1:$API_PORT/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" 2>/dev/null && break; sleep 0.5
+done
+
+cat >&2 <<INFO
+
+  Gateway pronto.
+    API            http://127.0.0.1:$API_PORT   (docs: /docs, OpenAPI: /public/v1/openapi.json)
+    Dispatcher     http://127.0.0.1:$DISPATCHER_PORT/readyz
+    Sandbox Meta   http://127.0.0.1:$SANDBOX_PORT
+    Filas          http://127.0.0.1:$API_PORT/ops/queues   (usuário $OPS_USER, senha $OPS_PASSWORD)
+    Receptor demo  http://127.0.0.1:$DEMO_RECEIVER_PORT  (imprime os webhooks assinados que recebe)
+
+  API key: $DEMO_API_KEY
+
+  O contato escreve primeiro (abre a janela de 24 h), depois a conta responde com texto livre:
+    curl -s -X POST http://127.0.0.1:$SANDBOX_PORT/_sandbox/inbound -H 'Content-Type: application/json' \\
+      -d '{"phone_number_id":"$DEMO_PHONE_NUMBER_ID","from":"5511987654321","name":"Maria","type":"text","text":"Oi!"}'
+    curl -s -X POST http://127.0.0.1:$API_PORT/public/v1/messages -H "Authorization: Bearer $DEMO_API_KEY" \\
+      -H 'Content-Type: application/json' -H "Idempotency-Key: demo-\$(date +%s)" -d '{"to":"+55 11 98765-4321","text":"Olá, Maria!"}'
+
+  Ctrl-C encerra tudo.
+INFO
+
+wait -n "${pids[@]}" || true
+log "um processo terminou; encerrando os demais"
