@@ -18,6 +18,8 @@ export const apiConfigSchema = z.object({
   META_APP_SECRET: env.secret(8),
   META_VERIFY_TOKEN: env.secret(8),
   META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Templates per page when reading the catalogue (Meta's `limit`). */
+  META_TEMPLATES_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   /** Retry-After (seconds) answered when the provider throttles; Meta does not send one. */
   PROVIDER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
 

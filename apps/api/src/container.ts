@@ -22,7 +22,13 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   const redis = overrides.redis ?? createRedis(config.REDIS_URL);
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
   const meta = createMetaClient({ baseUrl: config.META_BASE_URL, apiVersion: config.META_API_VERSION, accessToken: config.META_ACCESS_TOKEN, timeoutMs: config.META_TIMEOUT_MS, logger });
-  const catalogue = new CatalogueCache({ redis, keyPrefix: config.REDIS_KEY_PREFIX, ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS, source: meta, logger });
+  const catalogue = new CatalogueCache({
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
+    source: { listTemplates: (wabaId) => meta.listTemplates(wabaId, { pageSize: config.META_TEMPLATES_PAGE_SIZE }) },
+    logger,
+  });
   const outbox = createOutbox(queue, logger);
   const idempotency = createIdempotencyStore(db, {
     ttlHours: config.IDEMPOTENCY_TTL_HOURS,

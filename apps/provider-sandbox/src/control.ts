@@ -1,3 +1,4 @@
+import { META_TITLES, type MetaCode } from "./graph/errors.ts";
 import express from "express";
 import { z } from "zod";
 import { inboundMessage, inboundSchema } from "./inbound.ts";
@@ -23,7 +24,10 @@ const statusesSchema = z.object({
 });
 
 const faultSchema = z.object({
-  mode: z.enum(["500", "timeout", "reset"]),
+  mode: z.enum(["500", "timeout", "reset", "error"]),
+  /** Mode `error`: answer this Meta error code (one of META_TITLES) instead of processing the call. */
+  code: z.number().int().refine((code) => Object.hasOwn(META_TITLES, code), "código Meta desconhecido pelo sandbox").optional(),
+  details: z.string().default("Injected by the sandbox."),
   count: z.number().int().min(1).default(1),
   route: z.enum(["messages", "templates", "any"]).default("any"),
   after: z.number().int().min(0).default(0),
@@ -112,7 +116,12 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   router.post("/faults", (req, res) => {
     const input = parse(faultSchema, req, res);
     if (!input) return;
+    if (input.mode === "error" && input.code === undefined) {
+      res.status(400).json({ error: { message: "O modo error exige code." } });
+      return;
+    }
     const rule: FaultRule = { mode: input.mode, count: input.count, route: input.route, after: input.after, delayMs: input.delay_ms, deliver: input.deliver };
+    if (input.mode === "error" && input.code !== undefined) rule.error = { code: input.code as MetaCode, details: input.details };
     state.faults.push(rule);
     res.json({ faults: state.faults });
   });

@@ -1,3 +1,4 @@
+import type { MetaCode } from "./graph/errors.ts";
 import type { Logger } from "@gw/logger";
 import { FIXTURE_TEMPLATES } from "./fixtures/templates.ts";
 import type { RuntimeConfig, SandboxOptions } from "./types.ts";
@@ -46,7 +47,7 @@ export interface WebhookRecord {
   at: string;
 }
 
-export type FaultMode = "500" | "timeout" | "reset";
+export type FaultMode = "500" | "timeout" | "reset" | "error";
 export type FaultRoute = "messages" | "templates" | "any";
 
 export interface FaultRule {
@@ -59,6 +60,8 @@ export interface FaultRule {
   delayMs: number;
   /** The send is processed (accepted, statuses sent) though its answer is lost. */
   deliver: boolean;
+  /** For mode `error`: the Meta error code and details to answer with. */
+  error?: { code: MetaCode; details: string };
 }
 
 export interface SandboxState {

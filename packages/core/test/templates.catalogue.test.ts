@@ -2,8 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { FIXTURE_TEMPLATES } from "@gw/provider-sandbox";
 import type { MetaTemplate } from "@gw/meta";
 import { findTemplate, toCatalogueItem } from "../src/templates/index.ts";
-// The response schema lives in @gw/contracts; imported by path so this test does not depend on the barrel.
-import { TemplateCatalogueOut, TemplateItemOut } from "../../contracts/src/templates.ts";
+import { TemplateCatalogueOut, TemplateItemOut } from "@gw/contracts";
 
 const DATE = 1_763_000_000;
 const GREEN = { score: "GREEN", date: DATE, reasons: [] };
@@ -22,8 +21,9 @@ const button = ({ index, type, text, url, phone_number, needs }: Button) => ({
   needs_otp: needs === "otp",
 });
 const quickReply = (index: number, text: string) => button({ index, type: "QUICK_REPLY", text });
-const textHeader = (text: string, needsText: boolean) => ({ format: "TEXT", text, needs_text: needsText, needs_media: false });
-const mediaHeader = (format: string) => ({ format, text: null, needs_text: false, needs_media: true });
+type Header = { format: string; text: string | null; needs_text: boolean; needs_media: boolean };
+const textHeader = (text: string, needsText: boolean): Header => ({ format: "TEXT", text, needs_text: needsText, needs_media: false });
+const mediaHeader = (format: string): Header => ({ format, text: null, needs_text: false, needs_media: true });
 const footer = (text: string | null, minutes: number | null = null) => ({ text, code_expiration_minutes: minutes });
 
 interface Expected {
@@ -35,7 +35,7 @@ interface Expected {
   rejected_reason?: string | null;
   message_send_ttl_seconds?: number | null;
   api_unsupported_reason?: string | null;
-  header?: ReturnType<typeof textHeader> | null;
+  header?: Header | null;
   parameter_format?: "NAMED" | "POSITIONAL";
   body: { text: string; variables_count: number; variable_names: string[] };
   footer?: ReturnType<typeof footer> | null;

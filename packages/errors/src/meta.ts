@@ -39,6 +39,7 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   132007: { reason: "invalid_template" },
   132015: { reason: "template_paused" },
   132016: { reason: "invalid_template" },
+  132018: { reason: "variable_bad_format" },
   132012: {
     reason: "variable_bad_format",
     byDetails: [

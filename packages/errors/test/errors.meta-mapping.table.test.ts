@@ -27,6 +27,7 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [132007, "invalid_template", 422],
   [132015, "template_paused", 422],
   [132016, "invalid_template", 422],
+  [132018, "variable_bad_format", 422],
   [132012, "variable_bad_format", 422],
   [131053, "template_header_mismatch", 422],
   [131008, "template_params_mismatch", 422],

@@ -30,7 +30,7 @@ export interface TestGateway {
 /** API + provider sandbox on loopback ports, against the test Postgres and Redis, with a fresh Redis prefix. */
 export async function startTestGateway(options: { env?: Record<string, string>; sandbox?: Partial<SandboxOptions> } = {}): Promise<TestGateway> {
   const env = testEnv();
-  const sandbox = await startSandbox({ appSecret: APP_SECRET, accessToken: ACCESS_TOKEN, statusDelaysMs: { sent: 20, delivered: 40, read: 60 }, ...options.sandbox });
+  const sandbox = await startSandbox({ logger: silentLogger, appSecret: APP_SECRET, accessToken: ACCESS_TOKEN, statusDelaysMs: { sent: 20, delivered: 40, read: 60 }, ...options.sandbox });
   const config = loadApiConfig({
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,

@@ -24,6 +24,14 @@ export const META_TITLES = {
   132015: "Template is paused",
   132016: "Template is disabled",
   132018: "There was an issue with the parameters in your template.",
+  // Reachable only through an `error` fault (POST /_sandbox/faults), for refusals the sandbox has no rule for.
+  368: "Temporarily blocked for policies violations",
+  130472: "User's number is part of an experiment",
+  131031: "Account has been locked",
+  131042: "Business eligibility payment issue",
+  131048: "Spam rate limit hit",
+  131049: "This message was not delivered to maintain healthy ecosystem engagement.",
+  131056: "(Business Account, Consumer Account) pair rate limit hit",
 } as const satisfies Record<number, string>;
 
 export type MetaCode = keyof typeof META_TITLES;

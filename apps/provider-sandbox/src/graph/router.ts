@@ -47,7 +47,14 @@ export function graphRouter(state: SandboxState): express.Router {
     (route: GraphRoute, run: (req: express.Request, url: URL, fault: FaultRule | undefined) => GraphResult) =>
     (req: express.Request, res: express.Response): void => {
       const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`);
-      const record: GraphRequestRecord = { method: req.method, path: url.pathname, url: req.originalUrl, status: null, fault: null, at: new Date().toISOString() };
+      const record: GraphRequestRecord = {
+        method: req.method,
+        path: url.pathname,
+        url: req.originalUrl,
+        status: null,
+        fault: null,
+        at: new Date(state.now()).toISOString(),
+      };
       state.requests.push(record);
       res.on("finish", () => {
         record.status = res.statusCode;
@@ -63,6 +70,8 @@ export function graphRouter(state: SandboxState): express.Router {
       record.fault = fault.mode;
       if (fault.mode === "500") {
         send(res, new MetaError(131000, "Something went wrong").toResult());
+      } else if (fault.mode === "error" && fault.error) {
+        send(res, new MetaError(fault.error.code, fault.error.details).toResult());
       } else if (fault.mode === "reset") {
         req.socket.destroy();
       } else {
