@@ -100,7 +100,7 @@ describe("POST /public/v1/messages error codes", () => {
   it.each([
     [130472, "marketing_experiment"],
     [131049, "delivery_limited"],
-    [131048, "delivery_limited"],
+    [131048, "account_restricted"],
     [131042, "payment_issue"],
     [131031, "account_restricted"],
     [368, "account_restricted"],

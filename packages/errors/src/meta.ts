@@ -24,13 +24,16 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   131050: { reason: "recipient_unreachable" },
   // Per-user marketing limits and experiments
   131049: { reason: "delivery_limited" },
-  131048: { reason: "delivery_limited" },
+  131030: { reason: "recipient_unreachable" },
   130472: { reason: "marketing_experiment" },
   // Account state
   131042: { reason: "payment_issue" },
   131031: { reason: "account_restricted" },
   131037: { reason: "account_restricted" },
   368: { reason: "account_restricted" },
+  // Spam rate limit: a restriction on our business number, not on the recipient.
+  131048: { reason: "account_restricted" },
+  130497: { reason: "account_restricted" },
   133010: { reason: "account_restricted" },
   // Templates
   132000: { reason: "template_params_mismatch" },
@@ -47,11 +50,13 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
       { pattern: /header/i, reason: "template_header_mismatch" },
     ],
   },
-  131053: { reason: "template_header_mismatch" },
   // Parameters
   131008: {
     reason: "template_params_mismatch",
-    byDetails: [{ pattern: /order|pix|payment/i, reason: "invalid_pix_order" }],
+    byDetails: [
+      { pattern: /order|pix|payment/i, reason: "invalid_pix_order" },
+      { pattern: /otp/i, reason: "invalid_otp" },
+    ],
   },
   131009: {
     reason: "variable_bad_format",
@@ -74,6 +79,8 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   200: { reason: "provider_unavailable" },
   131000: { reason: "provider_unavailable" },
   131016: { reason: "provider_unavailable" },
+  131057: { reason: "provider_unavailable" },
+  133004: { reason: "provider_unavailable" },
 };
 
 /** The stable code for a Meta error; unknown codes are `provider_rejected`. */

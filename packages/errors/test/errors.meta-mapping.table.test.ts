@@ -14,7 +14,9 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [131021, "recipient_unreachable", 422],
   [131050, "recipient_unreachable", 422],
   [131049, "delivery_limited", 422],
-  [131048, "delivery_limited", 422],
+  [131048, "account_restricted", 422],
+  [130497, "account_restricted", 422],
+  [131030, "recipient_unreachable", 422],
   [130472, "marketing_experiment", 422],
   [131042, "payment_issue", 422],
   [131031, "account_restricted", 422],
@@ -29,7 +31,6 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [132016, "invalid_template", 422],
   [132018, "variable_bad_format", 422],
   [132012, "variable_bad_format", 422],
-  [131053, "template_header_mismatch", 422],
   [131008, "template_params_mismatch", 422],
   [131009, "variable_bad_format", 422],
   [100, "provider_rejected", 422],
@@ -42,6 +43,8 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [200, "provider_unavailable", 503],
   [131000, "provider_unavailable", 503],
   [131016, "provider_unavailable", 503],
+  [131057, "provider_unavailable", 503],
+  [133004, "provider_unavailable", 503],
 ];
 
 // Refinements on `error_data.details`; the detail texts are those seen in Meta answers (reference C.2) or
@@ -56,6 +59,7 @@ const DETAIL_CASES: [metaCode: number, details: string, reason: ErrorCode][] = [
   [131008, "Required parameter payment_settings is missing", "invalid_pix_order"],
   [131008, "Required parameter pix_dynamic_code is missing", "invalid_pix_order"],
   [131008, "Required parameter is missing: body param 2", "template_params_mismatch"],
+  [131008, "otp: the one-time password is required", "invalid_otp"],
   [131009, "Invalid order total amount", "invalid_pix_order"],
   [131009, "Pix key is invalid for key_type CNPJ", "invalid_pix_order"],
   [131009, "OTP code contains unsupported characters", "invalid_otp"],
@@ -91,7 +95,7 @@ describe("Meta error mapping", () => {
     expect(mapMetaError(130429, "Parameter name is missing or empty")).toBe("rate_limited");
   });
 
-  it.each([5, 999, 131062, 132068, 133004, 2494055, -1])("unknown Meta code %i -> provider_rejected (422)", (metaCode) => {
+  it.each([5, 999, 131062, 132068, 2494055, -1])("unknown Meta code %i -> provider_rejected (422)", (metaCode) => {
     expect(mapMetaError(metaCode)).toBe("provider_rejected");
     expect(mapMetaError(metaCode, "header: Format mismatch")).toBe("provider_rejected");
     expect(ERROR_REGISTRY.provider_rejected.status).toBe(422);
