@@ -4,6 +4,8 @@ import { requireApiKey } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { rateLimitPerKey } from "./http/rate-limit.ts";
 import { requestContext } from "./http/request-context.ts";
+import { httpMetrics, metricsHandler } from "./metrics.ts";
+import * as docs from "./routes/docs.ts";
 import * as health from "./routes/health.ts";
 import { mountQueueBoard } from "./routes/ops-queues.ts";
 import * as providerWebhook from "./routes/provider-webhook.ts";
@@ -20,6 +22,9 @@ export function createApp(deps: ApiDeps): express.Express {
   app.disable("x-powered-by");
   app.set("trust proxy", true);
   app.use(requestContext(deps.logger));
+  app.use(httpMetrics(deps.metrics));
+  // Prometheus, outside the public API auth; on its own port instead when API_METRICS_PORT is set (main.ts).
+  if (deps.config.API_METRICS_PORT === 0) app.get("/metrics", metricsHandler(deps.metrics));
 
   const ops = Router();
   health.register(ops, deps);
@@ -32,13 +37,15 @@ export function createApp(deps: ApiDeps): express.Express {
   });
   app.use(ops);
   mountQueueBoard(app, { queue: deps.queue, user: deps.config.OPS_USER, password: deps.config.OPS_PASSWORD });
+  // Before the authenticated router: the document and the docs page are public.
+  docs.register(app);
 
   // Every public endpoint: bearer key, then the per-key rate limit, then JSON (any content type; bad JSON is a 422).
   const api = Router();
   api.use(requireApiKey(deps.db));
   api.use(rateLimitPerKey({ redis: deps.redis, keyPrefix: deps.config.REDIS_KEY_PREFIX, points: deps.config.API_RATE_LIMIT_POINTS, windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS }));
   api.use(express.json({ type: () => true, limit: "256kb", strict: false }));
-  sendMessage.register(api, { send: deps.send });
+  sendMessage.register(api, { send: deps.send, onOutcome: (outcome) => deps.metrics.sends.inc({ outcome }) });
   validate.register(api);
   window.register(api, deps);
   templates.register(api, deps);

@@ -4,6 +4,7 @@ import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "
 import type { Logger } from "@gw/logger";
 import { createMetaClient } from "@gw/meta";
 import type { ApiConfig } from "./config.ts";
+import { createApiMetrics, timedProvider, type ApiMetrics } from "./metrics.ts";
 
 /** Everything the API's routes need, built once from the configuration. */
 export interface ApiDeps {
@@ -14,6 +15,7 @@ export interface ApiDeps {
   outbox: Outbox;
   catalogue: CatalogueCache;
   send: SendDeps;
+  metrics: ApiMetrics;
   logger: Logger;
 }
 
@@ -21,7 +23,11 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
   const redis = overrides.redis ?? createRedis(config.REDIS_URL);
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
-  const meta = createMetaClient({ baseUrl: config.META_BASE_URL, apiVersion: config.META_API_VERSION, accessToken: config.META_ACCESS_TOKEN, timeoutMs: config.META_TIMEOUT_MS, logger });
+  const metrics = createApiMetrics(queue);
+  const meta = timedProvider(
+    createMetaClient({ baseUrl: config.META_BASE_URL, apiVersion: config.META_API_VERSION, accessToken: config.META_ACCESS_TOKEN, timeoutMs: config.META_TIMEOUT_MS, logger }),
+    metrics,
+  );
   const catalogue = new CatalogueCache({
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
@@ -44,6 +50,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     outbox,
     catalogue,
     logger,
+    metrics,
     send: { db, meta, catalogue, idempotency, outbox, logger, providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS },
   };
 }

@@ -1,8 +1,10 @@
 import { ConfigError } from "@gw/config";
+import express from "express";
 import { createLogger } from "@gw/logger";
 import { createApp } from "./app.ts";
 import { loadApiConfig, type ApiConfig } from "./config.ts";
 import { buildApiDeps, closeApiDeps } from "./container.ts";
+import { metricsHandler } from "./metrics.ts";
 
 let config: ApiConfig;
 try {
@@ -22,6 +24,13 @@ deps.redis.on("error", (error) => logger.warn("redis error", { error: error.mess
 const server = createApp(deps).listen(config.API_PORT, config.API_HOST, () => {
   logger.info("api listening", { url: `http://${config.API_HOST}:${config.API_PORT}` });
 });
+// A separate metrics port keeps scrapes off the public listener (API_METRICS_PORT > 0).
+const metricsServer =
+  config.API_METRICS_PORT > 0
+    ? express()
+        .get("/metrics", metricsHandler(deps.metrics))
+        .listen(config.API_METRICS_PORT, config.API_HOST, () => logger.info("api metrics listening", { port: config.API_METRICS_PORT }))
+    : null;
 // Longer than typical load balancer idle timeouts, so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;
 
@@ -30,6 +39,7 @@ async function shutdown(signal: string): Promise<void> {
   if (closing) process.exit(1);
   closing = true;
   logger.info("api shutting down", { signal });
+  metricsServer?.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();

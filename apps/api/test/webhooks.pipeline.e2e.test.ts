@@ -177,4 +177,22 @@ describe("webhook pipeline end to end", () => {
     const entry = await gateway.db.auditEntry.findFirst({ where: { accountId: account.accountId, action: "api.messages.send" } });
     expect(entry).toMatchObject({ actor: `api_key:${account.keyId}`, requestId: expect.any(String) });
   });
+
+  it("/metrics on the API and the dispatcher show the send, the provider call and the deliveries", async () => {
+    const metricValue = (text: string, name: string, labels: Record<string, string>) => {
+      const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
+    const api = await request(gateway.app).get("/metrics");
+    expect(api.status).toBe(200);
+    expect(metricValue(api.text, "gw_message_sends_total", { outcome: "sent" })).toBeGreaterThanOrEqual(3);
+    expect(metricValue(api.text, "gw_provider_request_duration_seconds_count", { operation: "sendMessage", outcome: "ok" })).toBeGreaterThanOrEqual(3);
+    expect(metricValue(api.text, "gw_http_requests_total", { route: "/public/v1/messages", status: "200" })).toBeGreaterThanOrEqual(3);
+    expect(api.text).toContain('gw_webhook_queue_jobs{state="waiting"}');
+
+    const dispatcherMetrics = await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`);
+    const text = await dispatcherMetrics.text();
+    expect(metricValue(text, "gw_webhook_attempts_total", { outcome: "delivered" })).toBeGreaterThanOrEqual(5);
+    expect(text).toContain("gw_webhook_attempt_duration_seconds_bucket");
+  });
 });

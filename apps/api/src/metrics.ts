@@ -1,0 +1,98 @@
+import type { RequestHandler } from "express";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { WebhookQueue } from "@gw/jobs";
+
+/** The API's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
+export function createApiMetrics(queue?: WebhookQueue) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "gw_api_" });
+  const metrics = {
+    registry,
+    httpRequests: new Counter({
+      name: "gw_http_requests_total",
+      help: "Requisições HTTP atendidas, por rota e status",
+      labelNames: ["method", "route", "status"] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: "gw_http_request_duration_seconds",
+      help: "Latência das requisições HTTP, por rota",
+      labelNames: ["method", "route"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    sends: new Counter({
+      name: "gw_message_sends_total",
+      help: "Envios de mensagem, por resultado (sent, replayed ou o código de erro)",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    providerDuration: new Histogram({
+      name: "gw_provider_request_duration_seconds",
+      help: "Latência das chamadas à API do provedor, por operação e resultado",
+      labelNames: ["operation", "outcome"] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+      registers: [registry],
+    }),
+  };
+  if (queue) {
+    // Read from BullMQ at scrape time, so every API pod reports the shared queue's depth.
+    new Gauge({
+      name: "gw_webhook_queue_jobs",
+      help: "Jobs na fila de webhooks, por estado",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      async collect() {
+        const counts = await queue.getJobCounts("waiting", "delayed", "active", "failed").catch(() => null);
+        if (!counts) return;
+        for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
+      },
+    });
+  }
+  return metrics;
+}
+
+export type ApiMetrics = ReturnType<typeof createApiMetrics>;
+
+/** Count and time every request under its route template (not the raw path: ids would explode the labels). */
+export function httpMetrics(metrics: ApiMetrics): RequestHandler {
+  return (req, res, next) => {
+    const stop = metrics.httpDuration.startTimer();
+    res.on("finish", () => {
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+      stop({ method: req.method, route });
+      metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+}
+
+/** Time provider calls by outcome; wraps the adapter without changing what it does. */
+export function timedProvider<T extends object>(target: T, metrics: ApiMetrics): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value: unknown = Reflect.get(object, property, receiver);
+      if (typeof value !== "function") return value;
+      const operation = String(property);
+      return async (...args: unknown[]) => {
+        const stop = metrics.providerDuration.startTimer({ operation });
+        try {
+          const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(object, args);
+          stop({ outcome: "ok" });
+          return result;
+        } catch (error) {
+          stop({ outcome: (error as Error).name ?? "error" });
+          throw error;
+        }
+      };
+    },
+  });
+}
+
+/** GET /metrics in Prometheus text format. */
+export function metricsHandler(metrics: ApiMetrics): RequestHandler {
+  return async (_req, res) => {
+    res.setHeader("Content-Type", metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  };
+}
