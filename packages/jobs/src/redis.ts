@@ -19,9 +19,12 @@ export function createRedis(url: string, role: "worker" | "request" = "request",
   });
 }
 
-/** PING with a deadline, for readiness probes. */
+/**
+ * PING with a deadline, for readiness probes. A connection still being opened (just after start-up)
+ * gets the deadline to come up; one that lost Redis and is retrying is reported down at once.
+ */
 export async function pingRedis(redis: Redis, timeoutMs = 1_000): Promise<boolean> {
-  if (redis.status !== "ready") return false;
+  if (redis.status === "reconnecting" || redis.status === "close" || redis.status === "end") return false;
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<boolean>((resolve) => {
