@@ -41,7 +41,8 @@ run() { # name, command...
   ( exec "$@" 2>&1 | sed -u "s/^/[$name] /" ) &
   pids+=($!)
 }
-run sandbox pnpm exec tsx apps/provider-sandbox/src/main.ts
+# The sandbox's webhooks name the demo number's WABA in entry[].id, as Meta's would.
+run sandbox env SANDBOX_WABA_ID="${SANDBOX_WABA_ID:-200000000000001}" pnpm exec tsx apps/provider-sandbox/src/main.ts
 run api pnpm exec tsx apps/api/src/main.ts
 run dispatcher pnpm exec tsx apps/dispatcher/src/main.ts
 run receiver env PORT="$DEMO_RECEIVER_PORT" WEBHOOK_SECRET="$DEMO_SIGNING_SECRET" DATA_FILE="$ROOT/.data/demo-receiver.jsonl" \

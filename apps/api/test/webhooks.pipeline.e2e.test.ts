@@ -192,7 +192,9 @@ describe("webhook pipeline end to end", () => {
 
     const dispatcherMetrics = await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`);
     const text = await dispatcherMetrics.text();
-    expect(metricValue(text, "gw_webhook_attempts_total", { outcome: "delivered" })).toBeGreaterThanOrEqual(5);
+    expect(metricValue(text, "gw_webhook_attempts_total", { event: "message.status", outcome: "delivered" })).toBeGreaterThanOrEqual(3);
+    expect(metricValue(text, "gw_webhook_attempts_total", { event: "message.received", outcome: "delivered" })).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('gw_webhook_queue_jobs{state="waiting"}');
     expect(text).toContain("gw_webhook_attempt_duration_seconds_bucket");
   });
 });

@@ -35,6 +35,8 @@ export const dispatcherConfigSchema = z.object({
   /** Times a job may be recovered from a dead worker before BullMQ fails it (the reconciler still catches it). */
   DISPATCHER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(2),
   USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
+  /** How often expired Idempotency-Key records are deleted (they expire after IDEMPOTENCY_TTL_HOURS). */
+  IDEMPOTENCY_PURGE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
 }).refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
   path: ["DISPATCHER_LOCK_DURATION_MS"],
   message: "deve ser ao menos 1 s maior que WEBHOOK_TIMEOUT_MS",

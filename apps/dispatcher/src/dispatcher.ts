@@ -4,6 +4,7 @@ import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, createWebhookQueue, deliverWebhookJob, QUEUES, type DeliverWebhookPayload, type Redis } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
+import { purgeExpiredIdempotencyKeys } from "@gw/core";
 import { createWebhookSender, processDeliveryAttempt, reconcileDeliveries, type ReconcileResult } from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
 import { createProbeServer } from "./http.ts";
@@ -43,7 +44,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     maxSockets: config.DISPATCHER_MAX_SOCKETS,
     responseBodyLimit: config.WEBHOOK_RESPONSE_BODY_LIMIT,
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics(queue);
   const processDeps = {
     db,
     queue,
@@ -60,10 +61,12 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     if (result.outcome === "skipped") {
       metrics.skipped.inc({ reason: result.reason });
     } else if (result.outcome === "integration_inactive") {
-      metrics.attempts.inc({ outcome: "integration_inactive", error_kind: "integration_inactive" });
+      metrics.attempts.inc({ event: result.event, outcome: "integration_inactive", error_kind: "integration_inactive" });
+      metrics.deadLetters.inc({ event: result.event });
     } else {
-      metrics.attempts.inc({ outcome: result.outcome, error_kind: result.errorKind ?? "none" });
+      metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
       metrics.attemptDuration.observe(result.durationMs / 1000);
+      if (result.outcome === "failed") metrics.deadLetters.inc({ event: result.event });
     }
     return result.outcome;
   };
@@ -92,6 +95,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
 
   let port = 0;
   let timer: NodeJS.Timeout | undefined;
+  let purgeTimer: NodeJS.Timeout | undefined;
+  let purging: Promise<void> | null = null;
   let reconciling: Promise<ReconcileResult | null> | null = null;
   let cursor: bigint | null = null;
   let running: Promise<void> | null = null;
@@ -118,6 +123,21 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     return reconciling;
   }
 
+  /** Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent). */
+  function purgeIdempotencyKeys(): Promise<void> {
+    purging ??= (async () => {
+      try {
+        const removed = await purgeExpiredIdempotencyKeys(db);
+        if (removed > 0) logger.info("chaves de idempotência expiradas removidas", { removed });
+      } catch (error) {
+        logger.warn("limpeza de chaves de idempotência falhou; nova tentativa no próximo ciclo", { error: (error as Error).message });
+      } finally {
+        purging = null;
+      }
+    })();
+    return purging;
+  }
+
   async function start(): Promise<void> {
     server.listen(config.DISPATCHER_PORT, config.DISPATCHER_HOST);
     await once(server, "listening");
@@ -127,6 +147,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     });
     void reconcileNow();
     timer = setInterval(() => void reconcileNow(), config.RECONCILE_INTERVAL_MS);
+    void purgeIdempotencyKeys();
+    purgeTimer = setInterval(() => void purgeIdempotencyKeys(), config.IDEMPOTENCY_PURGE_INTERVAL_MS);
     logger.info("dispatcher iniciado", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
       concurrency: config.DISPATCHER_CONCURRENCY,
@@ -137,14 +159,20 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   async function stop(): Promise<void> {
     stopping ??= (async () => {
       if (timer) clearInterval(timer);
-      // Waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS); bounded in case Redis is gone.
-      const drained = await withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000);
+      if (purgeTimer) clearInterval(purgeTimer);
+      // Waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). Without Redis nothing can be
+      // acknowledged anyway, so close at once: BullMQ remembers the first close() call, and a graceful one
+      // would keep its connections reconnecting forever. Stalled-job recovery hands unfinished jobs on.
+      const redisUp = workerRedis.status === "ready";
+      const drained = redisUp && (await withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000));
       if (!drained) {
-        logger.warn("worker não encerrou a tempo; fechando à força");
-        await withDeadline(worker.close(true), 2_000);
+        logger.warn(redisUp ? "worker não encerrou a tempo; conexões fechadas à força" : "Redis indisponível; worker fechado à força");
+        if (!redisUp) await withDeadline(worker.close(true), 2_000);
+        workerRedis.disconnect();
       }
       await withDeadline(running ?? Promise.resolve(), 2_000);
       await reconciling;
+      await purging;
       await withDeadline(queue.close(), 2_000);
       sender.close();
       await Promise.all([closeRedis(workerRedis), closeRedis(queueRedis)]);
@@ -178,6 +206,8 @@ async function closeRedis(redis: Redis): Promise<void> {
 /** Resolves true when `promise` settled in time, false otherwise (a rejection counts as settled). */
 async function withDeadline(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
+  let purgeTimer: NodeJS.Timeout | undefined;
+  let purging: Promise<void> | null = null;
   const deadline = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
   });

@@ -1,15 +1,34 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { WebhookQueue } from "@gw/jobs";
 
 /** Per-dispatcher registry (not the global one), so several dispatchers in one process never collide. */
-export function createMetrics() {
+export function createMetrics(queue: WebhookQueue) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gw_dispatcher_" });
+  // Read from BullMQ at scrape time, so every dispatcher pod reports the same shared queue.
+  new Gauge({
+    name: "gw_webhook_queue_jobs",
+    help: "Jobs na fila de webhooks, por estado",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await queue.getJobCounts("waiting", "delayed", "active", "failed").catch(() => null);
+      if (!counts) return;
+      for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
+    },
+  });
   return {
     registry,
     attempts: new Counter({
       name: "gw_webhook_attempts_total",
-      help: "Tentativas de entrega de webhook, por resultado",
-      labelNames: ["outcome", "error_kind"] as const,
+      help: "Tentativas de entrega de webhook, por evento e resultado",
+      labelNames: ["event", "outcome", "error_kind"] as const,
+      registers: [registry],
+    }),
+    deadLetters: new Counter({
+      name: "gw_webhook_dead_letters_total",
+      help: "Entregas que esgotaram as tentativas automáticas (ou cuja integração está inativa) e foram para failed",
+      labelNames: ["event"] as const,
       registers: [registry],
     }),
     attemptDuration: new Histogram({

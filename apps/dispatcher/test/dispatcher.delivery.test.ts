@@ -95,6 +95,10 @@ describe("dispatcher (worker in this process)", () => {
     expect(failed.attempts.map((a) => [a.number, a.statusCode, a.errorKind])).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => [n, 500, "http_status"]));
     const requests = requestsOf(delivery.id);
     expect(requests.map((r) => r.headers["x-pt-attempt"])).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
+    const metrics = await (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
+    expect(metrics).toMatch(/^gw_webhook_dead_letters_total\{event="message\.status"\} 1$/m);
+    expect(metrics).toMatch(/^gw_webhook_attempts_total\{event="message\.status",outcome="retry_scheduled",error_kind="http_status"\} 6$/m);
+    expect(metrics).toMatch(/^gw_webhook_queue_jobs\{state="delayed"\} \d+$/m);
     expect(new Set(requests.map((r) => r.headers["x-pt-delivery-id"]))).toEqual(new Set([delivery.id.toString()]));
     for (const request of requests) {
       expect(request.body).toBe(delivery.body);

@@ -53,7 +53,7 @@ describe("Redis loses every job (FLUSHALL)", () => {
       answered.add(String(req.headers["x-pt-delivery-id"]));
       reply(res, 200, "ok");
     });
-    const deliveries = [];
+    const deliveries: Awaited<ReturnType<typeof createDelivery>>[] = [];
     for (let i = 0; i < 5; i++) deliveries.push(await createDelivery(db, fixture));
     for (const d of deliveries) await enqueueDeliveryAttempt(queue, d.id, 1);
     expect(await jobCount()).toBe(5);
@@ -81,7 +81,7 @@ describe("Redis loses every job (FLUSHALL)", () => {
       answered.add(id);
       reply(res, 200, "ok");
     });
-    const deliveries = [];
+    const deliveries: Awaited<ReturnType<typeof createDelivery>>[] = [];
     for (let i = 0; i < 5; i++) deliveries.push(await createDelivery(db, fixture));
     const ids = deliveries.map((d) => d.id);
     for (const id of ids) await enqueueDeliveryAttempt(queue, id, 1);

@@ -3,13 +3,21 @@ import { z } from "zod";
 export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
 export const DELIVERIES_MAX_LIMIT = 200;
 
+/**
+ * An integer read from a path or query string, as pydantic reads one: decimal digits with an optional sign
+ * and surrounding blanks. `z.coerce.number()` would also take "0x5" and "5e0" (JavaScript's Number()).
+ */
+function urlInt(schema: z.ZodInt) {
+  return z.preprocess((value) => (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value), schema);
+}
+
 export const DeliveriesQuery = z.object({
   status: z.enum(DELIVERY_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(DELIVERIES_MAX_LIMIT).default(50),
-  before_id: z.coerce.number().int().min(1).optional(),
+  limit: urlInt(z.int().min(1).max(DELIVERIES_MAX_LIMIT)).default(50),
+  before_id: urlInt(z.int().min(1)).optional(),
 });
 
-export const DeliveryPath = z.object({ delivery_id: z.coerce.number().int().min(1) });
+export const DeliveryPath = z.object({ delivery_id: urlInt(z.int().min(1)) });
 
 export const DeliveryOut = z
   .object({

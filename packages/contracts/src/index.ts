@@ -3,3 +3,5 @@ export type { RequestLocation, ValidationIssue } from "./validation.ts";
 export * from "./messages.ts";
 export * from "./deliveries.ts";
 export * from "./templates.ts";
+export * from "./webhooks.ts";
+export * from "./openapi.ts";

@@ -37,6 +37,38 @@ export const PixOrderIn = z
 
 const optionalText = (max: number) => z.string().max(max).nullish();
 
+// Request examples for the OpenAPI document; the API tests send each one through the sandbox.
+const SEND_TEXT_EXAMPLE = { to: "+55 11 98765-4321", text: "Olá, Maria! Seu pedido saiu para entrega.", client_ref: "pedido-12345" };
+const SEND_TEMPLATE_EXAMPLE = {
+  to: "5511987654321",
+  template: "pedido_confirmado",
+  language: "pt_BR",
+  variables: ["Maria", "12345", "3"],
+  header_text: "12345",
+  client_ref: "pedido-12345",
+};
+const SEND_PIX_EXAMPLE = {
+  to: "5511987654321",
+  template: "cobranca_pix",
+  language: "pt_BR",
+  variables: ["Maria", "12345"],
+  pix_order: {
+    reference_id: "pedido-12345",
+    pix_code: "00020101021226830014br.gov.bcb.pix2561qrcodes.exemplo.com.br/v2/cobv/9d36b84f5204000053039865406123.455802BR5912Loja Exemplo6009SAO PAULO62070503***6304ABCD",
+    merchant_name: "Loja Exemplo",
+    key: "39580525000189",
+    key_type: "CNPJ",
+    items: [
+      { name: "Bolo de chocolate", amount: 4500, quantity: 1, retailer_id: "bolo-choc" },
+      { name: "Refrigerante 2 L", amount: 900, quantity: 2 },
+    ],
+    total_amount: 6300,
+    tax: 0,
+    goods_type: "physical-goods",
+  },
+  client_ref: "pedido-12345",
+};
+
 /** Spec 2.1. Only `to` is required; unknown fields are ignored. */
 export const PublicSendIn = z
   .object({
@@ -59,7 +91,8 @@ export const PublicSendIn = z
     pix_order: PixOrderIn.nullish(),
     client_ref: optionalText(64).describe("Caller reference, echoed in message.status events"),
   })
-  .meta({ id: "PublicSendIn" });
+  // Docs only: `examples` feeds the OpenAPI document (openapi.ts names them text, template, pix); no effect on parsing.
+  .meta({ id: "PublicSendIn", examples: [SEND_TEXT_EXAMPLE, SEND_TEMPLATE_EXAMPLE, SEND_PIX_EXAMPLE] });
 export type PublicSendIn = z.infer<typeof PublicSendIn>;
 
 export const SendResultOut = z
@@ -83,7 +116,8 @@ export const ValidateIn = z
     to: z.string().min(1).max(32),
     country: z.string().max(2).nullish().describe("ISO 3166-1 alpha-2; BR when absent and the number has no country code"),
   })
-  .meta({ id: "ValidateIn" });
+  // Docs only (OpenAPI example); no effect on parsing.
+  .meta({ id: "ValidateIn", examples: [{ to: "(11) 98765-4321", country: "BR" }] });
 
 export const ValidateOut = z
   .object({

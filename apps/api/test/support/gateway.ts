@@ -43,7 +43,7 @@ export async function startTestGateway(options: { env?: Record<string, string>; 
     DATABASE_POOL_SIZE: "5",
     ...options.env,
   });
-  const db = createDb({ url: env.databaseUrl, poolSize: 5 });
+  const db = createDb({ url: env.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   const redis = createRedis(env.redisUrl);
   const deps = buildApiDeps(config, silentLogger, { db, redis });
   const app = createApp(deps);

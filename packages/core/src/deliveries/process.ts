@@ -37,13 +37,14 @@ export type AttemptOutcome =
   | {
       outcome: "delivered" | "retry_scheduled" | "failed";
       attempt: number;
+      event: string;
       statusCode: number | null;
       errorKind: DeliveryErrorKind | null;
       durationMs: number;
       /** Set for `retry_scheduled`. */
       nextAttemptAt: Date | null;
     }
-  | { outcome: "integration_inactive"; attempt: number }
+  | { outcome: "integration_inactive"; attempt: number; event: string }
   /** Nothing done: the row no longer wants this attempt (duplicate, stale or already performed job). */
   | { outcome: "skipped"; attempt: number; reason: "not_found" | "stale" | "raced" };
 
@@ -81,7 +82,7 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
     });
     if (count === 0) return { outcome: "skipped", attempt, reason: "raced" };
     logger.info("integração desativada; entrega marcada como failed", log);
-    return { outcome: "integration_inactive", attempt };
+    return { outcome: "integration_inactive", attempt, event: delivery.event };
   }
 
   const claimed = await db.delivery.updateMany({ where: claimable, data: { status: "delivering", updatedAt: now() } });
@@ -159,5 +160,5 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
   } else {
     logger.info("webhook entregue", fields);
   }
-  return { outcome, attempt, statusCode: result.statusCode, errorKind: result.errorKind, durationMs: result.durationMs, nextAttemptAt };
+  return { outcome, attempt, event: delivery.event, statusCode: result.statusCode, errorKind: result.errorKind, durationMs: result.durationMs, nextAttemptAt };
 }

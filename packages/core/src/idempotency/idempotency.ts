@@ -104,8 +104,17 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
   };
 }
 
-/** Housekeeping: drop expired keys (run by the dispatcher's maintenance loop). */
-export async function purgeExpiredIdempotencyKeys(db: Db, now = new Date()): Promise<number> {
-  const result = await db.idempotencyKey.deleteMany({ where: { expiresAt: { lt: now } } });
-  return result.count;
+/**
+ * Housekeeping (the dispatcher's maintenance loop): drop expired keys in bounded batches, so a large
+ * backlog never becomes one long-running delete holding locks. Returns how many were removed.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Db, now = new Date(), batchSize = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const removed = await db.$executeRaw`
+      DELETE FROM idempotency_keys
+      WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at < ${now} ORDER BY expires_at LIMIT ${batchSize})`;
+    total += removed;
+    if (removed < batchSize) return total;
+  }
 }

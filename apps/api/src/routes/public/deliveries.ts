@@ -38,6 +38,6 @@ export function register(router: Router, deps: { db: Db; queue: WebhookQueue }):
       action: "api.webhook.retry",
       requestId: req.requestId,
     });
-    res.json({ success: true, data: result });
+    res.json({ success: true, data: { id: Number(result.id), status: result.status, next_attempt: result.nextAttempt } });
   });
 }

@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import request from "supertest";
+import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
+import { silentLogger, testEnv } from "@gw/testkit";
+import { contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { startReceiver } from "./support/receiver.ts";
+
+// Each documented request example goes through the API (against the provider sandbox), and the answers, for
+// each operation and status, validate against the schema the document gives for that status (ajv, JSON Schema
+// 2020-12, compiled from the served document's components). The signed webhooks a receiver gets validate against
+// the documented webhooks, headers included.
+
+type Json = Record<string, unknown>;
+
+function isJson(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function at(root: unknown, ...path: string[]): Json {
+  let current: unknown = root;
+  for (const key of path) current = isJson(current) ? current[key] : undefined;
+  if (!isJson(current)) throw new Error(`nada em ${path.join(" / ")}`);
+  return current;
+}
+
+const BASE = "https://gateway.test/openapi.json";
+
+/** Rewrites the document's local refs (#/components/...) to the id under which the components are added to ajv. */
+function absoluteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(absoluteRefs);
+  if (!isJson(node)) return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v)]));
+}
+
+class DocumentSchemas {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(readonly document: Json) {
+    this.ajv.addSchema({ $id: BASE, components: at(document, "components") });
+  }
+
+  private compile(key: string, schema: unknown): ValidateFunction {
+    let fn = this.cache.get(key);
+    if (!fn) {
+      fn = this.ajv.compile(absoluteRefs(schema) as Json);
+      this.cache.set(key, fn);
+    }
+    return fn;
+  }
+
+  /** Response body schema of `method path` for `status`; fails when the status is not documented. */
+  response(method: string, path: string, status: number): ValidateFunction {
+    const responses = at(this.document, "paths", path, method, "responses");
+    if (!(String(status) in responses)) throw new Error(`${method.toUpperCase()} ${path} não documenta o status ${status}`);
+    return this.compile(`res ${method} ${path} ${status}`, at(responses, String(status), "content", "application/json", "schema"));
+  }
+
+  requestBody(method: string, path: string): ValidateFunction {
+    return this.compile(`req ${method} ${path}`, at(this.document, "paths", path, method, "requestBody", "content", "application/json", "schema"));
+  }
+
+  examples(method: string, path: string): [string, unknown][] {
+    const examples = at(this.document, "paths", path, method, "requestBody", "content", "application/json", "examples");
+    return Object.entries(examples).map(([name, example]) => [name, at(example).value]);
+  }
+
+  webhookBody(event: string): ValidateFunction {
+    return this.compile(`webhook ${event}`, at(this.document, "webhooks", event, "post", "requestBody", "content", "application/json", "schema"));
+  }
+
+  webhookHeaders(event: string): { name: string; required: boolean; validate: ValidateFunction }[] {
+    const parameters = at(this.document, "webhooks", event, "post").parameters as Json[];
+    return parameters
+      .filter((p) => p.in === "header")
+      .map((p) => ({ name: String(p.name), required: p.required === true, validate: this.compile(`webhook ${event} header ${String(p.name)}`, p.schema) }));
+  }
+}
+
+/** Passes when `body` validates; otherwise fails showing ajv's errors. */
+function expectValid(validate: ValidateFunction, body: unknown, what: string): void {
+  const valid = validate(body);
+  expect({ what, errors: valid ? null : validate.errors, body: valid ? null : body }).toEqual({ what, errors: null, body: null });
+}
+
+describe("documented examples and responses against the running API", () => {
+  let gateway: TestGateway;
+  let dispatcher: Dispatcher;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let account: TestAccount & { signingSecret: string | null };
+  let schemas: DocumentSchemas;
+
+  const api = () => request(gateway.app);
+  /** Sends `req` and checks the answer against the document for its status. */
+  async function checked(method: "get" | "post", docPath: string, req: request.Test, expectedStatus: number): Promise<request.Response> {
+    const res = await req;
+    expect({ route: `${method.toUpperCase()} ${docPath}`, status: res.status }).toEqual({ route: `${method.toUpperCase()} ${docPath}`, status: expectedStatus });
+    expectValid(schemas.response(method, docPath, res.status), res.body, `${method.toUpperCase()} ${docPath} ${res.status}`);
+    return res;
+  }
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { failAfterSend: ["5511922229009"] } });
+    receiver = await startReceiver(() => account.signingSecret ?? "");
+    account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
+    const env = testEnv();
+    dispatcher = createDispatcher(
+      loadDispatcherConfig({
+        DATABASE_URL: env.databaseUrl,
+        REDIS_URL: env.redisUrl,
+        REDIS_KEY_PREFIX: gateway.redisPrefix,
+        DISPATCHER_PORT: "0",
+        WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
+        RECONCILE_INTERVAL_MS: "500",
+      }),
+      { logger: silentLogger },
+    );
+    await dispatcher.start();
+    // The document as served, not as built in-process.
+    const served = await api().get("/public/v1/openapi.json");
+    schemas = new DocumentSchemas(served.body as Json);
+  });
+  afterAll(async () => {
+    await dispatcher.stop();
+    await receiver.close();
+    await gateway.close();
+  });
+
+  it("POST /messages documents the text, template and Pix examples; each is valid against the request schema and sent with 200", async () => {
+    const examples = schemas.examples("post", "/public/v1/messages");
+    expect(examples.map(([name]) => name)).toEqual(["text", "template", "pix"]);
+    // Free text needs the contact's window: the example's recipient writes first.
+    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511987654321", type: "text", text: "Oi!" });
+    for (const [name, body] of examples) {
+      expectValid(schemas.requestBody("post", "/public/v1/messages"), body, `example ${name}`);
+      const res = await checked("post", "/public/v1/messages", api().post("/public/v1/messages").set(account.auth).set("Idempotency-Key", `exemplo-${name}`).send(body as object), 200);
+      expect(res.body.data).toMatchObject({ to: "5511987654321", type: name === "text" ? "text" : "template", client_ref: "pedido-12345" });
+    }
+  });
+
+  it("POST /validate documents an example that is valid and answered with 200", async () => {
+    const examples = schemas.examples("post", "/public/v1/validate");
+    expect(examples.length).toBeGreaterThan(0);
+    for (const [name, body] of examples) {
+      expectValid(schemas.requestBody("post", "/public/v1/validate"), body, `example ${name}`);
+      const res = await checked("post", "/public/v1/validate", api().post("/public/v1/validate").set(account.auth).send(body as object), 200);
+      expect(res.body.data).toMatchObject({ valid: true, to: "5511987654321" });
+    }
+  });
+
+  it("the 200 answers of the read operations and of retry-failed match their documented schemas", async () => {
+    await checked("get", "/public/v1/window/{to}", api().get("/public/v1/window/5511987654321").set(account.auth), 200);
+    await checked("get", "/public/v1/window/{to}", api().get("/public/v1/window/11900001111").set(account.auth), 200);
+    await checked("get", "/public/v1/templates", api().get("/public/v1/templates?status=ALL").set(account.auth), 200);
+    const list = await checked("get", "/public/v1/deliveries", api().get("/public/v1/deliveries?limit=2").set(account.auth), 200);
+    const first = (list.body.data.deliveries as { id: number }[])[0];
+    if (!first) throw new Error("nenhuma entrega listada");
+    await checked("get", "/public/v1/deliveries/{delivery_id}", api().get(`/public/v1/deliveries/${first.id}`).set(account.auth), 200);
+    await checked("post", "/public/v1/deliveries/retry-failed", api().post("/public/v1/deliveries/retry-failed").set(account.auth), 200);
+  });
+
+  it("error answers match the schema documented for their status", async () => {
+    const noKey = (method: "get" | "post", path: string) => (method === "get" ? api().get(path) : api().post(path).send({}));
+    const cases: ["get" | "post", string, string][] = [
+      ["post", "/public/v1/messages", "/public/v1/messages"],
+      ["post", "/public/v1/validate", "/public/v1/validate"],
+      ["get", "/public/v1/window/{to}", "/public/v1/window/5511987654321"],
+      ["get", "/public/v1/templates", "/public/v1/templates"],
+      ["get", "/public/v1/deliveries", "/public/v1/deliveries"],
+      ["get", "/public/v1/deliveries/{delivery_id}", "/public/v1/deliveries/1"],
+      ["post", "/public/v1/deliveries/{delivery_id}/retry", "/public/v1/deliveries/1/retry"],
+      ["post", "/public/v1/deliveries/retry-failed", "/public/v1/deliveries/retry-failed"],
+    ];
+    for (const [method, docPath, path] of cases) await checked(method, docPath, noKey(method, path), 401);
+
+    const send = (body: object) => api().post("/public/v1/messages").set(account.auth).send(body);
+    await checked("post", "/public/v1/messages", send({ to: "11987654321" }), 400);
+    await checked("post", "/public/v1/messages", send({ to: "11987650000", text: "oi" }), 422);
+    await checked("post", "/public/v1/messages", send({ to: "x".repeat(33), text: "oi", button_url_index: 10 }), 422);
+    await checked("post", "/public/v1/messages", api().post("/public/v1/messages").set(account.auth).set("Idempotency-Key", "k".repeat(65)).send({ to: "11987654321", text: "oi" }), 422);
+    await checked("post", "/public/v1/messages", api().post("/public/v1/messages").set(account.auth).set("Content-Type", "application/json").send("{nope"), 422);
+    await checked("post", "/public/v1/validate", api().post("/public/v1/validate").set(account.auth).send({ to: "", country: "BRA" }), 422);
+    await checked("get", "/public/v1/window/{to}", api().get(`/public/v1/window/${"9".repeat(33)}`).set(account.auth), 422);
+    await checked("get", "/public/v1/templates", api().get("/public/v1/templates?status=APROVADO").set(account.auth), 400);
+    await checked("get", "/public/v1/deliveries", api().get("/public/v1/deliveries?limit=0").set(account.auth), 422);
+    await checked("get", "/public/v1/deliveries/{delivery_id}", api().get("/public/v1/deliveries/abc").set(account.auth), 422);
+    await checked("get", "/public/v1/deliveries/{delivery_id}", api().get("/public/v1/deliveries/999999999").set(account.auth), 404);
+    await checked("post", "/public/v1/deliveries/{delivery_id}/retry", api().post("/public/v1/deliveries/999999999/retry").set(account.auth), 404);
+  });
+
+  it("429 with Retry-After matches the documented response", async () => {
+    const limited = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "1", API_RATE_LIMIT_WINDOW_SECONDS: "60" } });
+    try {
+      const acc = await createTestAccount(limited.db);
+      await request(limited.app).post("/public/v1/validate").set(acc.auth).send({ to: "11987654321" });
+      const res = await request(limited.app).post("/public/v1/validate").set(acc.auth).send({ to: "11987654321" });
+      expect(res.status).toBe(429);
+      expectValid(schemas.response("post", "/public/v1/validate", 429), res.body, "POST /validate 429");
+      expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("the signed webhooks the receiver gets (status sent/delivered/read/failed, received) match the documented webhooks, headers included", async () => {
+    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511922229009", name: "Maria", type: "text", text: "Oi!" });
+    const failing = await api().post("/public/v1/messages").set(account.auth).send({ to: "5511922229009", text: "Olá!" });
+    expect(failing.status).toBe(200);
+    await eventually(async () => {
+      const statuses = receiver.received.filter((r) => r.event.event === "message.status").map((r) => (r.event.data as { status: string }).status);
+      return ["sent", "delivered", "read", "failed"].every((s) => statuses.includes(s)) && receiver.received.some((r) => r.event.event === "message.received");
+    });
+    for (const got of receiver.received) {
+      const event = got.event.event;
+      expectValid(schemas.webhookBody(event), got.event, `webhook ${event} ${got.meta.deliveryId}`);
+      for (const header of schemas.webhookHeaders(event)) {
+        const value = got.headers[header.name.toLowerCase()];
+        if (value === undefined) {
+          expect({ header: header.name, required: header.required }).toEqual({ header: header.name, required: false });
+          continue;
+        }
+        expectValid(header.validate, value, `${event} header ${header.name}`);
+      }
+    }
+    expect(receiver.rejected).toBe(0);
+  });
+
+  it("the envelope kept with a delivery (GET /deliveries/{id}) is the documented webhook body", async () => {
+    const list = await api().get("/public/v1/deliveries?limit=200").set(account.auth);
+    const ids = (list.body.data.deliveries as { id: number }[]).map((d) => d.id);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids.slice(0, 10)) {
+      const one = await checked("get", "/public/v1/deliveries/{delivery_id}", api().get(`/public/v1/deliveries/${id}`).set(account.auth), 200);
+      const envelope = one.body.data.envelope as { event: string };
+      expectValid(schemas.webhookBody(envelope.event), envelope, `envelope of delivery ${id}`);
+    }
+  });
+
+  it("POST /deliveries/{id}/retry refuses a pending delivery with the documented 422", async () => {
+    const delivery = await gateway.db.delivery.findFirst({ where: { accountId: account.accountId, status: "delivered" } });
+    if (!delivery) throw new Error("nenhuma entrega entregue");
+    const pending = await gateway.db.delivery.create({
+      data: { accountId: account.accountId, integrationId: delivery.integrationId, event: "message.status", status: "delivering", body: "{}", occurredAt: new Date() },
+    });
+    try {
+      await checked("post", "/public/v1/deliveries/{delivery_id}/retry", api().post(`/public/v1/deliveries/${pending.id}/retry`).set(account.auth), 422);
+    } finally {
+      await gateway.db.delivery.delete({ where: { id: pending.id } });
+    }
+  });
+
+  it("POST /deliveries/{id}/retry answers 200 with the documented RetryOut", async () => {
+    const delivery = await gateway.db.delivery.findFirst({ where: { accountId: account.accountId, status: "delivered" } });
+    if (!delivery) throw new Error("nenhuma entrega entregue");
+    await checked("post", "/public/v1/deliveries/{delivery_id}/retry", api().post(`/public/v1/deliveries/${delivery.id}/retry`).set(account.auth), 200);
+  });
+});

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { Db } from "@gw/db";
+import { purgeExpiredIdempotencyKeys } from "../src/index.ts";
+import { isolatedDatabase } from "./deliveries.support.ts";
+
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
+let db: Db;
+
+beforeAll(async () => {
+  database = await isolatedDatabase();
+  db = database.db;
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+describe("purgeExpiredIdempotencyKeys", () => {
+  it("deletes every expired key, in batches, and keeps the live ones", async () => {
+    const account = await db.account.create({ data: { name: "Conta purga" } });
+    const now = new Date("2026-11-23T12:00:00Z");
+    const at = (hours: number) => new Date(now.getTime() + hours * 3_600_000);
+    const row = (key: string, expiresAt: Date) => ({ accountId: account.id, key, fingerprint: "f", state: "completed", expiresAt });
+    await db.idempotencyKey.createMany({
+      data: [row("velha-1", at(-30)), row("velha-2", at(-2)), row("velha-3", at(-1)), row("velha-4", at(-0.01)), row("viva-1", at(1)), row("viva-2", at(47))],
+    });
+
+    // Batch of 3 with 4 expired: two rounds, the second one partial.
+    expect(await purgeExpiredIdempotencyKeys(db, now, 3)).toBe(4);
+    const left = await db.idempotencyKey.findMany({ where: { accountId: account.id }, orderBy: { key: "asc" } });
+    expect(left.map((k) => k.key)).toEqual(["viva-1", "viva-2"]);
+    expect(await purgeExpiredIdempotencyKeys(db, now, 3)).toBe(0);
+  });
+});
