@@ -1,12 +1,15 @@
-// Benchmark of the whole pipeline on loopback: POST /public/v1/messages through the API to the provider
-// sandbox, then the sandbox's sent → delivered → read statuses back through the provider webhook, the
-// outbox, the queue and the dispatcher to a local receiver. Run by hand: `npm run bench` (see bench/README.md).
+// Benchmark of the whole pipeline on loopback, with the API, the dispatcher and the provider sandbox each in
+// its own process (as they run in production): POST /public/v1/messages through the API to the sandbox, then
+// the sandbox's sent → delivered → read statuses back through the provider webhook, the outbox, the queue and
+// the dispatcher to a receiver in this process. Run by hand: `npm run bench` (see bench/README.md).
 // Bounded in count (BENCH_SENDS) and time (BENCH_TIMEOUT_S); prints figures, asserts nothing.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { contactWrites, createTestAccount, startTestGateway } from "../apps/api/test/support/gateway.ts";
-import { createDispatcher, loadDispatcherConfig } from "../apps/dispatcher/src/index.ts";
+import { createDb } from "@gw/db";
+import { freePort, testEnv } from "@gw/testkit";
+import { createTestAccount } from "../apps/api/test/support/gateway.ts";
 
 const SENDS = Number(process.env.BENCH_SENDS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -48,28 +51,41 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
-  const gateway = await startTestGateway({
-    env: { API_RATE_LIMIT_POINTS: String(SENDS * 10), DATABASE_POOL_SIZE: "20", META_TIMEOUT_MS: "10000" },
-    sandbox: { statusDelaysMs: { sent: 10, delivered: 20, read: 30 } },
-  });
   const env = testEnv();
-  const dispatcher = createDispatcher(
-    loadDispatcherConfig({
-      DATABASE_URL: env.databaseUrl,
-      REDIS_URL: env.redisUrl,
-      REDIS_KEY_PREFIX: gateway.redisPrefix,
-      DISPATCHER_HOST: "127.0.0.1",
-      DISPATCHER_PORT: "0",
-      DISPATCHER_CONCURRENCY: process.env.BENCH_DISPATCHER_CONCURRENCY ?? "20",
-      LOG_LEVEL: "error",
+  const [apiPort, dispatcherPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
+  const secrets = { META_APP_SECRET: "bench-app-secret", META_ACCESS_TOKEN: "bench-access-token" };
+  const shared = { DATABASE_URL: env.databaseUrl, REDIS_URL: env.redisUrl, REDIS_KEY_PREFIX: `bench${randomBytes(3).toString("hex")}`, LOG_LEVEL: "warn" };
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const children = [
+    launch("apps/provider-sandbox/src/main.ts", {
+      ...secrets,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_WEBHOOK_URL: `${apiUrl}/provider/meta/webhook`,
+      SANDBOX_STATUS_DELAYS_MS: "10,20,30",
+      LOG_LEVEL: "warn",
     }),
-    { logger: silentLogger },
-  );
-  await dispatcher.start();
+    launch("apps/api/src/main.ts", {
+      ...shared,
+      ...secrets,
+      API_PORT: String(apiPort),
+      META_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+      META_VERIFY_TOKEN: "bench-verify-token",
+      API_RATE_LIMIT_POINTS: String(SENDS * 10),
+    }),
+    launch("apps/dispatcher/src/main.ts", { ...shared, DISPATCHER_PORT: String(dispatcherPort), DISPATCHER_CONCURRENCY: process.env.BENCH_DISPATCHER_CONCURRENCY ?? "20" }),
+  ];
+  await Promise.all([`${apiUrl}/readyz`, `http://127.0.0.1:${dispatcherPort}/readyz`, `http://127.0.0.1:${sandboxPort}/_sandbox/sent`].map(waitUntilUp));
 
-  const account = await createTestAccount(gateway.db, { integrationUrl: receiverUrl, events: ["message.status"] });
+  const db = createDb({ url: env.databaseUrl, poolSize: 2 });
+  const account = await createTestAccount(db, { integrationUrl: receiverUrl, events: ["message.status"] });
   const contact = "5511987654321";
-  await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: contact, name: "Bench", type: "text", text: "oi" });
+  await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/inbound`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ phone_number_id: account.phoneNumberId, from: contact, name: "Bench", type: "text", text: "oi" }),
+  });
+  // The inbound message must be stored (the 24 h window open) before the first free-text send.
+  await new Promise((r) => setTimeout(r, 500));
 
   const latencies: number[] = [];
   const outcomes = new Map<string, number>();
@@ -80,7 +96,7 @@ async function main(): Promise<void> {
     while (next < SENDS && Date.now() < deadline) {
       const i = next++;
       const t0 = performance.now();
-      const res = await fetch(`${gateway.apiUrl}/public/v1/messages`, {
+      const res = await fetch(`${apiUrl}/public/v1/messages`, {
         method: "POST",
         headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `bench-${i}` },
         body: JSON.stringify({ to: `+${contact}`, text: `mensagem ${i}`, client_ref: `bench-${i}` }),
@@ -103,7 +119,7 @@ async function main(): Promise<void> {
   const byStatus = new Map<string, number>();
   for (const r of received) byStatus.set(r.status ?? r.event, (byStatus.get(r.status ?? r.event) ?? 0) + 1);
 
-  console.log(`\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback, 1 API + 1 dispatcher in one process\n`);
+  console.log(`\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher and sandbox one process each\n`);
   console.log(`sends answered                     ${latencies.length} in ${sendSeconds.toFixed(2)} s  →  ${(latencies.length / sendSeconds).toFixed(0)} req/s`);
   for (const [outcome, count] of outcomes) console.log(`  ${outcome.padEnd(32)} ${count}`);
   console.log(summary("send latency (client view)", latencies));
@@ -112,9 +128,29 @@ async function main(): Promise<void> {
   console.log(summary("queue-entry → receiver lag", received.map((r) => r.lagMs)));
   if (reads() < accepted) console.log(`(stopped at BENCH_TIMEOUT_S=${TIMEOUT_MS / 1000} before every webhook arrived)`);
 
-  await dispatcher.stop();
-  await gateway.close();
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)))));
+  await db.$disconnect();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
+}
+
+function launch(entry: string, env: Record<string, string>): ChildProcess {
+  const extra = entry.includes("apps/api") && process.env.BENCH_API_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", entry], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  child.once("exit", (code, signal) => {
+    if (code !== 0 && signal !== "SIGTERM") console.error(`${entry} terminou (código ${code}, sinal ${signal})`);
+  });
+  return child;
+}
+
+async function waitUntilUp(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} não respondeu em 60 s`);
 }
 
 await main();

@@ -34,23 +34,30 @@ cleanup() {
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ -n "$started" ]; then GW_STOP_ONLY="$started" bash scripts/stack.sh down; fi
 }
-trap cleanup INT TERM EXIT
+trap 'cleanup; exit 130' INT TERM
+trap cleanup EXIT
 
+# Each service is one node process (no pnpm/tsx wrapper) in a session of its own: Ctrl-C reaches only this
+# script, which then sends each service exactly one SIGTERM (a second signal would make the dispatcher drop
+# its in-flight attempts). Output goes through a prefixing sed that ignores Ctrl-C so late logs still print.
 run() { # name, command...
   local name=$1; shift
-  ( exec "$@" 2>&1 | sed -u "s/^/[$name] /" ) &
+  setsid "$@" > >(trap '' INT; exec sed -u "s/^/[$name] /") 2>&1 &
   pids+=($!)
 }
 # The sandbox's webhooks name the demo number's WABA in entry[].id, as Meta's would.
-run sandbox env SANDBOX_WABA_ID="${SANDBOX_WABA_ID:-200000000000001}" pnpm exec tsx apps/provider-sandbox/src/main.ts
-run api pnpm exec tsx apps/api/src/main.ts
-run dispatcher pnpm exec tsx apps/dispatcher/src/main.ts
+run sandbox env SANDBOX_WABA_ID="${SANDBOX_WABA_ID:-200000000000001}" node --import tsx apps/provider-sandbox/src/main.ts
+run api node --import tsx apps/api/src/main.ts
+run dispatcher node --import tsx apps/dispatcher/src/main.ts
 run receiver env PORT="$DEMO_RECEIVER_PORT" WEBHOOK_SECRET="$DEMO_SIGNING_SECRET" DATA_FILE="$ROOT/.data/demo-receiver.jsonl" \
-  pnpm exec tsx packages/receiver/example/server.ts
+  node --import tsx packages/receiver/example/server.ts
 
+ready=""
 for _ in $(seq 1 120); do
-  node -e "fetch('http://127.0.0.1:$API_PORT/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" 2>/dev/null && break; sleep 0.5
+  if node -e "fetch('http://127.0.0.1:$API_PORT/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" 2>/dev/null; then ready=1; break; fi
+  sleep 0.5
 done
+[ -n "$ready" ] || die "a API não ficou pronta em 60 s (http://127.0.0.1:$API_PORT/readyz); veja os logs acima"
 
 cat >&2 <<INFO
 
