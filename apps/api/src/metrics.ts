@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { WebhookQueue } from "@gw/jobs";
+import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** The API's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
 export function createApiMetrics(queue?: WebhookQueue) {
@@ -35,20 +35,7 @@ export function createApiMetrics(queue?: WebhookQueue) {
       registers: [registry],
     }),
   };
-  if (queue) {
-    // Read from BullMQ at scrape time, so every API pod reports the shared queue's depth.
-    new Gauge({
-      name: "gw_webhook_queue_jobs",
-      help: "Jobs na fila de webhooks, por estado",
-      labelNames: ["state"] as const,
-      registers: [registry],
-      async collect() {
-        const counts = await queue.getJobCounts("waiting", "delayed", "active", "failed").catch(() => null);
-        if (!counts) return;
-        for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
-      },
-    });
-  }
+  if (queue) registerQueueDepthGauge(registry, queue);
   return metrics;
 }
 

@@ -5,9 +5,8 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { DeliveryDetailOut, DeliveryListOut, RetryFailedOut, RetryOut } from "@gw/contracts";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import type { Dispatcher } from "@gw/dispatcher";
+import { contactWrites, createTestAccount, eventually, startTestDispatcher, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
 
 // Spec 2.6, 3.2, 4.5–4.8: the deliveries API, with deliveries produced by the real pipeline (sandbox inbound →
 // provider webhook → outbox → dispatcher → an integrator endpoint on loopback).
@@ -122,20 +121,11 @@ describe("deliveries API (spec 4.5–4.8)", () => {
     accountH = await createTestAccount(gateway.db, { integrationUrl: endpointH.url });
     accountP = await createTestAccount(idle.db, { integrationUrl: endpointP.url });
 
-    const env = testEnv();
-    dispatcher = createDispatcher(
-      loadDispatcherConfig({
-        DATABASE_URL: env.databaseUrl,
-        REDIS_URL: env.redisUrl,
-        REDIS_KEY_PREFIX: gateway.redisPrefix,
-        DISPATCHER_PORT: "0",
-        WEBHOOK_RETRY_SCHEDULE_MS: FAST_SCHEDULE,
-        // The reconciler scans the whole table: keep it away from other files' (and the idle gateway's) rows.
-        RECONCILE_GRACE_MS: "3600000",
-      }),
-      { logger: silentLogger },
-    );
-    await dispatcher.start();
+    dispatcher = await startTestDispatcher(gateway, {
+      WEBHOOK_RETRY_SCHEDULE_MS: FAST_SCHEDULE,
+      // The reconciler scans the whole table: keep it away from other files' (and the idle gateway's) rows.
+      RECONCILE_GRACE_MS: "3600000",
+    });
 
     // Five message.received deliveries for A, one for B: all exhaust their attempts against a 500.
     for (let i = 0; i < 5; i++) {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import type { Dispatcher } from "@gw/dispatcher";
+import { contactWrites, createTestAccount, eventually, startTestDispatcher, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
 import { startReceiver } from "./support/receiver.ts";
 
 // Each documented request example goes through the API (against the provider sandbox), and the answers, for
@@ -104,19 +103,7 @@ describe("documented examples and responses against the running API", () => {
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { failAfterSend: ["5511922229009"] } });
     receiver = await startReceiver(() => account.signingSecret ?? "");
     account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-    const env = testEnv();
-    dispatcher = createDispatcher(
-      loadDispatcherConfig({
-        DATABASE_URL: env.databaseUrl,
-        REDIS_URL: env.redisUrl,
-        REDIS_KEY_PREFIX: gateway.redisPrefix,
-        DISPATCHER_PORT: "0",
-        WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
-        RECONCILE_INTERVAL_MS: "500",
-      }),
-      { logger: silentLogger },
-    );
-    await dispatcher.start();
+    dispatcher = await startTestDispatcher(gateway);
     // The document as served, not as built in-process.
     const served = await api().get("/public/v1/openapi.json");
     schemas = new DocumentSchemas(served.body as Json);

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
+import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent, MessageStatusEvent } from "@gw/receiver";
 import { signMetaPayload } from "@gw/signer";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { APP_SECRET, VERIFY_TOKEN, contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { APP_SECRET, VERIFY_TOKEN, contactWrites, createTestAccount, eventually, startTestDispatcher, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
 import { startReceiver } from "./support/receiver.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
@@ -22,19 +21,7 @@ describe("webhook pipeline end to end", () => {
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { failAfterSend: ["5511922220009"] } });
     receiver = await startReceiver(() => account.signingSecret ?? "");
     account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-    const env = testEnv();
-    dispatcher = createDispatcher(
-      loadDispatcherConfig({
-        DATABASE_URL: env.databaseUrl,
-        REDIS_URL: env.redisUrl,
-        REDIS_KEY_PREFIX: gateway.redisPrefix,
-        DISPATCHER_PORT: "0",
-        WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
-        RECONCILE_INTERVAL_MS: "500",
-      }),
-      { logger: silentLogger },
-    );
-    await dispatcher.start();
+    dispatcher = await startTestDispatcher(gateway);
   });
   afterAll(async () => {
     await dispatcher.stop();

@@ -1,22 +1,11 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { WebhookQueue } from "@gw/jobs";
+import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** Per-dispatcher registry (not the global one), so several dispatchers in one process never collide. */
 export function createMetrics(queue: WebhookQueue) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gw_dispatcher_" });
-  // Read from BullMQ at scrape time, so every dispatcher pod reports the same shared queue.
-  new Gauge({
-    name: "gw_webhook_queue_jobs",
-    help: "Jobs na fila de webhooks, por estado",
-    labelNames: ["state"] as const,
-    registers: [registry],
-    async collect() {
-      const counts = await queue.getJobCounts("waiting", "delayed", "active", "failed").catch(() => null);
-      if (!counts) return;
-      for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
-    },
-  });
+  registerQueueDepthGauge(registry, queue);
   return {
     registry,
     attempts: new Counter({

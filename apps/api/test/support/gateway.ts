@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { addBusinessNumber, createAccount, createApiKey, setIntegration, type WebhookEvent } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
+import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
 import { silentLogger, testEnv } from "@gw/testkit";
 import { createApp } from "../../src/app.ts";
@@ -115,4 +116,26 @@ export async function eventually<T>(check: () => Promise<T | undefined | false |
     if (Date.now() > deadline) throw new Error("condition not reached in time");
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/**
+ * A dispatcher in this process, on the gateway's Redis prefix, with a fast retry schedule; `overrides` are
+ * dispatcher environment variables. The caller stops it.
+ */
+export async function startTestDispatcher(gateway: TestGateway, overrides: Record<string, string> = {}): Promise<Dispatcher> {
+  const env = testEnv();
+  const dispatcher = createDispatcher(
+    loadDispatcherConfig({
+      DATABASE_URL: env.databaseUrl,
+      REDIS_URL: env.redisUrl,
+      REDIS_KEY_PREFIX: gateway.redisPrefix,
+      DISPATCHER_PORT: "0",
+      WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
+      RECONCILE_INTERVAL_MS: "500",
+      ...overrides,
+    }),
+    { logger: silentLogger },
+  );
+  await dispatcher.start();
+  return dispatcher;
 }
