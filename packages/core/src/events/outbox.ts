@@ -10,20 +10,16 @@ import type { WebhookEvent } from "../accounts/accounts.ts";
  * queues any row whose job never made it to Redis.
  */
 export async function createDeliveries(tx: DbTx, accountId: string, event: WebhookEvent, data: object): Promise<bigint[]> {
-  const integrations = await tx.integration.findMany({
-    where: { accountId, active: true, events: { has: event } },
-    select: { id: true },
-    orderBy: { createdAt: "asc" },
-  });
+  // One round trip for the subscribed integrations and their delivery ids: `delivery_id` is part of the body,
+  // and the body is written once. (This runs for every provider webhook, so each query counts.)
+  const integrations = await tx.$queryRaw<{ integration_id: string; id: bigint }[]>`
+    SELECT id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id')) AS id
+    FROM (SELECT id FROM integrations WHERE account_id = ${accountId}::uuid AND active AND ${event} = ANY(events) ORDER BY created_at, id) AS subscribed`;
   if (integrations.length === 0) return [];
-  // Ids first: `delivery_id` is part of the body, and the body is written once.
-  const ids = await tx.$queryRaw<{ id: bigint }[]>`SELECT nextval(pg_get_serial_sequence('deliveries', 'id')) AS id FROM generate_series(1, ${integrations.length})`;
   const occurredAt = new Date();
-  const rows = integrations.map((integration, index) => {
-    const id = ids[index]?.id;
-    if (id === undefined) throw new Error("sequence returned fewer ids than requested");
+  const rows = integrations.map(({ integration_id, id }) => {
     const body = JSON.stringify({ event, occurred_at: occurredAt.toISOString(), delivery_id: String(id), data });
-    return { id, accountId, integrationId: integration.id, event, status: "pending", body, occurredAt, nextAttemptAt: occurredAt };
+    return { id, accountId, integrationId: integration_id, event, status: "pending", body, occurredAt, nextAttemptAt: occurredAt };
   });
   await tx.delivery.createMany({ data: rows });
   return rows.map((row) => row.id);

@@ -42,7 +42,8 @@ export async function ingestProviderWebhook(deps: { db: Db; outbox: Outbox; logg
   }
   const result: IngestResult = { statuses: 0, messages: 0, deliveries: 0 };
   const deliveryIds = await deps.db.$transaction(async (tx) => {
-    await tx.providerEvent.create({ data: { body: rawBody } });
+    // createMany: no RETURNING of the (possibly large) body we already hold.
+    await tx.providerEvent.createMany({ data: [{ body: rawBody }] });
     const ids: bigint[] = [];
     for (const entry of body.entry ?? []) {
       for (const change of entry.changes ?? []) {
