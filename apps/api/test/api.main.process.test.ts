@@ -1,0 +1,73 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "@jest/globals";
+import { freePort, testEnv } from "@gw/testkit";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** `node --import tsx apps/api/src/main.ts`, one process, as the API pod runs it. */
+function spawnApi(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  return { child, exited, output: () => output };
+}
+
+async function waitForStatus(url: string, status: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await fetch(url).then((r) => r.status, () => 0);
+    if (got === status) return;
+    if (Date.now() > deadline) throw new Error(`${url} não respondeu ${status} a tempo (último: ${got})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const base = () => {
+  const env = testEnv();
+  return {
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    REDIS_KEY_PREFIX: env.redisPrefix,
+    META_BASE_URL: "http://127.0.0.1:9",
+    META_ACCESS_TOKEN: "test-access-token",
+    META_APP_SECRET: "test-app-secret",
+    META_VERIFY_TOKEN: "test-verify-token",
+  };
+};
+
+describe("the API process (main.ts)", () => {
+  it("serves /metrics only on API_METRICS_PORT when set, and exits 0 on SIGTERM", async () => {
+    const [apiPort, metricsPort] = [await freePort(), await freePort()];
+    const api = spawnApi({ ...base(), API_PORT: String(apiPort), API_METRICS_PORT: String(metricsPort) });
+    try {
+      await waitForStatus(`http://127.0.0.1:${apiPort}/readyz`, 200).catch((error: Error) => {
+        throw new Error(`${error.message}\n${api.output()}`);
+      });
+      await waitForStatus(`http://127.0.0.1:${metricsPort}/metrics`, 200);
+      const onApiPort = await fetch(`http://127.0.0.1:${apiPort}/metrics`);
+      expect(onApiPort.status).toBe(404);
+      expect(await onApiPort.json()).toMatchObject({ success: false, error: { code: "not_found" } });
+      const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(scraped).toMatch(/^gw_http_requests_total\{method="GET",route="\/readyz",status="200"\} \d+$/m);
+    } finally {
+      api.child.kill("SIGTERM");
+    }
+    expect(await api.exited).toEqual({ code: 0, signal: null });
+  }, 40_000);
+
+  it("exits 78 naming the missing variable, without starting", async () => {
+    const { META_APP_SECRET: _omitted, ...withoutSecret } = base();
+    const api = spawnApi({ ...withoutSecret, API_PORT: String(await freePort()) });
+    expect(await api.exited).toEqual({ code: 78, signal: null });
+    expect(api.output()).toMatch(/META_APP_SECRET: obrigatória e ausente/);
+  }, 40_000);
+});
