@@ -44,7 +44,8 @@ export function createApp(deps: ApiDeps): express.Express {
   const api = Router();
   api.use(requireApiKey(deps.db));
   api.use(rateLimitPerKey({ redis: deps.redis, keyPrefix: deps.config.REDIS_KEY_PREFIX, points: deps.config.API_RATE_LIMIT_POINTS, windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS }));
-  api.use(express.json({ type: () => true, limit: "256kb", strict: false }));
+  // GET/HEAD bodies are ignored, as HTTP gives them no meaning (and FastAPI, the spec's origin, ignores them).
+  api.use(express.json({ type: (req) => req.method !== "GET" && req.method !== "HEAD", limit: "256kb", strict: false }));
   sendMessage.register(api, { send: deps.send, onOutcome: (outcome) => deps.metrics.sends.inc({ outcome }) });
   validate.register(api);
   window.register(api, deps);

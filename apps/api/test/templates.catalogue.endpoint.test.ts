@@ -70,6 +70,12 @@ describe("GET /public/v1/templates", () => {
     expect(res.body.error.code).toBe("invalid_template_status");
   });
 
+  it("ignores a GET body, even one that is not JSON", async () => {
+    const res = await request(gateway.app).get("/public/v1/templates").set(account.auth).set("Content-Type", "application/json").send("{não é json");
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+  });
+
   it("400 no_connected_number for an account without numbers", async () => {
     const bare = await createAccount(gateway.db, "sem número");
     const key = await createApiKey(gateway.db, bare.id);

@@ -140,7 +140,7 @@ export const WindowOut = z
     success: z.literal(true),
     data: z.object({
       to: z.string(),
-      phone_number_id: z.string(),
+      phone_number_id: z.string().nullable().describe("The business number checked; null when the account has none (then `open` is false)"),
       open: z.boolean(),
       expires_at: z.string().nullable().describe("ISO 8601 UTC"),
       last_inbound_at: z.string().nullable().describe("ISO 8601 UTC"),

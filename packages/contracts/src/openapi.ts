@@ -216,13 +216,13 @@ function registerOperations(registry: OpenAPIRegistry): void {
       path: "/window/{to}",
       operationId: "getWindow",
       summary: "Is the 24-hour window open",
-      description: "Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error).",
+      description:
+        "Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number.",
       request: { params: WindowPath, query: WindowQuery },
       responses: {
         200: { description: "Window state of the contact on the business number.", content: { "application/json": { schema: WindowOut } } },
-        400: errorResponse("The account has no connected business number (or not the one asked).", ["no_connected_number"]),
         401: unauthorized,
-        422: requestValidation("path or query"),
+        422: requestValidation("path or query; also a `phone_number_id` that is not one of the account's numbers"),
         429: tooManyRequests(["api_rate_limited"]),
         500: internalError,
       },

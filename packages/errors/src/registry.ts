@@ -7,7 +7,10 @@ export const ERROR_REGISTRY = {
   invalid_recipient: { status: 400, message: "O número do destinatário não é válido para envio." },
   empty_message: { status: 400, message: "Informe um texto ou um template para enviar." },
   pix_needs_template: { status: 400, message: "Um pedido Pix só pode ser enviado junto com um template de detalhes do pedido." },
-  invalid_template_status: { status: 400, message: "O filtro de status do template é inválido; use APPROVED, PENDING, REJECTED, PAUSED, DISABLED ou ALL." },
+  invalid_template_status: {
+    status: 400,
+    message: "O filtro de status do template é inválido; use APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED ou ALL.",
+  },
   no_connected_number: { status: 400, message: "A conta não tem um número de WhatsApp conectado para esta operação." },
   // 401
   invalid_api_key: { status: 401, message: "A chave de API está ausente, é inválida ou foi revogada." },
@@ -45,8 +48,12 @@ export const ERROR_REGISTRY = {
   // 500
   internal_error: { status: 500, message: "Ocorreu um erro interno; tente novamente." },
   // 503
-  templates_unavailable: { status: 503, message: "Não foi possível consultar o catálogo de templates agora; repita a chamada com a mesma Idempotency-Key." },
-  send_unconfirmed: { status: 503, message: "O provedor não confirmou o envio; a mensagem pode ter saído e não será reenviada com esta Idempotency-Key." },
+  // The send path overrides this sentence with one that asks to repeat with the same Idempotency-Key.
+  templates_unavailable: { status: 503, message: "Não foi possível obter o catálogo completo de templates do provedor agora; tente novamente em instantes." },
+  send_unconfirmed: {
+    status: 503,
+    message: "O provedor não confirmou o envio; a mensagem pode ter saído e não será reenviada automaticamente. Acompanhe os webhooks de status antes de enviar de novo.",
+  },
   provider_unavailable: { status: 503, message: "O provedor está indisponível ou recusou nossas credenciais; tente novamente mais tarde." },
   service_unavailable: { status: 503, message: "O serviço está temporariamente indisponível; tente novamente." },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -17,6 +17,21 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return typeof error === "object" && error !== null && typeof (error as BodyParserError).type === "string" && "status" in error;
 }
 
+// Prisma's codes for "the database cannot be reached / answered in time" (not for a query that failed), and
+// the socket errors beneath them: such a request may succeed moments later, so it is a 503, not a 500.
+const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
+const SOCKET_UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "57P01", "57P03", "53300"]);
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
+function isDependencyUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (PRISMA_UNAVAILABLE.has(code) || SOCKET_UNAVAILABLE.has(code))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The one place errors become HTTP answers. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -42,7 +57,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         return;
       }
     }
-    const apiError = error instanceof ApiError ? error : new ApiError("internal_error", { cause: error });
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : isDependencyUnavailable(error)
+          ? new ApiError("service_unavailable", { cause: error, retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS })
+          : new ApiError("internal_error", { cause: error });
     if (apiError.status >= 500) {
       logger.error("request failed", { code: apiError.code, error: apiError.cause ?? apiError, path: req.path });
     }

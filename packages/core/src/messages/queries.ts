@@ -12,16 +12,20 @@ export function validatePhone(to: string, country?: string | null) {
   return { to: phone.digits, valid: phone.valid, country: phone.country, type: phone.type, e164: phone.e164, national_format: phone.nationalFormat };
 }
 
-/** GET /public/v1/window/{to} (spec 4.3). */
+/**
+ * GET /public/v1/window/{to} (spec 4.3). An account without any business number has no open window with
+ * anyone (`open: false`, which the spec says is not an error). Returns null when `phoneNumberId` is given but
+ * is not one of the account's numbers: the route answers that as a validation error of the query.
+ */
 export async function windowStatus(db: Db, accountId: string, to: string, phoneNumberId?: string) {
   const number = await resolveBusinessNumber(db, accountId, phoneNumberId);
-  if (!number) throw new ApiError("no_connected_number");
+  if (!number && phoneNumberId) return null;
   const phone = normalizePhone(to);
   const contact = phone.valid ? phone.digits : phone.digits || to;
-  const window = await getWindow(db, number.phoneNumberId, contact);
+  const window = number ? await getWindow(db, number.phoneNumberId, contact) : { open: false, expiresAt: null, lastInboundAt: null };
   return {
     to: contact,
-    phone_number_id: number.phoneNumberId,
+    phone_number_id: number?.phoneNumberId ?? null,
     open: window.open,
     expires_at: window.expiresAt?.toISOString() ?? null,
     last_inbound_at: window.lastInboundAt?.toISOString() ?? null,

@@ -178,11 +178,25 @@ async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: s
   } as GraphMessagePayload;
 }
 
+/** Spec 7, 503 (messages): nothing was sent, so the same request with the same key is safe to repeat. */
+const TEMPLATES_UNAVAILABLE_ON_SEND = "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
+
+async function catalogueForSend(deps: SendDeps, wabaId: string, options?: { refresh: true }) {
+  try {
+    return await deps.catalogue.get(wabaId, options);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "templates_unavailable") {
+      throw new ApiError("templates_unavailable", { message: TEMPLATES_UNAVAILABLE_ON_SEND, cause: error.cause });
+    }
+    throw error;
+  }
+}
+
 async function templatePayload(deps: SendDeps, input: PublicSendIn, wabaId: string): Promise<GraphMessagePayload> {
   const name = input.template ?? "";
-  let template = findTemplate(await deps.catalogue.get(wabaId), name, input.language);
+  let template = findTemplate(await catalogueForSend(deps, wabaId), name, input.language);
   // A miss may be a template approved after the cache was filled: look once more at the provider.
-  if (!template) template = findTemplate(await deps.catalogue.get(wabaId, { refresh: true }), name, input.language);
+  if (!template) template = findTemplate(await catalogueForSend(deps, wabaId, { refresh: true }), name, input.language);
   if (!template) throw new ApiError("template_not_found", { message: `O template ${name} não existe no idioma ${input.language} para esta conta.` });
   return buildTemplateSend(input, template);
 }

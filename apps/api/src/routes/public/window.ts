@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { WindowPath, WindowQuery, parseRequest } from "@gw/contracts";
+import { RequestValidationError, WindowPath, WindowQuery, parseRequest } from "@gw/contracts";
 import { windowStatus } from "@gw/core";
 import type { Db } from "@gw/db";
 import { authOf } from "../../http/auth.ts";
@@ -10,6 +10,13 @@ export function register(router: Router, deps: { db: Db }): void {
     const { accountId } = authOf(req);
     const path = parseRequest(WindowPath, "path", req.params);
     const query = parseRequest(WindowQuery, "query", req.query);
-    res.json({ success: true, data: await windowStatus(deps.db, accountId, path.to, query.phone_number_id) });
+    const window = await windowStatus(deps.db, accountId, path.to, query.phone_number_id);
+    // Spec 4.3 lists only 401/422/429: a number that is not the account's is an invalid query value.
+    if (!window) {
+      throw new RequestValidationError([
+        { loc: ["query", "phone_number_id"], msg: "O número não está conectado a esta conta.", type: "value_error", input: query.phone_number_id },
+      ]);
+    }
+    res.json({ success: true, data: window });
   });
 }
