@@ -4,7 +4,14 @@ import { z } from "zod";
 export const HeaderMediaIn = z
   .object({
     type: z.string().max(16).default("document").describe("image, video or document; default document"),
-    link: z.string().min(8).max(2048).describe("A PUBLIC URL the provider downloads without login; not an upload"),
+    // The provider downloads only http(s) links; refusing others here points at the right field (Meta's own
+    // answer, 131009, would name a "parameter" and map to variable_bad_format).
+    link: z
+      .string()
+      .min(8)
+      .max(2048)
+      .regex(/^https?:\/\/\S+$/i)
+      .describe("A PUBLIC http(s) URL the provider downloads without login; not an upload"),
     filename: z.string().max(200).nullish(),
   })
   .meta({ id: "HeaderMediaIn" });

@@ -85,8 +85,10 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
       const expected = describeExpected(issue.values);
       return withInput({ msg: `O valor deve ser ${expected}.`, type: "enum", ctx: { expected } });
     }
-    case "invalid_format":
-      return withInput({ msg: `O valor não tem o formato esperado (${issue.format}).`, type: "string_pattern_mismatch", ctx: { pattern: issue.format } });
+    case "invalid_format": {
+      const pattern = issue.format === "regex" && "pattern" in issue && typeof issue.pattern === "string" ? issue.pattern : issue.format;
+      return withInput({ msg: `O texto deve seguir o padrão ${pattern}.`, type: "string_pattern_mismatch", ctx: { pattern } });
+    }
     case "invalid_union":
       return withInput({ msg: "O valor não corresponde a nenhum dos formatos aceitos.", type: "union_tag_invalid" });
     default:
