@@ -31,7 +31,10 @@ export const apiConfigSchema = z.object({
   /** Bull Board at /ops/queues is mounted only when both are set. */
   OPS_USER: z.string().min(1).optional(),
   OPS_PASSWORD: env.secret(12).optional(),
-});
+})
+  // One without the other is a deployment mistake: say so at start-up instead of silently not mounting the board.
+  .refine((c) => c.OPS_USER !== undefined || c.OPS_PASSWORD === undefined, { path: ["OPS_USER"], message: "obrigatória quando OPS_PASSWORD está definida" })
+  .refine((c) => c.OPS_PASSWORD !== undefined || c.OPS_USER === undefined, { path: ["OPS_PASSWORD"], message: "obrigatória quando OPS_USER está definida" });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
