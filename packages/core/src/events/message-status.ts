@@ -1,4 +1,4 @@
-import type { DbTx } from "@gw/db";
+import type { DbTx, Prisma } from "@gw/db";
 import { mapMetaError } from "@gw/errors";
 import { createDeliveries } from "./outbox.ts";
 
@@ -35,9 +35,29 @@ function isProviderStatus(value: string): value is ProviderStatus {
  * not change, when the status is unknown to the machine, or when the message is not stored yet: then the
  * status is kept in early_statuses and applied when the send commits).
  */
+/**
+ * Serializes, per wamid, the send's commit with the provider's statuses for it. Without it a status whose
+ * webhook runs while the send transaction is still open neither sees the new row nor waits for it: it would
+ * be parked in early_statuses after the send had already looked there, and never applied.
+ */
+async function lockWamid(tx: DbTx, wamid: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${wamid}, 0))`;
+}
+
+/**
+ * Store a message the provider just accepted (status `accepted`) and apply any status that arrived before
+ * this commit. Returns the deliveries those statuses created.
+ */
+export async function storeAcceptedMessage(tx: DbTx, message: Omit<Prisma.MessageUncheckedCreateInput, "status"> & { wamid: string }): Promise<bigint[]> {
+  await lockWamid(tx, message.wamid);
+  await tx.message.create({ data: { ...message, status: "accepted" } });
+  return applyEarlyStatuses(tx, message.wamid);
+}
+
 export async function applyStatus(tx: DbTx, update: ProviderStatusUpdate, { deferIfUnknown = true } = {}): Promise<bigint[]> {
   if (!isProviderStatus(update.status)) return [];
   const next = update.status;
+  if (deferIfUnknown) await lockWamid(tx, update.id);
   // Row lock: concurrent webhooks for the same message apply one after the other.
   const rows = await tx.$queryRaw<{ id: string; status: StoredStatus }[]>`SELECT id, status FROM messages WHERE wamid = ${update.id} FOR UPDATE`;
   const current = rows[0];

@@ -49,7 +49,10 @@ export async function ingestProviderWebhook(deps: { db: Db; outbox: Outbox; logg
       for (const change of entry.changes ?? []) {
         if (change.field !== "messages" || !change.value) continue;
         const value = change.value;
-        for (const status of value.statuses ?? []) {
+        // By wamid (stable, so one message's statuses keep their order): two webhooks touching the same
+        // messages then take the per-wamid locks in the same order and cannot deadlock.
+        const statuses = [...(value.statuses ?? [])].sort((a, b) => (a?.id ?? "").localeCompare(b?.id ?? ""));
+        for (const status of statuses) {
           if (typeof status?.id !== "string" || typeof status.status !== "string") continue;
           ids.push(...(await applyStatus(tx, status)));
           result.statuses++;

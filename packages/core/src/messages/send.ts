@@ -6,7 +6,7 @@ import type { PublicSendIn, SendResultOut } from "@gw/contracts";
 import { resolveBusinessNumber } from "../accounts/accounts.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { CatalogueCache } from "../catalogue/catalogue.ts";
-import { applyEarlyStatuses } from "../events/message-status.ts";
+import { storeAcceptedMessage } from "../events/message-status.ts";
 import type { Outbox } from "../events/outbox.ts";
 import { fingerprint, type IdempotencyStore, type StoredResponse } from "../idempotency/idempotency.ts";
 import { normalizePhone } from "../phones/normalize.ts";
@@ -103,19 +103,6 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
       },
     } satisfies SendResultOut);
     const deliveries = await deps.db.$transaction(async (tx) => {
-      await tx.message.create({
-        data: {
-          accountId: ctx.accountId,
-          phoneNumberId: number.phoneNumberId,
-          to: phone.digits,
-          wamid: result.wamid,
-          kind: hasTemplate ? "template" : "text",
-          templateName: hasTemplate ? (input.template ?? null) : null,
-          status: "accepted",
-          clientRef: input.client_ref ?? null,
-          requestId: ctx.requestId,
-        },
-      });
       if (reservation !== null) {
         await tx.idempotencyKey.update({
           where: { id: reservation },
@@ -130,7 +117,16 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
         requestId: ctx.requestId,
         details: { to: phone.digits, type: hasTemplate ? "template" : "text", template: input.template ?? null },
       });
-      return applyEarlyStatuses(tx, result.wamid);
+      return storeAcceptedMessage(tx, {
+        accountId: ctx.accountId,
+        phoneNumberId: number.phoneNumberId,
+        to: phone.digits,
+        wamid: result.wamid,
+        kind: hasTemplate ? "template" : "text",
+        templateName: hasTemplate ? (input.template ?? null) : null,
+        clientRef: input.client_ref ?? null,
+        requestId: ctx.requestId,
+      });
     });
     await deps.outbox.dispatch(deliveries);
     return { ...response, replayed: false, outcome: "sent" };

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { Db } from "@gw/db";
+import { addBusinessNumber, applyStatus, createAccount, storeAcceptedMessage } from "../src/index.ts";
+import { isolatedDatabase } from "./deliveries.support.ts";
+
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
+let db: Db;
+
+beforeAll(async () => {
+  database = await isolatedDatabase();
+  db = database.db;
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+describe("a provider status that arrives while the send is being committed", () => {
+  it("waits for the send's commit and is applied, instead of being parked in early_statuses for ever", async () => {
+    const account = await createAccount(db, "corrida");
+    const phoneNumberId = `9${Date.now()}`;
+    await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId: `w${phoneNumberId}`, displayNumber: "+55 11 4000-0000" });
+    const wamid = `wamid.corrida.${Date.now()}`;
+
+    let stored!: () => void;
+    const messageStored = new Promise<void>((resolve) => (stored = resolve));
+    let commitSend!: () => void;
+    const sendMayCommit = new Promise<void>((resolve) => (commitSend = resolve));
+    let webhookFinished = false;
+
+    // The send's transaction: the message is stored (and early statuses looked at), but not committed yet.
+    const send = db.$transaction(
+      async (tx) => {
+        await storeAcceptedMessage(tx, { accountId: account.id, phoneNumberId, to: "5511987654321", wamid, kind: "text" });
+        stored();
+        await sendMayCommit;
+      },
+      { timeout: 20_000 },
+    );
+    await messageStored;
+
+    // Meta's `failed` for that wamid arrives now, in the webhook's own transaction.
+    const webhook = db
+      .$transaction((tx) => applyStatus(tx, { id: wamid, status: "failed", timestamp: String(Math.floor(Date.now() / 1000)), errors: [{ code: 131026, title: "Message undeliverable" }] }), {
+        timeout: 20_000,
+      })
+      .finally(() => {
+        webhookFinished = true;
+      });
+
+    // Give the webhook every chance to finish on its own: it must not, while the send is still open.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(webhookFinished).toBe(false);
+    commitSend();
+    await Promise.all([send, webhook]);
+
+    const message = await db.message.findUniqueOrThrow({ where: { wamid } });
+    expect(message).toMatchObject({ status: "failed", errorCode: 131026, errorReason: "recipient_unreachable" });
+    expect(await db.earlyStatus.count({ where: { wamid } })).toBe(0);
+  });
+});
