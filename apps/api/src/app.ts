@@ -40,12 +40,11 @@ export function createApp(deps: ApiDeps): express.Express {
   // Before the authenticated router: the document and the docs page are public.
   docs.register(app);
 
-  // Every public endpoint: bearer key, then the per-key rate limit, then JSON (any content type; bad JSON is a 422).
+  // Every public endpoint: bearer key, then the per-key rate limit. Only the routes that take a body parse one
+  // (http/json-body.ts): a body sent to a GET or to a retry is ignored, never an error.
   const api = Router();
   api.use(requireApiKey(deps.db));
   api.use(rateLimitPerKey({ redis: deps.redis, keyPrefix: deps.config.REDIS_KEY_PREFIX, points: deps.config.API_RATE_LIMIT_POINTS, windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS }));
-  // GET/HEAD bodies are ignored, as HTTP gives them no meaning (and FastAPI, the spec's origin, ignores them).
-  api.use(express.json({ type: (req) => req.method !== "GET" && req.method !== "HEAD", limit: "256kb", strict: false }));
   sendMessage.register(api, { send: deps.send, onOutcome: (outcome) => deps.metrics.sends.inc({ outcome }) });
   validate.register(api);
   window.register(api, deps);

@@ -430,6 +430,12 @@ describe("deliveries API (spec 4.5–4.8)", () => {
       expect(endpointA.requests.length).toBe(before);
     });
 
+    it("takes no body (spec 4.8): one sent anyway, even not JSON, is ignored", async () => {
+      const res = await retryFailed(accountA).set("Content-Type", "application/json").send("não é json");
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, data: { requeued: 0 } });
+    });
+
     it("an account with only pending/delivered deliveries re-queues nothing", async () => {
       const res = await retryFailed(accountH);
       expect(res.body).toEqual({ success: true, data: { requeued: 0 } });

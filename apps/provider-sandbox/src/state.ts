@@ -161,14 +161,24 @@ export function sleep(state: SandboxState, ms: number): Promise<boolean> {
   });
 }
 
+/**
+ * One contact, whichever form names it: Meta keeps 12-digit ids (55 + area code + 8 digits) for Brazilian
+ * accounts older than the 9th mobile digit, and delivers sends addressed to the 13-digit number to them.
+ */
+export function contactKey(waId: string): string {
+  const digits = digitsOf(waId);
+  const old = /^55([1-9]{2})([6-9]\d{7})$/.exec(digits);
+  return old ? `55${old[1]}9${old[2]}` : digits;
+}
+
 export function recordContactMessage(state: SandboxState, phoneNumberId: string, waId: string, atMs: number): void {
-  const key = `${phoneNumberId}:${digitsOf(waId)}`;
+  const key = `${phoneNumberId}:${contactKey(waId)}`;
   // Out-of-order arrivals must not shorten the window.
   state.windows.set(key, Math.max(state.windows.get(key) ?? 0, atMs));
 }
 
 export function windowOpen(state: SandboxState, phoneNumberId: string, waId: string): boolean {
-  const last = state.windows.get(`${phoneNumberId}:${digitsOf(waId)}`);
+  const last = state.windows.get(`${phoneNumberId}:${contactKey(waId)}`);
   return last !== undefined && state.now() - last < WINDOW_MS;
 }
 

@@ -273,11 +273,10 @@ function registerOperations(registry: OpenAPIRegistry): void {
       path: "/deliveries/retry-failed",
       operationId: "retryFailedDeliveries",
       summary: "Resend all failed deliveries",
-      description: "Re-queues every delivery that exhausted its automatic attempts. No body, no parameters.",
+      description: "Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.",
       responses: {
         200: { description: "How many deliveries were re-queued.", content: { "application/json": { schema: RetryFailedOut } } },
         401: unauthorized,
-        422: requestValidation("a body that is not JSON"),
         429: tooManyRequests(["api_rate_limited"]),
         500: internalError,
       },

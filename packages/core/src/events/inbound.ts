@@ -1,4 +1,5 @@
 import type { DbTx } from "@gw/db";
+import { normalizePhone } from "../phones/normalize.ts";
 import { extendWindow, WINDOW_MS } from "../windows/windows.ts";
 import { createDeliveries } from "./outbox.ts";
 
@@ -85,6 +86,9 @@ export async function applyInbound(tx: DbTx, accountId: string, phoneNumberId: s
     ON CONFLICT (wamid) DO NOTHING
     RETURNING id`;
   if (inserted.length === 0) return [];
-  await extendWindow(tx, phoneNumberId, data.from, occurredAt);
+  // Keyed like sends and window checks key the contact (normalized digits), so a 12-digit Brazilian
+  // WhatsApp id opens the window of the number an integrator replies to.
+  const contact = normalizePhone(data.from);
+  await extendWindow(tx, phoneNumberId, contact.valid ? contact.digits : data.from, occurredAt);
   return createDeliveries(tx, accountId, "message.received", data);
 }

@@ -3,6 +3,7 @@ import { PublicSendIn, SendHeaders, parseRequest } from "@gw/contracts";
 import { sendMessage, type SendDeps } from "@gw/core";
 import { authOf } from "../../http/auth.ts";
 import { sendRaw } from "../../http/respond.ts";
+import { jsonBody } from "../../http/json-body.ts";
 
 export interface SendRouteDeps {
   send: SendDeps;
@@ -11,7 +12,7 @@ export interface SendRouteDeps {
 
 /** POST /public/v1/messages (spec 4.1). */
 export function register(router: Router, deps: SendRouteDeps): void {
-  router.post("/messages", async (req, res) => {
+  router.post("/messages", jsonBody, async (req, res) => {
     const auth = authOf(req);
     const headers = parseRequest(SendHeaders, "header", { "idempotency-key": req.header("idempotency-key") });
     const idempotencyKey = headers["idempotency-key"];
