@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createDb } from "@gw/db";
 import { freePort, testEnv } from "@gw/testkit";
-import { createTestAccount } from "../apps/api/test/support/gateway.ts";
+import { createTestAccount, eventually } from "../apps/api/test/support/gateway.ts";
 
 const SENDS = Number(process.env.BENCH_SENDS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -144,13 +144,7 @@ function launch(entry: string, env: Record<string, string>): ChildProcess {
 }
 
 async function waitUntilUp(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} não respondeu em 60 s`);
+  await eventually(() => fetch(url).then((r) => r.ok, () => false), { timeoutMs: 60_000, intervalMs: 200 });
 }
 
 await main();

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "@jest/globals";
 import { freePort, testEnv } from "@gw/testkit";
+import { eventually } from "./support/gateway.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -21,14 +22,17 @@ function spawnApi(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-async function waitForStatus(url: string, status: number, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await fetch(url).then((r) => r.status, () => 0);
-    if (got === status) return;
-    if (Date.now() > deadline) throw new Error(`${url} não respondeu ${status} a tempo (último: ${got})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function waitForStatus(url: string, status: number): Promise<void> {
+  let last = 0;
+  await eventually(
+    async () => {
+      last = await fetch(url).then((r) => r.status, () => 0);
+      return last === status;
+    },
+    { timeoutMs: 20_000, intervalMs: 100 },
+  ).catch(() => {
+    throw new Error(`${url} não respondeu ${status} a tempo (último: ${last})`);
+  });
 }
 
 const base = () => {

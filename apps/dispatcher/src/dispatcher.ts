@@ -94,49 +94,31 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   const server = createProbeServer({ db, redis: [workerRedis, queueRedis], registry: metrics.registry, logger });
 
   let port = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let purgeTimer: NodeJS.Timeout | undefined;
-  let purging: Promise<void> | null = null;
-  let reconciling: Promise<ReconcileResult | null> | null = null;
   let cursor: bigint | null = null;
   let running: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
 
-  function reconcileNow(): Promise<ReconcileResult | null> {
-    if (reconciling) return reconciling;
-    reconciling = (async () => {
-      try {
-        const result = await reconcileDeliveries(
-          { db, queue, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS },
-          { graceMs: config.RECONCILE_GRACE_MS, batchSize: config.RECONCILE_BATCH_SIZE, afterId: cursor ?? 0n },
-        );
-        cursor = result.nextAfterId;
-        metrics.requeued.inc(result.requeued);
-        return result;
-      } catch (error) {
-        logger.warn("reconciliação de entregas falhou; nova tentativa no próximo ciclo", { error: (error as Error).message });
-        return null;
-      } finally {
-        reconciling = null;
-      }
-    })();
-    return reconciling;
-  }
+  const reconciler = periodicTask(
+    async (): Promise<ReconcileResult> => {
+      const result = await reconcileDeliveries(
+        { db, queue, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS },
+        { graceMs: config.RECONCILE_GRACE_MS, batchSize: config.RECONCILE_BATCH_SIZE, afterId: cursor ?? 0n },
+      );
+      cursor = result.nextAfterId;
+      metrics.requeued.inc(result.requeued);
+      return result;
+    },
+    (error) => logger.warn("reconciliação de entregas falhou; nova tentativa no próximo ciclo", { error: error.message }),
+  );
 
-  /** Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent). */
-  function purgeIdempotencyKeys(): Promise<void> {
-    purging ??= (async () => {
-      try {
-        const removed = await purgeExpiredIdempotencyKeys(db);
-        if (removed > 0) logger.info("chaves de idempotência expiradas removidas", { removed });
-      } catch (error) {
-        logger.warn("limpeza de chaves de idempotência falhou; nova tentativa no próximo ciclo", { error: (error as Error).message });
-      } finally {
-        purging = null;
-      }
-    })();
-    return purging;
-  }
+  // Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent).
+  const idempotencyPurge = periodicTask(
+    async () => {
+      const removed = await purgeExpiredIdempotencyKeys(db);
+      if (removed > 0) logger.info("chaves de idempotência expiradas removidas", { removed });
+    },
+    (error) => logger.warn("limpeza de chaves de idempotência falhou; nova tentativa no próximo ciclo", { error: error.message }),
+  );
 
   async function start(): Promise<void> {
     server.listen(config.DISPATCHER_PORT, config.DISPATCHER_HOST);
@@ -145,10 +127,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     running = worker.run().catch((error: unknown) => {
       logger.error("o worker de webhooks parou com erro", { error: (error as Error).message });
     });
-    void reconcileNow();
-    timer = setInterval(() => void reconcileNow(), config.RECONCILE_INTERVAL_MS);
-    void purgeIdempotencyKeys();
-    purgeTimer = setInterval(() => void purgeIdempotencyKeys(), config.IDEMPOTENCY_PURGE_INTERVAL_MS);
+    reconciler.start(config.RECONCILE_INTERVAL_MS);
+    idempotencyPurge.start(config.IDEMPOTENCY_PURGE_INTERVAL_MS);
     logger.info("dispatcher iniciado", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
       concurrency: config.DISPATCHER_CONCURRENCY,
@@ -158,8 +138,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
 
   async function stop(): Promise<void> {
     stopping ??= (async () => {
-      if (timer) clearInterval(timer);
-      if (purgeTimer) clearInterval(purgeTimer);
+      // No new maintenance runs; the ones in progress finish while the queue is still open.
+      await Promise.all([reconciler.stop(), idempotencyPurge.stop()]);
       // Waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). Without Redis nothing can be
       // acknowledged anyway, so close at once: BullMQ remembers the first close() call, and a graceful one
       // would keep its connections reconnecting forever. Stalled-job recovery hands unfinished jobs on.
@@ -171,8 +151,6 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
         workerRedis.disconnect();
       }
       await withDeadline(running ?? Promise.resolve(), 2_000);
-      await reconciling;
-      await purging;
       await withDeadline(queue.close(), 2_000);
       sender.close();
       await Promise.all([closeRedis(workerRedis), closeRedis(queueRedis)]);
@@ -187,9 +165,39 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   return {
     start,
     stop,
-    reconcileNow,
+    reconcileNow: reconciler.run,
     get port() {
       return port;
+    },
+  };
+}
+
+/**
+ * A maintenance task run now and then every `intervalMs` once started, never overlapping itself: `run()` while
+ * a run is in progress joins it. A failure is reported and resolves to null; the next cycle tries again.
+ */
+function periodicTask<T>(task: () => Promise<T>, onError: (error: Error) => void) {
+  let inFlight: Promise<T | null> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const run = (): Promise<T | null> =>
+    (inFlight ??= task()
+      .catch((error: unknown) => {
+        onError(error as Error);
+        return null;
+      })
+      .finally(() => {
+        inFlight = null;
+      }));
+  return {
+    run,
+    start(intervalMs: number): void {
+      void run();
+      timer = setInterval(() => void run(), intervalMs);
+    },
+    /** Stops the cycle and waits for a run in progress. */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      await inFlight;
     },
   };
 }
@@ -206,8 +214,6 @@ async function closeRedis(redis: Redis): Promise<void> {
 /** Resolves true when `promise` settled in time, false otherwise (a rejection counts as settled). */
 async function withDeadline(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  let purgeTimer: NodeJS.Timeout | undefined;
-  let purging: Promise<void> | null = null;
   const deadline = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
   });

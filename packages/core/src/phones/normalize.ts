@@ -53,7 +53,8 @@ export function normalizePhone(input: string, country?: string | null): Normaliz
   if (digits.length === 0 || digits.length > 15 || /[A-Za-z]/.test(trimmed)) return invalid;
 
   // An empty or blank country (as web forms post it) means "not given": BR.
-  const region = (country?.trim() ? (country.trim().toUpperCase() as CountryCode) : undefined) ?? DEFAULT_COUNTRY;
+  const given = country?.trim() ? (country.trim().toUpperCase() as CountryCode) : undefined;
+  const region = given ?? DEFAULT_COUNTRY;
   if (/^(\+|00)/.test(trimmed)) {
     const withCode = trimmed.startsWith("00") ? digits.slice(2) : digits;
     const phone = tryParse(`+${withBrazilianNinthDigit(withCode) ?? withCode}`);
@@ -63,6 +64,6 @@ export function normalizePhone(input: string, country?: string | null): Normaliz
   if (national) return toResult(national);
   const withCode = withBrazilianNinthDigit(digits) ?? digits;
   const international = withCode.length >= 8 ? tryParse(`+${withCode}`) : undefined;
-  if (international && (!country?.trim() || international.country === region)) return toResult(international);
+  if (international && (!given || international.country === region)) return toResult(international);
   return invalid;
 }
