@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# `npm test`: install what is missing, start PostgreSQL and Redis, migrate a fresh test database, run jest.
+# `npm test`: install what is missing, run the static checks (scripts/check.sh), start PostgreSQL and Redis,
+# migrate a fresh test database, run jest.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 bootstrap
+
+# Static checks first: a formatting, dependency, type or lint failure stops the run before the stack starts.
+# GW_SKIP_CHECKS=1 skips them (quick local runs of a subset: `GW_SKIP_CHECKS=1 npm test -- apps/api`).
+if [ "${GW_SKIP_CHECKS:-}" = 1 ]; then
+  log "verificações estáticas puladas (GW_SKIP_CHECKS=1)"
+else
+  bash scripts/check.sh
+fi
 
 started=$(bash scripts/stack.sh up)
 stop_started() {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { routeTemplate } from "./http/request-context.ts";
 
 /** The API's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
 export function createApiMetrics(queue?: WebhookQueue) {
@@ -46,7 +47,7 @@ export function httpMetrics(metrics: ApiMetrics): RequestHandler {
   return (req, res, next) => {
     const stop = metrics.httpDuration.startTimer();
     res.on("finish", () => {
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+      const route = routeTemplate(req) ?? "unmatched";
       stop({ method: req.method, route });
       metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
     });

@@ -467,7 +467,7 @@ describe("deliveries API (spec 4.5–4.8)", () => {
     it("a delivered delivery may be retried too (spec 3.2)", async () => {
       const res = await retry(accountB, failedB.id);
       expect(res.status).toBe(200);
-      await eventually(async () => endpointB.requests.filter((r) => r.headers["x-pt-delivery-id"] === String(failedB.id)).length === 9);
+      await eventually(() => endpointB.requests.filter((r) => r.headers["x-pt-delivery-id"] === String(failedB.id)).length === 9);
       await eventually(async () => ((await getOne(accountB, failedB.id)).body.data as { status: string }).status === "delivered");
     });
 

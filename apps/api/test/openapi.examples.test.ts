@@ -194,7 +194,7 @@ describe("documented examples and responses against the running API", () => {
     await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511922229009", name: "Maria", type: "text", text: "Oi!" });
     const failing = await api().post("/public/v1/messages").set(account.auth).send({ to: "5511922229009", text: "Olá!" });
     expect(failing.status).toBe(200);
-    await eventually(async () => {
+    await eventually(() => {
       const statuses = receiver.received.filter((r) => r.event.event === "message.status").map((r) => (r.event.data as { status: string }).status);
       return ["sent", "delivered", "read", "failed"].every((s) => statuses.includes(s)) && receiver.received.some((r) => r.event.event === "message.received");
     });

@@ -28,7 +28,7 @@ describe("GET /public/v1/templates", () => {
     const res = await get("");
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    const templates = res.body.data.templates as Record<string, unknown>[];
+    const templates = res.body.data.templates as ({ name: string; language: string } & Record<string, unknown>)[];
     const approved = FIXTURE_TEMPLATES.filter((t) => t.status === "APPROVED");
     expect(templates.map((t) => `${t.name}/${t.language}`).sort()).toEqual(approved.map((t) => `${t.name}/${t.language}`).sort());
     for (const t of templates) {

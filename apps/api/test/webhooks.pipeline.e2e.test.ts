@@ -39,7 +39,7 @@ describe("webhook pipeline end to end", () => {
       context: { id: "wamid.quoted" },
     });
     expect(inbound.webhook_status).toBe(200);
-    const got = await eventually(async () => receiver.received.find((r) => r.event.event === "message.received" && r.event.data.message_id === inbound.id));
+    const got = await eventually(() => receiver.received.find((r) => r.event.event === "message.received" && r.event.data.message_id === inbound.id));
     const event = got.event as MessageReceivedEvent;
     expect(event.data).toEqual({
       message_id: inbound.id,
@@ -68,7 +68,7 @@ describe("webhook pipeline end to end", () => {
     const sent = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: "11922220002", text: "Olá!", client_ref: "pedido-77" });
     expect(sent.status).toBe(200);
     const messageId = sent.body.data.message_id as string;
-    await eventually(async () => statusEvents(messageId).length >= 3);
+    await eventually(() => statusEvents(messageId).length >= 3);
     const events = statusEvents(messageId).map((r) => r.event.data);
     expect(events.map((e) => [e.status, e.status_rank])).toEqual([["sent", 2], ["delivered", 3], ["read", 4]]);
     for (const data of events) expect(data).toMatchObject({ to: "5511922220002", client_ref: "pedido-77", campaign_id: null, error: null, phone_number_id: account.phoneNumberId });
@@ -85,7 +85,7 @@ describe("webhook pipeline end to end", () => {
     await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("read")] });
     await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("delivered"), status("read")] });
     await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("failed", { errors: [{ code: 131026, title: "Message undeliverable" }] })] });
-    await eventually(async () => statusEvents(id).length >= 2);
+    await eventually(() => statusEvents(id).length >= 2);
     // Give any wrongly created delivery the time to arrive before asserting there is none.
     await eventually(async () => (await gateway.db.delivery.count({ where: { accountId: account.accountId, status: { in: ["pending", "delivering"] } } })) === 0);
     expect(statusEvents(id).map((r) => r.event.data.status)).toEqual(["sent", "read"]);
@@ -98,7 +98,7 @@ describe("webhook pipeline end to end", () => {
     const sent = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: "11922220009", template: "hello_world", language: "en_US" });
     expect(sent.status).toBe(200);
     const id = sent.body.data.message_id as string;
-    await eventually(async () => statusEvents(id).some((r) => r.event.data.status === "failed"));
+    await eventually(() => statusEvents(id).some((r) => r.event.data.status === "failed"));
     const failed = statusEvents(id).find((r) => r.event.data.status === "failed")?.event.data;
     expect(failed).toMatchObject({ status: "failed", status_rank: 1, error: { code: 131026, reason: "recipient_unreachable", message: expect.any(String) } });
   });
@@ -145,7 +145,7 @@ describe("webhook pipeline end to end", () => {
     const before = receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).length;
     const res = await request(gateway.app).post(`/public/v1/deliveries/${delivery.id}/retry`).set(account.auth);
     expect(res.status).toBe(200);
-    await eventually(async () => receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).length > before);
+    await eventually(() => receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).length > before);
     const again = receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).at(-1);
     expect(again?.headers["x-pt-attempt"]).toBe("2");
     const audit = await gateway.db.auditEntry.findFirst({ where: { accountId: account.accountId, action: "api.webhook.retry" } });

@@ -13,6 +13,12 @@ export function isInteger(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
 }
 
+/** A request value as an error message quotes it: strings as they are, anything else as JSON. */
+export function shown(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
 /** Meta accepts a button `index` both as `0` and `"0"`. */
 export function parseIndex(value: unknown): number | undefined {
   if (isInteger(value) && value >= 0) return value;

@@ -90,9 +90,7 @@ describe("reconcileDeliveries", () => {
     const connection = createRedis(redisUrl, "worker");
     const worker = new Worker(
       QUEUES.webhooks,
-      async () => {
-        throw new Error("postgres fora do ar");
-      },
+      () => Promise.reject(new Error("postgres fora do ar")),
       { connection, prefix },
     );
     try {

@@ -13,7 +13,7 @@ let queue: WebhookQueue;
 let prefix: string;
 let redisUrl: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   const env = testEnv();
   prefix = env.redisPrefix;
   redisUrl = env.redisUrl;
@@ -113,7 +113,7 @@ describe("retryDelivery", () => {
     // Attempt 1's job ran and completed (the integration was inactive: no attempt counted).
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
     const connection = createRedis(redisUrl, "worker");
-    const worker = new Worker(QUEUES.webhooks, async () => "integration_inactive", { connection, prefix });
+    const worker = new Worker(QUEUES.webhooks, () => Promise.resolve("integration_inactive"), { connection, prefix });
     const jobId = deliverWebhookJob.jobId(delivery.id, 1);
     try {
       await waitFor("job concluído", async () => (await (await queue.getJob(jobId))?.getState()) === "completed");

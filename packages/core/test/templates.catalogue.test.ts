@@ -306,7 +306,7 @@ describe("template catalogue items: shapes outside the fixtures", () => {
     ["a body with 21 variables", [{ type: "BODY", text: Array.from({ length: 21 }, (_, i) => `{{${i + 1}}}`).join(" ") }], "O corpo tem 21 variáveis e a API pública aceita no máximo 20."],
     ["positional variables out of sequence", [{ type: "BODY", text: "{{1}} e {{3}}" }], "As variáveis do corpo não estão numeradas em sequência a partir de {{1}}."],
   ])("%s is not api_supported", (_label, components, reason) => {
-    const item = toCatalogueItem({ ...base, components: components as MetaTemplate["components"] });
+    const item = toCatalogueItem({ ...base, components });
     expect(item.api_supported).toBe(false);
     expect(item.api_unsupported_reason).toBe(reason);
     // Support does not depend on approval, nor approval on support.

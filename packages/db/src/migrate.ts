@@ -89,7 +89,7 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");
-        throw new Error(`Falha ao aplicar a migração ${file.name}: ${(error as Error).message}`);
+        throw new Error(`Falha ao aplicar a migração ${file.name}: ${(error as Error).message}`, { cause: error });
       }
       result.applied.push(file.name);
     }

@@ -265,5 +265,5 @@ function readTemplate(raw: unknown): MetaTemplate | null {
     status,
     category: typeof category === "string" ? category : "",
     components: list as MetaTemplateComponent[],
-  } as MetaTemplate;
+  };
 }

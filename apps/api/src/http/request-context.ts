@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -15,6 +15,14 @@ declare global {
   }
 }
 
+/** The matched route's template under its mount point (`/public/v1/deliveries/:id`), or undefined when no route
+ * matched. Express types `req.route` as `any`. */
+export function routeTemplate(req: Request): string | undefined {
+  const route: unknown = req.route;
+  if (typeof route !== "object" || route === null || !("path" in route)) return undefined;
+  return typeof route.path === "string" && route.path ? `${req.baseUrl}${route.path}` : undefined;
+}
+
 /** Echo a well-formed `X-Request-Id` or make one; every log line of the request carries it. */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -28,7 +36,7 @@ export function requestContext(logger: Logger): RequestHandler {
       withLogContext({ requestId }, () =>
         logger.http("request", {
           method: req.method,
-          path: req.route?.path ? `${req.baseUrl}${req.route.path}` : req.path,
+          path: routeTemplate(req) ?? req.path,
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
         }),

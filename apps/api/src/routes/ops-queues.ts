@@ -1,4 +1,4 @@
-import type { Express, RequestHandler } from "express";
+import type { Express, RequestHandler, Router } from "express";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
@@ -25,6 +25,8 @@ export function mountQueueBoard(app: Express, deps: { queue: WebhookQueue; user?
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(OPS_QUEUES_PATH);
   createBullBoard({ queues: [new BullMQAdapter(deps.queue)], serverAdapter });
-  app.use(OPS_QUEUES_PATH, basicAuth(deps.user, deps.password), serverAdapter.getRouter());
+  // @bull-board/express declares getRouter(): any; it returns an Express Router.
+  const board = serverAdapter.getRouter() as Router;
+  app.use(OPS_QUEUES_PATH, basicAuth(deps.user, deps.password), board);
   return true;
 }

@@ -108,7 +108,7 @@ export async function contactWrites(gateway: TestGateway, body: Record<string, u
 }
 
 /** Poll until `check` returns a value (not undefined/false) or the deadline passes. */
-export async function eventually<T>(check: () => Promise<T | undefined | false | null>, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<T> {
+export async function eventually<T>(check: () => T | undefined | false | null | Promise<T | undefined | false | null>, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -1,5 +1,5 @@
 import { newWamid } from "../ids.ts";
-import { charLength, isRecord, nonEmptyString, type JsonRecord } from "../json.ts";
+import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
 import { countSend, digitsOf, windowOpen, withinRate, type FaultMode, type SandboxState, type SentMessage } from "../state.ts";
 import { startStatusSequence } from "../webhooks.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
@@ -23,10 +23,10 @@ function parseBody(raw: string): JsonRecord {
 function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: string } {
   if (body.messaging_product === undefined) throw new MetaError(100, "The parameter messaging_product is required.");
   if (body.messaging_product !== "whatsapp") {
-    throw new MetaError(100, `Param messaging_product must be one of {WHATSAPP} - got "${String(body.messaging_product)}".`);
+    throw new MetaError(100, `Param messaging_product must be one of {WHATSAPP} - got "${shown(body.messaging_product)}".`);
   }
   if (body.recipient_type !== undefined && body.recipient_type !== "individual") {
-    throw new MetaError(100, `Param recipient_type must be one of {INDIVIDUAL} - got "${String(body.recipient_type)}".`);
+    throw new MetaError(100, `Param recipient_type must be one of {INDIVIDUAL} - got "${shown(body.recipient_type)}".`);
   }
   if (!nonEmptyString(body.to)) throw new MetaError(100, "The parameter to is required.");
   const waId = digitsOf(body.to);
@@ -34,7 +34,7 @@ function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: stri
   // Meta defaults `type` to text.
   const type = body.type === undefined ? "text" : body.type;
   if (typeof type !== "string" || !META_TYPES.includes(type)) {
-    throw new MetaError(100, `Param type must be one of {${META_TYPES.map((t) => t.toUpperCase()).join(", ")}} - got "${String(type)}".`);
+    throw new MetaError(100, `Param type must be one of {${META_TYPES.map((t) => t.toUpperCase()).join(", ")}} - got "${shown(type)}".`);
   }
   if (body.context !== undefined && (!isRecord(body.context) || !nonEmptyString(body.context.message_id))) {
     throw new MetaError(100, "The parameter context['message_id'] is required.");

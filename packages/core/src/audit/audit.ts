@@ -1,4 +1,4 @@
-import type { Db, DbTx } from "@gw/db";
+import type { Db, DbTx, Prisma } from "@gw/db";
 
 export interface AuditInput {
   accountId: string | null;
@@ -8,7 +8,7 @@ export interface AuditInput {
   action: string;
   target?: string | null;
   requestId?: string | null;
-  details?: Record<string, unknown>;
+  details?: Prisma.InputJsonObject;
 }
 
 export async function recordAudit(db: Db | DbTx, entry: AuditInput): Promise<void> {
@@ -19,7 +19,7 @@ export async function recordAudit(db: Db | DbTx, entry: AuditInput): Promise<voi
       action: entry.action,
       target: entry.target ?? null,
       requestId: entry.requestId ?? null,
-      ...(entry.details ? { details: entry.details as object } : {}),
+      ...(entry.details ? { details: entry.details } : {}),
     },
   });
 }

@@ -18,13 +18,14 @@ export function shouldApply(current: StoredStatus, next: ProviderStatus): boolea
   return STATUS_RANK[next] > STATUS_RANK[current];
 }
 
-export interface ProviderStatusUpdate {
+// A type alias, not an interface: it is stored as Prisma JSON (early_statuses), which needs an index signature.
+export type ProviderStatusUpdate = {
   id: string;
   status: string;
   timestamp?: string;
   recipient_id?: string;
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
-}
+};
 
 function isProviderStatus(value: string): value is ProviderStatus {
   return Object.hasOwn(STATUS_RANK, value);
@@ -62,7 +63,7 @@ export async function applyStatus(tx: DbTx, update: ProviderStatusUpdate, { defe
   const rows = await tx.$queryRaw<{ id: string; status: StoredStatus }[]>`SELECT id, status FROM messages WHERE wamid = ${update.id} FOR UPDATE`;
   const current = rows[0];
   if (!current) {
-    if (deferIfUnknown) await tx.earlyStatus.create({ data: { wamid: update.id, payload: update as object } });
+    if (deferIfUnknown) await tx.earlyStatus.create({ data: { wamid: update.id, payload: update } });
     return [];
   }
   if (!shouldApply(current.status, next)) return [];

@@ -171,7 +171,7 @@ async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: s
     type: "text",
     text: { body: input.text ?? "", preview_url: false },
     ...(input.reply_to_message_id ? { context: { message_id: input.reply_to_message_id } } : {}),
-  } as GraphMessagePayload;
+  };
 }
 
 /** Spec 7, 503 (messages): nothing was sent, so the same request with the same key is safe to repeat. */

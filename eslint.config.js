@@ -1,0 +1,111 @@
+// ESLint for the whole workspace: `pnpm lint`. Type-aware typescript-eslint rules, the layering of ARCHITECTURE.md
+// as import boundaries, and eslint-config-prettier last so formatting is Prettier's alone.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
+import { defineConfig, globalIgnores } from "eslint/config";
+import tseslint from "typescript-eslint";
+
+const root = import.meta.dirname;
+const workspaces = (kind) =>
+  readdirSync(path.join(root, kind), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(root, kind, entry.name, "package.json")))
+    .map((entry) => `${kind}/${entry.name}`);
+const apps = workspaces("apps");
+const packages = workspaces("packages");
+const sandbox = "apps/provider-sandbox";
+const appsButSandbox = apps.filter((app) => app !== sandbox);
+
+// Import boundaries (import-x/no-restricted-paths). Paths are relative to the repository root and compared with
+// the *resolved* file, so `../../api/src/x.ts` and `@gw/api` are the same import. An import the resolver cannot
+// find is not judged here; tsc (TS2307) and knip (unlisted dependency) fail on it instead.
+// Production code (`src/`) is held to the app, sandbox and test-folder zones. Tests are not: the end-to-end suites
+// start the API, the dispatcher and the sandbox together, and some test support is still shared from one
+// workspace's test/ folder to another's. Each zone names its targets, so a zone for tests slots in beside these.
+const boundaries = [
+  // An app never imports another app (importing the sandbox is reported by its own zone below).
+  ...apps.map((app) => ({
+    target: `${app}/src`,
+    from: appsButSandbox.filter((other) => other !== app),
+    message: "An app never imports another app; move what they share into a package under packages/.",
+  })),
+  // A package never imports an app (its tests may use the provider sandbox, below).
+  {
+    target: packages,
+    from: appsButSandbox,
+    message: "A package never imports an app.",
+  },
+  // The lowest layers never depend on the services.
+  {
+    target: ["packages/contracts", "packages/errors", "packages/jobs", "packages/signer"],
+    from: "packages/core",
+    message: "contracts, errors, jobs and signer sit below @gw/core and never import it.",
+  },
+  // Production code never runs against the sandbox nor reaches into test code.
+  {
+    target: [...apps, ...packages].filter((dir) => dir !== sandbox).map((dir) => `${dir}/src`),
+    from: sandbox,
+    message: "Production code never imports the provider sandbox; only tests use it.",
+  },
+  {
+    target: [...apps, ...packages].map((dir) => `${dir}/src`),
+    from: [...apps, ...packages].map((dir) => `${dir}/test`),
+    message: "Production code never imports a test/ folder.",
+  },
+];
+
+export default defineConfig(
+  globalIgnores([
+    "**/node_modules/",
+    "packages/db/src/generated/",
+    ".data/",
+    ".tools/",
+    "coverage/",
+    "bench/results/",
+  ]),
+  {
+    files: ["**/*.ts"],
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    plugins: { "import-x": importX },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: root },
+    },
+    settings: { "import-x/resolver-next": [createNodeResolver()] },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { basePath: root, zones: boundaries }],
+      "@typescript-eslint/no-explicit-any": "error",
+      // `_name` marks a binding kept on purpose: Express's 4-argument error handler, a key dropped by a rest
+      // destructuring, a tuple position.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
+      ],
+    },
+  },
+  {
+    // Response bodies in tests (supertest's `res.body`, `await res.json()`) are `any` by design and are checked
+    // by the assertions themselves; typing each one would add casts, not safety.
+    files: ["**/test/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
+  {
+    // This file; no tsconfig.json owns it, so it gets the untyped rules.
+    files: ["**/*.js"],
+    extends: [js.configs.recommended],
+  },
+  prettier,
+);
