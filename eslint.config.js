@@ -57,14 +57,7 @@ const boundaries = [
 ];
 
 export default defineConfig(
-  globalIgnores([
-    "**/node_modules/",
-    "packages/db/src/generated/",
-    ".data/",
-    ".tools/",
-    "coverage/",
-    "bench/results/",
-  ]),
+  globalIgnores(["**/node_modules/", "packages/db/src/generated/", ".data/", ".tools/", "coverage/", "bench/results/"]),
   {
     files: ["**/*.ts"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],

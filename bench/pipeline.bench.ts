@@ -44,7 +44,11 @@ async function main(): Promise<void> {
     void readBody(req).then((body) => {
       const envelope = JSON.parse(body) as { event: string; occurred_at: string; data: { status?: string } };
       // occurred_at is the time the event entered the queue (spec 2.7): this is the outbox-to-receiver lag.
-      received.push({ event: envelope.event, status: envelope.data.status, lagMs: Date.now() - Date.parse(envelope.occurred_at) });
+      received.push({
+        event: envelope.event,
+        status: envelope.data.status,
+        lagMs: Date.now() - Date.parse(envelope.occurred_at),
+      });
       res.writeHead(200).end("ok");
     });
   });
@@ -54,7 +58,12 @@ async function main(): Promise<void> {
   const env = testEnv();
   const [apiPort, dispatcherPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
   const secrets = { META_APP_SECRET: "bench-app-secret", META_ACCESS_TOKEN: "bench-access-token" };
-  const shared = { DATABASE_URL: env.databaseUrl, REDIS_URL: env.redisUrl, REDIS_KEY_PREFIX: `bench${randomBytes(3).toString("hex")}`, LOG_LEVEL: "warn" };
+  const shared = {
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    REDIS_KEY_PREFIX: `bench${randomBytes(3).toString("hex")}`,
+    LOG_LEVEL: "warn",
+  };
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const children = [
     launch("apps/provider-sandbox/src/main.ts", {
@@ -72,9 +81,19 @@ async function main(): Promise<void> {
       META_VERIFY_TOKEN: "bench-verify-token",
       API_RATE_LIMIT_POINTS: String(SENDS * 10),
     }),
-    launch("apps/dispatcher/src/main.ts", { ...shared, DISPATCHER_PORT: String(dispatcherPort), DISPATCHER_CONCURRENCY: process.env.BENCH_DISPATCHER_CONCURRENCY ?? "20" }),
+    launch("apps/dispatcher/src/main.ts", {
+      ...shared,
+      DISPATCHER_PORT: String(dispatcherPort),
+      DISPATCHER_CONCURRENCY: process.env.BENCH_DISPATCHER_CONCURRENCY ?? "20",
+    }),
   ];
-  await Promise.all([`${apiUrl}/readyz`, `http://127.0.0.1:${dispatcherPort}/readyz`, `http://127.0.0.1:${sandboxPort}/_sandbox/sent`].map(waitUntilUp));
+  await Promise.all(
+    [
+      `${apiUrl}/readyz`,
+      `http://127.0.0.1:${dispatcherPort}/readyz`,
+      `http://127.0.0.1:${sandboxPort}/_sandbox/sent`,
+    ].map(waitUntilUp),
+  );
 
   const db = createDb({ url: env.databaseUrl, poolSize: 2 });
   const account = await createTestAccount(db, { integrationUrl: receiverUrl, events: ["message.status"] });
@@ -82,7 +101,13 @@ async function main(): Promise<void> {
   await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/inbound`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ phone_number_id: account.phoneNumberId, from: contact, name: "Bench", type: "text", text: "oi" }),
+    body: JSON.stringify({
+      phone_number_id: account.phoneNumberId,
+      from: contact,
+      name: "Bench",
+      type: "text",
+      text: "oi",
+    }),
   });
   // The inbound message must be stored (the 24 h window open) before the first free-text send.
   await new Promise((r) => setTimeout(r, 500));
@@ -119,24 +144,45 @@ async function main(): Promise<void> {
   const byStatus = new Map<string, number>();
   for (const r of received) byStatus.set(r.status ?? r.event, (byStatus.get(r.status ?? r.event) ?? 0) + 1);
 
-  console.log(`\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher and sandbox one process each\n`);
-  console.log(`sends answered                     ${latencies.length} in ${sendSeconds.toFixed(2)} s  →  ${(latencies.length / sendSeconds).toFixed(0)} req/s`);
+  console.log(
+    `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher and sandbox one process each\n`,
+  );
+  console.log(
+    `sends answered                     ${latencies.length} in ${sendSeconds.toFixed(2)} s  →  ${(latencies.length / sendSeconds).toFixed(0)} req/s`,
+  );
   for (const [outcome, count] of outcomes) console.log(`  ${outcome.padEnd(32)} ${count}`);
   console.log(summary("send latency (client view)", latencies));
-  console.log(`webhooks received                  ${received.length} in ${drainSeconds.toFixed(2)} s  →  ${(received.length / drainSeconds).toFixed(0)} deliveries/s (from the first send)`);
+  console.log(
+    `webhooks received                  ${received.length} in ${drainSeconds.toFixed(2)} s  →  ${(received.length / drainSeconds).toFixed(0)} deliveries/s (from the first send)`,
+  );
   for (const [status, count] of byStatus) console.log(`  message.status ${status.padEnd(17)} ${count}`);
-  console.log(summary("queue-entry → receiver lag", received.map((r) => r.lagMs)));
+  console.log(
+    summary(
+      "queue-entry → receiver lag",
+      received.map((r) => r.lagMs),
+    ),
+  );
   if (reads() < accepted) console.log(`(stopped at BENCH_TIMEOUT_S=${TIMEOUT_MS / 1000} before every webhook arrived)`);
 
   for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)))));
+  await Promise.all(
+    children.map(
+      (child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null))),
+    ),
+  );
   await db.$disconnect();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
 }
 
 function launch(entry: string, env: Record<string, string>): ChildProcess {
-  const extra = entry.includes("apps/api") && process.env.BENCH_API_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", entry], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const extra =
+    entry.includes("apps/api") && process.env.BENCH_API_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE_DIR}`]
+      : [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", entry], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   child.once("exit", (code, signal) => {
     if (code !== 0 && signal !== "SIGTERM") console.error(`${entry} terminou (código ${code}, sinal ${signal})`);
   });
@@ -144,7 +190,14 @@ function launch(entry: string, env: Record<string, string>): ChildProcess {
 }
 
 async function waitUntilUp(url: string): Promise<void> {
-  await eventually(() => fetch(url).then((r) => r.ok, () => false), { timeoutMs: 60_000, intervalMs: 200 });
+  await eventually(
+    () =>
+      fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
 }
 
 await main();

@@ -30,9 +30,18 @@ if (!state) {
   const account = await createAccount(db, "Conta demo (sandbox)");
   const phoneNumberId = "100000000000001";
   await db.businessNumber.deleteMany({ where: { phoneNumberId } });
-  await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId: "200000000000001", displayNumber: "+55 11 4000-0001" });
+  await addBusinessNumber(db, {
+    accountId: account.id,
+    phoneNumberId,
+    wabaId: "200000000000001",
+    displayNumber: "+55 11 4000-0001",
+  });
   const key = await createApiKey(db, account.id);
-  const integration = await setIntegration(db, { accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] });
+  const integration = await setIntegration(db, {
+    accountId: account.id,
+    url: receiverUrl,
+    events: ["message.status", "message.received"],
+  });
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
 }

@@ -44,7 +44,14 @@ export function createApp(deps: ApiDeps): express.Express {
   // (http/json-body.ts): a body sent to a GET or to a retry is ignored, never an error.
   const api = Router();
   api.use(requireApiKey(deps.db));
-  api.use(rateLimitPerKey({ redis: deps.redis, keyPrefix: deps.config.REDIS_KEY_PREFIX, points: deps.config.API_RATE_LIMIT_POINTS, windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS }));
+  api.use(
+    rateLimitPerKey({
+      redis: deps.redis,
+      keyPrefix: deps.config.REDIS_KEY_PREFIX,
+      points: deps.config.API_RATE_LIMIT_POINTS,
+      windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS,
+    }),
+  );
   sendMessage.register(api, { send: deps.send, onOutcome: (outcome) => deps.metrics.sends.inc({ outcome }) });
   validate.register(api);
   window.register(api, deps);

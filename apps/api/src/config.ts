@@ -1,40 +1,50 @@
 import { env, loadConfig, z } from "@gw/config";
 
 /** Every variable the API reads, parsed once at start-up (documented in .env.example). */
-export const apiConfigSchema = z.object({
-  API_HOST: z.string().default("127.0.0.1"),
-  API_PORT: env.port(8080),
-  /** Serve /metrics on its own port instead of the API port (0 = same port). */
-  API_METRICS_PORT: env.port(0),
-  DATABASE_URL: env.postgresUrl(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  REDIS_URL: env.redisUrl(),
-  REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
-  LOG_LEVEL: env.logLevel(),
+export const apiConfigSchema = z
+  .object({
+    API_HOST: z.string().default("127.0.0.1"),
+    API_PORT: env.port(8080),
+    /** Serve /metrics on its own port instead of the API port (0 = same port). */
+    API_METRICS_PORT: env.port(0),
+    DATABASE_URL: env.postgresUrl(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    REDIS_URL: env.redisUrl(),
+    REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+    LOG_LEVEL: env.logLevel(),
 
-  META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),
-  META_API_VERSION: z.string().regex(/^v\d+\.\d+$/, "deve ter a forma v23.0").default("v23.0"),
-  META_ACCESS_TOKEN: env.secret(8),
-  META_APP_SECRET: env.secret(8),
-  META_VERIFY_TOKEN: env.secret(8),
-  META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  /** Templates per page when reading the catalogue (Meta's `limit`). */
-  META_TEMPLATES_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
-  /** Retry-After (seconds) answered when the provider throttles; Meta does not send one. */
-  PROVIDER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
+    META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),
+    META_API_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "deve ter a forma v23.0")
+      .default("v23.0"),
+    META_ACCESS_TOKEN: env.secret(8),
+    META_APP_SECRET: env.secret(8),
+    META_VERIFY_TOKEN: env.secret(8),
+    META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** Templates per page when reading the catalogue (Meta's `limit`). */
+    META_TEMPLATES_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+    /** Retry-After (seconds) answered when the provider throttles; Meta does not send one. */
+    PROVIDER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
 
-  API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(600),
-  API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
-  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
+    API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(600),
+    API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+    TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+    IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
 
-  /** Bull Board at /ops/queues is mounted only when both are set. */
-  OPS_USER: z.string().min(1).optional(),
-  OPS_PASSWORD: env.secret(12).optional(),
-})
+    /** Bull Board at /ops/queues is mounted only when both are set. */
+    OPS_USER: z.string().min(1).optional(),
+    OPS_PASSWORD: env.secret(12).optional(),
+  })
   // One without the other is a deployment mistake: say so at start-up instead of silently not mounting the board.
-  .refine((c) => c.OPS_USER !== undefined || c.OPS_PASSWORD === undefined, { path: ["OPS_USER"], message: "obrigatória quando OPS_PASSWORD está definida" })
-  .refine((c) => c.OPS_PASSWORD !== undefined || c.OPS_USER === undefined, { path: ["OPS_PASSWORD"], message: "obrigatória quando OPS_USER está definida" });
+  .refine((c) => c.OPS_USER !== undefined || c.OPS_PASSWORD === undefined, {
+    path: ["OPS_USER"],
+    message: "obrigatória quando OPS_PASSWORD está definida",
+  })
+  .refine((c) => c.OPS_PASSWORD !== undefined || c.OPS_USER === undefined, {
+    path: ["OPS_PASSWORD"],
+    message: "obrigatória quando OPS_USER está definida",
+  });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 

@@ -1,4 +1,11 @@
-import { CatalogueCache, createIdempotencyStore, createOutbox, unconfirmedResponse, type Outbox, type SendDeps } from "@gw/core";
+import {
+  CatalogueCache,
+  createIdempotencyStore,
+  createOutbox,
+  unconfirmedResponse,
+  type Outbox,
+  type SendDeps,
+} from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
@@ -25,7 +32,13 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
   const metrics = createApiMetrics(queue);
   const meta = timedProvider(
-    createMetaClient({ baseUrl: config.META_BASE_URL, apiVersion: config.META_API_VERSION, accessToken: config.META_ACCESS_TOKEN, timeoutMs: config.META_TIMEOUT_MS, logger }),
+    createMetaClient({
+      baseUrl: config.META_BASE_URL,
+      apiVersion: config.META_API_VERSION,
+      accessToken: config.META_ACCESS_TOKEN,
+      timeoutMs: config.META_TIMEOUT_MS,
+      logger,
+    }),
     metrics,
   );
   const catalogue = new CatalogueCache({
@@ -51,7 +64,15 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     catalogue,
     logger,
     metrics,
-    send: { db, meta, catalogue, idempotency, outbox, logger, providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS },
+    send: {
+      db,
+      meta,
+      catalogue,
+      idempotency,
+      outbox,
+      logger,
+      providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
+    },
   };
 }
 

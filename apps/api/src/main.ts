@@ -29,7 +29,9 @@ const metricsServer =
   config.API_METRICS_PORT > 0
     ? express()
         .get("/metrics", metricsHandler(deps.metrics))
-        .listen(config.API_METRICS_PORT, config.API_HOST, () => logger.info("api metrics listening", { port: config.API_METRICS_PORT }))
+        .listen(config.API_METRICS_PORT, config.API_HOST, () =>
+          logger.info("api metrics listening", { port: config.API_METRICS_PORT }),
+        )
     : null;
 // Longer than typical load balancer idle timeouts, so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;

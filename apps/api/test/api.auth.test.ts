@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHash, randomBytes } from "node:crypto";
 import request from "supertest";
 import { createApiKey, revokeApiKey } from "@gw/core";
-import { contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  eventually,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 
 // Spec 5.1/5.2 and 7: every public endpoint is behind `Authorization: Bearer <API_KEY>`; a missing, invalid
 // or revoked key is 401 `invalid_api_key` with the error envelope and a Portuguese sentence.
@@ -17,7 +24,12 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
-  { name: "POST /public/v1/messages", method: "post", path: "/public/v1/messages", body: { to: "11987654321", template: "hello_world", language: "en_US" } },
+  {
+    name: "POST /public/v1/messages",
+    method: "post",
+    path: "/public/v1/messages",
+    body: { to: "11987654321", template: "hello_world", language: "en_US" },
+  },
   { name: "POST /public/v1/validate", method: "post", path: "/public/v1/validate", body: { to: "11987654321" } },
   { name: "GET /public/v1/window/{to}", method: "get", path: "/public/v1/window/5511987654321" },
   { name: "GET /public/v1/templates", method: "get", path: "/public/v1/templates" },
@@ -72,7 +84,11 @@ describe("public API authentication (spec 5, 7)", () => {
   describe.each(ROUTES.map((r) => [r.name, r] as const))("%s", (_name, route) => {
     it.each(BAD_CREDENTIALS)("401 invalid_api_key for %s", async (_case, header) => {
       const res = await call(route, header());
-      expect({ status: res.status, success: res.body?.success, code: res.body?.error?.code }).toEqual({ status: 401, success: false, code: "invalid_api_key" });
+      expect({ status: res.status, success: res.body?.success, code: res.body?.error?.code }).toEqual({
+        status: 401,
+        success: false,
+        code: "invalid_api_key",
+      });
       expect(Object.keys(res.body as object).sort()).toEqual(["error", "success"]);
       expect(typeof res.body.error.message).toBe("string");
       expect(res.body.error.message).toMatch(PORTUGUESE);
@@ -82,7 +98,12 @@ describe("public API authentication (spec 5, 7)", () => {
 
   it("a valid key is accepted on every route (the answer is the route's own, never 401)", async () => {
     // The window must be open for nothing but the template send; the template send needs no window.
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511987654321", type: "text", text: "oi" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511987654321",
+      type: "text",
+      text: "oi",
+    });
     const statuses: Record<string, number> = {};
     for (const route of ROUTES) statuses[route.name] = (await call(route, `Bearer ${account.apiKey}`)).status;
     expect(statuses).toEqual({
@@ -112,7 +133,10 @@ describe("public API authentication (spec 5, 7)", () => {
     expect((await call(route, `Bearer ${extra.key}`)).status).toBe(200);
     await revokeApiKey(gateway.db, extra.id);
     const refused = await call(route, `Bearer ${extra.key}`);
-    expect({ status: refused.status, code: refused.body?.error?.code }).toEqual({ status: 401, code: "invalid_api_key" });
+    expect({ status: refused.status, code: refused.body?.error?.code }).toEqual({
+      status: 401,
+      code: "invalid_api_key",
+    });
     expect((await call(route, `Bearer ${account.apiKey}`)).status).toBe(200);
   });
 
@@ -123,25 +147,37 @@ describe("public API authentication (spec 5, 7)", () => {
     expect(before.lastUsedAt).toBeNull();
 
     const startedAt = Date.now();
-    const ok = await request(gateway.app).post("/public/v1/validate").set("Authorization", `Bearer ${fresh.key}`).send({ to: "11987654321" });
+    const ok = await request(gateway.app)
+      .post("/public/v1/validate")
+      .set("Authorization", `Bearer ${fresh.key}`)
+      .send({ to: "11987654321" });
     expect(ok.status).toBe(200);
     const finishedAt = Date.now();
     // The write is off the request path: poll for it.
-    const usedAt = await eventually(async () => (await gateway.db.apiKey.findUniqueOrThrow({ where: { id: fresh.id } })).lastUsedAt);
+    const usedAt = await eventually(
+      async () => (await gateway.db.apiKey.findUniqueOrThrow({ where: { id: fresh.id } })).lastUsedAt,
+    );
     expect(usedAt.getTime()).toBeGreaterThanOrEqual(startedAt - 1);
     expect(usedAt.getTime()).toBeLessThanOrEqual(finishedAt + 1);
 
     // Refused calls: the revoked key (never used successfully) and a key that was never presented.
-    const refused = await request(gateway.app).post("/public/v1/validate").set("Authorization", `Bearer ${revokedKey}`).send({ to: "11987654321" });
+    const refused = await request(gateway.app)
+      .post("/public/v1/validate")
+      .set("Authorization", `Bearer ${revokedKey}`)
+      .send({ to: "11987654321" });
     expect(refused.status).toBe(401);
     // A later, successful call with another key is our barrier: its own write has landed by the time we look.
     const barrier = await createApiKey(gateway.db, account.accountId);
-    expect((await request(gateway.app).get("/public/v1/deliveries").set("Authorization", `Bearer ${barrier.key}`)).status).toBe(200);
+    expect(
+      (await request(gateway.app).get("/public/v1/deliveries").set("Authorization", `Bearer ${barrier.key}`)).status,
+    ).toBe(200);
     await eventually(async () => (await gateway.db.apiKey.findUniqueOrThrow({ where: { id: barrier.id } })).lastUsedAt);
     expect((await gateway.db.apiKey.findUniqueOrThrow({ where: { id: revokedKeyId } })).lastUsedAt).toBeNull();
     expect((await gateway.db.apiKey.findUniqueOrThrow({ where: { id: unused.id } })).lastUsedAt).toBeNull();
     // The account's own key was used above, and its row tells so.
-    expect((await gateway.db.apiKey.findUniqueOrThrow({ where: { id: account.keyId } })).lastUsedAt).toBeInstanceOf(Date);
+    expect((await gateway.db.apiKey.findUniqueOrThrow({ where: { id: account.keyId } })).lastUsedAt).toBeInstanceOf(
+      Date,
+    );
   });
 
   it("the database holds only the SHA-256 of a key, never the key itself, even after the key was used", async () => {
@@ -164,7 +200,9 @@ describe("public API authentication (spec 5, 7)", () => {
     // Every row of every table of the schema, as text: the raw key (and its secret part) appears nowhere.
     const tables = await gateway.db.$queryRaw<{ table_name: string }[]>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["api_keys", "audit_entries", "idempotency_keys", "messages"]));
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["api_keys", "audit_entries", "idempotency_keys", "messages"]),
+    );
     const secretPart = key.key.slice("pt_live_".length);
     const leaks: string[] = [];
     for (const { table_name } of tables) {

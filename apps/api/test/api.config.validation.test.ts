@@ -32,7 +32,9 @@ describe("API configuration from the environment", () => {
   });
 
   it("names every missing variable", () => {
-    expect(() => loadApiConfig({})).toThrow(/DATABASE_URL: obrigatória e ausente[\s\S]*REDIS_URL: obrigatória e ausente/);
+    expect(() => loadApiConfig({})).toThrow(
+      /DATABASE_URL: obrigatória e ausente[\s\S]*REDIS_URL: obrigatória e ausente/,
+    );
   });
 
   it("rejects a non-numeric port", () => {

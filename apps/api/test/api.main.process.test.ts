@@ -18,7 +18,10 @@ function spawnApi(env: Record<string, string>) {
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exited = once(child, "exit").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   return { child, exited, output: () => output };
 }
 
@@ -26,7 +29,10 @@ async function waitForStatus(url: string, status: number): Promise<void> {
   let last = 0;
   await eventually(
     async () => {
-      last = await fetch(url).then((r) => r.status, () => 0);
+      last = await fetch(url).then(
+        (r) => r.status,
+        () => 0,
+      );
       return last === status;
     },
     { timeoutMs: 20_000, intervalMs: 100 },

@@ -19,7 +19,13 @@ describe("health and readiness", () => {
     redis = createRedis(redisServer.url, "request", { connectTimeout: 300 });
     redis.on("error", () => undefined);
     await redis.ping();
-    const config = loadApiConfig({ DATABASE_URL: env.databaseUrl, REDIS_URL: redisServer.url, META_ACCESS_TOKEN: "sandbox-token", META_APP_SECRET: "sandbox-secret", META_VERIFY_TOKEN: "sandbox-verify" });
+    const config = loadApiConfig({
+      DATABASE_URL: env.databaseUrl,
+      REDIS_URL: redisServer.url,
+      META_ACCESS_TOKEN: "sandbox-token",
+      META_APP_SECRET: "sandbox-secret",
+      META_VERIFY_TOKEN: "sandbox-verify",
+    });
     app = createApp(buildApiDeps(config, silentLogger, { db, redis }));
   });
   afterAll(async () => {

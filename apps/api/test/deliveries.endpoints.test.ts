@@ -6,7 +6,15 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { DeliveryDetailOut, DeliveryListOut, RetryFailedOut, RetryOut } from "@gw/contracts";
 import type { Dispatcher } from "@gw/dispatcher";
-import { contactWrites, createTestAccount, eventually, startTestDispatcher, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  eventually,
+  startTestDispatcher,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 
 // Spec 2.6, 3.2, 4.5–4.8: the deliveries API, with deliveries produced by the real pipeline (sandbox inbound →
 // provider webhook → outbox → dispatcher → an integrator endpoint on loopback).
@@ -104,8 +112,10 @@ describe("deliveries API (spec 4.5–4.8)", () => {
     expect(res.status).toBe(200);
     return res.body as { success: true; data: { deliveries: ListedDelivery[]; next_before_id: number | null } };
   };
-  const getOne = (account: TestAccount, id: number | string) => api().get(`/public/v1/deliveries/${id}`).set(account.auth);
-  const retry = (account: TestAccount, id: number | string) => api().post(`/public/v1/deliveries/${id}/retry`).set(account.auth);
+  const getOne = (account: TestAccount, id: number | string) =>
+    api().get(`/public/v1/deliveries/${id}`).set(account.auth);
+  const retry = (account: TestAccount, id: number | string) =>
+    api().post(`/public/v1/deliveries/${id}/retry`).set(account.auth);
   const retryFailed = (account: TestAccount) => api().post("/public/v1/deliveries/retry-failed").set(account.auth);
   const allOf = async (account: TestAccount) => (await list(account, { limit: 200 })).data.deliveries;
 
@@ -129,16 +139,36 @@ describe("deliveries API (spec 4.5–4.8)", () => {
 
     // Five message.received deliveries for A, one for B: all exhaust their attempts against a 500.
     for (let i = 0; i < 5; i++) {
-      const inbound = await contactWrites(gateway, { phone_number_id: accountA.phoneNumberId, from: `55119333300${i}0`, name: `Contato ${i}`, type: "text", text: `mensagem ${i}` });
+      const inbound = await contactWrites(gateway, {
+        phone_number_id: accountA.phoneNumberId,
+        from: `55119333300${i}0`,
+        name: `Contato ${i}`,
+        type: "text",
+        text: `mensagem ${i}`,
+      });
       expect(inbound.webhook_status).toBe(200);
       inboundA.push(inbound.id);
     }
-    expect((await contactWrites(gateway, { phone_number_id: accountB.phoneNumberId, from: "5511933330999", type: "text", text: "oi" })).webhook_status).toBe(200);
-    await eventually(async () => (await list(accountA, { status: "failed" })).data.deliveries.length === 5, { timeoutMs: 20_000 });
-    const [b] = await eventually(async () => {
-      const failed = (await list(accountB, { status: "failed" })).data.deliveries;
-      return failed.length === 1 ? failed : undefined;
-    }, { timeoutMs: 20_000 });
+    expect(
+      (
+        await contactWrites(gateway, {
+          phone_number_id: accountB.phoneNumberId,
+          from: "5511933330999",
+          type: "text",
+          text: "oi",
+        })
+      ).webhook_status,
+    ).toBe(200);
+    await eventually(async () => (await list(accountA, { status: "failed" })).data.deliveries.length === 5, {
+      timeoutMs: 20_000,
+    });
+    const [b] = await eventually(
+      async () => {
+        const failed = (await list(accountB, { status: "failed" })).data.deliveries;
+        return failed.length === 1 ? failed : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
     if (!b) throw new Error("B has no failed delivery");
     failedB = b;
   }, 60_000);
@@ -175,7 +205,13 @@ describe("deliveries API (spec 4.5–4.8)", () => {
           event: "message.received",
           occurred_at: d.occurred_at,
           delivery_id: String(newest.id),
-          data: expect.objectContaining({ message_id: inboundA.at(-1), from: "5511933330040", phone_number_id: accountA.phoneNumberId, type: "text", text: "mensagem 4" }),
+          data: expect.objectContaining({
+            message_id: inboundA.at(-1),
+            from: "5511933330040",
+            phone_number_id: accountA.phoneNumberId,
+            type: "text",
+            text: "mensagem 4",
+          }),
         },
       });
       // The envelope is byte for byte what the endpoint received on every attempt.
@@ -191,7 +227,11 @@ describe("deliveries API (spec 4.5–4.8)", () => {
         [accountH, failedB.id],
       ] as const) {
         const res = await getOne(account, id);
-        expect({ status: res.status, success: res.body.success, code: res.body.error?.code }).toEqual({ status: 404, success: false, code: "not_found" });
+        expect({ status: res.status, success: res.body.success, code: res.body.error?.code }).toEqual({
+          status: 404,
+          success: false,
+          code: "not_found",
+        });
         expect(res.body.error.message).toMatch(PORTUGUESE);
       }
     });
@@ -217,15 +257,18 @@ describe("deliveries API (spec 4.5–4.8)", () => {
     it.each([
       ["exponent", (id: number) => `${id}e0`],
       ["hexadecimal", (id: number) => `0x${id.toString(16)}`],
-    ])("an id written with %s is not an integer literal: 422 int_parsing, never read as the delivery", async (_name, spell) => {
-      const [own] = (await list(accountA, { limit: 1 })).data.deliveries;
-      if (!own) throw new Error("no delivery");
-      const res = await getOne(accountA, spell(own.id));
-      expect({ status: res.status, detail: res.body.detail }).toEqual({
-        status: 422,
-        detail: [expect.objectContaining({ loc: ["path", "delivery_id"], type: "int_parsing" })],
-      });
-    });
+    ])(
+      "an id written with %s is not an integer literal: 422 int_parsing, never read as the delivery",
+      async (_name, spell) => {
+        const [own] = (await list(accountA, { limit: 1 })).data.deliveries;
+        if (!own) throw new Error("no delivery");
+        const res = await getOne(accountA, spell(own.id));
+        expect({ status: res.status, detail: res.body.detail }).toEqual({
+          status: 422,
+          detail: [expect.objectContaining({ loc: ["path", "delivery_id"], type: "int_parsing" })],
+        });
+      },
+    );
   });
 
   describe("GET /public/v1/deliveries", () => {
@@ -237,36 +280,49 @@ describe("deliveries API (spec 4.5–4.8)", () => {
       expect([...ids].sort((x, y) => y - x)).toEqual(ids);
       expect(ids).not.toContain(failedB.id);
       expect(body.data.next_before_id).toBeNull();
-      expect(body.data.deliveries.every((d) => d.event === "message.received" && d.status === "failed" && d.attempts === ATTEMPTS_PER_BUDGET)).toBe(true);
+      expect(
+        body.data.deliveries.every(
+          (d) => d.event === "message.received" && d.status === "failed" && d.attempts === ATTEMPTS_PER_BUDGET,
+        ),
+      ).toBe(true);
     });
 
-    it.each([1, 2, 3, 4, 5])("limit=%i and before_id walk every delivery once, ending with next_before_id null", async (limit) => {
-      const everything = (await allOf(accountA)).map((d) => d.id);
-      const walked: number[] = [];
-      const pages: number[] = [];
-      let cursor: number | null = null;
-      for (let guard = 0; guard < 20; guard++) {
-        const page: Awaited<ReturnType<typeof list>> = await list(accountA, cursor === null ? { limit } : { limit, before_id: cursor });
-        const ids = page.data.deliveries.map((d) => d.id);
-        expect(ids.length).toBeLessThanOrEqual(limit);
-        if (cursor !== null) expect(ids.every((id) => id < (cursor ?? 0))).toBe(true);
-        walked.push(...ids);
-        pages.push(ids.length);
-        cursor = page.data.next_before_id;
-        if (cursor === null) break;
-        expect(cursor).toBe(ids.at(-1));
-      }
-      expect(cursor).toBeNull();
-      expect(walked).toEqual(everything);
-      expect(new Set(walked).size).toBe(walked.length);
-      expect(pages.filter((n) => n === 0)).toEqual([]);
-    });
+    it.each([1, 2, 3, 4, 5])(
+      "limit=%i and before_id walk every delivery once, ending with next_before_id null",
+      async (limit) => {
+        const everything = (await allOf(accountA)).map((d) => d.id);
+        const walked: number[] = [];
+        const pages: number[] = [];
+        let cursor: number | null = null;
+        for (let guard = 0; guard < 20; guard++) {
+          const page: Awaited<ReturnType<typeof list>> = await list(
+            accountA,
+            cursor === null ? { limit } : { limit, before_id: cursor },
+          );
+          const ids = page.data.deliveries.map((d) => d.id);
+          expect(ids.length).toBeLessThanOrEqual(limit);
+          if (cursor !== null) expect(ids.every((id) => id < (cursor ?? 0))).toBe(true);
+          walked.push(...ids);
+          pages.push(ids.length);
+          cursor = page.data.next_before_id;
+          if (cursor === null) break;
+          expect(cursor).toBe(ids.at(-1));
+        }
+        expect(cursor).toBeNull();
+        expect(walked).toEqual(everything);
+        expect(new Set(walked).size).toBe(walked.length);
+        expect(pages.filter((n) => n === 0)).toEqual([]);
+      },
+    );
 
     it("paging combines with the status filter", async () => {
       const walked: number[] = [];
       let cursor: number | null = null;
       for (let guard = 0; guard < 10; guard++) {
-        const page: Awaited<ReturnType<typeof list>> = await list(accountA, cursor === null ? { status: "failed", limit: 2 } : { status: "failed", limit: 2, before_id: cursor });
+        const page: Awaited<ReturnType<typeof list>> = await list(
+          accountA,
+          cursor === null ? { status: "failed", limit: 2 } : { status: "failed", limit: 2, before_id: cursor },
+        );
         expect(page.data.deliveries.every((d) => d.status === "failed")).toBe(true);
         walked.push(...page.data.deliveries.map((d) => d.id));
         cursor = page.data.next_before_id;
@@ -278,7 +334,12 @@ describe("deliveries API (spec 4.5–4.8)", () => {
     it("limit defaults to 50 (spec 8)", async () => {
       const account = await createTestAccount(idle.db, { integrationUrl: endpointP.url });
       for (let i = 0; i < 51; i++) {
-        const res = await contactWrites(idle, { phone_number_id: account.phoneNumberId, from: `5511955${String(i).padStart(6, "0")}`, type: "text", text: `m${i}` });
+        const res = await contactWrites(idle, {
+          phone_number_id: account.phoneNumberId,
+          from: `5511955${String(i).padStart(6, "0")}`,
+          type: "text",
+          text: `m${i}`,
+        });
         expect(res.webhook_status).toBe(200);
       }
       const first = await list(account);
@@ -302,8 +363,15 @@ describe("deliveries API (spec 4.5–4.8)", () => {
     });
 
     it("status filters: only that status comes back", async () => {
-      expect((await list(accountA, { status: "failed" })).data.deliveries.map((d) => d.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
-      for (const status of ["pending", "delivering", "delivered"]) expect((await list(accountA, { status })).data.deliveries).toEqual([]);
+      expect((await list(accountA, { status: "failed" })).data.deliveries.map((d) => d.status)).toEqual([
+        "failed",
+        "failed",
+        "failed",
+        "failed",
+        "failed",
+      ]);
+      for (const status of ["pending", "delivering", "delivered"])
+        expect((await list(accountA, { status })).data.deliveries).toEqual([]);
       expect((await list(accountB, { status: "failed" })).data.deliveries.map((d) => d.id)).toEqual([failedB.id]);
       expect((await list(accountB, { status: "delivered" })).data.deliveries).toEqual([]);
     });
@@ -334,27 +402,53 @@ describe("deliveries API (spec 4.5–4.8)", () => {
 
   describe("POST /public/v1/deliveries/{delivery_id}/retry refusals", () => {
     it("422 delivery_not_retryable for a pending delivery, which stays pending", async () => {
-      expect((await contactWrites(idle, { phone_number_id: accountP.phoneNumberId, from: "5511933331000", type: "text", text: "oi" })).webhook_status).toBe(200);
+      expect(
+        (
+          await contactWrites(idle, {
+            phone_number_id: accountP.phoneNumberId,
+            from: "5511933331000",
+            type: "text",
+            text: "oi",
+          })
+        ).webhook_status,
+      ).toBe(200);
       const [pending] = (await list(accountP)).data.deliveries;
       expect(pending).toMatchObject({ status: "pending", attempts: 0 });
       if (!pending) throw new Error("no pending delivery");
       const res = await retry(accountP, pending.id);
-      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 422, code: "delivery_not_retryable" });
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({
+        status: 422,
+        code: "delivery_not_retryable",
+      });
       expect(res.body.success).toBe(false);
       expect(res.body.error.message).toMatch(PORTUGUESE);
       expect((await getOne(accountP, pending.id)).body.data).toMatchObject({ status: "pending", attempts: 0 });
-      expect(await gateway.db.auditEntry.count({ where: { accountId: accountP.accountId, action: "api.webhook.retry" } })).toBe(0);
+      expect(
+        await gateway.db.auditEntry.count({ where: { accountId: accountP.accountId, action: "api.webhook.retry" } }),
+      ).toBe(0);
     });
 
     it("422 delivery_not_retryable for a delivery whose attempt is in progress; the attempt then completes normally", async () => {
-      expect((await contactWrites(gateway, { phone_number_id: accountH.phoneNumberId, from: "5511933332000", type: "text", text: "oi" })).webhook_status).toBe(200);
+      expect(
+        (
+          await contactWrites(gateway, {
+            phone_number_id: accountH.phoneNumberId,
+            from: "5511933332000",
+            type: "text",
+            text: "oi",
+          })
+        ).webhook_status,
+      ).toBe(200);
       const [delivering] = await eventually(async () => {
         const rows = (await list(accountH, { status: "delivering" })).data.deliveries;
         return rows.length === 1 && endpointH.held.length === 1 ? rows : undefined;
       });
       if (!delivering) throw new Error("no delivering delivery");
       const res = await retry(accountH, delivering.id);
-      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 422, code: "delivery_not_retryable" });
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({
+        status: 422,
+        code: "delivery_not_retryable",
+      });
       expect(res.body.error.message).toMatch(PORTUGUESE);
 
       endpointH.release(200, '{"applied":false}');
@@ -363,7 +457,14 @@ describe("deliveries API (spec 4.5–4.8)", () => {
         return one.status === "delivered" ? one : undefined;
       });
       // Spec 2.6/4.6: the body the endpoint answered is kept even on 2xx.
-      expect(done).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 200, last_error: '{"applied":false}', next_attempt_at: null, delivered_at: expect.stringMatching(ISO) });
+      expect(done).toMatchObject({
+        status: "delivered",
+        attempts: 1,
+        last_status_code: 200,
+        last_error: '{"applied":false}',
+        next_attempt_at: null,
+        delivered_at: expect.stringMatching(ISO),
+      });
       expect(endpointH.requests).toHaveLength(1);
     });
 
@@ -374,11 +475,20 @@ describe("deliveries API (spec 4.5–4.8)", () => {
         [accountP, failedB.id],
       ] as const) {
         const res = await retry(account, id);
-        expect({ status: res.status, success: res.body.success, code: res.body.error?.code }).toEqual({ status: 404, success: false, code: "not_found" });
+        expect({ status: res.status, success: res.body.success, code: res.body.error?.code }).toEqual({
+          status: 404,
+          success: false,
+          code: "not_found",
+        });
         expect(res.body.error.message).toMatch(PORTUGUESE);
       }
-      expect((await getOne(accountB, failedB.id)).body.data).toMatchObject({ status: "failed", attempts: ATTEMPTS_PER_BUDGET });
-      expect(await gateway.db.auditEntry.count({ where: { action: "api.webhook.retry", target: `delivery:${failedB.id}` } })).toBe(0);
+      expect((await getOne(accountB, failedB.id)).body.data).toMatchObject({
+        status: "failed",
+        attempts: ATTEMPTS_PER_BUDGET,
+      });
+      expect(
+        await gateway.db.auditEntry.count({ where: { action: "api.webhook.retry", target: `delivery:${failedB.id}` } }),
+      ).toBe(0);
     });
 
     it.each(["abc", "0", "-1", "1.5"])("422 HTTPValidationError at [path, delivery_id] for %j", async (id) => {
@@ -401,24 +511,42 @@ describe("deliveries API (spec 4.5–4.8)", () => {
       expect(res.body).toEqual({ success: true, data: { requeued: 5 } });
 
       // Each one is sent again: same delivery id, the next attempt number, signed again and valid.
-      await eventually(async () => (await list(accountA, { status: "delivered" })).data.deliveries.length === 5, { timeoutMs: 20_000 });
+      await eventually(async () => (await list(accountA, { status: "delivered" })).data.deliveries.length === 5, {
+        timeoutMs: 20_000,
+      });
       for (const id of failedIds) {
         const resent = endpointA.requests.filter((r) => r.headers["x-pt-delivery-id"] === String(id));
         expect(resent.map((r) => r.headers["x-pt-attempt"])).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
         const last = resent.at(-1);
         if (!last) throw new Error("no request");
         expect(signatureValid(accountA.signingSecret ?? "", last)).toBe(true);
-        expect((await getOne(accountA, id)).body.data).toMatchObject({ status: "delivered", attempts: 8, last_status_code: 200, last_error: "recebido", next_attempt_at: null });
+        expect((await getOne(accountA, id)).body.data).toMatchObject({
+          status: "delivered",
+          attempts: 8,
+          last_status_code: 200,
+          last_error: "recebido",
+          next_attempt_at: null,
+        });
       }
 
       // The other account's failed delivery was not touched.
-      expect((await getOne(accountB, failedB.id)).body.data).toMatchObject({ status: "failed", attempts: ATTEMPTS_PER_BUDGET, last_status_code: 500 });
+      expect((await getOne(accountB, failedB.id)).body.data).toMatchObject({
+        status: "failed",
+        attempts: ATTEMPTS_PER_BUDGET,
+        last_status_code: 500,
+      });
       expect(endpointB.requests.length).toBe(bRequestsBefore);
 
-      const audit = await gateway.db.auditEntry.findMany({ where: { accountId: accountA.accountId, action: "api.webhook.retry" } });
+      const audit = await gateway.db.auditEntry.findMany({
+        where: { accountId: accountA.accountId, action: "api.webhook.retry" },
+      });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ actor: `api_key:${accountA.keyId}`, requestId: expect.any(String) });
-      expect(await gateway.db.auditEntry.count({ where: { accountId: accountB.accountId, action: { startsWith: "api.webhook" } } })).toBe(0);
+      expect(
+        await gateway.db.auditEntry.count({
+          where: { accountId: accountB.accountId, action: { startsWith: "api.webhook" } },
+        }),
+      ).toBe(0);
     });
 
     it("nothing failed left: requeued 0 and nothing re-sent", async () => {
@@ -459,16 +587,25 @@ describe("deliveries API (spec 4.5–4.8)", () => {
       const last = endpointB.requests.at(-1);
       expect(last?.headers["x-pt-delivery-id"]).toBe(String(failedB.id));
       expect(last?.headers["x-pt-attempt"]).toBe("8");
-      const audit = await gateway.db.auditEntry.findMany({ where: { accountId: accountB.accountId, action: "api.webhook.retry" } });
+      const audit = await gateway.db.auditEntry.findMany({
+        where: { accountId: accountB.accountId, action: "api.webhook.retry" },
+      });
       expect(audit).toHaveLength(1);
-      expect(audit[0]).toMatchObject({ actor: `api_key:${accountB.keyId}`, target: expect.stringContaining(String(failedB.id)) });
+      expect(audit[0]).toMatchObject({
+        actor: `api_key:${accountB.keyId}`,
+        target: expect.stringContaining(String(failedB.id)),
+      });
     });
 
     it("a delivered delivery may be retried too (spec 3.2)", async () => {
       const res = await retry(accountB, failedB.id);
       expect(res.status).toBe(200);
-      await eventually(() => endpointB.requests.filter((r) => r.headers["x-pt-delivery-id"] === String(failedB.id)).length === 9);
-      await eventually(async () => ((await getOne(accountB, failedB.id)).body.data as { status: string }).status === "delivered");
+      await eventually(
+        () => endpointB.requests.filter((r) => r.headers["x-pt-delivery-id"] === String(failedB.id)).length === 9,
+      );
+      await eventually(
+        async () => ((await getOne(accountB, failedB.id)).body.data as { status: string }).status === "delivered",
+      );
     });
 
     it("the answer follows the RetryOut contract: {id: integer, status: 'pending', next_attempt: integer}", async () => {
@@ -477,7 +614,9 @@ describe("deliveries API (spec 4.5–4.8)", () => {
       const parsed = RetryOut.safeParse(res.body);
       expect(parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)).toBeNull();
       expect(res.body.data).toEqual({ id: failedB.id, status: "pending", next_attempt: 10 });
-      await eventually(async () => ((await getOne(accountB, failedB.id)).body.data as { status: string }).status === "delivered");
+      await eventually(
+        async () => ((await getOne(accountB, failedB.id)).body.data as { status: string }).status === "delivered",
+      );
     });
   });
 });

@@ -10,7 +10,17 @@ import { createTempDatabase, silentLogger, testEnv } from "@gw/testkit";
 import { createApp } from "../src/app.ts";
 import { loadApiConfig } from "../src/config.ts";
 import { buildApiDeps, closeApiDeps } from "../src/container.ts";
-import { ACCESS_TOKEN, APP_SECRET, VERIFY_TOKEN, contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  ACCESS_TOKEN,
+  APP_SECRET,
+  VERIFY_TOKEN,
+  contactWrites,
+  createTestAccount,
+  eventually,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 /*
@@ -74,16 +84,42 @@ import { sandboxControl } from "./support/sandbox-control.ts";
 
 /** The codes of spec section 7's table, copied by hand from the spec. */
 const SECTION_7 = [
-  "invalid_recipient", "empty_message", "pix_needs_template", "invalid_template_status", "no_connected_number", "invalid_api_key", "not_found",
-  "idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified", "outside_24h_window", "recipient_unreachable",
-  "template_params_mismatch", "template_not_found", "template_paused", "invalid_template", "marketing_experiment", "delivery_limited",
-  "payment_issue", "account_restricted", "variable_too_long", "variable_bad_format", "invalid_pix_order", "template_required_header_media",
-  "template_header_mismatch", "template_format_unsupported", "invalid_otp", "api_rate_limited", "rate_limited", "templates_unavailable",
+  "invalid_recipient",
+  "empty_message",
+  "pix_needs_template",
+  "invalid_template_status",
+  "no_connected_number",
+  "invalid_api_key",
+  "not_found",
+  "idempotency_in_flight",
+  "idempotency_conflict",
+  "idempotency_legacy_unverified",
+  "outside_24h_window",
+  "recipient_unreachable",
+  "template_params_mismatch",
+  "template_not_found",
+  "template_paused",
+  "invalid_template",
+  "marketing_experiment",
+  "delivery_limited",
+  "payment_issue",
+  "account_restricted",
+  "variable_too_long",
+  "variable_bad_format",
+  "invalid_pix_order",
+  "template_required_header_media",
+  "template_header_mismatch",
+  "template_format_unsupported",
+  "invalid_otp",
+  "api_rate_limited",
+  "rate_limited",
+  "templates_unavailable",
 ] as const;
 
 /** Registry codes that none of the four endpoints can answer, and why. */
 const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
-  not_found: "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
+  not_found:
+    "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
   delivery_not_retryable: "POST /deliveries/{id}/retry only",
 };
 
@@ -94,16 +130,34 @@ const PORTUGUESE = /^[A-ZÀ-Ú].*[.!?]$/u;
 const RECIPIENT = "5511987654321";
 const UNREACHABLE = "5511900000077";
 const HELLO = { template: "hello_world", language: "en_US" } as const;
-const PIX_ORDER = { reference_id: "pedido-1", pix_code: "00020101021226700014br.gov.bcb.pix2548pix", merchant_name: "Loja Exemplo", key: "39580525000189", items: [{ name: "Bolo", amount: 5000 }] };
+const PIX_ORDER = {
+  reference_id: "pedido-1",
+  pix_code: "00020101021226700014br.gov.bcb.pix2548pix",
+  merchant_name: "Loja Exemplo",
+  key: "39580525000189",
+  items: [{ name: "Bolo", amount: 5000 }],
+};
 
-const ENDPOINTS = ["POST /public/v1/messages", "POST /public/v1/validate", "GET /public/v1/window/{to}", "GET /public/v1/templates"] as const;
+const ENDPOINTS = [
+  "POST /public/v1/messages",
+  "POST /public/v1/validate",
+  "GET /public/v1/window/{to}",
+  "GET /public/v1/templates",
+] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
 
 /** A call to one of the four endpoints that succeeds when the key is good and nothing else is wrong. */
-function call(app: Parameters<typeof request>[0], endpoint: Endpoint, headers: Record<string, string> = {}): request.Test {
+function call(
+  app: Parameters<typeof request>[0],
+  endpoint: Endpoint,
+  headers: Record<string, string> = {},
+): request.Test {
   switch (endpoint) {
     case "POST /public/v1/messages":
-      return request(app).post("/public/v1/messages").set(headers).send({ to: RECIPIENT, ...HELLO });
+      return request(app)
+        .post("/public/v1/messages")
+        .set(headers)
+        .send({ to: RECIPIENT, ...HELLO });
     case "POST /public/v1/validate":
       return request(app).post("/public/v1/validate").set(headers).send({ to: "11987654321" });
     case "GET /public/v1/window/{to}":
@@ -114,8 +168,16 @@ function call(app: Parameters<typeof request>[0], endpoint: Endpoint, headers: R
 }
 
 /** The exact error envelope of spec 7; `message` defaults to the registry's sentence for `code`. */
-function expectEnvelope(res: request.Response, status: number, code: ErrorCode, message: string = ERROR_REGISTRY[code].message): void {
-  expect({ status: res.status, body: res.body as unknown }).toStrictEqual({ status, body: { success: false, error: { code, message } } });
+function expectEnvelope(
+  res: request.Response,
+  status: number,
+  code: ErrorCode,
+  message: string = ERROR_REGISTRY[code].message,
+): void {
+  expect({ status: res.status, body: res.body as unknown }).toStrictEqual({
+    status,
+    body: { success: false, error: { code, message } },
+  });
   expect(ERROR_REGISTRY[code].status).toBe(status);
   expect(res.headers["content-type"]).toMatch(/^application\/json/);
   expect(message).toMatch(PORTUGUESE);
@@ -155,8 +217,10 @@ const UNKNOWN_KEY = `pt_live_${"A".repeat(43)}`;
 describe("section 7 error codes through HTTP, on the default stack (API + sandbox + Postgres + Redis)", () => {
   let gateway: TestGateway;
   let account: TestAccount;
-  const send = (body: Record<string, unknown>, acc: TestAccount = account) => request(gateway.app).post("/public/v1/messages").set(acc.auth).send(body);
-  const sendWithKey = (key: string, body: Record<string, unknown>) => request(gateway.app).post("/public/v1/messages").set(account.auth).set("Idempotency-Key", key).send(body);
+  const send = (body: Record<string, unknown>, acc: TestAccount = account) =>
+    request(gateway.app).post("/public/v1/messages").set(acc.auth).send(body);
+  const sendWithKey = (key: string, body: Record<string, unknown>) =>
+    request(gateway.app).post("/public/v1/messages").set(account.auth).set("Idempotency-Key", key).send(body);
 
   async function pendingFaults(): Promise<unknown[]> {
     const res = await fetch(`${gateway.sandbox.url}/_sandbox/faults`);
@@ -164,7 +228,10 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
   }
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { unreachable: [UNREACHABLE] } });
+    gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "10000" },
+      sandbox: { unreachable: [UNREACHABLE] },
+    });
     account = await createTestAccount(gateway.db);
   });
   afterEach(async () => {
@@ -178,13 +245,22 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
   describe("401", () => {
     it.each(ENDPOINTS.map((e) => [e] as const))("401 invalid_api_key on %s", async (endpoint) => {
       expectEnvelope(await call(gateway.app, endpoint), 401, "invalid_api_key");
-      expectEnvelope(await call(gateway.app, endpoint, { Authorization: `Bearer ${UNKNOWN_KEY}` }), 401, "invalid_api_key");
+      expectEnvelope(
+        await call(gateway.app, endpoint, { Authorization: `Bearer ${UNKNOWN_KEY}` }),
+        401,
+        "invalid_api_key",
+      );
     });
   });
 
   describe("400", () => {
     it("400 invalid_recipient: a number that is not a valid phone", async () => {
-      expectEnvelope(await send({ to: "12345", text: "oi" }), 400, "invalid_recipient", "O número 12345 não é válido para envio.");
+      expectEnvelope(
+        await send({ to: "12345", text: "oi" }),
+        400,
+        "invalid_recipient",
+        "O número 12345 não é válido para envio.",
+      );
     });
 
     it("400 empty_message: neither text nor template", async () => {
@@ -196,7 +272,11 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
     });
 
     it("400 invalid_template_status: unknown status filter", async () => {
-      expectEnvelope(await request(gateway.app).get("/public/v1/templates?status=APROVADO").set(account.auth), 400, "invalid_template_status");
+      expectEnvelope(
+        await request(gateway.app).get("/public/v1/templates?status=APROVADO").set(account.auth),
+        400,
+        "invalid_template_status",
+      );
     });
 
     it.each([["POST /public/v1/messages"], ["GET /public/v1/templates"]] as const)(
@@ -204,7 +284,11 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       async (endpoint) => {
         const bare = await createAccount(gateway.db, "sem número");
         const key = await createApiKey(gateway.db, bare.id);
-        expectEnvelope(await call(gateway.app, endpoint, { Authorization: `Bearer ${key.key}` }), 400, "no_connected_number");
+        expectEnvelope(
+          await call(gateway.app, endpoint, { Authorization: `Bearer ${key.key}` }),
+          400,
+          "no_connected_number",
+        );
       },
     );
 
@@ -214,9 +298,18 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
         const other = await createTestAccount(gateway.db);
         const id = other.phoneNumberId;
         if (endpoint === "POST /public/v1/messages") {
-          expectEnvelope(await send({ to: RECIPIENT, ...HELLO, phone_number_id: id }), 400, "no_connected_number", `O número ${id} não está conectado a esta conta.`);
+          expectEnvelope(
+            await send({ to: RECIPIENT, ...HELLO, phone_number_id: id }),
+            400,
+            "no_connected_number",
+            `O número ${id} não está conectado a esta conta.`,
+          );
         } else {
-          expectEnvelope(await request(gateway.app).get(`/public/v1/templates?phone_number_id=${id}`).set(account.auth), 400, "no_connected_number");
+          expectEnvelope(
+            await request(gateway.app).get(`/public/v1/templates?phone_number_id=${id}`).set(account.auth),
+            400,
+            "no_connected_number",
+          );
         }
       },
     );
@@ -225,15 +318,29 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
     it("window: an account without a business number gets open:false; another account's phone_number_id is a 422 on the query", async () => {
       const bare = await createAccount(gateway.db, "sem número");
       const key = await createApiKey(gateway.db, bare.id);
-      const closed = await request(gateway.app).get(`/public/v1/window/${RECIPIENT}`).set({ Authorization: `Bearer ${key.key}` });
+      const closed = await request(gateway.app)
+        .get(`/public/v1/window/${RECIPIENT}`)
+        .set({ Authorization: `Bearer ${key.key}` });
       expect(closed.status).toBe(200);
-      expect(closed.body).toEqual({ success: true, data: { to: RECIPIENT, phone_number_id: null, open: false, expires_at: null, last_inbound_at: null } });
+      expect(closed.body).toEqual({
+        success: true,
+        data: { to: RECIPIENT, phone_number_id: null, open: false, expires_at: null, last_inbound_at: null },
+      });
 
       const other = await createTestAccount(gateway.db);
-      const foreign = await request(gateway.app).get(`/public/v1/window/${RECIPIENT}?phone_number_id=${other.phoneNumberId}`).set(account.auth);
+      const foreign = await request(gateway.app)
+        .get(`/public/v1/window/${RECIPIENT}?phone_number_id=${other.phoneNumberId}`)
+        .set(account.auth);
       expect(foreign.status).toBe(422);
       expect(foreign.body).toEqual({
-        detail: [{ loc: ["query", "phone_number_id"], msg: "O número não está conectado a esta conta.", type: "value_error", input: other.phoneNumberId }],
+        detail: [
+          {
+            loc: ["query", "phone_number_id"],
+            msg: "O número não está conectado a esta conta.",
+            type: "value_error",
+            input: other.phoneNumberId,
+          },
+        ],
       });
     });
   });
@@ -241,7 +348,9 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
   describe("409 and the unconfirmed sends", () => {
     it("409 idempotency_in_flight while the first call with the key waits for the provider", async () => {
       const body = { to: "5511911120001", ...HELLO };
-      const postsToMessages = async () => (await sandboxControl.requests(gateway)).filter((r) => r.method === "POST" && r.path.endsWith("/messages")).length;
+      const postsToMessages = async () =>
+        (await sandboxControl.requests(gateway)).filter((r) => r.method === "POST" && r.path.endsWith("/messages"))
+          .length;
       const before = await postsToMessages();
       // The sandbox keeps the first send's connection open for 1.5 s, then drops it without an answer.
       await sandboxControl.fault(gateway, { mode: "timeout", count: 1, route: "messages", delay_ms: 1500 });
@@ -268,9 +377,21 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
     it("409 idempotency_legacy_unverified: key of a record stored without fingerprint", async () => {
       // A row as the service wrote them before fingerprints existed.
       await gateway.db.idempotencyKey.create({
-        data: { accountId: account.accountId, key: "legacy-7", fingerprint: null, state: "completed", responseStatus: 200, responseBody: "{}", expiresAt: new Date(Date.now() + 86_400_000) },
+        data: {
+          accountId: account.accountId,
+          key: "legacy-7",
+          fingerprint: null,
+          state: "completed",
+          responseStatus: 200,
+          responseBody: "{}",
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
       });
-      expectEnvelope(await sendWithKey("legacy-7", { to: "5511911120004", ...HELLO }), 409, "idempotency_legacy_unverified");
+      expectEnvelope(
+        await sendWithKey("legacy-7", { to: "5511911120004", ...HELLO }),
+        409,
+        "idempotency_legacy_unverified",
+      );
     });
 
     it.each([
@@ -289,18 +410,39 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
   });
 
   describe("413", () => {
-    it.each([["POST /public/v1/messages"], ["POST /public/v1/validate"]] as const)("413 payload_too_large on %s", async (endpoint) => {
-      const path = endpoint === "POST /public/v1/messages" ? "/public/v1/messages" : "/public/v1/validate";
-      const res = await request(gateway.app).post(path).set(account.auth).send({ to: RECIPIENT, text: "a".repeat(300 * 1024) });
-      expectEnvelope(res, 413, "payload_too_large");
-    });
+    it.each([["POST /public/v1/messages"], ["POST /public/v1/validate"]] as const)(
+      "413 payload_too_large on %s",
+      async (endpoint) => {
+        const path = endpoint === "POST /public/v1/messages" ? "/public/v1/messages" : "/public/v1/validate";
+        const res = await request(gateway.app)
+          .post(path)
+          .set(account.auth)
+          .send({ to: RECIPIENT, text: "a".repeat(300 * 1024) });
+        expectEnvelope(res, 413, "payload_too_large");
+      },
+    );
   });
 
   describe("422 refused by the service's own pre-checks (the provider is not asked)", () => {
     it.each([
-      ["422 outside_24h_window (pre-check): free text to a contact who never wrote", { to: "5511911130001", text: "oi" }, "outside_24h_window", ERROR_REGISTRY.outside_24h_window.message],
-      ["422 template_not_found (pre-check): unknown template name", { to: RECIPIENT, template: "nao_existe" }, "template_not_found", "O template nao_existe não existe no idioma pt_BR para esta conta."],
-      ["422 template_paused (pre-check): PAUSED template", { to: RECIPIENT, template: "aviso_promocao", variables: ["Maria"] }, "template_paused", "O template aviso_promocao (pt_BR) está pausado pelo provedor e não pode ser enviado agora."],
+      [
+        "422 outside_24h_window (pre-check): free text to a contact who never wrote",
+        { to: "5511911130001", text: "oi" },
+        "outside_24h_window",
+        ERROR_REGISTRY.outside_24h_window.message,
+      ],
+      [
+        "422 template_not_found (pre-check): unknown template name",
+        { to: RECIPIENT, template: "nao_existe" },
+        "template_not_found",
+        "O template nao_existe não existe no idioma pt_BR para esta conta.",
+      ],
+      [
+        "422 template_paused (pre-check): PAUSED template",
+        { to: RECIPIENT, template: "aviso_promocao", variables: ["Maria"] },
+        "template_paused",
+        "O template aviso_promocao (pt_BR) está pausado pelo provedor e não pode ser enviado agora.",
+      ],
       [
         "422 invalid_template (pre-check): PENDING template",
         { to: RECIPIENT, template: "novidades_semana", variables: ["Maria"] },
@@ -351,7 +493,12 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       ],
       [
         "422 template_header_mismatch (pre-check): document sent to an IMAGE header",
-        { to: RECIPIENT, template: "promo_imagem", variables: ["Maria", "20%"], header_media: { type: "document", link: "https://exemplo.com/a.pdf" } },
+        {
+          to: RECIPIENT,
+          template: "promo_imagem",
+          variables: ["Maria", "20%"],
+          header_media: { type: "document", link: "https://exemplo.com/a.pdf" },
+        },
         "template_header_mismatch",
         'O cabeçalho do template promo_imagem é IMAGE, mas header_media.type é document; informe type "image".',
       ],
@@ -387,34 +534,114 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
     it("422 variable_too_long: the sandbox refuses a body over 1024 characters after substitution (132005)", async () => {
       // Each variable is within the per-parameter limit; the substituted body is not.
-      const body = { to: RECIPIENT, template: "promo_imagem", header_media: { type: "image", link: "https://cdn.exemplo.com.br/p.jpg" }, variables: ["a".repeat(600), "b".repeat(600)] };
+      const body = {
+        to: RECIPIENT,
+        template: "promo_imagem",
+        header_media: { type: "image", link: "https://cdn.exemplo.com.br/p.jpg" },
+        variables: ["a".repeat(600), "b".repeat(600)],
+      };
       expectEnvelope(await send(body), 422, "variable_too_long");
     });
 
     // [title, Meta code injected by the sandbox, Meta's error_data.details, expected code]
     it.each([
-      ["422 outside_24h_window from the provider's 131047", 131047, "Message failed to send because more than 24 hours have passed since the customer last replied to this number.", "outside_24h_window"],
-      ["422 recipient_unreachable from the provider's 131026", 131026, "Message Undeliverable.", "recipient_unreachable"],
-      ["422 template_params_mismatch from the provider's 132000", 132000, "body: number of localizable_params (0) does not match the expected number of params (1)", "template_params_mismatch"],
-      ["422 template_params_mismatch from the provider's 100 about a parameter name", 100, "Parameter name is missing or empty", "template_params_mismatch"],
-      ["422 template_not_found from the provider's 132001", 132001, "template name (hello_world) does not exist in en_US", "template_not_found"],
-      ["422 template_paused from the provider's 132015", 132015, "Template is paused due to low quality so it cannot be sent in a template message.", "template_paused"],
-      ["422 invalid_template from the provider's 132016", 132016, "Template has been paused too many times due to low quality and is now permanently disabled.", "invalid_template"],
-      ["422 marketing_experiment from the provider's 130472", 130472, "Injected by the sandbox.", "marketing_experiment"],
+      [
+        "422 outside_24h_window from the provider's 131047",
+        131047,
+        "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+        "outside_24h_window",
+      ],
+      [
+        "422 recipient_unreachable from the provider's 131026",
+        131026,
+        "Message Undeliverable.",
+        "recipient_unreachable",
+      ],
+      [
+        "422 template_params_mismatch from the provider's 132000",
+        132000,
+        "body: number of localizable_params (0) does not match the expected number of params (1)",
+        "template_params_mismatch",
+      ],
+      [
+        "422 template_params_mismatch from the provider's 100 about a parameter name",
+        100,
+        "Parameter name is missing or empty",
+        "template_params_mismatch",
+      ],
+      [
+        "422 template_not_found from the provider's 132001",
+        132001,
+        "template name (hello_world) does not exist in en_US",
+        "template_not_found",
+      ],
+      [
+        "422 template_paused from the provider's 132015",
+        132015,
+        "Template is paused due to low quality so it cannot be sent in a template message.",
+        "template_paused",
+      ],
+      [
+        "422 invalid_template from the provider's 132016",
+        132016,
+        "Template has been paused too many times due to low quality and is now permanently disabled.",
+        "invalid_template",
+      ],
+      [
+        "422 marketing_experiment from the provider's 130472",
+        130472,
+        "Injected by the sandbox.",
+        "marketing_experiment",
+      ],
       ["422 delivery_limited from the provider's 131049", 131049, "Injected by the sandbox.", "delivery_limited"],
       ["422 payment_issue from the provider's 131042", 131042, "Injected by the sandbox.", "payment_issue"],
       ["422 account_restricted from the provider's 131031", 131031, "Injected by the sandbox.", "account_restricted"],
       ["422 account_restricted from the provider's 131048", 131048, "Injected by the sandbox.", "account_restricted"],
       ["422 account_restricted from the provider's 368", 368, "Injected by the sandbox.", "account_restricted"],
-      ["422 variable_too_long from the provider's 132005", 132005, "body: text is longer than 1024 characters after parameter substitution", "variable_too_long"],
-      ["422 variable_bad_format from the provider's 132018", 132018, "Param text cannot have new-line/tab characters or more than 4 consecutive spaces", "variable_bad_format"],
-      ["422 invalid_pix_order from the provider's 131009 about the order", 131009, "order_details: total_amount.value (1) does not match subtotal + tax + shipping - discount (5000)", "invalid_pix_order"],
-      ["422 template_required_header_media from the provider's 132012 (received UNKNOWN)", 132012, "header: Format mismatch, expected IMAGE, received UNKNOWN", "template_required_header_media"],
-      ["422 template_header_mismatch from the provider's 132012 (received DOCUMENT)", 132012, "header: Format mismatch, expected IMAGE, received DOCUMENT", "template_header_mismatch"],
-      ["422 invalid_otp from the provider's 131008 about the OTP", 131008, "otp: the one-time password is required in the body and in the URL button", "invalid_otp"],
+      [
+        "422 variable_too_long from the provider's 132005",
+        132005,
+        "body: text is longer than 1024 characters after parameter substitution",
+        "variable_too_long",
+      ],
+      [
+        "422 variable_bad_format from the provider's 132018",
+        132018,
+        "Param text cannot have new-line/tab characters or more than 4 consecutive spaces",
+        "variable_bad_format",
+      ],
+      [
+        "422 invalid_pix_order from the provider's 131009 about the order",
+        131009,
+        "order_details: total_amount.value (1) does not match subtotal + tax + shipping - discount (5000)",
+        "invalid_pix_order",
+      ],
+      [
+        "422 template_required_header_media from the provider's 132012 (received UNKNOWN)",
+        132012,
+        "header: Format mismatch, expected IMAGE, received UNKNOWN",
+        "template_required_header_media",
+      ],
+      [
+        "422 template_header_mismatch from the provider's 132012 (received DOCUMENT)",
+        132012,
+        "header: Format mismatch, expected IMAGE, received DOCUMENT",
+        "template_header_mismatch",
+      ],
+      [
+        "422 invalid_otp from the provider's 131008 about the OTP",
+        131008,
+        "otp: the one-time password is required in the body and in the URL button",
+        "invalid_otp",
+      ],
       ["422 provider_rejected from the provider's 100", 100, "Injected by the sandbox.", "provider_rejected"],
       ["503 provider_unavailable from the provider's 1", 1, "Injected by the sandbox.", "provider_unavailable"],
-      ["429 rate_limited from the provider's 130429", 130429, "Cloud API message throughput has been reached.", "rate_limited"],
+      [
+        "429 rate_limited from the provider's 130429",
+        130429,
+        "Cloud API message throughput has been reached.",
+        "rate_limited",
+      ],
       ["429 rate_limited from the provider's 131056", 131056, "Injected by the sandbox.", "rate_limited"],
     ] as const)("%s", async (title, metaCode, details, code) => {
       await sandboxControl.fault(gateway, { mode: "error", code: metaCode, details, count: 1, route: "messages" });
@@ -434,7 +661,12 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       await sandboxControl.fault(gateway, { mode: "500", count: 1, route: "templates" });
       const res = await send({ to: RECIPIENT, ...HELLO }, fresh);
       // Spec 7, 503 (messages): "repeat with the same key" — the send's own sentence says so.
-      expectEnvelope(res, 503, "templates_unavailable", "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.");
+      expectEnvelope(
+        res,
+        503,
+        "templates_unavailable",
+        "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.",
+      );
     });
 
     const catalogueFails = async () => {
@@ -445,7 +677,10 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
     it("503 templates_unavailable on GET /public/v1/templates when a catalogue page fails", async () => {
       const res = await catalogueFails();
-      expect({ status: res.status, body: res.body as unknown }).toStrictEqual({ status: 503, body: { success: false, error: { code: "templates_unavailable", message: expect.any(String) } } });
+      expect({ status: res.status, body: res.body as unknown }).toStrictEqual({
+        status: 503,
+        body: { success: false, error: { code: "templates_unavailable", message: expect.any(String) } },
+      });
       expect(res.headers["content-type"]).toMatch(/^application\/json/);
       expect((res.body as { error: { message: string } }).error.message).toMatch(PORTUGUESE);
     });
@@ -461,10 +696,40 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
   describe("422 HTTPValidationError (spec 7: request-validation failures)", () => {
     it.each([
-      ["POST /public/v1/messages", () => request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: "1".repeat(33), text: "oi" }), ["body", "to"], "string_too_long"],
-      ["POST /public/v1/validate", () => request(gateway.app).post("/public/v1/validate").set(account.auth).send({ country: "BR" }), ["body", "to"], "missing"],
-      ["GET /public/v1/window/{to}", () => request(gateway.app).get(`/public/v1/window/${"1".repeat(33)}`).set(account.auth), ["path", "to"], "string_too_long"],
-      ["GET /public/v1/templates", () => request(gateway.app).get(`/public/v1/templates?status=${"A".repeat(33)}`).set(account.auth), ["query", "status"], "string_too_long"],
+      [
+        "POST /public/v1/messages",
+        () =>
+          request(gateway.app)
+            .post("/public/v1/messages")
+            .set(account.auth)
+            .send({ to: "1".repeat(33), text: "oi" }),
+        ["body", "to"],
+        "string_too_long",
+      ],
+      [
+        "POST /public/v1/validate",
+        () => request(gateway.app).post("/public/v1/validate").set(account.auth).send({ country: "BR" }),
+        ["body", "to"],
+        "missing",
+      ],
+      [
+        "GET /public/v1/window/{to}",
+        () =>
+          request(gateway.app)
+            .get(`/public/v1/window/${"1".repeat(33)}`)
+            .set(account.auth),
+        ["path", "to"],
+        "string_too_long",
+      ],
+      [
+        "GET /public/v1/templates",
+        () =>
+          request(gateway.app)
+            .get(`/public/v1/templates?status=${"A".repeat(33)}`)
+            .set(account.auth),
+        ["query", "status"],
+        "string_too_long",
+      ],
     ] as const)("422 HTTPValidationError on %s", async (_endpoint, run, loc, type) => {
       expectValidationError(await run(), { loc: [...loc], type });
     });
@@ -473,7 +738,9 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
 describe("section 7 error codes that need their own stack", () => {
   it.each(ENDPOINTS.map((e) => [e] as const))("429 api_rate_limited with Retry-After on %s", async (endpoint) => {
-    const gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "2", API_RATE_LIMIT_WINDOW_SECONDS: "60" } });
+    const gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "2", API_RATE_LIMIT_WINDOW_SECONDS: "60" },
+    });
     try {
       const account = await createTestAccount(gateway.db);
       for (let i = 0; i < 2; i++) expect((await call(gateway.app, endpoint, account.auth)).status).toBe(200);
@@ -491,10 +758,21 @@ describe("section 7 error codes that need their own stack", () => {
     const gateway = await startTestGateway({ env: { META_ACCESS_TOKEN: "not-the-sandbox-token" } });
     try {
       const account = await createTestAccount(gateway.db);
-      const wrote = await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: RECIPIENT, type: "text", text: "olá" });
+      const wrote = await contactWrites(gateway, {
+        phone_number_id: account.phoneNumberId,
+        from: RECIPIENT,
+        type: "text",
+        text: "olá",
+      });
       expect(wrote.webhook_status).toBe(200);
-      expectEnvelope(await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: RECIPIENT, text: "oi" }), 503, "provider_unavailable");
-      const refused = (await sandboxControl.requests(gateway)).filter((r) => r.method === "POST" && r.path.endsWith("/messages"));
+      expectEnvelope(
+        await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: RECIPIENT, text: "oi" }),
+        503,
+        "provider_unavailable",
+      );
+      const refused = (await sandboxControl.requests(gateway)).filter(
+        (r) => r.method === "POST" && r.path.endsWith("/messages"),
+      );
       expect(refused.map((r) => r.status)).toEqual([401]);
     } finally {
       await gateway.close();
@@ -507,12 +785,23 @@ describe("section 7 error codes that need their own stack", () => {
     try {
       const account = await createTestAccount(gateway.db);
       // The contact's message still reaches the API through the sandbox's webhook, so the window is open.
-      const wrote = await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: RECIPIENT, type: "text", text: "olá" });
+      const wrote = await contactWrites(gateway, {
+        phone_number_id: account.phoneNumberId,
+        from: RECIPIENT,
+        type: "text",
+        text: "olá",
+      });
       expect(wrote.webhook_status).toBe(200);
-      const res = await request(gateway.app).post("/public/v1/messages").set(account.auth).set("Idempotency-Key", "refused-1").send({ to: RECIPIENT, text: "oi" });
+      const res = await request(gateway.app)
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .set("Idempotency-Key", "refused-1")
+        .send({ to: RECIPIENT, text: "oi" });
       expectEnvelope(res, 503, "provider_unavailable");
       // Nothing went out: the key was released, not settled as unconfirmed.
-      expect(await gateway.db.idempotencyKey.count({ where: { accountId: account.accountId, key: "refused-1" } })).toBe(0);
+      expect(await gateway.db.idempotencyKey.count({ where: { accountId: account.accountId, key: "refused-1" } })).toBe(
+        0,
+      );
     } finally {
       await gateway.close();
     }
@@ -538,7 +827,10 @@ describe("section 7 error codes that need their own stack", () => {
         META_VERIFY_TOKEN: VERIFY_TOKEN,
         DATABASE_POOL_SIZE: "2",
       });
-      const deps = buildApiDeps(config, silentLogger, { db: createDb({ url: temp.url, poolSize: 2 }), redis: createRedis(env.redisUrl) });
+      const deps = buildApiDeps(config, silentLogger, {
+        db: createDb({ url: temp.url, poolSize: 2 }),
+        redis: createRedis(env.redisUrl),
+      });
       app = createApp(deps);
       close = () => closeApiDeps(deps);
     });
@@ -547,9 +839,12 @@ describe("section 7 error codes that need their own stack", () => {
       await drop?.();
     });
 
-    it.each(ENDPOINTS.map((e) => [e] as const))("500 internal_error on %s when the database cannot answer", async (endpoint) => {
-      expectEnvelope(await call(app, endpoint, { Authorization: `Bearer ${UNKNOWN_KEY}` }), 500, "internal_error");
-    });
+    it.each(ENDPOINTS.map((e) => [e] as const))(
+      "500 internal_error on %s when the database cannot answer",
+      async (endpoint) => {
+        expectEnvelope(await call(app, endpoint, { Authorization: `Bearer ${UNKNOWN_KEY}` }), 500, "internal_error");
+      },
+    );
   });
 
   describe("503 service_unavailable", () => {
@@ -575,7 +870,10 @@ describe("section 7 error codes that need their own stack", () => {
         META_APP_SECRET: APP_SECRET,
         META_VERIFY_TOKEN: VERIFY_TOKEN,
       });
-      const deps = buildApiDeps(config, silentLogger, { db: createDb({ url, poolSize: 2 }), redis: createRedis(env.redisUrl) });
+      const deps = buildApiDeps(config, silentLogger, {
+        db: createDb({ url, poolSize: 2 }),
+        redis: createRedis(env.redisUrl),
+      });
       app = createApp(deps);
       close = () => closeApiDeps(deps);
     });
@@ -584,11 +882,14 @@ describe("section 7 error codes that need their own stack", () => {
     });
 
     // /validate needs no database once the key is checked, but the key check itself does: every endpoint is covered.
-    it.each(ENDPOINTS.map((e) => [e] as const))("503 service_unavailable with Retry-After on %s when the database cannot be reached", async (endpoint) => {
-      const res = await call(app, endpoint, { Authorization: `Bearer ${UNKNOWN_KEY}` });
-      expectEnvelope(res, 503, "service_unavailable");
-      expect(res.headers["retry-after"]).toBe("5");
-    });
+    it.each(ENDPOINTS.map((e) => [e] as const))(
+      "503 service_unavailable with Retry-After on %s when the database cannot be reached",
+      async (endpoint) => {
+        const res = await call(app, endpoint, { Authorization: `Bearer ${UNKNOWN_KEY}` });
+        expectEnvelope(res, 503, "service_unavailable");
+        expect(res.headers["retry-after"]).toBe("5");
+      },
+    );
   });
 });
 
@@ -602,7 +903,12 @@ describe("the coverage table above is complete", () => {
     .filter((line) => line.includes("|"))
     .map((line) => {
       const [code = "", status = "", endpoints = "", tests = ""] = line.split("|").map((cell) => cell.trim());
-      return { code, status: Number(status), endpoints, titles: [...tests.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? "") };
+      return {
+        code,
+        status: Number(status),
+        endpoints,
+        titles: [...tests.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? ""),
+      };
     });
 
   it("lists exactly the registry's codes that apply to the four endpoints (plus HTTPValidationError), each once", () => {
@@ -621,11 +927,15 @@ describe("the coverage table above is complete", () => {
   it("each row's status is the registry's and each cited test title exists in this file", () => {
     expect(rows.length).toBeGreaterThan(30);
     for (const row of rows) {
-      expect({ code: row.code, status: row.status }).toEqual({ code: row.code, status: isErrorCode(row.code) ? ERROR_REGISTRY[row.code].status : 422 });
+      expect({ code: row.code, status: row.status }).toEqual({
+        code: row.code,
+        status: isErrorCode(row.code) ? ERROR_REGISTRY[row.code].status : 422,
+      });
       expect({ code: row.code, titles: row.titles.length > 0 }).toEqual({ code: row.code, titles: true });
       // Outside the comment block: the title must be a string literal of a test.
       const code = source.slice(source.indexOf("END COVERAGE"));
-      for (const title of row.titles) expect({ title, found: code.includes(`"${title}"`) }).toEqual({ title, found: true });
+      for (const title of row.titles)
+        expect({ title, found: code.includes(`"${title}"`) }).toEqual({ title, found: true });
     }
   });
 });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { createApiKey, revokeApiKey } from "@gw/core";
-import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Each error code of spec section 7 for the send endpoint, produced through HTTP: status, code and a
@@ -14,15 +20,25 @@ function expectError(res: request.Response, status: number, code: string): void 
   expect(res.body.error.message).toMatch(PORTUGUESE);
 }
 
-const pixOrder = { reference_id: "pedido-1", pix_code: "00020101021226700014br.gov.bcb.pix2548pix", merchant_name: "Loja Exemplo", key: "39580525000189", items: [{ name: "Bolo", amount: 5000 }] };
+const pixOrder = {
+  reference_id: "pedido-1",
+  pix_code: "00020101021226700014br.gov.bcb.pix2548pix",
+  merchant_name: "Loja Exemplo",
+  key: "39580525000189",
+  items: [{ name: "Bolo", amount: 5000 }],
+};
 
 describe("POST /public/v1/messages error codes", () => {
   let gateway: TestGateway;
   let account: TestAccount;
-  const send = (body: Record<string, unknown>, acc: TestAccount = account) => request(gateway.app).post("/public/v1/messages").set(acc.auth).send(body);
+  const send = (body: Record<string, unknown>, acc: TestAccount = account) =>
+    request(gateway.app).post("/public/v1/messages").set(acc.auth).send(body);
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { unreachable: ["5511900000001"] } });
+    gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "10000" },
+      sandbox: { unreachable: ["5511900000001"] },
+    });
     account = await createTestAccount(gateway.db);
   });
   afterAll(async () => {
@@ -43,10 +59,20 @@ describe("POST /public/v1/messages error codes", () => {
 
     it("revoked key", async () => {
       const key = await createApiKey(gateway.db, account.accountId);
-      const ok = await request(gateway.app).post("/public/v1/validate").set("Authorization", `Bearer ${key.key}`).send({ to: "11987654321" });
+      const ok = await request(gateway.app)
+        .post("/public/v1/validate")
+        .set("Authorization", `Bearer ${key.key}`)
+        .send({ to: "11987654321" });
       expect(ok.status).toBe(200);
       await revokeApiKey(gateway.db, key.id);
-      expectError(await request(gateway.app).post("/public/v1/validate").set("Authorization", `Bearer ${key.key}`).send({ to: "11987654321" }), 401, "invalid_api_key");
+      expectError(
+        await request(gateway.app)
+          .post("/public/v1/validate")
+          .set("Authorization", `Bearer ${key.key}`)
+          .send({ to: "11987654321" }),
+        401,
+        "invalid_api_key",
+      );
     });
   });
 
@@ -60,7 +86,11 @@ describe("POST /public/v1/messages error codes", () => {
 
   it("400 no_connected_number for a number of another account or an account without numbers", async () => {
     const other = await createTestAccount(gateway.db);
-    expectError(await send({ to: "11987654321", text: "oi", phone_number_id: other.phoneNumberId }), 400, "no_connected_number");
+    expectError(
+      await send({ to: "11987654321", text: "oi", phone_number_id: other.phoneNumberId }),
+      400,
+      "no_connected_number",
+    );
   });
 
   it("422 outside_24h_window without calling the provider, then accepted once the contact writes", async () => {
@@ -68,31 +98,77 @@ describe("POST /public/v1/messages error codes", () => {
     expectError(await send({ to: "11987650001", text: "oi" }), 422, "outside_24h_window");
     expect((await sandboxControl.requests(gateway)).length).toBe(before);
 
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511987650001", type: "text", text: "olá" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511987650001",
+      type: "text",
+      text: "olá",
+    });
     const ok = await send({ to: "11987650001", text: "oi" });
     expect(ok.status).toBe(200);
   });
 
   it("422 recipient_unreachable from the provider's 131026", async () => {
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511900000001", type: "text", text: "olá" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511900000001",
+      type: "text",
+      text: "olá",
+    });
     expectError(await send({ to: "5511900000001", text: "oi" }), 422, "recipient_unreachable");
   });
 
   it.each([
     ["template_not_found: unknown name", { template: "nao_existe" }, "template_not_found"],
-    ["template_not_found: wrong language", { template: "cupom_desconto", language: "es_ES", variables: ["A", "B"], coupon_code: "A" }, "template_not_found"],
+    [
+      "template_not_found: wrong language",
+      { template: "cupom_desconto", language: "es_ES", variables: ["A", "B"], coupon_code: "A" },
+      "template_not_found",
+    ],
     ["template_paused", { template: "aviso_promocao", variables: ["Maria"] }, "template_paused"],
     ["invalid_template: pending", { template: "novidades_semana", variables: ["Maria"] }, "invalid_template"],
     ["invalid_template: rejected", { template: "oferta_relampago", variables: ["a", "b"] }, "invalid_template"],
-    ["template_params_mismatch", { template: "rastreio_pedido", variables: [], button_url_param: "X" }, "template_params_mismatch"],
-    ["template_required_header_media", { template: "promo_imagem", variables: ["Maria"] }, "template_required_header_media"],
-    ["template_header_mismatch", { template: "promo_imagem", variables: ["Maria"], header_media: { type: "document", link: "https://exemplo.com/a.pdf" } }, "template_header_mismatch"],
+    [
+      "template_params_mismatch",
+      { template: "rastreio_pedido", variables: [], button_url_param: "X" },
+      "template_params_mismatch",
+    ],
+    [
+      "template_required_header_media",
+      { template: "promo_imagem", variables: ["Maria"] },
+      "template_required_header_media",
+    ],
+    [
+      "template_header_mismatch",
+      {
+        template: "promo_imagem",
+        variables: ["Maria"],
+        header_media: { type: "document", link: "https://exemplo.com/a.pdf" },
+      },
+      "template_header_mismatch",
+    ],
     ["template_format_unsupported", { template: "vitrine_carrossel" }, "template_format_unsupported"],
     ["invalid_otp", { template: "codigo_verificacao" }, "invalid_otp"],
-    ["invalid_pix_order: pix on a template without order details", { template: "cupom_desconto", variables: ["A", "B"], coupon_code: "A", pix_order: pixOrder }, "invalid_pix_order"],
-    ["invalid_pix_order: order-details template without pix_order", { template: "cobranca_pix", variables: ["Maria", "1"] }, "invalid_pix_order"],
-    ["variable_too_long", { template: "rastreio_pedido", variables: ["x".repeat(1100)], button_url_param: "X" }, "variable_too_long"],
-    ["variable_bad_format", { template: "rastreio_pedido", variables: ["linha 1\nlinha 2"], button_url_param: "X" }, "variable_bad_format"],
+    [
+      "invalid_pix_order: pix on a template without order details",
+      { template: "cupom_desconto", variables: ["A", "B"], coupon_code: "A", pix_order: pixOrder },
+      "invalid_pix_order",
+    ],
+    [
+      "invalid_pix_order: order-details template without pix_order",
+      { template: "cobranca_pix", variables: ["Maria", "1"] },
+      "invalid_pix_order",
+    ],
+    [
+      "variable_too_long",
+      { template: "rastreio_pedido", variables: ["x".repeat(1100)], button_url_param: "X" },
+      "variable_too_long",
+    ],
+    [
+      "variable_bad_format",
+      { template: "rastreio_pedido", variables: ["linha 1\nlinha 2"], button_url_param: "X" },
+      "variable_bad_format",
+    ],
   ])("422 %s", async (_name, body, code) => {
     expectError(await send({ to: "11987654321", ...body }), 422, code);
   });
@@ -119,9 +195,17 @@ describe("POST /public/v1/messages error codes", () => {
   it("503 templates_unavailable when the catalogue cannot be read, repeatable with the same key", async () => {
     const fresh = await createTestAccount(gateway.db);
     await sandboxControl.fault(gateway, { mode: "500", count: 1, route: "templates" });
-    const first = await request(gateway.app).post("/public/v1/messages").set(fresh.auth).set("Idempotency-Key", "tpl-1").send({ to: "11987654321", template: "hello_world", language: "en_US" });
+    const first = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(fresh.auth)
+      .set("Idempotency-Key", "tpl-1")
+      .send({ to: "11987654321", template: "hello_world", language: "en_US" });
     expectError(first, 503, "templates_unavailable");
-    const again = await request(gateway.app).post("/public/v1/messages").set(fresh.auth).set("Idempotency-Key", "tpl-1").send({ to: "11987654321", template: "hello_world", language: "en_US" });
+    const again = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(fresh.auth)
+      .set("Idempotency-Key", "tpl-1")
+      .send({ to: "11987654321", template: "hello_world", language: "en_US" });
     expect(again.status).toBe(200);
   });
 });
@@ -133,15 +217,26 @@ describe("429 rate limits", () => {
   });
 
   it("api_rate_limited with Retry-After once a key exceeds its budget, shared through Redis", async () => {
-    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "3", API_RATE_LIMIT_WINDOW_SECONDS: "60" }, sandbox: { rateLimitPerSecond: 1 } });
+    gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "3", API_RATE_LIMIT_WINDOW_SECONDS: "60" },
+      sandbox: { rateLimitPerSecond: 1 },
+    });
     const account = await createTestAccount(gateway.db);
-    for (let i = 0; i < 3; i++) expect((await request(gateway.app).post("/public/v1/validate").set(account.auth).send({ to: "11987654321" })).status).toBe(200);
-    const limited = await request(gateway.app).post("/public/v1/validate").set(account.auth).send({ to: "11987654321" });
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await request(gateway.app).post("/public/v1/validate").set(account.auth).send({ to: "11987654321" })).status,
+      ).toBe(200);
+    const limited = await request(gateway.app)
+      .post("/public/v1/validate")
+      .set(account.auth)
+      .send({ to: "11987654321" });
     expectError(limited, 429, "api_rate_limited");
     expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     // Another key of the same account has its own budget.
     const other = await createTestAccount(gateway.db);
-    expect((await request(gateway.app).post("/public/v1/validate").set(other.auth).send({ to: "11987654321" })).status).toBe(200);
+    expect(
+      (await request(gateway.app).post("/public/v1/validate").set(other.auth).send({ to: "11987654321" })).status,
+    ).toBe(200);
   });
 
   it("rate_limited with Retry-After when the provider throttles (130429)", async () => {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 const template = { template: "hello_world", language: "en_US" };
@@ -8,7 +14,8 @@ const template = { template: "hello_world", language: "en_US" };
 describe("Idempotency-Key on POST /public/v1/messages", () => {
   let gateway: TestGateway;
   let account: TestAccount;
-  const sendWithKey = (key: string, body: Record<string, unknown>) => request(gateway.app).post("/public/v1/messages").set(account.auth).set("Idempotency-Key", key).send(body);
+  const sendWithKey = (key: string, body: Record<string, unknown>) =>
+    request(gateway.app).post("/public/v1/messages").set(account.auth).set("Idempotency-Key", key).send(body);
   const messagesTo = async (to: string) => (await sandboxControl.sent(gateway)).filter((m) => m.body.to === to);
 
   beforeAll(async () => {
@@ -21,7 +28,9 @@ describe("Idempotency-Key on POST /public/v1/messages", () => {
 
   it("50 concurrent sends with one key reach the provider once; every other answer is a replay or 409", async () => {
     const to = "5511911110001";
-    const answers = await Promise.all(Array.from({ length: 50 }, () => sendWithKey("concurrent-1", { to, ...template })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => sendWithKey("concurrent-1", { to, ...template })),
+    );
     expect(await messagesTo(to)).toHaveLength(1);
     const ok = answers.filter((a) => a.status === 200);
     const inFlight = answers.filter((a) => a.status === 409);
@@ -55,7 +64,15 @@ describe("Idempotency-Key on POST /public/v1/messages", () => {
 
   it("a record created before fingerprints existed is idempotency_legacy_unverified", async () => {
     await gateway.db.idempotencyKey.create({
-      data: { accountId: account.accountId, key: "legacy-1", fingerprint: null, state: "completed", responseStatus: 200, responseBody: "{}", expiresAt: new Date(Date.now() + 86_400_000) },
+      data: {
+        accountId: account.accountId,
+        key: "legacy-1",
+        fingerprint: null,
+        state: "completed",
+        responseStatus: 200,
+        responseBody: "{}",
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
     });
     const res = await sendWithKey("legacy-1", { to: "5511911110005", ...template });
     expect(res.status).toBe(409);
@@ -90,7 +107,10 @@ describe("Idempotency-Key on POST /public/v1/messages", () => {
   });
 
   it("a connection reset and a provider 5xx are unconfirmed too", async () => {
-    for (const [mode, key] of [["reset", "reset-1"], ["500", "five-1"]] as const) {
+    for (const [mode, key] of [
+      ["reset", "reset-1"],
+      ["500", "five-1"],
+    ] as const) {
       await sandboxControl.fault(gateway, { mode, count: 1, route: "messages" });
       const res = await sendWithKey(key, { to: "5511911110008", ...template });
       expect({ mode, code: res.body.error?.code }).toEqual({ mode, code: "send_unconfirmed" });

@@ -47,7 +47,14 @@ interface Case {
 }
 
 function graph(template: JsonObject, extra: JsonObject = {}): JsonObject {
-  return { messaging_product: "whatsapp", recipient_type: "individual", to: RECIPIENT, type: "template", template, ...extra };
+  return {
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to: RECIPIENT,
+    type: "template",
+    template,
+    ...extra,
+  };
 }
 
 const text = (value: string): JsonObject => ({ type: "text", text: value });
@@ -59,7 +66,13 @@ const CASES: Case[] = [
     title: "pedido_confirmado pt_BR: header text variable + 3 positional body variables, quick replies carry nothing",
     name: "pedido_confirmado",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "pedido_confirmado", language: "pt_BR", header_text: "12345", variables: ["Maria", "12345", "3"] },
+    send: {
+      to: RECIPIENT,
+      template: "pedido_confirmado",
+      language: "pt_BR",
+      header_text: "12345",
+      variables: ["Maria", "12345", "3"],
+    },
     expected: graph({
       name: "pedido_confirmado",
       language: { code: "pt_BR" },
@@ -70,7 +83,8 @@ const CASES: Case[] = [
     }),
   },
   {
-    title: "pedido_confirmado en_US: same name in another language, as a reply (context.message_id), number given with punctuation",
+    title:
+      "pedido_confirmado en_US: same name in another language, as a reply (context.message_id), number given with punctuation",
     name: "pedido_confirmado",
     language: "en_US",
     send: {
@@ -97,7 +111,13 @@ const CASES: Case[] = [
     title: "promo_imagem: IMAGE header by public link + 2 body variables",
     name: "promo_imagem",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "promo_imagem", language: "pt_BR", header_media: { type: "image", link: "https://cdn.exemplo.com.br/promo.jpg" }, variables: ["Maria", "20%"] },
+    send: {
+      to: RECIPIENT,
+      template: "promo_imagem",
+      language: "pt_BR",
+      header_media: { type: "image", link: "https://cdn.exemplo.com.br/promo.jpg" },
+      variables: ["Maria", "20%"],
+    },
     expected: graph({
       name: "promo_imagem",
       language: { code: "pt_BR" },
@@ -108,15 +128,29 @@ const CASES: Case[] = [
     }),
   },
   {
-    title: "boleto_documento: DOCUMENT header (header_media.type defaults to document) with filename + 2 body variables",
+    title:
+      "boleto_documento: DOCUMENT header (header_media.type defaults to document) with filename + 2 body variables",
     name: "boleto_documento",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "boleto_documento", header_media: { link: "https://cdn.exemplo.com.br/boleto.pdf", filename: "boleto-dezembro.pdf" }, variables: ["Maria", "10/12/2026"] },
+    send: {
+      to: RECIPIENT,
+      template: "boleto_documento",
+      header_media: { link: "https://cdn.exemplo.com.br/boleto.pdf", filename: "boleto-dezembro.pdf" },
+      variables: ["Maria", "10/12/2026"],
+    },
     expected: graph({
       name: "boleto_documento",
       language: { code: "pt_BR" },
       components: [
-        { type: "header", parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/boleto.pdf", filename: "boleto-dezembro.pdf" } }] },
+        {
+          type: "header",
+          parameters: [
+            {
+              type: "document",
+              document: { link: "https://cdn.exemplo.com.br/boleto.pdf", filename: "boleto-dezembro.pdf" },
+            },
+          ],
+        },
         { type: "body", parameters: [text("Maria"), text("10/12/2026")] },
       ],
     }),
@@ -125,12 +159,21 @@ const CASES: Case[] = [
     title: "video_boas_vindas: VIDEO header by link + 1 body variable",
     name: "video_boas_vindas",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "video_boas_vindas", language: "pt_BR", header_media: { type: "video", link: "https://cdn.exemplo.com.br/boas-vindas.mp4" }, variables: ["Maria"] },
+    send: {
+      to: RECIPIENT,
+      template: "video_boas_vindas",
+      language: "pt_BR",
+      header_media: { type: "video", link: "https://cdn.exemplo.com.br/boas-vindas.mp4" },
+      variables: ["Maria"],
+    },
     expected: graph({
       name: "video_boas_vindas",
       language: { code: "pt_BR" },
       components: [
-        { type: "header", parameters: [{ type: "video", video: { link: "https://cdn.exemplo.com.br/boas-vindas.mp4" } }] },
+        {
+          type: "header",
+          parameters: [{ type: "video", video: { link: "https://cdn.exemplo.com.br/boas-vindas.mp4" } }],
+        },
         { type: "body", parameters: [text("Maria")] },
       ],
     }),
@@ -139,22 +182,37 @@ const CASES: Case[] = [
     title: "lembrete_consulta (NAMED): values in the catalogue's variable_names order carry parameter_name",
     name: "lembrete_consulta",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "lembrete_consulta", language: "pt_BR", variables: ["Maria", "10/12/2026", "14:30"] },
+    send: {
+      to: RECIPIENT,
+      template: "lembrete_consulta",
+      language: "pt_BR",
+      variables: ["Maria", "10/12/2026", "14:30"],
+    },
     expected: graph({
       name: "lembrete_consulta",
       language: { code: "pt_BR" },
-      components: [{ type: "body", parameters: [named("nome", "Maria"), named("data", "10/12/2026"), named("hora", "14:30")] }],
+      components: [
+        { type: "body", parameters: [named("nome", "Maria"), named("data", "10/12/2026"), named("hora", "14:30")] },
+      ],
     }),
   },
   {
     title: "lembrete_consulta (NAMED): explicit variable_names in another order bind each value to its name",
     name: "lembrete_consulta",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "lembrete_consulta", language: "pt_BR", variables: ["14:30", "Maria", "10/12/2026"], variable_names: ["hora", "nome", "data"] },
+    send: {
+      to: RECIPIENT,
+      template: "lembrete_consulta",
+      language: "pt_BR",
+      variables: ["14:30", "Maria", "10/12/2026"],
+      variable_names: ["hora", "nome", "data"],
+    },
     expected: graph({
       name: "lembrete_consulta",
       language: { code: "pt_BR" },
-      components: [{ type: "body", parameters: [named("hora", "14:30"), named("nome", "Maria"), named("data", "10/12/2026")] }],
+      components: [
+        { type: "body", parameters: [named("hora", "14:30"), named("nome", "Maria"), named("data", "10/12/2026")] },
+      ],
     }),
     namedBody: true,
   },
@@ -176,18 +234,31 @@ const CASES: Case[] = [
     title: "cupom_desconto: 2 body variables + copy_code button at index 1 with the coupon",
     name: "cupom_desconto",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "cupom_desconto", language: "pt_BR", variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 1 },
+    send: {
+      to: RECIPIENT,
+      template: "cupom_desconto",
+      language: "pt_BR",
+      variables: ["PROMO10", "10%"],
+      coupon_code: "PROMO10",
+      coupon_index: 1,
+    },
     expected: graph({
       name: "cupom_desconto",
       language: { code: "pt_BR" },
       components: [
         { type: "body", parameters: [text("PROMO10"), text("10%")] },
-        { type: "button", sub_type: "copy_code", index: 1, parameters: [{ type: "coupon_code", coupon_code: "PROMO10" }] },
+        {
+          type: "button",
+          sub_type: "copy_code",
+          index: 1,
+          parameters: [{ type: "coupon_code", coupon_code: "PROMO10" }],
+        },
       ],
     }),
   },
   {
-    title: "cupom_desconto with coupon_index omitted (spec default 0): Meta reads buttons by position, so the copy_code component still names index 1",
+    title:
+      "cupom_desconto with coupon_index omitted (spec default 0): Meta reads buttons by position, so the copy_code component still names index 1",
     name: "cupom_desconto",
     language: "pt_BR",
     send: { to: RECIPIENT, template: "cupom_desconto", variables: ["NATAL15", "15%"], coupon_code: "NATAL15" },
@@ -196,7 +267,12 @@ const CASES: Case[] = [
       language: { code: "pt_BR" },
       components: [
         { type: "body", parameters: [text("NATAL15"), text("15%")] },
-        { type: "button", sub_type: "copy_code", index: 1, parameters: [{ type: "coupon_code", coupon_code: "NATAL15" }] },
+        {
+          type: "button",
+          sub_type: "copy_code",
+          index: 1,
+          parameters: [{ type: "coupon_code", coupon_code: "NATAL15" }],
+        },
       ],
     }),
   },
@@ -204,7 +280,14 @@ const CASES: Case[] = [
     title: "rastreio_pedido: 1 body variable + url button index 0 with the URL suffix",
     name: "rastreio_pedido",
     language: "pt_BR",
-    send: { to: RECIPIENT, template: "rastreio_pedido", language: "pt_BR", variables: ["ABC123"], button_url_param: "ABC123", button_url_index: 0 },
+    send: {
+      to: RECIPIENT,
+      template: "rastreio_pedido",
+      language: "pt_BR",
+      variables: ["ABC123"],
+      button_url_param: "ABC123",
+      button_url_index: 0,
+    },
     expected: graph({
       name: "rastreio_pedido",
       language: { code: "pt_BR" },
@@ -264,7 +347,15 @@ const CASES: Case[] = [
                   type: "physical-goods",
                   payment_type: "br",
                   payment_settings: [
-                    { type: "pix_dynamic_code", pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja Exemplo LTDA", key: "loja@exemplo.com.br", key_type: "EMAIL" } },
+                    {
+                      type: "pix_dynamic_code",
+                      pix_dynamic_code: {
+                        code: PIX_CODE,
+                        merchant_name: "Loja Exemplo LTDA",
+                        key: "loja@exemplo.com.br",
+                        key_type: "EMAIL",
+                      },
+                    },
                   ],
                   currency: "BRL",
                   total_amount: money(12000),
@@ -286,14 +377,21 @@ const CASES: Case[] = [
     }),
   },
   {
-    title: "cobranca_pix with the spec's defaults: key_type CNPJ, goods_type digital-goods, tax 0, quantity 1, total from the items; language omitted (pt_BR)",
+    title:
+      "cobranca_pix with the spec's defaults: key_type CNPJ, goods_type digital-goods, tax 0, quantity 1, total from the items; language omitted (pt_BR)",
     name: "cobranca_pix",
     language: "pt_BR",
     send: {
       to: RECIPIENT,
       template: "cobranca_pix",
       variables: ["João", "777"],
-      pix_order: { reference_id: "pedido-777", pix_code: PIX_CODE, merchant_name: "Loja Exemplo LTDA", key: "39580525000189", items: [{ name: "Bolo", amount: 5000 }] },
+      pix_order: {
+        reference_id: "pedido-777",
+        pix_code: PIX_CODE,
+        merchant_name: "Loja Exemplo LTDA",
+        key: "39580525000189",
+        items: [{ name: "Bolo", amount: 5000 }],
+      },
     },
     expected: graph({
       name: "cobranca_pix",
@@ -313,11 +411,24 @@ const CASES: Case[] = [
                   type: "digital-goods",
                   payment_type: "br",
                   payment_settings: [
-                    { type: "pix_dynamic_code", pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja Exemplo LTDA", key: "39580525000189", key_type: "CNPJ" } },
+                    {
+                      type: "pix_dynamic_code",
+                      pix_dynamic_code: {
+                        code: PIX_CODE,
+                        merchant_name: "Loja Exemplo LTDA",
+                        key: "39580525000189",
+                        key_type: "CNPJ",
+                      },
+                    },
                   ],
                   currency: "BRL",
                   total_amount: money(5000),
-                  order: { status: "pending", tax: money(0), items: [{ name: "Bolo", amount: money(5000), quantity: 1 }], subtotal: money(5000) },
+                  order: {
+                    status: "pending",
+                    tax: money(0),
+                    items: [{ name: "Bolo", amount: money(5000), quantity: 1 }],
+                    subtotal: money(5000),
+                  },
                 },
               },
             },
@@ -369,21 +480,42 @@ describe("template sends through POST /public/v1/messages reach the provider as 
   it("the cases cover exactly the APPROVED, api_supported templates of the fixture catalogue", async () => {
     const res = await request(gateway.app).get("/public/v1/templates?status=ALL").set(account.auth);
     expect(res.status).toBe(200);
-    const items = res.body.data.templates as { name: string; language: string; status: string; api_supported: boolean; sendable: boolean }[];
+    const items = res.body.data.templates as {
+      name: string;
+      language: string;
+      status: string;
+      api_supported: boolean;
+      sendable: boolean;
+    }[];
     expect(items).toHaveLength(FIXTURE_TEMPLATES.length);
-    const fillable = items.filter((t) => t.status === "APPROVED" && t.sendable && t.api_supported).map((t) => `${t.name}/${t.language}`);
+    const fillable = items
+      .filter((t) => t.status === "APPROVED" && t.sendable && t.api_supported)
+      .map((t) => `${t.name}/${t.language}`);
     const covered = [...new Set(CASES.map((c) => `${c.name}/${c.language}`))];
     expect(covered.sort()).toEqual(fillable.sort());
     // The fixtures the API cannot fill are the carousel and the LOCATION header, nothing else.
     const approved = FIXTURE_TEMPLATES.filter((t) => t.status === "APPROVED").map((t) => `${t.name}/${t.language}`);
-    expect(approved.filter((k) => !fillable.includes(k)).sort()).toEqual(["endereco_loja/pt_BR", "vitrine_carrossel/pt_BR"]);
+    expect(approved.filter((k) => !fillable.includes(k)).sort()).toEqual([
+      "endereco_loja/pt_BR",
+      "vitrine_carrossel/pt_BR",
+    ]);
   });
 
   it.each(CASES.map((c) => [c.title, c] as const))("%s", async (_title, c) => {
     const res = await request(gateway.app).post("/public/v1/messages").set(account.auth).send(c.send);
     expect({ status: res.status, body: res.body as unknown }).toEqual({
       status: 200,
-      body: { success: true, data: { message_id: expect.stringMatching(/^wamid\./), to: RECIPIENT, status: "sent", type: "template", phone_number_id: account.phoneNumberId, client_ref: null } },
+      body: {
+        success: true,
+        data: {
+          message_id: expect.stringMatching(/^wamid\./),
+          to: RECIPIENT,
+          status: "sent",
+          type: "template",
+          phone_number_id: account.phoneNumberId,
+          client_ref: null,
+        },
+      },
     });
     const wamid = (res.body as { data: { message_id: string } }).data.message_id;
 

@@ -15,7 +15,8 @@ function isJson(value: unknown): value is Json {
 function at(root: unknown, ...path: (string | number)[]): Json {
   let current: unknown = root;
   for (const key of path) {
-    current = isJson(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined;
+    current =
+      isJson(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined;
   }
   if (!isJson(current)) throw new Error(`nada em ${path.join(" / ")}`);
   return current;
@@ -42,7 +43,10 @@ function documentedCodes(response: Json): string[] {
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!isJson(node)) return;
-    const code = isJson(node.properties) && isJson(node.properties.error) ? (node.properties.error.properties as Json | undefined)?.code : undefined;
+    const code =
+      isJson(node.properties) && isJson(node.properties.error)
+        ? (node.properties.error.properties as Json | undefined)?.code
+        : undefined;
     if (isJson(code) && Array.isArray(code.enum)) codes.push(...(code.enum as string[]));
     Object.values(node).forEach(visit);
   };
@@ -61,8 +65,14 @@ describe("OpenAPI document", () => {
 
   it("has the spec's title and version 1.0.0, and the ChaveDeApi bearer scheme", () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
-    expect(at(document, "info")).toMatchObject({ title: "Messaging Gateway Public API and Webhook Specification", version: "1.0.0" });
-    expect(at(document, "components", "securitySchemes", "ChaveDeApi")).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(at(document, "info")).toMatchObject({
+      title: "Messaging Gateway Public API and Webhook Specification",
+      version: "1.0.0",
+    });
+    expect(at(document, "components", "securitySchemes", "ChaveDeApi")).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
   });
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
@@ -70,13 +80,26 @@ describe("OpenAPI document", () => {
     expect(all.length).toBe(8);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
-      expect({ where, security: op.security, tags: op.tags }).toEqual({ where, security: [{ ChaveDeApi: [] }], tags: ["public-api"] });
+      expect({ where, security: op.security, tags: op.tags }).toEqual({
+        where,
+        security: [{ ChaveDeApi: [] }],
+        tags: ["public-api"],
+      });
       const responses = at(op, "responses");
-      expect({ where, has401: "401" in responses, has429: "429" in responses }).toEqual({ where, has401: true, has429: true });
-      expect(at(responses, "429", "headers", "Retry-After")).toMatchObject({ required: true, schema: { type: "integer" } });
+      expect({ where, has401: "401" in responses, has429: "429" in responses }).toEqual({
+        where,
+        has401: true,
+        has429: true,
+      });
+      expect(at(responses, "429", "headers", "Retry-After")).toMatchObject({
+        required: true,
+        schema: { type: "integer" },
+      });
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;
-        const refs = JSON.stringify(at(response, "content", "application/json", "schema")).match(/#\/components\/schemas\/(ErrorResponse|HTTPValidationError)/g);
+        const refs = JSON.stringify(at(response, "content", "application/json", "schema")).match(
+          /#\/components\/schemas\/(ErrorResponse|HTTPValidationError)/g,
+        );
         expect({ where, status, refs: refs !== null }).toEqual({ where, status, refs: true });
       }
     }
@@ -85,9 +108,15 @@ describe("OpenAPI document", () => {
   it("the envelope {success:false, error:{code, message}} and HTTPValidationError with ValidationError items", () => {
     expect(schema("ErrorResponse")).toMatchObject({
       required: ["success", "error"],
-      properties: { success: { enum: [false] }, error: { required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+      properties: {
+        success: { enum: [false] },
+        error: { required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } },
+      },
     });
-    expect(schema("HTTPValidationError")).toMatchObject({ required: ["detail"], properties: { detail: { type: "array", items: { $ref: "#/components/schemas/ValidationError" } } } });
+    expect(schema("HTTPValidationError")).toMatchObject({
+      required: ["detail"],
+      properties: { detail: { type: "array", items: { $ref: "#/components/schemas/ValidationError" } } },
+    });
     const item = schema("ValidationError");
     expect(item.required).toEqual(["loc", "msg", "type"]);
     expect(Object.keys(at(item, "properties")).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
@@ -112,7 +141,8 @@ describe("OpenAPI document", () => {
       for (const [status, response] of Object.entries(responses)) {
         for (const code of documentedCodes(response as Json)) {
           expect({ code, known: isErrorCode(code) }).toEqual({ code, known: true });
-          if (isErrorCode(code)) expect({ code, status: ERROR_REGISTRY[code].status }).toEqual({ code, status: Number(status) });
+          if (isErrorCode(code))
+            expect({ code, status: ERROR_REGISTRY[code].status }).toEqual({ code, status: Number(status) });
           expect(String((response as Json).description)).toContain(`\`${code}\``);
         }
       }
@@ -122,13 +152,31 @@ describe("OpenAPI document", () => {
   it("the send documents every code of spec section 7 for messages", () => {
     const responses = at(operation("post", "/public/v1/messages"), "responses");
     const codesOf = (status: string) => documentedCodes(at(responses, status));
-    expect(codesOf("400")).toEqual(expect.arrayContaining(["invalid_recipient", "empty_message", "pix_needs_template"]));
-    expect(codesOf("409")).toEqual(expect.arrayContaining(["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"]));
+    expect(codesOf("400")).toEqual(
+      expect.arrayContaining(["invalid_recipient", "empty_message", "pix_needs_template"]),
+    );
+    expect(codesOf("409")).toEqual(
+      expect.arrayContaining(["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"]),
+    );
     expect(codesOf("422")).toEqual(
       expect.arrayContaining([
-        "outside_24h_window", "recipient_unreachable", "template_params_mismatch", "template_not_found", "template_paused", "invalid_template",
-        "marketing_experiment", "delivery_limited", "payment_issue", "account_restricted", "variable_too_long", "variable_bad_format",
-        "invalid_pix_order", "template_required_header_media", "template_header_mismatch", "template_format_unsupported", "invalid_otp",
+        "outside_24h_window",
+        "recipient_unreachable",
+        "template_params_mismatch",
+        "template_not_found",
+        "template_paused",
+        "invalid_template",
+        "marketing_experiment",
+        "delivery_limited",
+        "payment_issue",
+        "account_restricted",
+        "variable_too_long",
+        "variable_bad_format",
+        "invalid_pix_order",
+        "template_required_header_media",
+        "template_header_mismatch",
+        "template_format_unsupported",
+        "invalid_otp",
       ]),
     );
     expect(JSON.stringify(at(responses, "422"))).toContain("#/components/schemas/HTTPValidationError");
@@ -138,12 +186,21 @@ describe("OpenAPI document", () => {
     const templates = at(operation("get", "/public/v1/templates"), "responses");
     expect(documentedCodes(at(templates, "400")).sort()).toEqual(["invalid_template_status", "no_connected_number"]);
     expect(documentedCodes(at(templates, "503"))).toEqual(["templates_unavailable"]);
-    expect(documentedCodes(at(operation("get", "/public/v1/deliveries/{delivery_id}"), "responses", "404"))).toEqual(["not_found"]);
+    expect(documentedCodes(at(operation("get", "/public/v1/deliveries/{delivery_id}"), "responses", "404"))).toEqual([
+      "not_found",
+    ]);
   });
 
   it("the Idempotency-Key header (max 64) on POST /messages", () => {
     const parameters = operation("post", "/public/v1/messages").parameters as Json[];
-    expect(parameters).toEqual([expect.objectContaining({ in: "header", name: "Idempotency-Key", required: false, schema: expect.objectContaining({ type: "string", maxLength: 64 }) })]);
+    expect(parameters).toEqual([
+      expect.objectContaining({
+        in: "header",
+        name: "Idempotency-Key",
+        required: false,
+        schema: expect.objectContaining({ type: "string", maxLength: 64 }),
+      }),
+    ]);
   });
 
   it.each([
@@ -176,7 +233,11 @@ describe("OpenAPI document", () => {
     ["PixOrderIn", "merchant_name", { type: "string", minLength: 1, maxLength: 120 }],
     ["PixOrderIn", "key", { type: "string", minLength: 1, maxLength: 120 }],
     ["PixOrderIn", "key_type", { enum: ["CNPJ", "CPF", "EMAIL", "PHONE", "EVP"], default: "CNPJ" }],
-    ["PixOrderIn", "items", { type: "array", minItems: 1, maxItems: 30, items: { $ref: "#/components/schemas/PixItemIn" } }],
+    [
+      "PixOrderIn",
+      "items",
+      { type: "array", minItems: 1, maxItems: 30, items: { $ref: "#/components/schemas/PixItemIn" } },
+    ],
     ["PixOrderIn", "total_amount", { type: ["integer", "null"], minimum: 0 }],
     ["PixOrderIn", "tax", { type: "integer", minimum: 0, default: 0 }],
     ["PixOrderIn", "goods_type", { enum: ["digital-goods", "physical-goods"], default: "digital-goods" }],
@@ -194,22 +255,55 @@ describe("OpenAPI document", () => {
   it("required request fields are exactly those of spec 2.1–2.4", () => {
     expect(schema("PublicSendIn").required).toEqual(["to"]);
     expect(schema("HeaderMediaIn").required).toEqual(["link"]);
-    expect((schema("PixOrderIn").required as string[]).sort()).toEqual(["items", "key", "merchant_name", "pix_code", "reference_id"]);
+    expect((schema("PixOrderIn").required as string[]).sort()).toEqual([
+      "items",
+      "key",
+      "merchant_name",
+      "pix_code",
+      "reference_id",
+    ]);
     expect((schema("PixItemIn").required as string[]).sort()).toEqual(["amount", "name"]);
     expect(schema("ValidateIn").required).toEqual(["to"]);
   });
 
   it("query and path parameters of spec 4.3–4.7", () => {
-    const param = (method: string, path: string, name: string) => (operation(method, path).parameters as Json[]).find((p) => p.name === name);
-    expect(param("get", "/public/v1/window/{to}", "to")).toMatchObject({ in: "path", required: true, schema: { type: "string" } });
+    const param = (method: string, path: string, name: string) =>
+      (operation(method, path).parameters as Json[]).find((p) => p.name === name);
+    expect(param("get", "/public/v1/window/{to}", "to")).toMatchObject({
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    });
     expect(param("get", "/public/v1/window/{to}", "phone_number_id")).toMatchObject({ in: "query", required: false });
-    expect(param("get", "/public/v1/templates", "status")).toMatchObject({ in: "query", required: false, schema: { type: "string", default: "APPROVED" } });
+    expect(param("get", "/public/v1/templates", "status")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "string", default: "APPROVED" },
+    });
     expect(param("get", "/public/v1/templates", "phone_number_id")).toMatchObject({ in: "query", required: false });
-    expect(param("get", "/public/v1/deliveries", "status")).toMatchObject({ in: "query", schema: { enum: ["pending", "delivering", "delivered", "failed"] } });
-    expect(param("get", "/public/v1/deliveries", "limit")).toMatchObject({ in: "query", required: false, schema: { type: "integer", default: 50 } });
-    expect(param("get", "/public/v1/deliveries", "before_id")).toMatchObject({ in: "query", required: false, schema: { type: "integer" } });
-    for (const [method, path] of [["get", "/public/v1/deliveries/{delivery_id}"], ["post", "/public/v1/deliveries/{delivery_id}/retry"]] as const) {
-      expect(param(method, path, "delivery_id")).toMatchObject({ in: "path", required: true, schema: { type: "integer" } });
+    expect(param("get", "/public/v1/deliveries", "status")).toMatchObject({
+      in: "query",
+      schema: { enum: ["pending", "delivering", "delivered", "failed"] },
+    });
+    expect(param("get", "/public/v1/deliveries", "limit")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer", default: 50 },
+    });
+    expect(param("get", "/public/v1/deliveries", "before_id")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer" },
+    });
+    for (const [method, path] of [
+      ["get", "/public/v1/deliveries/{delivery_id}"],
+      ["post", "/public/v1/deliveries/{delivery_id}/retry"],
+    ] as const) {
+      expect(param(method, path, "delivery_id")).toMatchObject({
+        in: "path",
+        required: true,
+        schema: { type: "integer" },
+      });
     }
     expect(operation("post", "/public/v1/deliveries/retry-failed").parameters).toBeUndefined();
     expect(operation("post", "/public/v1/deliveries/retry-failed").requestBody).toBeUndefined();
@@ -218,28 +312,72 @@ describe("OpenAPI document", () => {
   it("the template catalogue item has every field of spec 2.5, all required", () => {
     const item = schema("TemplateItemOut");
     const fields = [
-      "id", "name", "language", "status", "category", "quality_score", "rejected_reason", "message_send_ttl_seconds", "sendable", "api_supported",
-      "api_unsupported_reason", "header", "parameter_format", "body", "footer", "buttons", "body_text", "variables_count", "variable_names", "header_format", "components",
+      "id",
+      "name",
+      "language",
+      "status",
+      "category",
+      "quality_score",
+      "rejected_reason",
+      "message_send_ttl_seconds",
+      "sendable",
+      "api_supported",
+      "api_unsupported_reason",
+      "header",
+      "parameter_format",
+      "body",
+      "footer",
+      "buttons",
+      "body_text",
+      "variables_count",
+      "variable_names",
+      "header_format",
+      "components",
     ];
     expect(Object.keys(at(item, "properties")).sort()).toEqual([...fields].sort());
     expect((item.required as string[]).sort()).toEqual([...fields].sort());
-    expect(at(schema("TemplateCatalogueOut"), "properties", "data", "properties", "templates", "items")).toEqual({ $ref: "#/components/schemas/TemplateItemOut" });
+    expect(at(schema("TemplateCatalogueOut"), "properties", "data", "properties", "templates", "items")).toEqual({
+      $ref: "#/components/schemas/TemplateItemOut",
+    });
   });
 
   it("the webhooks message.status and message.received: X-PT-* headers and the envelope of 2.7", () => {
     const webhooks = at(document, "webhooks");
     expect(Object.keys(webhooks).sort()).toEqual(["message.received", "message.status"]);
     const data: Record<string, string[]> = {
-      "message.status": ["message_id", "status", "status_rank", "to", "error", "phone_number_id", "client_ref", "campaign_id"],
+      "message.status": [
+        "message_id",
+        "status",
+        "status_rank",
+        "to",
+        "error",
+        "phone_number_id",
+        "client_ref",
+        "campaign_id",
+      ],
       "message.received": [
-        "message_id", "from", "phone_number_id", "type", "text", "media_id", "media_mime", "media_filename", "reply_to_message_id", "contact_name", "occurred_at", "window_expires_at",
+        "message_id",
+        "from",
+        "phone_number_id",
+        "type",
+        "text",
+        "media_id",
+        "media_mime",
+        "media_filename",
+        "reply_to_message_id",
+        "contact_name",
+        "occurred_at",
+        "window_expires_at",
       ],
     };
     for (const [event, fields] of Object.entries(data)) {
       const post = at(webhooks, event, "post");
       const headers = (post.parameters as Json[]).filter((p) => p.in === "header");
       expect(headers.map((h) => [h.name, h.required]).sort()).toEqual(
-        ["X-PT-Attempt", "X-PT-Delivery-Id", "X-PT-Event", "X-PT-Signature", "X-PT-Timestamp"].map((name) => [name, true]),
+        ["X-PT-Attempt", "X-PT-Delivery-Id", "X-PT-Event", "X-PT-Signature", "X-PT-Timestamp"].map((name) => [
+          name,
+          true,
+        ]),
       );
       const ref = String(at(post, "requestBody", "content", "application/json", "schema").$ref);
       const envelope = schema(ref.replace("#/components/schemas/", ""));
@@ -250,9 +388,24 @@ describe("OpenAPI document", () => {
       expect((dataSchema.required as string[]).sort()).toEqual([...fields].sort());
     }
     expect(property("MessageStatusData", "status")).toMatchObject({ enum: ["sent", "delivered", "read", "failed"] });
-    expect(property("MessageStatusData", "error")).toMatchObject({ type: ["object", "null"], required: ["code", "message", "reason"] });
+    expect(property("MessageStatusData", "error")).toMatchObject({
+      type: ["object", "null"],
+      required: ["code", "message", "reason"],
+    });
     expect(property("MessageReceivedData", "type")).toMatchObject({
-      enum: ["text", "image", "audio", "video", "document", "sticker", "location", "contacts", "button", "interactive", "unsupported"],
+      enum: [
+        "text",
+        "image",
+        "audio",
+        "video",
+        "document",
+        "sticker",
+        "location",
+        "contacts",
+        "button",
+        "interactive",
+        "unsupported",
+      ],
     });
   });
 

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
-import { contactWrites, createTestAccount, eventually, startTestDispatcher, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  eventually,
+  startTestDispatcher,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { startReceiver } from "./support/receiver.ts";
 
 // Each documented request example goes through the API (against the provider sandbox), and the answers, for
@@ -29,7 +37,12 @@ const BASE = "https://gateway.test/openapi.json";
 function absoluteRefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(absoluteRefs);
   if (!isJson(node)) return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v),
+    ]),
+  );
 }
 
 class DocumentSchemas {
@@ -52,12 +65,19 @@ class DocumentSchemas {
   /** Response body schema of `method path` for `status`; fails when the status is not documented. */
   response(method: string, path: string, status: number): ValidateFunction {
     const responses = at(this.document, "paths", path, method, "responses");
-    if (!(String(status) in responses)) throw new Error(`${method.toUpperCase()} ${path} não documenta o status ${status}`);
-    return this.compile(`res ${method} ${path} ${status}`, at(responses, String(status), "content", "application/json", "schema"));
+    if (!(String(status) in responses))
+      throw new Error(`${method.toUpperCase()} ${path} não documenta o status ${status}`);
+    return this.compile(
+      `res ${method} ${path} ${status}`,
+      at(responses, String(status), "content", "application/json", "schema"),
+    );
   }
 
   requestBody(method: string, path: string): ValidateFunction {
-    return this.compile(`req ${method} ${path}`, at(this.document, "paths", path, method, "requestBody", "content", "application/json", "schema"));
+    return this.compile(
+      `req ${method} ${path}`,
+      at(this.document, "paths", path, method, "requestBody", "content", "application/json", "schema"),
+    );
   }
 
   examples(method: string, path: string): [string, unknown][] {
@@ -66,21 +86,32 @@ class DocumentSchemas {
   }
 
   webhookBody(event: string): ValidateFunction {
-    return this.compile(`webhook ${event}`, at(this.document, "webhooks", event, "post", "requestBody", "content", "application/json", "schema"));
+    return this.compile(
+      `webhook ${event}`,
+      at(this.document, "webhooks", event, "post", "requestBody", "content", "application/json", "schema"),
+    );
   }
 
   webhookHeaders(event: string): { name: string; required: boolean; validate: ValidateFunction }[] {
     const parameters = at(this.document, "webhooks", event, "post").parameters as Json[];
     return parameters
       .filter((p) => p.in === "header")
-      .map((p) => ({ name: String(p.name), required: p.required === true, validate: this.compile(`webhook ${event} header ${String(p.name)}`, p.schema) }));
+      .map((p) => ({
+        name: String(p.name),
+        required: p.required === true,
+        validate: this.compile(`webhook ${event} header ${String(p.name)}`, p.schema),
+      }));
   }
 }
 
 /** Passes when `body` validates; otherwise fails showing ajv's errors. */
 function expectValid(validate: ValidateFunction, body: unknown, what: string): void {
   const valid = validate(body);
-  expect({ what, errors: valid ? null : validate.errors, body: valid ? null : body }).toEqual({ what, errors: null, body: null });
+  expect({ what, errors: valid ? null : validate.errors, body: valid ? null : body }).toEqual({
+    what,
+    errors: null,
+    body: null,
+  });
 }
 
 describe("documented examples and responses against the running API", () => {
@@ -92,15 +123,30 @@ describe("documented examples and responses against the running API", () => {
 
   const api = () => request(gateway.app);
   /** Sends `req` and checks the answer against the document for its status. */
-  async function checked(method: "get" | "post", docPath: string, req: request.Test, expectedStatus: number): Promise<request.Response> {
+  async function checked(
+    method: "get" | "post",
+    docPath: string,
+    req: request.Test,
+    expectedStatus: number,
+  ): Promise<request.Response> {
     const res = await req;
-    expect({ route: `${method.toUpperCase()} ${docPath}`, status: res.status }).toEqual({ route: `${method.toUpperCase()} ${docPath}`, status: expectedStatus });
-    expectValid(schemas.response(method, docPath, res.status), res.body, `${method.toUpperCase()} ${docPath} ${res.status}`);
+    expect({ route: `${method.toUpperCase()} ${docPath}`, status: res.status }).toEqual({
+      route: `${method.toUpperCase()} ${docPath}`,
+      status: expectedStatus,
+    });
+    expectValid(
+      schemas.response(method, docPath, res.status),
+      res.body,
+      `${method.toUpperCase()} ${docPath} ${res.status}`,
+    );
     return res;
   }
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { failAfterSend: ["5511922229009"] } });
+    gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "10000" },
+      sandbox: { failAfterSend: ["5511922229009"] },
+    });
     receiver = await startReceiver(() => account.signingSecret ?? "");
     account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
     dispatcher = await startTestDispatcher(gateway);
@@ -118,11 +164,29 @@ describe("documented examples and responses against the running API", () => {
     const examples = schemas.examples("post", "/public/v1/messages");
     expect(examples.map(([name]) => name)).toEqual(["text", "template", "pix"]);
     // Free text needs the contact's window: the example's recipient writes first.
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511987654321", type: "text", text: "Oi!" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511987654321",
+      type: "text",
+      text: "Oi!",
+    });
     for (const [name, body] of examples) {
       expectValid(schemas.requestBody("post", "/public/v1/messages"), body, `example ${name}`);
-      const res = await checked("post", "/public/v1/messages", api().post("/public/v1/messages").set(account.auth).set("Idempotency-Key", `exemplo-${name}`).send(body as object), 200);
-      expect(res.body.data).toMatchObject({ to: "5511987654321", type: name === "text" ? "text" : "template", client_ref: "pedido-12345" });
+      const res = await checked(
+        "post",
+        "/public/v1/messages",
+        api()
+          .post("/public/v1/messages")
+          .set(account.auth)
+          .set("Idempotency-Key", `exemplo-${name}`)
+          .send(body as object),
+        200,
+      );
+      expect(res.body.data).toMatchObject({
+        to: "5511987654321",
+        type: name === "text" ? "text" : "template",
+        client_ref: "pedido-12345",
+      });
     }
   });
 
@@ -131,7 +195,15 @@ describe("documented examples and responses against the running API", () => {
     expect(examples.length).toBeGreaterThan(0);
     for (const [name, body] of examples) {
       expectValid(schemas.requestBody("post", "/public/v1/validate"), body, `example ${name}`);
-      const res = await checked("post", "/public/v1/validate", api().post("/public/v1/validate").set(account.auth).send(body as object), 200);
+      const res = await checked(
+        "post",
+        "/public/v1/validate",
+        api()
+          .post("/public/v1/validate")
+          .set(account.auth)
+          .send(body as object),
+        200,
+      );
       expect(res.body.data).toMatchObject({ valid: true, to: "5511987654321" });
     }
   });
@@ -140,15 +212,31 @@ describe("documented examples and responses against the running API", () => {
     await checked("get", "/public/v1/window/{to}", api().get("/public/v1/window/5511987654321").set(account.auth), 200);
     await checked("get", "/public/v1/window/{to}", api().get("/public/v1/window/11900001111").set(account.auth), 200);
     await checked("get", "/public/v1/templates", api().get("/public/v1/templates?status=ALL").set(account.auth), 200);
-    const list = await checked("get", "/public/v1/deliveries", api().get("/public/v1/deliveries?limit=2").set(account.auth), 200);
+    const list = await checked(
+      "get",
+      "/public/v1/deliveries",
+      api().get("/public/v1/deliveries?limit=2").set(account.auth),
+      200,
+    );
     const first = (list.body.data.deliveries as { id: number }[])[0];
     if (!first) throw new Error("nenhuma entrega listada");
-    await checked("get", "/public/v1/deliveries/{delivery_id}", api().get(`/public/v1/deliveries/${first.id}`).set(account.auth), 200);
-    await checked("post", "/public/v1/deliveries/retry-failed", api().post("/public/v1/deliveries/retry-failed").set(account.auth), 200);
+    await checked(
+      "get",
+      "/public/v1/deliveries/{delivery_id}",
+      api().get(`/public/v1/deliveries/${first.id}`).set(account.auth),
+      200,
+    );
+    await checked(
+      "post",
+      "/public/v1/deliveries/retry-failed",
+      api().post("/public/v1/deliveries/retry-failed").set(account.auth),
+      200,
+    );
   });
 
   it("error answers match the schema documented for their status", async () => {
-    const noKey = (method: "get" | "post", path: string) => (method === "get" ? api().get(path) : api().post(path).send({}));
+    const noKey = (method: "get" | "post", path: string) =>
+      method === "get" ? api().get(path) : api().post(path).send({});
     const cases: ["get" | "post", string, string][] = [
       ["post", "/public/v1/messages", "/public/v1/messages"],
       ["post", "/public/v1/validate", "/public/v1/validate"],
@@ -165,19 +253,67 @@ describe("documented examples and responses against the running API", () => {
     await checked("post", "/public/v1/messages", send({ to: "11987654321" }), 400);
     await checked("post", "/public/v1/messages", send({ to: "11987650000", text: "oi" }), 422);
     await checked("post", "/public/v1/messages", send({ to: "x".repeat(33), text: "oi", button_url_index: 10 }), 422);
-    await checked("post", "/public/v1/messages", api().post("/public/v1/messages").set(account.auth).set("Idempotency-Key", "k".repeat(65)).send({ to: "11987654321", text: "oi" }), 422);
-    await checked("post", "/public/v1/messages", api().post("/public/v1/messages").set(account.auth).set("Content-Type", "application/json").send("{nope"), 422);
-    await checked("post", "/public/v1/validate", api().post("/public/v1/validate").set(account.auth).send({ to: "", country: "BRA" }), 422);
-    await checked("get", "/public/v1/window/{to}", api().get(`/public/v1/window/${"9".repeat(33)}`).set(account.auth), 422);
-    await checked("get", "/public/v1/templates", api().get("/public/v1/templates?status=APROVADO").set(account.auth), 400);
+    await checked(
+      "post",
+      "/public/v1/messages",
+      api()
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .set("Idempotency-Key", "k".repeat(65))
+        .send({ to: "11987654321", text: "oi" }),
+      422,
+    );
+    await checked(
+      "post",
+      "/public/v1/messages",
+      api().post("/public/v1/messages").set(account.auth).set("Content-Type", "application/json").send("{nope"),
+      422,
+    );
+    await checked(
+      "post",
+      "/public/v1/validate",
+      api().post("/public/v1/validate").set(account.auth).send({ to: "", country: "BRA" }),
+      422,
+    );
+    await checked(
+      "get",
+      "/public/v1/window/{to}",
+      api()
+        .get(`/public/v1/window/${"9".repeat(33)}`)
+        .set(account.auth),
+      422,
+    );
+    await checked(
+      "get",
+      "/public/v1/templates",
+      api().get("/public/v1/templates?status=APROVADO").set(account.auth),
+      400,
+    );
     await checked("get", "/public/v1/deliveries", api().get("/public/v1/deliveries?limit=0").set(account.auth), 422);
-    await checked("get", "/public/v1/deliveries/{delivery_id}", api().get("/public/v1/deliveries/abc").set(account.auth), 422);
-    await checked("get", "/public/v1/deliveries/{delivery_id}", api().get("/public/v1/deliveries/999999999").set(account.auth), 404);
-    await checked("post", "/public/v1/deliveries/{delivery_id}/retry", api().post("/public/v1/deliveries/999999999/retry").set(account.auth), 404);
+    await checked(
+      "get",
+      "/public/v1/deliveries/{delivery_id}",
+      api().get("/public/v1/deliveries/abc").set(account.auth),
+      422,
+    );
+    await checked(
+      "get",
+      "/public/v1/deliveries/{delivery_id}",
+      api().get("/public/v1/deliveries/999999999").set(account.auth),
+      404,
+    );
+    await checked(
+      "post",
+      "/public/v1/deliveries/{delivery_id}/retry",
+      api().post("/public/v1/deliveries/999999999/retry").set(account.auth),
+      404,
+    );
   });
 
   it("429 with Retry-After matches the documented response", async () => {
-    const limited = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "1", API_RATE_LIMIT_WINDOW_SECONDS: "60" } });
+    const limited = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "1", API_RATE_LIMIT_WINDOW_SECONDS: "60" },
+    });
     try {
       const acc = await createTestAccount(limited.db);
       await request(limited.app).post("/public/v1/validate").set(acc.auth).send({ to: "11987654321" });
@@ -191,12 +327,26 @@ describe("documented examples and responses against the running API", () => {
   });
 
   it("the signed webhooks the receiver gets (status sent/delivered/read/failed, received) match the documented webhooks, headers included", async () => {
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511922229009", name: "Maria", type: "text", text: "Oi!" });
-    const failing = await api().post("/public/v1/messages").set(account.auth).send({ to: "5511922229009", text: "Olá!" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511922229009",
+      name: "Maria",
+      type: "text",
+      text: "Oi!",
+    });
+    const failing = await api()
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: "5511922229009", text: "Olá!" });
     expect(failing.status).toBe(200);
     await eventually(() => {
-      const statuses = receiver.received.filter((r) => r.event.event === "message.status").map((r) => (r.event.data as { status: string }).status);
-      return ["sent", "delivered", "read", "failed"].every((s) => statuses.includes(s)) && receiver.received.some((r) => r.event.event === "message.received");
+      const statuses = receiver.received
+        .filter((r) => r.event.event === "message.status")
+        .map((r) => (r.event.data as { status: string }).status);
+      return (
+        ["sent", "delivered", "read", "failed"].every((s) => statuses.includes(s)) &&
+        receiver.received.some((r) => r.event.event === "message.received")
+      );
     });
     for (const got of receiver.received) {
       const event = got.event.event;
@@ -218,28 +368,54 @@ describe("documented examples and responses against the running API", () => {
     const ids = (list.body.data.deliveries as { id: number }[]).map((d) => d.id);
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids.slice(0, 10)) {
-      const one = await checked("get", "/public/v1/deliveries/{delivery_id}", api().get(`/public/v1/deliveries/${id}`).set(account.auth), 200);
+      const one = await checked(
+        "get",
+        "/public/v1/deliveries/{delivery_id}",
+        api().get(`/public/v1/deliveries/${id}`).set(account.auth),
+        200,
+      );
       const envelope = one.body.data.envelope as { event: string };
       expectValid(schemas.webhookBody(envelope.event), envelope, `envelope of delivery ${id}`);
     }
   });
 
   it("POST /deliveries/{id}/retry refuses a pending delivery with the documented 422", async () => {
-    const delivery = await gateway.db.delivery.findFirst({ where: { accountId: account.accountId, status: "delivered" } });
+    const delivery = await gateway.db.delivery.findFirst({
+      where: { accountId: account.accountId, status: "delivered" },
+    });
     if (!delivery) throw new Error("nenhuma entrega entregue");
     const pending = await gateway.db.delivery.create({
-      data: { accountId: account.accountId, integrationId: delivery.integrationId, event: "message.status", status: "delivering", body: "{}", occurredAt: new Date() },
+      data: {
+        accountId: account.accountId,
+        integrationId: delivery.integrationId,
+        event: "message.status",
+        status: "delivering",
+        body: "{}",
+        occurredAt: new Date(),
+      },
     });
     try {
-      await checked("post", "/public/v1/deliveries/{delivery_id}/retry", api().post(`/public/v1/deliveries/${pending.id}/retry`).set(account.auth), 422);
+      await checked(
+        "post",
+        "/public/v1/deliveries/{delivery_id}/retry",
+        api().post(`/public/v1/deliveries/${pending.id}/retry`).set(account.auth),
+        422,
+      );
     } finally {
       await gateway.db.delivery.delete({ where: { id: pending.id } });
     }
   });
 
   it("POST /deliveries/{id}/retry answers 200 with the documented RetryOut", async () => {
-    const delivery = await gateway.db.delivery.findFirst({ where: { accountId: account.accountId, status: "delivered" } });
+    const delivery = await gateway.db.delivery.findFirst({
+      where: { accountId: account.accountId, status: "delivered" },
+    });
     if (!delivery) throw new Error("nenhuma entrega entregue");
-    await checked("post", "/public/v1/deliveries/{delivery_id}/retry", api().post(`/public/v1/deliveries/${delivery.id}/retry`).set(account.auth), 200);
+    await checked(
+      "post",
+      "/public/v1/deliveries/{delivery_id}/retry",
+      api().post(`/public/v1/deliveries/${delivery.id}/retry`).set(account.auth),
+      200,
+    );
   });
 });

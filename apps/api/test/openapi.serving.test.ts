@@ -60,7 +60,12 @@ describe("GET /public/v1/openapi.json and GET /docs", () => {
   });
 
   it("files of swagger-ui-dist the page does not use are not served", async () => {
-    for (const path of ["/docs/assets/index.html", "/docs/assets/package.json", "/docs/assets/..%2Fpackage.json", "/docs/assets/constructor"]) {
+    for (const path of [
+      "/docs/assets/index.html",
+      "/docs/assets/package.json",
+      "/docs/assets/..%2Fpackage.json",
+      "/docs/assets/constructor",
+    ]) {
       const res = await request(gateway.app).get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }

@@ -8,7 +8,8 @@ import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 // OPS_PASSWORD are set.
 const OPS_USER = "oncall";
 const OPS_PASSWORD = "s3nha-de-plantao-longa";
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`, "utf8").toString("base64")}`;
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`, "utf8").toString("base64")}`;
 
 const BOARD_PATHS = ["/ops/queues", "/ops/queues/", "/ops/queues/api/queues", "/ops/queues/queue/webhook-deliveries"];
 
@@ -29,7 +30,9 @@ describe("Bull Board without OPS_USER/OPS_PASSWORD", () => {
   });
 
   it("is not served either with any credentials presented", async () => {
-    const res = await request(gateway.app).get("/ops/queues/api/queues").set("Authorization", basic(OPS_USER, OPS_PASSWORD));
+    const res = await request(gateway.app)
+      .get("/ops/queues/api/queues")
+      .set("Authorization", basic(OPS_USER, OPS_PASSWORD));
     expect(res.status).toBe(404);
   });
 });
@@ -39,7 +42,13 @@ describe("Bull Board with only one of OPS_USER/OPS_PASSWORD", () => {
     ["OPS_USER only", { OPS_USER }, "OPS_PASSWORD"],
     ["OPS_PASSWORD only", { OPS_PASSWORD }, "OPS_USER"],
   ])("%s: the API refuses to start, naming the missing variable", (_name, env, missing) => {
-    const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379", META_ACCESS_TOKEN: "token-123", META_APP_SECRET: "secret-123", META_VERIFY_TOKEN: "verify-123" };
+    const base = {
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      META_ACCESS_TOKEN: "token-123",
+      META_APP_SECRET: "secret-123",
+      META_VERIFY_TOKEN: "verify-123",
+    };
     const load = () => loadApiConfig({ ...base, ...env });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(new RegExp(`${missing}: obrigatória quando`));
@@ -83,14 +92,19 @@ describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
   });
 
   it("right credentials → the board's HTML page", async () => {
-    const page = await request(gateway.app).get("/ops/queues").set("Authorization", basic(OPS_USER, OPS_PASSWORD)).redirects(0);
+    const page = await request(gateway.app)
+      .get("/ops/queues")
+      .set("Authorization", basic(OPS_USER, OPS_PASSWORD))
+      .redirects(0);
     expect(page.status).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
     expect(page.text).toMatch(/<html/i);
   });
 
   it("right credentials → its API lists the webhook delivery queue", async () => {
-    const res = await request(gateway.app).get("/ops/queues/api/queues").set("Authorization", basic(OPS_USER, OPS_PASSWORD));
+    const res = await request(gateway.app)
+      .get("/ops/queues/api/queues")
+      .set("Authorization", basic(OPS_USER, OPS_PASSWORD));
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     const queues = (res.body as { queues?: { name?: unknown }[] }).queues ?? [];
@@ -98,7 +112,9 @@ describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
   });
 
   it("the public API keys play no part: a Bearer API key does not open the board", async () => {
-    const res = await request(gateway.app).get("/ops/queues/api/queues").set("Authorization", "Bearer pt_live_" + "a".repeat(43));
+    const res = await request(gateway.app)
+      .get("/ops/queues/api/queues")
+      .set("Authorization", "Bearer pt_live_" + "a".repeat(43));
     expectChallenge(res);
   });
 });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { contactWrites, createTestAccount, eventually, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  eventually,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 
 let gateway: TestGateway;
 let account: TestAccount;
@@ -14,7 +21,8 @@ afterAll(async () => {
   await gateway.close();
 });
 
-const validate = (body: Record<string, unknown>) => request(gateway.app).post("/public/v1/validate").set(account.auth).send(body);
+const validate = (body: Record<string, unknown>) =>
+  request(gateway.app).post("/public/v1/validate").set(account.auth).send(body);
 
 describe("POST /public/v1/validate with Brazilian numbers (spec 4.2)", () => {
   it.each([
@@ -52,19 +60,30 @@ describe("POST /public/v1/validate with Brazilian numbers (spec 4.2)", () => {
 describe("a contact whose WhatsApp id has 12 digits", () => {
   it("opens the window of the number an integrator replies to, and the reply to data.from goes out", async () => {
     const waId = "551187650001";
-    const inbound = await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: waId, name: "Dona Antiga", type: "text", text: "Oi" });
+    const inbound = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: waId,
+      name: "Dona Antiga",
+      type: "text",
+      text: "Oi",
+    });
     expect(inbound.webhook_status).toBe(200);
 
     for (const form of [waId, "5511987650001", "+55 11 98765-0001"]) {
       const window = await eventually(async () => {
-        const res = await request(gateway.app).get(`/public/v1/window/${encodeURIComponent(form)}`).set(account.auth);
+        const res = await request(gateway.app)
+          .get(`/public/v1/window/${encodeURIComponent(form)}`)
+          .set(account.auth);
         return res.body.data?.open === true ? res.body.data : undefined;
       });
       expect(window).toMatchObject({ to: "5511987650001", open: true });
     }
 
     // The integrator answers to `from` as the message.received event gave it.
-    const reply = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: waId, text: "Olá!" });
+    const reply = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: waId, text: "Olá!" });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ to: "5511987650001", status: "sent" });
   });

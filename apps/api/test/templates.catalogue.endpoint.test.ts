@@ -6,18 +6,40 @@ import { createTestAccount, startTestGateway, type TestAccount, type TestGateway
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 const ITEM_FIELDS = [
-  "id", "name", "language", "status", "category", "quality_score", "rejected_reason", "message_send_ttl_seconds", "sendable", "api_supported",
-  "api_unsupported_reason", "header", "parameter_format", "body", "footer", "buttons", "body_text", "variables_count", "variable_names", "header_format", "components",
+  "id",
+  "name",
+  "language",
+  "status",
+  "category",
+  "quality_score",
+  "rejected_reason",
+  "message_send_ttl_seconds",
+  "sendable",
+  "api_supported",
+  "api_unsupported_reason",
+  "header",
+  "parameter_format",
+  "body",
+  "footer",
+  "buttons",
+  "body_text",
+  "variables_count",
+  "variable_names",
+  "header_format",
+  "components",
 ].sort();
 
 describe("GET /public/v1/templates", () => {
   let gateway: TestGateway;
   let account: TestAccount;
-  const get = (query: string, acc: TestAccount = account) => request(gateway.app).get(`/public/v1/templates${query}`).set(acc.auth);
+  const get = (query: string, acc: TestAccount = account) =>
+    request(gateway.app).get(`/public/v1/templates${query}`).set(acc.auth);
 
   beforeAll(async () => {
     // A small provider page size: the catalogue is read across several pages.
-    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000", TEMPLATE_CACHE_TTL_SECONDS: "0", META_TEMPLATES_PAGE_SIZE: "5" } });
+    gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "10000", TEMPLATE_CACHE_TTL_SECONDS: "0", META_TEMPLATES_PAGE_SIZE: "5" },
+    });
     account = await createTestAccount(gateway.db);
   });
   afterAll(async () => {
@@ -30,7 +52,9 @@ describe("GET /public/v1/templates", () => {
     expect(res.body.success).toBe(true);
     const templates = res.body.data.templates as ({ name: string; language: string } & Record<string, unknown>)[];
     const approved = FIXTURE_TEMPLATES.filter((t) => t.status === "APPROVED");
-    expect(templates.map((t) => `${t.name}/${t.language}`).sort()).toEqual(approved.map((t) => `${t.name}/${t.language}`).sort());
+    expect(templates.map((t) => `${t.name}/${t.language}`).sort()).toEqual(
+      approved.map((t) => `${t.name}/${t.language}`).sort(),
+    );
     for (const t of templates) {
       expect(Object.keys(t).sort()).toEqual(ITEM_FIELDS);
       expect(t.sendable).toBe(true);
@@ -71,7 +95,11 @@ describe("GET /public/v1/templates", () => {
   });
 
   it("ignores a GET body, even one that is not JSON", async () => {
-    const res = await request(gateway.app).get("/public/v1/templates").set(account.auth).set("Content-Type", "application/json").send("{não é json");
+    const res = await request(gateway.app)
+      .get("/public/v1/templates")
+      .set(account.auth)
+      .set("Content-Type", "application/json")
+      .send("{não é json");
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
   });
@@ -110,7 +138,10 @@ describe("POST /public/v1/validate and GET /public/v1/window/{to}", () => {
     [{ to: "(11) 3333-4444" }, { to: "551133334444", valid: true, country: "BR", type: "fixed_line" }],
     [{ to: "(11) 8765-4321" }, { to: "1187654321", valid: false, country: null }],
     [{ to: "(00) 98765-4321" }, { to: "00987654321", valid: false }],
-    [{ to: "650 555 1234", country: "US" }, { to: "16505551234", valid: true, country: "US" }],
+    [
+      { to: "650 555 1234", country: "US" },
+      { to: "16505551234", valid: true, country: "US" },
+    ],
   ])("validate %j", async (body, expected) => {
     const res = await request(gateway.app).post("/public/v1/validate").set(account.auth).send(body);
     expect(res.status).toBe(200);
@@ -131,11 +162,19 @@ describe("POST /public/v1/validate and GET /public/v1/window/{to}", () => {
       const sent = await fetch(`${gateway.sandbox.url}/_sandbox/inbound`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ phone_number_id: account.phoneNumberId, from, type: "text", text: "oi", timestamp: String(timestamp) }),
+        body: JSON.stringify({
+          phone_number_id: account.phoneNumberId,
+          from,
+          type: "text",
+          text: "oi",
+          timestamp: String(timestamp),
+        }),
       });
       expect(((await sent.json()) as { webhook_status: number }).webhook_status).toBe(200);
     }
-    const res = await request(gateway.app).get(`/public/v1/window/${encodeURIComponent("+55 11 98700-1133")}`).set(account.auth);
+    const res = await request(gateway.app)
+      .get(`/public/v1/window/${encodeURIComponent("+55 11 98700-1133")}`)
+      .set(account.auth);
     expect(res.body.data).toMatchObject({
       open: true,
       to: "5511987001133",
@@ -151,7 +190,13 @@ describe("POST /public/v1/validate and GET /public/v1/window/{to}", () => {
     await fetch(`${gateway.sandbox.url}/_sandbox/inbound`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ phone_number_id: account.phoneNumberId, from, type: "text", text: "oi", timestamp: String(old) }),
+      body: JSON.stringify({
+        phone_number_id: account.phoneNumberId,
+        from,
+        type: "text",
+        text: "oi",
+        timestamp: String(old),
+      }),
     });
     const res = await request(gateway.app).get(`/public/v1/window/${from}`).set(account.auth);
     expect(res.body.data).toMatchObject({ open: false, expires_at: new Date((old + 86_400) * 1000).toISOString() });

@@ -3,7 +3,17 @@ import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent, MessageStatusEvent } from "@gw/receiver";
 import { signMetaPayload } from "@gw/signer";
-import { APP_SECRET, VERIFY_TOKEN, contactWrites, createTestAccount, eventually, startTestDispatcher, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  APP_SECRET,
+  VERIFY_TOKEN,
+  contactWrites,
+  createTestAccount,
+  eventually,
+  startTestDispatcher,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { startReceiver } from "./support/receiver.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
@@ -15,10 +25,16 @@ describe("webhook pipeline end to end", () => {
   let account: TestAccount & { signingSecret: string | null };
 
   const statusEvents = (messageId: string) =>
-    receiver.received.filter((r): r is typeof r & { event: MessageStatusEvent } => r.event.event === "message.status" && r.event.data.message_id === messageId);
+    receiver.received.filter(
+      (r): r is typeof r & { event: MessageStatusEvent } =>
+        r.event.event === "message.status" && r.event.data.message_id === messageId,
+    );
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { failAfterSend: ["5511922220009"] } });
+    gateway = await startTestGateway({
+      env: { API_RATE_LIMIT_POINTS: "10000" },
+      sandbox: { failAfterSend: ["5511922220009"] },
+    });
     receiver = await startReceiver(() => account.signingSecret ?? "");
     account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
     dispatcher = await startTestDispatcher(gateway);
@@ -39,7 +55,9 @@ describe("webhook pipeline end to end", () => {
       context: { id: "wamid.quoted" },
     });
     expect(inbound.webhook_status).toBe(200);
-    const got = await eventually(() => receiver.received.find((r) => r.event.event === "message.received" && r.event.data.message_id === inbound.id));
+    const got = await eventually(() =>
+      receiver.received.find((r) => r.event.event === "message.received" && r.event.data.message_id === inbound.id),
+    );
     const event = got.event as MessageReceivedEvent;
     expect(event.data).toEqual({
       message_id: inbound.id,
@@ -64,30 +82,76 @@ describe("webhook pipeline end to end", () => {
   });
 
   it("a send produces message.status sent → delivered → read, each signed, with client_ref from the stored message", async () => {
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511922220002", type: "text", text: "oi" });
-    const sent = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: "11922220002", text: "Olá!", client_ref: "pedido-77" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511922220002",
+      type: "text",
+      text: "oi",
+    });
+    const sent = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: "11922220002", text: "Olá!", client_ref: "pedido-77" });
     expect(sent.status).toBe(200);
     const messageId = sent.body.data.message_id as string;
     await eventually(() => statusEvents(messageId).length >= 3);
     const events = statusEvents(messageId).map((r) => r.event.data);
-    expect(events.map((e) => [e.status, e.status_rank])).toEqual([["sent", 2], ["delivered", 3], ["read", 4]]);
-    for (const data of events) expect(data).toMatchObject({ to: "5511922220002", client_ref: "pedido-77", campaign_id: null, error: null, phone_number_id: account.phoneNumberId });
+    expect(events.map((e) => [e.status, e.status_rank])).toEqual([
+      ["sent", 2],
+      ["delivered", 3],
+      ["read", 4],
+    ]);
+    for (const data of events)
+      expect(data).toMatchObject({
+        to: "5511922220002",
+        client_ref: "pedido-77",
+        campaign_id: null,
+        error: null,
+        phone_number_id: account.phoneNumberId,
+      });
     expect(receiver.rejected).toBe(0);
   });
 
   it("out of order: read before delivered yields no regression event; failed after read is ignored; duplicates apply once", async () => {
     await sandboxControl.config(gateway, { autoStatuses: false });
-    await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: "5511922220003", type: "text", text: "oi" });
-    const sent = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: "11922220003", text: "Olá!" });
+    await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: "5511922220003",
+      type: "text",
+      text: "oi",
+    });
+    const sent = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: "11922220003", text: "Olá!" });
     const id = sent.body.data.message_id as string;
-    const status = (s: string, extra: Record<string, unknown> = {}) => ({ id, status: s, recipient_id: "5511922220003", ...extra });
-    await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("sent"), status("sent")] });
+    const status = (s: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      status: s,
+      recipient_id: "5511922220003",
+      ...extra,
+    });
+    await sandboxControl.statuses(gateway, {
+      phone_number_id: account.phoneNumberId,
+      statuses: [status("sent"), status("sent")],
+    });
     await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("read")] });
-    await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("delivered"), status("read")] });
-    await sandboxControl.statuses(gateway, { phone_number_id: account.phoneNumberId, statuses: [status("failed", { errors: [{ code: 131026, title: "Message undeliverable" }] })] });
+    await sandboxControl.statuses(gateway, {
+      phone_number_id: account.phoneNumberId,
+      statuses: [status("delivered"), status("read")],
+    });
+    await sandboxControl.statuses(gateway, {
+      phone_number_id: account.phoneNumberId,
+      statuses: [status("failed", { errors: [{ code: 131026, title: "Message undeliverable" }] })],
+    });
     await eventually(() => statusEvents(id).length >= 2);
     // Give any wrongly created delivery the time to arrive before asserting there is none.
-    await eventually(async () => (await gateway.db.delivery.count({ where: { accountId: account.accountId, status: { in: ["pending", "delivering"] } } })) === 0);
+    await eventually(
+      async () =>
+        (await gateway.db.delivery.count({
+          where: { accountId: account.accountId, status: { in: ["pending", "delivering"] } },
+        })) === 0,
+    );
     expect(statusEvents(id).map((r) => r.event.data.status)).toEqual(["sent", "read"]);
     const stored = await gateway.db.message.findUnique({ where: { wamid: id } });
     expect(stored?.status).toBe("read");
@@ -95,27 +159,49 @@ describe("webhook pipeline end to end", () => {
   });
 
   it("a failure after sent carries error {code, message, reason}", async () => {
-    const sent = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to: "11922220009", template: "hello_world", language: "en_US" });
+    const sent = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: "11922220009", template: "hello_world", language: "en_US" });
     expect(sent.status).toBe(200);
     const id = sent.body.data.message_id as string;
     await eventually(() => statusEvents(id).some((r) => r.event.data.status === "failed"));
     const failed = statusEvents(id).find((r) => r.event.data.status === "failed")?.event.data;
-    expect(failed).toMatchObject({ status: "failed", status_rank: 1, error: { code: 131026, reason: "recipient_unreachable", message: expect.any(String) } });
+    expect(failed).toMatchObject({
+      status: "failed",
+      status_rank: 1,
+      error: { code: 131026, reason: "recipient_unreachable", message: expect.any(String) },
+    });
   });
 
   it("the provider webhook checks X-Hub-Signature-256 and answers the GET handshake", async () => {
     const body = JSON.stringify({ object: "whatsapp_business_account", entry: [] });
-    const bad = await request(gateway.app).post("/provider/meta/webhook").set("Content-Type", "application/json").set("X-Hub-Signature-256", "sha256=" + "0".repeat(64)).send(body);
+    const bad = await request(gateway.app)
+      .post("/provider/meta/webhook")
+      .set("Content-Type", "application/json")
+      .set("X-Hub-Signature-256", "sha256=" + "0".repeat(64))
+      .send(body);
     expect(bad.status).toBe(401);
-    const missing = await request(gateway.app).post("/provider/meta/webhook").set("Content-Type", "application/json").send(body);
+    const missing = await request(gateway.app)
+      .post("/provider/meta/webhook")
+      .set("Content-Type", "application/json")
+      .send(body);
     expect(missing.status).toBe(401);
-    const good = await request(gateway.app).post("/provider/meta/webhook").set("Content-Type", "application/json").set("X-Hub-Signature-256", signMetaPayload(APP_SECRET, body)).send(body);
+    const good = await request(gateway.app)
+      .post("/provider/meta/webhook")
+      .set("Content-Type", "application/json")
+      .set("X-Hub-Signature-256", signMetaPayload(APP_SECRET, body))
+      .send(body);
     expect(good.status).toBe(200);
 
-    const handshake = await request(gateway.app).get("/provider/meta/webhook").query({ "hub.mode": "subscribe", "hub.verify_token": VERIFY_TOKEN, "hub.challenge": "1158201444" });
+    const handshake = await request(gateway.app)
+      .get("/provider/meta/webhook")
+      .query({ "hub.mode": "subscribe", "hub.verify_token": VERIFY_TOKEN, "hub.challenge": "1158201444" });
     expect(handshake.status).toBe(200);
     expect(handshake.text).toBe("1158201444");
-    const wrong = await request(gateway.app).get("/provider/meta/webhook").query({ "hub.mode": "subscribe", "hub.verify_token": "nope", "hub.challenge": "1" });
+    const wrong = await request(gateway.app)
+      .get("/provider/meta/webhook")
+      .query({ "hub.mode": "subscribe", "hub.verify_token": "nope", "hub.challenge": "1" });
     expect(wrong.status).toBe(403);
   });
 
@@ -125,11 +211,19 @@ describe("webhook pipeline end to end", () => {
     const [first, second] = list.body.data.deliveries as { id: number }[];
     expect(first && second && first.id > second.id).toBe(true);
     expect(list.body.data.next_before_id).toBe(second?.id);
-    const next = await request(gateway.app).get(`/public/v1/deliveries?limit=2&before_id=${list.body.data.next_before_id}`).set(account.auth);
+    const next = await request(gateway.app)
+      .get(`/public/v1/deliveries?limit=2&before_id=${list.body.data.next_before_id}`)
+      .set(account.auth);
     expect((next.body.data.deliveries as { id: number }[]).every((d) => d.id < (second?.id ?? 0))).toBe(true);
 
     const one = await request(gateway.app).get(`/public/v1/deliveries/${first?.id}`).set(account.auth);
-    expect(one.body.data).toMatchObject({ id: first?.id, status: "delivered", attempts: 1, last_status_code: 200, envelope: { delivery_id: String(first?.id) } });
+    expect(one.body.data).toMatchObject({
+      id: first?.id,
+      status: "delivered",
+      attempts: 1,
+      last_status_code: 200,
+      envelope: { delivery_id: String(first?.id) },
+    });
 
     const other = await createTestAccount(gateway.db);
     const hidden = await request(gateway.app).get(`/public/v1/deliveries/${first?.id}`).set(other.auth);
@@ -140,7 +234,10 @@ describe("webhook pipeline end to end", () => {
   });
 
   it("retry of a delivered delivery re-sends it with the same X-PT-Delivery-Id and a higher X-PT-Attempt; audited as api.webhook.retry", async () => {
-    const delivery = await gateway.db.delivery.findFirst({ where: { accountId: account.accountId, status: "delivered" }, orderBy: { id: "desc" } });
+    const delivery = await gateway.db.delivery.findFirst({
+      where: { accountId: account.accountId, status: "delivered" },
+      orderBy: { id: "desc" },
+    });
     if (!delivery) throw new Error("no delivered delivery");
     const before = receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).length;
     const res = await request(gateway.app).post(`/public/v1/deliveries/${delivery.id}/retry`).set(account.auth);
@@ -148,11 +245,20 @@ describe("webhook pipeline end to end", () => {
     await eventually(() => receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).length > before);
     const again = receiver.received.filter((r) => r.meta.deliveryId === String(delivery.id)).at(-1);
     expect(again?.headers["x-pt-attempt"]).toBe("2");
-    const audit = await gateway.db.auditEntry.findFirst({ where: { accountId: account.accountId, action: "api.webhook.retry" } });
+    const audit = await gateway.db.auditEntry.findFirst({
+      where: { accountId: account.accountId, action: "api.webhook.retry" },
+    });
     expect(audit?.target).toContain(String(delivery.id));
 
     const pending = await gateway.db.delivery.create({
-      data: { accountId: account.accountId, integrationId: delivery.integrationId, event: "message.status", status: "delivering", body: "{}", occurredAt: new Date() },
+      data: {
+        accountId: account.accountId,
+        integrationId: delivery.integrationId,
+        event: "message.status",
+        status: "delivering",
+        body: "{}",
+        occurredAt: new Date(),
+      },
     });
     const refused = await request(gateway.app).post(`/public/v1/deliveries/${pending.id}/retry`).set(account.auth);
     expect(refused.status).toBe(422);
@@ -161,26 +267,38 @@ describe("webhook pipeline end to end", () => {
   });
 
   it("the send itself is audited as api.messages.send", async () => {
-    const entry = await gateway.db.auditEntry.findFirst({ where: { accountId: account.accountId, action: "api.messages.send" } });
+    const entry = await gateway.db.auditEntry.findFirst({
+      where: { accountId: account.accountId, action: "api.messages.send" },
+    });
     expect(entry).toMatchObject({ actor: `api_key:${account.keyId}`, requestId: expect.any(String) });
   });
 
   it("/metrics on the API and the dispatcher show the send, the provider call and the deliveries", async () => {
     const metricValue = (text: string, name: string, labels: Record<string, string>) => {
-      const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+      const line = text
+        .split("\n")
+        .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
       return line ? Number(line.split(" ").at(-1)) : 0;
     };
     const api = await request(gateway.app).get("/metrics");
     expect(api.status).toBe(200);
     expect(metricValue(api.text, "gw_message_sends_total", { outcome: "sent" })).toBeGreaterThanOrEqual(3);
-    expect(metricValue(api.text, "gw_provider_request_duration_seconds_count", { operation: "sendMessage", outcome: "ok" })).toBeGreaterThanOrEqual(3);
-    expect(metricValue(api.text, "gw_http_requests_total", { route: "/public/v1/messages", status: "200" })).toBeGreaterThanOrEqual(3);
+    expect(
+      metricValue(api.text, "gw_provider_request_duration_seconds_count", { operation: "sendMessage", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      metricValue(api.text, "gw_http_requests_total", { route: "/public/v1/messages", status: "200" }),
+    ).toBeGreaterThanOrEqual(3);
     expect(api.text).toContain('gw_webhook_queue_jobs{state="waiting"}');
 
     const dispatcherMetrics = await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`);
     const text = await dispatcherMetrics.text();
-    expect(metricValue(text, "gw_webhook_attempts_total", { event: "message.status", outcome: "delivered" })).toBeGreaterThanOrEqual(3);
-    expect(metricValue(text, "gw_webhook_attempts_total", { event: "message.received", outcome: "delivered" })).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(text, "gw_webhook_attempts_total", { event: "message.status", outcome: "delivered" }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      metricValue(text, "gw_webhook_attempts_total", { event: "message.received", outcome: "delivered" }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).toContain('gw_webhook_queue_jobs{state="waiting"}');
     expect(text).toContain("gw_webhook_attempt_duration_seconds_bucket");
   });

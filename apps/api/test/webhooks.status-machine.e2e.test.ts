@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import request from "supertest";
-import { APP_SECRET, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  APP_SECRET,
+  createTestAccount,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Spec 3.1 through HTTP: a real send, then provider statuses emitted by the sandbox (POST /_sandbox/statuses)
@@ -16,7 +22,8 @@ interface StatusEvent {
   error: unknown;
 }
 
-const metaSignature = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+const metaSignature = (secret: string, body: string) =>
+  `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
 describe("message status machine through HTTP (spec 3.1)", () => {
   let gateway: TestGateway;
@@ -26,7 +33,10 @@ describe("message status machine through HTTP (spec 3.1)", () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" }, sandbox: { autoStatuses: false } });
     // Nothing dispatches in this file: the endpoint is never called.
-    account = await createTestAccount(gateway.db, { integrationUrl: "http://127.0.0.1:9/nunca-chamado", events: ["message.status"] });
+    account = await createTestAccount(gateway.db, {
+      integrationUrl: "http://127.0.0.1:9/nunca-chamado",
+      events: ["message.status"],
+    });
   });
   afterAll(async () => {
     await gateway.close();
@@ -36,12 +46,18 @@ describe("message status machine through HTTP (spec 3.1)", () => {
   async function send(): Promise<{ id: string; to: string }> {
     recipientSeq++;
     const to = `55119444${String(recipientSeq).padStart(5, "0")}`;
-    const res = await request(gateway.app).post("/public/v1/messages").set(account.auth).send({ to, template: "hello_world", language: "en_US", client_ref: `ref-${recipientSeq}` });
+    const res = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to, template: "hello_world", language: "en_US", client_ref: `ref-${recipientSeq}` });
     expect(res.status).toBe(200);
     return { id: res.body.data.message_id as string, to };
   }
 
-  async function emit(id: string, ...statuses: (string | { status: string; errors: Record<string, unknown>[] })[]): Promise<void> {
+  async function emit(
+    id: string,
+    ...statuses: (string | { status: string; errors: Record<string, unknown>[] })[]
+  ): Promise<void> {
     const items = statuses.map((s) => (typeof s === "string" ? { id, status: s } : { id, ...s }));
     const res = await sandboxControl.statuses(gateway, { statuses: items });
     expect(res.webhook_status).toBe(200);
@@ -57,20 +73,39 @@ describe("message status machine through HTTP (spec 3.1)", () => {
       if (d.event !== "message.status") continue;
       const one = await request(gateway.app).get(`/public/v1/deliveries/${d.id}`).set(account.auth);
       expect(one.status).toBe(200);
-      const data = one.body.data.envelope.data as { message_id: string; status: string; status_rank: number; error: unknown };
-      if (data.message_id === messageId) events.push({ deliveryId: d.id, status: data.status, statusRank: data.status_rank, error: data.error });
+      const data = one.body.data.envelope.data as {
+        message_id: string;
+        status: string;
+        status_rank: number;
+        error: unknown;
+      };
+      if (data.message_id === messageId)
+        events.push({ deliveryId: d.id, status: data.status, statusRank: data.status_rank, error: data.error });
     }
     return events.sort((a, b) => a.deliveryId - b.deliveryId);
   }
 
   const stored = (wamid: string) => gateway.db.message.findUniqueOrThrow({ where: { wamid } });
-  const failure = { status: "failed", errors: [{ code: 131026, title: "Message undeliverable", message: "Message undeliverable", error_data: { details: "Não entregue." } }] };
+  const failure = {
+    status: "failed",
+    errors: [
+      {
+        code: 131026,
+        title: "Message undeliverable",
+        message: "Message undeliverable",
+        error_data: { details: "Não entregue." },
+      },
+    ],
+  };
 
   it("control: sent then failed does move to failed, with the error object", async () => {
     const { id } = await send();
     await emit(id, "sent");
     await emit(id, failure);
-    expect((await statusEvents(id)).map((e) => [e.status, e.statusRank])).toEqual([["sent", 2], ["failed", 1]]);
+    expect((await statusEvents(id)).map((e) => [e.status, e.statusRank])).toEqual([
+      ["sent", 2],
+      ["failed", 1],
+    ]);
     const events = await statusEvents(id);
     expect(events[1]?.error).toEqual({ code: 131026, message: expect.any(String), reason: "recipient_unreachable" });
     expect((await stored(id)).status).toBe("failed");
@@ -142,10 +177,28 @@ describe("message status machine through HTTP (spec 3.1)", () => {
     const { id, to } = await send();
     const body = JSON.stringify({
       object: "whatsapp_business_account",
-      entry: [{ id: account.wabaId, changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { display_phone_number: "551140000000", phone_number_id: account.phoneNumberId }, statuses: [{ id, status: "sent", timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to }] } }] }],
+      entry: [
+        {
+          id: account.wabaId,
+          changes: [
+            {
+              field: "messages",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { display_phone_number: "551140000000", phone_number_id: account.phoneNumberId },
+                statuses: [{ id, status: "sent", timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to }],
+              },
+            },
+          ],
+        },
+      ],
     });
     for (let i = 0; i < 2; i++) {
-      const res = await request(gateway.app).post("/provider/meta/webhook").set("Content-Type", "application/json").set("X-Hub-Signature-256", metaSignature(APP_SECRET, body)).send(body);
+      const res = await request(gateway.app)
+        .post("/provider/meta/webhook")
+        .set("Content-Type", "application/json")
+        .set("X-Hub-Signature-256", metaSignature(APP_SECRET, body))
+        .send(body);
       expect(res.status).toBe(200);
     }
     expect((await statusEvents(id)).map((e) => e.status)).toEqual(["sent"]);
@@ -171,8 +224,18 @@ describe("message status machine through HTTP (spec 3.1)", () => {
                   messaging_product: "whatsapp",
                   metadata: { display_phone_number: "551140000000", phone_number_id: account.phoneNumberId },
                   contacts: [{ profile: { name: "Forjado" }, wa_id: "5511944499999" }],
-                  messages: [{ from: "5511944499999", id: `wamid.forjado.${wamid}`, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: "mensagem forjada" } }],
-                  statuses: [{ id: wamid, status: "read", timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to }],
+                  messages: [
+                    {
+                      from: "5511944499999",
+                      id: `wamid.forjado.${wamid}`,
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      type: "text",
+                      text: { body: "mensagem forjada" },
+                    },
+                  ],
+                  statuses: [
+                    { id: wamid, status: "read", timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to },
+                  ],
                 },
               },
             ],
@@ -191,7 +254,10 @@ describe("message status machine through HTTP (spec 3.1)", () => {
 
     it.each([
       ["signed with another secret", () => metaSignature("outro-segredo", body)],
-      ["signature of a different body", () => metaSignature(APP_SECRET, body.replace("mensagem forjada", "mensagem original"))],
+      [
+        "signature of a different body",
+        () => metaSignature(APP_SECRET, body.replace("mensagem forjada", "mensagem original")),
+      ],
       ["signature over the body with a trailing newline", () => metaSignature(APP_SECRET, `${body}\n`)],
       ["no sha256= prefix", () => metaSignature(APP_SECRET, body).slice("sha256=".length)],
       ["sha1= scheme", () => `sha1=${createHmac("sha1", APP_SECRET).update(body).digest("hex")}`],
@@ -215,7 +281,11 @@ describe("message status machine through HTTP (spec 3.1)", () => {
 
     it("control: the same body correctly signed is stored and applied", async () => {
       const before = await snapshot();
-      const res = await request(gateway.app).post("/provider/meta/webhook").set("Content-Type", "application/json").set("X-Hub-Signature-256", metaSignature(APP_SECRET, body)).send(body);
+      const res = await request(gateway.app)
+        .post("/provider/meta/webhook")
+        .set("Content-Type", "application/json")
+        .set("X-Hub-Signature-256", metaSignature(APP_SECRET, body))
+        .send(body);
       expect(res.status).toBe(200);
       const after = await snapshot();
       expect(after).toMatchObject({ providerEvents: before.providerEvents + 1, inbound: 1, status: "read" });

@@ -30,9 +30,13 @@ function required(options: Options, name: string): string {
 }
 
 function parseEvents(value: string): WebhookEvent[] {
-  const events = value.split(",").map((e) => e.trim()).filter(Boolean);
+  const events = value
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const event of events) {
-    if (!(WEBHOOK_EVENTS as readonly string[]).includes(event)) throw new UsageError(`Evento desconhecido: ${event} (use ${WEBHOOK_EVENTS.join(", ")})`);
+    if (!(WEBHOOK_EVENTS as readonly string[]).includes(event))
+      throw new UsageError(`Evento desconhecido: ${event} (use ${WEBHOOK_EVENTS.join(", ")})`);
   }
   if (events.length === 0) throw new UsageError("Informe ao menos um evento em --events");
   return events as WebhookEvent[];

@@ -34,7 +34,10 @@ if (config.REDIS_URL) {
     const { retryDelivery } = await import("@gw/core");
     const redis = createRedis(redisUrl);
     const queue = createWebhookQueue(redis, prefix);
-    cleanups.push(() => queue.close(), () => redis.quit());
+    cleanups.push(
+      () => queue.close(),
+      () => redis.quit(),
+    );
     // The panel's resend: audited as `webhook.retry` (the API's own is `api.webhook.retry`).
     return retryDelivery({ db, queue, accountId, deliveryId, actor: "cli", action: "webhook.retry", requestId: null });
   };
@@ -45,7 +48,11 @@ try {
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 } catch (error) {
   const message =
-    error instanceof UsageError ? error.message : error instanceof Error ? error.message.split("\n").filter(Boolean).at(-1) ?? error.message : String(error);
+    error instanceof UsageError
+      ? error.message
+      : error instanceof Error
+        ? (error.message.split("\n").filter(Boolean).at(-1) ?? error.message)
+        : String(error);
   await Promise.allSettled(cleanups.map((c) => c()));
   fail(message);
 }

@@ -26,7 +26,18 @@ describe("admin CLI round trip", () => {
     expect(account).toMatchObject({ id: expect.any(String), name: "Padaria Pão Quente" });
     const accountId = String(account.id);
     const phoneNumberId = `9${Date.now()}`;
-    const number = await run("number", "add", "--account", accountId, "--phone-number-id", phoneNumberId, "--waba-id", "555", "--display", "+55 11 4000-1234");
+    const number = await run(
+      "number",
+      "add",
+      "--account",
+      accountId,
+      "--phone-number-id",
+      phoneNumberId,
+      "--waba-id",
+      "555",
+      "--display",
+      "+55 11 4000-1234",
+    );
     expect(number).toMatchObject({ phone_number_id: phoneNumberId, waba_id: "555", is_default: true });
 
     const key = await run("key", "create", "--account", accountId);
@@ -36,8 +47,22 @@ describe("admin CLI round trip", () => {
     expect(stored?.keyHash).not.toContain(String(key.key));
     expect(JSON.stringify(stored)).not.toContain(String(key.key));
 
-    const integration = await run("integration", "set", "--account", accountId, "--url", "https://example.com/hooks", "--events", "message.status,message.received");
-    expect(integration).toMatchObject({ url: "https://example.com/hooks", events: ["message.status", "message.received"], active: true, signing_secret: expect.stringMatching(/^whsec_/) });
+    const integration = await run(
+      "integration",
+      "set",
+      "--account",
+      accountId,
+      "--url",
+      "https://example.com/hooks",
+      "--events",
+      "message.status,message.received",
+    );
+    expect(integration).toMatchObject({
+      url: "https://example.com/hooks",
+      events: ["message.status", "message.received"],
+      active: true,
+      signing_secret: expect.stringMatching(/^whsec_/),
+    });
     const rotated = await run("integration", "rotate-secret", "--integration", String(integration.id));
     expect(rotated.signing_secret).not.toBe(integration.signing_secret);
 
@@ -57,15 +82,23 @@ describe("admin CLI round trip", () => {
 
   it("operator mistakes are usage errors with Portuguese messages", async () => {
     await expect(runCommand(["account", "create"], { db })).rejects.toThrow(UsageError);
-    await expect(runCommand(["integration", "set", "--account", "x", "--url", "https://a.b", "--events", "message.sent"], { db })).rejects.toThrow(/Evento desconhecido/);
+    await expect(
+      runCommand(["integration", "set", "--account", "x", "--url", "https://a.b", "--events", "message.sent"], { db }),
+    ).rejects.toThrow(/Evento desconhecido/);
     await expect(runCommand(["nada"], { db })).rejects.toThrow(/uso: pnpm gateway/);
   });
 
   it("`pnpm gateway` prints only JSON on stdout", async () => {
-    const { stdout } = await exec("pnpm", ["gateway", "account", "create", "--name", "Via pnpm"], { env: { ...process.env, DATABASE_URL: testEnv().databaseUrl } });
+    const { stdout } = await exec("pnpm", ["gateway", "account", "create", "--name", "Via pnpm"], {
+      env: { ...process.env, DATABASE_URL: testEnv().databaseUrl },
+    });
     expect(JSON.parse(stdout)).toMatchObject({ name: "Via pnpm" });
-    const failed = await exec("pnpm", ["gateway", "key", "revoke", "--id", "00000000-0000-0000-0000-000000000000"], { env: { ...process.env, DATABASE_URL: testEnv().databaseUrl } }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const failed = await exec("pnpm", ["gateway", "key", "revoke", "--id", "00000000-0000-0000-0000-000000000000"], {
+      env: { ...process.env, DATABASE_URL: testEnv().databaseUrl },
+    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect("code" in failed && failed.code).toBe(2);
-    expect(JSON.parse((failed as { stderr: string }).stderr.trim().split("\n").at(-1) ?? "")).toEqual({ error: "Chave não encontrada." });
+    expect(JSON.parse((failed as { stderr: string }).stderr.trim().split("\n").at(-1) ?? "")).toEqual({
+      error: "Chave não encontrada.",
+    });
   });
 });

@@ -1,46 +1,48 @@
 import { env, loadConfig, z } from "@gw/config";
 
 /** Every variable the dispatcher reads, parsed once at start-up (documented in .env.example). */
-export const dispatcherConfigSchema = z.object({
-  DISPATCHER_HOST: z.string().default("127.0.0.1"),
-  /** Health, readiness and metrics. */
-  DISPATCHER_PORT: env.port(8081),
-  DATABASE_URL: env.postgresUrl(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  REDIS_URL: env.redisUrl(),
-  REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
-  LOG_LEVEL: env.logLevel(),
-  /** Deliveries attempted at once by this process. */
-  DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
-  /** Keep-alive sockets per integrator host. */
-  DISPATCHER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1000).default(50),
-  /** Per-attempt deadline (spec 6.4: 10 s). */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  /** Waits before attempts 2..7 in ms (spec 6.5: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h). */
-  WEBHOOK_RETRY_SCHEDULE_MS: env.intList([30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]),
-  /** Uniform variation applied to each wait (spec 6.5: up to 20 %). */
-  WEBHOOK_RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
-  /** Bytes of the integrator's answer kept in last_error and on each attempt. */
-  WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).default(4096),
-  /** How often the reconciler looks for due deliveries without a live job. */
-  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
-  /** How late a due delivery may be before the reconciler assumes its job was lost. */
-  RECONCILE_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
-  /** Deliveries examined per reconciler run. */
-  RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
-  /** BullMQ job lock; must stay well above WEBHOOK_TIMEOUT_MS or a slow attempt would be taken as stalled. */
-  DISPATCHER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(60_000),
-  /** How often workers look for jobs whose worker died (lock expired) and put them back in the queue. */
-  DISPATCHER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
-  /** Times a job may be recovered from a dead worker before BullMQ fails it (the reconciler still catches it). */
-  DISPATCHER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(2),
-  USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
-  /** How often expired Idempotency-Key records are deleted (they expire after IDEMPOTENCY_TTL_HOURS). */
-  IDEMPOTENCY_PURGE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
-}).refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
-  path: ["DISPATCHER_LOCK_DURATION_MS"],
-  message: "deve ser ao menos 1 s maior que WEBHOOK_TIMEOUT_MS",
-});
+export const dispatcherConfigSchema = z
+  .object({
+    DISPATCHER_HOST: z.string().default("127.0.0.1"),
+    /** Health, readiness and metrics. */
+    DISPATCHER_PORT: env.port(8081),
+    DATABASE_URL: env.postgresUrl(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    REDIS_URL: env.redisUrl(),
+    REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+    LOG_LEVEL: env.logLevel(),
+    /** Deliveries attempted at once by this process. */
+    DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Keep-alive sockets per integrator host. */
+    DISPATCHER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1000).default(50),
+    /** Per-attempt deadline (spec 6.4: 10 s). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Waits before attempts 2..7 in ms (spec 6.5: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h). */
+    WEBHOOK_RETRY_SCHEDULE_MS: env.intList([30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]),
+    /** Uniform variation applied to each wait (spec 6.5: up to 20 %). */
+    WEBHOOK_RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
+    /** Bytes of the integrator's answer kept in last_error and on each attempt. */
+    WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).default(4096),
+    /** How often the reconciler looks for due deliveries without a live job. */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    /** How late a due delivery may be before the reconciler assumes its job was lost. */
+    RECONCILE_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
+    /** Deliveries examined per reconciler run. */
+    RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+    /** BullMQ job lock; must stay well above WEBHOOK_TIMEOUT_MS or a slow attempt would be taken as stalled. */
+    DISPATCHER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(60_000),
+    /** How often workers look for jobs whose worker died (lock expired) and put them back in the queue. */
+    DISPATCHER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+    /** Times a job may be recovered from a dead worker before BullMQ fails it (the reconciler still catches it). */
+    DISPATCHER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(2),
+    USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
+    /** How often expired Idempotency-Key records are deleted (they expire after IDEMPOTENCY_TTL_HOURS). */
+    IDEMPOTENCY_PURGE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  })
+  .refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
+    path: ["DISPATCHER_LOCK_DURATION_MS"],
+    message: "deve ser ao menos 1 s maior que WEBHOOK_TIMEOUT_MS",
+  });
 
 export type DispatcherConfig = z.infer<typeof dispatcherConfigSchema>;
 

@@ -2,10 +2,22 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { createDb, type Db } from "@gw/db";
-import { createRedis, createWebhookQueue, deliverWebhookJob, QUEUES, type DeliverWebhookPayload, type Redis } from "@gw/jobs";
+import {
+  createRedis,
+  createWebhookQueue,
+  deliverWebhookJob,
+  QUEUES,
+  type DeliverWebhookPayload,
+  type Redis,
+} from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { purgeExpiredIdempotencyKeys } from "@gw/core";
-import { createWebhookSender, processDeliveryAttempt, reconcileDeliveries, type ReconcileResult } from "@gw/core/deliveries";
+import {
+  createWebhookSender,
+  processDeliveryAttempt,
+  reconcileDeliveries,
+  type ReconcileResult,
+} from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
 import { createProbeServer } from "./http.ts";
 import { createMetrics } from "./metrics.ts";
@@ -34,7 +46,10 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   // Separate connections: the worker's blocks (and must never give up on a command), the producer's fails fast.
   const workerRedis = createRedis(config.REDIS_URL, "worker");
   const queueRedis = createRedis(config.REDIS_URL, "request");
-  for (const [role, redis] of [["worker", workerRedis], ["queue", queueRedis]] as const) {
+  for (const [role, redis] of [
+    ["worker", workerRedis],
+    ["queue", queueRedis],
+  ] as const) {
     redis.on("error", (error: Error) => logger.warn("erro de conexão com o Redis", { role, error: error.message }));
   }
   const queue = createWebhookQueue(queueRedis, config.REDIS_KEY_PREFIX);
@@ -50,7 +65,11 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     queue,
     sender,
     logger,
-    settings: { scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.WEBHOOK_RETRY_JITTER, userAgent: config.USER_AGENT },
+    settings: {
+      scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+      jitter: config.WEBHOOK_RETRY_JITTER,
+      userAgent: config.USER_AGENT,
+    },
   };
 
   const processor = async (job: Job<DeliverWebhookPayload, string, string>): Promise<string> => {
@@ -61,7 +80,11 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     if (result.outcome === "skipped") {
       metrics.skipped.inc({ reason: result.reason });
     } else if (result.outcome === "integration_inactive") {
-      metrics.attempts.inc({ event: result.event, outcome: "integration_inactive", error_kind: "integration_inactive" });
+      metrics.attempts.inc({
+        event: result.event,
+        outcome: "integration_inactive",
+        error_kind: "integration_inactive",
+      });
       metrics.deadLetters.inc({ event: result.event });
     } else {
       metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
@@ -108,7 +131,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       metrics.requeued.inc(result.requeued);
       return result;
     },
-    (error) => logger.warn("reconciliação de entregas falhou; nova tentativa no próximo ciclo", { error: error.message }),
+    (error) =>
+      logger.warn("reconciliação de entregas falhou; nova tentativa no próximo ciclo", { error: error.message }),
   );
 
   // Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent).
@@ -117,7 +141,10 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       const removed = await purgeExpiredIdempotencyKeys(db);
       if (removed > 0) logger.info("chaves de idempotência expiradas removidas", { removed });
     },
-    (error) => logger.warn("limpeza de chaves de idempotência falhou; nova tentativa no próximo ciclo", { error: error.message }),
+    (error) =>
+      logger.warn("limpeza de chaves de idempotência falhou; nova tentativa no próximo ciclo", {
+        error: error.message,
+      }),
   );
 
   async function start(): Promise<void> {
@@ -146,7 +173,11 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       const redisUp = workerRedis.status === "ready";
       const drained = redisUp && (await withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000));
       if (!drained) {
-        logger.warn(redisUp ? "worker não encerrou a tempo; conexões fechadas à força" : "Redis indisponível; worker fechado à força");
+        logger.warn(
+          redisUp
+            ? "worker não encerrou a tempo; conexões fechadas à força"
+            : "Redis indisponível; worker fechado à força",
+        );
         if (!redisUp) await withDeadline(worker.close(true), 2_000);
         workerRedis.disconnect();
       }
@@ -218,10 +249,13 @@ async function withDeadline(promise: Promise<unknown>, ms: number): Promise<bool
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([promise.then(
-      () => true,
-      () => true,
-    ), deadline]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      deadline,
+    ]);
   } finally {
     if (timer) clearTimeout(timer);
   }

@@ -23,10 +23,16 @@ export function createProbeServer(deps: ProbeDeps): Server {
     if (req.method !== "GET" && req.method !== "HEAD") return send(405, { status: "method_not_allowed" });
     if (path === "/healthz") return send(200, { status: "ok" });
     if (path === "/readyz") {
-      void Promise.all([pingDb(deps.db), Promise.all(deps.redis.map((r) => pingRedis(r))).then((all) => all.every(Boolean))])
+      void Promise.all([
+        pingDb(deps.db),
+        Promise.all(deps.redis.map((r) => pingRedis(r))).then((all) => all.every(Boolean)),
+      ])
         .then(([postgres, redis]) => {
           const ready = postgres && redis;
-          send(ready ? 200 : 503, { status: ready ? "ready" : "unavailable", checks: { postgres: postgres ? "up" : "down", redis: redis ? "up" : "down" } });
+          send(ready ? 200 : 503, {
+            status: ready ? "ready" : "unavailable",
+            checks: { postgres: postgres ? "up" : "down", redis: redis ? "up" : "down" },
+          });
         })
         .catch((error: unknown) => {
           deps.logger.warn("falha na verificação de prontidão", { error: (error as Error).message });

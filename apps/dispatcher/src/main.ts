@@ -18,7 +18,9 @@ const logger = createLogger({ service: "dispatcher", level: config.LOG_LEVEL });
 const dispatcher = createDispatcher(config, { logger });
 
 process.on("unhandledRejection", (reason) => {
-  logger.error("promessa rejeitada sem tratamento", { error: reason instanceof Error ? reason.message : String(reason) });
+  logger.error("promessa rejeitada sem tratamento", {
+    error: reason instanceof Error ? reason.message : String(reason),
+  });
 });
 
 let signalled = false;

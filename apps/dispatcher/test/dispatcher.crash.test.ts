@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
 import { testEnv } from "@gw/testkit";
-import { createDelivery, createFixture, isolatedDatabase, reply, signatureIsValid, startReceiver, waitFor, type Receiver } from "../../../packages/core/test/deliveries.support.ts";
+import {
+  createDelivery,
+  createFixture,
+  isolatedDatabase,
+  reply,
+  signatureIsValid,
+  startReceiver,
+  waitFor,
+  type Receiver,
+} from "../../../packages/core/test/deliveries.support.ts";
 import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -66,7 +75,10 @@ describe("dispatcher killed mid-attempt", () => {
     const row = await waitFor(
       "a entrega ser concluída pelo segundo dispatcher",
       async () => {
-        const current = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+        const current = await db.delivery.findUniqueOrThrow({
+          where: { id: delivery.id },
+          include: { attempts: true },
+        });
         return current.status === "delivered" ? current : null;
       },
       40_000,

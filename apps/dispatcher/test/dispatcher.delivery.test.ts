@@ -29,7 +29,10 @@ beforeAll(async () => {
   database = await isolatedDatabase();
   db = database.db;
   const env = testEnv();
-  const settings = testSettings({ databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix }, { WEBHOOK_TIMEOUT_MS: "700", WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(",") });
+  const settings = testSettings(
+    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
+    { WEBHOOK_TIMEOUT_MS: "700", WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(",") },
+  );
   // The API's side of the queue: it inserts the row and enqueues attempt 1 after its commit.
   redis = createRedis(env.redisUrl);
   queue = createWebhookQueue(redis, env.redisPrefix);
@@ -53,7 +56,10 @@ function requestsOf(id: bigint) {
 
 async function settled(id: bigint, status: string, attempts: number) {
   return waitFor(`entrega ${id} em ${status} após ${attempts} tentativas`, async () => {
-    const row = await db.delivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { number: "asc" } } } });
+    const row = await db.delivery.findUniqueOrThrow({
+      where: { id },
+      include: { attempts: { orderBy: { number: "asc" } } },
+    });
     return row.status === status && row.attemptCount === attempts ? row : null;
   });
 }
@@ -67,7 +73,12 @@ describe("dispatcher (worker in this process)", () => {
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
     const row = await settled(delivery.id, "delivered", 1);
 
-    expect(row).toMatchObject({ lastStatusCode: 200, lastError: "ignored: unknown event", lastErrorKind: null, nextAttemptAt: null });
+    expect(row).toMatchObject({
+      lastStatusCode: 200,
+      lastError: "ignored: unknown event",
+      lastErrorKind: null,
+      nextAttemptAt: null,
+    });
     expect(row.deliveredAt).not.toBeNull();
     const [request, ...more] = requestsOf(delivery.id);
     expect(more).toHaveLength(0);
@@ -91,13 +102,23 @@ describe("dispatcher (worker in this process)", () => {
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
     const failed = await settled(delivery.id, "failed", 7);
 
-    expect(failed).toMatchObject({ lastStatusCode: 500, lastError: "falha interna", lastErrorKind: "http_status", nextAttemptAt: null, deliveredAt: null });
-    expect(failed.attempts.map((a) => [a.number, a.statusCode, a.errorKind])).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => [n, 500, "http_status"]));
+    expect(failed).toMatchObject({
+      lastStatusCode: 500,
+      lastError: "falha interna",
+      lastErrorKind: "http_status",
+      nextAttemptAt: null,
+      deliveredAt: null,
+    });
+    expect(failed.attempts.map((a) => [a.number, a.statusCode, a.errorKind])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => [n, 500, "http_status"]),
+    );
     const requests = requestsOf(delivery.id);
     expect(requests.map((r) => r.headers["x-pt-attempt"])).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
     const metrics = await (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
     expect(metrics).toMatch(/^gw_webhook_dead_letters_total\{event="message\.status"\} 1$/m);
-    expect(metrics).toMatch(/^gw_webhook_attempts_total\{event="message\.status",outcome="retry_scheduled",error_kind="http_status"\} 6$/m);
+    expect(metrics).toMatch(
+      /^gw_webhook_attempts_total\{event="message\.status",outcome="retry_scheduled",error_kind="http_status"\} 6$/m,
+    );
     expect(metrics).toMatch(/^gw_webhook_queue_jobs\{state="delayed"\} \d+$/m);
     expect(new Set(requests.map((r) => r.headers["x-pt-delivery-id"]))).toEqual(new Set([delivery.id.toString()]));
     for (const request of requests) {
@@ -116,7 +137,15 @@ describe("dispatcher (worker in this process)", () => {
     const lastTimestamp = Number(requests[6]?.headers["x-pt-timestamp"]);
     await waitFor("o próximo segundo", () => Math.floor(Date.now() / 1000) > lastTimestamp);
     receiver.setHandler((_req, res) => reply(res, 200, "aceito"));
-    const retried = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id, actor: "cli", action: "webhook.retry", requestId: "req-retry" });
+    const retried = await retryDelivery({
+      db,
+      queue,
+      accountId: fixture.accountId,
+      deliveryId: delivery.id,
+      actor: "cli",
+      action: "webhook.retry",
+      requestId: "req-retry",
+    });
     expect(retried.nextAttempt).toBe(8);
 
     const delivered = await settled(delivery.id, "delivered", 8);
@@ -128,7 +157,14 @@ describe("dispatcher (worker in this process)", () => {
     expect(eighth?.headers["x-pt-signature"]).not.toBe(requests[6]?.headers["x-pt-signature"]);
     expect(eighth && signatureIsValid(fixture.secret, eighth)).toBe(true);
     const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
-    expect(audit).toEqual([expect.objectContaining({ actor: "cli", action: "webhook.retry", target: `delivery:${delivery.id}`, requestId: "req-retry" })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        actor: "cli",
+        action: "webhook.retry",
+        target: `delivery:${delivery.id}`,
+        requestId: "req-retry",
+      }),
+    ]);
   });
 
   it("counts a 302 and an endpoint slower than WEBHOOK_TIMEOUT_MS as failures (redirect / timeout)", async () => {
@@ -137,7 +173,8 @@ describe("dispatcher (worker in this process)", () => {
     const toRedirect = await createDelivery(db, redirecting);
     const toSlow = await createDelivery(db, slow);
     receiver.setHandler((req, res) => {
-      if (req.path.startsWith("/webhooks/redirect")) return reply(res, 302, "", { location: "http://127.0.0.1:9/elsewhere" });
+      if (req.path.startsWith("/webhooks/redirect"))
+        return reply(res, 302, "", { location: "http://127.0.0.1:9/elsewhere" });
       // Sleeps well past the 700 ms attempt deadline, then would answer 200.
       const timer = setTimeout(() => reply(res, 200, "tarde demais"), 3_000);
       res.on("close", () => clearTimeout(timer));

@@ -3,7 +3,15 @@ import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
 import { silentLogger, startThrowawayRedis, testEnv } from "@gw/testkit";
 import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { createDelivery, createFixture, isolatedDatabase, reply, startReceiver, waitFor, type Receiver } from "../../../packages/core/test/deliveries.support.ts";
+import {
+  createDelivery,
+  createFixture,
+  isolatedDatabase,
+  reply,
+  startReceiver,
+  waitFor,
+  type Receiver,
+} from "../../../packages/core/test/deliveries.support.ts";
 import { testConfig, testSettings } from "./support.ts";
 
 // FLUSHALL wipes every key of the server: this file uses a redis-server of its own, never the shared one.
@@ -22,7 +30,12 @@ beforeAll(async () => {
   db = database.db;
   settings = testSettings(
     { databaseUrl: database.url, redisUrl: throwaway.url, prefix: testEnv().redisPrefix },
-    { RECONCILE_INTERVAL_MS: "200", RECONCILE_GRACE_MS: "100", WEBHOOK_RETRY_SCHEDULE_MS: "1500,1500", WEBHOOK_TIMEOUT_MS: "1000" },
+    {
+      RECONCILE_INTERVAL_MS: "200",
+      RECONCILE_GRACE_MS: "100",
+      WEBHOOK_RETRY_SCHEDULE_MS: "1500,1500",
+      WEBHOOK_TIMEOUT_MS: "1000",
+    },
   );
   redis = createRedis(throwaway.url);
   queue = createWebhookQueue(redis, settings.REDIS_KEY_PREFIX ?? "");
@@ -64,7 +77,11 @@ describe("Redis loses every job (FLUSHALL)", () => {
     dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
     await dispatcher.start();
 
-    await waitFor("todas as entregas concluídas", async () => (await db.delivery.count({ where: { id: { in: deliveries.map((d) => d.id) }, status: "delivered" } })) === 5);
+    await waitFor(
+      "todas as entregas concluídas",
+      async () =>
+        (await db.delivery.count({ where: { id: { in: deliveries.map((d) => d.id) }, status: "delivered" } })) === 5,
+    );
     for (const d of deliveries) expect(answered.has(d.id.toString())).toBe(true);
   });
 
@@ -87,7 +104,10 @@ describe("Redis loses every job (FLUSHALL)", () => {
     for (const id of ids) await enqueueDeliveryAttempt(queue, id, 1);
 
     // Every delivery failed once and waits (≈1.5 s) for attempt 2, whose job is delayed in Redis.
-    await waitFor("primeira tentativa de todas", async () => (await db.delivery.count({ where: { id: { in: ids }, status: "pending", attemptCount: 1 } })) === 5);
+    await waitFor(
+      "primeira tentativa de todas",
+      async () => (await db.delivery.count({ where: { id: { in: ids }, status: "pending", attemptCount: 1 } })) === 5,
+    );
     // The retry jobs are added right after each commit.
     await waitFor("os cinco jobs de retentativa", async () => (await queue.getJobCounts("delayed")).delayed === 5);
 

@@ -20,7 +20,10 @@ afterAll(async () => {
 
 async function launch(overrides: Record<string, string>, db = database.db): Promise<Dispatcher> {
   const env = testEnv();
-  const settings = testSettings({ databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix }, { WEBHOOK_TIMEOUT_MS: "500", DISPATCHER_LOCK_DURATION_MS: "2000", ...overrides });
+  const settings = testSettings(
+    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
+    { WEBHOOK_TIMEOUT_MS: "500", DISPATCHER_LOCK_DURATION_MS: "2000", ...overrides },
+  );
   const dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
   started.push(dispatcher);
   await dispatcher.start();
@@ -81,7 +84,8 @@ describe("dispatcher configuration", () => {
   });
 
   it("refuses a job lock shorter than the attempt time-out, naming the variable", () => {
-    const attempt = () => loadDispatcherConfig({ ...base, WEBHOOK_TIMEOUT_MS: "10000", DISPATCHER_LOCK_DURATION_MS: "5000" });
+    const attempt = () =>
+      loadDispatcherConfig({ ...base, WEBHOOK_TIMEOUT_MS: "10000", DISPATCHER_LOCK_DURATION_MS: "5000" });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/DISPATCHER_LOCK_DURATION_MS/);
   });

@@ -3,7 +3,15 @@ import type { ServerResponse } from "node:http";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
 import { testEnv } from "@gw/testkit";
-import { createDelivery, createFixture, isolatedDatabase, reply, startReceiver, waitFor, type Receiver } from "../../../packages/core/test/deliveries.support.ts";
+import {
+  createDelivery,
+  createFixture,
+  isolatedDatabase,
+  reply,
+  startReceiver,
+  waitFor,
+  type Receiver,
+} from "../../../packages/core/test/deliveries.support.ts";
 import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -72,7 +80,10 @@ describe("dispatcher shutdown", () => {
     expect(row).toMatchObject({ status: "delivered", attemptCount: 1, lastError: "entregue durante o encerramento" });
     expect(dispatcher.lines.some((line) => line.includes("dispatcher encerrado"))).toBe(true);
     expect(receiver.requests.some((r) => r.headers["x-pt-delivery-id"] === late.id.toString())).toBe(false);
-    expect(await db.delivery.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({ status: "pending", attemptCount: 0 });
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({
+      status: "pending",
+      attemptCount: 0,
+    });
   }, 40_000);
 
   it("a second signal exits at once, leaving the attempt for another worker", async () => {

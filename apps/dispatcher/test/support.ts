@@ -8,7 +8,10 @@ import { loadDispatcherConfig, type DispatcherConfig } from "../src/config.ts";
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Fast settings for tests; anything can be overridden per test. */
-export function testSettings(base: { databaseUrl: string; redisUrl: string; prefix: string }, overrides: Record<string, string> = {}): Record<string, string> {
+export function testSettings(
+  base: { databaseUrl: string; redisUrl: string; prefix: string },
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   return {
     DATABASE_URL: base.databaseUrl,
     DATABASE_POOL_SIZE: "4",
@@ -45,7 +48,11 @@ export interface ChildDispatcher {
 /** `node --import tsx apps/dispatcher/src/main.ts` as one process (the tsx CLI would add a wrapper process). */
 export function spawnDispatcher(settings: Record<string, string>): ChildDispatcher {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...settings };
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/dispatcher/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/dispatcher/src/main.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   const waiters: { fragment: string; resolve: (line: string) => void }[] = [];
   const onData = (chunk: Buffer) => {
@@ -62,7 +69,10 @@ export function spawnDispatcher(settings: Record<string, string>): ChildDispatch
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
-  const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exited = once(child, "exit").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   return {
     child,
     lines,
@@ -71,7 +81,10 @@ export function spawnDispatcher(settings: Record<string, string>): ChildDispatch
       const seen = lines.find((line) => line.includes(fragment));
       if (seen) return Promise.resolve(seen);
       return new Promise<string>((resolvePromise, reject) => {
-        const timer = setTimeout(() => reject(new Error(`linha de log não apareceu: ${fragment}\n${lines.join("\n")}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`linha de log não apareceu: ${fragment}\n${lines.join("\n")}`)),
+          timeoutMs,
+        );
         waiters.push({
           fragment,
           resolve: (line) => {

@@ -4,7 +4,12 @@ import type { SandboxOptions } from "./types.ts";
 const list = z
   .string()
   .default("")
-  .transform((value) => value.split(",").map((s) => s.trim()).filter(Boolean));
+  .transform((value) =>
+    value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /** Every variable the standalone sandbox reads, parsed once at start-up. */
 export const sandboxConfigSchema = z.object({

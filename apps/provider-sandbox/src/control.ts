@@ -2,7 +2,14 @@ import { META_TITLES, type MetaCode } from "./graph/errors.ts";
 import express from "express";
 import { z } from "zod";
 import { inboundMessage, inboundSchema } from "./inbound.ts";
-import { clearState, digitsOf, recordContactMessage, runtimeConfigFrom, type FaultRule, type SandboxState } from "./state.ts";
+import {
+  clearState,
+  digitsOf,
+  recordContactMessage,
+  runtimeConfigFrom,
+  type FaultRule,
+  type SandboxState,
+} from "./state.ts";
 import type { SandboxOptions, SandboxTemplate } from "./types.ts";
 import { postWebhook, webhookPayload } from "./webhooks.ts";
 
@@ -26,7 +33,11 @@ const statusesSchema = z.object({
 const faultSchema = z.object({
   mode: z.enum(["500", "timeout", "reset", "error"]),
   /** Mode `error`: answer this Meta error code (one of META_TITLES) instead of processing the call. */
-  code: z.number().int().refine((code) => Object.hasOwn(META_TITLES, code), "código Meta desconhecido pelo sandbox").optional(),
+  code: z
+    .number()
+    .int()
+    .refine((code) => Object.hasOwn(META_TITLES, code), "código Meta desconhecido pelo sandbox")
+    .optional(),
   details: z.string().default("Injected by the sandbox."),
   count: z.number().int().min(1).default(1),
   route: z.enum(["messages", "templates", "any"]).default("any"),
@@ -35,7 +46,11 @@ const faultSchema = z.object({
   deliver: z.boolean().default(false),
 });
 
-const delaysSchema = z.object({ sent: z.number().int().min(0), delivered: z.number().int().min(0), read: z.number().int().min(0) });
+const delaysSchema = z.object({
+  sent: z.number().int().min(0),
+  delivered: z.number().int().min(0),
+  read: z.number().int().min(0),
+});
 
 const configSchema = z
   .object({
@@ -56,7 +71,9 @@ const configSchema = z
 function parse<S extends z.ZodType>(schema: S, req: express.Request, res: express.Response): z.infer<S> | undefined {
   const result = schema.safeParse(req.body ?? {});
   if (result.success) return result.data;
-  res.status(400).json({ error: { message: "Requisição inválida para a API de controle do sandbox.", issues: result.error.issues } });
+  res.status(400).json({
+    error: { message: "Requisição inválida para a API de controle do sandbox.", issues: result.error.issues },
+  });
   return undefined;
 }
 
@@ -68,50 +85,58 @@ function publicConfig(state: SandboxState): Record<string, unknown> {
 /** The control API under /_sandbox: drives the sandbox from tests and shows what it received. */
 export function controlRouter(state: SandboxState, initial: SandboxOptions): express.Router {
   const router = express.Router();
-  router.post(
-    "/inbound",
-    async (req, res) => {
-      const input = parse(inboundSchema, req, res);
-      if (!input) return;
-      const { message, timestampMs } = inboundMessage(input, state.now());
-      // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
-      recordContactMessage(state, input.phone_number_id, input.from, timestampMs);
-      const payload = webhookPayload(state, input.phone_number_id, {
-        wabaId: input.waba_id,
-        contacts: [{ profile: { name: input.name ?? "Cliente Sandbox" }, wa_id: digitsOf(input.from) }],
-        messages: [message],
-      });
-      const webhookStatus = await postWebhook(state, "inbound", payload);
-      res.json({ id: message.id, webhook_status: webhookStatus, payload });
-    },
-  );
+  router.post("/inbound", async (req, res) => {
+    const input = parse(inboundSchema, req, res);
+    if (!input) return;
+    const { message, timestampMs } = inboundMessage(input, state.now());
+    // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
+    recordContactMessage(state, input.phone_number_id, input.from, timestampMs);
+    const payload = webhookPayload(state, input.phone_number_id, {
+      wabaId: input.waba_id,
+      contacts: [{ profile: { name: input.name ?? "Cliente Sandbox" }, wa_id: digitsOf(input.from) }],
+      messages: [message],
+    });
+    const webhookStatus = await postWebhook(state, "inbound", payload);
+    res.json({ id: message.id, webhook_status: webhookStatus, payload });
+  });
 
-  router.post(
-    "/statuses",
-    async (req, res) => {
-      const input = parse(statusesSchema, req, res);
-      if (!input) return;
-      const statuses: Record<string, unknown>[] = [];
-      let phoneNumberId = input.phone_number_id;
-      for (const item of input.statuses) {
-        const known = state.sent.find((s) => s.wamid === item.id);
-        phoneNumberId ??= known?.phone_number_id;
-        const recipient = item.recipient_id ?? known?.wa_id;
-        if (!recipient) {
-          res.status(400).json({ error: { message: `recipient_id é obrigatório: a mensagem ${item.id} não foi enviada por este sandbox.` } });
-          return;
-        }
-        const { id, status, timestamp, recipient_id: _ignored, ...extra } = item;
-        statuses.push({ id, status, timestamp: String(timestamp ?? Math.floor(state.now() / 1000)), recipient_id: recipient, ...extra });
-      }
-      if (!phoneNumberId) {
-        res.status(400).json({ error: { message: "phone_number_id é obrigatório quando as mensagens não foram enviadas por este sandbox." } });
+  router.post("/statuses", async (req, res) => {
+    const input = parse(statusesSchema, req, res);
+    if (!input) return;
+    const statuses: Record<string, unknown>[] = [];
+    let phoneNumberId = input.phone_number_id;
+    for (const item of input.statuses) {
+      const known = state.sent.find((s) => s.wamid === item.id);
+      phoneNumberId ??= known?.phone_number_id;
+      const recipient = item.recipient_id ?? known?.wa_id;
+      if (!recipient) {
+        res.status(400).json({
+          error: { message: `recipient_id é obrigatório: a mensagem ${item.id} não foi enviada por este sandbox.` },
+        });
         return;
       }
-      const webhookStatus = await postWebhook(state, "statuses", webhookPayload(state, phoneNumberId, { wabaId: input.waba_id, statuses }));
-      res.json({ webhook_status: webhookStatus });
-    },
-  );
+      const { id, status, timestamp, recipient_id: _ignored, ...extra } = item;
+      statuses.push({
+        id,
+        status,
+        timestamp: String(timestamp ?? Math.floor(state.now() / 1000)),
+        recipient_id: recipient,
+        ...extra,
+      });
+    }
+    if (!phoneNumberId) {
+      res.status(400).json({
+        error: { message: "phone_number_id é obrigatório quando as mensagens não foram enviadas por este sandbox." },
+      });
+      return;
+    }
+    const webhookStatus = await postWebhook(
+      state,
+      "statuses",
+      webhookPayload(state, phoneNumberId, { wabaId: input.waba_id, statuses }),
+    );
+    res.json({ webhook_status: webhookStatus });
+  });
 
   router.post("/faults", (req, res) => {
     const input = parse(faultSchema, req, res);
@@ -120,8 +145,16 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
       res.status(400).json({ error: { message: "O modo error exige code." } });
       return;
     }
-    const rule: FaultRule = { mode: input.mode, count: input.count, route: input.route, after: input.after, delayMs: input.delay_ms, deliver: input.deliver };
-    if (input.mode === "error" && input.code !== undefined) rule.error = { code: input.code as MetaCode, details: input.details };
+    const rule: FaultRule = {
+      mode: input.mode,
+      count: input.count,
+      route: input.route,
+      after: input.after,
+      delayMs: input.delay_ms,
+      deliver: input.deliver,
+    };
+    if (input.mode === "error" && input.code !== undefined)
+      rule.error = { code: input.code as MetaCode, details: input.details };
     state.faults.push(rule);
     res.json({ faults: state.faults });
   });
@@ -152,12 +185,15 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     const body: unknown = req.body;
     clearState(state);
     // `{"config": true}` also restores the options the sandbox started with.
-    if (typeof body === "object" && body !== null && "config" in body && body.config === true) state.config = runtimeConfigFrom(initial);
+    if (typeof body === "object" && body !== null && "config" in body && body.config === true)
+      state.config = runtimeConfigFrom(initial);
     res.json({ ok: true });
   });
 
   router.use((req, res) => {
-    res.status(404).json({ error: { message: `Rota de controle desconhecida: ${req.method} ${req.baseUrl}${req.path}.` } });
+    res
+      .status(404)
+      .json({ error: { message: `Rota de controle desconhecida: ${req.method} ${req.baseUrl}${req.path}.` } });
   });
   return router;
 }

@@ -3,7 +3,19 @@ import { z } from "zod";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
 import { digitsOf } from "./state.ts";
 
-const INBOUND_TYPES = ["text", "image", "document", "audio", "video", "sticker", "location", "contacts", "button", "interactive", "unsupported"] as const;
+const INBOUND_TYPES = [
+  "text",
+  "image",
+  "document",
+  "audio",
+  "video",
+  "sticker",
+  "location",
+  "contacts",
+  "button",
+  "interactive",
+  "unsupported",
+] as const;
 const MEDIA_TYPES = new Set(["image", "document", "audio", "video", "sticker"]);
 const DEFAULT_MIME: Record<string, string> = {
   image: "image/jpeg",
@@ -45,7 +57,12 @@ export const inboundSchema = z
       })
       .optional(),
     location: z
-      .object({ latitude: z.number(), longitude: z.number(), name: z.string().optional(), address: z.string().optional() })
+      .object({
+        latitude: z.number(),
+        longitude: z.number(),
+        name: z.string().optional(),
+        address: z.string().optional(),
+      })
       .optional(),
     contacts: z.array(z.record(z.string(), z.unknown())).optional(),
     context: z.object({ id: z.string().min(1), from: z.string().optional() }).optional(),
@@ -67,7 +84,10 @@ export const inboundSchema = z
 export type InboundInput = z.infer<typeof inboundSchema>;
 
 /** The `messages[0]` object of Meta's inbound webhook for a control-API input; `now` is in ms. */
-export function inboundMessage(input: InboundInput, now: number): { message: Record<string, unknown>; timestampMs: number } {
+export function inboundMessage(
+  input: InboundInput,
+  now: number,
+): { message: Record<string, unknown>; timestampMs: number } {
   const from = digitsOf(input.from);
   const seconds = input.timestamp ?? Math.floor(now / 1000);
   const message: Record<string, unknown> = {
@@ -93,12 +113,22 @@ function content(input: InboundInput): Record<string, unknown> {
       return { button: { payload: input.button?.payload ?? input.button?.text ?? "", text: input.button?.text ?? "" } };
     case "interactive": {
       const kind = input.interactive?.kind ?? "button_reply";
-      const reply: Record<string, string> = { id: input.interactive?.id ?? "opcao_1", title: input.interactive?.title ?? "" };
+      const reply: Record<string, string> = {
+        id: input.interactive?.id ?? "opcao_1",
+        title: input.interactive?.title ?? "",
+      };
       if (kind === "list_reply" && input.interactive?.description) reply.description = input.interactive.description;
       return { interactive: { type: kind, [kind]: reply } };
     }
     case "location":
-      return { location: input.location ?? { latitude: -23.561414, longitude: -46.655881, name: "Avenida Paulista", address: "Av. Paulista, São Paulo - SP" } };
+      return {
+        location: input.location ?? {
+          latitude: -23.561414,
+          longitude: -46.655881,
+          name: "Avenida Paulista",
+          address: "Av. Paulista, São Paulo - SP",
+        },
+      };
     case "contacts":
       return {
         contacts: input.contacts ?? [
@@ -131,7 +161,8 @@ function media(input: InboundInput): Record<string, unknown> {
     id: given.id ?? newMediaId(),
   };
   const caption = given.caption ?? input.text;
-  if (caption !== undefined && (input.type === "image" || input.type === "video" || input.type === "document")) out.caption = caption;
+  if (caption !== undefined && (input.type === "image" || input.type === "video" || input.type === "document"))
+    out.caption = caption;
   if (input.type === "document") out.filename = given.filename ?? "documento.pdf";
   if (input.type === "audio") out.voice = given.voice ?? true;
   if (input.type === "sticker") out.animated = given.animated ?? false;

@@ -32,7 +32,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       next(error);
       return;
     }
-    const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
+    const status =
+      typeof error === "object" && error !== null && "status" in error && typeof error.status === "number"
+        ? error.status
+        : 500;
     if (req.path.startsWith("/_sandbox")) {
       const message = status < 500 ? "Corpo da requisição inválido (JSON esperado)." : "Erro interno do sandbox.";
       res.status(status < 500 ? 400 : 500).json({ error: { message } });
@@ -70,7 +73,9 @@ export interface RunningSandbox {
 }
 
 /** Listens on host (default 127.0.0.1) and port (default: any free port). */
-export async function startSandbox(options: SandboxOptions & { port?: number; host?: string }): Promise<RunningSandbox> {
+export async function startSandbox(
+  options: SandboxOptions & { port?: number; host?: string },
+): Promise<RunningSandbox> {
   const { port = 0, host = "127.0.0.1", ...rest } = options;
   const sandbox = createSandbox(rest);
   const server = createServer(sandbox.app);

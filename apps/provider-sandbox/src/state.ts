@@ -151,10 +151,13 @@ export function cancelTimers(state: SandboxState): void {
 export function sleep(state: SandboxState, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const entry = {
-      timer: setTimeout(() => {
-        state.timers.delete(entry);
-        resolve(true);
-      }, Math.max(0, ms)),
+      timer: setTimeout(
+        () => {
+          state.timers.delete(entry);
+          resolve(true);
+        },
+        Math.max(0, ms),
+      ),
       cancel: () => resolve(false),
     };
     state.timers.add(entry);

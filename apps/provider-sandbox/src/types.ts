@@ -2,14 +2,7 @@ import type { Logger } from "@gw/logger";
 
 /** Template states Meta reports on GET /message_templates. */
 export type TemplateStatus =
-  | "APPROVED"
-  | "PENDING"
-  | "REJECTED"
-  | "PAUSED"
-  | "DISABLED"
-  | "IN_APPEAL"
-  | "PENDING_DELETION"
-  | "LIMIT_EXCEEDED";
+  "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED" | "IN_APPEAL" | "PENDING_DELETION" | "LIMIT_EXCEEDED";
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
 

@@ -22,7 +22,12 @@ export interface WebhookPayload {
 export function webhookPayload(
   state: SandboxState,
   phoneNumberId: string,
-  parts: { wabaId?: string; contacts?: WebhookValue["contacts"]; messages?: WebhookValue["messages"]; statuses?: WebhookValue["statuses"] },
+  parts: {
+    wabaId?: string;
+    contacts?: WebhookValue["contacts"];
+    messages?: WebhookValue["messages"];
+    statuses?: WebhookValue["statuses"];
+  },
 ): WebhookPayload {
   const value: WebhookValue = {
     messaging_product: "whatsapp",
@@ -31,24 +36,44 @@ export function webhookPayload(
   if (parts.contacts?.length) value.contacts = parts.contacts;
   if (parts.messages?.length) value.messages = parts.messages;
   if (parts.statuses?.length) value.statuses = parts.statuses;
-  return { object: "whatsapp_business_account", entry: [{ id: parts.wabaId ?? state.wabaId, changes: [{ field: "messages", value }] }] };
+  return {
+    object: "whatsapp_business_account",
+    entry: [{ id: parts.wabaId ?? state.wabaId, changes: [{ field: "messages", value }] }],
+  };
 }
 
 /**
  * POSTs a payload signed with X-Hub-Signature-256 to the configured webhook. Never throws: failures are
  * logged and recorded, and the answer is the gateway's HTTP status or null.
  */
-export async function postWebhook(state: SandboxState, kind: WebhookRecord["kind"], payload: WebhookPayload): Promise<number | null> {
+export async function postWebhook(
+  state: SandboxState,
+  kind: WebhookRecord["kind"],
+  payload: WebhookPayload,
+): Promise<number | null> {
   const url = state.config.webhookUrl;
   if (!url) return null;
   const raw = JSON.stringify(payload);
   const signature = signMetaPayload(state.appSecret, raw);
-  const record: WebhookRecord = { url, kind, payload, raw, signature, status: null, error: null, at: new Date().toISOString() };
+  const record: WebhookRecord = {
+    url,
+    kind,
+    payload,
+    raw,
+    signature,
+    status: null,
+    error: null,
+    at: new Date().toISOString(),
+  };
   state.webhooks.push(record);
   try {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-hub-signature-256": signature, "user-agent": "facebookexternalua" },
+      headers: {
+        "content-type": "application/json",
+        "x-hub-signature-256": signature,
+        "user-agent": "facebookexternalua",
+      },
       body: raw,
       redirect: "manual",
       signal: AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMEOUT_MS), state.lifecycle.signal]),
@@ -86,7 +111,11 @@ export interface AcceptedSend {
   category: string;
 }
 
-function autoStatus(state: SandboxState, send: AcceptedSend, status: "sent" | "delivered" | "read" | "failed"): Record<string, unknown> {
+function autoStatus(
+  state: SandboxState,
+  send: AcceptedSend,
+  status: "sent" | "delivered" | "read" | "failed",
+): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     id: send.wamid,
     status,
@@ -116,15 +145,26 @@ export function startStatusSequence(state: SandboxState, send: AcceptedSend): vo
   const generation = state.generation;
   const delays = state.config.statusDelaysMs;
   const steps: ["sent" | "delivered" | "read" | "failed", number][] = state.config.failAfterSend.includes(send.waId)
-    ? [["sent", delays.sent], ["failed", delays.delivered]]
-    : [["sent", delays.sent], ["delivered", delays.delivered], ["read", delays.read]];
+    ? [
+        ["sent", delays.sent],
+        ["failed", delays.delivered],
+      ]
+    : [
+        ["sent", delays.sent],
+        ["delivered", delays.delivered],
+        ["read", delays.read],
+      ];
   void (async () => {
     let elapsed = 0;
     for (const [status, at] of steps) {
       if (!(await sleep(state, at - elapsed))) return;
       elapsed = Math.max(elapsed, at);
       if (state.generation !== generation || state.closed) return;
-      await postWebhook(state, "statuses", webhookPayload(state, send.phoneNumberId, { statuses: [autoStatus(state, send, status)] }));
+      await postWebhook(
+        state,
+        "statuses",
+        webhookPayload(state, send.phoneNumberId, { statuses: [autoStatus(state, send, status)] }),
+      );
     }
   })();
 }

@@ -2,7 +2,13 @@ import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { silentLogger } from "@gw/testkit";
-import { startSandbox, type RunningSandbox, type SandboxOptions, type SandboxTemplate, type WebhookPayload } from "../src/index.ts";
+import {
+  startSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+  type SandboxTemplate,
+  type WebhookPayload,
+} from "../src/index.ts";
 
 export const APP_SECRET = "sandbox-app-secret";
 export const TOKEN = "sandbox-token-123";
@@ -47,7 +53,11 @@ export interface StatusEntry {
 }
 
 /** POST /{version}/{phone}/messages as the gateway would. */
-export async function sendMessage(base: string, body: unknown, options: { phoneId?: string; token?: string } = {}): Promise<Answer> {
+export async function sendMessage(
+  base: string,
+  body: unknown,
+  options: { phoneId?: string; token?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const response = await fetch(`${base}/v23.0/${options.phoneId ?? PHONE_ID}/messages`, {
@@ -63,7 +73,11 @@ export async function getJson(url: string, token?: string): Promise<Answer> {
   return { status: response.status, body: (await response.json()) as GraphBody };
 }
 
-export async function control<T = Record<string, unknown>>(base: string, path: string, body?: unknown): Promise<Answer<T>> {
+export async function control<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer<T>> {
   const response = await fetch(`${base}/_sandbox${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { "content-type": "application/json" },
@@ -76,11 +90,24 @@ export function text(to: string, body: string): Record<string, unknown> {
   return { messaging_product: "whatsapp", recipient_type: "individual", to, type: "text", text: { body } };
 }
 
-export function template(to: string, name: string, components: unknown[] = [], language = "pt_BR"): Record<string, unknown> {
-  return { messaging_product: "whatsapp", to, type: "template", template: { name, language: { code: language }, components } };
+export function template(
+  to: string,
+  name: string,
+  components: unknown[] = [],
+  language = "pt_BR",
+): Record<string, unknown> {
+  return {
+    messaging_product: "whatsapp",
+    to,
+    type: "template",
+    template: { name, language: { code: language }, components },
+  };
 }
 
-export const bodyParams = (...values: string[]) => ({ type: "body", parameters: values.map((v) => ({ type: "text", text: v })) });
+export const bodyParams = (...values: string[]) => ({
+  type: "body",
+  parameters: values.map((v) => ({ type: "text", text: v })),
+});
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;

@@ -10,7 +10,13 @@ function expectMetaError(answer: Answer, code: number, title: string, details?: 
   expect(Object.keys(answer.body)).toEqual(["error"]);
   expect(error).toBeDefined();
   if (!error) return;
-  expect(Object.keys(error).filter((k) => k !== "error_subcode")).toEqual(["message", "type", "code", "error_data", "fbtrace_id"]);
+  expect(Object.keys(error).filter((k) => k !== "error_subcode")).toEqual([
+    "message",
+    "type",
+    "code",
+    "error_data",
+    "fbtrace_id",
+  ]);
   expect(error.message).toBe(`(#${code}) ${title}`);
   expect(error.type).toBe("OAuthException");
   expect(error.code).toBe(code);
@@ -55,7 +61,13 @@ describe("POST /:version/:phoneNumberId/messages", () => {
 
       const sent = await control<SentMessage[]>(base, "/sent");
       expect(sent.body).toHaveLength(1);
-      expect(sent.body[0]).toMatchObject({ phone_number_id: PHONE_ID, wamid, raw, body: JSON.parse(raw) as unknown, fault: null });
+      expect(sent.body[0]).toMatchObject({
+        phone_number_id: PHONE_ID,
+        wamid,
+        raw,
+        body: JSON.parse(raw) as unknown,
+        fault: null,
+      });
     });
 
     it("gives every accepted message its own wamid", async () => {
@@ -76,8 +88,18 @@ describe("POST /:version/:phoneNumberId/messages", () => {
     it("requires messaging_product whatsapp (100)", async () => {
       await openWindow();
       const { messaging_product: _omit, ...withoutProduct } = text(TO, "oi");
-      expectMetaError(await sendMessage(base, withoutProduct), 100, "Invalid parameter", "The parameter messaging_product is required.");
-      expectMetaError(await sendMessage(base, { ...text(TO, "oi"), messaging_product: "sms" }), 100, "Invalid parameter", /messaging_product/);
+      expectMetaError(
+        await sendMessage(base, withoutProduct),
+        100,
+        "Invalid parameter",
+        "The parameter messaging_product is required.",
+      );
+      expectMetaError(
+        await sendMessage(base, { ...text(TO, "oi"), messaging_product: "sms" }),
+        100,
+        "Invalid parameter",
+        /messaging_product/,
+      );
     });
 
     it("requires a phone number in `to` (100)", async () => {
@@ -86,7 +108,12 @@ describe("POST /:version/:phoneNumberId/messages", () => {
 
     it("refuses a body over 4096 characters (100) and accepts exactly 4096", async () => {
       await openWindow();
-      expectMetaError(await sendMessage(base, text(TO, "a".repeat(4097))), 100, "Invalid parameter", "Param text['body'] must be at most 4096 characters long.");
+      expectMetaError(
+        await sendMessage(base, text(TO, "a".repeat(4097))),
+        100,
+        "Invalid parameter",
+        "Param text['body'] must be at most 4096 characters long.",
+      );
       expect((await sendMessage(base, text(TO, "a".repeat(4096)))).status).toBe(200);
     });
 
@@ -118,7 +145,13 @@ describe("POST /:version/:phoneNumberId/messages", () => {
 
     it("counts the window from the message timestamp, so an old out-of-order message does not open it", async () => {
       const old = Math.floor(clock / 1000) - 25 * 60 * 60;
-      await control(base, "/inbound", { phone_number_id: PHONE_ID, from: TO, type: "text", text: "antiga", timestamp: old });
+      await control(base, "/inbound", {
+        phone_number_id: PHONE_ID,
+        from: TO,
+        type: "text",
+        text: "antiga",
+        timestamp: old,
+      });
       expect((await sendMessage(base, text(TO, "oi"))).body.error?.code).toBe(131047);
     });
 
@@ -138,7 +171,10 @@ describe("POST /:version/:phoneNumberId/messages", () => {
     it("accepts a complete template send with message_status accepted", async () => {
       const answer = await sendMessage(
         base,
-        template(TO, "pedido_confirmado", [{ type: "header", parameters: [{ type: "text", text: "12345" }] }, bodyParams("Maria", "12345", "3")]),
+        template(TO, "pedido_confirmado", [
+          { type: "header", parameters: [{ type: "text", text: "12345" }] },
+          bodyParams("Maria", "12345", "3"),
+        ]),
       );
       expect(answer.status).toBe(200);
       expect(answer.body.messages).toEqual([{ id: expect.stringMatching(/^wamid\./), message_status: "accepted" }]);
@@ -162,17 +198,38 @@ describe("POST /:version/:phoneNumberId/messages", () => {
       );
       const en = await sendMessage(
         base,
-        template(TO, "pedido_confirmado", [{ type: "header", parameters: [{ type: "text", text: "9" }] }, bodyParams("Mary", "9", "2")], "en_US"),
+        template(
+          TO,
+          "pedido_confirmado",
+          [{ type: "header", parameters: [{ type: "text", text: "9" }] }, bodyParams("Mary", "9", "2")],
+          "en_US",
+        ),
       );
       expect(en.status).toBe(200);
       expect((await sendMessage(base, template(TO, "pedido_confirmado", [], "es_ES"))).body.error?.code).toBe(132001);
     });
 
     it("132001 for pending and rejected templates, 132015 for paused, 132016 for disabled", async () => {
-      expectMetaError(await sendMessage(base, template(TO, "novidades_semana", [bodyParams("Maria")])), 132001, "Template name does not exist in the translation");
-      expectMetaError(await sendMessage(base, template(TO, "oferta_relampago", [bodyParams("a", "b")])), 132001, "Template name does not exist in the translation");
-      expectMetaError(await sendMessage(base, template(TO, "aviso_promocao", [bodyParams("Maria")])), 132015, "Template is paused");
-      expectMetaError(await sendMessage(base, template(TO, "campanha_antiga", [bodyParams("Maria")])), 132016, "Template is disabled");
+      expectMetaError(
+        await sendMessage(base, template(TO, "novidades_semana", [bodyParams("Maria")])),
+        132001,
+        "Template name does not exist in the translation",
+      );
+      expectMetaError(
+        await sendMessage(base, template(TO, "oferta_relampago", [bodyParams("a", "b")])),
+        132001,
+        "Template name does not exist in the translation",
+      );
+      expectMetaError(
+        await sendMessage(base, template(TO, "aviso_promocao", [bodyParams("Maria")])),
+        132015,
+        "Template is paused",
+      );
+      expectMetaError(
+        await sendMessage(base, template(TO, "campanha_antiga", [bodyParams("Maria")])),
+        132016,
+        "Template is disabled",
+      );
     });
 
     it("132000 when the body parameter count does not match", async () => {
@@ -212,15 +269,23 @@ describe("POST /:version/:phoneNumberId/messages", () => {
         type: "body",
         parameters: names.map((name) => ({ type: "text", parameter_name: name, text: `valor de ${name}` })),
       });
-      expect((await sendMessage(base, template(TO, "lembrete_consulta", [named(["nome", "data", "hora"])]))).status).toBe(200);
-      expect((await sendMessage(base, template(TO, "lembrete_consulta", [named(["nome", "data", "outro"])]))).body.error?.code).toBe(100);
+      expect(
+        (await sendMessage(base, template(TO, "lembrete_consulta", [named(["nome", "data", "hora"])]))).status,
+      ).toBe(200);
+      expect(
+        (await sendMessage(base, template(TO, "lembrete_consulta", [named(["nome", "data", "outro"])]))).body.error
+          ?.code,
+      ).toBe(100);
     });
 
     it("132018 when a parameter has a new line", async () => {
-      const answer = await sendMessage(base, template(TO, "video_boas_vindas", [
-        { type: "header", parameters: [{ type: "video", video: { link: "https://cdn.exemplo.com.br/v.mp4" } }] },
-        bodyParams("Maria\nSilva"),
-      ]));
+      const answer = await sendMessage(
+        base,
+        template(TO, "video_boas_vindas", [
+          { type: "header", parameters: [{ type: "video", video: { link: "https://cdn.exemplo.com.br/v.mp4" } }] },
+          bodyParams("Maria\nSilva"),
+        ]),
+      );
       expect(answer.body.error?.code).toBe(132018);
     });
 
@@ -233,28 +298,48 @@ describe("POST /:version/:phoneNumberId/messages", () => {
         "header: Format mismatch, expected IMAGE, received UNKNOWN",
       );
       expectMetaError(
-        await sendMessage(base, template(TO, "promo_imagem", [
-          { type: "header", parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/a.pdf" } }] },
-          body,
-        ])),
+        await sendMessage(
+          base,
+          template(TO, "promo_imagem", [
+            {
+              type: "header",
+              parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/a.pdf" } }],
+            },
+            body,
+          ]),
+        ),
         132012,
         "Parameter format does not match format in the created template",
         "header: Format mismatch, expected IMAGE, received DOCUMENT",
       );
-      const ok = await sendMessage(base, template(TO, "promo_imagem", [
-        { type: "header", parameters: [{ type: "image", image: { link: "https://cdn.exemplo.com.br/promo.jpg" } }] },
-        body,
-      ]));
+      const ok = await sendMessage(
+        base,
+        template(TO, "promo_imagem", [
+          { type: "header", parameters: [{ type: "image", image: { link: "https://cdn.exemplo.com.br/promo.jpg" } }] },
+          body,
+        ]),
+      );
       expect(ok.status).toBe(200);
-      const doc = await sendMessage(base, template(TO, "boleto_documento", [
-        { type: "header", parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/boleto.pdf", filename: "boleto.pdf" } }] },
-        bodyParams("Maria", "10/12/2026"),
-      ]));
+      const doc = await sendMessage(
+        base,
+        template(TO, "boleto_documento", [
+          {
+            type: "header",
+            parameters: [
+              { type: "document", document: { link: "https://cdn.exemplo.com.br/boleto.pdf", filename: "boleto.pdf" } },
+            ],
+          },
+          bodyParams("Maria", "10/12/2026"),
+        ]),
+      );
       expect(doc.status).toBe(200);
-      const noLink = await sendMessage(base, template(TO, "boleto_documento", [
-        { type: "header", parameters: [{ type: "document", document: { filename: "boleto.pdf" } }] },
-        bodyParams("Maria", "10/12/2026"),
-      ]));
+      const noLink = await sendMessage(
+        base,
+        template(TO, "boleto_documento", [
+          { type: "header", parameters: [{ type: "document", document: { filename: "boleto.pdf" } }] },
+          bodyParams("Maria", "10/12/2026"),
+        ]),
+      );
       expect(noLink.body.error?.code).toBe(131008);
     });
 
@@ -269,20 +354,49 @@ describe("POST /:version/:phoneNumberId/messages", () => {
 
     it("131008 when a coupon template has no coupon_code; accepted at the button's index", async () => {
       const body = bodyParams("PROMO10", "10%");
-      expectMetaError(await sendMessage(base, template(TO, "cupom_desconto", [body])), 131008, "Required parameter is missing", /COPY_CODE/);
-      const coupon = (index: number) => ({ type: "button", sub_type: "COPY_CODE", index, parameters: [{ type: "coupon_code", coupon_code: "PROMO10" }] });
+      expectMetaError(
+        await sendMessage(base, template(TO, "cupom_desconto", [body])),
+        131008,
+        "Required parameter is missing",
+        /COPY_CODE/,
+      );
+      const coupon = (index: number) => ({
+        type: "button",
+        sub_type: "COPY_CODE",
+        index,
+        parameters: [{ type: "coupon_code", coupon_code: "PROMO10" }],
+      });
       expect((await sendMessage(base, template(TO, "cupom_desconto", [body, coupon(1)]))).status).toBe(200);
       // Index 0 is the quick reply: the wrong button.
-      expect((await sendMessage(base, template(TO, "cupom_desconto", [body, coupon(0)]))).body.error?.code).toBe(131009);
+      expect((await sendMessage(base, template(TO, "cupom_desconto", [body, coupon(0)]))).body.error?.code).toBe(
+        131009,
+      );
     });
 
     it("131008 when an authentication template lacks the OTP in the body or in the button", async () => {
       const button = { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "482913" }] };
-      expectMetaError(await sendMessage(base, template(TO, "codigo_verificacao", [button])), 131008, "Required parameter is missing", /otp/);
-      expectMetaError(await sendMessage(base, template(TO, "codigo_verificacao", [bodyParams("482913")])), 131008, "Required parameter is missing");
-      expect((await sendMessage(base, template(TO, "codigo_verificacao", [bodyParams("482913"), button]))).status).toBe(200);
+      expectMetaError(
+        await sendMessage(base, template(TO, "codigo_verificacao", [button])),
+        131008,
+        "Required parameter is missing",
+        /otp/,
+      );
+      expectMetaError(
+        await sendMessage(base, template(TO, "codigo_verificacao", [bodyParams("482913")])),
+        131008,
+        "Required parameter is missing",
+      );
+      expect((await sendMessage(base, template(TO, "codigo_verificacao", [bodyParams("482913"), button]))).status).toBe(
+        200,
+      );
       const long = "1234567890123456";
-      const tooLong = await sendMessage(base, template(TO, "codigo_verificacao", [bodyParams(long), { ...button, parameters: [{ type: "text", text: long }] }]));
+      const tooLong = await sendMessage(
+        base,
+        template(TO, "codigo_verificacao", [
+          bodyParams(long),
+          { ...button, parameters: [{ type: "text", text: long }] },
+        ]),
+      );
       expect(tooLong.body.error?.code).toBe(131009);
     });
 
@@ -294,15 +408,40 @@ describe("POST /:version/:phoneNumberId/messages", () => {
         index: 0,
         parameters: [{ type: "action", action: { order_details: order } }],
       });
-      expectMetaError(await sendMessage(base, template(TO, "cobranca_pix", [body])), 131009, "Parameter value is not valid", /order_details/);
+      expectMetaError(
+        await sendMessage(base, template(TO, "cobranca_pix", [body])),
+        131009,
+        "Parameter value is not valid",
+        /order_details/,
+      );
       const badKey = pixOrder({
-        payment_settings: [{ type: "pix_dynamic_code", pix_dynamic_code: { code: "000201", merchant_name: "Loja", key: "x", key_type: "IBAN" } }],
+        payment_settings: [
+          {
+            type: "pix_dynamic_code",
+            pix_dynamic_code: { code: "000201", merchant_name: "Loja", key: "x", key_type: "IBAN" },
+          },
+        ],
       });
-      expectMetaError(await sendMessage(base, template(TO, "cobranca_pix", [body, button(badKey)])), 131009, "Parameter value is not valid", /order_details: .*key_type/);
+      expectMetaError(
+        await sendMessage(base, template(TO, "cobranca_pix", [body, button(badKey)])),
+        131009,
+        "Parameter value is not valid",
+        /order_details: .*key_type/,
+      );
       const wrongTotal = pixOrder({ total_amount: { value: 1, offset: 100 } });
-      expectMetaError(await sendMessage(base, template(TO, "cobranca_pix", [body, button(wrongTotal)])), 131009, "Parameter value is not valid", /total_amount/);
+      expectMetaError(
+        await sendMessage(base, template(TO, "cobranca_pix", [body, button(wrongTotal)])),
+        131009,
+        "Parameter value is not valid",
+        /total_amount/,
+      );
       const { order: _omit, ...withoutItems } = pixOrder();
-      expectMetaError(await sendMessage(base, template(TO, "cobranca_pix", [body, button(withoutItems)])), 131009, "Parameter value is not valid", /order\.items|order with items/);
+      expectMetaError(
+        await sendMessage(base, template(TO, "cobranca_pix", [body, button(withoutItems)])),
+        131009,
+        "Parameter value is not valid",
+        /order\.items|order with items/,
+      );
       expect((await sendMessage(base, template(TO, "cobranca_pix", [body, button(pixOrder())]))).status).toBe(200);
     });
   });
@@ -313,13 +452,22 @@ describe("POST /:version/:phoneNumberId/messages", () => {
       recipient_type: "individual",
       to: TO,
       type: "interactive",
-      interactive: { type: "order_details", body: { text: "Seu pedido" }, action: { name: "review_and_pay", parameters } },
+      interactive: {
+        type: "order_details",
+        body: { text: "Seu pedido" },
+        action: { name: "review_and_pay", parameters },
+      },
     });
 
     it("is accepted inside the window and refused with 131009 when the Pix data is invalid", async () => {
       await openWindow();
       expect((await sendMessage(base, interactive(pixOrder()))).status).toBe(200);
-      expectMetaError(await sendMessage(base, interactive(pixOrder({ currency: "USD" }))), 131009, "Parameter value is not valid", "order_details: currency must be BRL");
+      expectMetaError(
+        await sendMessage(base, interactive(pixOrder({ currency: "USD" }))),
+        131009,
+        "Parameter value is not valid",
+        "order_details: currency must be BRL",
+      );
     });
 
     it("needs the window like any free-form message", async () => {

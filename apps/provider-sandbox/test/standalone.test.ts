@@ -51,7 +51,11 @@ describe("standalone configuration", () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigError);
-    expect((caught as ConfigError).variables.sort()).toEqual(["META_APP_SECRET", "SANDBOX_PORT", "SANDBOX_STATUS_DELAYS_MS"]);
+    expect((caught as ConfigError).variables.sort()).toEqual([
+      "META_APP_SECRET",
+      "SANDBOX_PORT",
+      "SANDBOX_STATUS_DELAYS_MS",
+    ]);
   });
 });
 

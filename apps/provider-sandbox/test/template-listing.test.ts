@@ -69,7 +69,8 @@ describe("GET /:version/:wabaId/message_templates", () => {
     const pages = await allPages(`${listUrl}?status=APPROVED&limit=4`);
     const items = pages.flatMap((p) => p.data ?? []);
     expect(items.map((t) => t.id)).toEqual(FIXTURE_TEMPLATES.filter((t) => t.status === "APPROVED").map((t) => t.id));
-    for (const page of pages.slice(0, -1)) expect(new URL(page.paging?.next ?? "").searchParams.get("status")).toBe("APPROVED");
+    for (const page of pages.slice(0, -1))
+      expect(new URL(page.paging?.next ?? "").searchParams.get("status")).toBe("APPROVED");
 
     const byName = await getJson(`${listUrl}?name=pedido_confirmado`, TOKEN);
     expect(byName.body.data?.map((t) => t.language)).toEqual(["pt_BR", "en_US"]);
@@ -88,7 +89,9 @@ describe("GET /:version/:wabaId/message_templates", () => {
     expect(all.body.data).toHaveLength(FIXTURE_TEMPLATES.length);
     expect(all.body.paging?.next).toBeUndefined();
     const fields = await getJson(`${listUrl}?fields=name,status&limit=2`, TOKEN);
-    expect(fields.body.data).toEqual(FIXTURE_TEMPLATES.slice(0, 2).map((t) => ({ name: t.name, status: t.status, id: t.id })));
+    expect(fields.body.data).toEqual(
+      FIXTURE_TEMPLATES.slice(0, 2).map((t) => ({ name: t.name, status: t.status, id: t.id })),
+    );
   });
 
   it("refuses a forged cursor with code 100", async () => {
@@ -123,8 +126,17 @@ describe("FIXTURE_TEMPLATES", () => {
   it("covers every shape of spec section 2.5", () => {
     const headerFormats = new Set(FIXTURE_TEMPLATES.map((t) => component(t, "HEADER")?.format).filter(Boolean));
     expect([...headerFormats].sort()).toEqual(["DOCUMENT", "IMAGE", "LOCATION", "TEXT", "VIDEO"]);
-    expect(find((t) => /\{\{1\}\}/.test(component(t, "HEADER")?.text ?? "") && buttons(t).some((b) => b.type === "QUICK_REPLY") && !!component(t, "FOOTER"))).not.toHaveLength(0);
-    expect(find((t) => t.parameter_format === "NAMED" && !!component(t, "BODY")?.example?.body_text_named_params)).not.toHaveLength(0);
+    expect(
+      find(
+        (t) =>
+          /\{\{1\}\}/.test(component(t, "HEADER")?.text ?? "") &&
+          buttons(t).some((b) => b.type === "QUICK_REPLY") &&
+          !!component(t, "FOOTER"),
+      ),
+    ).not.toHaveLength(0);
+    expect(
+      find((t) => t.parameter_format === "NAMED" && !!component(t, "BODY")?.example?.body_text_named_params),
+    ).not.toHaveLength(0);
     const auth = find((t) => t.category === "AUTHENTICATION");
     expect(auth).not.toHaveLength(0);
     for (const t of auth) {
@@ -133,9 +145,16 @@ describe("FIXTURE_TEMPLATES", () => {
       expect(t.message_send_ttl_seconds).toEqual(expect.any(Number));
     }
     expect(find((t) => buttons(t).some((b) => b.type === "COPY_CODE"))).not.toHaveLength(0);
-    expect(find((t) => buttons(t).some((b) => b.type === "URL" && /\{\{1\}\}/.test(b.url ?? "")) && t.category !== "AUTHENTICATION")).not.toHaveLength(0);
+    expect(
+      find(
+        (t) =>
+          buttons(t).some((b) => b.type === "URL" && /\{\{1\}\}/.test(b.url ?? "")) && t.category !== "AUTHENTICATION",
+      ),
+    ).not.toHaveLength(0);
     expect(find((t) => buttons(t).some((b) => b.type === "PHONE_NUMBER"))).not.toHaveLength(0);
-    expect(find((t) => buttons(t).some((b) => b.type === "ORDER_DETAILS" && b.text === "Copiar código Pix"))).not.toHaveLength(0);
+    expect(
+      find((t) => buttons(t).some((b) => b.type === "ORDER_DETAILS" && b.text === "Copiar código Pix")),
+    ).not.toHaveLength(0);
     expect(find((t) => !!component(t, "CAROUSEL"))).not.toHaveLength(0);
   });
 
@@ -148,6 +167,10 @@ describe("FIXTURE_TEMPLATES", () => {
     const names = FIXTURE_TEMPLATES.map((t) => t.name);
     const twice = names.filter((name, i) => names.indexOf(name) !== i);
     expect(twice).toHaveLength(1);
-    expect(find((t) => t.name === twice[0]).map((t) => t.language).sort()).toEqual(["en_US", "pt_BR"]);
+    expect(
+      find((t) => t.name === twice[0])
+        .map((t) => t.language)
+        .sort(),
+    ).toEqual(["en_US", "pt_BR"]);
   });
 });

@@ -2,7 +2,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/glob
 import { signMetaPayload, verifyMetaSignature } from "@gw/signer";
 import { freePort } from "@gw/testkit";
 import type { RunningSandbox, WebhookRecord } from "../src/index.ts";
-import { APP_SECRET, control, PHONE_ID, sendMessage, start, startReceiver, statusesOf, template, text, type ReceivedWebhook } from "./helpers.ts";
+import {
+  APP_SECRET,
+  control,
+  PHONE_ID,
+  sendMessage,
+  start,
+  startReceiver,
+  statusesOf,
+  template,
+  text,
+  type ReceivedWebhook,
+} from "./helpers.ts";
 
 const TO = "5511988887777";
 const WABA = "102290129340398";
@@ -17,7 +28,11 @@ describe("status webhooks after a send", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    sandbox = await start({ webhookUrl: receiver.url, statusDelaysMs: { sent: 5, delivered: 10, read: 15 }, failAfterSend: ["5511900001111"] });
+    sandbox = await start({
+      webhookUrl: receiver.url,
+      statusDelaysMs: { sent: 5, delivered: 10, read: 15 },
+      failAfterSend: ["5511900001111"],
+    });
   });
   afterEach(() => {
     sandbox.sandbox.reset();
@@ -47,7 +62,10 @@ describe("status webhooks after a send", () => {
       expect(hook.body.entry[0]?.changes[0]?.field).toBe("messages");
       const value = valueOf(hook);
       expect(value?.messaging_product).toBe("whatsapp");
-      expect(value?.metadata).toEqual({ display_phone_number: expect.stringMatching(/^\d+$/), phone_number_id: PHONE_ID });
+      expect(value?.metadata).toEqual({
+        display_phone_number: expect.stringMatching(/^\d+$/),
+        phone_number_id: PHONE_ID,
+      });
       expect(Object.keys(value ?? {}).sort()).toEqual(["messaging_product", "metadata", "statuses"]);
     }
     for (const status of statusesOf(hooks)) {
@@ -64,7 +82,12 @@ describe("status webhooks after a send", () => {
     const statuses = statusesOf(hooks);
     expect(statuses.map((s) => s.status)).toEqual(["sent", "failed"]);
     expect(statuses[1]?.errors).toEqual([
-      expect.objectContaining({ code: 131026, title: "Message undeliverable", message: "Message undeliverable", error_data: { details: "Message Undeliverable." } }),
+      expect.objectContaining({
+        code: 131026,
+        title: "Message undeliverable",
+        message: "Message undeliverable",
+        error_data: { details: "Message Undeliverable." },
+      }),
     ]);
     // The failed status ends the sequence: the sandbox posted exactly these two.
     const posted = (await control<WebhookRecord[]>(sandbox.url, "/webhooks")).body;
@@ -96,7 +119,13 @@ describe("status webhooks after a send", () => {
       { id: wamid, status: "read", timestamp: "1763900000", recipient_id: TO },
       { id: wamid, status: "delivered", timestamp: "1763899990", recipient_id: TO },
       { id: wamid, status: "delivered", timestamp: "1763899990", recipient_id: TO },
-      { id: "wamid.OTHER", status: "failed", timestamp: "1763899999", recipient_id: "5511911112222", errors: given[3]?.errors },
+      {
+        id: "wamid.OTHER",
+        status: "failed",
+        timestamp: "1763899999",
+        recipient_id: "5511911112222",
+        errors: given[3]?.errors,
+      },
     ]);
     expect(valueOf(receiver.received[0])?.metadata.phone_number_id).toBe(PHONE_ID);
   });
@@ -154,7 +183,15 @@ describe("inbound webhooks", () => {
                 messaging_product: "whatsapp",
                 metadata: { display_phone_number: expect.stringMatching(/^\d+$/), phone_number_id: PHONE_ID },
                 contacts: [{ profile: { name: "Maria Souza" }, wa_id: TO }],
-                messages: [{ from: TO, id: "wamid.INBOUND1", timestamp: "1763900000", type: "text", text: { body: "Quero saber do meu pedido" } }],
+                messages: [
+                  {
+                    from: TO,
+                    id: "wamid.INBOUND1",
+                    timestamp: "1763900000",
+                    type: "text",
+                    text: { body: "Quero saber do meu pedido" },
+                  },
+                ],
               },
             },
           ],
@@ -171,15 +208,35 @@ describe("inbound webhooks", () => {
       media: { id: "1339522734477770", mime_type: "image/png", caption: "Comprovante" },
     });
     const message = valueOf(receiver.received[0])?.messages?.[0];
-    expect(message).toMatchObject({ from: TO, type: "image", id: expect.stringMatching(/^wamid\./), timestamp: expect.stringMatching(/^\d+$/) });
-    expect(message?.image).toEqual({ id: "1339522734477770", mime_type: "image/png", sha256: expect.any(String), caption: "Comprovante" });
+    expect(message).toMatchObject({
+      from: TO,
+      type: "image",
+      id: expect.stringMatching(/^wamid\./),
+      timestamp: expect.stringMatching(/^\d+$/),
+    });
+    expect(message?.image).toEqual({
+      id: "1339522734477770",
+      mime_type: "image/png",
+      sha256: expect.any(String),
+      caption: "Comprovante",
+    });
     expect(message?.text).toBeUndefined();
   });
 
   it("carries filename for a document", async () => {
-    await control(sandbox.url, "/inbound", { phone_number_id: PHONE_ID, from: TO, type: "document", media: { filename: "nota.pdf" } });
+    await control(sandbox.url, "/inbound", {
+      phone_number_id: PHONE_ID,
+      from: TO,
+      type: "document",
+      media: { filename: "nota.pdf" },
+    });
     const message = valueOf(receiver.received[0])?.messages?.[0];
-    expect(message?.document).toEqual({ id: expect.stringMatching(/^\d+$/), mime_type: "application/pdf", sha256: expect.any(String), filename: "nota.pdf" });
+    expect(message?.document).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      mime_type: "application/pdf",
+      sha256: expect.any(String),
+      filename: "nota.pdf",
+    });
   });
 
   it("builds an interactive button reply with the quoted message in context", async () => {
@@ -191,8 +248,14 @@ describe("inbound webhooks", () => {
       context: { id: "wamid.SENT1" },
     });
     const message = valueOf(receiver.received[0])?.messages?.[0];
-    expect(message?.interactive).toEqual({ type: "button_reply", button_reply: { id: "confirmar", title: "Confirmar" } });
-    expect(message?.context).toEqual({ from: valueOf(receiver.received[0])?.metadata.display_phone_number, id: "wamid.SENT1" });
+    expect(message?.interactive).toEqual({
+      type: "button_reply",
+      button_reply: { id: "confirmar", title: "Confirmar" },
+    });
+    expect(message?.context).toEqual({
+      from: valueOf(receiver.received[0])?.metadata.display_phone_number,
+      id: "wamid.SENT1",
+    });
   });
 
   it("builds a template quick-reply button message", async () => {
@@ -215,11 +278,15 @@ describe("inbound webhooks", () => {
   });
 
   it("refuses an incomplete inbound request in Portuguese and posts nothing", async () => {
-    const answer = await control<{ error: { message: string; issues: { path: string[] }[] } }>(sandbox.url, "/inbound", {
-      phone_number_id: PHONE_ID,
-      from: TO,
-      type: "text",
-    });
+    const answer = await control<{ error: { message: string; issues: { path: string[] }[] } }>(
+      sandbox.url,
+      "/inbound",
+      {
+        phone_number_id: PHONE_ID,
+        from: TO,
+        type: "text",
+      },
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toMatch(/Requisição inválida/);
     expect(answer.body.error.issues.map((i) => i.path.join("."))).toContain("text");
@@ -230,7 +297,12 @@ describe("inbound webhooks", () => {
     const refusing = await startReceiver(401);
     await control(sandbox.url, "/config", { webhookUrl: refusing.url });
     try {
-      const answer = await control(sandbox.url, "/inbound", { phone_number_id: PHONE_ID, from: TO, type: "text", text: "oi" });
+      const answer = await control(sandbox.url, "/inbound", {
+        phone_number_id: PHONE_ID,
+        from: TO,
+        type: "text",
+        text: "oi",
+      });
       expect(answer.body.webhook_status).toBe(401);
       expect(refusing.received).toHaveLength(1);
     } finally {
@@ -243,9 +315,17 @@ describe("inbound webhooks", () => {
 describe("an unreachable webhook", () => {
   it("answers webhook_status null and the sandbox keeps working", async () => {
     const port = await freePort();
-    const sandbox = await start({ webhookUrl: `http://127.0.0.1:${port}/nada`, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
+    const sandbox = await start({
+      webhookUrl: `http://127.0.0.1:${port}/nada`,
+      statusDelaysMs: { sent: 0, delivered: 0, read: 0 },
+    });
     try {
-      const inbound = await control(sandbox.url, "/inbound", { phone_number_id: PHONE_ID, from: TO, type: "text", text: "oi" });
+      const inbound = await control(sandbox.url, "/inbound", {
+        phone_number_id: PHONE_ID,
+        from: TO,
+        type: "text",
+        text: "oi",
+      });
       expect(inbound.status).toBe(200);
       expect(inbound.body.webhook_status).toBeNull();
       expect((await sendMessage(sandbox.url, text(TO, "resposta"))).status).toBe(200);

@@ -39,27 +39,23 @@ const PORT = z.coerce.number().int().min(0).max(65535);
 export const env = {
   port: (fallback: number) => PORT.default(fallback),
   postgresUrl: () =>
-    z
-      .string({ error: "obrigatória e ausente" })
-      .refine((value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== "";
-        } catch {
-          return false;
-        }
-      }, "deve ser uma URL postgresql://usuario@host:porta/banco"),
+    z.string({ error: "obrigatória e ausente" }).refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== "";
+      } catch {
+        return false;
+      }
+    }, "deve ser uma URL postgresql://usuario@host:porta/banco"),
   redisUrl: () =>
-    z
-      .string({ error: "obrigatória e ausente" })
-      .refine((value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
-        } catch {
-          return false;
-        }
-      }, "deve ser uma URL redis://host:porta"),
+    z.string({ error: "obrigatória e ausente" }).refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+      } catch {
+        return false;
+      }
+    }, "deve ser uma URL redis://host:porta"),
   httpUrl: () =>
     z.string({ error: "obrigatória e ausente" }).refine((value) => {
       try {
@@ -69,7 +65,8 @@ export const env = {
         return false;
       }
     }, "deve ser uma URL http(s)://"),
-  secret: (minLength = 8) => z.string({ error: "obrigatória e ausente" }).min(minLength, `deve ter ao menos ${minLength} caracteres`),
+  secret: (minLength = 8) =>
+    z.string({ error: "obrigatória e ausente" }).min(minLength, `deve ter ao menos ${minLength} caracteres`),
   logLevel: () => z.enum(["error", "warn", "info", "http", "debug"]).default("info"),
   bool: (fallback: boolean) =>
     z

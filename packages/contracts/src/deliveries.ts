@@ -8,7 +8,10 @@ export const DELIVERIES_MAX_LIMIT = 200;
  * and surrounding blanks. `z.coerce.number()` would also take "0x5" and "5e0" (JavaScript's Number()).
  */
 function urlInt(schema: z.ZodInt) {
-  return z.preprocess((value) => (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value), schema);
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value),
+    schema,
+  );
 }
 
 export const DeliveriesQuery = z.object({
@@ -44,10 +47,17 @@ export const DeliveryListOut = z
   })
   .meta({ id: "DeliveryListOut" });
 
-export const DeliveryDetailOut = z.object({ success: z.literal(true), data: DeliveryOut }).meta({ id: "DeliveryDetailOut" });
+export const DeliveryDetailOut = z
+  .object({ success: z.literal(true), data: DeliveryOut })
+  .meta({ id: "DeliveryDetailOut" });
 
 export const RetryOut = z
-  .object({ success: z.literal(true), data: z.object({ id: z.int(), status: z.literal("pending"), next_attempt: z.int() }) })
+  .object({
+    success: z.literal(true),
+    data: z.object({ id: z.int(), status: z.literal("pending"), next_attempt: z.int() }),
+  })
   .meta({ id: "RetryOut" });
 
-export const RetryFailedOut = z.object({ success: z.literal(true), data: z.object({ requeued: z.int() }) }).meta({ id: "RetryFailedOut" });
+export const RetryFailedOut = z
+  .object({ success: z.literal(true), data: z.object({ requeued: z.int() }) })
+  .meta({ id: "RetryFailedOut" });

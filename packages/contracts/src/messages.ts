@@ -45,7 +45,11 @@ export const PixOrderIn = z
 const optionalText = (max: number) => z.string().max(max).nullish();
 
 // Request examples for the OpenAPI document; the API tests send each one through the sandbox.
-const SEND_TEXT_EXAMPLE = { to: "+55 11 98765-4321", text: "Olá, Maria! Seu pedido saiu para entrega.", client_ref: "pedido-12345" };
+const SEND_TEXT_EXAMPLE = {
+  to: "+55 11 98765-4321",
+  text: "Olá, Maria! Seu pedido saiu para entrega.",
+  client_ref: "pedido-12345",
+};
 const SEND_TEMPLATE_EXAMPLE = {
   to: "5511987654321",
   template: "pedido_confirmado",
@@ -61,7 +65,8 @@ const SEND_PIX_EXAMPLE = {
   variables: ["Maria", "12345"],
   pix_order: {
     reference_id: "pedido-12345",
-    pix_code: "00020101021226830014br.gov.bcb.pix2561qrcodes.exemplo.com.br/v2/cobv/9d36b84f5204000053039865406123.455802BR5912Loja Exemplo6009SAO PAULO62070503***6304ABCD",
+    pix_code:
+      "00020101021226830014br.gov.bcb.pix2561qrcodes.exemplo.com.br/v2/cobv/9d36b84f5204000053039865406123.455802BR5912Loja Exemplo6009SAO PAULO62070503***6304ABCD",
     merchant_name: "Loja Exemplo",
     key: "39580525000189",
     key_type: "CNPJ",
@@ -84,7 +89,11 @@ export const PublicSendIn = z
     text: optionalText(4096),
     template: optionalText(255).describe("Template name"),
     language: z.string().max(16).default("pt_BR"),
-    variables: z.array(z.string()).max(20).nullish().describe("Filled in order into {{1}}, {{2}}, ... of the template body"),
+    variables: z
+      .array(z.string())
+      .max(20)
+      .nullish()
+      .describe("Filled in order into {{1}}, {{2}}, ... of the template body"),
     variable_names: z.array(z.string()).max(20).nullish(),
     header_media: HeaderMediaIn.nullish(),
     header_text: optionalText(200),
@@ -121,7 +130,11 @@ export type SendResultOut = z.infer<typeof SendResultOut>;
 export const ValidateIn = z
   .object({
     to: z.string().min(1).max(32),
-    country: z.string().max(2).nullish().describe("ISO 3166-1 alpha-2; BR when absent and the number has no country code"),
+    country: z
+      .string()
+      .max(2)
+      .nullish()
+      .describe("ISO 3166-1 alpha-2; BR when absent and the number has no country code"),
   })
   // Docs only (OpenAPI example); no effect on parsing.
   .meta({ id: "ValidateIn", examples: [{ to: "(11) 98765-4321", country: "BR" }] });
@@ -147,7 +160,10 @@ export const WindowOut = z
     success: z.literal(true),
     data: z.object({
       to: z.string(),
-      phone_number_id: z.string().nullable().describe("The business number checked; null when the account has none (then `open` is false)"),
+      phone_number_id: z
+        .string()
+        .nullable()
+        .describe("The business number checked; null when the account has none (then `open` is false)"),
       open: z.boolean(),
       expires_at: z.string().nullable().describe("ISO 8601 UTC"),
       last_inbound_at: z.string().nullable().describe("ISO 8601 UTC"),
@@ -160,5 +176,9 @@ export const TemplatesQuery = z.object({
   phone_number_id: z.string().max(64).optional(),
 });
 
-export const IdempotencyKeyHeader = z.string().min(1).max(64).describe("A unique value per message; repeat it (with the same body) after a connection error or a 5xx");
+export const IdempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe("A unique value per message; repeat it (with the same body) after a connection error or a 5xx");
 export const SendHeaders = z.object({ "idempotency-key": IdempotencyKeyHeader.optional() });

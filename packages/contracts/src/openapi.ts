@@ -1,7 +1,20 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from "@asteasolutions/zod-to-openapi";
 import { ERROR_REGISTRY, type ErrorCode } from "@gw/errors";
 import { z } from "zod";
-import { DeliveriesQuery, DeliveryDetailOut, DeliveryListOut, DeliveryOut, DeliveryPath, RetryFailedOut, RetryOut } from "./deliveries.ts";
+import {
+  DeliveriesQuery,
+  DeliveryDetailOut,
+  DeliveryListOut,
+  DeliveryOut,
+  DeliveryPath,
+  RetryFailedOut,
+  RetryOut,
+} from "./deliveries.ts";
 import {
   HeaderMediaIn,
   IdempotencyKeyHeader,
@@ -16,7 +29,15 @@ import {
   WindowPath,
   WindowQuery,
 } from "./messages.ts";
-import { TemplateBodyOut, TemplateButtonOut, TemplateCatalogueOut, TemplateFooterOut, TemplateHeaderOut, TemplateItemOut, TemplateQualityOut } from "./templates.ts";
+import {
+  TemplateBodyOut,
+  TemplateButtonOut,
+  TemplateCatalogueOut,
+  TemplateFooterOut,
+  TemplateHeaderOut,
+  TemplateItemOut,
+  TemplateQualityOut,
+} from "./templates.ts";
 import { MessageReceivedEvent, MessageStatusEvent, WebhookRequestHeaders } from "./webhooks.ts";
 
 /**
@@ -52,20 +73,32 @@ export const ValidationErrorItem = z
   .object({
     loc: z.array(z.union([z.string(), z.int()])).describe("Where: body, query, path or header, then the field path"),
     msg: z.string().describe("Portuguese sentence for a person"),
-    type: z.string().describe("Stable machine word: missing, string_too_long, too_long, int_parsing, enum, json_invalid, ..."),
+    type: z
+      .string()
+      .describe("Stable machine word: missing, string_too_long, too_long, int_parsing, enum, json_invalid, ..."),
     input: z.unknown().optional().describe("The value that was refused, when there was one"),
     ctx: z.record(z.string(), z.unknown()).optional().describe("Limits of the failed check, e.g. {max_length: 32}"),
   })
   .meta({ id: "ValidationError" });
 
-export const HTTPValidationError = z.object({ detail: z.array(ValidationErrorItem) }).meta({ id: "HTTPValidationError" });
+export const HTTPValidationError = z
+  .object({ detail: z.array(ValidationErrorItem) })
+  .meta({ id: "HTTPValidationError" });
 
 const errorRef = { $ref: "#/components/schemas/ErrorResponse" } as const;
 const validationRef = { $ref: "#/components/schemas/HTTPValidationError" } as const;
 
 /** The envelope with `error.code` narrowed to what this operation can answer with this status. */
 function errorSchema(codes: readonly ErrorCode[]) {
-  return { allOf: [errorRef, { type: "object" as const, properties: { error: { type: "object" as const, properties: { code: { enum: [...codes] } } } } }] };
+  return {
+    allOf: [
+      errorRef,
+      {
+        type: "object" as const,
+        properties: { error: { type: "object" as const, properties: { code: { enum: [...codes] } } } },
+      },
+    ],
+  };
 }
 
 function codeList(codes: readonly ErrorCode[]): string {
@@ -74,10 +107,16 @@ function codeList(codes: readonly ErrorCode[]): string {
 
 /** Named examples built from the error registry, so the document shows the sentences the service sends. */
 function errorExamples(codes: readonly ErrorCode[]) {
-  return Object.fromEntries(codes.map((code) => [code, { value: { success: false, error: { code, message: ERROR_REGISTRY[code].message } } }]));
+  return Object.fromEntries(
+    codes.map((code) => [code, { value: { success: false, error: { code, message: ERROR_REGISTRY[code].message } } }]),
+  );
 }
 
-function errorResponse(summary: string, codes: readonly ErrorCode[], headers?: ResponseConfig["headers"]): ResponseConfig {
+function errorResponse(
+  summary: string,
+  codes: readonly ErrorCode[],
+  headers?: ResponseConfig["headers"],
+): ResponseConfig {
   return {
     description: `${summary} Codes: ${codeList(codes)}.`,
     ...(headers ? { headers } : {}),
@@ -90,7 +129,8 @@ const RetryAfterHeaders = z.object({
 });
 
 const unauthorized = errorResponse("API key missing, invalid or revoked.", ["invalid_api_key"]);
-const tooManyRequests = (codes: readonly ErrorCode[]) => errorResponse("Too many requests; honour the `Retry-After` header.", codes, RetryAfterHeaders);
+const tooManyRequests = (codes: readonly ErrorCode[]) =>
+  errorResponse("Too many requests; honour the `Retry-After` header.", codes, RetryAfterHeaders);
 const internalError = errorResponse("Unexpected failure; repeat later.", ["internal_error"]);
 const payloadTooLarge = errorResponse("Body above 256 KiB.", ["payload_too_large"]);
 const requestValidation = (what: string): ResponseConfig => ({
@@ -100,7 +140,12 @@ const requestValidation = (what: string): ResponseConfig => ({
 
 /** The authenticated public operations: the bearer scheme and the public-api tag on each (spec 4, 5). */
 function publicOperation(route: Omit<RouteConfig, "security" | "tags">): RouteConfig {
-  return { ...route, path: `${PUBLIC_API_PREFIX}${route.path}`, tags: [PUBLIC_API_TAG], security: [{ [SECURITY_SCHEME]: [] }] };
+  return {
+    ...route,
+    path: `${PUBLIC_API_PREFIX}${route.path}`,
+    tags: [PUBLIC_API_TAG],
+    security: [{ [SECURITY_SCHEME]: [] }],
+  };
 }
 
 export interface ExampleName {
@@ -146,7 +191,9 @@ export const SEND_EXAMPLE_NAMES: readonly ExampleName[] = [
   { name: "template", summary: "Approved template: header text and body variables" },
   { name: "pix", summary: "Pix charge: order-details template with pix_order" },
 ];
-export const VALIDATE_EXAMPLE_NAMES: readonly ExampleName[] = [{ name: "br_mobile", summary: "Brazilian mobile number in national format" }];
+export const VALIDATE_EXAMPLE_NAMES: readonly ExampleName[] = [
+  { name: "br_mobile", summary: "Brazilian mobile number in national format" },
+];
 
 function registerOperations(registry: OpenAPIRegistry): void {
   registry.registerPath(
@@ -160,33 +207,51 @@ function registerOperations(registry: OpenAPIRegistry): void {
         "With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.",
       request: {
         headers: z.object({ "Idempotency-Key": IdempotencyKeyHeader.optional() }),
-        body: { required: true, content: { "application/json": { schema: PublicSendIn, examples: requestExamples(PublicSendIn, SEND_EXAMPLE_NAMES) } } },
+        body: {
+          required: true,
+          content: {
+            "application/json": { schema: PublicSendIn, examples: requestExamples(PublicSendIn, SEND_EXAMPLE_NAMES) },
+          },
+        },
       },
       responses: {
         200: {
           description: "Sent; `data.message_id` is the id later carried by `message.status`.",
-          headers: z.object({ "Idempotent-Replayed": z.literal("true").optional().describe("Present when this is the stored answer of an earlier call with the same Idempotency-Key") }),
+          headers: z.object({
+            "Idempotent-Replayed": z
+              .literal("true")
+              .optional()
+              .describe("Present when this is the stored answer of an earlier call with the same Idempotency-Key"),
+          }),
           content: { "application/json": { schema: SendResultOut } },
         },
-        400: errorResponse("Incomplete request, invalid recipient or business number not in the account.", ["invalid_recipient", "empty_message", "pix_needs_template", "no_connected_number"]),
-        401: unauthorized,
-        409: errorResponse("Idempotency-Key in use: still in progress (wait a few seconds and repeat with the same key), or used with another body.", [
-          "idempotency_in_flight",
-          "idempotency_conflict",
-          "idempotency_legacy_unverified",
+        400: errorResponse("Incomplete request, invalid recipient or business number not in the account.", [
+          "invalid_recipient",
+          "empty_message",
+          "pix_needs_template",
+          "no_connected_number",
         ]),
+        401: unauthorized,
+        409: errorResponse(
+          "Idempotency-Key in use: still in progress (wait a few seconds and repeat with the same key), or used with another body.",
+          ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"],
+        ),
         413: payloadTooLarge,
         422: {
           description: `The provider (or the service's own pre-check) refused the send — error envelope, codes: ${codeList(MESSAGES_422)}; or the body or the Idempotency-Key header is invalid — \`HTTPValidationError\`.`,
-          content: { "application/json": { schema: { anyOf: [errorSchema(MESSAGES_422), validationRef] }, examples: errorExamples(["outside_24h_window", "template_params_mismatch"]) } },
+          content: {
+            "application/json": {
+              schema: { anyOf: [errorSchema(MESSAGES_422), validationRef] },
+              examples: errorExamples(["outside_24h_window", "template_params_mismatch"]),
+            },
+          },
         },
         429: tooManyRequests(["api_rate_limited", "rate_limited"]),
         500: internalError,
-        503: errorResponse("Template lookup unavailable, provider unavailable, or a send the provider did not confirm (never resent with that key); repeat with the same Idempotency-Key.", [
-          "templates_unavailable",
-          "send_unconfirmed",
-          "provider_unavailable",
-        ]),
+        503: errorResponse(
+          "Template lookup unavailable, provider unavailable, or a send the provider did not confirm (never resent with that key); repeat with the same Idempotency-Key.",
+          ["templates_unavailable", "send_unconfirmed", "provider_unavailable"],
+        ),
       },
     }),
   );
@@ -198,9 +263,19 @@ function registerOperations(registry: OpenAPIRegistry): void {
       operationId: "validatePhone",
       summary: "Validate and normalize a phone format",
       description: "`valid=true` does not confirm registration on the channel, authorization to send or delivery.",
-      request: { body: { required: true, content: { "application/json": { schema: ValidateIn, examples: requestExamples(ValidateIn, VALIDATE_EXAMPLE_NAMES) } } } },
+      request: {
+        body: {
+          required: true,
+          content: {
+            "application/json": { schema: ValidateIn, examples: requestExamples(ValidateIn, VALIDATE_EXAMPLE_NAMES) },
+          },
+        },
+      },
       responses: {
-        200: { description: "`to` normalized (digits only) and the `valid` flag.", content: { "application/json": { schema: ValidateOut } } },
+        200: {
+          description: "`to` normalized (digits only) and the `valid` flag.",
+          content: { "application/json": { schema: ValidateOut } },
+        },
         401: unauthorized,
         413: payloadTooLarge,
         422: requestValidation("body"),
@@ -220,7 +295,10 @@ function registerOperations(registry: OpenAPIRegistry): void {
         "Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number.",
       request: { params: WindowPath, query: WindowQuery },
       responses: {
-        200: { description: "Window state of the contact on the business number.", content: { "application/json": { schema: WindowOut } } },
+        200: {
+          description: "Window state of the contact on the business number.",
+          content: { "application/json": { schema: WindowOut } },
+        },
         401: unauthorized,
         422: requestValidation("path or query; also a `phone_number_id` that is not one of the account's numbers"),
         429: tooManyRequests(["api_rate_limited"]),
@@ -235,11 +313,15 @@ function registerOperations(registry: OpenAPIRegistry): void {
       path: "/templates",
       operationId: "listTemplates",
       summary: "Template catalogue",
-      description: "Only approved templates by default; `status=ALL` returns every status. `body.variables_count` is the number of entries the send's `variables` must have.",
+      description:
+        "Only approved templates by default; `status=ALL` returns every status. `body.variables_count` is the number of entries the send's `variables` must have.",
       request: { query: TemplatesQuery },
       responses: {
         200: { description: "The catalogue.", content: { "application/json": { schema: TemplateCatalogueOut } } },
-        400: errorResponse("Invalid status filter, or no connected business number.", ["invalid_template_status", "no_connected_number"]),
+        400: errorResponse("Invalid status filter, or no connected business number.", [
+          "invalid_template_status",
+          "no_connected_number",
+        ]),
         401: unauthorized,
         422: requestValidation("query"),
         429: tooManyRequests(["api_rate_limited"]),
@@ -273,9 +355,13 @@ function registerOperations(registry: OpenAPIRegistry): void {
       path: "/deliveries/retry-failed",
       operationId: "retryFailedDeliveries",
       summary: "Resend all failed deliveries",
-      description: "Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.",
+      description:
+        "Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.",
       responses: {
-        200: { description: "How many deliveries were re-queued.", content: { "application/json": { schema: RetryFailedOut } } },
+        200: {
+          description: "How many deliveries were re-queued.",
+          content: { "application/json": { schema: RetryFailedOut } },
+        },
         401: unauthorized,
         429: tooManyRequests(["api_rate_limited"]),
         500: internalError,
@@ -292,7 +378,10 @@ function registerOperations(registry: OpenAPIRegistry): void {
       description: "`last_error` is the body the integrator's endpoint answered, also on 2xx.",
       request: { params: DeliveryPath },
       responses: {
-        200: { description: "The delivery, with the signed envelope.", content: { "application/json": { schema: DeliveryDetailOut } } },
+        200: {
+          description: "The delivery, with the signed envelope.",
+          content: { "application/json": { schema: DeliveryDetailOut } },
+        },
         401: unauthorized,
         404: errorResponse("Delivery not in this account.", ["not_found"]),
         422: requestValidation("path"),
@@ -308,15 +397,22 @@ function registerOperations(registry: OpenAPIRegistry): void {
       path: "/deliveries/{delivery_id}/retry",
       operationId: "retryDelivery",
       summary: "Resend a delivery",
-      description: "For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`.",
+      description:
+        "For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`.",
       request: { params: DeliveryPath },
       responses: {
         200: { description: "Back in the queue.", content: { "application/json": { schema: RetryOut } } },
         401: unauthorized,
         404: errorResponse("Delivery not in this account.", ["not_found"]),
         422: {
-          description: "The delivery is `pending` or `delivering` — error envelope, code `delivery_not_retryable`; or an invalid path — `HTTPValidationError`.",
-          content: { "application/json": { schema: { anyOf: [errorSchema(["delivery_not_retryable"]), validationRef] }, examples: errorExamples(["delivery_not_retryable"]) } },
+          description:
+            "The delivery is `pending` or `delivering` — error envelope, code `delivery_not_retryable`; or an invalid path — `HTTPValidationError`.",
+          content: {
+            "application/json": {
+              schema: { anyOf: [errorSchema(["delivery_not_retryable"]), validationRef] },
+              examples: errorExamples(["delivery_not_retryable"]),
+            },
+          },
         },
         429: tooManyRequests(["api_rate_limited"]),
         500: internalError,
@@ -328,10 +424,22 @@ function registerOperations(registry: OpenAPIRegistry): void {
 /** Spec 6: the signed POSTs the gateway sends to the integrator's endpoint. */
 function registerWebhooks(registry: OpenAPIRegistry): void {
   const acknowledgement: RouteConfig["responses"] = {
-    "2XX": { description: "Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted." },
-    default: { description: "Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %)." },
+    "2XX": {
+      description:
+        "Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted.",
+    },
+    default: {
+      description:
+        "Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %).",
+    },
   };
-  const webhook = (event: string, operationId: string, summary: string, description: string, schema: z.ZodType): RouteConfig => ({
+  const webhook = (
+    event: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    schema: z.ZodType,
+  ): RouteConfig => ({
     method: "post",
     path: event,
     operationId,
@@ -344,7 +452,13 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
     responses: acknowledgement,
   });
   registry.registerWebhook(
-    webhook("message.status", "onMessageStatus", "Status change of a sent message", "Delivery, read or failure of a message sent by the platform.", MessageStatusEvent),
+    webhook(
+      "message.status",
+      "onMessageStatus",
+      "Status change of a sent message",
+      "Delivery, read or failure of a message sent by the platform.",
+      MessageStatusEvent,
+    ),
   );
   registry.registerWebhook(
     webhook(
@@ -393,7 +507,14 @@ function fixNullableRefs(node: unknown): unknown {
   const allOf = node.allOf;
   if (Array.isArray(allOf) && allOf.length === 2) {
     const [ref, extra] = allOf as unknown[];
-    if (isRecord(ref) && typeof ref.$ref === "string" && isRecord(extra) && Object.keys(extra).length === 1 && Array.isArray(extra.type) && extra.type.includes("null")) {
+    if (
+      isRecord(ref) &&
+      typeof ref.$ref === "string" &&
+      isRecord(extra) &&
+      Object.keys(extra).length === 1 &&
+      Array.isArray(extra.type) &&
+      extra.type.includes("null")
+    ) {
       const { allOf: _replaced, ...rest } = node;
       const fixed = fixNullableRefs(rest);
       return { ...(isRecord(fixed) ? fixed : {}), oneOf: [ref, { type: "null" }] };
@@ -413,7 +534,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
   registerOperations(registry);
   registerWebhooks(registry);
 
-  const generator = new OpenApiGeneratorV31([...COMPONENTS_FIRST.map((schema) => ({ type: "schema" as const, schema })), ...registry.definitions]);
+  const generator = new OpenApiGeneratorV31([
+    ...COMPONENTS_FIRST.map((schema) => ({ type: "schema" as const, schema })),
+    ...registry.definitions,
+  ]);
   const document = generator.generateDocument({
     openapi: "3.1.0",
     info: {
@@ -425,7 +549,12 @@ export function buildOpenApiDocument(): OpenApiDocument {
     },
     servers: [{ url: "/", description: "This server" }],
     // Only the paths' tag: Swagger UI lists webhooks in a section of their own and would show an empty group.
-    tags: [{ name: PUBLIC_API_TAG, description: "Public API: every operation needs the bearer key and may answer 401 and 429." }],
+    tags: [
+      {
+        name: PUBLIC_API_TAG,
+        description: "Public API: every operation needs the bearer key and may answer 401 and 429.",
+      },
+    ],
   });
   return fixNullableRefs(document) as OpenApiDocument;
 }

@@ -44,25 +44,37 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
       if (input === undefined) return { loc, msg: "Campo obrigatório.", type: "missing" };
       const expected = issue.expected;
       if (expected === "int" || expected === "number") {
-        if (typeof input === "string" || Number.isNaN(input)) return withInput({ msg: "O valor deve ser um número inteiro válido.", type: "int_parsing" });
+        if (typeof input === "string" || Number.isNaN(input))
+          return withInput({ msg: "O valor deve ser um número inteiro válido.", type: "int_parsing" });
         return withInput({ msg: "O valor deve ser um número inteiro.", type: "int_type" });
       }
       if (expected === "string") return withInput({ msg: "O valor deve ser um texto.", type: "string_type" });
       if (expected === "array") return withInput({ msg: "O valor deve ser uma lista.", type: "list_type" });
       if (expected === "boolean") return withInput({ msg: "O valor deve ser verdadeiro ou falso.", type: "bool_type" });
       if (expected === "object") {
-        return withInput({ msg: "O valor deve ser um objeto JSON.", type: location === "body" && issue.path.length === 0 ? "model_attributes_type" : "dict_type" });
+        return withInput({
+          msg: "O valor deve ser um objeto JSON.",
+          type: location === "body" && issue.path.length === 0 ? "model_attributes_type" : "dict_type",
+        });
       }
       return withInput({ msg: `O valor deve ser do tipo ${expected}.`, type: `${expected}_type` });
     }
     case "too_big": {
       const max = Number(issue.maximum);
       if (issue.origin === "string") {
-        return withInput({ msg: `O texto deve ter no máximo ${plural(max, "caractere", "caracteres")}.`, type: "string_too_long", ctx: { max_length: max } });
+        return withInput({
+          msg: `O texto deve ter no máximo ${plural(max, "caractere", "caracteres")}.`,
+          type: "string_too_long",
+          ctx: { max_length: max },
+        });
       }
       if (issue.origin === "array") {
         const actual = Array.isArray(input) ? input.length : undefined;
-        return withInput({ msg: `A lista deve ter no máximo ${plural(max, "item", "itens")}.`, type: "too_long", ctx: { field_type: "List", max_length: max, ...(actual === undefined ? {} : { actual_length: actual }) } });
+        return withInput({
+          msg: `A lista deve ter no máximo ${plural(max, "item", "itens")}.`,
+          type: "too_long",
+          ctx: { field_type: "List", max_length: max, ...(actual === undefined ? {} : { actual_length: actual }) },
+        });
       }
       return issue.inclusive === false
         ? withInput({ msg: `O valor deve ser menor que ${max}.`, type: "less_than", ctx: { lt: max } })
@@ -71,11 +83,19 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
     case "too_small": {
       const min = Number(issue.minimum);
       if (issue.origin === "string") {
-        return withInput({ msg: `O texto deve ter ao menos ${plural(min, "caractere", "caracteres")}.`, type: "string_too_short", ctx: { min_length: min } });
+        return withInput({
+          msg: `O texto deve ter ao menos ${plural(min, "caractere", "caracteres")}.`,
+          type: "string_too_short",
+          ctx: { min_length: min },
+        });
       }
       if (issue.origin === "array") {
         const actual = Array.isArray(input) ? input.length : undefined;
-        return withInput({ msg: `A lista deve ter ao menos ${plural(min, "item", "itens")}.`, type: "too_short", ctx: { field_type: "List", min_length: min, ...(actual === undefined ? {} : { actual_length: actual }) } });
+        return withInput({
+          msg: `A lista deve ter ao menos ${plural(min, "item", "itens")}.`,
+          type: "too_short",
+          ctx: { field_type: "List", min_length: min, ...(actual === undefined ? {} : { actual_length: actual }) },
+        });
       }
       return issue.inclusive === false
         ? withInput({ msg: `O valor deve ser maior que ${min}.`, type: "greater_than", ctx: { gt: min } })
@@ -86,8 +106,15 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
       return withInput({ msg: `O valor deve ser ${expected}.`, type: "enum", ctx: { expected } });
     }
     case "invalid_format": {
-      const pattern = issue.format === "regex" && "pattern" in issue && typeof issue.pattern === "string" ? issue.pattern : issue.format;
-      return withInput({ msg: `O texto deve seguir o padrão ${pattern}.`, type: "string_pattern_mismatch", ctx: { pattern } });
+      const pattern =
+        issue.format === "regex" && "pattern" in issue && typeof issue.pattern === "string"
+          ? issue.pattern
+          : issue.format;
+      return withInput({
+        msg: `O texto deve seguir o padrão ${pattern}.`,
+        type: "string_pattern_mismatch",
+        ctx: { pattern },
+      });
     }
     case "invalid_union":
       return withInput({ msg: "O valor não corresponde a nenhum dos formatos aceitos.", type: "union_tag_invalid" });

@@ -10,14 +10,27 @@ const isoUtc = (description: string) => z.string().describe(`ISO 8601 UTC; ${des
 
 /** Spec 6.1; header names as sent (HTTP header names are case-insensitive). */
 export const WebhookRequestHeaders = z.object({
-  "X-PT-Timestamp": z.string().regex(/^\d{1,12}$/).describe("Unix timestamp in seconds; part of the signature; changes on every attempt").meta({ example: "1767225600" }),
+  "X-PT-Timestamp": z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .describe("Unix timestamp in seconds; part of the signature; changes on every attempt")
+    .meta({ example: "1767225600" }),
   "X-PT-Signature": z
     .string()
     .regex(/^sha256=[0-9a-f]{64}$/)
-    .describe("`sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + \".\" + raw body` with the signing secret (spec 5.4)"),
-  "X-PT-Delivery-Id": z.string().describe("Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body)"),
-  "X-PT-Attempt": z.string().regex(/^[1-9]\d*$/).describe("Attempt number, starting at 1"),
-  "X-PT-Event": z.enum(["message.status", "message.received"]).describe("`message.status` or `message.received`; check `event` in the signed body too"),
+    .describe(
+      '`sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4)',
+    ),
+  "X-PT-Delivery-Id": z
+    .string()
+    .describe("Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body)"),
+  "X-PT-Attempt": z
+    .string()
+    .regex(/^[1-9]\d*$/)
+    .describe("Attempt number, starting at 1"),
+  "X-PT-Event": z
+    .enum(["message.status", "message.received"])
+    .describe("`message.status` or `message.received`; check `event` in the signed body too"),
 });
 
 export const MessageStatusError = z.object({
@@ -31,7 +44,13 @@ export const MessageStatusData = z
   .object({
     message_id: z.string().describe("Same id returned by the send"),
     status: z.enum(["sent", "delivered", "read", "failed"]),
-    status_rank: z.int().min(1).max(4).describe("sent=2, delivered=3, read=4, failed=1 (a separate outcome: never handle it by numeric comparison; spec 3.1)"),
+    status_rank: z
+      .int()
+      .min(1)
+      .max(4)
+      .describe(
+        "sent=2, delivered=3, read=4, failed=1 (a separate outcome: never handle it by numeric comparison; spec 3.1)",
+      ),
     to: z.string().describe("Recipient number; same name as in the send"),
     error: MessageStatusError.nullable().describe("Only when status is failed, otherwise null"),
     phone_number_id: z.string().describe("Business number"),
@@ -40,7 +59,19 @@ export const MessageStatusData = z
   })
   .meta({ id: "MessageStatusData" });
 
-const MESSAGE_RECEIVED_TYPES = ["text", "image", "audio", "video", "document", "sticker", "location", "contacts", "button", "interactive", "unsupported"] as const;
+const MESSAGE_RECEIVED_TYPES = [
+  "text",
+  "image",
+  "audio",
+  "video",
+  "document",
+  "sticker",
+  "location",
+  "contacts",
+  "button",
+  "interactive",
+  "unsupported",
+] as const;
 
 /** Spec 6.3. */
 export const MessageReceivedData = z
@@ -49,14 +80,22 @@ export const MessageReceivedData = z
     from: z.string().describe("Phone of the contact who sent the message"),
     phone_number_id: z.string().describe("Business number"),
     type: z.enum(MESSAGE_RECEIVED_TYPES),
-    text: z.string().nullable().describe("The text, a media caption, or the label of a received button/option; null when no text"),
-    media_id: z.string().nullable().describe("Present when a file came; not a public URL and not permanently available"),
+    text: z
+      .string()
+      .nullable()
+      .describe("The text, a media caption, or the label of a received button/option; null when no text"),
+    media_id: z
+      .string()
+      .nullable()
+      .describe("Present when a file came; not a public URL and not permanently available"),
     media_mime: z.string().nullable(),
     media_filename: z.string().nullable(),
     reply_to_message_id: z.string().nullable().describe("Id of the message quoted by the contact"),
     contact_name: z.string().nullable(),
     occurred_at: isoUtc("time of the received message as given by the provider"),
-    window_expires_at: isoUtc("until when the received message allows a free-text reply; keep the greatest per contact and business number"),
+    window_expires_at: isoUtc(
+      "until when the received message allows a free-text reply; keep the greatest per contact and business number",
+    ),
   })
   .meta({ id: "MessageReceivedData" });
 
@@ -69,25 +108,24 @@ const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
     data,
   });
 
-export const MessageStatusEvent = envelope("message.status", MessageStatusData)
-  .meta({
-    id: "MessageStatusEvent",
-    example: {
-      event: "message.status",
-      occurred_at: "2026-01-01T12:00:05.000Z",
-      delivery_id: "1042",
-      data: {
-        message_id: "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ2",
-        status: "failed",
-        status_rank: 1,
-        to: "5511987654321",
-        error: { code: 131026, message: "Message undeliverable", reason: "recipient_unreachable" },
-        phone_number_id: "100000000000001",
-        client_ref: "pedido-1234",
-        campaign_id: null,
-      },
+export const MessageStatusEvent = envelope("message.status", MessageStatusData).meta({
+  id: "MessageStatusEvent",
+  example: {
+    event: "message.status",
+    occurred_at: "2026-01-01T12:00:05.000Z",
+    delivery_id: "1042",
+    data: {
+      message_id: "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ2",
+      status: "failed",
+      status_rank: 1,
+      to: "5511987654321",
+      error: { code: 131026, message: "Message undeliverable", reason: "recipient_unreachable" },
+      phone_number_id: "100000000000001",
+      client_ref: "pedido-1234",
+      campaign_id: null,
     },
-  });
+  },
+});
 
 export const MessageReceivedEvent = envelope("message.received", MessageReceivedData).meta({
   id: "MessageReceivedEvent",

@@ -4,7 +4,12 @@ export type { AuditInput } from "./audit/audit.ts";
 export { CatalogueCache } from "./catalogue/catalogue.ts";
 export type { CatalogueCacheOptions, TemplateSource } from "./catalogue/catalogue.ts";
 export * from "./events/index.ts";
-export { canonicalJson, createIdempotencyStore, fingerprint, purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.ts";
+export {
+  canonicalJson,
+  createIdempotencyStore,
+  fingerprint,
+  purgeExpiredIdempotencyKeys,
+} from "./idempotency/idempotency.ts";
 export type { IdempotencyOptions, IdempotencyStore, Reservation, StoredResponse } from "./idempotency/idempotency.ts";
 export * from "./messages/index.ts";
 export { normalizePhone } from "./phones/normalize.ts";

@@ -2,8 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
 import { freePort, silentLogger, testEnv } from "@gw/testkit";
-import { createWebhookSender, processDeliveryAttempt, type ProcessDeliveryDeps, type WebhookSender } from "../src/deliveries/index.ts";
-import { createDelivery, createFixture, reply, signatureIsValid, startReceiver, type Receiver } from "./deliveries.support.ts";
+import {
+  createWebhookSender,
+  processDeliveryAttempt,
+  type ProcessDeliveryDeps,
+  type WebhookSender,
+} from "../src/deliveries/index.ts";
+import {
+  createDelivery,
+  createFixture,
+  reply,
+  signatureIsValid,
+  startReceiver,
+  type Receiver,
+} from "./deliveries.support.ts";
 
 const SCHEDULE = [1_000, 2_000, 3_000];
 const BODY_LIMIT = 64;
@@ -22,7 +34,13 @@ beforeAll(async () => {
   queue = createWebhookQueue(redis, env.redisPrefix);
   sender = createWebhookSender({ timeoutMs: 500, maxSockets: 4, responseBodyLimit: BODY_LIMIT });
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
-  deps = { db, queue, sender, logger: silentLogger, settings: { scheduleMs: SCHEDULE, jitter: 0.2, userAgent: "Teste-Gateway/1.0" } };
+  deps = {
+    db,
+    queue,
+    sender,
+    logger: silentLogger,
+    settings: { scheduleMs: SCHEDULE, jitter: 0.2, userAgent: "Teste-Gateway/1.0" },
+  };
 });
 
 afterAll(async () => {
@@ -71,13 +89,21 @@ describe("processDeliveryAttempt", () => {
     expect(stored.lastError).toBe("ignorado: evento desconhecido");
     expect(stored.lastErrorKind).toBeNull();
     expect(stored.attempts).toHaveLength(1);
-    expect(stored.attempts[0]).toMatchObject({ number: 1, statusCode: 200, errorKind: null, responseBody: "ignorado: evento desconhecido" });
+    expect(stored.attempts[0]).toMatchObject({
+      number: 1,
+      statusCode: 200,
+      errorKind: null,
+      responseBody: "ignorado: evento desconhecido",
+    });
   });
 
   it("signs with the integration's current secret and URL at dispatch time", async () => {
     const fixture = await createFixture(db, "http://127.0.0.1:1/antigo");
     const delivery = await createDelivery(db, fixture);
-    await db.integration.update({ where: { id: fixture.integrationId }, data: { url: receiver.url, signingSecret: "segredo-novo-123" } });
+    await db.integration.update({
+      where: { id: fixture.integrationId },
+      data: { url: receiver.url, signingSecret: "segredo-novo-123" },
+    });
     receiver.setHandler((_req, res) => reply(res, 204));
     const before = receiver.requests.length;
 
@@ -160,7 +186,12 @@ describe("processDeliveryAttempt", () => {
 
     expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: null, errorKind: "timeout" });
     const stored = await row(delivery.id);
-    expect(stored).toMatchObject({ status: "pending", lastStatusCode: null, lastError: null, lastErrorKind: "timeout" });
+    expect(stored).toMatchObject({
+      status: "pending",
+      lastStatusCode: null,
+      lastError: null,
+      lastErrorKind: "timeout",
+    });
     expect(stored.attempts[0]).toMatchObject({ number: 1, statusCode: null, errorKind: "timeout" });
   });
 
@@ -202,12 +233,23 @@ describe("processDeliveryAttempt", () => {
     const fixture = await createFixture(db, receiver.url);
     const delivery = await createDelivery(db, fixture);
     receiver.setHandler((_req, res) => reply(res, 200, "ok"));
-    expect((await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).outcome).toBe("delivered");
+    expect((await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).outcome).toBe(
+      "delivered",
+    );
     const before = receiver.requests.length;
 
-    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).toMatchObject({ outcome: "skipped", reason: "stale" });
-    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 2 })).toMatchObject({ outcome: "skipped", reason: "stale" });
-    expect(await processDeliveryAttempt(deps, { deliveryId: "987654321987", attempt: 1 })).toMatchObject({ outcome: "skipped", reason: "not_found" });
+    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).toMatchObject({
+      outcome: "skipped",
+      reason: "stale",
+    });
+    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 2 })).toMatchObject({
+      outcome: "skipped",
+      reason: "stale",
+    });
+    expect(await processDeliveryAttempt(deps, { deliveryId: "987654321987", attempt: 1 })).toMatchObject({
+      outcome: "skipped",
+      reason: "not_found",
+    });
     expect(receiver.requests.length).toBe(before);
     expect((await row(delivery.id)).attempts).toHaveLength(1);
   });
@@ -217,7 +259,15 @@ describe("processDeliveryAttempt", () => {
     const delivery = await createDelivery(db, fixture);
     // The crashed worker had claimed attempt 1; a leftover attempt row for it exists.
     await db.delivery.update({ where: { id: delivery.id }, data: { status: "delivering" } });
-    await db.deliveryAttempt.create({ data: { deliveryId: delivery.id, number: 1, startedAt: new Date(0), durationMs: 1, errorKind: "connection_reset" } });
+    await db.deliveryAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        number: 1,
+        startedAt: new Date(0),
+        durationMs: 1,
+        errorKind: "connection_reset",
+      },
+    });
     receiver.setHandler((_req, res) => reply(res, 200, "recebido"));
 
     const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
@@ -239,7 +289,12 @@ describe("processDeliveryAttempt", () => {
     expect(result.outcome).toBe("integration_inactive");
     expect(receiver.requests.length).toBe(before);
     const stored = await row(delivery.id);
-    expect(stored).toMatchObject({ status: "failed", attemptCount: 0, lastErrorKind: "integration_inactive", nextAttemptAt: null });
+    expect(stored).toMatchObject({
+      status: "failed",
+      attemptCount: 0,
+      lastErrorKind: "integration_inactive",
+      nextAttemptAt: null,
+    });
     expect(stored.attempts).toHaveLength(0);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { Worker } from "bullmq";
 import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES, type Redis, type WebhookQueue } from "@gw/jobs";
+import {
+  createRedis,
+  createWebhookQueue,
+  deliverWebhookJob,
+  enqueueDeliveryAttempt,
+  QUEUES,
+  type Redis,
+  type WebhookQueue,
+} from "@gw/jobs";
 import { silentLogger, testEnv } from "@gw/testkit";
 import { reconcileDeliveries, type ReconcileDeps } from "../src/deliveries/index.ts";
 import { createDelivery, createFixture, isolatedDatabase, waitFor, type Fixture } from "./deliveries.support.ts";
@@ -45,7 +53,13 @@ afterAll(async () => {
 
 const ago = (ms: number) => new Date(Date.now() - ms);
 
-async function delivery(data: { status: string; attemptCount?: number; nextAttemptAt?: Date | null; updatedAt?: Date; createdAt?: Date }) {
+async function delivery(data: {
+  status: string;
+  attemptCount?: number;
+  nextAttemptAt?: Date | null;
+  updatedAt?: Date;
+  createdAt?: Date;
+}) {
   const { id } = await createDelivery(db, fixture);
   await db.delivery.update({ where: { id }, data });
   return id;
@@ -59,10 +73,18 @@ describe("reconcileDeliveries", () => {
   it("queues due and stuck deliveries that have no job, and leaves the rest alone", async () => {
     const duePending = await delivery({ status: "pending", attemptCount: 2, nextAttemptAt: ago(GRACE_MS + 5_000) });
     const neverScheduled = await delivery({ status: "pending", nextAttemptAt: null, createdAt: ago(GRACE_MS + 5_000) });
-    const stuck = await delivery({ status: "delivering", attemptCount: 4, updatedAt: ago(TIMEOUT_MS + GRACE_MS + 5_000) });
+    const stuck = await delivery({
+      status: "delivering",
+      attemptCount: 4,
+      updatedAt: ago(TIMEOUT_MS + GRACE_MS + 5_000),
+    });
     // Within the grace period the producer (or the dispatcher after its commit) is still expected to enqueue.
     const justDue = await delivery({ status: "pending", nextAttemptAt: ago(1_000) });
-    const future = await delivery({ status: "pending", attemptCount: 1, nextAttemptAt: new Date(Date.now() + 3_600_000) });
+    const future = await delivery({
+      status: "pending",
+      attemptCount: 1,
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+    });
     const inFlight = await delivery({ status: "delivering", updatedAt: ago(1_000) });
     const done = await delivery({ status: "delivered", attemptCount: 1 });
     const dead = await delivery({ status: "failed", attemptCount: 7 });
@@ -73,7 +95,13 @@ describe("reconcileDeliveries", () => {
     expect(await jobState(duePending, 3)).toBe("waiting");
     expect(await jobState(neverScheduled, 1)).toBe("waiting");
     expect(await jobState(stuck, 5)).toBe("waiting");
-    for (const [id, attempt] of [[justDue, 1], [future, 2], [inFlight, 1], [done, 2], [dead, 8]] as const) {
+    for (const [id, attempt] of [
+      [justDue, 1],
+      [future, 2],
+      [inFlight, 1],
+      [done, 2],
+      [dead, 8],
+    ] as const) {
       expect(await jobState(id, attempt)).toBeUndefined();
     }
 
@@ -88,11 +116,10 @@ describe("reconcileDeliveries", () => {
     await enqueueDeliveryAttempt(queue, orphan, 1);
     // A worker fails the orphan's job without touching the row (e.g. Postgres was down at commit time).
     const connection = createRedis(redisUrl, "worker");
-    const worker = new Worker(
-      QUEUES.webhooks,
-      () => Promise.reject(new Error("postgres fora do ar")),
-      { connection, prefix },
-    );
+    const worker = new Worker(QUEUES.webhooks, () => Promise.reject(new Error("postgres fora do ar")), {
+      connection,
+      prefix,
+    });
     try {
       await waitFor("job falhar", async () => (await jobState(orphan, 1)) === "failed");
     } finally {
@@ -113,9 +140,17 @@ describe("reconcileDeliveries", () => {
 
     const first = await reconcileDeliveries(deps, { graceMs: GRACE_MS, batchSize: 2 });
     expect(first).toEqual({ scanned: 2, requeued: 2, nextAfterId: ids[1] });
-    const second = await reconcileDeliveries(deps, { graceMs: GRACE_MS, batchSize: 2, afterId: first.nextAfterId ?? 0n });
+    const second = await reconcileDeliveries(deps, {
+      graceMs: GRACE_MS,
+      batchSize: 2,
+      afterId: first.nextAfterId ?? 0n,
+    });
     expect(second).toEqual({ scanned: 2, requeued: 2, nextAfterId: ids[3] });
-    const third = await reconcileDeliveries(deps, { graceMs: GRACE_MS, batchSize: 2, afterId: second.nextAfterId ?? 0n });
+    const third = await reconcileDeliveries(deps, {
+      graceMs: GRACE_MS,
+      batchSize: 2,
+      afterId: second.nextAfterId ?? 0n,
+    });
     expect(third).toEqual({ scanned: 1, requeued: 1, nextAfterId: null });
     for (const id of ids) expect(await jobState(id, 1)).toBe("waiting");
   });

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Worker } from "bullmq";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import { createRedis, createWebhookQueue, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES, type Redis, type WebhookQueue } from "@gw/jobs";
+import {
+  createRedis,
+  createWebhookQueue,
+  deliverWebhookJob,
+  enqueueDeliveryAttempt,
+  QUEUES,
+  type Redis,
+  type WebhookQueue,
+} from "@gw/jobs";
 import { testEnv } from "@gw/testkit";
 import { retryDelivery, retryFailedDeliveries } from "../src/deliveries/index.ts";
 import { createDelivery, createFixture, waitFor, type Fixture } from "./deliveries.support.ts";
@@ -58,7 +66,15 @@ describe("retryDelivery", () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/x");
     const delivery = await failedDelivery(fixture, 7);
 
-    const result = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id.toString(), actor: "api_key:teste", action: "api.webhook.retry", requestId: "req-1" });
+    const result = await retryDelivery({
+      db,
+      queue,
+      accountId: fixture.accountId,
+      deliveryId: delivery.id.toString(),
+      actor: "api_key:teste",
+      action: "api.webhook.retry",
+      requestId: "req-1",
+    });
 
     expect(result).toEqual({ id: delivery.id.toString(), status: "pending", previousStatus: "failed", nextAttempt: 8 });
     const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
@@ -68,14 +84,26 @@ describe("retryDelivery", () => {
     expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 8 });
     const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor: "api_key:teste", action: "api.webhook.retry", target: `delivery:${delivery.id}`, requestId: "req-1" });
+    expect(audit[0]).toMatchObject({
+      actor: "api_key:teste",
+      action: "api.webhook.retry",
+      target: `delivery:${delivery.id}`,
+      requestId: "req-1",
+    });
   });
 
   it("re-sends a delivered delivery (reprocessing) and clears delivered_at", async () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/x");
     const delivery = await failedDelivery(fixture, 1, "delivered");
 
-    const result = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id, actor: "cli", action: "webhook.retry" });
+    const result = await retryDelivery({
+      db,
+      queue,
+      accountId: fixture.accountId,
+      deliveryId: delivery.id,
+      actor: "cli",
+      action: "webhook.retry",
+    });
 
     expect(result).toMatchObject({ previousStatus: "delivered", nextAttempt: 2 });
     const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
@@ -88,8 +116,28 @@ describe("retryDelivery", () => {
     const pending = await createDelivery(db, fixture);
     const delivering = await failedDelivery(fixture, 2, "delivering");
 
-    await expectApiError(retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: pending.id, actor: "cli", action: "webhook.retry" }), "delivery_not_retryable");
-    await expectApiError(retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivering.id, actor: "cli", action: "webhook.retry" }), "delivery_not_retryable");
+    await expectApiError(
+      retryDelivery({
+        db,
+        queue,
+        accountId: fixture.accountId,
+        deliveryId: pending.id,
+        actor: "cli",
+        action: "webhook.retry",
+      }),
+      "delivery_not_retryable",
+    );
+    await expectApiError(
+      retryDelivery({
+        db,
+        queue,
+        accountId: fixture.accountId,
+        deliveryId: delivering.id,
+        actor: "cli",
+        action: "webhook.retry",
+      }),
+      "delivery_not_retryable",
+    );
     expect(await db.auditEntry.count({ where: { accountId: fixture.accountId } })).toBe(0);
     expect((await db.delivery.findUniqueOrThrow({ where: { id: delivering.id } })).status).toBe("delivering");
   });
@@ -101,9 +149,15 @@ describe("retryDelivery", () => {
     const base = { db, queue, actor: "cli", action: "webhook.retry" };
 
     await expectApiError(retryDelivery({ ...base, accountId: other.accountId, deliveryId: delivery.id }), "not_found");
-    await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "999999999999" }), "not_found");
+    await expectApiError(
+      retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "999999999999" }),
+      "not_found",
+    );
     await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "12abc" }), "not_found");
-    await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" }), "not_found");
+    await expectApiError(
+      retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" }),
+      "not_found",
+    );
     expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("failed");
   });
 
@@ -121,9 +175,19 @@ describe("retryDelivery", () => {
       await worker.close();
       connection.disconnect();
     }
-    await db.delivery.update({ where: { id: delivery.id }, data: { status: "failed", lastErrorKind: "integration_inactive" } });
+    await db.delivery.update({
+      where: { id: delivery.id },
+      data: { status: "failed", lastErrorKind: "integration_inactive" },
+    });
 
-    const result = await retryDelivery({ db, queue, accountId: fixture.accountId, deliveryId: delivery.id, actor: "cli", action: "webhook.retry" });
+    const result = await retryDelivery({
+      db,
+      queue,
+      accountId: fixture.accountId,
+      deliveryId: delivery.id,
+      actor: "cli",
+      action: "webhook.retry",
+    });
 
     expect(result.nextAttempt).toBe(1);
     const job = await queue.getJob(jobId);
@@ -135,19 +199,32 @@ describe("retryFailedDeliveries", () => {
   it("re-queues every failed delivery of the account, and only those, with one audit entry", async () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/x");
     const other = await createFixture(db, "http://127.0.0.1:9/y");
-    const failed = [await failedDelivery(fixture, 7), await failedDelivery(fixture, 3), await failedDelivery(fixture, 14)];
+    const failed = [
+      await failedDelivery(fixture, 7),
+      await failedDelivery(fixture, 3),
+      await failedDelivery(fixture, 14),
+    ];
     const delivered = await failedDelivery(fixture, 1, "delivered");
     const pending = await createDelivery(db, fixture);
     const foreign = await failedDelivery(other, 7);
 
-    const count = await retryFailedDeliveries({ db, queue, accountId: fixture.accountId, actor: "api_key:k", action: "api.webhook.retry_failed", requestId: "req-2" });
+    const count = await retryFailedDeliveries({
+      db,
+      queue,
+      accountId: fixture.accountId,
+      actor: "api_key:k",
+      action: "api.webhook.retry_failed",
+      requestId: "req-2",
+    });
 
     expect(count).toBe(3);
     for (const { id } of failed) {
       const stored = await db.delivery.findUniqueOrThrow({ where: { id } });
       expect(stored.status).toBe("pending");
       expect(stored.budgetStart).toBe(stored.attemptCount);
-      expect((await queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data.attempt).toBe(stored.attemptCount + 1);
+      expect((await queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data.attempt).toBe(
+        stored.attemptCount + 1,
+      );
     }
     expect((await db.delivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe("delivered");
     expect((await db.delivery.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("pending");
@@ -156,6 +233,14 @@ describe("retryFailedDeliveries", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: "api.webhook.retry_failed", requestId: "req-2", details: { count: 3 } });
 
-    expect(await retryFailedDeliveries({ db, queue, accountId: fixture.accountId, actor: "api_key:k", action: "api.webhook.retry_failed" })).toBe(0);
+    expect(
+      await retryFailedDeliveries({
+        db,
+        queue,
+        accountId: fixture.accountId,
+        actor: "api_key:k",
+        action: "api.webhook.retry_failed",
+      }),
+    ).toBe(0);
   });
 });

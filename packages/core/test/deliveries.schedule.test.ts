@@ -42,7 +42,10 @@ describe("retry schedule (spec 6.5)", () => {
     const random = seeded(42);
     for (let attempt = 1; attempt <= 6; attempt++) {
       const base = SPEC_SCHEDULE[attempt - 1] ?? 0;
-      const samples = Array.from({ length: 2_000 }, () => nextDelayMs(attempt, SPEC_SCHEDULE, 0.2, random) ?? Number.NaN);
+      const samples = Array.from(
+        { length: 2_000 },
+        () => nextDelayMs(attempt, SPEC_SCHEDULE, 0.2, random) ?? Number.NaN,
+      );
       const min = Math.min(...samples);
       const max = Math.max(...samples);
       expect(min).toBeGreaterThanOrEqual(base * 0.8);

@@ -2,7 +2,13 @@
 // written with Prisma, and polling helpers. Not a test file itself (no `.test.ts`).
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { applyMigrations, createDb, type Db } from "@gw/db";
 import { safeEqual, signWebhook } from "@gw/signer";
@@ -95,7 +101,13 @@ export async function createFixture(db: Db, url: string, options: { active?: boo
   const secret = `whsec_${randomBytes(16).toString("hex")}`;
   const account = await db.account.create({ data: { name: `Conta ${randomBytes(3).toString("hex")}` } });
   const integration = await db.integration.create({
-    data: { accountId: account.id, url, events: ["message.status", "message.received"], signingSecret: secret, active: options.active ?? true },
+    data: {
+      accountId: account.id,
+      url,
+      events: ["message.status", "message.received"],
+      signingSecret: secret,
+      active: options.active ?? true,
+    },
   });
   return { accountId: account.id, integrationId: integration.id, secret };
 }
@@ -104,10 +116,21 @@ export async function createFixture(db: Db, url: string, options: { active?: boo
  * A pending delivery as the producer writes it: the envelope serialized once, with non-ASCII text and an
  * unusual key order / spacing so that any re-serialization would change the bytes.
  */
-export async function createDelivery(db: Db, fixture: Fixture, event = "message.status"): Promise<{ id: bigint; body: string }> {
+export async function createDelivery(
+  db: Db,
+  fixture: Fixture,
+  event = "message.status",
+): Promise<{ id: bigint; body: string }> {
   const occurredAt = new Date();
   const row = await db.delivery.create({
-    data: { accountId: fixture.accountId, integrationId: fixture.integrationId, event, status: "pending", body: "{}", occurredAt },
+    data: {
+      accountId: fixture.accountId,
+      integrationId: fixture.integrationId,
+      event,
+      status: "pending",
+      body: "{}",
+      occurredAt,
+    },
   });
   const body =
     `{"event":"${event}","occurred_at":"${occurredAt.toISOString()}","delivery_id":"${row.id}",` +
@@ -117,7 +140,12 @@ export async function createDelivery(db: Db, fixture: Fixture, event = "message.
   return { id: row.id, body };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000, intervalMs = 25): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 20_000,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

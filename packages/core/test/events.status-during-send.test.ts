@@ -19,7 +19,12 @@ describe("a provider status that arrives while the send is being committed", () 
   it("waits for the send's commit and is applied, instead of being parked in early_statuses for ever", async () => {
     const account = await createAccount(db, "corrida");
     const phoneNumberId = `9${Date.now()}`;
-    await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId: `w${phoneNumberId}`, displayNumber: "+55 11 4000-0000" });
+    await addBusinessNumber(db, {
+      accountId: account.id,
+      phoneNumberId,
+      wabaId: `w${phoneNumberId}`,
+      displayNumber: "+55 11 4000-0000",
+    });
     const wamid = `wamid.corrida.${Date.now()}`;
 
     let stored!: () => void;
@@ -31,7 +36,13 @@ describe("a provider status that arrives while the send is being committed", () 
     // The send's transaction: the message is stored (and early statuses looked at), but not committed yet.
     const send = db.$transaction(
       async (tx) => {
-        await storeAcceptedMessage(tx, { accountId: account.id, phoneNumberId, to: "5511987654321", wamid, kind: "text" });
+        await storeAcceptedMessage(tx, {
+          accountId: account.id,
+          phoneNumberId,
+          to: "5511987654321",
+          wamid,
+          kind: "text",
+        });
         stored();
         await sendMayCommit;
       },
@@ -41,9 +52,18 @@ describe("a provider status that arrives while the send is being committed", () 
 
     // Meta's `failed` for that wamid arrives now, in the webhook's own transaction.
     const webhook = db
-      .$transaction((tx) => applyStatus(tx, { id: wamid, status: "failed", timestamp: String(Math.floor(Date.now() / 1000)), errors: [{ code: 131026, title: "Message undeliverable" }] }), {
-        timeout: 20_000,
-      })
+      .$transaction(
+        (tx) =>
+          applyStatus(tx, {
+            id: wamid,
+            status: "failed",
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            errors: [{ code: 131026, title: "Message undeliverable" }],
+          }),
+        {
+          timeout: 20_000,
+        },
+      )
       .finally(() => {
         webhookFinished = true;
       });

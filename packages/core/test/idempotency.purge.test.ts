@@ -20,9 +20,22 @@ describe("purgeExpiredIdempotencyKeys", () => {
     const account = await db.account.create({ data: { name: "Conta purga" } });
     const now = new Date("2026-11-23T12:00:00Z");
     const at = (hours: number) => new Date(now.getTime() + hours * 3_600_000);
-    const row = (key: string, expiresAt: Date) => ({ accountId: account.id, key, fingerprint: "f", state: "completed", expiresAt });
+    const row = (key: string, expiresAt: Date) => ({
+      accountId: account.id,
+      key,
+      fingerprint: "f",
+      state: "completed",
+      expiresAt,
+    });
     await db.idempotencyKey.createMany({
-      data: [row("velha-1", at(-30)), row("velha-2", at(-2)), row("velha-3", at(-1)), row("velha-4", at(-0.01)), row("viva-1", at(1)), row("viva-2", at(47))],
+      data: [
+        row("velha-1", at(-30)),
+        row("velha-2", at(-2)),
+        row("velha-3", at(-1)),
+        row("velha-4", at(-0.01)),
+        row("viva-1", at(1)),
+        row("viva-2", at(47)),
+      ],
     });
 
     // Batch of 3 with 4 expired: two rounds, the second one partial.

@@ -9,7 +9,14 @@ const GREEN = { score: "GREEN", date: DATE, reasons: [] };
 const UNKNOWN = { score: "UNKNOWN", date: DATE, reasons: [] };
 const RED = { score: "RED", date: DATE, reasons: [] };
 
-type Button = { index: number; type: string; text: string | null; url?: string; phone_number?: string; needs?: "url" | "coupon" | "otp" };
+type Button = {
+  index: number;
+  type: string;
+  text: string | null;
+  url?: string;
+  phone_number?: string;
+  needs?: "url" | "coupon" | "otp";
+};
 const button = ({ index, type, text, url, phone_number, needs }: Button) => ({
   index,
   type,
@@ -22,7 +29,12 @@ const button = ({ index, type, text, url, phone_number, needs }: Button) => ({
 });
 const quickReply = (index: number, text: string) => button({ index, type: "QUICK_REPLY", text });
 type Header = { format: string; text: string | null; needs_text: boolean; needs_media: boolean };
-const textHeader = (text: string, needsText: boolean): Header => ({ format: "TEXT", text, needs_text: needsText, needs_media: false });
+const textHeader = (text: string, needsText: boolean): Header => ({
+  format: "TEXT",
+  text,
+  needs_text: needsText,
+  needs_media: false,
+});
 const mediaHeader = (format: string): Header => ({ format, text: null, needs_text: false, needs_media: true });
 const footer = (text: string | null, minutes: number | null = null) => ({ text, code_expiration_minutes: minutes });
 
@@ -48,7 +60,11 @@ const EXPECTED: Record<string, Expected> = {
     name: "pedido_confirmado",
     category: "UTILITY",
     header: textHeader("Pedido {{1}}", true),
-    body: { text: "Olá {{1}}, seu pedido {{2}} foi confirmado e chega em {{3}} dias úteis.", variables_count: 3, variable_names: [] },
+    body: {
+      text: "Olá {{1}}, seu pedido {{2}} foi confirmado e chega em {{3}} dias úteis.",
+      variables_count: 3,
+      variable_names: [],
+    },
     footer: footer("Loja Exemplo"),
     buttons: [quickReply(0, "Falar com atendente"), quickReply(1, "Cancelar pedido")],
   },
@@ -57,7 +73,11 @@ const EXPECTED: Record<string, Expected> = {
     language: "en_US",
     category: "UTILITY",
     header: textHeader("Order {{1}}", true),
-    body: { text: "Hi {{1}}, your order {{2}} is confirmed and arrives in {{3}} business days.", variables_count: 3, variable_names: [] },
+    body: {
+      text: "Hi {{1}}, your order {{2}} is confirmed and arrives in {{3}} business days.",
+      variables_count: 3,
+      variable_names: [],
+    },
     footer: footer("Example Store"),
     buttons: [quickReply(0, "Talk to an agent"), quickReply(1, "Cancel order")],
   },
@@ -86,7 +106,11 @@ const EXPECTED: Record<string, Expected> = {
     name: "lembrete_consulta",
     category: "UTILITY",
     parameter_format: "NAMED",
-    body: { text: "Olá {{nome}}, sua consulta é em {{data}} às {{hora}}.", variables_count: 3, variable_names: ["nome", "data", "hora"] },
+    body: {
+      text: "Olá {{nome}}, sua consulta é em {{data}} às {{hora}}.",
+      variables_count: 3,
+      variable_names: ["nome", "data", "hora"],
+    },
     footer: footer("Clínica Exemplo"),
     buttons: [quickReply(0, "Confirmar"), quickReply(1, "Remarcar")],
   },
@@ -95,7 +119,11 @@ const EXPECTED: Record<string, Expected> = {
     name: "codigo_verificacao",
     category: "AUTHENTICATION",
     message_send_ttl_seconds: 600,
-    body: { text: "*{{1}}* é seu código de verificação. Para sua segurança, não compartilhe este código.", variables_count: 0, variable_names: [] },
+    body: {
+      text: "*{{1}}* é seu código de verificação. Para sua segurança, não compartilhe este código.",
+      variables_count: 0,
+      variable_names: [],
+    },
     footer: footer("Este código expira em 10 minutos.", 10),
     buttons: [
       button({
@@ -111,13 +139,24 @@ const EXPECTED: Record<string, Expected> = {
     name: "cupom_desconto",
     category: "MARKETING",
     body: { text: "Use o cupom {{1}} e ganhe {{2}} de desconto até domingo.", variables_count: 2, variable_names: [] },
-    buttons: [quickReply(0, "Não tenho interesse"), button({ index: 1, type: "COPY_CODE", text: "Copiar código da oferta", needs: "coupon" })],
+    buttons: [
+      quickReply(0, "Não tenho interesse"),
+      button({ index: 1, type: "COPY_CODE", text: "Copiar código da oferta", needs: "coupon" }),
+    ],
   },
   "1000000000000009": {
     name: "rastreio_pedido",
     category: "UTILITY",
     body: { text: "Seu pedido {{1}} foi enviado.", variables_count: 1, variable_names: [] },
-    buttons: [button({ index: 0, type: "URL", text: "Rastrear pedido", url: "https://rastreio.exemplo.com.br/p/{{1}}", needs: "url" })],
+    buttons: [
+      button({
+        index: 0,
+        type: "URL",
+        text: "Rastrear pedido",
+        url: "https://rastreio.exemplo.com.br/p/{{1}}",
+        needs: "url",
+      }),
+    ],
   },
   "1000000000000010": {
     name: "fale_conosco",
@@ -254,7 +293,13 @@ describe("template catalogue items (spec 2.5)", () => {
 });
 
 describe("template catalogue items: shapes outside the fixtures", () => {
-  const base: MetaTemplate = { name: "t", language: "pt_BR", status: "APPROVED", category: "UTILITY", components: [{ type: "BODY", text: "Oi" }] };
+  const base: MetaTemplate = {
+    name: "t",
+    language: "pt_BR",
+    status: "APPROVED",
+    category: "UTILITY",
+    components: [{ type: "BODY", text: "Oi" }],
+  };
 
   it("absent optional fields become null / POSITIONAL", () => {
     const item = toCatalogueItem(base);
@@ -273,7 +318,10 @@ describe("template catalogue items: shapes outside the fixtures", () => {
   });
 
   it("quality_score keeps reasons and tolerates a missing date", () => {
-    const item = toCatalogueItem({ ...base, quality_score: { score: "YELLOW", reasons: [{ reason: "LOW_ENGAGEMENT" }] } });
+    const item = toCatalogueItem({
+      ...base,
+      quality_score: { score: "YELLOW", reasons: [{ reason: "LOW_ENGAGEMENT" }] },
+    });
     expect(item.quality_score).toEqual({ score: "YELLOW", date: null, reasons: [{ reason: "LOW_ENGAGEMENT" }] });
   });
 
@@ -286,25 +334,78 @@ describe("template catalogue items: shapes outside the fixtures", () => {
         { type: "BODY", text: "{{cliente}}, use {{codigo}} até {{data}}. {{codigo}} vale uma vez." },
       ],
     });
-    expect(item.header).toEqual({ format: "TEXT", text: "Oferta para {{cliente}}", needs_text: true, needs_media: false });
-    expect(item.body).toEqual({ text: "{{cliente}}, use {{codigo}} até {{data}}. {{codigo}} vale uma vez.", variables_count: 3, variable_names: ["cliente", "codigo", "data"] });
+    expect(item.header).toEqual({
+      format: "TEXT",
+      text: "Oferta para {{cliente}}",
+      needs_text: true,
+      needs_media: false,
+    });
+    expect(item.body).toEqual({
+      text: "{{cliente}}, use {{codigo}} até {{data}}. {{codigo}} vale uma vez.",
+      variables_count: 3,
+      variable_names: ["cliente", "codigo", "data"],
+    });
   });
 
   it.each([
-    ["GIF header", [{ type: "HEADER", format: "GIF" }], "O cabeçalho do tipo GIF não pode ser preenchido pela API pública."],
-    ["PRODUCT header", [{ type: "HEADER", format: "PRODUCT" }], "O cabeçalho do tipo PRODUCT não pode ser preenchido pela API pública."],
-    ["LIMITED_TIME_OFFER", [{ type: "LIMITED_TIME_OFFER", limited_time_offer: { text: "Oferta" } }], "O componente LIMITED_TIME_OFFER não pode ser preenchido pela API pública."],
-    ["FLOW button", [{ type: "BUTTONS", buttons: [{ type: "FLOW", text: "Abrir" }] }], "O botão do tipo FLOW não pode ser preenchido pela API pública."],
-    ["CATALOG button", [{ type: "BUTTONS", buttons: [{ type: "CATALOG", text: "Ver catálogo" }] }], "O botão do tipo CATALOG não pode ser preenchido pela API pública."],
-    ["MPM button", [{ type: "BUTTONS", buttons: [{ type: "MPM", text: "Ver itens" }] }], "O botão do tipo MPM não pode ser preenchido pela API pública."],
+    [
+      "GIF header",
+      [{ type: "HEADER", format: "GIF" }],
+      "O cabeçalho do tipo GIF não pode ser preenchido pela API pública.",
+    ],
+    [
+      "PRODUCT header",
+      [{ type: "HEADER", format: "PRODUCT" }],
+      "O cabeçalho do tipo PRODUCT não pode ser preenchido pela API pública.",
+    ],
+    [
+      "LIMITED_TIME_OFFER",
+      [{ type: "LIMITED_TIME_OFFER", limited_time_offer: { text: "Oferta" } }],
+      "O componente LIMITED_TIME_OFFER não pode ser preenchido pela API pública.",
+    ],
+    [
+      "FLOW button",
+      [{ type: "BUTTONS", buttons: [{ type: "FLOW", text: "Abrir" }] }],
+      "O botão do tipo FLOW não pode ser preenchido pela API pública.",
+    ],
+    [
+      "CATALOG button",
+      [{ type: "BUTTONS", buttons: [{ type: "CATALOG", text: "Ver catálogo" }] }],
+      "O botão do tipo CATALOG não pode ser preenchido pela API pública.",
+    ],
+    [
+      "MPM button",
+      [{ type: "BUTTONS", buttons: [{ type: "MPM", text: "Ver itens" }] }],
+      "O botão do tipo MPM não pode ser preenchido pela API pública.",
+    ],
     [
       "two URL buttons with a variable",
-      [{ type: "BUTTONS", buttons: [{ type: "URL", text: "A", url: "https://a.example/{{1}}" }, { type: "URL", text: "B", url: "https://b.example/{{1}}" }] }],
+      [
+        {
+          type: "BUTTONS",
+          buttons: [
+            { type: "URL", text: "A", url: "https://a.example/{{1}}" },
+            { type: "URL", text: "B", url: "https://b.example/{{1}}" },
+          ],
+        },
+      ],
       "O template tem mais de um botão de URL com variável e a API pública preenche apenas um (button_url_param).",
     ],
-    ["two header variables", [{ type: "HEADER", format: "TEXT", text: "{{1}} e {{2}}" }], "O cabeçalho tem mais de uma variável e a API pública preenche apenas uma (header_text)."],
-    ["a body with 21 variables", [{ type: "BODY", text: Array.from({ length: 21 }, (_, i) => `{{${i + 1}}}`).join(" ") }], "O corpo tem 21 variáveis e a API pública aceita no máximo 20."],
-    ["positional variables out of sequence", [{ type: "BODY", text: "{{1}} e {{3}}" }], "As variáveis do corpo não estão numeradas em sequência a partir de {{1}}."],
+    [
+      "two header variables",
+      [{ type: "HEADER", format: "TEXT", text: "{{1}} e {{2}}" }],
+      "O cabeçalho tem mais de uma variável e a API pública preenche apenas uma (header_text).",
+    ],
+    [
+      "a body with 21 variables",
+      [{ type: "BODY", text: Array.from({ length: 21 }, (_, i) => `{{${i + 1}}}`).join(" ") }],
+      "O corpo tem 21 variáveis e a API pública aceita no máximo 20.",
+    ],
+    [
+      "positional variables out of sequence",
+      [{ type: "BODY", text: "{{1}} e {{3}}" }],
+      "As variáveis do corpo não estão numeradas em sequência a partir de {{1}}.",
+    ],
   ])("%s is not api_supported", (_label, components, reason) => {
     const item = toCatalogueItem({ ...base, components });
     expect(item.api_supported).toBe(false);
@@ -324,7 +425,18 @@ describe("template catalogue items: shapes outside the fixtures", () => {
     });
     expect(item.api_supported).toBe(true);
     expect(item.variables_count).toBe(0);
-    expect(item.buttons).toEqual([{ index: 0, type: "OTP", text: "Preencher código", url: null, phone_number: null, needs_url_param: false, needs_coupon: false, needs_otp: true }]);
+    expect(item.buttons).toEqual([
+      {
+        index: 0,
+        type: "OTP",
+        text: "Preencher código",
+        url: null,
+        phone_number: null,
+        needs_url_param: false,
+        needs_coupon: false,
+        needs_otp: true,
+      },
+    ]);
   });
 
   it("rejected_reason NONE (any case) is null", () => {

@@ -42,11 +42,38 @@ const PIX = {
 // One send per fixture the public API can fill, as a caller would write it from the catalogue item.
 const SENDS: [name: string, language: string, input: Partial<TemplateSendInput>][] = [
   ["pedido_confirmado", "pt_BR", { variables: ["Maria", "12345", "3"], header_text: "12345" }],
-  ["pedido_confirmado", "en_US", { variables: ["Mary", "12345", "3"], header_text: "12345", reply_to_message_id: "wamid.HBgLNTUxMTk4NzY1NDMyMRUCABIYFjNFQjA" }],
-  ["promo_imagem", "pt_BR", { variables: ["Maria", "20%"], header_media: { type: "image", link: "https://cdn.exemplo.com.br/promo.jpg" } }],
-  ["boleto_documento", "pt_BR", { variables: ["Maria", "10/12/2026"], header_media: { type: "document", link: "https://cdn.exemplo.com.br/b.pdf", filename: "boleto.pdf" } }],
-  ["video_boas_vindas", "pt_BR", { variables: ["Maria"], header_media: { type: "video", link: "https://cdn.exemplo.com.br/v.mp4" } }],
-  ["lembrete_consulta", "pt_BR", { variables: ["14:30", "Maria", "10/12/2026"], variable_names: ["hora", "nome", "data"] }],
+  [
+    "pedido_confirmado",
+    "en_US",
+    {
+      variables: ["Mary", "12345", "3"],
+      header_text: "12345",
+      reply_to_message_id: "wamid.HBgLNTUxMTk4NzY1NDMyMRUCABIYFjNFQjA",
+    },
+  ],
+  [
+    "promo_imagem",
+    "pt_BR",
+    { variables: ["Maria", "20%"], header_media: { type: "image", link: "https://cdn.exemplo.com.br/promo.jpg" } },
+  ],
+  [
+    "boleto_documento",
+    "pt_BR",
+    {
+      variables: ["Maria", "10/12/2026"],
+      header_media: { type: "document", link: "https://cdn.exemplo.com.br/b.pdf", filename: "boleto.pdf" },
+    },
+  ],
+  [
+    "video_boas_vindas",
+    "pt_BR",
+    { variables: ["Maria"], header_media: { type: "video", link: "https://cdn.exemplo.com.br/v.mp4" } },
+  ],
+  [
+    "lembrete_consulta",
+    "pt_BR",
+    { variables: ["14:30", "Maria", "10/12/2026"], variable_names: ["hora", "nome", "data"] },
+  ],
   ["codigo_verificacao", "pt_BR", { otp_code: "J$FpnYnP" }],
   ["cupom_desconto", "pt_BR", { variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 0 }],
   ["rastreio_pedido", "pt_BR", { variables: ["ABC123"], button_url_param: "ABC123" }],

@@ -26,7 +26,11 @@ const PIX_CODE = "00020101021226700014br.gov.bcb.pix2548pix.example.com/qr/v2/co
 
 describe("template sends: every fixture shape produces the Graph JSON of reference E", () => {
   it("text header variable + positional body, replying to a message", () => {
-    const payload = build("pedido_confirmado", { variables: ["Maria", "12345", "3"], header_text: "12345", reply_to_message_id: "wamid.HBgLNTUxMTk4NzY1NDMyMRUCABIYFjNFQjA" });
+    const payload = build("pedido_confirmado", {
+      variables: ["Maria", "12345", "3"],
+      header_text: "12345",
+      reply_to_message_id: "wamid.HBgLNTUxMTk4NzY1NDMyMRUCABIYFjNFQjA",
+    });
     expect(payload).toEqual(
       envelope(
         {
@@ -85,24 +89,48 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
       ],
     });
     const variables = ["Maria", "20%"];
-    expect(build("promo_imagem", { variables, header_media: { type: "image", link: "https://cdn.exemplo.com.br/promo.jpg" } })).toEqual(expected);
-    expect(build("promo_imagem", { variables, header_media: { type: "IMAGE", link: "https://cdn.exemplo.com.br/promo.jpg", filename: "promo.jpg" } })).toEqual(expected);
+    expect(
+      build("promo_imagem", {
+        variables,
+        header_media: { type: "image", link: "https://cdn.exemplo.com.br/promo.jpg" },
+      }),
+    ).toEqual(expected);
+    expect(
+      build("promo_imagem", {
+        variables,
+        header_media: { type: "IMAGE", link: "https://cdn.exemplo.com.br/promo.jpg", filename: "promo.jpg" },
+      }),
+    ).toEqual(expected);
     // No type at all: the template's format.
-    expect(build("promo_imagem", { variables, header_media: { link: "https://cdn.exemplo.com.br/promo.jpg" } })).toEqual(expected);
+    expect(
+      build("promo_imagem", { variables, header_media: { link: "https://cdn.exemplo.com.br/promo.jpg" } }),
+    ).toEqual(expected);
   });
 
   it("document header with filename", () => {
     expect(
       build("boleto_documento", {
         variables: ["Maria", "10/12/2026"],
-        header_media: { type: "document", link: "https://cdn.exemplo.com.br/boletos/123.pdf", filename: "boleto-123.pdf" },
+        header_media: {
+          type: "document",
+          link: "https://cdn.exemplo.com.br/boletos/123.pdf",
+          filename: "boleto-123.pdf",
+        },
       }),
     ).toEqual(
       envelope({
         name: "boleto_documento",
         language: { code: "pt_BR" },
         components: [
-          { type: "header", parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/boletos/123.pdf", filename: "boleto-123.pdf" } }] },
+          {
+            type: "header",
+            parameters: [
+              {
+                type: "document",
+                document: { link: "https://cdn.exemplo.com.br/boletos/123.pdf", filename: "boleto-123.pdf" },
+              },
+            ],
+          },
           {
             type: "body",
             parameters: [
@@ -116,7 +144,12 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
   });
 
   it("video header", () => {
-    expect(build("video_boas_vindas", { variables: ["Maria"], header_media: { type: "video", link: "https://cdn.exemplo.com.br/v.mp4" } })).toEqual(
+    expect(
+      build("video_boas_vindas", {
+        variables: ["Maria"],
+        header_media: { type: "video", link: "https://cdn.exemplo.com.br/v.mp4" },
+      }),
+    ).toEqual(
       envelope({
         name: "video_boas_vindas",
         language: { code: "pt_BR" },
@@ -148,7 +181,12 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
   });
 
   it("NAMED body: names from variable_names, in the caller's order", () => {
-    expect(build("lembrete_consulta", { variables: ["14:30", "Maria", "10/12/2026"], variable_names: ["hora", "nome", "data"] })).toEqual(
+    expect(
+      build("lembrete_consulta", {
+        variables: ["14:30", "Maria", "10/12/2026"],
+        variable_names: ["hora", "nome", "data"],
+      }),
+    ).toEqual(
       envelope({
         name: "lembrete_consulta",
         language: { code: "pt_BR" },
@@ -191,16 +229,27 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
             { type: "text", text: "10%" },
           ],
         },
-        { type: "button", sub_type: "copy_code", index: 1, parameters: [{ type: "coupon_code", coupon_code: "PROMO10" }] },
+        {
+          type: "button",
+          sub_type: "copy_code",
+          index: 1,
+          parameters: [{ type: "coupon_code", coupon_code: "PROMO10" }],
+        },
       ],
     });
-    expect(build("cupom_desconto", { variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 0 })).toEqual(expected);
-    expect(build("cupom_desconto", { variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 1 })).toEqual(expected);
+    expect(build("cupom_desconto", { variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 0 })).toEqual(
+      expected,
+    );
+    expect(build("cupom_desconto", { variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 1 })).toEqual(
+      expected,
+    );
     expect(build("cupom_desconto", { variables: ["PROMO10", "10%"], coupon_code: "PROMO10" })).toEqual(expected);
   });
 
   it("URL button suffix (E.3)", () => {
-    expect(build("rastreio_pedido", { variables: ["ABC123"], button_url_param: "ABC123", button_url_index: 0 })).toEqual(
+    expect(
+      build("rastreio_pedido", { variables: ["ABC123"], button_url_param: "ABC123", button_url_index: 0 }),
+    ).toEqual(
       envelope({
         name: "rastreio_pedido",
         language: { code: "pt_BR" },
@@ -214,7 +263,9 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
 
   it("static buttons and no variables: no components at all", () => {
     expect(build("fale_conosco")).toEqual(envelope({ name: "fale_conosco", language: { code: "pt_BR" } }));
-    expect(build("hello_world", { variables: [] }, "en_US")).toEqual(envelope({ name: "hello_world", language: { code: "en_US" } }));
+    expect(build("hello_world", { variables: [] }, "en_US")).toEqual(
+      envelope({ name: "hello_world", language: { code: "en_US" } }),
+    );
   });
 
   it("Pix order details template (E.7): subtotal = Σ amount×quantity, total = subtotal + tax", () => {
@@ -262,7 +313,12 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
                     payment_settings: [
                       {
                         type: "pix_dynamic_code",
-                        pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja Exemplo LTDA", key: "39580525000189", key_type: "CNPJ" },
+                        pix_dynamic_code: {
+                          code: PIX_CODE,
+                          merchant_name: "Loja Exemplo LTDA",
+                          key: "39580525000189",
+                          key_type: "CNPJ",
+                        },
                       },
                     ],
                     currency: "BRL",
@@ -289,7 +345,14 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
   it("Pix defaults: key_type CNPJ, digital-goods, tax 0, quantity 1; a matching total_amount is accepted", () => {
     const payload = build("cobranca_pix", {
       variables: ["Maria", "12345"],
-      pix_order: { reference_id: "r1", pix_code: PIX_CODE, merchant_name: "Loja", key: "39580525000189", items: [{ name: "Curso", amount: 19900 }], total_amount: 19900 },
+      pix_order: {
+        reference_id: "r1",
+        pix_code: PIX_CODE,
+        merchant_name: "Loja",
+        key: "39580525000189",
+        items: [{ name: "Curso", amount: 19900 }],
+        total_amount: 19900,
+      },
     });
     const button = payload.template.components?.[1];
     expect(button).toEqual({
@@ -304,10 +367,20 @@ describe("template sends: every fixture shape produces the Graph JSON of referen
               reference_id: "r1",
               type: "digital-goods",
               payment_type: "br",
-              payment_settings: [{ type: "pix_dynamic_code", pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja", key: "39580525000189", key_type: "CNPJ" } }],
+              payment_settings: [
+                {
+                  type: "pix_dynamic_code",
+                  pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja", key: "39580525000189", key_type: "CNPJ" },
+                },
+              ],
               currency: "BRL",
               total_amount: { value: 19900, offset: 100 },
-              order: { status: "pending", tax: { value: 0, offset: 100 }, items: [{ name: "Curso", amount: { value: 19900, offset: 100 }, quantity: 1 }], subtotal: { value: 19900, offset: 100 } },
+              order: {
+                status: "pending",
+                tax: { value: 0, offset: 100 },
+                items: [{ name: "Curso", amount: { value: 19900, offset: 100 }, quantity: 1 }],
+                subtotal: { value: 19900, offset: 100 },
+              },
             },
           },
         },
@@ -331,14 +404,30 @@ describe("template sends: shapes outside the fixtures", () => {
       [
         { type: "HEADER", format: "TEXT", text: "Oi {{cliente}}" },
         { type: "BODY", text: "Seu código é {{codigo}}." },
-        { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Parar" }, { type: "URL", text: "Abrir", url: "https://exemplo.com.br/c/{{codigo_url}}" }] },
+        {
+          type: "BUTTONS",
+          buttons: [
+            { type: "QUICK_REPLY", text: "Parar" },
+            { type: "URL", text: "Abrir", url: "https://exemplo.com.br/c/{{codigo_url}}" },
+          ],
+        },
       ],
       { parameter_format: "NAMED" },
     );
-    expect(buildTemplateSend({ to: TO, language: "pt_BR", variables: ["X1"], header_text: "Maria", button_url_param: "abc" }, template).template.components).toEqual([
+    expect(
+      buildTemplateSend(
+        { to: TO, language: "pt_BR", variables: ["X1"], header_text: "Maria", button_url_param: "abc" },
+        template,
+      ).template.components,
+    ).toEqual([
       { type: "header", parameters: [{ type: "text", parameter_name: "cliente", text: "Maria" }] },
       { type: "body", parameters: [{ type: "text", parameter_name: "codigo", text: "X1" }] },
-      { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", parameter_name: "codigo_url", text: "abc" }] },
+      {
+        type: "button",
+        sub_type: "url",
+        index: "1",
+        parameters: [{ type: "text", parameter_name: "codigo_url", text: "abc" }],
+      },
     ]);
   });
 

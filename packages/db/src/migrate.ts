@@ -77,7 +77,8 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
         result.alreadyApplied.push(file.name);
         continue;
       }
-      if (done) throw new Error(`A migração ${file.name} falhou em uma execução anterior; corrija o banco antes de continuar.`);
+      if (done)
+        throw new Error(`A migração ${file.name} falhou em uma execução anterior; corrija o banco antes de continuar.`);
       await client.query("BEGIN");
       try {
         await client.query(file.sql);

@@ -16,7 +16,11 @@ describe("committed SQL migrations", () => {
   });
 
   it("apply to an empty database, each exactly once, even when pods migrate concurrently", async () => {
-    const results = await Promise.all([applyMigrations(database.url), applyMigrations(database.url), applyMigrations(database.url)]);
+    const results = await Promise.all([
+      applyMigrations(database.url),
+      applyMigrations(database.url),
+      applyMigrations(database.url),
+    ]);
     const names = listMigrations().map((m) => m.name);
     expect(names.length).toBeGreaterThan(0);
     expect(results.flatMap((r) => r.applied).sort()).toEqual(names.sort());
@@ -24,15 +28,21 @@ describe("committed SQL migrations", () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const history = await client.query("SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name");
+      const history = await client.query(
+        "SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name",
+      );
       expect(history.rows.map((r) => r.migration_name)).toEqual(names);
       for (const [index, row] of history.rows.entries()) {
         expect(row.checksum).toBe(listMigrations()[index]?.checksum);
         expect(row.finished_at).toBeInstanceOf(Date);
         expect(row.applied_steps_count).toBe(1);
       }
-      const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-      expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(["accounts", "messages", "deliveries", "idempotency_keys"]));
+      const tables = await client.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+      );
+      expect(tables.rows.map((r) => r.table_name)).toEqual(
+        expect.arrayContaining(["accounts", "messages", "deliveries", "idempotency_keys"]),
+      );
     } finally {
       await client.end();
     }

@@ -7,7 +7,15 @@ import { join } from "node:path";
 import pg from "pg";
 import { applyMigrations, MIGRATIONS_DIR } from "@gw/db";
 import { createTempDatabase } from "@gw/testkit";
-import { compareSchema, declaredSchema, describeDrift, readCatalogue, type Drift, type SchemaFacts, type SqlOnlyAllowList } from "./support/schema-drift.ts";
+import {
+  compareSchema,
+  declaredSchema,
+  describeDrift,
+  readCatalogue,
+  type Drift,
+  type SchemaFacts,
+  type SqlOnlyAllowList,
+} from "./support/schema-drift.ts";
 
 const SCHEMA_PATH = join(MIGRATIONS_DIR, "..", "schema.prisma");
 
@@ -79,10 +87,15 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       "primary key contact_windows": "contact_windows_pkey (phone_number_id, contact)",
       "index integrations_account_id_url_key": "UNIQUE btree ON integrations (account_id, url)",
       "index deliveries_status_next_attempt_at_idx": "btree ON deliveries (status, next_attempt_at)",
-      "foreign key delivery_attempts (delivery_id)": "delivery_attempts_delivery_id_fkey REFERENCES deliveries (id) ON DELETE CASCADE ON UPDATE CASCADE",
+      "foreign key delivery_attempts (delivery_id)":
+        "delivery_attempts_delivery_id_fkey REFERENCES deliveries (id) ON DELETE CASCADE ON UPDATE CASCADE",
     };
     for (const [key, description] of Object.entries(expected)) {
-      expect([key, declared.get(key)?.description, actual.get(key)?.description]).toEqual([key, description, description]);
+      expect([key, declared.get(key)?.description, actual.get(key)?.description]).toEqual([
+        key,
+        description,
+        description,
+      ]);
     }
     const tables = [...declared.keys()].filter((key) => key.startsWith("table "));
     expect(tables.length).toBe(schemaText.match(/^model \w+ \{/gm)?.length);
@@ -96,14 +109,22 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
     }
     const withoutPartialIndex = new Map(actual);
     withoutPartialIndex.delete("index business_numbers_one_default_per_account");
-    expect(summary(compareSchema(declared, withoutPartialIndex, SQL_ONLY))).toEqual(["missing_in_database index business_numbers_one_default_per_account"]);
+    expect(summary(compareSchema(declared, withoutPartialIndex, SQL_ONLY))).toEqual([
+      "missing_in_database index business_numbers_one_default_per_account",
+    ]);
   });
 
   it("reports a model field without a column, a changed field type and an index without its migration", () => {
     const edited = schemaText
-      .replace('  requestId      String?   @map("request_id")\n', '  requestId      String?   @map("request_id")\n  internalNote   String?   @map("internal_note")\n')
-      .replace("  errorCode      Int?      @map(\"error_code\")", "  errorCode      BigInt?   @map(\"error_code\")")
-      .replace("  @@index([accountId, createdAt])\n  @@map(\"messages\")", "  @@index([accountId, createdAt])\n  @@index([status])\n  @@map(\"messages\")");
+      .replace(
+        '  requestId      String?   @map("request_id")\n',
+        '  requestId      String?   @map("request_id")\n  internalNote   String?   @map("internal_note")\n',
+      )
+      .replace('  errorCode      Int?      @map("error_code")', '  errorCode      BigInt?   @map("error_code")')
+      .replace(
+        '  @@index([accountId, createdAt])\n  @@map("messages")',
+        '  @@index([accountId, createdAt])\n  @@index([status])\n  @@map("messages")',
+      );
     expect(edited).not.toBe(schemaText);
     const drifts = compareSchema(declaredSchema(edited), actual, SQL_ONLY);
     expect(summary(drifts)).toEqual([
@@ -153,8 +174,12 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       "missing_in_schema table scratch",
     ]);
     const byKey = new Map(drifts.map((d) => [d.key, d]));
-    expect(byKey.get("column early_statuses.received_at")?.actual).toBe("timestamp(6) with time zone NOT NULL DEFAULT CURRENT_TIMESTAMP");
+    expect(byKey.get("column early_statuses.received_at")?.actual).toBe(
+      "timestamp(6) with time zone NOT NULL DEFAULT CURRENT_TIMESTAMP",
+    );
     expect(byKey.get("foreign key delivery_attempts (delivery_id)")?.actual).toMatch(/ON DELETE RESTRICT/);
-    expect(describeDrift(byKey.get("column messages.client_ref") as Drift)).toMatch(/ausente no banco migrado; falta uma migração\?$/);
+    expect(describeDrift(byKey.get("column messages.client_ref") as Drift)).toMatch(
+      /ausente no banco migrado; falta uma migração\?$/,
+    );
   });
 });

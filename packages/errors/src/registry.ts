@@ -6,10 +6,14 @@ export const ERROR_REGISTRY = {
   // 400
   invalid_recipient: { status: 400, message: "O número do destinatário não é válido para envio." },
   empty_message: { status: 400, message: "Informe um texto ou um template para enviar." },
-  pix_needs_template: { status: 400, message: "Um pedido Pix só pode ser enviado junto com um template de detalhes do pedido." },
+  pix_needs_template: {
+    status: 400,
+    message: "Um pedido Pix só pode ser enviado junto com um template de detalhes do pedido.",
+  },
   invalid_template_status: {
     status: 400,
-    message: "O filtro de status do template é inválido; use APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED ou ALL.",
+    message:
+      "O filtro de status do template é inválido; use APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED ou ALL.",
   },
   no_connected_number: { status: 400, message: "A conta não tem um número de WhatsApp conectado para esta operação." },
   // 401
@@ -17,44 +21,86 @@ export const ERROR_REGISTRY = {
   // 404
   not_found: { status: 404, message: "O recurso não foi encontrado nesta conta." },
   // 409
-  idempotency_in_flight: { status: 409, message: "Outra chamada com a mesma Idempotency-Key ainda está em andamento; aguarde alguns segundos e repita com a mesma chave." },
-  idempotency_conflict: { status: 409, message: "A Idempotency-Key já foi usada com um conteúdo diferente; use uma nova chave para uma nova mensagem." },
-  idempotency_legacy_unverified: { status: 409, message: "A Idempotency-Key pertence a um registro antigo que não pode ser comparado com esta chamada; use uma nova chave." },
+  idempotency_in_flight: {
+    status: 409,
+    message:
+      "Outra chamada com a mesma Idempotency-Key ainda está em andamento; aguarde alguns segundos e repita com a mesma chave.",
+  },
+  idempotency_conflict: {
+    status: 409,
+    message: "A Idempotency-Key já foi usada com um conteúdo diferente; use uma nova chave para uma nova mensagem.",
+  },
+  idempotency_legacy_unverified: {
+    status: 409,
+    message:
+      "A Idempotency-Key pertence a um registro antigo que não pode ser comparado com esta chamada; use uma nova chave.",
+  },
   // 413
   payload_too_large: { status: 413, message: "O corpo da requisição é grande demais." },
   // 422: the provider (or our own pre-check) refused the send
-  outside_24h_window: { status: 422, message: "A janela de 24 horas está fechada para este contato; envie um template aprovado." },
+  outside_24h_window: {
+    status: 422,
+    message: "A janela de 24 horas está fechada para este contato; envie um template aprovado.",
+  },
   recipient_unreachable: { status: 422, message: "Não foi possível entregar a mensagem a este destinatário." },
-  template_params_mismatch: { status: 422, message: "A quantidade de variáveis não corresponde à esperada pelo template." },
+  template_params_mismatch: {
+    status: 422,
+    message: "A quantidade de variáveis não corresponde à esperada pelo template.",
+  },
   template_not_found: { status: 422, message: "O template não existe neste idioma para a conta." },
   template_paused: { status: 422, message: "O template está pausado e não pode ser enviado agora." },
   invalid_template: { status: 422, message: "O template não está aprovado ou não pode ser usado para envio." },
-  marketing_experiment: { status: 422, message: "A mensagem de marketing não foi entregue porque o destinatário participa de um experimento do provedor." },
-  delivery_limited: { status: 422, message: "A mensagem não foi entregue por limites do provedor para este destinatário; tente mais tarde." },
+  marketing_experiment: {
+    status: 422,
+    message: "A mensagem de marketing não foi entregue porque o destinatário participa de um experimento do provedor.",
+  },
+  delivery_limited: {
+    status: 422,
+    message: "A mensagem não foi entregue por limites do provedor para este destinatário; tente mais tarde.",
+  },
   payment_issue: { status: 422, message: "O envio foi recusado por uma pendência de pagamento na conta do provedor." },
   account_restricted: { status: 422, message: "A conta ou o número comercial está restrito pelo provedor." },
   variable_too_long: { status: 422, message: "Uma variável do template excede o tamanho permitido." },
   variable_bad_format: { status: 422, message: "Uma variável do template tem formato inválido." },
   invalid_pix_order: { status: 422, message: "O pedido Pix é inválido." },
-  template_required_header_media: { status: 422, message: "Este template exige uma mídia no cabeçalho; informe header_media com um link público." },
+  template_required_header_media: {
+    status: 422,
+    message: "Este template exige uma mídia no cabeçalho; informe header_media com um link público.",
+  },
   template_header_mismatch: { status: 422, message: "O cabeçalho enviado não corresponde ao formato do template." },
-  template_format_unsupported: { status: 422, message: "Este formato de template não pode ser preenchido pela API pública." },
+  template_format_unsupported: {
+    status: 422,
+    message: "Este formato de template não pode ser preenchido pela API pública.",
+  },
   invalid_otp: { status: 422, message: "O código de verificação (OTP) está ausente ou é inválido para este template." },
   provider_rejected: { status: 422, message: "O provedor recusou o envio." },
   delivery_not_retryable: { status: 422, message: "Só é possível reenviar entregas com status failed ou delivered." },
   // 429
-  api_rate_limited: { status: 429, message: "Limite de requisições da chave de API excedido; aguarde o tempo indicado em Retry-After." },
-  rate_limited: { status: 429, message: "O provedor limitou a vazão de envios; aguarde o tempo indicado em Retry-After." },
+  api_rate_limited: {
+    status: 429,
+    message: "Limite de requisições da chave de API excedido; aguarde o tempo indicado em Retry-After.",
+  },
+  rate_limited: {
+    status: 429,
+    message: "O provedor limitou a vazão de envios; aguarde o tempo indicado em Retry-After.",
+  },
   // 500
   internal_error: { status: 500, message: "Ocorreu um erro interno; tente novamente." },
   // 503
   // The send path overrides this sentence with one that asks to repeat with the same Idempotency-Key.
-  templates_unavailable: { status: 503, message: "Não foi possível obter o catálogo completo de templates do provedor agora; tente novamente em instantes." },
+  templates_unavailable: {
+    status: 503,
+    message: "Não foi possível obter o catálogo completo de templates do provedor agora; tente novamente em instantes.",
+  },
   send_unconfirmed: {
     status: 503,
-    message: "O provedor não confirmou o envio; a mensagem pode ter saído e não será reenviada automaticamente. Acompanhe os webhooks de status antes de enviar de novo.",
+    message:
+      "O provedor não confirmou o envio; a mensagem pode ter saído e não será reenviada automaticamente. Acompanhe os webhooks de status antes de enviar de novo.",
   },
-  provider_unavailable: { status: 503, message: "O provedor está indisponível ou recusou nossas credenciais; tente novamente mais tarde." },
+  provider_unavailable: {
+    status: 503,
+    message: "O provedor está indisponível ou recusou nossas credenciais; tente novamente mais tarde.",
+  },
   service_unavailable: { status: 503, message: "O serviço está temporariamente indisponível; tente novamente." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -70,7 +70,9 @@ const DETAIL_CASES: [metaCode: number, details: string, reason: ErrorCode][] = [
 
 describe("Meta error mapping", () => {
   it("the reviewed table covers exactly the codes of META_ERROR_MAP", () => {
-    const mapped = Object.keys(META_ERROR_MAP).map(Number).sort((a, b) => a - b);
+    const mapped = Object.keys(META_ERROR_MAP)
+      .map(Number)
+      .sort((a, b) => a - b);
     const reviewed = EXPECTED.map(([code]) => code).sort((a, b) => a - b);
     expect(reviewed).toEqual(mapped);
   });
@@ -83,7 +85,10 @@ describe("Meta error mapping", () => {
     expect(ERROR_REGISTRY[reason].status).toBe(status);
     const error = new ApiError(reason);
     expect(error.status).toBe(status);
-    expect(error.toBody()).toEqual({ success: false, error: { code: reason, message: ERROR_REGISTRY[reason].message } });
+    expect(error.toBody()).toEqual({
+      success: false,
+      error: { code: reason, message: ERROR_REGISTRY[reason].message },
+    });
   });
 
   it.each(DETAIL_CASES)("Meta %i with details %j -> %s", (metaCode, details, reason) => {

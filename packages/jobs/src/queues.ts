@@ -10,11 +10,20 @@ export function createWebhookQueue(connection: Redis, prefix: string): WebhookQu
 }
 
 /** Queue one attempt of a delivery. Idempotent: the job id is derived from delivery + attempt. */
-export async function enqueueDeliveryAttempt(queue: WebhookQueue, deliveryId: bigint | string, attempt: number, delayMs = 0): Promise<void> {
+export async function enqueueDeliveryAttempt(
+  queue: WebhookQueue,
+  deliveryId: bigint | string,
+  attempt: number,
+  delayMs = 0,
+): Promise<void> {
   const id = String(deliveryId);
   await queue.add(
     deliverWebhookJob.name,
     { deliveryId: id, attempt },
-    { ...deliverWebhookJob.options, jobId: deliverWebhookJob.jobId(id, attempt), delay: Math.max(0, Math.round(delayMs)) },
+    {
+      ...deliverWebhookJob.options,
+      jobId: deliverWebhookJob.jobId(id, attempt),
+      delay: Math.max(0, Math.round(delayMs)),
+    },
   );
 }

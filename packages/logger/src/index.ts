@@ -20,7 +20,8 @@ export function currentRequestId(): string | undefined {
 }
 
 // Field names whose values are never written, wherever they appear in a log entry.
-const SECRET_KEYS = /^(authorization|api[_-]?key|key|token|access[_-]?token|secret|signing[_-]?secret|password|cookie|x-hub-signature-256|x-pt-signature)$/i;
+const SECRET_KEYS =
+  /^(authorization|api[_-]?key|key|token|access[_-]?token|secret|signing[_-]?secret|password|cookie|x-hub-signature-256|x-pt-signature)$/i;
 const REDACTED = "[redacted]";
 
 export function redact(value: unknown, depth = 0): unknown {

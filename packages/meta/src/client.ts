@@ -2,7 +2,14 @@ import got, { RequestError, TimeoutError } from "got";
 import type { Got, Response } from "got";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaCatalogueUnavailableError, MetaUnavailableError, MetaUnconfirmedError } from "./errors.ts";
-import type { GraphErrorEnvelope, GraphMessagePayload, GraphSendResponse, MetaSendResult, MetaTemplate, MetaTemplateComponent } from "./types.ts";
+import type {
+  GraphErrorEnvelope,
+  GraphMessagePayload,
+  GraphSendResponse,
+  MetaSendResult,
+  MetaTemplate,
+  MetaTemplateComponent,
+} from "./types.ts";
 
 export interface MetaClientOptions {
   /** e.g. https://graph.facebook.com (or the provider sandbox). Paging links are only followed on this origin. */
@@ -34,10 +41,18 @@ const DEFAULT_PAGE_SIZE = 100;
 // A runaway guard: 1000 pages of 100 is far beyond any real WABA (Meta caps templates per WABA).
 const MAX_PAGES = 1000;
 // quality_score, rejected_reason and message_send_ttl_seconds are not among Meta's default fields.
-const TEMPLATE_FIELDS = "id,name,language,status,category,sub_category,parameter_format,components,quality_score,rejected_reason,message_send_ttl_seconds";
+const TEMPLATE_FIELDS =
+  "id,name,language,status,category,sub_category,parameter_format,components,quality_score,rejected_reason,message_send_ttl_seconds";
 
 // Failures that happen before a TCP connection exists: no byte of the request can have left.
-const NEVER_CONNECTED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+const NEVER_CONNECTED_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+]);
 
 export function createMetaClient(options: MetaClientOptions): MetaClient {
   const base = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
@@ -88,7 +103,9 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
       const result = readSendResult(body);
       if (!result) {
         logger?.warn("meta.send.bad_response", { phoneNumberId, httpStatus: status });
-        throw new MetaUnconfirmedError("bad_response", `Meta respondeu ${status} sem o id da mensagem.`, { httpStatus: status });
+        throw new MetaUnconfirmedError("bad_response", `Meta respondeu ${status} sem o id da mensagem.`, {
+          httpStatus: status,
+        });
       }
       logger?.info("meta.send.accepted", { phoneNumberId, wamid: result.wamid, messageStatus: result.messageStatus });
       return result;
@@ -106,14 +123,25 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
         details: typeof e.error_data?.details === "string" ? e.error_data.details : null,
         fbtraceId: typeof e.fbtrace_id === "string" ? e.fbtrace_id : null,
       });
-      logger?.info("meta.send.refused", { phoneNumberId, httpStatus: status, code: error.code, reason: error.reason, fbtraceId: error.fbtraceId });
+      logger?.info("meta.send.refused", {
+        phoneNumberId,
+        httpStatus: status,
+        code: error.code,
+        reason: error.reason,
+        fbtraceId: error.fbtraceId,
+      });
       throw error;
     }
 
     // 5xx (even with an envelope), 3xx (redirects are not followed), or a 4xx that is not Meta's envelope:
     // the request reached something that did not confirm a refusal.
     const kind = status >= 500 ? "server_error" : "bad_response";
-    logger?.warn("meta.send.unconfirmed", { phoneNumberId, httpStatus: status, kind, metaCode: envelope?.error.code ?? null });
+    logger?.warn("meta.send.unconfirmed", {
+      phoneNumberId,
+      httpStatus: status,
+      kind,
+      metaCode: envelope?.error.code ?? null,
+    });
     throw new MetaUnconfirmedError(kind, `Meta respondeu ${status} sem confirmar o envio.`, {
       httpStatus: status,
       metaCode: envelope?.error.code ?? null,
@@ -123,15 +151,24 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
   function classifySendFailure(error: unknown): MetaUnconfirmedError | MetaUnavailableError {
     if (error instanceof RequestError && neverConnected(error)) {
       logger?.warn("meta.send.unavailable", { code: error.code });
-      return new MetaUnavailableError(`Não foi possível conectar ao provedor (${error.code}).`, { errno: error.code, cause: error });
+      return new MetaUnavailableError(`Não foi possível conectar ao provedor (${error.code}).`, {
+        errno: error.code,
+        cause: error,
+      });
     }
     if (error instanceof TimeoutError) {
       logger?.warn("meta.send.unconfirmed", { kind: "timeout", event: error.event });
-      return new MetaUnconfirmedError("timeout", `O provedor não respondeu em ${options.timeoutMs} ms.`, { cause: error });
+      return new MetaUnconfirmedError("timeout", `O provedor não respondeu em ${options.timeoutMs} ms.`, {
+        cause: error,
+      });
     }
     const code = error instanceof RequestError ? error.code : "unknown";
     logger?.warn("meta.send.unconfirmed", { kind: "network", code });
-    return new MetaUnconfirmedError("network", `A conexão com o provedor falhou após o envio da requisição (${code}).`, { cause: error });
+    return new MetaUnconfirmedError(
+      "network",
+      `A conexão com o provedor falhou após o envio da requisição (${code}).`,
+      { cause: error },
+    );
   }
 
   async function listTemplates(wabaId: string, listOptions: ListTemplatesOptions = {}): Promise<MetaTemplate[]> {
@@ -162,7 +199,9 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
         // The bearer token is attached to every request: never follow a link to another origin.
         if (nextUrl.origin !== base.origin) {
           logger?.warn("meta.templates.foreign_next", { page, origin: nextUrl.origin });
-          throw new MetaCatalogueUnavailableError("O link da próxima página do catálogo aponta para outro servidor.", { page });
+          throw new MetaCatalogueUnavailableError("O link da próxima página do catálogo aponta para outro servidor.", {
+            page,
+          });
         }
         next = nextUrl;
       }
@@ -178,7 +217,10 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     } catch (cause) {
       const code = cause instanceof RequestError ? cause.code : "unknown";
       logger?.warn("meta.templates.failed", { page, code });
-      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates não pôde ser lida (${code}).`, { page, cause });
+      throw new MetaCatalogueUnavailableError(
+        `A página ${page} do catálogo de templates não pôde ser lida (${code}).`,
+        { page, cause },
+      );
     }
     const status = response.statusCode;
     const body = parseJson(response.body);
@@ -187,14 +229,26 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
       logger?.warn("meta.templates.failed", { page, httpStatus: status, metaCode: envelope?.error.code ?? null });
       const cause =
         envelope && status < 500
-          ? new MetaApiError({ httpStatus: status, code: envelope.error.code, message: envelope.error.message, type: envelope.error.type, details: envelope.error.error_data?.details, fbtraceId: envelope.error.fbtrace_id })
+          ? new MetaApiError({
+              httpStatus: status,
+              code: envelope.error.code,
+              message: envelope.error.message,
+              type: envelope.error.type,
+              details: envelope.error.error_data?.details,
+              fbtraceId: envelope.error.fbtrace_id,
+            })
           : undefined;
-      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates foi recusada (HTTP ${status}).`, { page, cause });
+      throw new MetaCatalogueUnavailableError(
+        `A página ${page} do catálogo de templates foi recusada (HTTP ${status}).`,
+        { page, cause },
+      );
     }
     const parsed = readTemplatePage(body);
     if (!parsed) {
       logger?.warn("meta.templates.bad_response", { page, httpStatus: status });
-      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates veio em formato inesperado.`, { page });
+      throw new MetaCatalogueUnavailableError(`A página ${page} do catálogo de templates veio em formato inesperado.`, {
+        page,
+      });
     }
     return parsed;
   }

@@ -49,7 +49,11 @@ export class MetaUnconfirmedError extends Error {
   /** Meta's error code when a 5xx still carried an envelope. */
   readonly metaCode: number | null;
 
-  constructor(kind: MetaUnconfirmedKind, message: string, options: { httpStatus?: number | null; metaCode?: number | null; cause?: unknown } = {}) {
+  constructor(
+    kind: MetaUnconfirmedKind,
+    message: string,
+    options: { httpStatus?: number | null; metaCode?: number | null; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "MetaUnconfirmedError";
     this.kind = kind;

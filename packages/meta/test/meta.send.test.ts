@@ -26,7 +26,11 @@ function text(body = "Olá!"): GraphMessagePayload {
   return { messaging_product: "whatsapp", recipient_type: "individual", to: TO, type: "text", text: { body } };
 }
 
-function template(name: string, components?: GraphTemplatePayload["template"]["components"], language = "pt_BR"): GraphTemplatePayload {
+function template(
+  name: string,
+  components?: GraphTemplatePayload["template"]["components"],
+  language = "pt_BR",
+): GraphTemplatePayload {
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",
@@ -36,8 +40,12 @@ function template(name: string, components?: GraphTemplatePayload["template"]["c
   };
 }
 
-const body = (...texts: string[]) => ({ type: "body" as const, parameters: texts.map((t) => ({ type: "text" as const, text: t })) });
-const pedido = (values: string[]) => template("pedido_confirmado", [{ type: "header", parameters: [{ type: "text", text: "12345" }] }, body(...values)]);
+const body = (...texts: string[]) => ({
+  type: "body" as const,
+  parameters: texts.map((t) => ({ type: "text" as const, text: t })),
+});
+const pedido = (values: string[]) =>
+  template("pedido_confirmado", [{ type: "header", parameters: [{ type: "text", text: "12345" }] }, body(...values)]);
 
 async function refusal(payload: GraphMessagePayload, client: MetaClient = meta): Promise<MetaApiError> {
   const error = await client.sendMessage(PHONE_NUMBER_ID, payload).then(
@@ -53,7 +61,12 @@ async function requests(): Promise<RecordedRequest[]> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ appSecret: "app-secret", accessToken: TOKEN, autoStatuses: false, logger: sandboxLogger });
+  sandbox = await startSandbox({
+    appSecret: "app-secret",
+    accessToken: TOKEN,
+    autoStatuses: false,
+    logger: sandboxLogger,
+  });
   meta = createMetaClient({ baseUrl: sandbox.url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 5_000, logger });
 });
 
@@ -95,24 +108,69 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
     reference_id: "r1",
     type: "digital-goods",
     payment_type: "br",
-    payment_settings: [{ type: "pix_dynamic_code", pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja", key: "39580525000189", key_type: "CNPJ" } }],
+    payment_settings: [
+      {
+        type: "pix_dynamic_code",
+        pix_dynamic_code: { code: PIX_CODE, merchant_name: "Loja", key: "39580525000189", key_type: "CNPJ" },
+      },
+    ],
     currency: "BRL",
     total_amount: { value: total, offset: 100 },
-    order: { status: "pending", tax: { value: 0, offset: 100 }, items: [{ name: "Curso", amount: { value: 1000, offset: 100 }, quantity: 1 }], subtotal: { value: 1000, offset: 100 } },
+    order: {
+      status: "pending",
+      tax: { value: 0, offset: 100 },
+      items: [{ name: "Curso", amount: { value: 1000, offset: 100 }, quantity: 1 }],
+      subtotal: { value: 1000, offset: 100 },
+    },
   });
 
   // [label, payload, control config before the send, Meta code, reason, HTTP status]
   const CASES: [string, () => GraphMessagePayload, Record<string, unknown>, number, ErrorCode, number][] = [
     ["free text with the window closed", () => text(), { enforceWindow: true }, 131047, "outside_24h_window", 400],
     ["an unreachable recipient", () => text(), { unreachable: [TO] }, 131026, "recipient_unreachable", 400],
-    ["a wrong number of body parameters", () => pedido(["Maria", "12345"]), {}, 132000, "template_params_mismatch", 400],
+    [
+      "a wrong number of body parameters",
+      () => pedido(["Maria", "12345"]),
+      {},
+      132000,
+      "template_params_mismatch",
+      400,
+    ],
     ["an unknown template", () => template("nao_existe"), {}, 132001, "template_not_found", 400],
-    ["a template still PENDING", () => template("novidades_semana", [body("Maria")]), {}, 132001, "template_not_found", 400],
-    ["a body too long once filled", () => pedido(["Maria", "x".repeat(1020), "3"]), {}, 132005, "variable_too_long", 400],
-    ["a media header sent without media", () => template("promo_imagem", [body("Maria", "20%")]), {}, 132012, "template_required_header_media", 400],
+    [
+      "a template still PENDING",
+      () => template("novidades_semana", [body("Maria")]),
+      {},
+      132001,
+      "template_not_found",
+      400,
+    ],
+    [
+      "a body too long once filled",
+      () => pedido(["Maria", "x".repeat(1020), "3"]),
+      {},
+      132005,
+      "variable_too_long",
+      400,
+    ],
+    [
+      "a media header sent without media",
+      () => template("promo_imagem", [body("Maria", "20%")]),
+      {},
+      132012,
+      "template_required_header_media",
+      400,
+    ],
     [
       "a document sent to an image header",
-      () => template("promo_imagem", [{ type: "header", parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/a.pdf" } }] }, body("Maria", "20%")]),
+      () =>
+        template("promo_imagem", [
+          {
+            type: "header",
+            parameters: [{ type: "document", document: { link: "https://cdn.exemplo.com.br/a.pdf" } }],
+          },
+          body("Maria", "20%"),
+        ]),
       {},
       132012,
       "template_header_mismatch",
@@ -122,7 +180,11 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
     ["a DISABLED template", () => template("campanha_antiga", [body("Maria")]), {}, 132016, "invalid_template", 400],
     [
       "an image header without link",
-      () => template("promo_imagem", [{ type: "header", parameters: [{ type: "image", image: { link: "" } }] }, body("Maria", "20%")]),
+      () =>
+        template("promo_imagem", [
+          { type: "header", parameters: [{ type: "image", image: { link: "" } }] },
+          body("Maria", "20%"),
+        ]),
       {},
       131008,
       "template_params_mismatch",
@@ -135,7 +197,11 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
         recipient_type: "individual",
         to: TO,
         type: "interactive",
-        interactive: { type: "order_details", body: { text: "" }, action: { name: "review_and_pay", parameters: orderDetails(1000) } },
+        interactive: {
+          type: "order_details",
+          body: { text: "" },
+          action: { name: "review_and_pay", parameters: orderDetails(1000) },
+        },
       }),
       {},
       131008,
@@ -147,7 +213,12 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
       () =>
         template("cobranca_pix", [
           body("Maria", "1"),
-          { type: "button", sub_type: "order_details", index: 0, parameters: [{ type: "action", action: { order_details: orderDetails(999) } }] },
+          {
+            type: "button",
+            sub_type: "order_details",
+            index: 0,
+            parameters: [{ type: "action", action: { order_details: orderDetails(999) } }],
+          },
         ]),
       {},
       131009,
@@ -168,15 +239,33 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
     ],
     [
       "a button index the template does not have",
-      () => template("rastreio_pedido", [body("A"), { type: "button", sub_type: "url", index: "5", parameters: [{ type: "text", text: "A" }] }]),
+      () =>
+        template("rastreio_pedido", [
+          body("A"),
+          { type: "button", sub_type: "url", index: "5", parameters: [{ type: "text", text: "A" }] },
+        ]),
       {},
       131009,
       "variable_bad_format",
       400,
     ],
-    ["positional values sent to a NAMED template", () => template("lembrete_consulta", [body("Maria", "10/12", "14:30")]), {}, 100, "template_params_mismatch", 400],
+    [
+      "positional values sent to a NAMED template",
+      () => template("lembrete_consulta", [body("Maria", "10/12", "14:30")]),
+      {},
+      100,
+      "template_params_mismatch",
+      400,
+    ],
     ["an invalid recipient number", () => ({ ...text(), to: "12" }), {}, 100, "provider_rejected", 400],
-    ["a parameter with a line break", () => pedido(["Maria\nSilva", "12345", "3"]), {}, 132018, "variable_bad_format", 400],
+    [
+      "a parameter with a line break",
+      () => pedido(["Maria\nSilva", "12345", "3"]),
+      {},
+      132018,
+      "variable_bad_format",
+      400,
+    ],
   ];
 
   it.each(CASES)("%s", async (_label, payload, config, code, reason, httpStatus) => {
@@ -195,21 +284,53 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
 
   it("throughput over the limit: 130429 -> rate_limited, with Meta's subcode", async () => {
     // A frozen clock keeps both sends inside the same one-second window.
-    const paced = await startSandbox({ appSecret: "app-secret", accessToken: TOKEN, autoStatuses: false, enforceWindow: false, rateLimitPerSecond: 1, now: () => 1_763_000_000_000, logger: sandboxLogger });
+    const paced = await startSandbox({
+      appSecret: "app-secret",
+      accessToken: TOKEN,
+      autoStatuses: false,
+      enforceWindow: false,
+      rateLimitPerSecond: 1,
+      now: () => 1_763_000_000_000,
+      logger: sandboxLogger,
+    });
     try {
-      const client = createMetaClient({ baseUrl: paced.url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 5_000, logger });
+      const client = createMetaClient({
+        baseUrl: paced.url,
+        apiVersion: "v23.0",
+        accessToken: TOKEN,
+        timeoutMs: 5_000,
+        logger,
+      });
       await client.sendMessage(PHONE_NUMBER_ID, text());
       const error = await refusal(text(), client);
-      expect(error).toMatchObject({ code: 130429, reason: "rate_limited", httpStatus: 400, subcode: 2494055, details: "Cloud API message throughput has been reached." });
+      expect(error).toMatchObject({
+        code: 130429,
+        reason: "rate_limited",
+        httpStatus: 400,
+        subcode: 2494055,
+        details: "Cloud API message throughput has been reached.",
+      });
     } finally {
       await paced.close();
     }
   });
 
   it("a wrong access token: 190 (HTTP 401) -> provider_unavailable", async () => {
-    const client = createMetaClient({ baseUrl: sandbox.url, apiVersion: "v23.0", accessToken: "wrong-token", timeoutMs: 5_000, logger });
+    const client = createMetaClient({
+      baseUrl: sandbox.url,
+      apiVersion: "v23.0",
+      accessToken: "wrong-token",
+      timeoutMs: 5_000,
+      logger,
+    });
     const error = await refusal(text(), client);
-    expect(error).toMatchObject({ code: 190, reason: "provider_unavailable", httpStatus: 401, details: null, subcode: undefined });
+    expect(error).toMatchObject({
+      code: 190,
+      reason: "provider_unavailable",
+      httpStatus: 401,
+      details: null,
+      subcode: undefined,
+    });
   });
 });
 
@@ -224,7 +345,13 @@ describe("sendMessage: outcomes without confirmation are never retried", () => {
 
   it("a hung answer past timeoutMs -> MetaUnconfirmedError timeout, sent once", async () => {
     await control(sandbox.url, "faults", { mode: "timeout", route: "messages", delay_ms: 10_000 });
-    const impatient = createMetaClient({ baseUrl: sandbox.url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 300, logger });
+    const impatient = createMetaClient({
+      baseUrl: sandbox.url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 300,
+      logger,
+    });
     const error = await impatient.sendMessage(PHONE_NUMBER_ID, text()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MetaUnconfirmedError);
     expect(error).toMatchObject({ kind: "timeout", httpStatus: null });
@@ -252,14 +379,26 @@ describe("sendMessage: outcomes without confirmation are never retried", () => {
 describe("sendMessage: nothing went out", () => {
   it("connection refused -> MetaUnavailableError ECONNREFUSED", async () => {
     const port = await closedPort();
-    const client = createMetaClient({ baseUrl: `http://127.0.0.1:${port}`, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    const client = createMetaClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     const error = await client.sendMessage(PHONE_NUMBER_ID, text()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MetaUnavailableError);
     expect(error).toMatchObject({ errno: "ECONNREFUSED" });
   });
 
   it("a host name that does not resolve -> MetaUnavailableError", async () => {
-    const client = createMetaClient({ baseUrl: "http://graph.gateway-test.invalid", apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    const client = createMetaClient({
+      baseUrl: "http://graph.gateway-test.invalid",
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     const error = await client.sendMessage(PHONE_NUMBER_ID, text()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MetaUnavailableError);
   });
@@ -290,13 +429,27 @@ describe("sendMessage: answers that are not Meta's (a misconfigured base URL, a 
 
   it.each([
     ["200 with HTML", { status: 200, body: "<html>ok</html>" }, "bad_response"],
-    ["200 without messages[0].id", { status: 200, body: JSON.stringify({ messaging_product: "whatsapp", messages: [] }) }, "bad_response"],
-    ["302 redirect (not followed)", { status: 302, body: "", headers: { location: "https://evil.example/steal" } }, "bad_response"],
+    [
+      "200 without messages[0].id",
+      { status: 200, body: JSON.stringify({ messaging_product: "whatsapp", messages: [] }) },
+      "bad_response",
+    ],
+    [
+      "302 redirect (not followed)",
+      { status: 302, body: "", headers: { location: "https://evil.example/steal" } },
+      "bad_response",
+    ],
     ["400 that is not Meta's envelope", { status: 400, body: "<html>Bad Request</html>" }, "bad_response"],
     ["502 from a proxy", { status: 502, body: "<html>Bad Gateway</html>" }, "server_error"],
   ])("%s -> MetaUnconfirmedError %s", async (_label, reply, kind) => {
     answer = reply;
-    const client = createMetaClient({ baseUrl: url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    const client = createMetaClient({
+      baseUrl: url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     const error = await client.sendMessage(PHONE_NUMBER_ID, text()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MetaUnconfirmedError);
     expect(error).toMatchObject({ kind, httpStatus: reply.status });

@@ -23,7 +23,9 @@ let meta: MetaClient;
 const EXPECTED = FIXTURE_TEMPLATES.map(({ library_template_name: _omitted, ...rest }) => rest);
 
 async function templateRequests(): Promise<RecordedRequest[]> {
-  return ((await control(sandbox.url, "requests")) as RecordedRequest[]).filter((r) => r.path.endsWith("/message_templates"));
+  return ((await control(sandbox.url, "requests")) as RecordedRequest[]).filter((r) =>
+    r.path.endsWith("/message_templates"),
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<MetaCatalogueUnavailableError> {
@@ -31,12 +33,18 @@ async function failure(promise: Promise<unknown>): Promise<MetaCatalogueUnavaila
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof MetaCatalogueUnavailableError)) throw new Error(`expected MetaCatalogueUnavailableError, got ${String(error)}`);
+  if (!(error instanceof MetaCatalogueUnavailableError))
+    throw new Error(`expected MetaCatalogueUnavailableError, got ${String(error)}`);
   return error;
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ appSecret: "app-secret", accessToken: TOKEN, autoStatuses: false, logger: sandboxLogger });
+  sandbox = await startSandbox({
+    appSecret: "app-secret",
+    accessToken: TOKEN,
+    autoStatuses: false,
+    logger: sandboxLogger,
+  });
   meta = createMetaClient({ baseUrl: sandbox.url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 5_000, logger });
 });
 
@@ -99,7 +107,13 @@ describe("listTemplates: a failure on any page means no catalogue", () => {
 
   it("a hung page 2 -> MetaCatalogueUnavailableError after the one retry", async () => {
     await control(sandbox.url, "faults", { mode: "timeout", route: "templates", after: 1, count: 2, delay_ms: 10_000 });
-    const impatient = createMetaClient({ baseUrl: sandbox.url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 300, logger });
+    const impatient = createMetaClient({
+      baseUrl: sandbox.url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 300,
+      logger,
+    });
     const error = await failure(impatient.listTemplates(WABA_ID, { pageSize: 5 }));
     expect(error.page).toBe(2);
     expect(await templateRequests()).toHaveLength(3);
@@ -123,7 +137,13 @@ describe("listTemplates: a failure on any page means no catalogue", () => {
   });
 
   it("a refused token -> MetaCatalogueUnavailableError carrying Meta's 190", async () => {
-    const client = createMetaClient({ baseUrl: sandbox.url, apiVersion: "v23.0", accessToken: "wrong-token", timeoutMs: 5_000, logger });
+    const client = createMetaClient({
+      baseUrl: sandbox.url,
+      apiVersion: "v23.0",
+      accessToken: "wrong-token",
+      timeoutMs: 5_000,
+      logger,
+    });
     const error = await failure(client.listTemplates(WABA_ID));
     expect(error.page).toBe(1);
     expect(error.cause).toBeInstanceOf(MetaApiError);
@@ -132,7 +152,13 @@ describe("listTemplates: a failure on any page means no catalogue", () => {
 
   it("the provider unreachable -> MetaCatalogueUnavailableError", async () => {
     const port = await closedPort();
-    const client = createMetaClient({ baseUrl: `http://127.0.0.1:${port}`, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    const client = createMetaClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     const error = await failure(client.listTemplates(WABA_ID));
     expect(error.page).toBe(1);
   });
@@ -161,12 +187,28 @@ describe("listTemplates: paging links from a misbehaving server", () => {
     await once(server, "close");
   });
 
-  const item = { id: "1", name: "t", language: "pt_BR", status: "APPROVED", category: "UTILITY", components: [{ type: "BODY", text: "Oi" }] };
+  const item = {
+    id: "1",
+    name: "t",
+    language: "pt_BR",
+    status: "APPROVED",
+    category: "UTILITY",
+    components: [{ type: "BODY", text: "Oi" }],
+  };
 
   it("a next link to another origin is never followed, so the token never leaves for it", async () => {
     // The "other origin" is the sandbox: it records every request it gets.
-    page = () => ({ status: 200, body: { data: [item], paging: { next: `${sandbox.url}/v23.0/${WABA_ID}/message_templates?after=x` } } });
-    const client = createMetaClient({ baseUrl: url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    page = () => ({
+      status: 200,
+      body: { data: [item], paging: { next: `${sandbox.url}/v23.0/${WABA_ID}/message_templates?after=x` } },
+    });
+    const client = createMetaClient({
+      baseUrl: url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     const error = await failure(client.listTemplates(WABA_ID));
     expect(error.page).toBe(1);
     expect(await templateRequests()).toEqual([]);
@@ -175,7 +217,13 @@ describe("listTemplates: paging links from a misbehaving server", () => {
 
   it("a next link that loops back to a page already read -> MetaCatalogueUnavailableError", async () => {
     page = (req) => ({ status: 200, body: { data: [item], paging: { next: `${url}${req.pathname}?after=same` } } });
-    const client = createMetaClient({ baseUrl: url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    const client = createMetaClient({
+      baseUrl: url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     const error = await failure(client.listTemplates(WABA_ID));
     expect(error.page).toBe(3);
   });
@@ -187,13 +235,27 @@ describe("listTemplates: paging links from a misbehaving server", () => {
     ["components that are not a list", { data: [{ ...item, components: "BODY" }] }],
   ])("a page with %s -> MetaCatalogueUnavailableError", async (_label, body) => {
     page = () => ({ status: 200, body });
-    const client = createMetaClient({ baseUrl: url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
+    const client = createMetaClient({
+      baseUrl: url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
     await failure(client.listTemplates(WABA_ID));
   });
 
   it("items without components or category still list (category empty, components [])", async () => {
     page = () => ({ status: 200, body: { data: [{ id: "9", name: "x", language: "pt_BR", status: "PENDING" }] } });
-    const client = createMetaClient({ baseUrl: url, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 2_000, logger });
-    expect(await client.listTemplates(WABA_ID)).toEqual([{ id: "9", name: "x", language: "pt_BR", status: "PENDING", category: "", components: [] }]);
+    const client = createMetaClient({
+      baseUrl: url,
+      apiVersion: "v23.0",
+      accessToken: TOKEN,
+      timeoutMs: 2_000,
+      logger,
+    });
+    expect(await client.listTemplates(WABA_ID)).toEqual([
+      { id: "9", name: "x", language: "pt_BR", status: "PENDING", category: "", components: [] },
+    ]);
   });
 });

@@ -5,7 +5,11 @@ import { pathToFileURL } from "node:url";
 import { webhookReceiver, type GatewayWebhookEvent, type WebhookMeta } from "../src/index.ts"; // in your project: from "@gw/receiver"
 import { JsonlEventStore } from "./store.ts";
 
-export function createExampleApp(options: { secret: string; store: JsonlEventStore; log?: (line: string) => void }): express.Express {
+export function createExampleApp(options: {
+  secret: string;
+  store: JsonlEventStore;
+  log?: (line: string) => void;
+}): express.Express {
   const log = options.log ?? console.log;
   const app = express();
   // No express.json() before this route: the signature covers the original bytes of the body.

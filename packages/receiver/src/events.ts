@@ -14,7 +14,10 @@ export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Spec 3.1. `failed` is a separate outcome: never compare ranks numerically to handle it. */
-export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const satisfies Record<MessageStatus, number>;
+export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const satisfies Record<
+  MessageStatus,
+  number
+>;
 
 export interface MessageStatusError {
   /** The provider's number, e.g. 131026. */
@@ -140,7 +143,8 @@ function checkStatusData(data: Json): void {
 }
 
 function checkReceivedData(data: Json): void {
-  for (const key of ["message_id", "from", "phone_number_id", "occurred_at", "window_expires_at"]) expectString(data, key, "data.");
+  for (const key of ["message_id", "from", "phone_number_id", "occurred_at", "window_expires_at"])
+    expectString(data, key, "data.");
   for (const key of ["text", "media_id", "media_mime", "media_filename", "reply_to_message_id", "contact_name"]) {
     expectNullableString(data, key, "data.");
   }

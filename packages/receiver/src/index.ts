@@ -34,4 +34,11 @@ export type {
   WebhookPayloadErrorCode,
 } from "./events.ts";
 export { webhookReceiver } from "./middleware.ts";
-export type { SecretLookup, SecretSource, WebhookHandler, WebhookMeta, WebhookReceiverOptions, WebhookRequest } from "./middleware.ts";
+export type {
+  SecretLookup,
+  SecretSource,
+  WebhookHandler,
+  WebhookMeta,
+  WebhookReceiverOptions,
+  WebhookRequest,
+} from "./middleware.ts";

@@ -38,7 +38,11 @@ interface CommonOptions {
 export type WebhookReceiverOptions = CommonOptions &
   (
     | { secret: string; integrationKey?: string; getSecret?: never }
-    | { getSecret: (req: IncomingMessage) => SecretSource | Promise<SecretSource>; secret?: never; integrationKey?: never }
+    | {
+        getSecret: (req: IncomingMessage) => SecretSource | Promise<SecretSource>;
+        secret?: never;
+        integrationKey?: never;
+      }
   );
 
 export type WebhookRequest = IncomingMessage & { body?: unknown };
@@ -89,11 +93,19 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
       }
       // X-PT-Event is not signed: it must agree with the signed body, or someone altered the request.
       if (header(req, WebhookHeaders.event) !== event.event) {
-        throw new HttpFailure(400, "event_mismatch", "O cabeçalho X-PT-Event não corresponde ao evento assinado no corpo.");
+        throw new HttpFailure(
+          400,
+          "event_mismatch",
+          "O cabeçalho X-PT-Event não corresponde ao evento assinado no corpo.",
+        );
       }
       const headerDeliveryId = header(req, WebhookHeaders.deliveryId);
       if (headerDeliveryId !== undefined && headerDeliveryId !== event.delivery_id) {
-        throw new HttpFailure(400, "delivery_id_mismatch", "O cabeçalho X-PT-Delivery-Id não corresponde ao delivery_id assinado no corpo.");
+        throw new HttpFailure(
+          400,
+          "delivery_id_mismatch",
+          "O cabeçalho X-PT-Delivery-Id não corresponde ao delivery_id assinado no corpo.",
+        );
       }
       const attemptHeader = header(req, WebhookHeaders.attempt);
       const meta: WebhookMeta = {
@@ -106,33 +118,53 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
         await options.onEvent(event, meta);
       } catch (error) {
         options.onError?.(error, "onEvent");
-        throw new HttpFailure(503, "storage_unavailable", "Não foi possível gravar o evento agora; envie novamente mais tarde.");
+        throw new HttpFailure(
+          503,
+          "storage_unavailable",
+          "Não foi possível gravar o evento agora; envie novamente mais tarde.",
+        );
       }
       send(res, 200, { success: true });
     } catch (error) {
       if (error instanceof HttpFailure) {
         send(res, error.status, { success: false, error: { code: error.code, message: error.message } });
       } else {
-        send(res, 500, { success: false, error: { code: "internal_error", message: "Erro inesperado ao receber o webhook." } });
+        send(res, 500, {
+          success: false,
+          error: { code: "internal_error", message: "Erro inesperado ao receber o webhook." },
+        });
       }
     }
   };
 }
 
-async function resolveSecret(options: WebhookReceiverOptions, req: IncomingMessage): Promise<{ secret: string | undefined; integrationKey?: string }> {
+async function resolveSecret(
+  options: WebhookReceiverOptions,
+  req: IncomingMessage,
+): Promise<{ secret: string | undefined; integrationKey?: string }> {
   if (options.getSecret === undefined) {
-    return { secret: options.secret, ...(options.integrationKey === undefined ? {} : { integrationKey: options.integrationKey }) };
+    return {
+      secret: options.secret,
+      ...(options.integrationKey === undefined ? {} : { integrationKey: options.integrationKey }),
+    };
   }
   let source: SecretSource;
   try {
     source = await options.getSecret(req);
   } catch (error) {
     options.onError?.(error, "secret");
-    throw new HttpFailure(503, "secret_unavailable", "Não foi possível consultar o segredo de assinatura agora; envie novamente mais tarde.");
+    throw new HttpFailure(
+      503,
+      "secret_unavailable",
+      "Não foi possível consultar o segredo de assinatura agora; envie novamente mais tarde.",
+    );
   }
   if (source === null || source === undefined) return { secret: undefined };
   if (typeof source === "string") return { secret: source };
-  return { secret: source.secret, ...(source.integrationKey === undefined ? {} : { integrationKey: source.integrationKey }) };
+  return {
+    secret: source.secret,
+    ...(source.integrationKey === undefined ? {} : { integrationKey: source.integrationKey }),
+  };
 }
 
 /** The original bytes: from `express.raw()` when it ran before, otherwise read from the stream here. */

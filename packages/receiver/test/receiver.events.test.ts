@@ -18,15 +18,22 @@ function summary(event: GatewayWebhookEvent): string {
     case "message.received":
       return `${event.data.from}:${event.data.type}:${event.data.text ?? ""}`;
     case "message.status":
-      return event.data.status === "failed" ? `failed:${event.data.error.reason}` : `${event.data.status}:${event.data.status_rank}`;
+      return event.data.status === "failed"
+        ? `failed:${event.data.error.reason}`
+        : `${event.data.status}:${event.data.status_rank}`;
   }
 }
 
 describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
   it("returns the typed events, keeping fields the contract may add later", () => {
     expect(summary(parseWebhookEvent(JSON.stringify(receivedEvent())))).toBe("5511987654321:text:Oi! Tudo bem?");
-    expect(summary(parseWebhookEvent(Buffer.from(JSON.stringify(failedStatusEvent()))))).toBe("failed:recipient_unreachable");
-    const read = { ...failedStatusEvent(), data: { ...failedStatusEvent().data, status: "read", status_rank: 4, error: null, extra: 1 } };
+    expect(summary(parseWebhookEvent(Buffer.from(JSON.stringify(failedStatusEvent()))))).toBe(
+      "failed:recipient_unreachable",
+    );
+    const read = {
+      ...failedStatusEvent(),
+      data: { ...failedStatusEvent().data, status: "read", status_rank: 4, error: null, extra: 1 },
+    };
     const parsed = parseWebhookEvent(JSON.stringify(read));
     expect(summary(parsed)).toBe("read:4");
     expect(parsed.data).toHaveProperty("extra", 1);
@@ -46,7 +53,10 @@ describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
       ["delivered with an error", { ...status, data: { ...status.data, status: "delivered", status_rank: 3 } }],
       ["rank not matching status", { ...status, data: { ...status.data, status_rank: 2 } }],
       ["unknown status", { ...status, data: { ...status.data, status: "queued" } }],
-      ["error.code as a string", { ...status, data: { ...status.data, error: { ...status.data.error, code: "131026" } } }],
+      [
+        "error.code as a string",
+        { ...status, data: { ...status.data, error: { ...status.data.error, code: "131026" } } },
+      ],
       ["client_ref missing", { ...status, data: { ...status.data, client_ref: undefined } }],
       ["unknown received type", { ...received, data: { ...received.data, type: "reaction" } }],
       ["window_expires_at null", { ...received, data: { ...received.data, window_expires_at: null } }],

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import express from "express";
 import type { Server } from "node:http";
 import { setImmediate as tick } from "node:timers/promises";
-import { webhookReceiver, type GatewayWebhookEvent, type WebhookMeta, type WebhookReceiverOptions } from "../src/index.ts";
+import {
+  webhookReceiver,
+  type GatewayWebhookEvent,
+  type WebhookMeta,
+  type WebhookReceiverOptions,
+} from "../src/index.ts";
 import { close, deliver, failedStatusEvent, listen, nowSeconds, receivedEvent } from "./support/deliver.ts";
 
 const secret = "whsec_middleware_secret";
@@ -42,7 +47,9 @@ describe("webhookReceiver over a loopback HTTP server", () => {
       const body = JSON.stringify(receivedEvent("555"));
       const response = await deliver(url, { secret, body, attempt: 3 });
       expect(response).toEqual({ status: 200, body: { success: true } });
-      expect(store.calls).toEqual([{ event: JSON.parse(body), meta: { deliveryId: "555", attempt: 3, integrationKey: "crm" } }]);
+      expect(store.calls).toEqual([
+        { event: JSON.parse(body), meta: { deliveryId: "555", attempt: 3, integrationKey: "crm" } },
+      ]);
     }
   });
 
@@ -52,7 +59,10 @@ describe("webhookReceiver over a loopback HTTP server", () => {
     const body = JSON.stringify(failedStatusEvent());
     const wrongSecret = await deliver(url, { secret: "another-secret", body });
     expect(wrongSecret.status).toBe(401);
-    expect(wrongSecret.body).toEqual({ success: false, error: { code: "signature_mismatch", message: expect.stringMatching(/assinatura não confere/) } });
+    expect(wrongSecret.body).toEqual({
+      success: false,
+      error: { code: "signature_mismatch", message: expect.stringMatching(/assinatura não confere/) },
+    });
     const stale = await deliver(url, { secret, body, timestamp: nowSeconds() - 3600 });
     expect(stale.status).toBe(401);
     expect(stale.body).toMatchObject({ error: { code: "stale_timestamp" } });
@@ -81,8 +91,12 @@ describe("webhookReceiver over a loopback HTTP server", () => {
     const store = recorder();
     const url = await start({ secret, onEvent: store.onEvent });
     const body = JSON.stringify(receivedEvent("7"));
-    expect((await deliver(url, { secret, body, event: "message.status" })).body).toMatchObject({ error: { code: "event_mismatch" } });
-    expect((await deliver(url, { secret, body, deliveryId: "8" })).body).toMatchObject({ error: { code: "delivery_id_mismatch" } });
+    expect((await deliver(url, { secret, body, event: "message.status" })).body).toMatchObject({
+      error: { code: "event_mismatch" },
+    });
+    expect((await deliver(url, { secret, body, deliveryId: "8" })).body).toMatchObject({
+      error: { code: "delivery_id_mismatch" },
+    });
     const unknown = JSON.stringify({ ...receivedEvent(), event: "message.deleted" });
     const response = await deliver(url, { secret, body: unknown });
     expect(response.status).toBe(400);
@@ -103,8 +117,12 @@ describe("webhookReceiver over a loopback HTTP server", () => {
     });
     const body = JSON.stringify(receivedEvent("9"));
     expect((await deliver(`${url}/loja`, { secret: "secret-loja", body })).status).toBe(200);
-    expect((await deliver(`${url}/clinica`, { secret: "secret-loja", body })).body).toMatchObject({ error: { code: "signature_mismatch" } });
-    expect((await deliver(`${url}/desconhecida`, { secret: "secret-loja", body })).body).toMatchObject({ error: { code: "missing_secret" } });
+    expect((await deliver(`${url}/clinica`, { secret: "secret-loja", body })).body).toMatchObject({
+      error: { code: "signature_mismatch" },
+    });
+    expect((await deliver(`${url}/desconhecida`, { secret: "secret-loja", body })).body).toMatchObject({
+      error: { code: "missing_secret" },
+    });
     expect(store.calls.map((call) => call.meta)).toEqual([{ deliveryId: "9", attempt: 1, integrationKey: "loja" }]);
   });
 

@@ -9,7 +9,14 @@ const body = JSON.stringify(receivedEvent());
 const signature = signWebhook(secret, timestamp, body);
 
 function check(overrides: Partial<VerifyWebhookInput>) {
-  return verifyWebhook({ secret, rawBody: body, timestamp: String(timestamp), signature, now: timestamp, ...overrides });
+  return verifyWebhook({
+    secret,
+    rawBody: body,
+    timestamp: String(timestamp),
+    signature,
+    now: timestamp,
+    ...overrides,
+  });
 }
 
 describe("verifyWebhook (spec 5.6)", () => {
@@ -17,13 +24,23 @@ describe("verifyWebhook (spec 5.6)", () => {
     expect(check({})).toEqual({ ok: true });
     expect(check({ rawBody: Buffer.from(body, "utf8") })).toEqual({ ok: true });
     // Multi-byte UTF-8 text: the HMAC covers bytes, and both sides must agree on them.
-    const accented = JSON.stringify({ ...receivedEvent(), data: { ...receivedEvent().data, text: "Olá, ação às 9h ✓" } });
-    expect(check({ rawBody: Buffer.from(accented), signature: signWebhook(secret, timestamp, Buffer.from(accented)) })).toEqual({ ok: true });
+    const accented = JSON.stringify({
+      ...receivedEvent(),
+      data: { ...receivedEvent().data, text: "Olá, ação às 9h ✓" },
+    });
+    expect(
+      check({ rawBody: Buffer.from(accented), signature: signWebhook(secret, timestamp, Buffer.from(accented)) }),
+    ).toEqual({ ok: true });
   });
 
   it("accepts a fresh signature against the real clock when `now` is omitted", () => {
     const current = Math.floor(Date.now() / 1000);
-    const result = verifyWebhook({ secret, rawBody: body, timestamp: String(current), signature: signWebhook(secret, current, body) });
+    const result = verifyWebhook({
+      secret,
+      rawBody: body,
+      timestamp: String(current),
+      signature: signWebhook(secret, current, body),
+    });
     expect(result).toEqual({ ok: true });
   });
 
@@ -36,18 +53,41 @@ describe("verifyWebhook (spec 5.6)", () => {
   });
 
   it("rejects timestamps that are not 1 to 12 ASCII digits, a 13-digit value included", () => {
-    for (const bad of [undefined, "", "1763812800000", "-1763812800", "1763812800.5", " 1763812800", "1763812800 ", "1e9", "١٧٦٣٨١٢٨٠٠"]) {
+    for (const bad of [
+      undefined,
+      "",
+      "1763812800000",
+      "-1763812800",
+      "1763812800.5",
+      " 1763812800",
+      "1763812800 ",
+      "1e9",
+      "١٧٦٣٨١٢٨٠٠",
+    ]) {
       expect([bad, check({ timestamp: bad })]).toEqual([bad, { ok: false, reason: "bad_timestamp" }]);
     }
     // Twelve digits pass the format check and then fail only on the clock.
     expect(check({ timestamp: "176381280000" })).toEqual({ ok: false, reason: "stale_timestamp" });
     const twelve = 176_381_280_000;
-    expect(check({ timestamp: String(twelve), now: twelve, signature: signWebhook(secret, twelve, body) })).toEqual({ ok: true });
+    expect(check({ timestamp: String(twelve), now: twelve, signature: signWebhook(secret, twelve, body) })).toEqual({
+      ok: true,
+    });
   });
 
   it("rejects signatures outside `sha256=` + 64 lowercase hex characters, uppercase hex included", () => {
     const hex = signature.slice("sha256=".length);
-    for (const bad of [undefined, "", hex, `sha256=${hex.toUpperCase()}`, `SHA256=${hex}`, `sha256=${hex.slice(1)}`, `sha256=${hex}0`, `sha1=${hex}`, `sha256=${hex.slice(0, 63)}g`, ` ${signature}`]) {
+    for (const bad of [
+      undefined,
+      "",
+      hex,
+      `sha256=${hex.toUpperCase()}`,
+      `SHA256=${hex}`,
+      `sha256=${hex.slice(1)}`,
+      `sha256=${hex}0`,
+      `sha1=${hex}`,
+      `sha256=${hex.slice(0, 63)}g`,
+      ` ${signature}`,
+    ]) {
       expect([bad, check({ signature: bad })]).toEqual([bad, { ok: false, reason: "bad_signature_format" }]);
     }
   });
@@ -71,11 +111,16 @@ describe("verifyWebhook (spec 5.6)", () => {
     expect(check({ rawBody: respaced })).toEqual({ ok: false, reason: "signature_mismatch" });
     expect(check({ secret: `${secret}x` })).toEqual({ ok: false, reason: "signature_mismatch" });
     // The timestamp is part of the signed string: replaying a body with a new timestamp fails.
-    expect(check({ timestamp: String(timestamp + 1), now: timestamp + 1 })).toEqual({ ok: false, reason: "signature_mismatch" });
+    expect(check({ timestamp: String(timestamp + 1), now: timestamp + 1 })).toEqual({
+      ok: false,
+      reason: "signature_mismatch",
+    });
   });
 
   it("assertWebhook throws a WebhookVerificationError carrying the reason and a Portuguese message", () => {
-    expect(() => assertWebhook({ secret, rawBody: body, timestamp: String(timestamp), signature, now: timestamp })).not.toThrow();
+    expect(() =>
+      assertWebhook({ secret, rawBody: body, timestamp: String(timestamp), signature, now: timestamp }),
+    ).not.toThrow();
     let caught: unknown;
     try {
       assertWebhook({ secret, rawBody: body, timestamp: String(timestamp), signature, now: timestamp + 301 });

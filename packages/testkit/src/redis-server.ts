@@ -15,9 +15,13 @@ export async function freePort(): Promise<number> {
 /** A throwaway redis-server (Debian's, installed by scripts/stack.sh) for tests that stop Redis. */
 export async function startThrowawayRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
     child.stdout?.on("data", (chunk: Buffer) => {

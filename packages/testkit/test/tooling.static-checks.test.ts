@@ -23,7 +23,10 @@ describe("ESLint (the repository's eslint.config.js)", () => {
       files: ["**/*.ts"],
       languageOptions: {
         parserOptions: {
-          projectService: { allowDefaultProject: [`*/*/src/${PROBE}`, `*/*/test/${PROBE}`], defaultProject: "tsconfig.json" },
+          projectService: {
+            allowDefaultProject: [`*/*/src/${PROBE}`, `*/*/test/${PROBE}`],
+            defaultProject: "tsconfig.json",
+          },
         },
       },
     },
@@ -31,44 +34,68 @@ describe("ESLint (the repository's eslint.config.js)", () => {
   const lint = async (dir: string, code: string) => {
     const [result] = await eslint.lintText(code, { filePath: join(ROOT, dir, PROBE) });
     if (!result) throw new Error("ESLint returned no result");
-    return { errorCount: result.errorCount, rules: result.messages.map((m) => m.ruleId), messages: result.messages.map((m) => m.message) };
+    return {
+      errorCount: result.errorCount,
+      rules: result.messages.map((m) => m.ruleId),
+      messages: result.messages.map((m) => m.message),
+    };
   };
 
-  it("passes a clean file (so the failures below come from the probes)", async () => {
-    const result = await lint("packages/signer/src", 'export const answer = Number("42");\n');
-    expect(result).toEqual({ errorCount: 0, rules: [], messages: [] });
-  }, SLOW);
+  it(
+    "passes a clean file (so the failures below come from the probes)",
+    async () => {
+      const result = await lint("packages/signer/src", 'export const answer = Number("42");\n');
+      expect(result).toEqual({ errorCount: 0, rules: [], messages: [] });
+    },
+    SLOW,
+  );
 
-  it("fails on an explicit any and, with type information, on a floating promise", async () => {
-    const result = await lint("packages/signer/src", "export const loose: any = 1;\nPromise.resolve(loose);\n");
-    expect(result.errorCount).toBe(2);
-    expect(result.rules).toEqual(["@typescript-eslint/no-explicit-any", "@typescript-eslint/no-floating-promises"]);
-  }, SLOW);
+  it(
+    "fails on an explicit any and, with type information, on a floating promise",
+    async () => {
+      const result = await lint("packages/signer/src", "export const loose: any = 1;\nPromise.resolve(loose);\n");
+      expect(result.errorCount).toBe(2);
+      expect(result.rules).toEqual(["@typescript-eslint/no-explicit-any", "@typescript-eslint/no-floating-promises"]);
+    },
+    SLOW,
+  );
 
-  it("fails when contracts imports @gw/core (the layers below the services)", async () => {
-    const result = await lint("packages/contracts/src", 'export { sendMessage } from "@gw/core";\n');
-    expect(result.rules).toEqual(["import-x/no-restricted-paths"]);
-    expect(result.messages[0]).toContain("never import it");
-  }, SLOW);
+  it(
+    "fails when contracts imports @gw/core (the layers below the services)",
+    async () => {
+      const result = await lint("packages/contracts/src", 'export { sendMessage } from "@gw/core";\n');
+      expect(result.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(result.messages[0]).toContain("never import it");
+    },
+    SLOW,
+  );
 
-  it("fails when an app imports another app, by relative path or by package name", async () => {
-    const relative = await lint("apps/dispatcher/src", 'export { createApp } from "../../api/src/app.ts";\n');
-    expect(relative.rules).toEqual(["import-x/no-restricted-paths"]);
-    expect(relative.messages[0]).toContain("An app never imports another app");
-    const byName = await lint("apps/api/src", 'export { createDispatcher } from "@gw/dispatcher";\n');
-    expect(byName.rules).toEqual(["import-x/no-restricted-paths"]);
-  }, SLOW);
+  it(
+    "fails when an app imports another app, by relative path or by package name",
+    async () => {
+      const relative = await lint("apps/dispatcher/src", 'export { createApp } from "../../api/src/app.ts";\n');
+      expect(relative.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(relative.messages[0]).toContain("An app never imports another app");
+      const byName = await lint("apps/api/src", 'export { createDispatcher } from "@gw/dispatcher";\n');
+      expect(byName.rules).toEqual(["import-x/no-restricted-paths"]);
+    },
+    SLOW,
+  );
 
-  it("fails when production code imports the provider sandbox or a test/ folder; tests may use the sandbox", async () => {
-    const sandbox = await lint("packages/core/src", 'export { startSandbox } from "@gw/provider-sandbox";\n');
-    expect(sandbox.rules).toEqual(["import-x/no-restricted-paths"]);
-    expect(sandbox.messages[0]).toContain("never imports the provider sandbox");
-    const testFolder = await lint("packages/core/src", 'export * from "../test/deliveries.support.ts";\n');
-    expect(testFolder.rules).toEqual(["import-x/no-restricted-paths"]);
-    expect(testFolder.messages[0]).toContain("never imports a test/ folder");
-    const fromTest = await lint("packages/core/test", 'export { startSandbox } from "@gw/provider-sandbox";\n');
-    expect(fromTest.errorCount).toBe(0);
-  }, SLOW);
+  it(
+    "fails when production code imports the provider sandbox or a test/ folder; tests may use the sandbox",
+    async () => {
+      const sandbox = await lint("packages/core/src", 'export { startSandbox } from "@gw/provider-sandbox";\n');
+      expect(sandbox.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(sandbox.messages[0]).toContain("never imports the provider sandbox");
+      const testFolder = await lint("packages/core/src", 'export * from "../test/deliveries.support.ts";\n');
+      expect(testFolder.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(testFolder.messages[0]).toContain("never imports a test/ folder");
+      const fromTest = await lint("packages/core/test", 'export { startSandbox } from "@gw/provider-sandbox";\n');
+      expect(fromTest.errorCount).toBe(0);
+    },
+    SLOW,
+  );
 });
 
 describe("Prettier (the repository's .prettierrc.json)", () => {
@@ -90,7 +117,11 @@ describe("Prettier (the repository's .prettierrc.json)", () => {
 });
 
 describe("tsc (the root tsconfig.json's options)", () => {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error("tsconfig.json did not parse");
   const probe = join(ROOT, "packages/signer/src/static-check-probe.ts");
   const diagnose = (code: string) => {
@@ -105,15 +136,20 @@ describe("tsc (the root tsconfig.json's options)", () => {
     return ts.getPreEmitDiagnostics(program).map((d) => d.code);
   };
 
-  it("accepts well-typed code and fails on a type error (strict, noUncheckedIndexedAccess)", () => {
-    expect(diagnose('export const n: number = Number("1");\n')).toEqual([]);
-    expect(diagnose('export const n: number = "1";\n')).toEqual([2322]);
-    expect(diagnose("const first = [1, 2][0];\nexport const fixed = first.toFixed();\n")).toEqual([18048]);
-  }, SLOW);
+  it(
+    "accepts well-typed code and fails on a type error (strict, noUncheckedIndexedAccess)",
+    () => {
+      expect(diagnose('export const n: number = Number("1");\n')).toEqual([]);
+      expect(diagnose('export const n: number = "1";\n')).toEqual([2322]);
+      expect(diagnose("const first = [1, 2][0];\nexport const fixed = first.toFixed();\n")).toEqual([18048]);
+    },
+    SLOW,
+  );
 });
 
 describe("knip (the repository's issue types, on a throw-away workspace)", () => {
-  const knipConfig = ts.parseConfigFileTextToJson("knip.jsonc", readFileSync(join(ROOT, "knip.jsonc"), "utf8")).config as { include: string[] };
+  const knipConfig = ts.parseConfigFileTextToJson("knip.jsonc", readFileSync(join(ROOT, "knip.jsonc"), "utf8"))
+    .config as { include: string[] };
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -121,29 +157,60 @@ describe("knip (the repository's issue types, on a throw-away workspace)", () =>
     const dir = mkdtempSync(join(tmpdir(), "gw-knip-"));
     dirs.push(dir);
     mkdirSync(join(dir, "src"));
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "knip-probe", private: true, type: "module", exports: { ".": "./src/index.ts" }, ...manifest }));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: "knip-probe",
+        private: true,
+        type: "module",
+        exports: { ".": "./src/index.ts" },
+        ...manifest,
+      }),
+    );
     writeFileSync(join(dir, "knip.json"), JSON.stringify({ include: knipConfig.include }));
     writeFileSync(join(dir, "src/index.ts"), source);
     return new Promise<{ code: number; report: string }>((done) => {
-      execFile(join(ROOT, "node_modules/.bin/knip"), ["--no-progress", "--no-config-hints"], { cwd: dir }, (error, stdout) => {
-        done({ code: error ? Number(error.code) : 0, report: stdout });
-      });
+      execFile(
+        join(ROOT, "node_modules/.bin/knip"),
+        ["--no-progress", "--no-config-hints"],
+        { cwd: dir },
+        (error, stdout) => {
+          done({ code: error ? Number(error.code) : 0, report: stdout });
+        },
+      );
     });
   };
 
-  it("passes when every dependency is used and declared", async () => {
-    expect(await knip({ dependencies: { "left-pad": "1.3.0" } }, 'import leftPad from "left-pad";\nexport const padded = leftPad("1", 3);\n')).toEqual({ code: 0, report: "" });
-  }, SLOW);
+  it(
+    "passes when every dependency is used and declared",
+    async () => {
+      expect(
+        await knip(
+          { dependencies: { "left-pad": "1.3.0" } },
+          'import leftPad from "left-pad";\nexport const padded = leftPad("1", 3);\n',
+        ),
+      ).toEqual({ code: 0, report: "" });
+    },
+    SLOW,
+  );
 
-  it("fails on an unused dependency", async () => {
-    const result = await knip({ dependencies: { "left-pad": "1.3.0" } }, "export const answer = 42;\n");
-    expect(result.code).toBe(1);
-    expect(result.report).toMatch(/Unused dependencies[\s\S]*left-pad/);
-  }, SLOW);
+  it(
+    "fails on an unused dependency",
+    async () => {
+      const result = await knip({ dependencies: { "left-pad": "1.3.0" } }, "export const answer = 42;\n");
+      expect(result.code).toBe(1);
+      expect(result.report).toMatch(/Unused dependencies[\s\S]*left-pad/);
+    },
+    SLOW,
+  );
 
-  it("fails on an unlisted dependency", async () => {
-    const result = await knip({}, 'import leftPad from "left-pad";\nexport const padded = leftPad("1", 3);\n');
-    expect(result.code).toBe(1);
-    expect(result.report).toMatch(/Unlisted dependencies[\s\S]*left-pad/);
-  }, SLOW);
+  it(
+    "fails on an unlisted dependency",
+    async () => {
+      const result = await knip({}, 'import leftPad from "left-pad";\nexport const padded = leftPad("1", 3);\n');
+      expect(result.code).toBe(1);
+      expect(result.report).toMatch(/Unlisted dependencies[\s\S]*left-pad/);
+    },
+    SLOW,
+  );
 });

@@ -4,7 +4,8 @@ import { RequestValidationError } from "@gw/contracts";
 import type { Logger } from "@gw/logger";
 
 /** Unknown routes answer with the same envelope as every other error. */
-export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError("not_found", { message: "Rota não encontrada." }));
+export const notFound: RequestHandler = (_req, _res, next) =>
+  next(new ApiError("not_found", { message: "Rota não encontrada." }));
 
 interface BodyParserError {
   type?: string;
@@ -14,13 +15,28 @@ interface BodyParserError {
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === "object" && error !== null && typeof (error as BodyParserError).type === "string" && "status" in error;
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as BodyParserError).type === "string" &&
+    "status" in error
+  );
 }
 
 // Prisma's codes for "the database cannot be reached / answered in time" (not for a query that failed), and
 // the socket errors beneath them: such a request may succeed moments later, so it is a 503, not a 500.
 const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
-const SOCKET_UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "57P01", "57P03", "53300"]);
+const SOCKET_UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "57P01",
+  "57P03",
+  "53300",
+]);
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 function isDependencyUnavailable(error: unknown): boolean {
@@ -43,7 +59,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isBodyParserError(error)) {
       if (error.type === "entity.parse.failed") {
         res.status(422).json({
-          detail: [{ loc: ["body", 0], msg: "O corpo não é um JSON válido.", type: "json_invalid", ctx: { error: error.message } }],
+          detail: [
+            {
+              loc: ["body", 0],
+              msg: "O corpo não é um JSON válido.",
+              type: "json_invalid",
+              ctx: { error: error.message },
+            },
+          ],
         });
         return;
       }
@@ -53,7 +76,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         return;
       }
       if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") {
-        res.status(422).json({ detail: [{ loc: ["body"], msg: "Codificação do corpo não suportada.", type: "value_error" }] });
+        res
+          .status(422)
+          .json({ detail: [{ loc: ["body"], msg: "Codificação do corpo não suportada.", type: "value_error" }] });
         return;
       }
     }

@@ -32,7 +32,11 @@ export function rateLimitPerKey(options: RateLimitOptions): RequestHandler {
       next();
     } catch (rejection: unknown) {
       if (rejection instanceof RateLimiterRes) {
-        return next(new ApiError("api_rate_limited", { retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) }));
+        return next(
+          new ApiError("api_rate_limited", {
+            retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+          }),
+        );
       }
       next(rejection);
     }

@@ -12,7 +12,12 @@ export const DOCS_ASSETS_PATH = "/docs/assets";
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
 /** The only files of swagger-ui-dist the page uses; anything else under the assets path is a 404. */
-const ASSETS: ReadonlySet<string> = new Set(["swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png"]);
+const ASSETS: ReadonlySet<string> = new Set([
+  "swagger-ui.css",
+  "swagger-ui-bundle.js",
+  "favicon-32x32.png",
+  "favicon-16x16.png",
+]);
 
 // Our own initializer as a file (not inline) so the page's CSP needs no 'unsafe-inline' scripts.
 // validatorUrl null: Swagger UI would otherwise send the document to an outside validator.
@@ -47,7 +52,8 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 /**
  * GET /public/v1/openapi.json (no auth) and GET /docs (Swagger UI, assets served from the installed swagger-ui-dist,

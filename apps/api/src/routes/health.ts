@@ -10,6 +10,9 @@ export function register(router: Router, deps: { db: Db; redis: Redis }): void {
   router.get("/readyz", async (_req, res) => {
     const [postgres, redis] = await Promise.all([pingDb(deps.db), pingRedis(deps.redis)]);
     const ready = postgres && redis;
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: { postgres: postgres ? "up" : "down", redis: redis ? "up" : "down" } });
+    res.status(ready ? 200 : 503).json({
+      status: ready ? "ready" : "unavailable",
+      checks: { postgres: postgres ? "up" : "down", redis: redis ? "up" : "down" },
+    });
   });
 }

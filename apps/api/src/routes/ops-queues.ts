@@ -20,7 +20,10 @@ function basicAuth(user: string, password: string): RequestHandler {
 }
 
 /** Bull Board for on-call, mounted only when credentials are configured (never open by default). */
-export function mountQueueBoard(app: Express, deps: { queue: WebhookQueue; user?: string | undefined; password?: string | undefined }): boolean {
+export function mountQueueBoard(
+  app: Express,
+  deps: { queue: WebhookQueue; user?: string | undefined; password?: string | undefined },
+): boolean {
   if (!deps.user || !deps.password) return false;
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(OPS_QUEUES_PATH);

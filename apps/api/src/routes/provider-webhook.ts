@@ -18,7 +18,12 @@ export function register(router: Router, deps: ProviderWebhookDeps): void {
     const mode = req.query["hub.mode"];
     const token = req.query["hub.verify_token"];
     const challenge = req.query["hub.challenge"];
-    if (mode === "subscribe" && typeof token === "string" && safeEqual(token, deps.verifyToken) && typeof challenge === "string") {
+    if (
+      mode === "subscribe" &&
+      typeof token === "string" &&
+      safeEqual(token, deps.verifyToken) &&
+      typeof challenge === "string"
+    ) {
       res.status(200).type("text/plain").send(challenge);
       return;
     }

@@ -29,9 +29,17 @@ export interface TestGateway {
 }
 
 /** API + provider sandbox on loopback ports, against the test Postgres and Redis, with a fresh Redis prefix. */
-export async function startTestGateway(options: { env?: Record<string, string>; sandbox?: Partial<SandboxOptions> } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: { env?: Record<string, string>; sandbox?: Partial<SandboxOptions> } = {},
+): Promise<TestGateway> {
   const env = testEnv();
-  const sandbox = await startSandbox({ logger: silentLogger, appSecret: APP_SECRET, accessToken: ACCESS_TOKEN, statusDelaysMs: { sent: 20, delivered: 40, read: 60 }, ...options.sandbox });
+  const sandbox = await startSandbox({
+    logger: silentLogger,
+    appSecret: APP_SECRET,
+    accessToken: ACCESS_TOKEN,
+    statusDelaysMs: { sent: 20, delivered: 40, read: 60 },
+    ...options.sandbox,
+  });
   const config = loadApiConfig({
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
@@ -87,7 +95,10 @@ export interface TestAccount {
 }
 
 /** A fresh account with one business number and a key (numbers are unique across accounts). */
-export async function createTestAccount(db: Db, options: { integrationUrl?: string; events?: WebhookEvent[] } = {}): Promise<TestAccount & { signingSecret: string | null }> {
+export async function createTestAccount(
+  db: Db,
+  options: { integrationUrl?: string; events?: WebhookEvent[] } = {},
+): Promise<TestAccount & { signingSecret: string | null }> {
   const account = await createAccount(db, `test-${randomBytes(3).toString("hex")}`);
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   const wabaId = `2${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
@@ -95,20 +106,42 @@ export async function createTestAccount(db: Db, options: { integrationUrl?: stri
   const key = await createApiKey(db, account.id);
   let signingSecret: string | null = null;
   if (options.integrationUrl) {
-    const integration = await setIntegration(db, { accountId: account.id, url: options.integrationUrl, events: options.events ?? ["message.status", "message.received"] });
+    const integration = await setIntegration(db, {
+      accountId: account.id,
+      url: options.integrationUrl,
+      events: options.events ?? ["message.status", "message.received"],
+    });
     signingSecret = integration.signing_secret;
   }
-  return { accountId: account.id, apiKey: key.key, keyId: key.id, phoneNumberId, wabaId, auth: { Authorization: `Bearer ${key.key}` }, signingSecret };
+  return {
+    accountId: account.id,
+    apiKey: key.key,
+    keyId: key.id,
+    phoneNumberId,
+    wabaId,
+    auth: { Authorization: `Bearer ${key.key}` },
+    signingSecret,
+  };
 }
 
 /** A contact writes to the business number through the sandbox (opens the 24 h window). */
-export async function contactWrites(gateway: TestGateway, body: Record<string, unknown>): Promise<{ id: string; webhook_status: number | null }> {
-  const res = await fetch(`${gateway.sandbox.url}/_sandbox/inbound`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+export async function contactWrites(
+  gateway: TestGateway,
+  body: Record<string, unknown>,
+): Promise<{ id: string; webhook_status: number | null }> {
+  const res = await fetch(`${gateway.sandbox.url}/_sandbox/inbound`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { id: string; webhook_status: number | null };
 }
 
 /** Poll until `check` returns a value (not undefined/false) or the deadline passes. */
-export async function eventually<T>(check: () => T | undefined | false | null | Promise<T | undefined | false | null>, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  { timeoutMs = 10_000, intervalMs = 25 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -122,7 +155,10 @@ export async function eventually<T>(check: () => T | undefined | false | null | 
  * A dispatcher in this process, on the gateway's Redis prefix, with a fast retry schedule; `overrides` are
  * dispatcher environment variables. The caller stops it.
  */
-export async function startTestDispatcher(gateway: TestGateway, overrides: Record<string, string> = {}): Promise<Dispatcher> {
+export async function startTestDispatcher(
+  gateway: TestGateway,
+  overrides: Record<string, string> = {},
+): Promise<Dispatcher> {
   const env = testEnv();
   const dispatcher = createDispatcher(
     loadDispatcherConfig({

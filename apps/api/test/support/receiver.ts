@@ -9,7 +9,9 @@ export interface ReceivedWebhook {
 }
 
 /** A real integrator endpoint on loopback that verifies every signature with the receiver package. */
-export async function startReceiver(secret: () => string): Promise<{ url: string; received: ReceivedWebhook[]; rejected: number; close(): Promise<void> }> {
+export async function startReceiver(
+  secret: () => string,
+): Promise<{ url: string; received: ReceivedWebhook[]; rejected: number; close(): Promise<void> }> {
   const received: ReceivedWebhook[] = [];
   const state = { rejected: 0 };
   let current: { headers: ReceivedWebhook["headers"] } | null = null;

@@ -1,13 +1,33 @@
 import { newWamid } from "../ids.ts";
 import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
-import { countSend, digitsOf, windowOpen, withinRate, type FaultMode, type SandboxState, type SentMessage } from "../state.ts";
+import {
+  countSend,
+  digitsOf,
+  windowOpen,
+  withinRate,
+  type FaultMode,
+  type SandboxState,
+  type SentMessage,
+} from "../state.ts";
 import { startStatusSequence } from "../webhooks.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
 import { validateOrderDetails } from "./order-details.ts";
 import { validateTemplateSend } from "./template-send.ts";
 
 const TEXT_MAX = 4096;
-const META_TYPES = ["audio", "contacts", "document", "image", "interactive", "location", "reaction", "sticker", "template", "text", "video"];
+const META_TYPES = [
+  "audio",
+  "contacts",
+  "document",
+  "image",
+  "interactive",
+  "location",
+  "reaction",
+  "sticker",
+  "template",
+  "text",
+  "video",
+];
 
 function parseBody(raw: string): JsonRecord {
   let body: unknown;
@@ -23,7 +43,10 @@ function parseBody(raw: string): JsonRecord {
 function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: string } {
   if (body.messaging_product === undefined) throw new MetaError(100, "The parameter messaging_product is required.");
   if (body.messaging_product !== "whatsapp") {
-    throw new MetaError(100, `Param messaging_product must be one of {WHATSAPP} - got "${shown(body.messaging_product)}".`);
+    throw new MetaError(
+      100,
+      `Param messaging_product must be one of {WHATSAPP} - got "${shown(body.messaging_product)}".`,
+    );
   }
   if (body.recipient_type !== undefined && body.recipient_type !== "individual") {
     throw new MetaError(100, `Param recipient_type must be one of {INDIVIDUAL} - got "${shown(body.recipient_type)}".`);
@@ -34,7 +57,10 @@ function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: stri
   // Meta defaults `type` to text.
   const type = body.type === undefined ? "text" : body.type;
   if (typeof type !== "string" || !META_TYPES.includes(type)) {
-    throw new MetaError(100, `Param type must be one of {${META_TYPES.map((t) => t.toUpperCase()).join(", ")}} - got "${shown(type)}".`);
+    throw new MetaError(
+      100,
+      `Param type must be one of {${META_TYPES.map((t) => t.toUpperCase()).join(", ")}} - got "${shown(type)}".`,
+    );
   }
   if (body.context !== undefined && (!isRecord(body.context) || !nonEmptyString(body.context.message_id))) {
     throw new MetaError(100, "The parameter context['message_id'] is required.");
@@ -44,8 +70,10 @@ function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: stri
 
 function checkText(body: JsonRecord): void {
   const text = body.text;
-  if (!isRecord(text) || !nonEmptyString(text.body)) throw new MetaError(100, "The parameter text['body'] is required.");
-  if (charLength(text.body) > TEXT_MAX) throw new MetaError(100, `Param text['body'] must be at most ${TEXT_MAX} characters long.`);
+  if (!isRecord(text) || !nonEmptyString(text.body))
+    throw new MetaError(100, "The parameter text['body'] is required.");
+  if (charLength(text.body) > TEXT_MAX)
+    throw new MetaError(100, `Param text['body'] must be at most ${TEXT_MAX} characters long.`);
   if (text.preview_url !== undefined && typeof text.preview_url !== "boolean") {
     throw new MetaError(100, "Param text['preview_url'] must be a boolean.");
   }
@@ -53,7 +81,8 @@ function checkText(body: JsonRecord): void {
 
 function checkInteractive(body: JsonRecord): void {
   const interactive = body.interactive;
-  if (!isRecord(interactive) || typeof interactive.type !== "string") throw new MetaError(100, "The parameter interactive['type'] is required.");
+  if (!isRecord(interactive) || typeof interactive.type !== "string")
+    throw new MetaError(100, "The parameter interactive['type'] is required.");
   if (interactive.type !== "order_details") {
     throw new MetaError(100, `The sandbox does not implement interactive messages of type ${interactive.type}.`);
   }
@@ -61,7 +90,8 @@ function checkInteractive(body: JsonRecord): void {
     throw new MetaError(131008, "order_details: interactive['body']['text'] is required");
   }
   const action = interactive.action;
-  if (!isRecord(action) || action.name !== "review_and_pay") throw new MetaError(131009, "order_details: action name must be review_and_pay");
+  if (!isRecord(action) || action.name !== "review_and_pay")
+    throw new MetaError(131009, "order_details: action name must be review_and_pay");
   validateOrderDetails(action.parameters, { requireOrder: false });
 }
 
@@ -69,7 +99,12 @@ function checkInteractive(body: JsonRecord): void {
  * POST /{version}/{phone-number-id}/messages. Validates like Meta and, when accepted, records the send and starts
  * its status webhooks. `fault` marks a send whose answer a fault will replace (it still went out).
  */
-export function handleSend(state: SandboxState, phoneNumberId: string, raw: string, fault: FaultMode | null): GraphResult {
+export function handleSend(
+  state: SandboxState,
+  phoneNumberId: string,
+  raw: string,
+  fault: FaultMode | null,
+): GraphResult {
   try {
     const body = parseBody(raw);
     const { to, waId, type } = checkEnvelope(body);
@@ -79,23 +114,41 @@ export function handleSend(state: SandboxState, phoneNumberId: string, raw: stri
     let category = "service";
     if (type === "text") checkText(body);
     else if (type === "interactive") checkInteractive(body);
-    else if (type === "template") category = validateTemplateSend(state.config.templates, body.template).category.toLowerCase();
+    else if (type === "template")
+      category = validateTemplateSend(state.config.templates, body.template).category.toLowerCase();
     else throw new MetaError(100, `The sandbox does not implement messages of type ${type}.`);
 
     if (type !== "template" && state.config.enforceWindow && !windowOpen(state, phoneNumberId, waId)) {
-      throw new MetaError(131047, "Message failed to send because more than 24 hours have passed since the customer last replied to this number.");
+      throw new MetaError(
+        131047,
+        "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+      );
     }
     if (state.config.unreachable.includes(waId)) throw new MetaError(131026, "Message Undeliverable.");
 
     const wamid = newWamid(waId);
-    const sent: SentMessage = { phone_number_id: phoneNumberId, wamid, to, wa_id: waId, type, body, raw, at: new Date(state.now()).toISOString(), fault };
+    const sent: SentMessage = {
+      phone_number_id: phoneNumberId,
+      wamid,
+      to,
+      wa_id: waId,
+      type,
+      body,
+      raw,
+      at: new Date(state.now()).toISOString(),
+      fault,
+    };
     state.sent.push(sent);
     countSend(state, phoneNumberId);
     startStatusSequence(state, { phoneNumberId, wamid, waId, category });
     state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
     // Template sends carry Meta's pacing field.
-    const message: Record<string, string> = type === "template" ? { id: wamid, message_status: "accepted" } : { id: wamid };
-    return { status: 200, body: { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: waId }], messages: [message] } };
+    const message: Record<string, string> =
+      type === "template" ? { id: wamid, message_status: "accepted" } : { id: wamid };
+    return {
+      status: 200,
+      body: { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: waId }], messages: [message] },
+    };
   } catch (error) {
     if (!(error instanceof MetaError)) throw error;
     state.logger.info("sandbox send refused", { phoneNumberId, code: error.code, details: error.details });

@@ -26,7 +26,8 @@ function amount(value: unknown, field: string, required: boolean): number | unde
 export function validateOrderDetails(input: unknown, options: { requireOrder: boolean }): void {
   if (!isRecord(input)) throw invalid("an order_details object is required");
   if (!nonEmptyString(input.reference_id)) throw invalid("reference_id is required");
-  if (typeof input.type !== "string" || !GOODS_TYPES.has(input.type)) throw invalid("type must be digital-goods or physical-goods");
+  if (typeof input.type !== "string" || !GOODS_TYPES.has(input.type))
+    throw invalid("type must be digital-goods or physical-goods");
   if (input.payment_type !== "br") throw invalid("payment_type must be br");
   validatePix(input.payment_settings);
   if (input.currency !== "BRL") throw invalid("currency must be BRL");
@@ -36,7 +37,8 @@ export function validateOrderDetails(input: unknown, options: { requireOrder: bo
 }
 
 function validatePix(settings: unknown): void {
-  if (!Array.isArray(settings) || settings.length === 0) throw invalid("payment_settings must have one pix_dynamic_code entry");
+  if (!Array.isArray(settings) || settings.length === 0)
+    throw invalid("payment_settings must have one pix_dynamic_code entry");
   const first: unknown = settings[0];
   if (!isRecord(first) || first.type !== "pix_dynamic_code" || !isRecord(first.pix_dynamic_code)) {
     throw invalid("payment_settings[0] must be {type: pix_dynamic_code, pix_dynamic_code: {...}}");
@@ -58,8 +60,10 @@ function validateOrder(order: unknown, total: number): void {
   order.items.forEach((item: unknown, i: number) => {
     if (!isRecord(item) || !nonEmptyString(item.name)) throw invalid(`order.items[${i}].name is required`);
     const unit = amount(item.amount, `order.items[${i}].amount`, true) ?? 0;
-    if (!isInteger(item.quantity) || item.quantity < 1) throw invalid(`order.items[${i}].quantity must be a positive integer`);
-    if (item.retailer_id !== undefined && typeof item.retailer_id !== "string") throw invalid(`order.items[${i}].retailer_id must be a string`);
+    if (!isInteger(item.quantity) || item.quantity < 1)
+      throw invalid(`order.items[${i}].quantity must be a positive integer`);
+    if (item.retailer_id !== undefined && typeof item.retailer_id !== "string")
+      throw invalid(`order.items[${i}].retailer_id must be a string`);
     itemsTotal += unit * item.quantity;
   });
   const subtotal = amount(order.subtotal, "order.subtotal", false);

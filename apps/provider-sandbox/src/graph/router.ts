@@ -62,7 +62,11 @@ export function graphRouter(state: SandboxState): express.Router {
       const fault = takeFault(state, route);
       let result: GraphResult | undefined;
       if (!fault || fault.deliver) result = authorize(state, req, url) ?? run(req, url, fault);
-      state.logger.http("sandbox graph call", { method: req.method, path: url.pathname, status: fault ? `fault ${fault.mode}` : result?.status });
+      state.logger.http("sandbox graph call", {
+        method: req.method,
+        path: url.pathname,
+        status: fault ? `fault ${fault.mode}` : result?.status,
+      });
       if (!fault) {
         if (result) send(res, result);
         return;
@@ -84,14 +88,18 @@ export function graphRouter(state: SandboxState): express.Router {
 
   router.post(
     "/:version/:phoneNumberId/messages",
-    handle("messages", (req, _url, fault) => handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null)),
+    handle("messages", (req, _url, fault) =>
+      handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null),
+    ),
   );
   router.get(
     "/:version/:wabaId/message_templates",
     handle("templates", (_req, url) => listTemplates(state, url)),
   );
   router.use(
-    handle("other", (req, url) => unsupportedRequestResult(req.method, url.pathname.split("/").filter(Boolean)[1] ?? "")),
+    handle("other", (req, url) =>
+      unsupportedRequestResult(req.method, url.pathname.split("/").filter(Boolean)[1] ?? ""),
+    ),
   );
   return router;
 }

@@ -23,7 +23,10 @@ export function templateVariables(text: string | undefined, format: SandboxTempl
 }
 
 function countMismatch(where: string, received: number, expected: number): MetaError {
-  return new MetaError(132000, `${where}: number of localizable_params (${received}) does not match the expected number of params (${expected})`);
+  return new MetaError(
+    132000,
+    `${where}: number of localizable_params (${received}) does not match the expected number of params (${expected})`,
+  );
 }
 
 function parseComponents(value: unknown): RequestComponent[] {
@@ -74,11 +77,17 @@ function parameterText(where: string, param: unknown): string {
 }
 
 /** Checks text parameters against the template's variables; returns them keyed by variable. */
-function checkTextParameters(where: string, template: SandboxTemplate, variables: string[], params: unknown[]): Map<string, string> {
+function checkTextParameters(
+  where: string,
+  template: SandboxTemplate,
+  variables: string[],
+  params: unknown[],
+): Map<string, string> {
   if (template.parameter_format === "NAMED") {
     // Meta reports a missing name before any count mismatch (positional values sent to a NAMED template).
     for (const param of params) {
-      if (!isRecord(param) || !nonEmptyString(param.parameter_name)) throw new MetaError(100, "Parameter name is missing or empty");
+      if (!isRecord(param) || !nonEmptyString(param.parameter_name))
+        throw new MetaError(100, "Parameter name is missing or empty");
     }
   }
   if (params.length !== variables.length) throw countMismatch(where, params.length, variables.length);
@@ -87,7 +96,8 @@ function checkTextParameters(where: string, template: SandboxTemplate, variables
     const text = parameterText(where, param);
     if (template.parameter_format === "NAMED") {
       const name = isRecord(param) && typeof param.parameter_name === "string" ? param.parameter_name : "";
-      if (!variables.includes(name)) throw new MetaError(100, `Parameter name (${name}) does not exist in the template`);
+      if (!variables.includes(name))
+        throw new MetaError(100, `Parameter name (${name}) does not exist in the template`);
       values.set(name, text);
     } else {
       values.set(String(i + 1), text);
@@ -96,7 +106,11 @@ function checkTextParameters(where: string, template: SandboxTemplate, variables
   return values;
 }
 
-function checkHeader(template: SandboxTemplate, header: TemplateComponent | undefined, request: RequestComponent | undefined): void {
+function checkHeader(
+  template: SandboxTemplate,
+  header: TemplateComponent | undefined,
+  request: RequestComponent | undefined,
+): void {
   const params = request?.parameters ?? [];
   if (!header) {
     if (params.length > 0) throw countMismatch("header", params.length, 0);
@@ -111,7 +125,8 @@ function checkHeader(template: SandboxTemplate, header: TemplateComponent | unde
   const expected = format === "GIF" ? "VIDEO" : format;
   const first: unknown = params[0];
   const received = isRecord(first) && typeof first.type === "string" ? first.type.toUpperCase() : "UNKNOWN";
-  if (received !== expected) throw new MetaError(132012, `header: Format mismatch, expected ${expected}, received ${received}`);
+  if (received !== expected)
+    throw new MetaError(132012, `header: Format mismatch, expected ${expected}, received ${received}`);
   if (params.length > 1) throw countMismatch("header", params.length, 1);
   const media = isRecord(first) ? first[received.toLowerCase()] : undefined;
   if (expected === "LOCATION") {
@@ -139,11 +154,16 @@ function isHttpUrl(value: unknown): boolean {
   }
 }
 
-function checkBody(template: SandboxTemplate, body: TemplateComponent | undefined, request: RequestComponent | undefined): void {
+function checkBody(
+  template: SandboxTemplate,
+  body: TemplateComponent | undefined,
+  request: RequestComponent | undefined,
+): void {
   const variables = templateVariables(body?.text, template.parameter_format);
   const values = checkTextParameters("body", template, variables, request?.parameters ?? []);
   const text = (body?.text ?? "").replace(/\{\{\s*([^}\s]+)\s*\}\}/g, (whole, key: string) => values.get(key) ?? whole);
-  if (charLength(text) > BODY_MAX) throw new MetaError(132005, `body: text is longer than ${BODY_MAX} characters after parameter substitution`);
+  if (charLength(text) > BODY_MAX)
+    throw new MetaError(132005, `body: text is longer than ${BODY_MAX} characters after parameter substitution`);
 }
 
 /** The `sub_type` a send must use for each button type that takes parameters. */
@@ -158,14 +178,18 @@ const SUB_TYPES: Partial<Record<TemplateButton["type"], string>> = {
 
 function singleText(request: RequestComponent | undefined): string | undefined {
   const param: unknown = request?.parameters[0];
-  return request?.parameters.length === 1 && isRecord(param) && param.type === "text" && nonEmptyString(param.text) ? param.text : undefined;
+  return request?.parameters.length === 1 && isRecord(param) && param.type === "text" && nonEmptyString(param.text)
+    ? param.text
+    : undefined;
 }
 
 function checkButtons(template: SandboxTemplate, buttons: TemplateButton[], requests: RequestComponent[]): void {
   for (const request of requests) {
-    if (request.index === undefined) throw new MetaError(131008, "buttons: index is required on every button component");
+    if (request.index === undefined)
+      throw new MetaError(131008, "buttons: index is required on every button component");
     const button = buttons[request.index];
-    if (!button) throw new MetaError(131009, `buttons: button at index ${request.index} does not exist in the template`);
+    if (!button)
+      throw new MetaError(131009, `buttons: button at index ${request.index} does not exist in the template`);
     if (SUB_TYPES[button.type] !== request.subType) {
       throw new MetaError(
         131009,
@@ -188,7 +212,10 @@ function checkButtons(template: SandboxTemplate, buttons: TemplateButton[], requ
     } else if (button.type === "COPY_CODE") {
       const param: unknown = request?.parameters[0];
       if (!isRecord(param) || param.type !== "coupon_code" || !nonEmptyString(param.coupon_code)) {
-        throw new MetaError(131008, `buttons: button at index ${index} of type COPY_CODE requires a coupon_code parameter`);
+        throw new MetaError(
+          131008,
+          `buttons: button at index ${index} of type COPY_CODE requires a coupon_code parameter`,
+        );
       }
       if (charLength(param.coupon_code) > COUPON_MAX) {
         throw new MetaError(131009, `coupon_code: must have at most ${COUPON_MAX} characters`);
@@ -197,7 +224,10 @@ function checkButtons(template: SandboxTemplate, buttons: TemplateButton[], requ
       const param: unknown = request?.parameters[0];
       const action = isRecord(param) && param.type === "action" && isRecord(param.action) ? param.action : undefined;
       if (!action || action.order_details === undefined) {
-        throw new MetaError(131009, `order_details: button at index ${index} requires an action parameter with order_details`);
+        throw new MetaError(
+          131009,
+          `order_details: button at index ${index} requires an action parameter with order_details`,
+        );
       }
       validateOrderDetails(action.order_details, { requireOrder: true });
     }
@@ -208,7 +238,8 @@ function checkButtons(template: SandboxTemplate, buttons: TemplateButton[], requ
 function checkOtp(template: SandboxTemplate, body: RequestComponent | undefined): void {
   if (template.category !== "AUTHENTICATION") return;
   const code = singleText(body);
-  if (code === undefined) throw new MetaError(131008, "otp: the one-time password is required in the body and in the URL button");
+  if (code === undefined)
+    throw new MetaError(131008, "otp: the one-time password is required in the body and in the URL button");
   if (charLength(code) > OTP_MAX) throw new MetaError(131009, `otp: the code must have at most ${OTP_MAX} characters`);
 }
 
@@ -238,7 +269,10 @@ export function validateTemplateSend(templates: SandboxTemplate[], input: unknow
     throw new MetaError(132015, "Template is paused due to low quality so it cannot be sent in a template message.");
   }
   if (template.status === "DISABLED") {
-    throw new MetaError(132016, "Template has been paused too many times due to low quality and is now permanently disabled.");
+    throw new MetaError(
+      132016,
+      "Template has been paused too many times due to low quality and is now permanently disabled.",
+    );
   }
   // Pending, rejected and other non-approved templates are reported as not existing, as Meta does.
   if (template.status !== "APPROVED") throw new MetaError(132001, notFound);
@@ -246,9 +280,17 @@ export function validateTemplateSend(templates: SandboxTemplate[], input: unknow
   const components = parseComponents(input.components);
   const find = (type: string): RequestComponent | undefined => components.find((c) => c.type === type);
   const bodyRequest = find("body");
-  checkHeader(template, template.components.find((c) => c.type === "HEADER"), find("header"));
+  checkHeader(
+    template,
+    template.components.find((c) => c.type === "HEADER"),
+    find("header"),
+  );
   checkOtp(template, bodyRequest);
-  checkBody(template, template.components.find((c) => c.type === "BODY"), bodyRequest);
+  checkBody(
+    template,
+    template.components.find((c) => c.type === "BODY"),
+    bodyRequest,
+  );
   checkButtons(
     template,
     template.components.find((c) => c.type === "BUTTONS")?.buttons ?? [],

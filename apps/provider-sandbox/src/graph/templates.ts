@@ -25,7 +25,12 @@ function parseLimit(value: string | null, fallback: number): number {
 function filterTemplates(templates: SandboxTemplate[], query: URLSearchParams): SandboxTemplate[] {
   const list = (key: string): string[] | null => {
     const value = query.get(key);
-    return value ? value.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
+    return value
+      ? value
+          .split(",")
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean)
+      : null;
   };
   const statuses = list("status");
   const categories = list("category");
@@ -73,7 +78,12 @@ export function listTemplates(state: SandboxState, requestUrl: URL): GraphResult
     }
     const page = items.slice(start, end);
     const fieldsParam = query.get("fields");
-    const fields = fieldsParam ? fieldsParam.split(",").map((s) => s.trim()).filter(Boolean) : null;
+    const fields = fieldsParam
+      ? fieldsParam
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : null;
     const data = page.map((item) => project(item, fields));
     const first = page[0];
     const last = page[page.length - 1];

@@ -22,11 +22,28 @@ export async function addBusinessNumber(db: Db, input: NumberInput) {
   return db.$transaction(async (tx) => {
     const existing = await tx.businessNumber.count({ where: { accountId: input.accountId } });
     const isDefault = input.makeDefault ?? existing === 0;
-    if (isDefault) await tx.businessNumber.updateMany({ where: { accountId: input.accountId, isDefault: true }, data: { isDefault: false } });
+    if (isDefault)
+      await tx.businessNumber.updateMany({
+        where: { accountId: input.accountId, isDefault: true },
+        data: { isDefault: false },
+      });
     const row = await tx.businessNumber.create({
-      data: { accountId: input.accountId, phoneNumberId: input.phoneNumberId, wabaId: input.wabaId, displayNumber: input.displayNumber, isDefault },
+      data: {
+        accountId: input.accountId,
+        phoneNumberId: input.phoneNumberId,
+        wabaId: input.wabaId,
+        displayNumber: input.displayNumber,
+        isDefault,
+      },
     });
-    return { id: row.id, account_id: row.accountId, phone_number_id: row.phoneNumberId, waba_id: row.wabaId, display_number: row.displayNumber, is_default: row.isDefault };
+    return {
+      id: row.id,
+      account_id: row.accountId,
+      phone_number_id: row.phoneNumberId,
+      waba_id: row.wabaId,
+      display_number: row.displayNumber,
+      is_default: row.isDefault,
+    };
   });
 }
 
@@ -53,8 +70,22 @@ export interface IntegrationInput {
   active?: boolean;
 }
 
-function integrationView(row: { id: string; accountId: string; url: string; events: string[]; active: boolean; signingSecret: string }) {
-  return { id: row.id, account_id: row.accountId, url: row.url, events: row.events, active: row.active, signing_secret: row.signingSecret };
+function integrationView(row: {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  signingSecret: string;
+}) {
+  return {
+    id: row.id,
+    account_id: row.accountId,
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    signing_secret: row.signingSecret,
+  };
 }
 
 /** Create or update the account's integration for `url` (the panel's Integrations section). */
@@ -64,14 +95,23 @@ export async function setIntegration(db: Db, input: IntegrationInput) {
   const events = [...new Set(input.events)];
   const row = await db.integration.upsert({
     where: { accountId_url: { accountId: input.accountId, url: input.url } },
-    create: { accountId: input.accountId, url: input.url, events, signingSecret: newSigningSecret(), active: input.active ?? true },
+    create: {
+      accountId: input.accountId,
+      url: input.url,
+      events,
+      signingSecret: newSigningSecret(),
+      active: input.active ?? true,
+    },
     update: { events, active: input.active ?? true },
   });
   return integrationView(row);
 }
 
 export async function rotateIntegrationSecret(db: Db, integrationId: string) {
-  const row = await db.integration.update({ where: { id: integrationId }, data: { signingSecret: newSigningSecret() } });
+  const row = await db.integration.update({
+    where: { id: integrationId },
+    data: { signingSecret: newSigningSecret() },
+  });
   return integrationView(row);
 }
 

@@ -38,7 +38,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export async function authenticateApiKey(db: Db, presented: string): Promise<AuthenticatedKey | null> {
   if (!presented.startsWith(API_KEY_PREFIX) || !KEY_BODY.test(presented.slice(API_KEY_PREFIX.length))) return null;
-  const row = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(presented) }, select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true } });
+  const row = await db.apiKey.findUnique({
+    where: { keyHash: hashApiKey(presented) },
+    select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true },
+  });
   if (!row || row.revokedAt) return null;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {

@@ -25,7 +25,11 @@ export async function recordAudit(db: Db | DbTx, entry: AuditInput): Promise<voi
 }
 
 export async function listAudit(db: Db, accountId: string, limit = 100) {
-  const rows = await db.auditEntry.findMany({ where: { accountId }, orderBy: { id: "desc" }, take: Math.min(Math.max(limit, 1), 1000) });
+  const rows = await db.auditEntry.findMany({
+    where: { accountId },
+    orderBy: { id: "desc" },
+    take: Math.min(Math.max(limit, 1), 1000),
+  });
   return rows.map((row) => ({
     id: Number(row.id),
     actor: row.actor,

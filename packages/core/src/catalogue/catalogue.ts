@@ -51,7 +51,9 @@ export class CatalogueCache {
       throw new ApiError("templates_unavailable", { cause: error });
     }
     if (this.options.ttlSeconds > 0) {
-      await this.options.redis.set(this.key(wabaId), JSON.stringify(templates), "EX", this.options.ttlSeconds).catch(() => undefined);
+      await this.options.redis
+        .set(this.key(wabaId), JSON.stringify(templates), "EX", this.options.ttlSeconds)
+        .catch(() => undefined);
     }
     return templates;
   }

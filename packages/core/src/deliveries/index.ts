@@ -1,6 +1,12 @@
 export { attemptBudget, nextDelayMs } from "./schedule.ts";
 export { classifyError, createWebhookSender, DELIVERY_ERROR_KIND_MESSAGES } from "./sender.ts";
-export type { DeliveryErrorKind, WebhookRequest, WebhookResult, WebhookSender, WebhookSenderOptions } from "./sender.ts";
+export type {
+  DeliveryErrorKind,
+  WebhookRequest,
+  WebhookResult,
+  WebhookSender,
+  WebhookSenderOptions,
+} from "./sender.ts";
 export { ensureAttemptQueued } from "./queueing.ts";
 export type { EnsureResult } from "./queueing.ts";
 export { DELIVERY_STATUSES, processDeliveryAttempt } from "./process.ts";

@@ -70,7 +70,11 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
   }
   const claimable = { id, status: { in: WORKABLE }, attemptCount: attempt - 1 };
   if (!WORKABLE.includes(delivery.status as DeliveryStatus) || delivery.attemptCount !== attempt - 1) {
-    logger.debug("job obsoleto; a entrega não espera esta tentativa", { ...log, status: delivery.status, attemptCount: delivery.attemptCount });
+    logger.debug("job obsoleto; a entrega não espera esta tentativa", {
+      ...log,
+      status: delivery.status,
+      attemptCount: delivery.attemptCount,
+    });
     return { outcome: "skipped", attempt, reason: "stale" };
   }
 
@@ -78,7 +82,14 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
     // Dead-letter without an HTTP attempt: a manual retry after re-activation sends it.
     const { count } = await db.delivery.updateMany({
       where: claimable,
-      data: { status: "failed", nextAttemptAt: null, lastStatusCode: null, lastError: null, lastErrorKind: "integration_inactive", updatedAt: now() },
+      data: {
+        status: "failed",
+        nextAttemptAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        lastErrorKind: "integration_inactive",
+        updatedAt: now(),
+      },
     });
     if (count === 0) return { outcome: "skipped", attempt, reason: "raced" };
     logger.info("integração desativada; entrega marcada como failed", log);
@@ -107,8 +118,14 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
 
   const finishedAt = now();
   const ok = result.errorKind === null;
-  const delay = ok ? null : nextDelayMs(attempt - delivery.budgetStart, deps.settings.scheduleMs, deps.settings.jitter, deps.random);
-  const outcome: "delivered" | "retry_scheduled" | "failed" = ok ? "delivered" : delay === null ? "failed" : "retry_scheduled";
+  const delay = ok
+    ? null
+    : nextDelayMs(attempt - delivery.budgetStart, deps.settings.scheduleMs, deps.settings.jitter, deps.random);
+  const outcome: "delivered" | "retry_scheduled" | "failed" = ok
+    ? "delivered"
+    : delay === null
+      ? "failed"
+      : "retry_scheduled";
   const nextAttemptAt = delay === null ? null : new Date(finishedAt.getTime() + delay);
 
   const committed = await db.$transaction(async (tx) => {
@@ -146,13 +163,22 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
     return { outcome: "skipped", attempt, reason: "raced" };
   }
 
-  const fields = { ...log, outcome, statusCode: result.statusCode, errorKind: result.errorKind, durationMs: result.durationMs };
+  const fields = {
+    ...log,
+    outcome,
+    statusCode: result.statusCode,
+    errorKind: result.errorKind,
+    durationMs: result.durationMs,
+  };
   if (outcome === "retry_scheduled" && delay !== null) {
     try {
       await ensureAttemptQueued(deps.queue, id, attempt + 1, delay);
     } catch (error) {
       // The row is pending with next_attempt_at set: the reconciler queues it once Redis answers.
-      logger.warn("não foi possível agendar a próxima tentativa; o reconciliador a recupera", { ...log, error: (error as Error).message });
+      logger.warn("não foi possível agendar a próxima tentativa; o reconciliador a recupera", {
+        ...log,
+        error: (error as Error).message,
+      });
     }
     logger.info("tentativa de webhook falhou; nova tentativa agendada", { ...fields, delayMs: delay });
   } else if (outcome === "failed") {
@@ -160,5 +186,13 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
   } else {
     logger.info("webhook entregue", fields);
   }
-  return { outcome, attempt, event: delivery.event, statusCode: result.statusCode, errorKind: result.errorKind, durationMs: result.durationMs, nextAttemptAt };
+  return {
+    outcome,
+    attempt,
+    event: delivery.event,
+    statusCode: result.statusCode,
+    errorKind: result.errorKind,
+    durationMs: result.durationMs,
+    nextAttemptAt,
+  };
 }

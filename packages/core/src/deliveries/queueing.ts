@@ -10,7 +10,12 @@ export type EnsureResult = "queued" | "already_live" | "replaced";
  * job with the same id (completed or failed while the row still wants this attempt, e.g. after an
  * "integration_inactive" failure followed by a manual retry) would swallow the add, so it is removed first.
  */
-export async function ensureAttemptQueued(queue: WebhookQueue, deliveryId: bigint | string, attempt: number, delayMs = 0): Promise<EnsureResult> {
+export async function ensureAttemptQueued(
+  queue: WebhookQueue,
+  deliveryId: bigint | string,
+  attempt: number,
+  delayMs = 0,
+): Promise<EnsureResult> {
   const jobId = deliverWebhookJob.jobId(String(deliveryId), attempt);
   const existing = await queue.getJob(jobId);
   let replaced = false;

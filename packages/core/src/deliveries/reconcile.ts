@@ -64,7 +64,12 @@ export async function reconcileDeliveries(deps: ReconcileDeps, options: Reconcil
     const result = await ensureAttemptQueued(deps.queue, row.id, attempt, 0);
     if (result !== "already_live") {
       requeued += 1;
-      deps.logger.info("entrega sem job ativo colocada de volta na fila", { deliveryId: row.id.toString(), attempt, status: row.status, result });
+      deps.logger.info("entrega sem job ativo colocada de volta na fila", {
+        deliveryId: row.id.toString(),
+        attempt,
+        status: row.status,
+        result,
+      });
     }
   }
   const last = rows.at(-1);

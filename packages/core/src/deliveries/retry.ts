@@ -57,7 +57,13 @@ export async function retryDelivery(input: RetryDeliveryInput): Promise<RetriedD
     if (row.status !== "failed" && row.status !== "delivered") throw new ApiError("delivery_not_retryable");
     await tx.delivery.update({
       where: { id },
-      data: { status: "pending", budgetStart: row.attempt_count, nextAttemptAt: now, deliveredAt: null, updatedAt: now },
+      data: {
+        status: "pending",
+        budgetStart: row.attempt_count,
+        nextAttemptAt: now,
+        deliveredAt: null,
+        updatedAt: now,
+      },
     });
     await recordAudit(tx, {
       accountId,
@@ -71,7 +77,12 @@ export async function retryDelivery(input: RetryDeliveryInput): Promise<RetriedD
   });
 
   await enqueueQuietly(input.queue, id, retried.nextAttempt, input.logger);
-  return { id: id.toString(), status: "pending", previousStatus: retried.previousStatus as "failed" | "delivered", nextAttempt: retried.nextAttempt };
+  return {
+    id: id.toString(),
+    status: "pending",
+    previousStatus: retried.previousStatus as "failed" | "delivered",
+    nextAttempt: retried.nextAttempt,
+  };
 }
 
 export type RetryFailedInput = Omit<RetryDeliveryInput, "deliveryId">;
@@ -108,12 +119,21 @@ export async function retryFailedDeliveries(input: RetryFailedInput): Promise<nu
   });
 
   for (let i = 0; i < rows.length; i += ENQUEUE_CONCURRENCY) {
-    await Promise.all(rows.slice(i, i + ENQUEUE_CONCURRENCY).map((row) => enqueueQuietly(input.queue, row.id, row.attempt_count + 1, input.logger)));
+    await Promise.all(
+      rows
+        .slice(i, i + ENQUEUE_CONCURRENCY)
+        .map((row) => enqueueQuietly(input.queue, row.id, row.attempt_count + 1, input.logger)),
+    );
   }
   return rows.length;
 }
 
-async function enqueueQuietly(queue: WebhookQueue, id: bigint, attempt: number, logger: Logger | undefined): Promise<void> {
+async function enqueueQuietly(
+  queue: WebhookQueue,
+  id: bigint,
+  attempt: number,
+  logger: Logger | undefined,
+): Promise<void> {
   try {
     await ensureAttemptQueued(queue, id, attempt, 0);
   } catch (error) {

@@ -13,8 +13,14 @@ export function attemptBudget(scheduleMs: readonly number[]): number {
  * of the current budget) failed: schedule[attemptInBudget - 1] × (1 + uniform(−jitter, +jitter)), rounded to
  * whole milliseconds. `null` when the budget is spent (no retry left).
  */
-export function nextDelayMs(attemptInBudget: number, scheduleMs: readonly number[], jitter: number, random: () => number = Math.random): number | null {
-  if (!Number.isInteger(attemptInBudget) || attemptInBudget < 1) throw new RangeError(`attemptInBudget must be a positive integer, got ${attemptInBudget}`);
+export function nextDelayMs(
+  attemptInBudget: number,
+  scheduleMs: readonly number[],
+  jitter: number,
+  random: () => number = Math.random,
+): number | null {
+  if (!Number.isInteger(attemptInBudget) || attemptInBudget < 1)
+    throw new RangeError(`attemptInBudget must be a positive integer, got ${attemptInBudget}`);
   const base = scheduleMs[attemptInBudget - 1];
   if (base === undefined) return null;
   const spread = Math.min(Math.max(jitter, 0), 1);

@@ -87,7 +87,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const finish = (errorKind: DeliveryErrorKind | null) => {
         if (settled) return;
         settled = true;
-        resolve({ statusCode, responseBody: statusCode === null ? null : collector.text(), errorKind, durationMs: elapsed() });
+        resolve({
+          statusCode,
+          responseBody: statusCode === null ? null : collector.text(),
+          errorKind,
+          durationMs: elapsed(),
+        });
       };
       const outcomeOfStatus = (): DeliveryErrorKind | null => {
         if (statusCode === null) return "network";
@@ -179,7 +184,8 @@ export function classifyError(error: unknown): DeliveryErrorKind {
   if (code === "ECONNREFUSED") return "connection_refused";
   if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") return "connection_reset";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NODATA" || code === "EAI_FAIL") return "dns";
-  if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "EHOSTDOWN" || code === "ENETDOWN") return "unreachable";
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "EHOSTDOWN" || code === "ENETDOWN")
+    return "unreachable";
   if (code === "ERR_INVALID_URL" || code === "ERR_UNSUPPORTED_PROTOCOL") return "invalid_url";
   if (code.startsWith("HPE_")) return "protocol";
   if (TLS_CODES.test(code)) return "tls";

@@ -21,7 +21,11 @@ function view(row: DeliveryRow & { integration: { url: string } }) {
 }
 
 /** GET /public/v1/deliveries (spec 4.5): most recent first, cursor `before_id`. */
-export async function listDeliveries(db: Db, accountId: string, query: { status?: string | undefined; limit: number; before_id?: number | undefined }) {
+export async function listDeliveries(
+  db: Db,
+  accountId: string,
+  query: { status?: string | undefined; limit: number; before_id?: number | undefined },
+) {
   const rows = await db.delivery.findMany({
     where: {
       accountId,
@@ -40,7 +44,10 @@ export async function listDeliveries(db: Db, accountId: string, query: { status?
 
 /** GET /public/v1/deliveries/{id} (spec 4.6); another account's id is `not_found`. */
 export async function getDelivery(db: Db, accountId: string, id: number) {
-  const row = await db.delivery.findFirst({ where: { id: BigInt(id), accountId }, include: { integration: { select: { url: true } } } });
+  const row = await db.delivery.findFirst({
+    where: { id: BigInt(id), accountId },
+    include: { integration: { select: { url: true } } },
+  });
   if (!row) throw new ApiError("not_found", { message: "A entrega não foi encontrada nesta conta." });
   return { ...view(row), envelope: JSON.parse(row.body) as Record<string, unknown> };
 }

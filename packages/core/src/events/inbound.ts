@@ -4,7 +4,19 @@ import { extendWindow, WINDOW_MS } from "../windows/windows.ts";
 import { createDeliveries } from "./outbox.ts";
 
 /** The 11 values of spec 6.3; every other Meta type (reaction, order, system, ...) is `unsupported`. */
-export const RECEIVED_TYPES = ["text", "image", "audio", "video", "document", "sticker", "location", "contacts", "button", "interactive", "unsupported"] as const;
+export const RECEIVED_TYPES = [
+  "text",
+  "image",
+  "audio",
+  "video",
+  "document",
+  "sticker",
+  "location",
+  "contacts",
+  "button",
+  "interactive",
+  "unsupported",
+] as const;
 export type ReceivedType = (typeof RECEIVED_TYPES)[number];
 
 interface MetaMedia {
@@ -27,7 +39,11 @@ export interface MetaInboundMessage {
   document?: MetaMedia;
   sticker?: MetaMedia;
   button?: { text?: string; payload?: string };
-  interactive?: { type?: string; button_reply?: { id?: string; title?: string }; list_reply?: { id?: string; title?: string; description?: string } };
+  interactive?: {
+    type?: string;
+    button_reply?: { id?: string; title?: string };
+    list_reply?: { id?: string; title?: string; description?: string };
+  };
   context?: { id?: string; from?: string };
 }
 
@@ -45,13 +61,16 @@ function isMediaType(type: string): type is MediaType {
 
 /** Map Meta's inbound message to the data of `message.received` (spec 6.3). */
 export function toReceivedData(message: MetaInboundMessage, phoneNumberId: string, contacts: MetaContact[]) {
-  const type: ReceivedType = (RECEIVED_TYPES as readonly string[]).includes(message.type) ? (message.type as ReceivedType) : "unsupported";
+  const type: ReceivedType = (RECEIVED_TYPES as readonly string[]).includes(message.type)
+    ? (message.type as ReceivedType)
+    : "unsupported";
   const media = isMediaType(type) ? message[type] : undefined;
   let text: string | null = null;
   if (type === "text") text = message.text?.body ?? null;
   else if (media) text = media.caption ?? null;
   else if (type === "button") text = message.button?.text ?? null;
-  else if (type === "interactive") text = message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? null;
+  else if (type === "interactive")
+    text = message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? null;
 
   const seconds = Number(message.timestamp);
   const occurredAt = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
@@ -76,7 +95,13 @@ export function toReceivedData(message: MetaInboundMessage, phoneNumberId: strin
 }
 
 /** Store an inbound message once (provider retries are duplicates), extend the window, create deliveries. */
-export async function applyInbound(tx: DbTx, accountId: string, phoneNumberId: string, message: MetaInboundMessage, contacts: MetaContact[]): Promise<bigint[]> {
+export async function applyInbound(
+  tx: DbTx,
+  accountId: string,
+  phoneNumberId: string,
+  message: MetaInboundMessage,
+  contacts: MetaContact[],
+): Promise<bigint[]> {
   const { occurredAt, data } = toReceivedData(message, phoneNumberId, contacts);
   const inserted = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,

@@ -49,18 +49,27 @@ async function lockWamid(tx: DbTx, wamid: string): Promise<void> {
  * Store a message the provider just accepted (status `accepted`) and apply any status that arrived before
  * this commit. Returns the deliveries those statuses created.
  */
-export async function storeAcceptedMessage(tx: DbTx, message: Omit<Prisma.MessageUncheckedCreateInput, "status"> & { wamid: string }): Promise<bigint[]> {
+export async function storeAcceptedMessage(
+  tx: DbTx,
+  message: Omit<Prisma.MessageUncheckedCreateInput, "status"> & { wamid: string },
+): Promise<bigint[]> {
   await lockWamid(tx, message.wamid);
   await tx.message.create({ data: { ...message, status: "accepted" } });
   return applyEarlyStatuses(tx, message.wamid);
 }
 
-export async function applyStatus(tx: DbTx, update: ProviderStatusUpdate, { deferIfUnknown = true } = {}): Promise<bigint[]> {
+export async function applyStatus(
+  tx: DbTx,
+  update: ProviderStatusUpdate,
+  { deferIfUnknown = true } = {},
+): Promise<bigint[]> {
   if (!isProviderStatus(update.status)) return [];
   const next = update.status;
   if (deferIfUnknown) await lockWamid(tx, update.id);
   // Row lock: concurrent webhooks for the same message apply one after the other.
-  const rows = await tx.$queryRaw<{ id: string; status: StoredStatus }[]>`SELECT id, status FROM messages WHERE wamid = ${update.id} FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    { id: string; status: StoredStatus }[]
+  >`SELECT id, status FROM messages WHERE wamid = ${update.id} FOR UPDATE`;
   const current = rows[0];
   if (!current) {
     if (deferIfUnknown) await tx.earlyStatus.create({ data: { wamid: update.id, payload: update } });
@@ -72,7 +81,8 @@ export async function applyStatus(tx: DbTx, update: ProviderStatusUpdate, { defe
   const errorCode = error?.code ?? null;
   const errorMessage = error ? (error.error_data?.details ?? error.message ?? error.title ?? null) : null;
   const errorReason = next === "failed" ? mapMetaError(errorCode ?? -1, errorMessage) : null;
-  const statusAt = update.timestamp && /^\d+$/.test(update.timestamp) ? new Date(Number(update.timestamp) * 1000) : new Date();
+  const statusAt =
+    update.timestamp && /^\d+$/.test(update.timestamp) ? new Date(Number(update.timestamp) * 1000) : new Date();
   const message = await tx.message.update({
     where: { id: current.id },
     data: { status: next, statusAt, errorCode, errorMessage, errorReason },
@@ -95,7 +105,8 @@ export async function applyEarlyStatuses(tx: DbTx, wamid: string): Promise<bigin
   const early = await tx.earlyStatus.findMany({ where: { wamid }, orderBy: { id: "asc" } });
   if (early.length === 0) return [];
   const ids: bigint[] = [];
-  for (const row of early) ids.push(...(await applyStatus(tx, row.payload as unknown as ProviderStatusUpdate, { deferIfUnknown: false })));
+  for (const row of early)
+    ids.push(...(await applyStatus(tx, row.payload as unknown as ProviderStatusUpdate, { deferIfUnknown: false })));
   await tx.earlyStatus.deleteMany({ where: { wamid } });
   return ids;
 }

@@ -9,7 +9,12 @@ import type { WebhookEvent } from "../accounts/accounts.ts";
  * are signed and sent on every attempt). Jobs are queued after commit; the dispatcher's reconciler
  * queues any row whose job never made it to Redis.
  */
-export async function createDeliveries(tx: DbTx, accountId: string, event: WebhookEvent, data: object): Promise<bigint[]> {
+export async function createDeliveries(
+  tx: DbTx,
+  accountId: string,
+  event: WebhookEvent,
+  data: object,
+): Promise<bigint[]> {
   // One round trip for the subscribed integrations and their delivery ids: `delivery_id` is part of the body,
   // and the body is written once. (This runs for every provider webhook, so each query counts.)
   const integrations = await tx.$queryRaw<{ integration_id: string; id: bigint }[]>`
@@ -19,7 +24,16 @@ export async function createDeliveries(tx: DbTx, accountId: string, event: Webho
   const occurredAt = new Date();
   const rows = integrations.map(({ integration_id, id }) => {
     const body = JSON.stringify({ event, occurred_at: occurredAt.toISOString(), delivery_id: String(id), data });
-    return { id, accountId, integrationId: integration_id, event, status: "pending", body, occurredAt, nextAttemptAt: occurredAt };
+    return {
+      id,
+      accountId,
+      integrationId: integration_id,
+      event,
+      status: "pending",
+      body,
+      occurredAt,
+      nextAttemptAt: occurredAt,
+    };
   });
   await tx.delivery.createMany({ data: rows });
   return rows.map((row) => row.id);

@@ -33,7 +33,10 @@ export interface IngestResult {
  * create the outbox deliveries, all in one transaction committed before Meta gets its 200. A storage
  * failure throws, so the route answers 5xx and Meta retries; duplicates are applied once.
  */
-export async function ingestProviderWebhook(deps: { db: Db; outbox: Outbox; logger: Logger }, rawBody: string): Promise<IngestResult> {
+export async function ingestProviderWebhook(
+  deps: { db: Db; outbox: Outbox; logger: Logger },
+  rawBody: string,
+): Promise<IngestResult> {
   let body: MetaWebhookBody;
   try {
     body = JSON.parse(rawBody) as MetaWebhookBody;

@@ -33,7 +33,12 @@ export function fingerprint(request: unknown): string {
 }
 
 export interface IdempotencyStore {
-  reserve(input: { accountId: string; key: string; fingerprint: string; requestId: string | null }): Promise<Reservation>;
+  reserve(input: {
+    accountId: string;
+    key: string;
+    fingerprint: string;
+    requestId: string | null;
+  }): Promise<Reservation>;
   /** Store the final answer; repeats with the key replay it. */
   complete(id: bigint, response: StoredResponse): Promise<void>;
   /** Forget the key after a confirmed refusal, so the caller may try again with it. */
@@ -54,7 +59,12 @@ export interface IdempotencyOptions {
 export function createIdempotencyStore(db: Db, options: IdempotencyOptions): IdempotencyStore {
   const expiry = () => new Date(Date.now() + options.ttlHours * 3_600_000);
 
-  async function reserve(input: { accountId: string; key: string; fingerprint: string; requestId: string | null }): Promise<Reservation> {
+  async function reserve(input: {
+    accountId: string;
+    key: string;
+    fingerprint: string;
+    requestId: string | null;
+  }): Promise<Reservation> {
     for (let round = 0; round < 3; round++) {
       const inserted = await db.$queryRaw<{ id: bigint }[]>`
         INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at)
@@ -64,7 +74,9 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
       const first = inserted[0];
       if (first) return { kind: "reserved", id: first.id };
 
-      const existing = await db.idempotencyKey.findUnique({ where: { accountId_key: { accountId: input.accountId, key: input.key } } });
+      const existing = await db.idempotencyKey.findUnique({
+        where: { accountId_key: { accountId: input.accountId, key: input.key } },
+      });
       if (!existing) continue; // released between our insert and read: try again
       if (existing.expiresAt.getTime() <= Date.now()) {
         // Expired keys are free again; delete only that exact expired row.
@@ -80,7 +92,12 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
         const response = options.unconfirmedResponse();
         const settled = await db.idempotencyKey.updateMany({
           where: { id: existing.id, state: "in_flight", updatedAt: existing.updatedAt },
-          data: { state: "completed", responseStatus: response.status, responseBody: response.body, updatedAt: new Date() },
+          data: {
+            state: "completed",
+            responseStatus: response.status,
+            responseBody: response.body,
+            updatedAt: new Date(),
+          },
         });
         if (settled.count === 1) return { kind: "replay", response };
         continue;
@@ -95,7 +112,12 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
     async complete(id, response) {
       await db.idempotencyKey.update({
         where: { id },
-        data: { state: "completed", responseStatus: response.status, responseBody: response.body, updatedAt: new Date() },
+        data: {
+          state: "completed",
+          responseStatus: response.status,
+          responseBody: response.body,
+          updatedAt: new Date(),
+        },
       });
     },
     async release(id) {

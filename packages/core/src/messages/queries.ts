@@ -9,7 +9,14 @@ import { getWindow } from "../windows/windows.ts";
 /** POST /public/v1/validate (spec 4.2): `valid=false` is an answer, not an error. */
 export function validatePhone(to: string, country?: string | null) {
   const phone = normalizePhone(to, country);
-  return { to: phone.digits, valid: phone.valid, country: phone.country, type: phone.type, e164: phone.e164, national_format: phone.nationalFormat };
+  return {
+    to: phone.digits,
+    valid: phone.valid,
+    country: phone.country,
+    type: phone.type,
+    e164: phone.e164,
+    national_format: phone.nationalFormat,
+  };
 }
 
 /**
@@ -22,7 +29,9 @@ export async function windowStatus(db: Db, accountId: string, to: string, phoneN
   if (!number && phoneNumberId) return null;
   const phone = normalizePhone(to);
   const contact = phone.valid ? phone.digits : phone.digits || to;
-  const window = number ? await getWindow(db, number.phoneNumberId, contact) : { open: false, expiresAt: null, lastInboundAt: null };
+  const window = number
+    ? await getWindow(db, number.phoneNumberId, contact)
+    : { open: false, expiresAt: null, lastInboundAt: null };
   return {
     to: contact,
     phone_number_id: number?.phoneNumberId ?? null,
@@ -33,12 +42,28 @@ export async function windowStatus(db: Db, accountId: string, to: string, phoneN
 }
 
 /** Statuses Meta reports for templates; `ALL` lists every one of them. */
-export const TEMPLATE_STATUSES = ["APPROVED", "PENDING", "REJECTED", "PAUSED", "DISABLED", "IN_APPEAL", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED", "ARCHIVED"] as const;
+export const TEMPLATE_STATUSES = [
+  "APPROVED",
+  "PENDING",
+  "REJECTED",
+  "PAUSED",
+  "DISABLED",
+  "IN_APPEAL",
+  "PENDING_DELETION",
+  "DELETED",
+  "LIMIT_EXCEEDED",
+  "ARCHIVED",
+] as const;
 
 /** GET /public/v1/templates (spec 4.4). */
-export async function templateCatalogue(deps: { db: Db; catalogue: CatalogueCache }, accountId: string, query: { status: string; phone_number_id?: string | undefined }) {
+export async function templateCatalogue(
+  deps: { db: Db; catalogue: CatalogueCache },
+  accountId: string,
+  query: { status: string; phone_number_id?: string | undefined },
+) {
   const status = query.status.toUpperCase();
-  if (status !== "ALL" && !(TEMPLATE_STATUSES as readonly string[]).includes(status)) throw new ApiError("invalid_template_status");
+  if (status !== "ALL" && !(TEMPLATE_STATUSES as readonly string[]).includes(status))
+    throw new ApiError("invalid_template_status");
   const number = await resolveBusinessNumber(deps.db, accountId, query.phone_number_id);
   if (!number) throw new ApiError("no_connected_number");
   const templates = await deps.catalogue.get(number.wabaId);

@@ -63,7 +63,8 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
   if (input.pix_order && !hasTemplate) throw new ApiError("pix_needs_template");
   if (!hasText && !hasTemplate) throw new ApiError("empty_message");
   const phone = normalizePhone(input.to);
-  if (!phone.valid) throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
+  if (!phone.valid)
+    throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
 
   const normalized = { ...input, to: phone.digits };
   let reservation: bigint | null = null;
@@ -83,10 +84,14 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
     const number = await resolveBusinessNumber(deps.db, ctx.accountId, input.phone_number_id);
     if (!number) {
       throw new ApiError("no_connected_number", {
-        message: input.phone_number_id ? `O número ${input.phone_number_id} não está conectado a esta conta.` : undefined,
+        message: input.phone_number_id
+          ? `O número ${input.phone_number_id} não está conectado a esta conta.`
+          : undefined,
       });
     }
-    const payload = hasTemplate ? await templatePayload(deps, normalized, number.wabaId) : await textPayload(deps, normalized, number.phoneNumberId);
+    const payload = hasTemplate
+      ? await templatePayload(deps, normalized, number.wabaId)
+      : await textPayload(deps, normalized, number.phoneNumberId);
 
     providerCalled = true;
     const result = await deps.meta.sendMessage(number.phoneNumberId, payload);
@@ -106,7 +111,12 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
       if (reservation !== null) {
         await tx.idempotencyKey.update({
           where: { id: reservation },
-          data: { state: "completed", responseStatus: response.status, responseBody: response.body, updatedAt: new Date() },
+          data: {
+            state: "completed",
+            responseStatus: response.status,
+            responseBody: response.body,
+            updatedAt: new Date(),
+          },
         });
       }
       await recordAudit(tx, {
@@ -135,18 +145,32 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
   }
 }
 
-async function settleFailure(deps: SendDeps, reservation: bigint | null, providerCalled: boolean, error: unknown): Promise<never> {
-  const confirmedRefusal = error instanceof ApiError || error instanceof MetaApiError || error instanceof MetaUnavailableError;
+async function settleFailure(
+  deps: SendDeps,
+  reservation: bigint | null,
+  providerCalled: boolean,
+  error: unknown,
+): Promise<never> {
+  const confirmedRefusal =
+    error instanceof ApiError || error instanceof MetaApiError || error instanceof MetaUnavailableError;
   if (reservation !== null) {
     if (confirmedRefusal || !providerCalled) {
-      await deps.idempotency.release(reservation).catch((e: unknown) => deps.logger.error("could not release idempotency key", { error: e }));
+      await deps.idempotency
+        .release(reservation)
+        .catch((e: unknown) => deps.logger.error("could not release idempotency key", { error: e }));
     } else {
       // The provider may have sent it: keep the key, answer (and replay) send_unconfirmed.
-      await deps.idempotency.complete(reservation, unconfirmedResponse()).catch((e: unknown) => deps.logger.error("could not settle idempotency key", { error: e }));
+      await deps.idempotency
+        .complete(reservation, unconfirmedResponse())
+        .catch((e: unknown) => deps.logger.error("could not settle idempotency key", { error: e }));
     }
   }
   if (error instanceof MetaApiError) {
-    deps.logger.info("provider refused the send", { metaCode: error.code, reason: error.reason, details: error.details });
+    deps.logger.info("provider refused the send", {
+      metaCode: error.code,
+      reason: error.reason,
+      details: error.details,
+    });
     throw new ApiError(error.reason, {
       cause: error,
       ...(error.reason === "rate_limited" ? { retryAfterSeconds: deps.providerRetryAfterSeconds } : {}),
@@ -175,7 +199,8 @@ async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: s
 }
 
 /** Spec 7, 503 (messages): nothing was sent, so the same request with the same key is safe to repeat. */
-const TEMPLATES_UNAVAILABLE_ON_SEND = "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
+const TEMPLATES_UNAVAILABLE_ON_SEND =
+  "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
 
 async function catalogueForSend(deps: SendDeps, wabaId: string, options?: { refresh: true }) {
   try {
@@ -193,6 +218,9 @@ async function templatePayload(deps: SendDeps, input: PublicSendIn, wabaId: stri
   let template = findTemplate(await catalogueForSend(deps, wabaId), name, input.language);
   // A miss may be a template approved after the cache was filled: look once more at the provider.
   if (!template) template = findTemplate(await catalogueForSend(deps, wabaId, { refresh: true }), name, input.language);
-  if (!template) throw new ApiError("template_not_found", { message: `O template ${name} não existe no idioma ${input.language} para esta conta.` });
+  if (!template)
+    throw new ApiError("template_not_found", {
+      message: `O template ${name} não existe no idioma ${input.language} para esta conta.`,
+    });
   return buildTemplateSend(input, template);
 }

@@ -49,7 +49,14 @@ function withBrazilianNinthDigit(international: string): string | null {
 export function normalizePhone(input: string, country?: string | null): NormalizedPhone {
   const trimmed = input.trim();
   const digits = trimmed.replace(/\D/g, "");
-  const invalid: NormalizedPhone = { digits, valid: false, country: null, type: null, e164: null, nationalFormat: null };
+  const invalid: NormalizedPhone = {
+    digits,
+    valid: false,
+    country: null,
+    type: null,
+    e164: null,
+    nationalFormat: null,
+  };
   if (digits.length === 0 || digits.length > 15 || /[A-Za-z]/.test(trimmed)) return invalid;
 
   // An empty or blank country (as web forms post it) means "not given": BR.

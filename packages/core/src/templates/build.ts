@@ -108,19 +108,34 @@ function length(text: string): number {
 function checkText(value: string, max: number, what: string, templateName: string): void {
   if (value.trim() === "") fail("variable_bad_format", `${what} do template ${templateName} está vazia.`);
   if (LINE_BREAK_OR_TAB.test(value)) {
-    fail("variable_bad_format", `${what} do template ${templateName} contém quebra de linha ou tabulação, que o provedor não aceita.`);
+    fail(
+      "variable_bad_format",
+      `${what} do template ${templateName} contém quebra de linha ou tabulação, que o provedor não aceita.`,
+    );
   }
   if (TOO_MANY_SPACES.test(value)) {
-    fail("variable_bad_format", `${what} do template ${templateName} contém mais de 4 espaços seguidos, o que o provedor não aceita.`);
+    fail(
+      "variable_bad_format",
+      `${what} do template ${templateName} contém mais de 4 espaços seguidos, o que o provedor não aceita.`,
+    );
   }
   const size = length(value);
-  if (size > max) fail("variable_too_long", `${what} do template ${templateName} tem ${size} caracteres; o máximo é ${max}.`);
+  if (size > max)
+    fail("variable_too_long", `${what} do template ${templateName} tem ${size} caracteres; o máximo é ${max}.`);
 }
 
 /** The button position to use, refusing an explicit index that names another button. */
-function resolveIndex(given: number | null | undefined, button: ButtonShape, field: string, templateName: string): number {
+function resolveIndex(
+  given: number | null | undefined,
+  button: ButtonShape,
+  field: string,
+  templateName: string,
+): number {
   if (given === undefined || given === null || given === 0 || given === button.index) return button.index;
-  return fail("template_params_mismatch", `O botão de índice ${given} do template ${templateName} não é o esperado para ${field}; use o índice ${button.index}.`);
+  return fail(
+    "template_params_mismatch",
+    `O botão de índice ${given} do template ${templateName} não é o esperado para ${field}; use o índice ${button.index}.`,
+  );
 }
 
 function label(template: MetaTemplate): string {
@@ -134,19 +149,30 @@ function label(template: MetaTemplate): string {
 export function buildTemplateSend(input: TemplateSendInput, template: MetaTemplate): GraphTemplatePayload {
   const name = template.name;
   if (template.status !== "APPROVED") {
-    if (template.status === "PAUSED") fail("template_paused", `O template ${label(template)} está pausado pelo provedor e não pode ser enviado agora.`);
-    fail("invalid_template", `O template ${label(template)} está com status ${template.status}; só templates aprovados (APPROVED) podem ser enviados.`);
+    if (template.status === "PAUSED")
+      fail("template_paused", `O template ${label(template)} está pausado pelo provedor e não pode ser enviado agora.`);
+    fail(
+      "invalid_template",
+      `O template ${label(template)} está com status ${template.status}; só templates aprovados (APPROVED) podem ser enviados.`,
+    );
   }
   const shape = templateShape(template);
   if (shape.unsupportedReason !== null) {
-    fail("template_format_unsupported", `O template ${name} não pode ser enviado pela API pública. ${shape.unsupportedReason}`);
+    fail(
+      "template_format_unsupported",
+      `O template ${name} não pode ser enviado pela API pública. ${shape.unsupportedReason}`,
+    );
   }
 
   const orderButton = shape.buttons.find((b) => b.isOrderDetails);
   if (input.pix_order && !orderButton) {
-    fail("invalid_pix_order", `O template ${name} não tem botão de pedido Pix (ORDER_DETAILS); envie pix_order com um template de detalhes do pedido.`);
+    fail(
+      "invalid_pix_order",
+      `O template ${name} não tem botão de pedido Pix (ORDER_DETAILS); envie pix_order com um template de detalhes do pedido.`,
+    );
   }
-  if (orderButton && !input.pix_order) fail("invalid_pix_order", `O template ${name} é de cobrança Pix e exige pix_order.`);
+  if (orderButton && !input.pix_order)
+    fail("invalid_pix_order", `O template ${name} é de cobrança Pix e exige pix_order.`);
 
   const components: GraphTemplateComponent[] = [];
   const header = headerComponent(input, shape, name);
@@ -156,7 +182,9 @@ export function buildTemplateSend(input: TemplateSendInput, template: MetaTempla
   // Body text limit depends on whether the send has other components (Meta's parameter-object rule).
   const bodyMax = components.length > 0 ? BODY_PARAM_MAX : BODY_ONLY_PARAM_MAX;
   if (body) {
-    body.parameters.forEach((p, i) => checkText(p.text, bodyMax, p.parameter_name ? `A variável {{${p.parameter_name}}}` : `A variável ${i + 1}`, name));
+    body.parameters.forEach((p, i) =>
+      checkText(p.text, bodyMax, p.parameter_name ? `A variável {{${p.parameter_name}}}` : `A variável ${i + 1}`, name),
+    );
     components.splice(header ? 1 : 0, 0, body);
   }
 
@@ -178,14 +206,22 @@ function headerComponent(input: TemplateSendInput, shape: TemplateShape, name: s
   if (header?.needsMedia) {
     const format = header.format.toLowerCase() as GraphHeaderMediaParameter["type"];
     if (!media) {
-      fail("template_required_header_media", `O template ${name} tem cabeçalho ${header.format}; informe header_media com um link público do arquivo.`);
+      fail(
+        "template_required_header_media",
+        `O template ${name} tem cabeçalho ${header.format}; informe header_media com um link público do arquivo.`,
+      );
     }
     const type = (media.type ?? format).toLowerCase();
     if (type !== format) {
-      fail("template_header_mismatch", `O cabeçalho do template ${name} é ${header.format}, mas header_media.type é ${type}; informe type "${format}".`);
+      fail(
+        "template_header_mismatch",
+        `O cabeçalho do template ${name} é ${header.format}, mas header_media.type é ${type}; informe type "${format}".`,
+      );
     }
-    if (headerText !== null && headerText !== "") fail("template_params_mismatch", `O cabeçalho do template ${name} é de mídia; remova header_text.`);
-    const object = format === "document" && media.filename ? { link: media.link, filename: media.filename } : { link: media.link };
+    if (headerText !== null && headerText !== "")
+      fail("template_params_mismatch", `O cabeçalho do template ${name} é de mídia; remova header_text.`);
+    const object =
+      format === "document" && media.filename ? { link: media.link, filename: media.filename } : { link: media.link };
     const parameter = { type: format, [format]: object } as unknown as GraphHeaderMediaParameter;
     return { type: "header", parameters: [parameter] };
   }
@@ -196,12 +232,17 @@ function headerComponent(input: TemplateSendInput, shape: TemplateShape, name: s
 
   const variable = header?.variables[0];
   if (variable === undefined) {
-    if (headerText !== null && headerText !== "") fail("template_params_mismatch", `O cabeçalho do template ${name} não tem variável; remova header_text.`);
+    if (headerText !== null && headerText !== "")
+      fail("template_params_mismatch", `O cabeçalho do template ${name} não tem variável; remova header_text.`);
     return null;
   }
-  if (headerText === null || headerText === "") fail("template_params_mismatch", `O cabeçalho do template ${name} tem uma variável; informe header_text.`);
+  if (headerText === null || headerText === "")
+    fail("template_params_mismatch", `O cabeçalho do template ${name} tem uma variável; informe header_text.`);
   checkText(headerText, HEADER_PARAM_MAX, "O texto do cabeçalho (header_text)", name);
-  const parameter: GraphTextParameter = shape.parameterFormat === "NAMED" ? { type: "text", parameter_name: variable, text: headerText } : { type: "text", text: headerText };
+  const parameter: GraphTextParameter =
+    shape.parameterFormat === "NAMED"
+      ? { type: "text", parameter_name: variable, text: headerText }
+      : { type: "text", text: headerText };
   return { type: "header", parameters: [parameter] };
 }
 
@@ -210,7 +251,10 @@ function bodyComponent(input: TemplateSendInput, shape: TemplateShape, name: str
   const values = input.variables ?? [];
   if (shape.isAuthentication) {
     if (values.length > 0) {
-      fail("template_params_mismatch", `O template ${name} é de autenticação: informe o código em otp_code e deixe variables vazio.`);
+      fail(
+        "template_params_mismatch",
+        `O template ${name} é de autenticação: informe o código em otp_code e deixe variables vazio.`,
+      );
     }
     const otp = input.otp_code ?? "";
     if (otp === "") fail("invalid_otp", `O template ${name} é de autenticação e exige o código em otp_code.`);
@@ -223,7 +267,10 @@ function bodyComponent(input: TemplateSendInput, shape: TemplateShape, name: str
 
   const expected = shape.body.variables;
   if (values.length !== expected.length) {
-    fail("template_params_mismatch", `O template ${name} espera ${plural(expected.length, "variável", "variáveis")}, mas ${sentCount(values.length)}.`);
+    fail(
+      "template_params_mismatch",
+      `O template ${name} espera ${plural(expected.length, "variável", "variáveis")}, mas ${sentCount(values.length)}.`,
+    );
   }
   if (expected.length === 0) return null;
 
@@ -233,17 +280,27 @@ function bodyComponent(input: TemplateSendInput, shape: TemplateShape, name: str
   const given = input.variable_names ?? [];
   const names = given.length > 0 ? given : expected;
   if (names.length !== values.length) {
-    fail("template_params_mismatch", `variable_names tem ${plural(names.length, "nome", "nomes")}, mas variables tem ${plural(values.length, "valor", "valores")}.`);
+    fail(
+      "template_params_mismatch",
+      `variable_names tem ${plural(names.length, "nome", "nomes")}, mas variables tem ${plural(values.length, "valor", "valores")}.`,
+    );
   }
   const seen = new Set<string>();
   for (const variableName of names) {
     if (!expected.includes(variableName)) {
-      fail("template_params_mismatch", `O template ${name} não tem a variável {{${variableName}}}; as variáveis são: ${expected.join(", ")}.`);
+      fail(
+        "template_params_mismatch",
+        `O template ${name} não tem a variável {{${variableName}}}; as variáveis são: ${expected.join(", ")}.`,
+      );
     }
-    if (seen.has(variableName)) fail("template_params_mismatch", `A variável {{${variableName}}} aparece mais de uma vez em variable_names.`);
+    if (seen.has(variableName))
+      fail("template_params_mismatch", `A variável {{${variableName}}} aparece mais de uma vez em variable_names.`);
     seen.add(variableName);
   }
-  return { type: "body", parameters: values.map((text, i) => ({ type: "text", parameter_name: names[i] ?? "", text })) };
+  return {
+    type: "body",
+    parameters: values.map((text, i) => ({ type: "text", parameter_name: names[i] ?? "", text })),
+  };
 }
 
 function buttonComponents(input: TemplateSendInput, shape: TemplateShape, name: string): GraphTemplateComponent[] {
@@ -254,13 +311,18 @@ function buttonComponents(input: TemplateSendInput, shape: TemplateShape, name: 
   const urlButton = shape.buttons.find((b) => b.needsUrlParam);
   if (urlButton) {
     if (urlParam === null || urlParam === "") {
-      fail("template_params_mismatch", `O botão "${urlButton.text ?? "URL"}" do template ${name} tem uma variável na URL; informe button_url_param.`);
+      fail(
+        "template_params_mismatch",
+        `O botão "${urlButton.text ?? "URL"}" do template ${name} tem uma variável na URL; informe button_url_param.`,
+      );
     }
     const index = resolveIndex(input.button_url_index, urlButton, "button_url_param", name);
     const staticLength = length((urlButton.url ?? "").replace(/\{\{[^}]*\}\}/g, ""));
     checkText(urlParam, Math.max(0, URL_MAX - staticLength), "O parâmetro do botão de URL (button_url_param)", name);
     const variable = urlButton.urlVariable ?? "1";
-    const parameter: GraphTextParameter = /^\d+$/.test(variable) ? { type: "text", text: urlParam } : { type: "text", parameter_name: variable, text: urlParam };
+    const parameter: GraphTextParameter = /^\d+$/.test(variable)
+      ? { type: "text", text: urlParam }
+      : { type: "text", parameter_name: variable, text: urlParam };
     out.push({ type: "button", sub_type: "url", index: String(index), parameters: [parameter] });
   } else if (urlParam !== null && urlParam !== "") {
     fail("template_params_mismatch", `O template ${name} não tem botão de URL com variável; remova button_url_param.`);
@@ -268,11 +330,19 @@ function buttonComponents(input: TemplateSendInput, shape: TemplateShape, name: 
 
   const couponButton = shape.buttons.find((b) => b.needsCoupon);
   if (couponButton) {
-    if (coupon === null || coupon === "") fail("template_params_mismatch", `O template ${name} tem um botão de copiar código; informe coupon_code.`);
+    if (coupon === null || coupon === "")
+      fail("template_params_mismatch", `O template ${name} tem um botão de copiar código; informe coupon_code.`);
     const index = resolveIndex(input.coupon_index, couponButton, "coupon_code", name);
-    if (length(coupon) > COUPON_MAX) fail("variable_too_long", `O cupom (coupon_code) tem ${length(coupon)} caracteres; o máximo é ${COUPON_MAX}.`);
-    if (!COUPON_FORMAT.test(coupon)) fail("variable_bad_format", "O cupom (coupon_code) deve ter apenas letras e números.");
-    out.push({ type: "button", sub_type: "copy_code", index, parameters: [{ type: "coupon_code", coupon_code: coupon }] });
+    if (length(coupon) > COUPON_MAX)
+      fail("variable_too_long", `O cupom (coupon_code) tem ${length(coupon)} caracteres; o máximo é ${COUPON_MAX}.`);
+    if (!COUPON_FORMAT.test(coupon))
+      fail("variable_bad_format", "O cupom (coupon_code) deve ter apenas letras e números.");
+    out.push({
+      type: "button",
+      sub_type: "copy_code",
+      index,
+      parameters: [{ type: "coupon_code", coupon_code: coupon }],
+    });
   } else if (coupon !== null && coupon !== "") {
     fail("template_params_mismatch", `O template ${name} não tem botão de copiar código; remova coupon_code.`);
   }
@@ -281,7 +351,12 @@ function buttonComponents(input: TemplateSendInput, shape: TemplateShape, name: 
   const otpButton = shape.buttons.find((b) => b.needsOtp);
   if (otpButton && input.otp_code) {
     const index = resolveIndex(input.otp_index, otpButton, "otp_code", name);
-    out.push({ type: "button", sub_type: "url", index: String(index), parameters: [{ type: "text", text: input.otp_code }] });
+    out.push({
+      type: "button",
+      sub_type: "url",
+      index: String(index),
+      parameters: [{ type: "text", text: input.otp_code }],
+    });
   }
 
   const orderButton = shape.buttons.find((b) => b.isOrderDetails);
@@ -294,7 +369,9 @@ function buttonComponents(input: TemplateSendInput, shape: TemplateShape, name: 
     });
   }
   // Meta reads buttons by index; keep them in the template's order.
-  return out.sort((a, b) => Number((a as { index: string | number }).index) - Number((b as { index: string | number }).index));
+  return out.sort(
+    (a, b) => Number((a as { index: string | number }).index) - Number((b as { index: string | number }).index),
+  );
 }
 
 function orderDetails(order: PixOrderInput): GraphOrderDetails {
@@ -318,7 +395,10 @@ function orderDetails(order: PixOrderInput): GraphOrderDetails {
   // A given total that disagrees with the items is refused rather than silently replaced: the payer must see
   // exactly the amount of the Pix code.
   if (order.total_amount !== undefined && order.total_amount !== null && order.total_amount !== expectedTotal) {
-    fail("invalid_pix_order", `O total do pedido Pix (${order.total_amount} centavos) não confere com a soma dos itens mais impostos (${expectedTotal} centavos).`);
+    fail(
+      "invalid_pix_order",
+      `O total do pedido Pix (${order.total_amount} centavos) não confere com a soma dos itens mais impostos (${expectedTotal} centavos).`,
+    );
   }
   if (expectedTotal <= 0) fail("invalid_pix_order", "O valor total do pedido Pix deve ser maior que zero.");
   if (!Number.isSafeInteger(expectedTotal)) fail("invalid_pix_order", "O valor total do pedido Pix é grande demais.");
@@ -330,7 +410,12 @@ function orderDetails(order: PixOrderInput): GraphOrderDetails {
     payment_settings: [
       {
         type: "pix_dynamic_code",
-        pix_dynamic_code: { code: order.pix_code, merchant_name: order.merchant_name, key: order.key, key_type: order.key_type ?? "CNPJ" },
+        pix_dynamic_code: {
+          code: order.pix_code,
+          merchant_name: order.merchant_name,
+          key: order.key,
+          key_type: order.key_type ?? "CNPJ",
+        },
       },
     ],
     currency: "BRL",

@@ -38,15 +38,25 @@ export function toCatalogueItem(template: MetaTemplate): TemplateItemOut {
           reasons: Array.isArray(quality.reasons) ? quality.reasons : [],
         }
       : null,
-    rejected_reason: typeof template.rejected_reason === "string" && template.rejected_reason.toUpperCase() !== "NONE" && template.rejected_reason !== "" ? template.rejected_reason : null,
-    message_send_ttl_seconds: typeof template.message_send_ttl_seconds === "number" && Number.isInteger(template.message_send_ttl_seconds) ? template.message_send_ttl_seconds : null,
+    rejected_reason:
+      typeof template.rejected_reason === "string" &&
+      template.rejected_reason.toUpperCase() !== "NONE" &&
+      template.rejected_reason !== ""
+        ? template.rejected_reason
+        : null,
+    message_send_ttl_seconds:
+      typeof template.message_send_ttl_seconds === "number" && Number.isInteger(template.message_send_ttl_seconds)
+        ? template.message_send_ttl_seconds
+        : null,
     sendable: template.status === "APPROVED",
     api_supported: shape.unsupportedReason === null,
     api_unsupported_reason: shape.unsupportedReason,
     header,
     parameter_format: shape.parameterFormat,
     body,
-    footer: shape.footer ? { text: shape.footer.text, code_expiration_minutes: shape.footer.codeExpirationMinutes } : null,
+    footer: shape.footer
+      ? { text: shape.footer.text, code_expiration_minutes: shape.footer.codeExpirationMinutes }
+      : null,
     buttons: shape.buttons.map((b) => ({
       index: b.index,
       type: b.type,

@@ -1,4 +1,12 @@
-export { buildTemplateSend, BODY_ONLY_PARAM_MAX, BODY_PARAM_MAX, COUPON_MAX, HEADER_PARAM_MAX, OTP_MAX, URL_MAX } from "./build.ts";
+export {
+  buildTemplateSend,
+  BODY_ONLY_PARAM_MAX,
+  BODY_PARAM_MAX,
+  COUPON_MAX,
+  HEADER_PARAM_MAX,
+  OTP_MAX,
+  URL_MAX,
+} from "./build.ts";
 export type { PixItemInput, PixOrderInput, TemplateSendInput } from "./build.ts";
 export { toCatalogueItem } from "./catalogue.ts";
 export { findTemplate } from "./find.ts";

@@ -122,13 +122,22 @@ export function templateShape(template: MetaTemplate): TemplateShape {
   const footer = footerComponent
     ? {
         text: typeof footerComponent.text === "string" ? footerComponent.text : null,
-        codeExpirationMinutes: typeof footerComponent.code_expiration_minutes === "number" ? footerComponent.code_expiration_minutes : null,
+        codeExpirationMinutes:
+          typeof footerComponent.code_expiration_minutes === "number" ? footerComponent.code_expiration_minutes : null,
       }
     : null;
 
   const buttons = (componentOf(template, "BUTTONS")?.buttons ?? []).map((b, i) => buttonShape(b, i, isAuthentication));
 
-  const shape: TemplateShape = { parameterFormat, isAuthentication, header, body, footer, buttons, unsupportedReason: null };
+  const shape: TemplateShape = {
+    parameterFormat,
+    isAuthentication,
+    header,
+    body,
+    footer,
+    buttons,
+    unsupportedReason: null,
+  };
   shape.unsupportedReason = unsupportedReason(template, shape);
   return shape;
 }
@@ -141,18 +150,26 @@ function unsupportedReason(template: MetaTemplate, shape: TemplateShape): string
   if (shape.header && !FILLABLE_HEADERS.has(shape.header.format)) {
     return `O cabeçalho do tipo ${shape.header.format} não pode ser preenchido pela API pública.`;
   }
-  if (shape.header && shape.header.variables.length > 1) return "O cabeçalho tem mais de uma variável e a API pública preenche apenas uma (header_text).";
+  if (shape.header && shape.header.variables.length > 1)
+    return "O cabeçalho tem mais de uma variável e a API pública preenche apenas uma (header_text).";
   for (const button of shape.buttons) {
-    if (!FILLABLE_BUTTONS.has(button.type)) return `O botão do tipo ${button.type} não pode ser preenchido pela API pública.`;
+    if (!FILLABLE_BUTTONS.has(button.type))
+      return `O botão do tipo ${button.type} não pode ser preenchido pela API pública.`;
   }
-  if (shape.buttons.filter((b) => b.needsUrlParam).length > 1) return "O template tem mais de um botão de URL com variável e a API pública preenche apenas um (button_url_param).";
-  if (shape.buttons.filter((b) => b.needsCoupon).length > 1) return "O template tem mais de um botão de copiar código e a API pública preenche apenas um (coupon_code).";
-  if (shape.buttons.filter((b) => b.isOrderDetails).length > 1) return "O template tem mais de um botão de pedido e a API pública preenche apenas um (pix_order).";
-  if (shape.body.variables.length > MAX_BODY_VARIABLES) return `O corpo tem ${shape.body.variables.length} variáveis e a API pública aceita no máximo ${MAX_BODY_VARIABLES}.`;
+  if (shape.buttons.filter((b) => b.needsUrlParam).length > 1)
+    return "O template tem mais de um botão de URL com variável e a API pública preenche apenas um (button_url_param).";
+  if (shape.buttons.filter((b) => b.needsCoupon).length > 1)
+    return "O template tem mais de um botão de copiar código e a API pública preenche apenas um (coupon_code).";
+  if (shape.buttons.filter((b) => b.isOrderDetails).length > 1)
+    return "O template tem mais de um botão de pedido e a API pública preenche apenas um (pix_order).";
+  if (shape.body.variables.length > MAX_BODY_VARIABLES)
+    return `O corpo tem ${shape.body.variables.length} variáveis e a API pública aceita no máximo ${MAX_BODY_VARIABLES}.`;
   if (shape.parameterFormat === "POSITIONAL") {
     const expected = shape.body.variables.map((_, i) => String(i + 1)).sort();
-    if ([...shape.body.variables].sort().join() !== expected.join()) return "As variáveis do corpo não estão numeradas em sequência a partir de {{1}}.";
+    if ([...shape.body.variables].sort().join() !== expected.join())
+      return "As variáveis do corpo não estão numeradas em sequência a partir de {{1}}.";
   }
-  if (shape.isAuthentication && shape.body.variables.length !== 1) return "O template de autenticação não tem exatamente uma variável para o código.";
+  if (shape.isAuthentication && shape.body.variables.length !== 1)
+    return "O template de autenticação não tem exatamente uma variável para o código.";
   return null;
 }

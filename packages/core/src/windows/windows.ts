@@ -9,7 +9,12 @@ export interface WindowState {
 }
 
 /** The 24 h window of a contact on a business number (spec 4.3): only messages FROM the contact count. */
-export async function getWindow(db: Db, phoneNumberId: string, contact: string, now = new Date()): Promise<WindowState> {
+export async function getWindow(
+  db: Db,
+  phoneNumberId: string,
+  contact: string,
+  now = new Date(),
+): Promise<WindowState> {
   const row = await db.contactWindow.findUnique({ where: { phoneNumberId_contact: { phoneNumberId, contact } } });
   if (!row) return { open: false, expiresAt: null, lastInboundAt: null };
   return { open: row.expiresAt.getTime() > now.getTime(), expiresAt: row.expiresAt, lastInboundAt: row.lastInboundAt };

@@ -117,7 +117,9 @@ function postgresType(field: DmmfField, enums: Map<string, DmmfEnum>): string {
     const declared = enums.get(field.type);
     base = quoteIdentifier(declared?.dbName ?? field.type);
   } else if (field.kind === "scalar") {
-    base = field.nativeType ? nativeType(field.nativeType[0], field.nativeType[1], field.type) : defaultType(field.type);
+    base = field.nativeType
+      ? nativeType(field.nativeType[0], field.nativeType[1], field.type)
+      : defaultType(field.type);
   } else {
     throw new UnsupportedSchemaFeature(`o campo ${field.name} do tipo ${field.kind}`);
   }
@@ -143,7 +145,8 @@ function defaultType(scalar: string): string {
 
 function nativeType(name: string, args: string[], scalar: string): string {
   const withArgs = (sql: string) => (args.length > 0 ? `${sql}(${args.join(",")})` : sql);
-  const precision = (sql: string, zone: string) => (args.length > 0 ? `${sql}(${args.join(",")}) ${zone}` : `${sql} ${zone}`);
+  const precision = (sql: string, zone: string) =>
+    args.length > 0 ? `${sql}(${args.join(",")}) ${zone}` : `${sql} ${zone}`;
   switch (name) {
     case "Uuid":
       return "uuid";
@@ -204,7 +207,8 @@ function postgresDefault(field: DmmfField, table: string, column: string, type: 
         // Prisma creates SERIAL/BIGSERIAL columns, whose sequence Postgres names <table>_<column>_seq.
         return `nextval('${table}_${column}_seq'::regclass)`;
       case "dbgenerated":
-        if (typeof value.args[0] !== "string") throw new UnsupportedSchemaFeature(`dbgenerated() sem expressão em ${table}.${column}`);
+        if (typeof value.args[0] !== "string")
+          throw new UnsupportedSchemaFeature(`dbgenerated() sem expressão em ${table}.${column}`);
         return value.args[0];
       case "uuid":
       case "cuid":
@@ -220,7 +224,10 @@ function postgresDefault(field: DmmfField, table: string, column: string, type: 
     throw new UnsupportedSchemaFeature(`o default de lista não vazia de ${table}.${column}`);
   }
   if (typeof value === "boolean") return String(value);
-  if (typeof value === "number" || (typeof value === "string" && ["Int", "BigInt", "Float", "Decimal"].includes(field.type))) {
+  if (
+    typeof value === "number" ||
+    (typeof value === "string" && ["Int", "BigInt", "Float", "Decimal"].includes(field.type))
+  ) {
     const text = String(value);
     return text.startsWith("-") ? `${sqlString(text)}::${type}` : text;
   }
@@ -244,7 +251,14 @@ function columnDescription(type: string, nullable: boolean, defaultSql: string |
   return `${type} ${nullable ? "NULL" : "NOT NULL"} DEFAULT ${defaultSql ?? "-"}`;
 }
 
-function indexDescription(unique: boolean, method: string, table: string, columns: string[], include: string[], predicate: string | null): string {
+function indexDescription(
+  unique: boolean,
+  method: string,
+  table: string,
+  columns: string[],
+  include: string[],
+  predicate: string | null,
+): string {
   return (
     `${unique ? "UNIQUE " : ""}${method} ON ${table} (${columns.join(", ")})` +
     (include.length > 0 ? ` INCLUDE (${include.join(", ")})` : "") +
@@ -252,7 +266,13 @@ function indexDescription(unique: boolean, method: string, table: string, column
   );
 }
 
-function foreignKeyDescription(name: string, refTable: string, refColumns: string[], onDelete: string, onUpdate: string): string {
+function foreignKeyDescription(
+  name: string,
+  refTable: string,
+  refColumns: string[],
+  onDelete: string,
+  onUpdate: string,
+): string {
   return `${name} REFERENCES ${refTable} (${refColumns.join(", ")}) ON DELETE ${onDelete} ON UPDATE ${onUpdate}`;
 }
 
@@ -272,7 +292,12 @@ export function declaredSchema(schemaText: string): SchemaFacts {
   };
 
   for (const declared of datamodel.enums) {
-    add(facts, `enum ${declared.dbName ?? declared.name}`, null, declared.values.map((v) => v.dbName ?? v.name).join(", "));
+    add(
+      facts,
+      `enum ${declared.dbName ?? declared.name}`,
+      null,
+      declared.values.map((v) => v.dbName ?? v.name).join(", "),
+    );
   }
 
   for (const model of datamodel.models) {
@@ -308,7 +333,12 @@ export function declaredSchema(schemaText: string): SchemaFacts {
       const type = postgresType(field, enums);
       // Prisma creates scalar lists without NOT NULL (a list is never optional in the schema language).
       const nullable = field.isList || !field.isRequired;
-      add(facts, `column ${table}.${column}`, table, columnDescription(type, nullable, postgresDefault(field, table, column, type)));
+      add(
+        facts,
+        `column ${table}.${column}`,
+        table,
+        columnDescription(type, nullable, postgresDefault(field, table, column, type)),
+      );
     }
   }
 
@@ -317,15 +347,31 @@ export function declaredSchema(schemaText: string): SchemaFacts {
     if (!model) throw new Error(`modelo ${index.model} não encontrado no DMMF`);
     const table = tableOf(model);
     const columns = index.fields.map((f) => {
-      if (f.length !== undefined || f.operatorClass !== undefined) throw new UnsupportedSchemaFeature(`length/ops no índice de ${table}`);
+      if (f.length !== undefined || f.operatorClass !== undefined)
+        throw new UnsupportedSchemaFeature(`length/ops no índice de ${table}`);
       return columnOf(model, f.name) + (f.sortOrder === "desc" ? " DESC" : "");
     });
     if (index.type === "id") {
-      add(facts, `primary key ${table}`, table, `${index.dbName ?? prismaDefaultName(table, "_pkey")} (${columns.join(", ")})`);
+      add(
+        facts,
+        `primary key ${table}`,
+        table,
+        `${index.dbName ?? prismaDefaultName(table, "_pkey")} (${columns.join(", ")})`,
+      );
     } else if (index.type === "unique" || index.type === "normal") {
       const unique = index.type === "unique";
-      const name = index.dbName ?? prismaDefaultName(`${table}_${columns.map((c) => c.replace(/ DESC$/, "")).join("_")}`, unique ? "_key" : "_idx");
-      add(facts, `index ${name}`, table, indexDescription(unique, (index.algorithm ?? "BTree").toLowerCase(), table, columns, [], null));
+      const name =
+        index.dbName ??
+        prismaDefaultName(
+          `${table}_${columns.map((c) => c.replace(/ DESC$/, "")).join("_")}`,
+          unique ? "_key" : "_idx",
+        );
+      add(
+        facts,
+        `index ${name}`,
+        table,
+        indexDescription(unique, (index.algorithm ?? "BTree").toLowerCase(), table, columns, [], null),
+      );
     } else {
       throw new UnsupportedSchemaFeature(`o índice ${index.type} de ${table}`);
     }
@@ -336,7 +382,13 @@ export function declaredSchema(schemaText: string): SchemaFacts {
 // ---------------------------------------------------------------------------------------------------------
 // Real catalogue (pg_catalog)
 
-const ACTION_CODES: Record<string, string> = { a: "NO ACTION", r: "RESTRICT", c: "CASCADE", n: "SET NULL", d: "SET DEFAULT" };
+const ACTION_CODES: Record<string, string> = {
+  a: "NO ACTION",
+  r: "RESTRICT",
+  c: "CASCADE",
+  n: "SET NULL",
+  d: "SET DEFAULT",
+};
 
 // Objects that belong to an installed extension are the extension's business, not the migrations'.
 const NOT_FROM_EXTENSION = (oid: string, catalog: string) =>
@@ -366,7 +418,15 @@ async function catalogueFacts(client: pg.Client): Promise<SchemaFacts> {
     else add(facts, `view ${row.name}`, null, `relkind ${row.kind}`);
   }
 
-  const columns = await client.query<{ table: string; column: string; type: string; not_null: boolean; default: string | null; identity: string; generated: string }>(`
+  const columns = await client.query<{
+    table: string;
+    column: string;
+    type: string;
+    not_null: boolean;
+    default: string | null;
+    identity: string;
+    generated: string;
+  }>(`
     SELECT c.relname::text AS table, a.attname::text AS column, format_type(a.atttypid, a.atttypmod) AS type,
            a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS default,
            a.attidentity::text AS identity, a.attgenerated::text AS generated
@@ -378,8 +438,14 @@ async function catalogueFacts(client: pg.Client): Promise<SchemaFacts> {
       AND ${NOT_FROM_EXTENSION("c.oid", "pg_class")}`);
   for (const row of columns.rows) {
     // Identity and generated columns have no Prisma counterpart here: make them visible as a difference.
-    const extra = (row.identity ? ` IDENTITY ${row.identity}` : "") + (row.generated ? ` GENERATED ${row.generated}` : "");
-    add(facts, `column ${row.table}.${row.column}`, row.table, columnDescription(row.type, !row.not_null, row.default) + extra);
+    const extra =
+      (row.identity ? ` IDENTITY ${row.identity}` : "") + (row.generated ? ` GENERATED ${row.generated}` : "");
+    add(
+      facts,
+      `column ${row.table}.${row.column}`,
+      row.table,
+      columnDescription(row.type, !row.not_null, row.default) + extra,
+    );
   }
 
   const constraints = await client.query<{
@@ -416,7 +482,13 @@ async function catalogueFacts(client: pg.Client): Promise<SchemaFacts> {
           facts,
           `foreign key ${row.table} (${row.columns.join(", ")})`,
           row.table,
-          foreignKeyDescription(row.name, row.ref_table ?? "?", row.ref_columns, ACTION_CODES[row.on_delete] ?? row.on_delete, ACTION_CODES[row.on_update] ?? row.on_update),
+          foreignKeyDescription(
+            row.name,
+            row.ref_table ?? "?",
+            row.ref_columns,
+            ACTION_CODES[row.on_delete] ?? row.on_delete,
+            ACTION_CODES[row.on_update] ?? row.on_update,
+          ),
         );
         break;
       case "u":
@@ -428,7 +500,15 @@ async function catalogueFacts(client: pg.Client): Promise<SchemaFacts> {
     }
   }
 
-  const indexes = await client.query<{ name: string; table: string; unique: boolean; method: string; predicate: string | null; key_count: number; columns: string[] }>(`
+  const indexes = await client.query<{
+    name: string;
+    table: string;
+    unique: boolean;
+    method: string;
+    predicate: string | null;
+    key_count: number;
+    columns: string[];
+  }>(`
     SELECT i.relname::text AS name, t.relname::text AS table, ix.indisunique AS unique, am.amname::text AS method,
            pg_get_expr(ix.indpred, ix.indrelid) AS predicate, ix.indnkeyatts::int AS key_count,
            array(SELECT CASE WHEN k.attnum = 0 THEN pg_get_indexdef(ix.indexrelid, k.ord::int, true) ELSE a.attname::text END
@@ -445,7 +525,12 @@ async function catalogueFacts(client: pg.Client): Promise<SchemaFacts> {
   for (const row of indexes.rows) {
     const key = row.columns.slice(0, row.key_count);
     const include = row.columns.slice(row.key_count);
-    add(facts, `index ${row.name}`, row.table, indexDescription(row.unique, row.method, row.table, key, include, row.predicate));
+    add(
+      facts,
+      `index ${row.name}`,
+      row.table,
+      indexDescription(row.unique, row.method, row.table, key, include, row.predicate),
+    );
   }
 
   const enums = await client.query<{ name: string; labels: string[] }>(`
@@ -488,20 +573,23 @@ export function compareSchema(declared: SchemaFacts, actual: SchemaFacts, allowL
     if (sqlOnly.has(key)) drifts.push({ key, problem: "allow_list_conflict", expected: expected.description });
     const found = actual.get(key);
     if (!found) drifts.push({ key, problem: "missing_in_database", expected: expected.description });
-    else if (found.description !== expected.description) drifts.push({ key, problem: "different", expected: expected.description, actual: found.description });
+    else if (found.description !== expected.description)
+      drifts.push({ key, problem: "different", expected: expected.description, actual: found.description });
   }
   for (const [key, found] of actual) {
     if (declared.has(key)) continue;
     const allowed = sqlOnly.get(key);
     if (allowed) {
-      if (allowed.description !== found.description) drifts.push({ key, problem: "different", expected: allowed.description, actual: found.description });
+      if (allowed.description !== found.description)
+        drifts.push({ key, problem: "different", expected: allowed.description, actual: found.description });
       continue;
     }
     if (found.table !== null && tooling.has(found.table)) continue; // its existence is checked below
     drifts.push({ key, problem: "missing_in_schema", actual: found.description });
   }
   for (const key of [...sqlOnly.keys(), ...[...tooling].map((t) => `table ${t}`)]) {
-    if (!actual.has(key)) drifts.push({ key, problem: "missing_in_database", expected: sqlOnly.get(key)?.description ?? "tabela" });
+    if (!actual.has(key))
+      drifts.push({ key, problem: "missing_in_database", expected: sqlOnly.get(key)?.description ?? "tabela" });
   }
   return drifts.sort((a, b) => a.key.localeCompare(b.key) || a.problem.localeCompare(b.problem));
 }

@@ -16,7 +16,14 @@ export function register(router: Router, deps: { db: Db; queue: WebhookQueue }):
   // Declared before /deliveries/:delivery_id so "retry-failed" is never read as an id.
   router.post("/deliveries/retry-failed", async (req, res) => {
     const { accountId, keyId } = authOf(req);
-    const requeued = await retryFailedDeliveries({ db: deps.db, queue: deps.queue, accountId, actor: `api_key:${keyId}`, action: "api.webhook.retry", requestId: req.requestId });
+    const requeued = await retryFailedDeliveries({
+      db: deps.db,
+      queue: deps.queue,
+      accountId,
+      actor: `api_key:${keyId}`,
+      action: "api.webhook.retry",
+      requestId: req.requestId,
+    });
     res.json({ success: true, data: { requeued } });
   });
 
@@ -38,6 +45,9 @@ export function register(router: Router, deps: { db: Db; queue: WebhookQueue }):
       action: "api.webhook.retry",
       requestId: req.requestId,
     });
-    res.json({ success: true, data: { id: Number(result.id), status: result.status, next_attempt: result.nextAttempt } });
+    res.json({
+      success: true,
+      data: { id: Number(result.id), status: result.status, next_attempt: result.nextAttempt },
+    });
   });
 }

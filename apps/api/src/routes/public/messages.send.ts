@@ -18,7 +18,11 @@ export function register(router: Router, deps: SendRouteDeps): void {
     const idempotencyKey = headers["idempotency-key"];
     const input = parseRequest(PublicSendIn, "body", req.body);
     try {
-      const result = await sendMessage(deps.send, { accountId: auth.accountId, actor: `api_key:${auth.keyId}`, requestId: req.requestId, idempotencyKey }, input);
+      const result = await sendMessage(
+        deps.send,
+        { accountId: auth.accountId, actor: `api_key:${auth.keyId}`, requestId: req.requestId, idempotencyKey },
+        input,
+      );
       if (result.replayed) res.setHeader("Idempotent-Replayed", "true");
       deps.onOutcome?.(result.outcome);
       sendRaw(res, result.status, result.body);

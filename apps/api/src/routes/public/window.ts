@@ -14,7 +14,12 @@ export function register(router: Router, deps: { db: Db }): void {
     // Spec 4.3 lists only 401/422/429: a number that is not the account's is an invalid query value.
     if (!window) {
       throw new RequestValidationError([
-        { loc: ["query", "phone_number_id"], msg: "O número não está conectado a esta conta.", type: "value_error", input: query.phone_number_id },
+        {
+          loc: ["query", "phone_number_id"],
+          msg: "O número não está conectado a esta conta.",
+          type: "value_error",
+          input: query.phone_number_id,
+        },
       ]);
     }
     res.json({ success: true, data: window });
