@@ -1,203 +1,141 @@
 // Benchmark of the whole pipeline on loopback, with the API, the dispatcher and the provider sandbox each in
 // its own process (as they run in production): POST /public/v1/messages through the API to the sandbox, then
 // the sandbox's sent → delivered → read statuses back through the provider webhook, the outbox, the queue and
-// the dispatcher to a receiver in this process. Run by hand: `npm run bench` (see bench/README.md).
+// the dispatcher to a receiver process. Run by hand: `pnpm bench` or `pnpm bench pipeline` (see bench/README.md).
 // Bounded in count (BENCH_SENDS) and time (BENCH_TIMEOUT_S); prints figures, asserts nothing.
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createDb } from "@gw/db";
-import { freePort, testEnv } from "@gw/testkit";
-import { createTestAccount, eventually } from "../apps/api/test/support/gateway.ts";
+import { freePort } from "@gw/testkit";
+import { common, intEnv } from "./lib/env.ts";
+import { openWindow, startApi, startDispatcher, startSandbox } from "./lib/gateway.ts";
+import { jsonBody, runLoad } from "./lib/load.ts";
+import { sleep } from "./lib/processes.ts";
+import { reservePort, startReceiver } from "./lib/receiver.ts";
+import { RssSampler } from "./lib/rss.ts";
+import { BENCH_CONTACT, seedAccount } from "./lib/seed.ts";
+import { runStage } from "./lib/stage.ts";
+import { latencyLine, line, mb, num, summarize } from "./lib/stats.ts";
 
-const SENDS = Number(process.env.BENCH_SENDS ?? 1000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_S ?? 120) * 1000;
+const SENDS = intEnv("BENCH_SENDS", 1000);
+const CONCURRENCY = common.concurrency();
+const TIMEOUT_MS = common.timeoutMs();
+const DISPATCHER_CONCURRENCY = common.dispatcherConcurrency();
 
-interface Received {
-  event: string;
-  status: string | undefined;
-  lagMs: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-function summary(label: string, values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const f = (n: number) => n.toFixed(1).padStart(8);
-  return `${label.padEnd(34)} p50 ${f(percentile(sorted, 50))} ms   p95 ${f(percentile(sorted, 95))} ms   p99 ${f(percentile(sorted, 99))} ms   max ${f(sorted.at(-1) ?? Number.NaN)} ms`;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function main(): Promise<void> {
-  const received: Received[] = [];
-  const receiver = createServer((req, res) => {
-    void readBody(req).then((body) => {
-      const envelope = JSON.parse(body) as { event: string; occurred_at: string; data: { status?: string } };
-      // occurred_at is the time the event entered the queue (spec 2.7): this is the outbox-to-receiver lag.
-      received.push({
-        event: envelope.event,
-        status: envelope.data.status,
-        lagMs: Date.now() - Date.parse(envelope.occurred_at),
-      });
-      res.writeHead(200).end("ok");
-    });
+await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
+  const receiverPort = await reservePort();
+  const account = await seedAccount(db, {
+    name: "bench pipeline",
+    integrationUrl: `http://127.0.0.1:${receiverPort}/webhooks`,
+    events: ["message.status"],
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+  const receiver = await startReceiver(cleanup, name, receiverPort, account.integration?.signingSecret ?? "");
 
-  const env = testEnv();
-  const [apiPort, dispatcherPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
-  const secrets = { META_APP_SECRET: "bench-app-secret", META_ACCESS_TOKEN: "bench-access-token" };
-  const shared = {
-    DATABASE_URL: env.databaseUrl,
-    REDIS_URL: env.redisUrl,
-    REDIS_KEY_PREFIX: `bench${randomBytes(3).toString("hex")}`,
-    LOG_LEVEL: "warn",
-  };
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const children = [
-    launch("apps/provider-sandbox/src/main.ts", {
-      ...secrets,
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_WEBHOOK_URL: `${apiUrl}/provider/meta/webhook`,
-      SANDBOX_STATUS_DELAYS_MS: "10,20,30",
-      LOG_LEVEL: "warn",
-    }),
-    launch("apps/api/src/main.ts", {
-      ...shared,
-      ...secrets,
-      API_PORT: String(apiPort),
-      META_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-      META_VERIFY_TOKEN: "bench-verify-token",
-      API_RATE_LIMIT_POINTS: String(SENDS * 10),
-    }),
-    launch("apps/dispatcher/src/main.ts", {
-      ...shared,
-      DISPATCHER_PORT: String(dispatcherPort),
-      DISPATCHER_CONCURRENCY: process.env.BENCH_DISPATCHER_CONCURRENCY ?? "20",
-    }),
-  ];
-  await Promise.all(
-    [
-      `${apiUrl}/readyz`,
-      `http://127.0.0.1:${dispatcherPort}/readyz`,
-      `http://127.0.0.1:${sandboxPort}/_sandbox/sent`,
-    ].map(waitUntilUp),
-  );
-
-  const db = createDb({ url: env.databaseUrl, poolSize: 2 });
-  const account = await createTestAccount(db, { integrationUrl: receiverUrl, events: ["message.status"] });
-  const contact = "5511987654321";
-  await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/inbound`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      phone_number_id: account.phoneNumberId,
-      from: contact,
-      name: "Bench",
-      type: "text",
-      text: "oi",
-    }),
+  const apiPort = await freePort();
+  const sandbox = await startSandbox(cleanup, name, {
+    webhookUrl: `http://127.0.0.1:${apiPort}/provider/meta/webhook`,
+    autoStatuses: true,
+    statusDelaysMs: "10,20,30",
   });
-  // The inbound message must be stored (the 24 h window open) before the first free-text send.
-  await new Promise((r) => setTimeout(r, 500));
+  const api = await startApi(cleanup, name, stack, prefix, { port: apiPort, metaBaseUrl: sandbox.url });
+  const dispatcher = await startDispatcher(cleanup, name, stack, prefix, { concurrency: DISPATCHER_CONCURRENCY });
+  await openWindow(sandbox.url, api.url, account, BENCH_CONTACT);
+  const rss = new RssSampler([api.child, dispatcher.child]).start();
 
-  const latencies: number[] = [];
-  const outcomes = new Map<string, number>();
-  let next = 0;
   const started = performance.now();
   const deadline = Date.now() + TIMEOUT_MS;
-  async function client(): Promise<void> {
-    while (next < SENDS && Date.now() < deadline) {
-      const i = next++;
-      const t0 = performance.now();
-      const res = await fetch(`${apiUrl}/public/v1/messages`, {
-        method: "POST",
-        headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `bench-${i}` },
-        body: JSON.stringify({ to: `+${contact}`, text: `mensagem ${i}`, client_ref: `bench-${i}` }),
-      });
-      const body = (await res.json()) as { success: boolean; error?: { code: string } };
-      latencies.push(performance.now() - t0);
-      const key = body.success ? "200 sent" : `${res.status} ${body.error?.code ?? "?"}`;
-      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-    }
-  }
-  await Promise.all(Array.from({ length: CONCURRENCY }, () => client()));
-  const sendSeconds = (performance.now() - started) / 1000;
-  const accepted = outcomes.get("200 sent") ?? 0;
+  const sends = await runLoad({
+    baseUrl: api.url,
+    count: SENDS,
+    concurrency: CONCURRENCY,
+    timeoutMs: TIMEOUT_MS,
+    request: (i) => ({
+      method: "POST",
+      path: "/public/v1/messages",
+      headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `bench-${prefix}-${i}` },
+      body: jsonBody({ to: `+${BENCH_CONTACT}`, text: `mensagem ${i}`, client_ref: `bench-${i}` }),
+    }),
+    onResponse: (_i, status, body) => {
+      if (status === 200) return "200 sent";
+      const parsed = JSON.parse(body.toString("utf8") || "{}") as { error?: { code?: string } };
+      return `${status} ${parsed.error?.code ?? "?"}`;
+    },
+  });
+  const accepted = sends.outcomes["200 sent"] ?? 0;
 
   // Every accepted send ends with a `read` webhook. `sent` or `delivered` may be skipped: the sandbox posts the
   // three statuses a few ms apart, and one overtaken by a higher status is a regression the gateway drops.
-  const reads = () => received.filter((r) => r.status === "read").length;
-  while (reads() < accepted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  let report = await receiver.report();
+  while ((report.byStatus.read ?? 0) < accepted && Date.now() < deadline) {
+    await sleep(100);
+    report = await receiver.report();
+  }
   const drainSeconds = (performance.now() - started) / 1000;
-  const byStatus = new Map<string, number>();
-  for (const r of received) byStatus.set(r.status ?? r.event, (byStatus.get(r.status ?? r.event) ?? 0) + 1);
+  report = await receiver.report({ lags: true });
+  const memory = rss.stop();
+
+  const sendLatency = summarize(sends.latenciesMs);
+  const lag = summarize(report.lagsMs ?? []);
+  const webhooksPerSecond = report.valid / drainSeconds;
+  const apiPeak = RssSampler.peak(memory.api);
+  const dispatcherPeak = RssSampler.peak(memory.dispatcher);
 
   console.log(
-    `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher and sandbox one process each\n`,
+    `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher, sandbox and receiver one process each\n`,
   );
   console.log(
-    `sends answered                     ${latencies.length} in ${sendSeconds.toFixed(2)} s  →  ${(latencies.length / sendSeconds).toFixed(0)} req/s`,
+    line("sends answered", `${sends.completed} in ${sends.seconds.toFixed(2)} s  →  ${num(sends.rps)} req/s`),
   );
-  for (const [outcome, count] of outcomes) console.log(`  ${outcome.padEnd(32)} ${count}`);
-  console.log(summary("send latency (client view)", latencies));
+  for (const [outcome, count] of Object.entries(sends.outcomes)) console.log(`  ${outcome.padEnd(32)} ${count}`);
+  console.log(latencyLine("send latency (client view)", sendLatency));
   console.log(
-    `webhooks received                  ${received.length} in ${drainSeconds.toFixed(2)} s  →  ${(received.length / drainSeconds).toFixed(0)} deliveries/s (from the first send)`,
-  );
-  for (const [status, count] of byStatus) console.log(`  message.status ${status.padEnd(17)} ${count}`);
-  console.log(
-    summary(
-      "queue-entry → receiver lag",
-      received.map((r) => r.lagMs),
+    line(
+      "webhooks received",
+      `${report.valid} in ${drainSeconds.toFixed(2)} s  →  ${num(webhooksPerSecond)} deliveries/s (from the first send)`,
     ),
   );
-  if (reads() < accepted) console.log(`(stopped at BENCH_TIMEOUT_S=${TIMEOUT_MS / 1000} before every webhook arrived)`);
-
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(
-    children.map(
-      (child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null))),
-    ),
+  for (const [status, count] of Object.entries(report.byStatus))
+    console.log(`  message.status ${status.padEnd(17)} ${count}`);
+  if (report.duplicates || report.received !== report.valid) {
+    console.log(
+      `  duplicates ${report.duplicates}, refused by the receiver ${report.received - report.valid} (${JSON.stringify(report.invalid)})`,
+    );
+  }
+  console.log(latencyLine("queue-entry → receiver lag", lag));
+  console.log(
+    line("peak RSS", `api ${mb(apiPeak)}   dispatcher ${mb(dispatcherPeak)}   (max of VmRSS every 200 ms and VmHWM)`),
   );
-  await db.$disconnect();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-}
+  if ((report.byStatus.read ?? 0) < accepted)
+    console.log(`(stopped at BENCH_TIMEOUT_S=${TIMEOUT_MS / 1000} before every webhook arrived)`);
 
-function launch(entry: string, env: Record<string, string>): ChildProcess {
-  const extra =
-    entry.includes("apps/api") && process.env.BENCH_API_PROFILE_DIR
-      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE_DIR}`]
-      : [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", entry], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  child.once("exit", (code, signal) => {
-    if (code !== 0 && signal !== "SIGTERM") console.error(`${entry} terminou (código ${code}, sinal ${signal})`);
-  });
-  return child;
-}
-
-async function waitUntilUp(url: string): Promise<void> {
-  await eventually(
-    () =>
-      fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    { timeoutMs: 60_000, intervalMs: 200 },
-  );
-}
-
-await main();
+  return {
+    summary:
+      `${num(sends.rps)} req/s, send p50 ${sendLatency.p50.toFixed(0)} ms p99 ${sendLatency.p99.toFixed(0)} ms, ` +
+      `${num(webhooksPerSecond)} webhooks/s, lag p50 ${lag.p50.toFixed(0)} ms, peak RSS api ${mb(apiPeak)} dispatcher ${mb(dispatcherPeak)}`,
+    results: {
+      params: {
+        sends: SENDS,
+        concurrency: CONCURRENCY,
+        dispatcherConcurrency: DISPATCHER_CONCURRENCY,
+        timeoutS: TIMEOUT_MS / 1000,
+      },
+      sends: {
+        completed: sends.completed,
+        errors: sends.errors,
+        seconds: sends.seconds,
+        rps: sends.rps,
+        outcomes: sends.outcomes,
+        latencyMs: sendLatency,
+      },
+      webhooks: {
+        received: report.received,
+        valid: report.valid,
+        duplicates: report.duplicates,
+        invalid: report.invalid,
+        byStatus: report.byStatus,
+        secondsFromFirstSend: drainSeconds,
+        perSecond: webhooksPerSecond,
+        lagMs: lag,
+      },
+      rssKb: memory,
+      timedOut: (report.byStatus.read ?? 0) < accepted,
+    },
+  };
+});

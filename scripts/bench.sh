@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
-# `npm run bench`: the pipeline benchmark (bench/pipeline.bench.ts) against its own fresh database.
+# `pnpm bench [stage ...]`: one benchmark per pipeline stage (bench/<stage>.bench.ts), each against its own
+# freshly created and migrated `gateway_bench` database. No argument runs `pipeline`. See bench/README.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-bootstrap
 
+STAGES=(pipeline send ingest dispatch backlog)
+[ $# -gt 0 ] || set -- pipeline
+for stage in "$@"; do
+  [[ " ${STAGES[*]} " == *" $stage "* ]] && [ -f "bench/$stage.bench.ts" ] || die "estágio desconhecido: $stage (use: ${STAGES[*]})"
+done
+
+bootstrap
 started=$(bash scripts/stack.sh up)
 trap '[ -n "$started" ] && GW_STOP_ONLY="$started" bash scripts/stack.sh down' EXIT
 eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
-bash scripts/stack.sh recreate-db gateway_bench
 export DATABASE_URL="${DATABASE_URL%/*}/gateway_bench"
-pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
-pnpm exec tsx bench/pipeline.bench.ts
+
+status=0
+for stage in "$@"; do
+  log "bench $stage: recriando e migrando o banco gateway_bench"
+  bash scripts/stack.sh recreate-db gateway_bench
+  pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
+  pnpm exec tsx "bench/$stage.bench.ts" || status=$?
+done
+exit "$status"

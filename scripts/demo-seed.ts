@@ -3,7 +3,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDb } from "@gw/db";
-import { addBusinessNumber, createAccount, createApiKey, setIntegration } from "@gw/core";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  addBusinessNumber,
+  createAccount,
+  createApiKey,
+  setIntegration,
+} from "@gw/core";
 
 interface DemoState {
   accountId: string;
@@ -37,11 +43,12 @@ if (!state) {
     displayNumber: "+55 11 4000-0001",
   });
   const key = await createApiKey(db, account.id);
-  const integration = await setIntegration(db, {
-    accountId: account.id,
-    url: receiverUrl,
-    events: ["message.status", "message.received"],
-  });
+  // The demo receiver listens on loopback: only a development policy accepts it (npm start is one).
+  const integration = await setIntegration(
+    db,
+    { accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] },
+    DEVELOPMENT_INTEGRATION_POLICY,
+  );
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
 }

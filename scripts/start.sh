@@ -18,6 +18,9 @@ export META_APP_SECRET="${META_APP_SECRET:-sandbox-app-secret}"
 export META_VERIFY_TOKEN="${META_VERIFY_TOKEN:-sandbox-verify-token}"
 export SANDBOX_WEBHOOK_URL="${SANDBOX_WEBHOOK_URL:-http://127.0.0.1:$API_PORT/provider/meta/webhook}"
 export OPS_USER="${OPS_USER:-ops}"
+# A development stack: the demo receiver is on loopback, so the dispatcher must deliver to loopback/private
+# addresses. Production leaves it false (.env.example); `pnpm gateway integration set` reads it too.
+export WEBHOOK_ALLOW_PRIVATE_NETWORKS="${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}"
 if [ -z "${OPS_PASSWORD:-}" ]; then
   [ -f .data/ops-password ] || node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("base64url"))' > .data/ops-password
   OPS_PASSWORD=$(cat .data/ops-password); export OPS_PASSWORD

@@ -32,8 +32,11 @@ export function createApp(deps: ApiDeps): express.Express {
     db: deps.db,
     outbox: deps.outbox,
     logger: deps.logger,
+    directory: deps.directory,
+    onQuarantined: (count) => deps.metrics.providerItemsQuarantined.inc(count),
     appSecret: deps.config.META_APP_SECRET,
     verifyToken: deps.config.META_VERIFY_TOKEN,
+    bodyLimitBytes: deps.config.META_WEBHOOK_BODY_LIMIT_BYTES,
   });
   app.use(ops);
   mountQueueBoard(app, { queue: deps.queue, user: deps.config.OPS_USER, password: deps.config.OPS_PASSWORD });
@@ -43,7 +46,7 @@ export function createApp(deps: ApiDeps): express.Express {
   // Every public endpoint: bearer key, then the per-key rate limit. Only the routes that take a body parse one
   // (http/json-body.ts): a body sent to a GET or to a retry is ignored, never an error.
   const api = Router();
-  api.use(requireApiKey(deps.db));
+  api.use(requireApiKey(deps.directory));
   api.use(
     rateLimitPerKey({
       redis: deps.redis,

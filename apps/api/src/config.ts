@@ -30,6 +30,14 @@ export const apiConfigSchema = z
     API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(600),
     API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
     TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+    /** How long a pod trusts an API key lookup: a revoked key stops working within this time on every pod. */
+    API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+    /** How long a pod trusts a business number lookup (numbers change rarely; a new one works at once). */
+    NUMBER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+    /** Largest Meta webhook body read, in bytes (Meta's payloads stay well below 1 MB). */
+    META_WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(3_145_728),
+    /** How often journaled sends (accepted by Meta while PostgreSQL was down) are written to PostgreSQL. */
+    SEND_JOURNAL_REPLAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
 
     /** Bull Board at /ops/queues is mounted only when both are set. */

@@ -1,10 +1,14 @@
 import {
-  CatalogueCache,
+  createAccountDirectory,
   createIdempotencyStore,
   createOutbox,
+  createSendJournal,
+  TemplateCache,
   unconfirmedResponse,
+  type AccountDirectory,
   type Outbox,
   type SendDeps,
+  type SendJournal,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
@@ -20,7 +24,11 @@ export interface ApiDeps {
   redis: Redis;
   queue: WebhookQueue;
   outbox: Outbox;
-  catalogue: CatalogueCache;
+  templates: TemplateCache;
+  directory: AccountDirectory;
+  journal: SendJournal;
+  /** Stops following API key revocations (closes its connection). */
+  stopFollowingRevocations: () => Promise<void>;
   send: SendDeps;
   metrics: ApiMetrics;
   logger: Logger;
@@ -41,7 +49,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     }),
     metrics,
   );
-  const catalogue = new CatalogueCache({
+  const templates = new TemplateCache({
     redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
     ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
@@ -49,27 +57,39 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     logger,
   });
   const outbox = createOutbox(queue, logger);
+  const directory = createAccountDirectory(db, {
+    apiKeyTtlMs: config.API_KEY_CACHE_TTL_MS,
+    unknownKeyTtlMs: Math.min(config.API_KEY_CACHE_TTL_MS, 2_000),
+    numberTtlMs: config.NUMBER_CACHE_TTL_MS,
+    maxEntries: 10_000,
+  });
   const idempotency = createIdempotencyStore(db, {
     ttlHours: config.IDEMPOTENCY_TTL_HOURS,
     // Past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
     staleAfterMs: config.META_TIMEOUT_MS + 60_000,
     unconfirmedResponse,
   });
+  const journal = createSendJournal({ redis, keyPrefix: config.REDIS_KEY_PREFIX, logger });
   return {
     config,
     db,
     redis,
     queue,
     outbox,
-    catalogue,
+    templates,
+    directory,
+    journal,
+    stopFollowingRevocations: directory.followRevocations(),
     logger,
     metrics,
     send: {
       db,
       meta,
-      catalogue,
+      templates,
       idempotency,
+      directory,
       outbox,
+      journal,
       logger,
       providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
     },
@@ -77,6 +97,6 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
 }
 
 export async function closeApiDeps(deps: ApiDeps): Promise<void> {
-  await Promise.allSettled([deps.queue.close(), deps.db.$disconnect()]);
+  await Promise.allSettled([deps.queue.close(), deps.stopFollowingRevocations(), deps.db.$disconnect()]);
   await Promise.allSettled([deps.redis.quit()]);
 }

@@ -1,3 +1,4 @@
+import { recordAcceptedSend } from "@gw/core";
 import { ConfigError } from "@gw/config";
 import express from "express";
 import { createLogger } from "@gw/logger";
@@ -33,6 +34,21 @@ const metricsServer =
           logger.info("api metrics listening", { port: config.API_METRICS_PORT }),
         )
     : null;
+// Sends the provider accepted while PostgreSQL was unreachable wait in the journal; write them as soon as it answers.
+const journalReplay = setInterval(() => {
+  deps.journal
+    .replay((send) => recordAcceptedSend(deps.db, deps.send.idempotency, send), deps.outbox)
+    .then((replayed) => {
+      if (replayed > 0) {
+        deps.metrics.sendJournal.inc({ operation: "replayed" }, replayed);
+        logger.info("journaled sends recorded", { replayed });
+      }
+    })
+    .catch((error: unknown) =>
+      logger.warn("send journal replay failed; trying again", { error: (error as Error).message }),
+    );
+}, config.SEND_JOURNAL_REPLAY_INTERVAL_MS);
+journalReplay.unref();
 // Longer than typical load balancer idle timeouts, so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;
 
@@ -41,6 +57,7 @@ async function shutdown(signal: string): Promise<void> {
   if (closing) process.exit(1);
   closing = true;
   logger.info("api shutting down", { signal });
+  clearInterval(journalReplay);
   metricsServer?.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());

@@ -28,6 +28,17 @@ export function createApiMetrics(queue?: WebhookQueue) {
       labelNames: ["outcome"] as const,
       registers: [registry],
     }),
+    providerItemsQuarantined: new Counter({
+      name: "gw_provider_webhook_items_quarantined_total",
+      help: "Itens de webhooks do provedor deixados de lado (malformados ou que falharam), guardados no evento bruto",
+      registers: [registry],
+    }),
+    sendJournal: new Counter({
+      name: "gw_send_journal_total",
+      help: "Envios aceitos pelo provedor gravados no diário (journaled) ou reaplicados dele no PostgreSQL (replayed)",
+      labelNames: ["operation"] as const,
+      registers: [registry],
+    }),
     providerDuration: new Histogram({
       name: "gw_provider_request_duration_seconds",
       help: "Latência das chamadas à API do provedor, por operação e resultado",

@@ -1,6 +1,9 @@
-import { parseArgs } from "node:util";
-import type { Db } from "@gw/db";
+// What each command does, with the services of @gw/core. Arguments are read and checked in spec.ts.
+import { Prisma, type Db } from "@gw/db";
 import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  IntegrationUrlError,
+  PRODUCTION_INTEGRATION_POLICY,
   WEBHOOK_EVENTS,
   addBusinessNumber,
   createAccount,
@@ -9,108 +12,141 @@ import {
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
+  type IntegrationPolicy,
   type WebhookEvent,
 } from "@gw/core";
+import { parseInvocation, UsageError, type CommandName, type Invocation } from "./spec.ts";
 
-/** Thrown for operator mistakes: printed as `{"error": ...}` with exit code 2. */
-export class UsageError extends Error {}
+export { UsageError } from "./spec.ts";
 
 export interface CliDeps {
   db: Db;
+  /** Which integration URLs `integration set` accepts; production's (https, public hosts) unless given. */
+  integrationPolicy?: IntegrationPolicy;
   /** Extra capabilities that need Redis (webhook retry); absent when not configured. */
   retryDelivery?: (accountId: string, deliveryId: string) => Promise<unknown>;
 }
 
-type Options = Record<string, string | boolean | undefined>;
-
-function required(options: Options, name: string): string {
-  const value = options[name];
-  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`Opção obrigatória ausente: --${name}`);
-  return value.trim();
+/** A value spec.ts has already checked as required. */
+function value(invocation: Invocation, name: string): string {
+  const given = invocation.values[name];
+  if (given === undefined) throw new UsageError(`Opção obrigatória ausente: --${name}`, invocation.command);
+  return given;
 }
 
-function parseEvents(value: string): WebhookEvent[] {
-  const events = value
+function parseEvents(invocation: Invocation): WebhookEvent[] {
+  const events = value(invocation, "events")
     .split(",")
     .map((e) => e.trim())
     .filter(Boolean);
   for (const event of events) {
     if (!(WEBHOOK_EVENTS as readonly string[]).includes(event))
-      throw new UsageError(`Evento desconhecido: ${event} (use ${WEBHOOK_EVENTS.join(", ")})`);
+      throw new UsageError(`Evento desconhecido: ${event} (use ${WEBHOOK_EVENTS.join(", ")})`, invocation.command);
   }
-  if (events.length === 0) throw new UsageError("Informe ao menos um evento em --events");
+  if (events.length === 0) throw new UsageError("Informe ao menos um evento em --events", invocation.command);
   return events as WebhookEvent[];
 }
 
-const OPTIONS = {
-  name: { type: "string" },
-  account: { type: "string" },
-  "phone-number-id": { type: "string" },
-  "waba-id": { type: "string" },
-  display: { type: "string" },
-  default: { type: "boolean" },
-  id: { type: "string" },
-  url: { type: "string" },
-  events: { type: "string" },
-  inactive: { type: "boolean" },
-  integration: { type: "string" },
-  limit: { type: "string" },
-} as const;
+const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => Promise<unknown>> = {
+  "account create": (inv, { db }) => createAccount(db, value(inv, "name")),
+  "number add": (inv, { db }) =>
+    addBusinessNumber(db, {
+      accountId: value(inv, "account"),
+      phoneNumberId: value(inv, "phone-number-id"),
+      wabaId: value(inv, "waba-id"),
+      displayNumber: value(inv, "display"),
+      ...(inv.flags.has("default") ? { makeDefault: true } : {}),
+    }),
+  "key create": async (inv, { db }) => {
+    const created = await createApiKey(db, value(inv, "account"));
+    return { id: created.id, key: created.key, prefix: created.prefix };
+  },
+  "key revoke": async (inv, { db }) => {
+    const revoked = await revokeApiKey(db, value(inv, "id"));
+    if (!revoked) throw new UsageError("Chave não encontrada.", inv.command);
+    return revoked;
+  },
+  "integration set": (inv, { db, integrationPolicy }) =>
+    setIntegration(
+      db,
+      {
+        accountId: value(inv, "account"),
+        url: value(inv, "url"),
+        events: parseEvents(inv),
+        active: !inv.flags.has("inactive"),
+      },
+      integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY,
+    ),
+  "integration rotate-secret": (inv, { db }) => rotateIntegrationSecret(db, value(inv, "integration")),
+  "audit list": (inv, { db }) => listAudit(db, value(inv, "account"), Number(inv.values.limit ?? 100)),
+  "delivery retry": (inv, deps) => {
+    if (!deps.retryDelivery) throw new UsageError("REDIS_URL é necessário para reenviar entregas.", inv.command);
+    return deps.retryDelivery(value(inv, "account"), value(inv, "id"));
+  },
+};
 
-export const USAGE = `uso: pnpm gateway <comando>
-  account create --name NOME
-  number add --account ID --phone-number-id ID --waba-id ID --display +55...  [--default]
-  key create --account ID                 (imprime a chave uma única vez)
-  key revoke --id ID
-  integration set --account ID --url URL --events message.status,message.received  [--inactive]
-  integration rotate-secret --integration ID
-  audit list --account ID [--limit N]
-  delivery retry --account ID --id DELIVERY_ID   (reenvio pelo painel: auditoria webhook.retry)`;
+const ACCOUNT_NOT_FOUND = "Conta não encontrada: confira --account.";
 
-/** Run one CLI command; returns the JSON-serializable result. */
-export async function runCommand(argv: string[], deps: CliDeps): Promise<unknown> {
-  const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const options = values as Options;
-  const command = positionals.slice(0, 2).join(" ");
-  switch (command) {
-    case "account create":
-      return createAccount(deps.db, required(options, "name"));
-    case "number add":
-      return addBusinessNumber(deps.db, {
-        accountId: required(options, "account"),
-        phoneNumberId: required(options, "phone-number-id"),
-        wabaId: required(options, "waba-id"),
-        displayNumber: required(options, "display"),
-        ...(options.default ? { makeDefault: true } : {}),
-      });
-    case "key create": {
-      const created = await createApiKey(deps.db, required(options, "account"));
-      return { id: created.id, key: created.key, prefix: created.prefix };
-    }
-    case "key revoke": {
-      const revoked = await revokeApiKey(deps.db, required(options, "id"));
-      if (!revoked) throw new UsageError("Chave não encontrada.");
-      return revoked;
-    }
-    case "integration set":
-      return setIntegration(deps.db, {
-        accountId: required(options, "account"),
-        url: required(options, "url"),
-        events: parseEvents(required(options, "events")),
-        active: !options.inactive,
-      });
-    case "integration rotate-secret":
-      return rotateIntegrationSecret(deps.db, required(options, "integration"));
-    case "audit list": {
-      const limit = options.limit ? Number(options.limit) : 100;
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit deve ser um inteiro positivo");
-      return listAudit(deps.db, required(options, "account"), limit);
-    }
-    case "delivery retry": {
-      if (!deps.retryDelivery) throw new UsageError("REDIS_URL é necessário para reenviar entregas.");
-      return deps.retryDelivery(required(options, "account"), required(options, "id"));
-    }
-    default:
-      throw new UsageError(USAGE);
+/** Database answers that mean the operator named something that is not there (exit 2, not a failure). */
+const OPERATOR_MISTAKES: Partial<Record<CommandName, Partial<Record<string, (inv: Invocation) => string>>>> = {
+  "number add": {
+    P2003: () => ACCOUNT_NOT_FOUND,
+    P2002: (inv) => `O phone_number_id ${value(inv, "phone-number-id")} já está conectado a uma conta.`,
+  },
+  "key create": { P2003: () => ACCOUNT_NOT_FOUND },
+  "integration set": { P2003: () => ACCOUNT_NOT_FOUND },
+  "integration rotate-secret": { P2025: () => "Integração não encontrada: confira --integration." },
+};
+
+/** Prisma's codes for "could not use the database at all" (P1xxx: unreachable, timed out, refused the login...). */
+const UNAVAILABLE = /^P1\d{3}$/;
+
+function lastLine(error: Error): string {
+  return error.message.split("\n").filter(Boolean).at(-1) ?? error.message;
+}
+
+/** Tell operator mistakes (UsageError) from failures, in words an operator can act on. */
+function explain(invocation: Invocation, error: unknown): unknown {
+  const command = invocation.command;
+  if (error instanceof IntegrationUrlError) return new UsageError(error.message, command);
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    const mistake = OPERATOR_MISTAKES[command]?.[error.code];
+    if (mistake) return new UsageError(mistake(invocation), command);
+    if (error.code === "P2021")
+      return new Error("O banco em DATABASE_URL não tem as tabelas do gateway: aplique as migrações (pnpm migrate).");
   }
+  if (
+    (error instanceof Prisma.PrismaClientKnownRequestError && UNAVAILABLE.test(error.code)) ||
+    error instanceof Prisma.PrismaClientInitializationError
+  ) {
+    return new Error(`Não foi possível usar o banco de dados (DATABASE_URL): ${lastLine(error)}`);
+  }
+  // The retry service answers with the API's errors (`not_found`, `delivery_not_retryable`).
+  if (error instanceof Error && error.name === "ApiError" && "code" in error) {
+    return new UsageError(
+      error.code === "not_found" ? "Entrega não encontrada nesta conta: confira --account e --id." : error.message,
+      command,
+    );
+  }
+  return error;
+}
+
+/** The policy for `WEBHOOK_ALLOW_PRIVATE_NETWORKS` (development: http:// and local addresses accepted). */
+export function integrationPolicy(allowPrivateNetworks: boolean): IntegrationPolicy {
+  return allowPrivateNetworks ? DEVELOPMENT_INTEGRATION_POLICY : PRODUCTION_INTEGRATION_POLICY;
+}
+
+/** Run one parsed command; returns its JSON-serializable result. */
+export async function execute(invocation: Invocation, deps: CliDeps): Promise<unknown> {
+  try {
+    return await HANDLERS[invocation.command](invocation, deps);
+  } catch (error) {
+    throw explain(invocation, error);
+  }
+}
+
+/** Parse argv and run it (tests and embedding); a help request returns the help text. */
+export async function runCommand(argv: string[], deps: CliDeps): Promise<unknown> {
+  const invocation = parseInvocation(argv);
+  return invocation.kind === "help" ? invocation.text : execute(invocation, deps);
 }

@@ -1,59 +1,102 @@
-// `pnpm gateway <command>`: operator CLI. Prints JSON on stdout; errors as JSON on stderr with exit code 2.
-import { env, loadConfig, z, ConfigError } from "@gw/config";
-import { createDb } from "@gw/db";
-import { runCommand, UsageError, type CliDeps } from "./commands.ts";
+// `pnpm gateway <command>`: the operator CLI (`pnpm gateway --help`). Text on a terminal; JSON with `--json` or when
+// stdout is not a terminal (scripts). Errors go to stderr. Exit 0 on success, 1 when running failed (database
+// unreachable, unexpected error), 2 on a usage error (command, option, value, environment, unknown id).
+import { ConfigError, env, loadConfig, z } from "@gw/config";
+import type { CliDeps } from "./commands.ts";
+import { chooseFormat, redactSecrets, renderFailure, renderResult, type Failure } from "./output.ts";
+import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
 
 const configSchema = z.object({
   // Defaults point at the local stack of `npm start` (scripts/stack.sh).
   DATABASE_URL: env.postgresUrl().default("postgresql://postgres@127.0.0.1:55432/gateway"),
   REDIS_URL: env.redisUrl().optional(),
   REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+  // Development only (npm start, tests): `integration set` then accepts http:// and local addresses.
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });
 
-function fail(message: string): never {
-  process.stderr.write(JSON.stringify({ error: message }) + "\n");
-  process.exit(2);
-}
+const argv = process.argv.slice(2);
+const format = chooseFormat(requestedFormat(argv), process.stdout.isTTY === true);
 
-let config: z.infer<typeof configSchema>;
-try {
-  config = loadConfig(configSchema);
-} catch (error) {
-  fail(error instanceof ConfigError ? error.message : String(error));
-}
+// `pnpm gateway audit list ... | head -1`: a reader that stops early is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
 
-const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
-const deps: CliDeps = { db };
-const cleanups: (() => Promise<unknown>)[] = [() => db.$disconnect()];
-
-if (config.REDIS_URL) {
-  const redisUrl = config.REDIS_URL;
-  const prefix = config.REDIS_KEY_PREFIX;
-  deps.retryDelivery = async (accountId, deliveryId) => {
-    const { createRedis, createWebhookQueue } = await import("@gw/jobs");
-    const { retryDelivery } = await import("@gw/core");
-    const redis = createRedis(redisUrl);
-    const queue = createWebhookQueue(redis, prefix);
-    cleanups.push(
-      () => queue.close(),
-      () => redis.quit(),
-    );
-    // The panel's resend: audited as `webhook.retry` (the API's own is `api.webhook.retry`).
-    return retryDelivery({ db, queue, accountId, deliveryId, actor: "cli", action: "webhook.retry", requestId: null });
-  };
-}
-
-try {
-  const result = await runCommand(process.argv.slice(2), deps);
-  process.stdout.write(JSON.stringify(result, null, 2) + "\n");
-} catch (error) {
+function failure(error: unknown): Failure {
+  if (error instanceof UsageError) return { message: error.message, exitCode: 2, helpFor: error.command ?? "" };
+  if (error instanceof ConfigError) return { message: error.message, exitCode: 2 };
+  // Library errors (Prisma's) put a code frame first and the reason on the last line.
   const message =
-    error instanceof UsageError
-      ? error.message
-      : error instanceof Error
-        ? (error.message.split("\n").filter(Boolean).at(-1) ?? error.message)
-        : String(error);
-  await Promise.allSettled(cleanups.map((c) => c()));
-  fail(message);
+    error instanceof Error ? (error.message.split("\n").filter(Boolean).at(-1) ?? error.message) : String(error);
+  return { message, exitCode: 1 };
 }
-await Promise.allSettled(cleanups.map((c) => c()));
+
+async function main(): Promise<number> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    const invocation = parseInvocation(argv);
+    if (invocation.kind === "help") {
+      process.stdout.write(invocation.text);
+      return 0;
+    }
+    const config = loadConfig(configSchema);
+    // Loaded only now: help and usage errors need neither the database nor the services.
+    const { createDb } = await import("@gw/db");
+    const { execute, integrationPolicy } = await import("./commands.ts");
+    const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
+    cleanups.push(() => db.$disconnect());
+    const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
+    if (config.REDIS_URL) {
+      const redisUrl = config.REDIS_URL;
+      const prefix = config.REDIS_KEY_PREFIX;
+      deps.retryDelivery = async (accountId, deliveryId) => {
+        const { createRedis, createWebhookQueue } = await import("@gw/jobs");
+        const { retryDelivery } = await import("@gw/core");
+        // One attempt, no reconnection loop: with Redis down the enqueue fails at once instead of waiting forever,
+        // and the committed retry is left pending for the dispatcher's reconciler.
+        const redis = createRedis(redisUrl, "request", { retryStrategy: () => null });
+        const queue = createWebhookQueue(redis, prefix);
+        // ioredis and BullMQ report an unreachable Redis as 'error' events (printed raw when nobody listens), at
+        // every reconnection attempt: say it once, readably.
+        let warned = false;
+        const warn = (error: Error) => {
+          if (warned || format === "json") return;
+          warned = true;
+          process.stderr.write(
+            `aviso: Redis inacessível (REDIS_URL): ${redactSecrets(error.message)}. Um reenvio registrado fica ` +
+              "pendente e o reconciliador do dispatcher o enfileira quando o Redis voltar.\n",
+          );
+        };
+        redis.on("error", warn);
+        queue.on("error", warn);
+        cleanups.unshift(
+          () => queue.close(),
+          () => redis.quit(),
+        );
+        // The panel's resend: audited as `webhook.retry` (the API's own is `api.webhook.retry`).
+        return retryDelivery({
+          db,
+          queue,
+          accountId,
+          deliveryId,
+          actor: "cli",
+          action: "webhook.retry",
+          requestId: null,
+        });
+      };
+    }
+    const result = await execute(invocation, deps);
+    process.stdout.write(renderResult(invocation.command, result, format));
+    return 0;
+  } catch (error) {
+    const failed = failure(error);
+    process.stderr.write(renderFailure(failed, format));
+    return failed.exitCode;
+  } finally {
+    await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+  }
+}
+
+process.exit(await main());

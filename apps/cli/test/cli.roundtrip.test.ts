@@ -83,9 +83,21 @@ describe("admin CLI round trip", () => {
   it("operator mistakes are usage errors with Portuguese messages", async () => {
     await expect(runCommand(["account", "create"], { db })).rejects.toThrow(UsageError);
     await expect(
-      runCommand(["integration", "set", "--account", "x", "--url", "https://a.b", "--events", "message.sent"], { db }),
+      runCommand(
+        [
+          "integration",
+          "set",
+          "--account",
+          "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+          "--url",
+          "https://a.b",
+          "--events",
+          "message.sent",
+        ],
+        { db },
+      ),
     ).rejects.toThrow(/Evento desconhecido/);
-    await expect(runCommand(["nada"], { db })).rejects.toThrow(/uso: pnpm gateway/);
+    await expect(runCommand(["nada"], { db })).rejects.toThrow("Comando desconhecido: nada");
   });
 
   it("`pnpm gateway` prints only JSON on stdout", async () => {

@@ -17,18 +17,41 @@ export const dispatcherConfigSchema = z
     DISPATCHER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1000).default(50),
     /** Per-attempt deadline (spec 6.4: 10 s). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Deadline to connect to the integrator's endpoint, inside WEBHOOK_TIMEOUT_MS. */
+    WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+    /**
+     * Development only (npm start, tests): deliver to loopback, private and other non-public addresses. Off, every
+     * attempt refuses a host that is or resolves to one (`address_refused`).
+     */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
     /** Waits before attempts 2..7 in ms (spec 6.5: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h). */
     WEBHOOK_RETRY_SCHEDULE_MS: env.intList([30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]),
     /** Uniform variation applied to each wait (spec 6.5: up to 20 %). */
     WEBHOOK_RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
     /** Bytes of the integrator's answer kept in last_error and on each attempt. */
     WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).default(4096),
-    /** How often the reconciler looks for due deliveries without a live job. */
-    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
-    /** How late a due delivery may be before the reconciler assumes its job was lost. */
+    /**
+     * How often the sweep gives a job to every delivery due within the horizon that has none (retries kept in
+     * PostgreSQL, jobs lost with Redis). It repeats at once while it finds more.
+     */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    /** How late a due delivery may be before a finished job with its id is taken as lost. */
     RECONCILE_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
-    /** Deliveries examined per reconciler run. */
-    RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+    /** Deliveries examined per sweep batch. */
+    RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+    /**
+     * Retries due within this time wait in Redis as delayed jobs; later ones (10 min, 1 h, 6 h, 24 h) wait in
+     * PostgreSQL until the sweep moves them, so a large backlog costs no Redis memory.
+     */
+    DISPATCHER_SCHEDULE_HORIZON_MS: z.coerce.number().int().min(1_000).default(180_000),
+    /**
+     * Whether the dispatcher's commits (claims, attempt results) wait for the WAL flush. Off by default: a result lost
+     * in a PostgreSQL crash only means the attempt runs again (same delivery id; receivers deduplicate, spec 6.4),
+     * and each attempt then costs no disk flush. Nothing the dispatcher writes is the only record of an event.
+     */
+    DISPATCHER_SYNCHRONOUS_COMMIT: env.bool(false),
+    /** Jobs waiting in Redis above which the sweep adds no more (the queue drains first). */
+    DISPATCHER_MAX_QUEUED_JOBS: z.coerce.number().int().min(100).default(20_000),
     /** BullMQ job lock; must stay well above WEBHOOK_TIMEOUT_MS or a slow attempt would be taken as stalled. */
     DISPATCHER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(60_000),
     /** How often workers look for jobs whose worker died (lock expired) and put them back in the queue. */

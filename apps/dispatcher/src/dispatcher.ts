@@ -1,25 +1,20 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import { UnrecoverableError, Worker, type Job } from "bullmq";
-import { createDb, type Db } from "@gw/db";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  QUEUES,
-  type DeliverWebhookPayload,
-  type Redis,
-} from "@gw/jobs";
+import { Worker } from "bullmq";
+import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
+import { createProcessor, createRedis, createWebhookQueue, QUEUES, type JobHandlers } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { purgeExpiredIdempotencyKeys } from "@gw/core";
 import {
+  createDeliveryScheduler,
   createWebhookSender,
   processDeliveryAttempt,
-  reconcileDeliveries,
-  type ReconcileResult,
+  sweepDeliveries,
+  type SweepResult,
 } from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
 import { createProbeServer } from "./http.ts";
+import { closeRedis, periodicTask, withDeadline } from "./lifecycle.ts";
 import { createMetrics } from "./metrics.ts";
 
 export interface DispatcherDeps {
@@ -29,20 +24,26 @@ export interface DispatcherDeps {
 }
 
 export interface Dispatcher {
-  /** Starts the probe server, the worker and the reconciler. */
+  /** Starts the probe server, the worker and the maintenance loops. */
   start(): Promise<void>;
   /** Stops taking jobs, waits for the attempts in flight, then closes Redis, Postgres and the probe server. */
   stop(): Promise<void>;
   /** The probe server's port, once started (useful with DISPATCHER_PORT=0). */
   readonly port: number;
-  /** One reconciler run now (also what the interval does); null when it failed. */
-  reconcileNow(): Promise<ReconcileResult | null>;
+  /** One sweep now (also what the interval does); null when it failed. */
+  reconcileNow(): Promise<SweepResult | null>;
 }
 
 export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps): Dispatcher {
   const { logger } = deps;
   const ownsDb = !deps.db;
-  const db = deps.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const db =
+    deps.db ??
+    createDb({
+      url: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      synchronousCommit: config.DISPATCHER_SYNCHRONOUS_COMMIT,
+    });
   // Separate connections: the worker's blocks (and must never give up on a command), the producer's fails fast.
   const workerRedis = createRedis(config.REDIS_URL, "worker");
   const queueRedis = createRedis(config.REDIS_URL, "request");
@@ -50,19 +51,22 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     ["worker", workerRedis],
     ["queue", queueRedis],
   ] as const) {
-    redis.on("error", (error: Error) => logger.warn("erro de conexão com o Redis", { role, error: error.message }));
+    redis.on("error", (error: Error) => logger.warn("Redis connection error", { role, error: error.message }));
   }
   const queue = createWebhookQueue(queueRedis, config.REDIS_KEY_PREFIX);
-  queue.on("error", (error: Error) => logger.warn("erro na fila de webhooks", { error: error.message }));
+  queue.on("error", (error: Error) => logger.warn("webhook queue error", { error: error.message }));
   const sender = createWebhookSender({
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS,
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     maxSockets: config.DISPATCHER_MAX_SOCKETS,
     responseBodyLimit: config.WEBHOOK_RESPONSE_BODY_LIMIT,
   });
   const metrics = createMetrics(queue);
+  const scheduler = createDeliveryScheduler({ queue, logger, horizonMs: config.DISPATCHER_SCHEDULE_HORIZON_MS });
   const processDeps = {
     db,
-    queue,
+    scheduler,
     sender,
     logger,
     settings: {
@@ -72,29 +76,29 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     },
   };
 
-  const processor = async (job: Job<DeliverWebhookPayload, string, string>): Promise<string> => {
-    if (job.name !== deliverWebhookJob.name) throw new UnrecoverableError(`job desconhecido: ${job.name}`);
-    const payload = deliverWebhookJob.payload.safeParse(job.data);
-    if (!payload.success) throw new UnrecoverableError("payload de entrega inválido");
-    const result = await processDeliveryAttempt(processDeps, payload.data);
-    if (result.outcome === "skipped") {
-      metrics.skipped.inc({ reason: result.reason });
-    } else if (result.outcome === "integration_inactive") {
-      metrics.attempts.inc({
-        event: result.event,
-        outcome: "integration_inactive",
-        error_kind: "integration_inactive",
-      });
-      metrics.deadLetters.inc({ event: result.event });
-    } else {
-      metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
-      metrics.attemptDuration.observe(result.durationMs / 1000);
-      if (result.outcome === "failed") metrics.deadLetters.inc({ event: result.event });
-    }
-    return result.outcome;
+  // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
+  const handlers: JobHandlers<typeof QUEUES.webhooks> = {
+    "deliver-webhook": async (payload) => {
+      const result = await processDeliveryAttempt(processDeps, payload);
+      if (result.outcome === "skipped") {
+        metrics.skipped.inc({ reason: result.reason });
+      } else if (result.outcome === "integration_inactive") {
+        metrics.attempts.inc({
+          event: result.event,
+          outcome: "integration_inactive",
+          error_kind: "integration_inactive",
+        });
+        metrics.deadLetters.inc({ event: result.event });
+      } else {
+        metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
+        metrics.attemptDuration.observe(result.durationMs / 1000);
+        if (result.outcome === "failed") metrics.deadLetters.inc({ event: result.event });
+      }
+      return result.outcome;
+    },
   };
 
-  const worker = new Worker<DeliverWebhookPayload, string, string>(QUEUES.webhooks, processor, {
+  const worker = new Worker(QUEUES.webhooks, createProcessor(QUEUES.webhooks, handlers), {
     connection: workerRedis,
     prefix: config.REDIS_KEY_PREFIX,
     concurrency: config.DISPATCHER_CONCURRENCY,
@@ -105,46 +109,56 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     stalledInterval: config.DISPATCHER_STALLED_INTERVAL_MS,
     maxStalledCount: config.DISPATCHER_MAX_STALLED_COUNT,
   });
-  worker.on("error", (error: Error) => logger.warn("erro no worker de webhooks", { error: error.message }));
+  worker.on("error", (error: Error) => logger.warn("webhook worker error", { error: error.message }));
   worker.on("failed", (job, error: Error) => {
-    logger.error("job de entrega falhou; o reconciliador o recoloca se a entrega ainda estiver pendente", {
-      jobId: job?.id,
-      error: error.message,
-    });
+    // A dependency outage is retried by BullMQ (job backoff) without spending a delivery attempt.
+    const retrying = job !== undefined && job.attemptsMade < (job.opts.attempts ?? 1);
+    logger[retrying ? "warn" : "error"](
+      retrying
+        ? "delivery job failed; BullMQ retries it"
+        : "delivery job failed for good; the sweep re-queues it if still due",
+      {
+        jobId: job?.id,
+        dependencyUnavailable: isDatabaseUnavailable(error),
+        error: error.message,
+      },
+    );
   });
-  worker.on("stalled", (jobId: string) => logger.warn("job de entrega travado recuperado", { jobId }));
+  worker.on("stalled", (jobId: string) => logger.warn("stalled delivery job recovered", { jobId }));
 
   const server = createProbeServer({ db, redis: [workerRedis, queueRedis], registry: metrics.registry, logger });
-
   let port = 0;
-  let cursor: bigint | null = null;
   let running: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
 
-  const reconciler = periodicTask(
-    async (): Promise<ReconcileResult> => {
-      const result = await reconcileDeliveries(
-        { db, queue, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS },
-        { graceMs: config.RECONCILE_GRACE_MS, batchSize: config.RECONCILE_BATCH_SIZE, afterId: cursor ?? 0n },
+  // Gives every due delivery (and every retry entering the horizon) its job; repeats at once while there is more.
+  const sweep = periodicTask(
+    async (): Promise<SweepResult> => {
+      // Without Redis there is nowhere to put jobs (and BullMQ would wait for the connection): next cycle.
+      if (queueRedis.status !== "ready") return { scanned: 0, queued: 0, more: false };
+      const result = await sweepDeliveries(
+        { db, queue, redis: queueRedis, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS },
+        {
+          horizonMs: config.DISPATCHER_SCHEDULE_HORIZON_MS,
+          graceMs: config.RECONCILE_GRACE_MS,
+          batchSize: config.RECONCILE_BATCH_SIZE,
+          maxQueued: config.DISPATCHER_MAX_QUEUED_JOBS,
+        },
       );
-      cursor = result.nextAfterId;
-      metrics.requeued.inc(result.requeued);
+      metrics.requeued.inc(result.queued);
       return result;
     },
-    (error) =>
-      logger.warn("reconciliação de entregas falhou; nova tentativa no próximo ciclo", { error: error.message }),
+    (error) => logger.warn("delivery sweep failed; trying again next cycle", { error: error.message }),
+    (result) => result.more,
   );
 
   // Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent).
   const idempotencyPurge = periodicTask(
     async () => {
       const removed = await purgeExpiredIdempotencyKeys(db);
-      if (removed > 0) logger.info("chaves de idempotência expiradas removidas", { removed });
+      if (removed > 0) logger.info("expired idempotency keys removed", { removed });
     },
-    (error) =>
-      logger.warn("limpeza de chaves de idempotência falhou; nova tentativa no próximo ciclo", {
-        error: error.message,
-      }),
+    (error) => logger.warn("idempotency key purge failed; trying again next cycle", { error: error.message }),
   );
 
   async function start(): Promise<void> {
@@ -152,11 +166,11 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     await once(server, "listening");
     port = (server.address() as AddressInfo).port;
     running = worker.run().catch((error: unknown) => {
-      logger.error("o worker de webhooks parou com erro", { error: (error as Error).message });
+      logger.error("webhook worker stopped with an error", { error: (error as Error).message });
     });
-    reconciler.start(config.RECONCILE_INTERVAL_MS);
+    sweep.start(config.RECONCILE_INTERVAL_MS);
     idempotencyPurge.start(config.IDEMPOTENCY_PURGE_INTERVAL_MS);
-    logger.info("dispatcher iniciado", {
+    logger.info("dispatcher started", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
       concurrency: config.DISPATCHER_CONCURRENCY,
       prefix: config.REDIS_KEY_PREFIX,
@@ -166,7 +180,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   async function stop(): Promise<void> {
     stopping ??= (async () => {
       // No new maintenance runs; the ones in progress finish while the queue is still open.
-      await Promise.all([reconciler.stop(), idempotencyPurge.stop()]);
+      await withDeadline(Promise.all([sweep.stop(), idempotencyPurge.stop()]), 5_000);
       // Waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). Without Redis nothing can be
       // acknowledged anyway, so close at once: BullMQ remembers the first close() call, and a graceful one
       // would keep its connections reconnecting forever. Stalled-job recovery hands unfinished jobs on.
@@ -174,9 +188,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       const drained = redisUp && (await withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000));
       if (!drained) {
         logger.warn(
-          redisUp
-            ? "worker não encerrou a tempo; conexões fechadas à força"
-            : "Redis indisponível; worker fechado à força",
+          redisUp ? "worker did not stop in time; connections closed" : "Redis unavailable; worker closed at once",
         );
         if (!redisUp) await withDeadline(worker.close(true), 2_000);
         workerRedis.disconnect();
@@ -188,7 +200,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       if (ownsDb) await db.$disconnect();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      logger.info("dispatcher encerrado");
+      logger.info("dispatcher stopped");
     })();
     return stopping;
   }
@@ -196,67 +208,9 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   return {
     start,
     stop,
-    reconcileNow: reconciler.run,
+    reconcileNow: () => sweep.run(),
     get port() {
       return port;
     },
   };
-}
-
-/**
- * A maintenance task run now and then every `intervalMs` once started, never overlapping itself: `run()` while
- * a run is in progress joins it. A failure is reported and resolves to null; the next cycle tries again.
- */
-function periodicTask<T>(task: () => Promise<T>, onError: (error: Error) => void) {
-  let inFlight: Promise<T | null> | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  const run = (): Promise<T | null> =>
-    (inFlight ??= task()
-      .catch((error: unknown) => {
-        onError(error as Error);
-        return null;
-      })
-      .finally(() => {
-        inFlight = null;
-      }));
-  return {
-    run,
-    start(intervalMs: number): void {
-      void run();
-      timer = setInterval(() => void run(), intervalMs);
-    },
-    /** Stops the cycle and waits for a run in progress. */
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      await inFlight;
-    },
-  };
-}
-
-async function closeRedis(redis: Redis): Promise<void> {
-  if (redis.status === "end") return;
-  const quit = await withDeadline(
-    redis.quit().then(() => undefined),
-    1_000,
-  );
-  if (!quit) redis.disconnect();
-}
-
-/** Resolves true when `promise` settled in time, false otherwise (a rejection counts as settled). */
-async function withDeadline(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([
-      promise.then(
-        () => true,
-        () => true,
-      ),
-      deadline,
-    ]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
 }

@@ -35,7 +35,7 @@ export function createProbeServer(deps: ProbeDeps): Server {
           });
         })
         .catch((error: unknown) => {
-          deps.logger.warn("falha na verificação de prontidão", { error: (error as Error).message });
+          deps.logger.warn("readiness check failed", { error: (error as Error).message });
           send(503, { status: "unavailable" });
         });
       return;

@@ -18,7 +18,7 @@ const logger = createLogger({ service: "dispatcher", level: config.LOG_LEVEL });
 const dispatcher = createDispatcher(config, { logger });
 
 process.on("unhandledRejection", (reason) => {
-  logger.error("promessa rejeitada sem tratamento", {
+  logger.error("unhandled promise rejection", {
     error: reason instanceof Error ? reason.message : String(reason),
   });
 });
@@ -28,20 +28,20 @@ function onSignal(signal: NodeJS.Signals): void {
   if (signalled) {
     // A second signal: the operator does not want to wait for the attempts in flight. The rows stay
     // `delivering` and are picked up again (stalled-job recovery or the reconciler).
-    logger.warn("segundo sinal recebido; saindo imediatamente", { signal });
+    logger.warn("second signal received; exiting now", { signal });
     process.exit(signal === "SIGINT" ? 130 : 143);
   }
   signalled = true;
-  logger.info("encerrando: sem novos jobs, aguardando as tentativas em andamento", { signal });
+  logger.info("stopping: no new jobs, waiting for the attempts in flight", { signal });
   // Last resort if something hangs beyond the longest possible attempt.
   setTimeout(() => {
-    logger.error("encerramento excedeu o prazo; saindo");
+    logger.error("shutdown took too long; exiting");
     process.exit(1);
   }, config.WEBHOOK_TIMEOUT_MS + 20_000).unref();
   dispatcher.stop().then(
     () => process.exit(0),
     (error: unknown) => {
-      logger.error("falha ao encerrar o dispatcher", { error: (error as Error).message });
+      logger.error("dispatcher failed to stop", { error: (error as Error).message });
       process.exit(1);
     },
   );
@@ -52,6 +52,6 @@ process.on("SIGINT", onSignal);
 try {
   await dispatcher.start();
 } catch (error) {
-  logger.error("falha ao iniciar o dispatcher", { error: (error as Error).message });
+  logger.error("dispatcher failed to start", { error: (error as Error).message });
   process.exit(1);
 }

@@ -62,7 +62,7 @@ describe("dispatcher killed mid-attempt", () => {
 
     const first = spawnDispatcher(settings);
     children.push(first);
-    await first.waitForLine("dispatcher iniciado");
+    await first.waitForLine("dispatcher started");
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
     await waitFor("o receptor segurar a primeira requisição", () => receiver.requests.length === 1);
     expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("delivering");

@@ -56,7 +56,7 @@ async function attemptInFlight(): Promise<{ dispatcher: ChildDispatcher; id: big
   });
   const dispatcher = spawnDispatcher(settings);
   children.push(dispatcher);
-  await dispatcher.waitForLine("dispatcher iniciado");
+  await dispatcher.waitForLine("dispatcher started");
   await enqueueDeliveryAttempt(queue, delivery.id, 1);
   const res = await waitFor("o receptor segurar a requisição", () => held);
   return { dispatcher, id: delivery.id, held: res };
@@ -67,7 +67,7 @@ describe("dispatcher shutdown", () => {
     const { dispatcher, id, held } = await attemptInFlight();
 
     dispatcher.child.kill("SIGTERM");
-    await dispatcher.waitForLine("encerrando");
+    await dispatcher.waitForLine("stopping: no new jobs");
     // Still running: the process waits for this attempt, but takes no new job.
     expect(dispatcher.child.exitCode).toBeNull();
     const late = await createDelivery(db, await createFixture(db, receiver.url));
@@ -78,7 +78,7 @@ describe("dispatcher shutdown", () => {
     // Read only after the exit: the commit happened before the process left.
     const row = await db.delivery.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "delivered", attemptCount: 1, lastError: "entregue durante o encerramento" });
-    expect(dispatcher.lines.some((line) => line.includes("dispatcher encerrado"))).toBe(true);
+    expect(dispatcher.lines.some((line) => line.includes("dispatcher stopped"))).toBe(true);
     expect(receiver.requests.some((r) => r.headers["x-pt-delivery-id"] === late.id.toString())).toBe(false);
     expect(await db.delivery.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({
       status: "pending",
@@ -90,7 +90,7 @@ describe("dispatcher shutdown", () => {
     const { dispatcher, id, held } = await attemptInFlight();
 
     dispatcher.child.kill("SIGTERM");
-    await dispatcher.waitForLine("encerrando");
+    await dispatcher.waitForLine("stopping: no new jobs");
     dispatcher.child.kill("SIGTERM");
 
     expect(await dispatcher.exited).toEqual({ code: 143, signal: null });

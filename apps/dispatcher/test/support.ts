@@ -29,6 +29,8 @@ export function testSettings(
     RECONCILE_GRACE_MS: "60000",
     LOG_LEVEL: "warn",
     USER_AGENT: "Teste-Dispatcher/1.0",
+    // Test receivers listen on loopback.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import { createDb, type Db } from "@gw/db";
 import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
 import { freePort, silentLogger, testEnv } from "@gw/testkit";
 import {
+  createDeliveryScheduler,
   createWebhookSender,
   processDeliveryAttempt,
   type ProcessDeliveryDeps,
@@ -32,11 +33,19 @@ beforeAll(async () => {
   db = createDb({ url: env.databaseUrl, poolSize: 4 });
   redis = createRedis(env.redisUrl);
   queue = createWebhookQueue(redis, env.redisPrefix);
-  sender = createWebhookSender({ timeoutMs: 500, maxSockets: 4, responseBodyLimit: BODY_LIMIT });
+  // The receivers listen on loopback: private networks allowed (the guard has its own tests).
+  sender = createWebhookSender({
+    timeoutMs: 500,
+    connectTimeoutMs: 500,
+    maxSockets: 4,
+    responseBodyLimit: BODY_LIMIT,
+    allowPrivateNetworks: true,
+  });
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
   deps = {
     db,
-    queue,
+    // A horizon beyond the schedule: every retry of these tests goes to Redis at once.
+    scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: 3_600_000 }),
     sender,
     logger: silentLogger,
     settings: { scheduleMs: SCHEDULE, jitter: 0.2, userAgent: "Teste-Gateway/1.0" },

@@ -130,6 +130,8 @@ export async function createDelivery(
       status: "pending",
       body: "{}",
       occurredAt,
+      // As the outbox writes it: every pending delivery is due at some time (the sweep reads by it).
+      nextAttemptAt: occurredAt,
     },
   });
   const body =

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { addBusinessNumber, applyStatus, createAccount, storeAcceptedMessage } from "../src/index.ts";
+import { inTransaction, type Db } from "@gw/db";
+import { addBusinessNumber, applyStatuses, createAccount, lockWamids, storeAcceptedMessage } from "../src/index.ts";
 import { isolatedDatabase } from "./deliveries.support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -34,39 +34,42 @@ describe("a provider status that arrives while the send is being committed", () 
     let webhookFinished = false;
 
     // The send's transaction: the message is stored (and early statuses looked at), but not committed yet.
-    const send = db.$transaction(
-      async (tx) => {
-        await storeAcceptedMessage(tx, {
-          accountId: account.id,
-          phoneNumberId,
-          to: "5511987654321",
-          wamid,
-          kind: "text",
-        });
-        stored();
-        await sendMayCommit;
-      },
-      { timeout: 20_000 },
-    );
+    const send = inTransaction(db.sql, async (client) => {
+      await storeAcceptedMessage(client, {
+        accountId: account.id,
+        phoneNumberId,
+        to: "5511987654321",
+        wamid,
+        kind: "text",
+        templateName: null,
+        clientRef: null,
+        campaignId: null,
+        requestId: "req-corrida",
+        actor: "test",
+      });
+      stored();
+      await sendMayCommit;
+    });
     await messageStored;
 
-    // Meta's `failed` for that wamid arrives now, in the webhook's own transaction.
-    const webhook = db
-      .$transaction(
-        (tx) =>
-          applyStatus(tx, {
+    // Meta's `failed` for that wamid arrives now, in the webhook's own transaction (as ingestion runs it).
+    const webhook = inTransaction(db.sql, async (client) => {
+      await lockWamids(client, [wamid]);
+      return applyStatuses(
+        client,
+        [
+          {
             id: wamid,
             status: "failed",
             timestamp: String(Math.floor(Date.now() / 1000)),
             errors: [{ code: 131026, title: "Message undeliverable" }],
-          }),
-        {
-          timeout: 20_000,
-        },
-      )
-      .finally(() => {
-        webhookFinished = true;
-      });
+          },
+        ],
+        { parkUnknown: true },
+      );
+    }).finally(() => {
+      webhookFinished = true;
+    });
 
     // Give the webhook every chance to finish on its own: it must not, while the send is still open.
     await new Promise((resolve) => setTimeout(resolve, 500));

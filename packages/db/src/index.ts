@@ -1,12 +1,19 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, type Prisma } from "./generated/client.ts";
+import { createSqlPool, type SqlPool } from "./sql.ts";
 
 export { Prisma, PrismaClient } from "./generated/client.ts";
 export type * from "./generated/client.ts";
 export { applyMigrations, listMigrations, MIGRATIONS_DIR } from "./migrate.ts";
 export type { MigrationFile, MigrationResult } from "./migrate.ts";
+export { createSqlPool, inTransaction, isDatabaseUnavailable, listen } from "./sql.ts";
+export type { Listener, Sql, SqlClient, SqlPool } from "./sql.ts";
 
-export type Db = PrismaClient;
+/**
+ * The database of a process: the Prisma client (schema, admin paths) and, as `sql`, the `pg` pool it runs on,
+ * for the hand-written statements of the hot paths. One pool, so DATABASE_POOL_SIZE bounds both.
+ */
+export type Db = PrismaClient & { readonly sql: SqlPool };
 /** The client handed to `$transaction(async (tx) => ...)` callbacks. */
 export type DbTx = Prisma.TransactionClient;
 
@@ -14,22 +21,31 @@ export interface DbOptions {
   url: string;
   /** Pool size per process; API and dispatcher pods size this separately. */
   poolSize?: number;
+  /**
+   * How long a query waits for a free connection before failing. Generous: under a burst, requests queue for
+   * a connection instead of failing (a send the provider accepted must still be recorded).
+   */
+  connectionTimeoutMs?: number;
+  /** See SqlPoolOptions.synchronousCommit; true (PostgreSQL's default) unless said otherwise. */
+  synchronousCommit?: boolean;
 }
 
-export function createDb(options: DbOptions): PrismaClient {
-  const adapter = new PrismaPg({
-    connectionString: options.url,
+export function createDb(options: DbOptions): Db {
+  const pool = createSqlPool({
+    url: options.url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMs: options.connectionTimeoutMs ?? 30_000,
+    synchronousCommit: options.synchronousCommit ?? true,
   });
-  return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  return Object.assign(prisma, { sql: pool });
 }
 
 /** `SELECT 1` with a deadline, for readiness probes. */
-export async function pingDb(db: PrismaClient, timeoutMs = 2_000): Promise<boolean> {
+export async function pingDb(db: Db, timeoutMs = 2_000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const ping = db.$queryRawUnsafe("SELECT 1").then(() => true);
+    const ping = db.sql.query("SELECT 1").then(() => true);
     const deadline = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });

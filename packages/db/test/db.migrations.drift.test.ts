@@ -27,6 +27,17 @@ const SQL_ONLY: SqlOnlyAllowList = {
       description: "UNIQUE btree ON business_numbers (account_id) WHERE is_default",
       why: "at most one default number per account: a partial unique index, not expressible in Prisma's schema language",
     },
+    {
+      key: "function gw_notify_api_key_change()",
+      description: "função",
+      why: "announces a revoked or deleted API key (NOTIFY gw_api_key_changes) so every API pod drops it from its cache at once",
+    },
+    {
+      key: "trigger api_keys.api_keys_notify_change",
+      description:
+        "CREATE TRIGGER api_keys_notify_change AFTER DELETE OR UPDATE OF revoked_at, key_hash ON api_keys FOR EACH ROW EXECUTE FUNCTION gw_notify_api_key_change()",
+      why: "runs gw_notify_api_key_change on every revocation, whichever process or tool revokes the key",
+    },
   ],
   toolingTables: ["_prisma_migrations"],
 };

@@ -1,12 +1,14 @@
 import { z } from "zod";
 
 /**
- * The typed job catalogue shared by the API (producer) and the dispatcher (consumer).
- * Payloads carry ids only: the processor reloads state from Postgres, the source of truth.
+ * The typed job catalogue shared by producers (API, dispatcher) and consumers (the dispatcher's workers).
+ * Payloads carry ids only: the processor reloads state from Postgres, the source of truth. Each queue's worker
+ * gets its handlers as a map keyed by this catalogue (`JobHandlers`), so the compiler refuses a job without one.
  */
 export const QUEUES = {
   webhooks: "webhook-deliveries",
 } as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const deliverWebhookJob = {
   name: "deliver-webhook",
@@ -19,12 +21,28 @@ export const deliverWebhookJob = {
   /** One job per attempt: a job id derived from delivery + attempt can never be queued twice. */
   jobId: (deliveryId: string | bigint, attempt: number) => `delivery-${deliveryId}-attempt-${attempt}`,
   options: {
-    // Retries are scheduled by the dispatcher itself (its own ±20 % jitter, spec 6.5), one job per attempt;
-    // BullMQ's own attempts only cover a crashed worker (stalled-job recovery).
-    attempts: 1,
+    // Retries after a failed HTTP attempt are scheduled by the dispatcher itself (its own ±20 % jitter, spec 6.5),
+    // one job per attempt. BullMQ's attempts only cover a job that threw: a dependency outage (PostgreSQL, Redis)
+    // before the attempt was recorded. Such a retry spends no delivery attempt.
+    attempts: 8,
+    backoff: { type: "exponential", delay: 1_000 },
     removeOnComplete: { age: 24 * 3600, count: 10_000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
   },
 } as const;
 
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookJob.payload>;
+
+/** Every job, by name. */
+export const JOB_CATALOGUE = {
+  [deliverWebhookJob.name]: deliverWebhookJob,
+} as const;
+
+type Catalogue = typeof JOB_CATALOGUE;
+export type JobName = keyof Catalogue;
+export type JobPayload<N extends JobName> = z.infer<Catalogue[N]["payload"]>;
+/** The job names a queue carries. */
+export type JobNamesOf<Q extends QueueName> = { [N in JobName]: Catalogue[N]["queue"] extends Q ? N : never }[JobName];
+
+/** One handler per job of the queue; the result string is kept on the completed job (Bull Board shows it). */
+export type JobHandlers<Q extends QueueName> = { [N in JobNamesOf<Q>]: (payload: JobPayload<N>) => Promise<string> };

@@ -9,6 +9,24 @@ export function createWebhookQueue(connection: Redis, prefix: string): WebhookQu
   return new Queue<DeliverWebhookPayload, unknown, string>(deliverWebhookJob.queue, { connection, prefix });
 }
 
+export interface AttemptToQueue {
+  deliveryId: string;
+  attempt: number;
+  delayMs?: number;
+}
+
+function jobOf({ deliveryId, attempt, delayMs = 0 }: AttemptToQueue) {
+  return {
+    name: deliverWebhookJob.name,
+    data: { deliveryId, attempt },
+    opts: {
+      ...deliverWebhookJob.options,
+      jobId: deliverWebhookJob.jobId(deliveryId, attempt),
+      delay: Math.max(0, Math.round(delayMs)),
+    },
+  };
+}
+
 /** Queue one attempt of a delivery. Idempotent: the job id is derived from delivery + attempt. */
 export async function enqueueDeliveryAttempt(
   queue: WebhookQueue,
@@ -16,14 +34,25 @@ export async function enqueueDeliveryAttempt(
   attempt: number,
   delayMs = 0,
 ): Promise<void> {
-  const id = String(deliveryId);
-  await queue.add(
-    deliverWebhookJob.name,
-    { deliveryId: id, attempt },
-    {
-      ...deliverWebhookJob.options,
-      jobId: deliverWebhookJob.jobId(id, attempt),
-      delay: Math.max(0, Math.round(delayMs)),
-    },
+  const job = jobOf({ deliveryId: String(deliveryId), attempt, delayMs });
+  await queue.add(job.name, job.data, job.opts);
+}
+
+/** Queue many attempts in one Redis round trip (per chunk). Idempotent like `enqueueDeliveryAttempt`. */
+export async function enqueueAttempts(
+  queue: WebhookQueue,
+  attempts: readonly AttemptToQueue[],
+  chunkSize = 500,
+): Promise<void> {
+  for (let start = 0; start < attempts.length; start += chunkSize) {
+    await queue.addBulk(attempts.slice(start, start + chunkSize).map(jobOf));
+  }
+}
+
+/** The first attempt of freshly committed deliveries (the outbox, after commit). */
+export function enqueueFirstAttempts(queue: WebhookQueue, deliveryIds: readonly string[]): Promise<void> {
+  return enqueueAttempts(
+    queue,
+    deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 })),
   );
 }

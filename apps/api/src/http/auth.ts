@@ -1,6 +1,5 @@
 import type { RequestHandler } from "express";
-import { authenticateApiKey } from "@gw/core";
-import type { Db } from "@gw/db";
+import type { AccountDirectory } from "@gw/core";
 import { ApiError } from "@gw/errors";
 import { withLogContext } from "@gw/logger";
 
@@ -15,15 +14,20 @@ declare global {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** `Authorization: Bearer <key>` (security scheme ChaveDeApi). Missing, malformed, unknown or revoked -> 401. */
-export function requireApiKey(db: Db): RequestHandler {
-  return async (req, _res, next) => {
-    const match = BEARER.exec(req.header("authorization") ?? "");
-    const key = match?.[1];
-    const auth = key ? await authenticateApiKey(db, key) : null;
-    if (!auth) return next(new ApiError("invalid_api_key"));
-    req.auth = auth;
-    withLogContext({ accountId: auth.accountId, keyId: auth.keyId }, next);
+/**
+ * `Authorization: Bearer <key>` (security scheme ChaveDeApi). Missing, malformed, unknown or revoked -> 401.
+ * Keys are looked up through the account directory's short-lived cache (a revocation applies within
+ * API_KEY_CACHE_TTL_MS on every pod).
+ */
+export function requireApiKey(directory: AccountDirectory): RequestHandler {
+  return (req, _res, next) => {
+    const key = BEARER.exec(req.header("authorization") ?? "")?.[1];
+    if (!key) return next(new ApiError("invalid_api_key"));
+    directory.authenticate(key).then((auth) => {
+      if (!auth) return next(new ApiError("invalid_api_key"));
+      req.auth = auth;
+      withLogContext({ accountId: auth.accountId, keyId: auth.keyId }, next);
+    }, next);
   };
 }
 

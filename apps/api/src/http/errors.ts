@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ApiError } from "@gw/errors";
 import { RequestValidationError } from "@gw/contracts";
+import { isDatabaseUnavailable } from "@gw/db";
 import type { Logger } from "@gw/logger";
 
 /** Unknown routes answer with the same envelope as every other error. */
@@ -23,23 +24,15 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   );
 }
 
-// Prisma's codes for "the database cannot be reached / answered in time" (not for a query that failed), and
-// the socket errors beneath them: such a request may succeed moments later, so it is a 503, not a 500.
+// Prisma's codes for "the database cannot be reached / answered in time" (not for a query that failed); the
+// hand-written SQL's errors (pg) are read by isDatabaseUnavailable. Such a request may succeed moments later, so
+// it is a 503, not a 500.
 const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
-const SOCKET_UNAVAILABLE = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "57P01",
-  "57P03",
-  "53300",
-]);
+const SOCKET_UNAVAILABLE = new Set(["EHOSTUNREACH", "ENETUNREACH"]);
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 function isDependencyUnavailable(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
   for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string" && (PRISMA_UNAVAILABLE.has(code) || SOCKET_UNAVAILABLE.has(code))) return true;

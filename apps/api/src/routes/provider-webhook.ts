@@ -1,18 +1,21 @@
-import express, { type Router } from "express";
-import { ingestProviderWebhook, MalformedWebhookError, type Outbox } from "@gw/core";
-import type { Db } from "@gw/db";
-import type { Logger } from "@gw/logger";
+import express, { type RequestHandler, type Router } from "express";
+import { ingestProviderWebhook, MalformedWebhookError, type IngestDeps } from "@gw/core";
 import { safeEqual, verifyMetaSignature } from "@gw/signer";
 
-export interface ProviderWebhookDeps {
-  db: Db;
-  outbox: Outbox;
-  logger: Logger;
+export interface ProviderWebhookDeps extends IngestDeps {
   appSecret: string;
   verifyToken: string;
+  /** Largest body read (Meta's payloads stay well below it). */
+  bodyLimitBytes: number;
 }
 
-/** Meta's webhook: GET verification handshake, POST signed events (X-Hub-Signature-256 over the raw body). */
+const SIGNATURE_HEADER = /^sha256=[0-9a-f]{64}$/i;
+
+/**
+ * Meta's webhook: GET verification handshake, POST signed events (X-Hub-Signature-256 over the raw body).
+ * A request without a well-formed signature header is refused before a byte of its body is read, so
+ * unauthenticated traffic costs no parsing and no memory.
+ */
 export function register(router: Router, deps: ProviderWebhookDeps): void {
   router.get("/provider/meta/webhook", (req, res) => {
     const mode = req.query["hub.mode"];
@@ -30,24 +33,37 @@ export function register(router: Router, deps: ProviderWebhookDeps): void {
     res.status(403).type("text/plain").send("Forbidden");
   });
 
-  router.post("/provider/meta/webhook", express.raw({ type: () => true, limit: "5mb" }), async (req, res) => {
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!verifyMetaSignature(deps.appSecret, raw, req.header("x-hub-signature-256"))) {
-      deps.logger.warn("provider webhook with an invalid signature");
-      res.status(401).json({ error: "invalid signature" });
-      return;
-    }
-    try {
-      const result = await ingestProviderWebhook(deps, raw.toString("utf8"));
-      res.status(200).json({ received: true, ...result });
-    } catch (error) {
-      if (error instanceof MalformedWebhookError) {
-        res.status(400).json({ error: "malformed body" });
+  const requireSignatureHeader: RequestHandler = (req, res, next) => {
+    if (SIGNATURE_HEADER.test(req.header("x-hub-signature-256") ?? "")) return next();
+    deps.logger.warn("provider webhook without a valid signature header");
+    // The body is not read: close the connection rather than drain it.
+    res.setHeader("Connection", "close");
+    res.status(401).json({ error: "invalid signature" });
+  };
+
+  router.post(
+    "/provider/meta/webhook",
+    requireSignatureHeader,
+    express.raw({ type: () => true, limit: deps.bodyLimitBytes }),
+    async (req, res) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (!verifyMetaSignature(deps.appSecret, raw, req.header("x-hub-signature-256"))) {
+        deps.logger.warn("provider webhook with an invalid signature");
+        res.status(401).json({ error: "invalid signature" });
         return;
       }
-      // Nothing was committed: a 5xx makes Meta deliver it again.
-      deps.logger.error("provider webhook not stored", { error });
-      res.status(503).json({ error: "not stored" });
-    }
-  });
+      try {
+        const result = await ingestProviderWebhook(deps, raw.toString("utf8"));
+        res.status(200).json({ received: true, ...result });
+      } catch (error) {
+        if (error instanceof MalformedWebhookError) {
+          res.status(400).json({ error: "malformed body" });
+          return;
+        }
+        // Nothing was committed: a 5xx makes Meta deliver it again.
+        deps.logger.error("provider webhook not stored", { error });
+        res.status(503).json({ error: "not stored" });
+      }
+    },
+  );
 }

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addBusinessNumber, createAccount, createApiKey, setIntegration, type WebhookEvent } from "@gw/core";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  addBusinessNumber,
+  createAccount,
+  createApiKey,
+  setIntegration,
+  type WebhookEvent,
+} from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
@@ -106,11 +113,16 @@ export async function createTestAccount(
   const key = await createApiKey(db, account.id);
   let signingSecret: string | null = null;
   if (options.integrationUrl) {
-    const integration = await setIntegration(db, {
-      accountId: account.id,
-      url: options.integrationUrl,
-      events: options.events ?? ["message.status", "message.received"],
-    });
+    // Test receivers listen on loopback: the development policy.
+    const integration = await setIntegration(
+      db,
+      {
+        accountId: account.id,
+        url: options.integrationUrl,
+        events: options.events ?? ["message.status", "message.received"],
+      },
+      DEVELOPMENT_INTEGRATION_POLICY,
+    );
     signingSecret = integration.signing_secret;
   }
   return {
@@ -168,6 +180,8 @@ export async function startTestDispatcher(
       DISPATCHER_PORT: "0",
       WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
       RECONCILE_INTERVAL_MS: "500",
+      // Test receivers listen on loopback.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
       ...overrides,
     }),
     { logger: silentLogger },

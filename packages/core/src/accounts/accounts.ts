@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@gw/db";
+import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
 
 export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -88,10 +89,72 @@ function integrationView(row: {
   };
 }
 
-/** Create or update the account's integration for `url` (the panel's Integrations section). */
-export async function setIntegration(db: Db, input: IntegrationInput) {
-  const url = new URL(input.url);
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("A URL da integração deve ser http(s).");
+/**
+ * What integration URLs may be registered. Production: https only, public hosts only. Development
+ * (WEBHOOK_ALLOW_PRIVATE_NETWORKS, for npm start and the tests): http and loopback/private hosts too.
+ * The dispatcher checks the resolved addresses again at every attempt; this refuses what the URL alone shows.
+ */
+export interface IntegrationPolicy {
+  /** Plain http:// URLs. */
+  allowHttp: boolean;
+  /** Hosts that are loopback, private, link-local... IP literals, and `localhost` names. */
+  allowPrivateNetworks: boolean;
+}
+
+export const PRODUCTION_INTEGRATION_POLICY: Readonly<IntegrationPolicy> = Object.freeze({
+  allowHttp: false,
+  allowPrivateNetworks: false,
+});
+
+export const DEVELOPMENT_INTEGRATION_POLICY: Readonly<IntegrationPolicy> = Object.freeze({
+  allowHttp: true,
+  allowPrivateNetworks: true,
+});
+
+/** A URL refused at registration; `message` is a Portuguese sentence for the operator or the tenant. */
+export class IntegrationUrlError extends Error {
+  constructor(
+    readonly reason: "invalid_url" | "scheme" | "userinfo" | "address_refused",
+    message: string,
+  ) {
+    super(message);
+    this.name = "IntegrationUrlError";
+  }
+}
+
+/** Throws IntegrationUrlError when `raw` may not be registered under `policy`. */
+export function checkIntegrationUrl(raw: string, policy: IntegrationPolicy): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new IntegrationUrlError("invalid_url", "A URL da integração é inválida.");
+  }
+  if (url.protocol !== "https:" && !(policy.allowHttp && url.protocol === "http:"))
+    throw new IntegrationUrlError(
+      "scheme",
+      policy.allowHttp ? "A URL da integração deve ser http(s)." : "A URL da integração deve usar https://.",
+    );
+  if (url.username !== "" || url.password !== "")
+    throw new IntegrationUrlError(
+      "userinfo",
+      "A URL da integração não pode conter usuário ou senha; as entregas são autenticadas pela assinatura X-PT-Signature.",
+    );
+  if (policy.allowPrivateNetworks) return;
+  const literal = ipLiteralHost(url);
+  if ((literal !== null && !classifyAddress(literal).allowed) || isLocalhostName(url.hostname))
+    throw new IntegrationUrlError(
+      "address_refused",
+      `A URL da integração aponta para um endereço local, privado ou reservado (${url.hostname}); use um endereço público.`,
+    );
+}
+
+/**
+ * Create or update the account's integration for `url` (the panel's Integrations section). `policy` says what
+ * URLs are accepted: PRODUCTION_INTEGRATION_POLICY unless the deployment is a development one.
+ */
+export async function setIntegration(db: Db, input: IntegrationInput, policy: IntegrationPolicy) {
+  checkIntegrationUrl(input.url, policy);
   const events = [...new Set(input.events)];
   const row = await db.integration.upsert({
     where: { accountId_url: { accountId: input.accountId, url: input.url } },

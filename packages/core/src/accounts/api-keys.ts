@@ -29,24 +29,7 @@ export interface AuthenticatedKey {
   accountId: string;
 }
 
-// last_used_at is written at most once a minute per key, so authentication is not a write per request.
-const LAST_USED_RESOLUTION_MS = 60_000;
-
-/**
- * Resolve a bearer key. The lookup is by SHA-256 hash through a unique index, so no comparison ever runs
- * on the secret itself and timing does not reveal how much of a guessed key was right.
- */
-export async function authenticateApiKey(db: Db, presented: string): Promise<AuthenticatedKey | null> {
-  if (!presented.startsWith(API_KEY_PREFIX) || !KEY_BODY.test(presented.slice(API_KEY_PREFIX.length))) return null;
-  const row = await db.apiKey.findUnique({
-    where: { keyHash: hashApiKey(presented) },
-    select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true },
-  });
-  if (!row || row.revokedAt) return null;
-  const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    // Fire and forget: a failed bookkeeping write must not fail the request.
-    db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
-  }
-  return { keyId: row.id, accountId: row.accountId };
+/** The shape of a live key (prefix + 43 base64url characters): anything else is refused without a lookup. */
+export function isWellFormedApiKey(presented: string): boolean {
+  return presented.startsWith(API_KEY_PREFIX) && KEY_BODY.test(presented.slice(API_KEY_PREFIX.length));
 }

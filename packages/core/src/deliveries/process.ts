@@ -1,8 +1,8 @@
 import type { Db } from "@gw/db";
-import type { WebhookQueue } from "@gw/jobs";
+import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { signWebhook } from "@gw/signer";
-import { ensureAttemptQueued } from "./queueing.ts";
+import type { DeliveryScheduler } from "./scheduling.ts";
 import { nextDelayMs } from "./schedule.ts";
 import type { DeliveryErrorKind, WebhookResult, WebhookSender } from "./sender.ts";
 
@@ -19,8 +19,8 @@ export interface DeliverySettings {
 
 export interface ProcessDeliveryDeps {
   db: Db;
-  /** Where the next attempt is queued. */
-  queue: WebhookQueue;
+  /** Where the next attempt is scheduled. */
+  scheduler: DeliveryScheduler;
   sender: WebhookSender;
   logger: Logger;
   settings: DeliverySettings;
@@ -28,89 +28,113 @@ export interface ProcessDeliveryDeps {
   random?: () => number;
 }
 
-export interface AttemptJob {
-  deliveryId: string;
-  attempt: number;
-}
-
 export type AttemptOutcome =
   | {
       outcome: "delivered" | "retry_scheduled" | "failed";
       attempt: number;
       event: string;
+      integrationId: string;
       statusCode: number | null;
       errorKind: DeliveryErrorKind | null;
       durationMs: number;
       /** Set for `retry_scheduled`. */
       nextAttemptAt: Date | null;
     }
-  | { outcome: "integration_inactive"; attempt: number; event: string }
+  | { outcome: "integration_inactive"; attempt: number; event: string; integrationId: string }
   /** Nothing done: the row no longer wants this attempt (duplicate, stale or already performed job). */
   | { outcome: "skipped"; attempt: number; reason: "not_found" | "stale" | "raced" };
 
-const WORKABLE: DeliveryStatus[] = ["pending", "delivering"];
+interface ClaimedRow {
+  event: string;
+  body: string;
+  budget_start: number;
+  integration_id: string;
+  url: string;
+  signing_secret: string;
+  active: boolean;
+}
+
+// Load and claim in one statement: the row must still want this attempt (pending, or delivering left by a
+// crashed worker, with attempt_count = attempt - 1). The integration's URL and secret come with it.
+const CLAIM = `
+UPDATE deliveries d SET status = 'delivering', updated_at = $3
+FROM integrations i
+WHERE d.id = $1::bigint AND d.status IN ('pending', 'delivering') AND d.attempt_count = $2 - 1 AND i.id = d.integration_id
+RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.signing_secret, i.active`;
+
+// The result and its attempt row in one statement (one round trip, one commit). The update is conditional: if
+// another worker re-ran this attempt and committed first, nothing is written and its record stands.
+const RECORD_RESULT = `
+WITH updated AS (
+  UPDATE deliveries SET status = $3, attempt_count = $2, next_attempt_at = $4, last_status_code = $5, last_error = $6,
+    last_error_kind = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $8 ELSE delivered_at END, updated_at = $8
+  WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1
+  RETURNING id
+)
+INSERT INTO delivery_attempts (delivery_id, number, started_at, duration_ms, status_code, error_kind, response_body)
+SELECT id, $2, $9, $10, $5, $7, $6 FROM updated
+ON CONFLICT (delivery_id, number) DO UPDATE SET started_at = EXCLUDED.started_at, duration_ms = EXCLUDED.duration_ms,
+  status_code = EXCLUDED.status_code, error_kind = EXCLUDED.error_kind, response_body = EXCLUDED.response_body
+RETURNING delivery_id`;
 
 /**
- * Perform one attempt of one delivery. Postgres is the source of truth: the row is reloaded, claimed with a
- * conditional update, and the attempt's outcome is committed (attempt row + delivery) before this returns,
- * so the job completes only once nothing can be lost. Safe to run twice for the same attempt: the claim
- * accepts a `delivering` row left by a crashed worker, and the attempt row is an upsert.
+ * Perform one attempt of one delivery. Postgres is the source of truth: the row is claimed with a conditional
+ * update that also loads it, and the attempt's outcome is committed (attempt row + delivery) before this
+ * returns, so the job completes only once nothing can be lost. Safe to run twice for the same attempt: the
+ * claim accepts a `delivering` row left by a crashed worker, and the attempt row is an upsert.
  */
-export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: AttemptJob): Promise<AttemptOutcome> {
+export async function processDeliveryAttempt(
+  deps: ProcessDeliveryDeps,
+  job: DeliverWebhookPayload,
+): Promise<AttemptOutcome> {
   const { db, logger } = deps;
   const now = deps.now ?? (() => new Date());
-  const { attempt } = job;
-  const id = BigInt(job.deliveryId);
-  const log = { deliveryId: job.deliveryId, attempt };
+  const { attempt, deliveryId } = job;
+  const log = { deliveryId, attempt };
 
-  const delivery = await db.delivery.findUnique({ where: { id }, include: { integration: true } });
+  const claimed = await db.sql.query<ClaimedRow>({
+    name: "claim-delivery",
+    text: CLAIM,
+    values: [deliveryId, attempt, now()],
+  });
+  const delivery = claimed.rows[0];
   if (!delivery) {
-    logger.warn("entrega não encontrada; job descartado", log);
-    return { outcome: "skipped", attempt, reason: "not_found" };
-  }
-  const claimable = { id, status: { in: WORKABLE }, attemptCount: attempt - 1 };
-  if (!WORKABLE.includes(delivery.status as DeliveryStatus) || delivery.attemptCount !== attempt - 1) {
-    logger.debug("job obsoleto; a entrega não espera esta tentativa", {
-      ...log,
-      status: delivery.status,
-      attemptCount: delivery.attemptCount,
+    // Rare path: tell a job for a deleted delivery from one the row no longer expects (metrics label).
+    const exists = await db.sql.query({
+      name: "delivery-exists",
+      text: `SELECT 1 FROM deliveries WHERE id = $1::bigint`,
+      values: [deliveryId],
     });
-    return { outcome: "skipped", attempt, reason: "stale" };
+    logger.debug("job skipped: the delivery does not expect this attempt", { ...log, found: exists.rowCount === 1 });
+    return { outcome: "skipped", attempt, reason: exists.rowCount === 1 ? "stale" : "not_found" };
   }
 
-  if (!delivery.integration.active) {
+  if (!delivery.active) {
     // Dead-letter without an HTTP attempt: a manual retry after re-activation sends it.
-    const { count } = await db.delivery.updateMany({
-      where: claimable,
-      data: {
-        status: "failed",
-        nextAttemptAt: null,
-        lastStatusCode: null,
-        lastError: null,
-        lastErrorKind: "integration_inactive",
-        updatedAt: now(),
-      },
+    const { rowCount } = await db.sql.query({
+      name: "delivery-integration-inactive",
+      text: `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_status_code = NULL, last_error = NULL,
+          last_error_kind = 'integration_inactive', updated_at = $3
+        WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1`,
+      values: [deliveryId, attempt, now()],
     });
-    if (count === 0) return { outcome: "skipped", attempt, reason: "raced" };
-    logger.info("integração desativada; entrega marcada como failed", log);
-    return { outcome: "integration_inactive", attempt, event: delivery.event };
+    if (rowCount === 0) return { outcome: "skipped", attempt, reason: "raced" };
+    logger.info("integration inactive; delivery failed without an attempt", log);
+    return { outcome: "integration_inactive", attempt, event: delivery.event, integrationId: delivery.integration_id };
   }
-
-  const claimed = await db.delivery.updateMany({ where: claimable, data: { status: "delivering", updatedAt: now() } });
-  if (claimed.count === 0) return { outcome: "skipped", attempt, reason: "raced" };
 
   // Current secret and a fresh timestamp on every attempt (spec 5.6): the body bytes never change.
   const startedAt = now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
   const result: WebhookResult = await deps.sender.send({
-    url: delivery.integration.url,
+    url: delivery.url,
     body: delivery.body,
     headers: {
       "Content-Type": "application/json",
       "User-Agent": deps.settings.userAgent,
       "X-PT-Timestamp": String(timestamp),
-      "X-PT-Signature": signWebhook(delivery.integration.signingSecret, timestamp, delivery.body),
-      "X-PT-Delivery-Id": id.toString(),
+      "X-PT-Signature": signWebhook(delivery.signing_secret, timestamp, delivery.body),
+      "X-PT-Delivery-Id": deliveryId,
       "X-PT-Attempt": String(attempt),
       "X-PT-Event": delivery.event,
     },
@@ -120,7 +144,7 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
   const ok = result.errorKind === null;
   const delay = ok
     ? null
-    : nextDelayMs(attempt - delivery.budgetStart, deps.settings.scheduleMs, deps.settings.jitter, deps.random);
+    : nextDelayMs(attempt - delivery.budget_start, deps.settings.scheduleMs, deps.settings.jitter, deps.random);
   const outcome: "delivered" | "retry_scheduled" | "failed" = ok
     ? "delivered"
     : delay === null
@@ -128,38 +152,24 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
       : "retry_scheduled";
   const nextAttemptAt = delay === null ? null : new Date(finishedAt.getTime() + delay);
 
-  const committed = await db.$transaction(async (tx) => {
-    const updated = await tx.delivery.updateMany({
-      where: { id, status: "delivering", attemptCount: attempt - 1 },
-      data: {
-        status: outcome === "retry_scheduled" ? "pending" : outcome,
-        attemptCount: attempt,
-        nextAttemptAt,
-        lastStatusCode: result.statusCode,
-        lastError: result.responseBody,
-        lastErrorKind: result.errorKind,
-        ...(ok ? { deliveredAt: finishedAt } : {}),
-        updatedAt: finishedAt,
-      },
-    });
-    // Another worker re-ran this attempt and committed first: keep its record.
-    if (updated.count === 0) return false;
-    const attemptRow = {
+  const recorded = await db.sql.query({
+    name: "record-delivery-result",
+    text: RECORD_RESULT,
+    values: [
+      deliveryId,
+      attempt,
+      outcome === "retry_scheduled" ? "pending" : outcome,
+      nextAttemptAt,
+      result.statusCode,
+      result.responseBody,
+      result.errorKind,
+      finishedAt,
       startedAt,
-      durationMs: result.durationMs,
-      statusCode: result.statusCode,
-      errorKind: result.errorKind,
-      responseBody: result.responseBody,
-    };
-    await tx.deliveryAttempt.upsert({
-      where: { deliveryId_number: { deliveryId: id, number: attempt } },
-      create: { deliveryId: id, number: attempt, ...attemptRow },
-      update: attemptRow,
-    });
-    return true;
+      result.durationMs,
+    ],
   });
-  if (!committed) {
-    logger.warn("tentativa concluída por outro worker; resultado descartado", log);
+  if (recorded.rowCount === 0) {
+    logger.warn("attempt finished by another worker; this result is dropped", log);
     return { outcome: "skipped", attempt, reason: "raced" };
   }
 
@@ -170,26 +180,22 @@ export async function processDeliveryAttempt(deps: ProcessDeliveryDeps, job: Att
     errorKind: result.errorKind,
     durationMs: result.durationMs,
   };
-  if (outcome === "retry_scheduled" && delay !== null) {
-    try {
-      await ensureAttemptQueued(deps.queue, id, attempt + 1, delay);
-    } catch (error) {
-      // The row is pending with next_attempt_at set: the reconciler queues it once Redis answers.
-      logger.warn("não foi possível agendar a próxima tentativa; o reconciliador a recupera", {
-        ...log,
-        error: (error as Error).message,
-      });
-    }
-    logger.info("tentativa de webhook falhou; nova tentativa agendada", { ...fields, delayMs: delay });
+  if (outcome === "retry_scheduled" && nextAttemptAt !== null) {
+    await deps.scheduler.schedule(deliveryId, attempt + 1, nextAttemptAt);
+    logger.info("webhook attempt failed; next attempt scheduled", {
+      ...fields,
+      nextAttemptAt: nextAttemptAt.toISOString(),
+    });
   } else if (outcome === "failed") {
-    logger.warn("tentativas automáticas esgotadas; entrega em failed", fields);
+    logger.warn("automatic attempts exhausted; delivery failed", fields);
   } else {
-    logger.info("webhook entregue", fields);
+    logger.debug("webhook delivered", fields);
   }
   return {
     outcome,
     attempt,
     event: delivery.event,
+    integrationId: delivery.integration_id,
     statusCode: result.statusCode,
     errorKind: result.errorKind,
     durationMs: result.durationMs,

@@ -138,7 +138,7 @@ async function enqueueQuietly(
     await ensureAttemptQueued(queue, id, attempt, 0);
   } catch (error) {
     // Already committed as pending and due: the reconciler queues it once Redis answers.
-    logger?.warn("reenvio registrado, mas o job não pôde ser enfileirado agora; o reconciliador o recupera", {
+    logger?.warn("retry recorded but its job could not be queued now; the sweep will queue it", {
       deliveryId: id.toString(),
       attempt,
       error: (error as Error).message,

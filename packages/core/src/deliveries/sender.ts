@@ -3,10 +3,12 @@ import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { TextDecoder } from "node:util";
 import got, { RequestError } from "got";
+import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHost } from "../net/address-guard.ts";
 
 /**
  * Why an attempt failed, stored in `lastErrorKind` and on each attempt row. `http_status` = the endpoint
- * answered outside 2xx and 3xx; `redirect` = it answered 3xx (spec 6.4: redirects are not followed).
+ * answered outside 2xx and 3xx; `redirect` = it answered 3xx (spec 6.4: redirects are not followed);
+ * `address_refused` = the host is or resolves to a non-public address (SSRF guard): nothing was sent.
  */
 export type DeliveryErrorKind =
   | "http_status"
@@ -18,6 +20,7 @@ export type DeliveryErrorKind =
   | "tls"
   | "unreachable"
   | "invalid_url"
+  | "address_refused"
   | "protocol"
   | "network"
   | "integration_inactive";
@@ -33,6 +36,8 @@ export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, st
   tls: "A conexão segura (TLS) com o endpoint falhou.",
   unreachable: "A rede ou o host do endpoint está inacessível.",
   invalid_url: "A URL cadastrada na integração é inválida.",
+  address_refused:
+    "O endpoint aponta para um endereço de rede local, privada ou reservada, que não é aceito; a entrega não foi enviada.",
   protocol: "O endpoint respondeu algo que não é HTTP válido.",
   network: "Falha de rede ao contatar o endpoint.",
   integration_inactive: "A integração está desativada; a entrega não foi enviada.",
@@ -41,10 +46,18 @@ export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, st
 export interface WebhookSenderOptions {
   /** Deadline of the whole attempt, connection to end of response (spec 6.4: 10 s). */
   timeoutMs: number;
+  /** Deadline to establish the TCP connection once the address is known; it fires only if below `timeoutMs`. */
+  connectTimeoutMs: number;
   /** Keep-alive sockets per integrator host. */
   maxSockets: number;
   /** Bytes of the answer kept; the rest is not read. */
   responseBodyLimit: number;
+  /**
+   * Development only (WEBHOOK_ALLOW_PRIVATE_NETWORKS): endpoints on loopback and private networks are called.
+   * When false, every attempt checks the host's addresses and connects only to the ones checked; a host that is
+   * or resolves to a non-public address fails with `address_refused` before anything is sent.
+   */
+  allowPrivateNetworks: boolean;
 }
 
 export interface WebhookRequest {
@@ -71,9 +84,11 @@ export interface WebhookSender {
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  // The agents' lookup is what the sockets connect with, so the addresses checked are the ones used.
+  const guard = options.allowPrivateNetworks ? {} : { lookup: createGuardedLookup() };
   const agent = {
-    http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
-    https: new https.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
+    http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
+    https: new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
   };
 
   function send(request: WebhookRequest): Promise<WebhookResult> {
@@ -101,6 +116,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return "http_status";
       };
 
+      const refused = refuseTarget(request.url, options.allowPrivateNetworks);
+      if (refused) {
+        finish(refused);
+        return;
+      }
+
       let stream: ReturnType<typeof got.stream.post>;
       try {
         stream = got.stream.post(request.url, {
@@ -110,7 +131,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           followRedirect: false,
           throwHttpErrors: false,
           retry: { limit: 0 },
-          timeout: { request: options.timeoutMs },
+          timeout: { request: options.timeoutMs, connect: options.connectTimeoutMs },
         });
       } catch (error) {
         finish(classifyError(error));
@@ -150,6 +171,24 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   };
 }
 
+/**
+ * What the URL alone forbids, checked before any connection: userinfo (got would send it as Basic auth) and,
+ * unless private networks are allowed, an IP literal host that is not public (node does not call `lookup` for
+ * a literal, so the agents' guard would not see it).
+ */
+function refuseTarget(rawUrl: string, allowPrivateNetworks: boolean): DeliveryErrorKind | null {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return "invalid_url";
+  }
+  if (url.username !== "" || url.password !== "") return "invalid_url";
+  if (allowPrivateNetworks) return null;
+  const literal = ipLiteralHost(url);
+  return literal !== null && !classifyAddress(literal).allowed ? "address_refused" : null;
+}
+
 /** Collects at most `limit` bytes and decodes them as UTF-8 (a character cut at the cap is dropped). */
 class CappedText {
   private readonly chunks: Buffer[] = [];
@@ -180,6 +219,7 @@ const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_
 export function classifyError(error: unknown): DeliveryErrorKind {
   const code = errorCode(error);
   if (!code) return "network";
+  if (code === ADDRESS_REFUSED_CODE) return "address_refused";
   if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT") return "timeout";
   if (code === "ECONNREFUSED") return "connection_refused";
   if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") return "connection_reset";

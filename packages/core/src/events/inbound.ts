@@ -1,7 +1,8 @@
-import type { DbTx } from "@gw/db";
+import type { Sql } from "@gw/db";
+import type { MetaContact, MetaInboundItem } from "@gw/meta";
 import { normalizePhone } from "../phones/normalize.ts";
-import { extendWindow, WINDOW_MS } from "../windows/windows.ts";
-import { createDeliveries } from "./outbox.ts";
+import { WINDOW_MS } from "../windows/windows.ts";
+import { type PendingDelivery } from "./outbox.ts";
 
 /** The 11 values of spec 6.3; every other Meta type (reaction, order, system, ...) is `unsupported`. */
 export const RECEIVED_TYPES = [
@@ -19,39 +20,6 @@ export const RECEIVED_TYPES = [
 ] as const;
 export type ReceivedType = (typeof RECEIVED_TYPES)[number];
 
-interface MetaMedia {
-  id?: string;
-  mime_type?: string;
-  caption?: string;
-  filename?: string;
-}
-
-/** One item of Meta's webhook `value.messages[]` (only the fields we read). */
-export interface MetaInboundMessage {
-  from: string;
-  id: string;
-  timestamp: string;
-  type: string;
-  text?: { body?: string };
-  image?: MetaMedia;
-  audio?: MetaMedia;
-  video?: MetaMedia;
-  document?: MetaMedia;
-  sticker?: MetaMedia;
-  button?: { text?: string; payload?: string };
-  interactive?: {
-    type?: string;
-    button_reply?: { id?: string; title?: string };
-    list_reply?: { id?: string; title?: string; description?: string };
-  };
-  context?: { id?: string; from?: string };
-}
-
-export interface MetaContact {
-  wa_id?: string;
-  profile?: { name?: string };
-}
-
 const MEDIA_TYPES = ["image", "audio", "video", "document", "sticker"] as const;
 type MediaType = (typeof MEDIA_TYPES)[number];
 
@@ -59,11 +27,18 @@ function isMediaType(type: string): type is MediaType {
   return (MEDIA_TYPES as readonly string[]).includes(type);
 }
 
+function isReceivedType(type: string): type is ReceivedType {
+  return (RECEIVED_TYPES as readonly string[]).includes(type);
+}
+
 /** Map Meta's inbound message to the data of `message.received` (spec 6.3). */
-export function toReceivedData(message: MetaInboundMessage, phoneNumberId: string, contacts: MetaContact[]) {
-  const type: ReceivedType = (RECEIVED_TYPES as readonly string[]).includes(message.type)
-    ? (message.type as ReceivedType)
-    : "unsupported";
+export function toReceivedData(
+  message: MetaInboundItem,
+  phoneNumberId: string,
+  contacts: readonly MetaContact[],
+  receivedAt = new Date(),
+) {
+  const type: ReceivedType = isReceivedType(message.type) ? message.type : "unsupported";
   const media = isMediaType(type) ? message[type] : undefined;
   let text: string | null = null;
   if (type === "text") text = message.text?.body ?? null;
@@ -72,8 +47,10 @@ export function toReceivedData(message: MetaInboundMessage, phoneNumberId: strin
   else if (type === "interactive")
     text = message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? null;
 
-  const seconds = Number(message.timestamp);
-  const occurredAt = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+  // Unix seconds; anything else (or a value no Date can hold) is the time we received it.
+  const seconds = /^\d{1,11}$/.test(message.timestamp) ? Number(message.timestamp) : Number.NaN;
+  const occurredAt =
+    seconds > 0 && seconds * 1000 <= receivedAt.getTime() + 86_400_000 ? new Date(seconds * 1000) : receivedAt;
   const contact = contacts.find((c) => c.wa_id === message.from) ?? (contacts.length === 1 ? contacts[0] : undefined);
   return {
     occurredAt,
@@ -94,26 +71,68 @@ export function toReceivedData(message: MetaInboundMessage, phoneNumberId: strin
   };
 }
 
-/** Store an inbound message once (provider retries are duplicates), extend the window, create deliveries. */
+// One statement: store the message once (provider retries are duplicates), extend the contact's window (the
+// greatest times win, spec 6.3 rule 1) and draw one delivery id per subscribed integration — all only when the
+// message is new.
+const STORE_INBOUND = `
+WITH stored AS (
+  INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
+    reply_to_wamid, contact_name, occurred_at, window_expires_at)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+  ON CONFLICT (wamid) DO NOTHING
+  RETURNING id
+), window_extended AS (
+  INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at)
+  SELECT $2, $14, $12, $13 FROM stored
+  ON CONFLICT (phone_number_id, contact) DO UPDATE SET
+    last_inbound_at = GREATEST(contact_windows.last_inbound_at, EXCLUDED.last_inbound_at),
+    expires_at = GREATEST(contact_windows.expires_at, EXCLUDED.expires_at)
+)
+SELECT s.id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id
+FROM stored, LATERAL (SELECT id, created_at FROM integrations
+  WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s
+ORDER BY s.created_at, s.id`;
+
+/** Store an inbound message, extend the window; returns the `message.received` deliveries to insert. */
 export async function applyInbound(
-  tx: DbTx,
-  accountId: string,
-  phoneNumberId: string,
-  message: MetaInboundMessage,
-  contacts: MetaContact[],
-): Promise<bigint[]> {
-  const { occurredAt, data } = toReceivedData(message, phoneNumberId, contacts);
-  const inserted = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
-      reply_to_wamid, contact_name, occurred_at, window_expires_at)
-    VALUES (${accountId}::uuid, ${phoneNumberId}, ${data.from}, ${data.message_id}, ${data.type}, ${data.text}, ${data.media_id},
-      ${data.media_mime}, ${data.media_filename}, ${data.reply_to_message_id}, ${data.contact_name}, ${occurredAt}, ${new Date(data.window_expires_at)})
-    ON CONFLICT (wamid) DO NOTHING
-    RETURNING id`;
-  if (inserted.length === 0) return [];
-  // Keyed like sends and window checks key the contact (normalized digits), so a 12-digit Brazilian
-  // WhatsApp id opens the window of the number an integrator replies to.
+  sql: Sql,
+  input: {
+    accountId: string;
+    phoneNumberId: string;
+    message: MetaInboundItem;
+    contacts: readonly MetaContact[];
+    receivedAt?: Date;
+  },
+): Promise<PendingDelivery[]> {
+  const { occurredAt, data } = toReceivedData(input.message, input.phoneNumberId, input.contacts, input.receivedAt);
+  // Keyed like sends and window checks key the contact (normalized digits), so a 12-digit Brazilian WhatsApp id
+  // opens the window of the number an integrator replies to.
   const contact = normalizePhone(data.from);
-  await extendWindow(tx, phoneNumberId, contact.valid ? contact.digits : data.from, occurredAt);
-  return createDeliveries(tx, accountId, "message.received", data);
+  const { rows } = await sql.query<{ integration_id: string; id: string }>({
+    name: "store-inbound",
+    text: STORE_INBOUND,
+    values: [
+      input.accountId,
+      input.phoneNumberId,
+      data.from,
+      data.message_id,
+      data.type,
+      data.text,
+      data.media_id,
+      data.media_mime,
+      data.media_filename,
+      data.reply_to_message_id,
+      data.contact_name,
+      occurredAt,
+      new Date(data.window_expires_at),
+      contact.valid ? contact.digits : data.from,
+    ],
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: input.accountId,
+    integrationId: row.integration_id,
+    event: "message.received",
+    data,
+  }));
 }

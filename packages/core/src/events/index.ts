@@ -1,8 +1,16 @@
-export { createDeliveries, createOutbox } from "./outbox.ts";
-export type { Outbox } from "./outbox.ts";
-export { STATUS_RANK, applyEarlyStatuses, applyStatus, shouldApply, storeAcceptedMessage } from "./message-status.ts";
-export type { ProviderStatus, ProviderStatusUpdate, StoredStatus } from "./message-status.ts";
+export { deliveryBody, createOutbox, insertDeliveries, subscribedDeliveries } from "./outbox.ts";
+export type { Outbox, PendingDelivery } from "./outbox.ts";
+export {
+  SHOULD_APPLY_SQL,
+  STATUS_RANK,
+  applyEarlyStatuses,
+  applyStatuses,
+  isProviderStatus,
+  lockWamids,
+  shouldApply,
+} from "./statuses.ts";
+export type { ApplyStatusesOptions, ProviderStatus, ProviderStatusUpdate, StoredStatus } from "./statuses.ts";
 export { RECEIVED_TYPES, applyInbound, toReceivedData } from "./inbound.ts";
-export type { MetaContact, MetaInboundMessage, ReceivedType } from "./inbound.ts";
-export { MalformedWebhookError, ingestProviderWebhook } from "./provider-webhook.ts";
-export type { IngestResult } from "./provider-webhook.ts";
+export type { ReceivedType } from "./inbound.ts";
+export { MalformedWebhookError, ingestProviderWebhook } from "./ingest.ts";
+export type { IngestDeps, IngestResult } from "./ingest.ts";

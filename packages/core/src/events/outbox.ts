@@ -1,55 +1,90 @@
-import type { DbTx } from "@gw/db";
+import type { Sql } from "@gw/db";
+import { enqueueFirstAttempts, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { enqueueDeliveryAttempt, type WebhookQueue } from "@gw/jobs";
 import type { WebhookEvent } from "../accounts/accounts.ts";
 
 /**
  * The transactional outbox: in the SAME transaction that applies an event, one delivery row per active
- * integration subscribed to it, holding the envelope of spec 2.7 serialized once (the exact bytes that
- * are signed and sent on every attempt). Jobs are queued after commit; the dispatcher's reconciler
- * queues any row whose job never made it to Redis.
+ * integration subscribed to it, holding the envelope of spec 2.7 serialized once (the exact bytes that are
+ * signed and sent on every attempt). Jobs are queued after commit; the dispatcher's reconciler queues any row
+ * whose job never made it to Redis.
  */
-export async function createDeliveries(
-  tx: DbTx,
+export interface PendingDelivery {
+  /** Drawn from the deliveries sequence before the insert: `delivery_id` is part of the body. */
+  id: string;
+  accountId: string;
+  integrationId: string;
+  event: WebhookEvent;
+  data: object;
+}
+
+/** The webhook envelope of spec 2.7; `occurred_at` is when the event entered the queue. */
+export function deliveryBody(delivery: PendingDelivery, occurredAt: Date): string {
+  return JSON.stringify({
+    event: delivery.event,
+    occurred_at: occurredAt.toISOString(),
+    delivery_id: delivery.id,
+    data: delivery.data,
+  });
+}
+
+/** One pending delivery per active integration of the account subscribed to `event`, ids drawn in one round trip. */
+export async function subscribedDeliveries(
+  sql: Sql,
   accountId: string,
   event: WebhookEvent,
   data: object,
-): Promise<bigint[]> {
-  // One round trip for the subscribed integrations and their delivery ids: `delivery_id` is part of the body,
-  // and the body is written once. (This runs for every provider webhook, so each query counts.)
-  const integrations = await tx.$queryRaw<{ integration_id: string; id: bigint }[]>`
-    SELECT id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id')) AS id
-    FROM (SELECT id FROM integrations WHERE account_id = ${accountId}::uuid AND active AND ${event} = ANY(events) ORDER BY created_at, id) AS subscribed`;
-  if (integrations.length === 0) return [];
-  const occurredAt = new Date();
-  const rows = integrations.map(({ integration_id, id }) => {
-    const body = JSON.stringify({ event, occurred_at: occurredAt.toISOString(), delivery_id: String(id), data });
-    return {
-      id,
-      accountId,
-      integrationId: integration_id,
-      event,
-      status: "pending",
-      body,
-      occurredAt,
-      nextAttemptAt: occurredAt,
-    };
+): Promise<PendingDelivery[]> {
+  const { rows } = await sql.query<{ integration_id: string; id: string }>({
+    name: "subscribed-integrations",
+    text: `SELECT id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id
+      FROM (SELECT id FROM integrations WHERE account_id = $1::uuid AND active AND $2 = ANY(events) ORDER BY created_at, id) AS subscribed`,
+    values: [accountId, event],
   });
-  await tx.delivery.createMany({ data: rows });
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ id: row.id, accountId, integrationId: row.integration_id, event, data }));
+}
+
+/** Insert the delivery rows (one statement for any number of them). Returns their ids, to queue after commit. */
+export async function insertDeliveries(
+  sql: Sql,
+  deliveries: readonly PendingDelivery[],
+  occurredAt = new Date(),
+): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  await sql.query({
+    name: "insert-deliveries",
+    text: `INSERT INTO deliveries (id, account_id, integration_id, event, status, body, occurred_at, next_attempt_at)
+      SELECT id, account_id, integration_id, event, 'pending', body, $6, $6
+      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS t(id, account_id, integration_id, event, body)`,
+    values: [
+      deliveries.map((d) => d.id),
+      deliveries.map((d) => d.accountId),
+      deliveries.map((d) => d.integrationId),
+      deliveries.map((d) => d.event),
+      deliveries.map((d) => deliveryBody(d, occurredAt)),
+      occurredAt,
+    ],
+  });
+  return deliveries.map((d) => d.id);
 }
 
 export interface Outbox {
   /** After commit: queue attempt 1 of each delivery. A failure is logged; the reconciler catches up. */
-  dispatch(ids: bigint[]): Promise<void>;
+  dispatch(ids: readonly string[]): Promise<void>;
 }
 
 export function createOutbox(queue: WebhookQueue, logger: Logger): Outbox {
   return {
     async dispatch(ids) {
-      const results = await Promise.allSettled(ids.map((id) => enqueueDeliveryAttempt(queue, id, 1)));
-      const failed = results.filter((r) => r.status === "rejected").length;
-      if (failed > 0) logger.warn("deliveries committed but not queued; the reconciler will queue them", { failed });
+      if (ids.length === 0) return;
+      try {
+        await enqueueFirstAttempts(queue, ids);
+      } catch (error) {
+        logger.warn("deliveries committed but not queued; the sweep will queue them", {
+          count: ids.length,
+          error: (error as Error).message,
+        });
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Db } from "@gw/db";
+import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 
 /**
@@ -9,14 +9,15 @@ import { ApiError } from "@gw/errors";
  * - same key + different content -> 409 idempotency_conflict;
  * - a record without fingerprint (written before fingerprints existed) -> 409 idempotency_legacy_unverified.
  * A confirmed refusal releases the key; a provider call without confirmation completes it with a 503 that
- * every repeat gets, so the message is never sent twice.
+ * every repeat gets, so the message is never sent twice. The moment the provider call starts is recorded, so
+ * a reservation left by a process that died before reaching the provider is freed instead.
  */
 export interface StoredResponse {
   status: number;
   body: string;
 }
 
-export type Reservation = { kind: "reserved"; id: bigint } | { kind: "replay"; response: StoredResponse };
+export type Reservation = { kind: "reserved"; id: string } | { kind: "replay"; response: StoredResponse };
 
 /** Canonical JSON (sorted keys) so that field order does not change the fingerprint. */
 export function canonicalJson(value: unknown): string {
@@ -32,74 +33,105 @@ export function fingerprint(request: unknown): string {
   return createHash("sha256").update(canonicalJson(request)).digest("hex");
 }
 
+export interface ReserveInput {
+  accountId: string;
+  key: string;
+  fingerprint: string;
+  requestId: string | null;
+}
+
 export interface IdempotencyStore {
-  reserve(input: {
-    accountId: string;
-    key: string;
-    fingerprint: string;
-    requestId: string | null;
-  }): Promise<Reservation>;
-  /** Store the final answer; repeats with the key replay it. */
-  complete(id: bigint, response: StoredResponse): Promise<void>;
+  reserve(input: ReserveInput): Promise<Reservation>;
+  /** Record that the provider call is about to start: from now on the send may have gone out. */
+  markProviderCall(id: string): Promise<void>;
+  /** Store the final answer (and the provider's message id), inside the caller's transaction. */
+  complete(sql: Sql, id: string, response: StoredResponse, wamid?: string | null): Promise<void>;
   /** Forget the key after a confirmed refusal, so the caller may try again with it. */
-  release(id: bigint): Promise<void>;
+  release(id: string): Promise<void>;
 }
 
 export interface IdempotencyOptions {
   /** How long keys are kept (at least 24 h). */
   ttlHours: number;
   /**
-   * An in-flight reservation older than this belongs to a process that died during the provider call:
-   * the send may have gone out, so it is settled as unconfirmed instead of being freed.
+   * An in-flight reservation older than this belongs to a process that died. If it had started the provider
+   * call, the send may have gone out, so it is settled as unconfirmed; otherwise it is freed.
    */
   staleAfterMs: number;
   unconfirmedResponse: () => StoredResponse;
 }
 
-export function createIdempotencyStore(db: Db, options: IdempotencyOptions): IdempotencyStore {
-  const expiry = () => new Date(Date.now() + options.ttlHours * 3_600_000);
+interface ExistingRow {
+  id: string;
+  fingerprint: string | null;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  expired: boolean;
+  stale: boolean;
+  provider_called: boolean;
+  updated_at: Date;
+}
 
-  async function reserve(input: {
-    accountId: string;
-    key: string;
-    fingerprint: string;
-    requestId: string | null;
-  }): Promise<Reservation> {
+export function createIdempotencyStore(db: Db, options: IdempotencyOptions): IdempotencyStore {
+  const pool = db.sql;
+
+  async function reserve(input: ReserveInput): Promise<Reservation> {
     for (let round = 0; round < 3; round++) {
-      const inserted = await db.$queryRaw<{ id: bigint }[]>`
-        INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at)
-        VALUES (${input.accountId}::uuid, ${input.key}, ${input.fingerprint}, 'in_flight', ${input.requestId}, ${expiry()})
-        ON CONFLICT (account_id, key) DO NOTHING
-        RETURNING id`;
-      const first = inserted[0];
+      const inserted = await pool.query<{ id: string }>({
+        name: "idempotency-reserve",
+        text: `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at)
+          VALUES ($1::uuid, $2, $3, 'in_flight', $4, now() + make_interval(hours => $5))
+          ON CONFLICT (account_id, key) DO NOTHING
+          RETURNING id::text`,
+        values: [input.accountId, input.key, input.fingerprint, input.requestId, options.ttlHours],
+      });
+      const first = inserted.rows[0];
       if (first) return { kind: "reserved", id: first.id };
 
-      const existing = await db.idempotencyKey.findUnique({
-        where: { accountId_key: { accountId: input.accountId, key: input.key } },
+      const { rows } = await pool.query<ExistingRow>({
+        name: "idempotency-existing",
+        text: `SELECT id::text, fingerprint, state, response_status, response_body, updated_at,
+            expires_at <= now() AS expired,
+            updated_at < now() - make_interval(secs => $3 / 1000.0) AS stale,
+            provider_called_at IS NOT NULL AS provider_called
+          FROM idempotency_keys WHERE account_id = $1::uuid AND key = $2`,
+        values: [input.accountId, input.key, options.staleAfterMs],
       });
+      const existing = rows[0];
       if (!existing) continue; // released between our insert and read: try again
-      if (existing.expiresAt.getTime() <= Date.now()) {
+      if (existing.expired) {
         // Expired keys are free again; delete only that exact expired row.
-        await db.idempotencyKey.deleteMany({ where: { id: existing.id, expiresAt: { lte: new Date() } } });
+        await pool.query({
+          name: "idempotency-drop-expired",
+          text: `DELETE FROM idempotency_keys WHERE id = $1::bigint AND expires_at <= now()`,
+          values: [existing.id],
+        });
         continue;
       }
       if (existing.fingerprint === null) throw new ApiError("idempotency_legacy_unverified");
       if (existing.fingerprint !== input.fingerprint) throw new ApiError("idempotency_conflict");
-      if (existing.state === "completed" && existing.responseStatus !== null && existing.responseBody !== null) {
-        return { kind: "replay", response: { status: existing.responseStatus, body: existing.responseBody } };
+      if (existing.state === "completed" && existing.response_status !== null && existing.response_body !== null) {
+        return { kind: "replay", response: { status: existing.response_status, body: existing.response_body } };
       }
-      if (Date.now() - existing.updatedAt.getTime() > options.staleAfterMs) {
+      if (existing.stale) {
+        if (!existing.provider_called) {
+          // The process died before reaching the provider: nothing went out, the key is free.
+          await pool.query({
+            name: "idempotency-free-stale",
+            text: `DELETE FROM idempotency_keys WHERE id = $1::bigint AND state = 'in_flight' AND updated_at = $2`,
+            values: [existing.id, existing.updated_at],
+          });
+          continue;
+        }
         const response = options.unconfirmedResponse();
-        const settled = await db.idempotencyKey.updateMany({
-          where: { id: existing.id, state: "in_flight", updatedAt: existing.updatedAt },
-          data: {
-            state: "completed",
-            responseStatus: response.status,
-            responseBody: response.body,
-            updatedAt: new Date(),
-          },
+        const settled = await pool.query({
+          name: "idempotency-settle-stale",
+          text: `UPDATE idempotency_keys SET state = 'completed', response_status = $2, response_body = $3, updated_at = now()
+            WHERE id = $1::bigint AND state = 'in_flight' AND updated_at = $4`,
+          values: [existing.id, response.status, response.body, existing.updated_at],
         });
-        if (settled.count === 1) return { kind: "replay", response };
+        if (settled.rowCount === 1) return { kind: "replay", response };
         continue;
       }
       throw new ApiError("idempotency_in_flight");
@@ -109,19 +141,27 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
 
   return {
     reserve,
-    async complete(id, response) {
-      await db.idempotencyKey.update({
-        where: { id },
-        data: {
-          state: "completed",
-          responseStatus: response.status,
-          responseBody: response.body,
-          updatedAt: new Date(),
-        },
+    async markProviderCall(id) {
+      await pool.query({
+        name: "idempotency-provider-call",
+        text: `UPDATE idempotency_keys SET provider_called_at = now(), updated_at = now() WHERE id = $1::bigint`,
+        values: [id],
+      });
+    },
+    async complete(sql, id, response, wamid = null) {
+      await sql.query({
+        name: "idempotency-complete",
+        text: `UPDATE idempotency_keys SET state = 'completed', response_status = $2, response_body = $3, wamid = COALESCE($4, wamid), updated_at = now()
+          WHERE id = $1::bigint`,
+        values: [id, response.status, response.body, wamid],
       });
     },
     async release(id) {
-      await db.idempotencyKey.deleteMany({ where: { id, state: "in_flight" } });
+      await pool.query({
+        name: "idempotency-release",
+        text: `DELETE FROM idempotency_keys WHERE id = $1::bigint AND state = 'in_flight'`,
+        values: [id],
+      });
     },
   };
 }
@@ -133,9 +173,13 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
 export async function purgeExpiredIdempotencyKeys(db: Db, now = new Date(), batchSize = 5_000): Promise<number> {
   let total = 0;
   for (;;) {
-    const removed = await db.$executeRaw`
-      DELETE FROM idempotency_keys
-      WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at < ${now} ORDER BY expires_at LIMIT ${batchSize})`;
+    const { rowCount } = await db.sql.query({
+      name: "idempotency-purge",
+      text: `DELETE FROM idempotency_keys
+        WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)`,
+      values: [now, batchSize],
+    });
+    const removed = rowCount ?? 0;
     total += removed;
     if (removed < batchSize) return total;
   }

@@ -1,3 +1,10 @@
 export { sendMessage, unconfirmedResponse } from "./send.ts";
 export type { MessageSender, SendContext, SendDeps, SendOutcome } from "./send.ts";
-export { TEMPLATE_STATUSES, templateCatalogue, validatePhone, windowStatus } from "./queries.ts";
+export {
+  DEFAULT_COMMIT_POLICY,
+  commitAcceptedSend,
+  createSendJournal,
+  recordAcceptedSend,
+  storeAcceptedMessage,
+} from "./accepted.ts";
+export type { AcceptedSend, CommitOutcome, CommitPolicy, SendJournal, SendJournalOptions } from "./accepted.ts";

@@ -3,15 +3,14 @@ import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
 import type { PublicSendIn, SendResultOut } from "@gw/contracts";
-import { resolveBusinessNumber } from "../accounts/accounts.ts";
-import { recordAudit } from "../audit/audit.ts";
-import type { CatalogueCache } from "../catalogue/catalogue.ts";
-import { storeAcceptedMessage } from "../events/message-status.ts";
+import type { AccountDirectory } from "../accounts/directory.ts";
 import type { Outbox } from "../events/outbox.ts";
 import { fingerprint, type IdempotencyStore, type StoredResponse } from "../idempotency/idempotency.ts";
 import { normalizePhone } from "../phones/normalize.ts";
+import type { TemplateCache } from "../templates/cache.ts";
 import { buildTemplateSend, findTemplate } from "../templates/index.ts";
 import { getWindow } from "../windows/windows.ts";
+import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accepted.ts";
 
 export interface MessageSender {
   sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
@@ -20,12 +19,15 @@ export interface MessageSender {
 export interface SendDeps {
   db: Db;
   meta: MessageSender;
-  catalogue: CatalogueCache;
+  templates: TemplateCache;
   idempotency: IdempotencyStore;
+  directory: AccountDirectory;
   outbox: Outbox;
+  journal: SendJournal | null;
   logger: Logger;
   /** Retry-After answered when the provider throttles (Meta sends none). */
   providerRetryAfterSeconds: number;
+  commitPolicy?: CommitPolicy;
 }
 
 export interface SendContext {
@@ -55,7 +57,8 @@ export function unconfirmedResponse(): StoredResponse {
 /**
  * POST /public/v1/messages (spec 4.1). Deterministic refusals come first (they need no reservation: the same
  * body always gets the same refusal); then the Idempotency-Key is reserved before anything that leads to the
- * provider; confirmed refusals release it, unconfirmed provider calls settle it as `send_unconfirmed`.
+ * provider; confirmed refusals release it, unconfirmed provider calls settle it as `send_unconfirmed`. Once
+ * the provider accepted, the send is recorded (retried, else journaled) before it is answered.
  */
 export async function sendMessage(deps: SendDeps, ctx: SendContext, input: PublicSendIn): Promise<SendOutcome> {
   const hasText = typeof input.text === "string" && input.text.length > 0;
@@ -67,7 +70,7 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
     throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
 
   const normalized = { ...input, to: phone.digits };
-  let reservation: bigint | null = null;
+  let reservation: string | null = null;
   if (ctx.idempotencyKey !== undefined) {
     const reserved = await deps.idempotency.reserve({
       accountId: ctx.accountId,
@@ -81,7 +84,7 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
 
   let providerCalled = false;
   try {
-    const number = await resolveBusinessNumber(deps.db, ctx.accountId, input.phone_number_id);
+    const number = await deps.directory.resolveNumber(ctx.accountId, input.phone_number_id);
     if (!number) {
       throw new ApiError("no_connected_number", {
         message: input.phone_number_id
@@ -93,52 +96,43 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
       ? await templatePayload(deps, normalized, number.wabaId)
       : await textPayload(deps, normalized, number.phoneNumberId);
 
+    if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
     providerCalled = true;
     const result = await deps.meta.sendMessage(number.phoneNumberId, payload);
-
-    const response = render(200, {
-      success: true,
-      data: {
-        message_id: result.wamid,
-        to: phone.digits,
-        status: "sent",
-        type: hasTemplate ? "template" : "text",
-        phone_number_id: number.phoneNumberId,
-        client_ref: input.client_ref ?? null,
-      },
-    } satisfies SendResultOut);
-    const deliveries = await deps.db.$transaction(async (tx) => {
-      if (reservation !== null) {
-        await tx.idempotencyKey.update({
-          where: { id: reservation },
-          data: {
-            state: "completed",
-            responseStatus: response.status,
-            responseBody: response.body,
-            updatedAt: new Date(),
-          },
-        });
-      }
-      await recordAudit(tx, {
-        accountId: ctx.accountId,
-        actor: ctx.actor,
-        action: "api.messages.send",
-        target: `message:${result.wamid}`,
-        requestId: ctx.requestId,
-        details: { to: phone.digits, type: hasTemplate ? "template" : "text", template: input.template ?? null },
-      });
-      return storeAcceptedMessage(tx, {
-        accountId: ctx.accountId,
-        phoneNumberId: number.phoneNumberId,
-        to: phone.digits,
-        wamid: result.wamid,
-        kind: hasTemplate ? "template" : "text",
-        templateName: hasTemplate ? (input.template ?? null) : null,
-        clientRef: input.client_ref ?? null,
-        requestId: ctx.requestId,
-      });
+    const kind = hasTemplate ? "template" : "text";
+    const data = {
+      message_id: result.wamid,
+      to: phone.digits,
+      status: "sent",
+      type: kind,
+      phone_number_id: number.phoneNumberId,
+      client_ref: input.client_ref ?? null,
+    } satisfies SendResultOut["data"];
+    const response = render(200, { success: true, data } satisfies SendResultOut);
+    const committed = await commitAcceptedSend(deps, {
+      accountId: ctx.accountId,
+      phoneNumberId: number.phoneNumberId,
+      to: phone.digits,
+      wamid: result.wamid,
+      kind,
+      templateName: hasTemplate ? (input.template ?? null) : null,
+      clientRef: input.client_ref ?? null,
+      campaignId: null,
+      requestId: ctx.requestId,
+      actor: ctx.actor,
+      reservationId: reservation,
+      response,
     });
-    await deps.outbox.dispatch(deliveries);
+    if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveryIds);
+    if (committed.kind === "lost") {
+      // Nowhere to record it: never resent with this key; the integrator gets the id to follow its statuses.
+      const error = new ApiError("send_unconfirmed", { cause: committed.error });
+      return {
+        ...render(503, { ...error.toBody(), error: { ...error.toBody().error, message_id: result.wamid } }),
+        replayed: false,
+        outcome: "send_unconfirmed",
+      };
+    }
     return { ...response, replayed: false, outcome: "sent" };
   } catch (error) {
     return settleFailure(deps, reservation, providerCalled, error);
@@ -147,7 +141,7 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
 
 async function settleFailure(
   deps: SendDeps,
-  reservation: bigint | null,
+  reservation: string | null,
   providerCalled: boolean,
   error: unknown,
 ): Promise<never> {
@@ -161,7 +155,7 @@ async function settleFailure(
     } else {
       // The provider may have sent it: keep the key, answer (and replay) send_unconfirmed.
       await deps.idempotency
-        .complete(reservation, unconfirmedResponse())
+        .complete(deps.db.sql, reservation, unconfirmedResponse())
         .catch((e: unknown) => deps.logger.error("could not settle idempotency key", { error: e }));
     }
   }
@@ -204,7 +198,7 @@ const TEMPLATES_UNAVAILABLE_ON_SEND =
 
 async function catalogueForSend(deps: SendDeps, wabaId: string, options?: { refresh: true }) {
   try {
-    return await deps.catalogue.get(wabaId, options);
+    return await deps.templates.get(wabaId, options);
   } catch (error) {
     if (error instanceof ApiError && error.code === "templates_unavailable") {
       throw new ApiError("templates_unavailable", { message: TEMPLATES_UNAVAILABLE_ON_SEND, cause: error.cause });

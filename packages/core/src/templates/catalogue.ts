@@ -1,5 +1,8 @@
 import type { TemplateItemOut } from "@gw/contracts";
+import { ApiError } from "@gw/errors";
 import type { MetaTemplate } from "@gw/meta";
+import type { AccountDirectory } from "../accounts/directory.ts";
+import type { TemplateCache } from "./cache.ts";
 import { templateShape } from "./shape.ts";
 
 /**
@@ -73,4 +76,33 @@ export function toCatalogueItem(template: MetaTemplate): TemplateItemOut {
     header_format: header?.format ?? null,
     components: template.components as unknown as Record<string, unknown>[],
   };
+}
+
+/** Statuses Meta reports for templates; `ALL` lists every one of them. */
+export const TEMPLATE_STATUSES = [
+  "APPROVED",
+  "PENDING",
+  "REJECTED",
+  "PAUSED",
+  "DISABLED",
+  "IN_APPEAL",
+  "PENDING_DELETION",
+  "DELETED",
+  "LIMIT_EXCEEDED",
+  "ARCHIVED",
+] as const;
+
+/** GET /public/v1/templates (spec 4.4). */
+export async function templateCatalogue(
+  deps: { directory: AccountDirectory; templates: TemplateCache },
+  input: { accountId: string; status: string; phoneNumberId?: string | undefined },
+) {
+  const status = input.status.toUpperCase();
+  if (status !== "ALL" && !(TEMPLATE_STATUSES as readonly string[]).includes(status)) {
+    throw new ApiError("invalid_template_status");
+  }
+  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
+  if (!number) throw new ApiError("no_connected_number");
+  const templates = await deps.templates.get(number.wabaId);
+  return templates.filter((t) => status === "ALL" || t.status === status).map(toCatalogueItem);
 }

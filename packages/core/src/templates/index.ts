@@ -8,7 +8,9 @@ export {
   URL_MAX,
 } from "./build.ts";
 export type { PixItemInput, PixOrderInput, TemplateSendInput } from "./build.ts";
-export { toCatalogueItem } from "./catalogue.ts";
+export { TEMPLATE_STATUSES, templateCatalogue, toCatalogueItem } from "./catalogue.ts";
+export { TemplateCache } from "./cache.ts";
+export type { TemplateCacheOptions, TemplateSource } from "./cache.ts";
 export { findTemplate } from "./find.ts";
 export { MAX_BODY_VARIABLES, templateShape, variablesOf } from "./shape.ts";
 export type { ButtonShape, HeaderShape, TemplateShape } from "./shape.ts";

@@ -1,4 +1,6 @@
-import type { Db, DbTx } from "@gw/db";
+import type { Db } from "@gw/db";
+import type { AccountDirectory } from "../accounts/directory.ts";
+import { normalizePhone } from "../phones/normalize.ts";
 
 export const WINDOW_MS = 24 * 3_600_000;
 
@@ -15,18 +17,41 @@ export async function getWindow(
   contact: string,
   now = new Date(),
 ): Promise<WindowState> {
-  const row = await db.contactWindow.findUnique({ where: { phoneNumberId_contact: { phoneNumberId, contact } } });
+  const { rows } = await db.sql.query<{ expires_at: Date; last_inbound_at: Date }>({
+    name: "contact-window",
+    text: `SELECT expires_at, last_inbound_at FROM contact_windows WHERE phone_number_id = $1 AND contact = $2`,
+    values: [phoneNumberId, contact],
+  });
+  const row = rows[0];
   if (!row) return { open: false, expiresAt: null, lastInboundAt: null };
-  return { open: row.expiresAt.getTime() > now.getTime(), expiresAt: row.expiresAt, lastInboundAt: row.lastInboundAt };
+  return {
+    open: row.expires_at.getTime() > now.getTime(),
+    expiresAt: row.expires_at,
+    lastInboundAt: row.last_inbound_at,
+  };
 }
 
-/** Record an inbound message; events may arrive out of order, so the greatest times win (spec 6.3 rule 1). */
-export async function extendWindow(tx: DbTx, phoneNumberId: string, contact: string, inboundAt: Date): Promise<void> {
-  const expiresAt = new Date(inboundAt.getTime() + WINDOW_MS);
-  await tx.$executeRaw`
-    INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at)
-    VALUES (${phoneNumberId}, ${contact}, ${inboundAt}, ${expiresAt})
-    ON CONFLICT (phone_number_id, contact) DO UPDATE SET
-      last_inbound_at = GREATEST(contact_windows.last_inbound_at, EXCLUDED.last_inbound_at),
-      expires_at = GREATEST(contact_windows.expires_at, EXCLUDED.expires_at)`;
+/**
+ * GET /public/v1/window/{to} (spec 4.3). An account without any business number has no open window with
+ * anyone (`open: false`, which the spec says is not an error). Returns null when `phoneNumberId` is given but
+ * is not one of the account's numbers: the route answers that as a validation error of the query.
+ */
+export async function windowStatus(
+  deps: { db: Db; directory: AccountDirectory },
+  input: { accountId: string; to: string; phoneNumberId?: string | undefined },
+) {
+  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
+  if (!number && input.phoneNumberId) return null;
+  const phone = normalizePhone(input.to);
+  const contact = phone.valid ? phone.digits : phone.digits || input.to;
+  const window = number
+    ? await getWindow(deps.db, number.phoneNumberId, contact)
+    : { open: false, expiresAt: null, lastInboundAt: null };
+  return {
+    to: contact,
+    phone_number_id: number?.phoneNumberId ?? null,
+    open: window.open,
+    expires_at: window.expiresAt?.toISOString() ?? null,
+    last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
+  };
 }

@@ -7,6 +7,6 @@ import { jsonBody } from "../../http/json-body.ts";
 export function register(router: Router): void {
   router.post("/validate", jsonBody, (req, res) => {
     const input = parseRequest(ValidateIn, "body", req.body);
-    res.json({ success: true, data: validatePhone(input.to, input.country) });
+    res.json({ success: true, data: validatePhone(input) });
   });
 }

@@ -1,16 +1,16 @@
 import type { Router } from "express";
 import { RequestValidationError, WindowPath, WindowQuery, parseRequest } from "@gw/contracts";
-import { windowStatus } from "@gw/core";
+import { windowStatus, type AccountDirectory } from "@gw/core";
 import type { Db } from "@gw/db";
 import { authOf } from "../../http/auth.ts";
 
 /** GET /public/v1/window/{to} (spec 4.3). */
-export function register(router: Router, deps: { db: Db }): void {
+export function register(router: Router, deps: { db: Db; directory: AccountDirectory }): void {
   router.get("/window/:to", async (req, res) => {
     const { accountId } = authOf(req);
     const path = parseRequest(WindowPath, "path", req.params);
     const query = parseRequest(WindowQuery, "query", req.query);
-    const window = await windowStatus(deps.db, accountId, path.to, query.phone_number_id);
+    const window = await windowStatus(deps, { accountId, to: path.to, phoneNumberId: query.phone_number_id });
     // Spec 4.3 lists only 401/422/429: a number that is not the account's is an invalid query value.
     if (!window) {
       throw new RequestValidationError([

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { Worker } from "bullmq";
+import { UnrecoverableError, Worker } from "bullmq";
 import type { Db } from "@gw/db";
 import {
   createRedis,
@@ -11,21 +11,24 @@ import {
   type WebhookQueue,
 } from "@gw/jobs";
 import { silentLogger, testEnv } from "@gw/testkit";
-import { reconcileDeliveries, type ReconcileDeps } from "../src/deliveries/index.ts";
+import { sweepDeliveries, type SweepDeps } from "../src/deliveries/index.ts";
 import { createDelivery, createFixture, isolatedDatabase, waitFor, type Fixture } from "./deliveries.support.ts";
 
-// The reconciler scans the whole deliveries table: a database of its own keeps other test files' rows out.
+// The sweep reads the whole deliveries table: a database of its own keeps other test files' rows out.
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
 let redis: Redis;
 let queue: WebhookQueue;
 let prefix: string;
 let redisUrl: string;
-let deps: ReconcileDeps;
+let deps: SweepDeps;
 let fixture: Fixture;
 
 const TIMEOUT_MS = 10_000;
 const GRACE_MS = 60_000;
+const HORIZON_MS = 600_000;
+const sweep = (options: { batchSize?: number; maxRows?: number; maxQueued?: number } = {}) =>
+  sweepDeliveries(deps, { graceMs: GRACE_MS, horizonMs: HORIZON_MS, ...options });
 
 beforeAll(async () => {
   database = await isolatedDatabase();
@@ -35,7 +38,7 @@ beforeAll(async () => {
   redisUrl = env.redisUrl;
   redis = createRedis(env.redisUrl);
   queue = createWebhookQueue(redis, prefix);
-  deps = { db, queue, logger: silentLogger, attemptTimeoutMs: TIMEOUT_MS };
+  deps = { db, queue, redis, logger: silentLogger, attemptTimeoutMs: TIMEOUT_MS };
   fixture = await createFixture(db, "http://127.0.0.1:9/x");
 });
 
@@ -69,18 +72,20 @@ async function jobState(id: bigint, attempt: number): Promise<string | undefined
   return (await queue.getJob(deliverWebhookJob.jobId(id, attempt)))?.getState();
 }
 
-describe("reconcileDeliveries", () => {
-  it("queues due and stuck deliveries that have no job, and leaves the rest alone", async () => {
+describe("sweepDeliveries", () => {
+  it("queues overdue, soon-due and stuck deliveries that have no job, with the remaining delay, and leaves the rest alone", async () => {
     const duePending = await delivery({ status: "pending", attemptCount: 2, nextAttemptAt: ago(GRACE_MS + 5_000) });
-    const neverScheduled = await delivery({ status: "pending", nextAttemptAt: null, createdAt: ago(GRACE_MS + 5_000) });
+    // Within the grace period the producer (or the dispatcher after its commit) is still expected to enqueue.
+    const justDue = await delivery({ status: "pending", nextAttemptAt: ago(1_000) });
     const stuck = await delivery({
       status: "delivering",
       attemptCount: 4,
       updatedAt: ago(TIMEOUT_MS + GRACE_MS + 5_000),
     });
-    // Within the grace period the producer (or the dispatcher after its commit) is still expected to enqueue.
-    const justDue = await delivery({ status: "pending", nextAttemptAt: ago(1_000) });
-    const future = await delivery({
+    // A retry kept in PostgreSQL enters the horizon: its job waits in Redis for the rest of the delay.
+    const soon = await delivery({ status: "pending", attemptCount: 3, nextAttemptAt: new Date(Date.now() + 120_000) });
+    // Beyond the horizon: stays in PostgreSQL only.
+    const later = await delivery({
       status: "pending",
       attemptCount: 1,
       nextAttemptAt: new Date(Date.now() + 3_600_000),
@@ -89,15 +94,18 @@ describe("reconcileDeliveries", () => {
     const done = await delivery({ status: "delivered", attemptCount: 1 });
     const dead = await delivery({ status: "failed", attemptCount: 7 });
 
-    const result = await reconcileDeliveries(deps, { graceMs: GRACE_MS });
+    const result = await sweep();
 
-    expect(result).toEqual({ scanned: 3, requeued: 3, nextAfterId: null });
+    expect(result).toEqual({ scanned: 3, queued: 3, more: false });
     expect(await jobState(duePending, 3)).toBe("waiting");
-    expect(await jobState(neverScheduled, 1)).toBe("waiting");
     expect(await jobState(stuck, 5)).toBe("waiting");
+    expect(await jobState(soon, 4)).toBe("delayed");
+    const soonJob = await queue.getJob(deliverWebhookJob.jobId(soon, 4));
+    expect(soonJob?.opts.delay).toBeGreaterThan(110_000);
+    expect(soonJob?.opts.delay).toBeLessThanOrEqual(120_000);
     for (const [id, attempt] of [
       [justDue, 1],
-      [future, 2],
+      [later, 2],
       [inFlight, 1],
       [done, 2],
       [dead, 8],
@@ -106,7 +114,7 @@ describe("reconcileDeliveries", () => {
     }
 
     // Idempotent: the jobs are live now, a second run adds nothing.
-    expect(await reconcileDeliveries(deps, { graceMs: GRACE_MS })).toMatchObject({ scanned: 3, requeued: 0 });
+    expect(await sweep()).toMatchObject({ scanned: 3, queued: 0 });
   });
 
   it("leaves a live delayed job alone but replaces a finished one whose row still needs that attempt", async () => {
@@ -114,9 +122,9 @@ describe("reconcileDeliveries", () => {
     await enqueueDeliveryAttempt(queue, delayed, 2, 3_600_000);
     const orphan = await delivery({ status: "delivering", updatedAt: ago(TIMEOUT_MS + GRACE_MS + 1_000) });
     await enqueueDeliveryAttempt(queue, orphan, 1);
-    // A worker fails the orphan's job without touching the row (e.g. Postgres was down at commit time).
+    // A worker fails the orphan's job for good without touching the row.
     const connection = createRedis(redisUrl, "worker");
-    const worker = new Worker(QUEUES.webhooks, () => Promise.reject(new Error("postgres fora do ar")), {
+    const worker = new Worker(QUEUES.webhooks, () => Promise.reject(new UnrecoverableError("postgres fora do ar")), {
       connection,
       prefix,
     });
@@ -127,31 +135,32 @@ describe("reconcileDeliveries", () => {
       connection.disconnect();
     }
 
-    const result = await reconcileDeliveries(deps, { graceMs: GRACE_MS });
+    const result = await sweep();
 
-    expect(result).toMatchObject({ scanned: 2, requeued: 1 });
+    expect(result).toMatchObject({ scanned: 2, queued: 1 });
     expect(await jobState(delayed, 2)).toBe("delayed");
     expect(await jobState(orphan, 1)).toBe("waiting");
   });
 
-  it("pages through the table in bounded batches and wraps around", async () => {
+  it("reads in keyset pages until the horizon is covered, and says when it stopped early", async () => {
     const ids: bigint[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await delivery({ status: "pending", nextAttemptAt: ago(GRACE_MS + 1_000) }));
+    for (let i = 0; i < 5; i++)
+      ids.push(await delivery({ status: "pending", nextAttemptAt: ago(GRACE_MS + 1_000 + i) }));
 
-    const first = await reconcileDeliveries(deps, { graceMs: GRACE_MS, batchSize: 2 });
-    expect(first).toEqual({ scanned: 2, requeued: 2, nextAfterId: ids[1] });
-    const second = await reconcileDeliveries(deps, {
-      graceMs: GRACE_MS,
-      batchSize: 2,
-      afterId: first.nextAfterId ?? 0n,
-    });
-    expect(second).toEqual({ scanned: 2, requeued: 2, nextAfterId: ids[3] });
-    const third = await reconcileDeliveries(deps, {
-      graceMs: GRACE_MS,
-      batchSize: 2,
-      afterId: second.nextAfterId ?? 0n,
-    });
-    expect(third).toEqual({ scanned: 1, requeued: 1, nextAfterId: null });
+    expect(await sweep({ batchSize: 2 })).toEqual({ scanned: 5, queued: 5, more: false });
     for (const id of ids) expect(await jobState(id, 1)).toBe("waiting");
+
+    await queue.obliterate({ force: true });
+    const capped = await sweep({ batchSize: 2, maxRows: 3 });
+    expect(capped).toEqual({ scanned: 3, queued: 3, more: true });
+    expect(await sweep({ batchSize: 2 })).toEqual({ scanned: 5, queued: 2, more: false });
+  });
+
+  it("adds no jobs beyond maxQueued: a large backlog waits in PostgreSQL, not in Redis", async () => {
+    for (let i = 0; i < 6; i++) await delivery({ status: "pending", nextAttemptAt: ago(GRACE_MS + 1_000 + i) });
+
+    expect(await sweep({ maxQueued: 4 })).toMatchObject({ queued: 4, more: true });
+    expect((await queue.getJobCounts("waiting")).waiting).toBe(4);
+    expect(await sweep({ maxQueued: 4 })).toMatchObject({ queued: 0, more: true });
   });
 });

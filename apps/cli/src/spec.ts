@@ -1,0 +1,416 @@
+// The CLI's commands, their options and help text, and the argument parser. Pure: no database, no services, so
+// `--help` and usage errors answer even when the database (or the service code) is not there.
+import { parseArgs } from "node:util";
+
+/** An operator mistake: exit code 2, with a hint to the help of `command` (or the general help). */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+interface OptionSpec {
+  /** Placeholder of the value in the usage line (`--account ID`); absent for a flag (`--default`). */
+  readonly value?: string;
+  readonly required?: boolean;
+  /** Checked here, before anything runs: a UUID id, or a positive integer. */
+  readonly kind?: "uuid" | "integer";
+  readonly help: string;
+}
+
+interface CommandSpec {
+  readonly summary: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Extra paragraphs of the command's help. */
+  readonly notes?: readonly string[];
+  readonly examples: readonly string[];
+  /** First line of the human output on success. */
+  readonly done: string;
+  /** Last line of the human output on success (e.g. "keep the key now"). */
+  readonly after?: string;
+  /** Human output of an empty list. */
+  readonly empty?: string;
+}
+
+const UUID_EXAMPLE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+// Sample ids for the examples.
+const ACCOUNT = UUID_EXAMPLE;
+const KEY = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const INTEGRATION = "16fd2706-8baf-433b-82eb-8c7fada847da";
+
+export const COMMANDS = {
+  "account create": {
+    summary: "Cria uma conta.",
+    options: { name: { value: "NOME", required: true, help: "nome da conta" } },
+    examples: ['pnpm gateway account create --name "Padaria Pão Quente"'],
+    done: "Conta criada.",
+  },
+  "number add": {
+    summary: "Conecta um número do WhatsApp Business a uma conta.",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      "phone-number-id": { value: "ID", required: true, help: "phone_number_id do número na Meta" },
+      "waba-id": { value: "ID", required: true, help: "id da conta do WhatsApp Business (WABA) na Meta" },
+      display: { value: "NÚMERO", required: true, help: "número como é exibido, ex.: +55 11 4000-1234" },
+      default: { help: "torna este o número padrão da conta (o primeiro número da conta já é)" },
+    },
+    examples: [
+      `pnpm gateway number add --account ${ACCOUNT} --phone-number-id 106540352242922 \\\n      --waba-id 102290129340398 --display "+55 11 4000-1234"`,
+    ],
+    done: "Número conectado.",
+  },
+  "key create": {
+    summary: "Cria uma chave de API e a mostra uma única vez.",
+    options: { account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" } },
+    notes: ["Só o hash da chave é guardado: se ela se perder, crie outra e revogue a antiga."],
+    examples: [`pnpm gateway key create --account ${ACCOUNT}`],
+    done: "Chave de API criada.",
+    after: "Guarde a chave agora: ela não será mostrada de novo.",
+  },
+  "key revoke": {
+    summary: "Revoga uma chave de API (as requisições com ela passam a receber 401).",
+    options: { id: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da chave, impresso por key create" } },
+    examples: [`pnpm gateway key revoke --id ${KEY}`],
+    done: "Chave revogada.",
+  },
+  "integration set": {
+    summary: "Cria ou atualiza a integração de webhooks de uma conta para uma URL.",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      url: { value: "URL", required: true, help: "endpoint https:// do integrador que recebe os webhooks" },
+      events: {
+        value: "EVENTOS",
+        required: true,
+        help: "eventos separados por vírgula: message.status, message.received",
+      },
+      inactive: { help: "salva a integração desativada" },
+    },
+    notes: [
+      "Mostra o signing_secret da integração: o integrador o usa para verificar o cabeçalho X-PT-Signature.",
+      "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo.",
+      "A URL deve ser https:// de um endereço público; com WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (só em",
+      "desenvolvimento) também vale http:// e endereços locais ou privados.",
+    ],
+    examples: [
+      `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received`,
+      `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status --inactive`,
+    ],
+    done: "Integração salva.",
+    after: "Entregue o signing_secret ao integrador por um canal seguro.",
+  },
+  "integration rotate-secret": {
+    summary: "Troca o segredo de assinatura (signing_secret) de uma integração.",
+    options: {
+      integration: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" },
+    },
+    notes: ["Os webhooks enviados a partir de agora são assinados com o novo segredo."],
+    examples: [`pnpm gateway integration rotate-secret --integration ${INTEGRATION}`],
+    done: "Segredo de assinatura trocado.",
+    after: "Entregue o novo signing_secret ao integrador por um canal seguro.",
+  },
+  "audit list": {
+    summary: "Lista a auditoria de uma conta, do registro mais recente ao mais antigo.",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      limit: { value: "N", kind: "integer", help: "quantos registros (padrão 100, no máximo 1000)" },
+    },
+    examples: [`pnpm gateway audit list --account ${ACCOUNT} --limit 20`],
+    done: "Auditoria da conta (do mais recente ao mais antigo):",
+    empty: "Nenhum registro de auditoria para esta conta.",
+  },
+  "delivery retry": {
+    summary: "Reenfileira uma entrega de webhook com status failed ou delivered (exige REDIS_URL).",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta dona da entrega" },
+      id: { value: "ID", required: true, kind: "integer", help: "id da entrega (X-PT-Delivery-Id)" },
+    },
+    notes: [
+      "É o reenvio pelo painel: fica na auditoria como webhook.retry, com ator cli.",
+      "Com o Redis fora do ar o reenvio fica registrado como pendente e o reconciliador do dispatcher o enfileira.",
+    ],
+    examples: [`REDIS_URL=redis://127.0.0.1:56379 pnpm gateway delivery retry --account ${ACCOUNT} --id 42`],
+    done: "Entrega reenfileirada.",
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+function specOf(command: CommandName): CommandSpec {
+  return COMMANDS[command];
+}
+
+function isCommand(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+const GROUPS = [...new Set(COMMAND_NAMES.map((name) => name.split(" ")[0] ?? name))];
+
+function commandsOf(group: string): CommandName[] {
+  return COMMAND_NAMES.filter((name) => name.startsWith(`${group} `));
+}
+
+/** Options every command takes. */
+const GLOBAL_OPTIONS = {
+  json: { help: "resultado em JSON, para scripts (o padrão quando a saída não é um terminal)" },
+  "no-json": { help: "resultado em texto legível (o padrão em um terminal)" },
+  help: { help: "mostra a ajuda" },
+} as const satisfies Record<string, OptionSpec>;
+
+// What node:util parseArgs needs to know to split the arguments: which options take a value. Validation is ours
+// (below), so that every mistake gets a Portuguese message naming the command.
+const PARSE_OPTIONS: Record<string, { type: "string" | "boolean"; short?: string }> = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+  "no-json": { type: "boolean" },
+};
+for (const command of COMMAND_NAMES) {
+  for (const [name, option] of Object.entries(specOf(command).options)) {
+    PARSE_OPTIONS[name] = { type: option.value ? "string" : "boolean" };
+  }
+}
+
+function tokenize(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: PARSE_OPTIONS, strict: false, allowPositionals: true, tokens: true })
+    .tokens;
+}
+
+/** `--json` → "json", `--no-json` → "text" (the last one given wins); undefined when neither was given. */
+export function requestedFormat(argv: readonly string[]): "json" | "text" | undefined {
+  let format: "json" | "text" | undefined;
+  for (const token of tokenize(argv)) {
+    if (token.kind !== "option") continue;
+    // `--name --json` is a mistake (parseArgs takes "--json" as the name), but the error still goes out as asked.
+    const flag = token.inlineValue === false && token.value?.startsWith("--") ? token.value.slice(2) : token.name;
+    if (flag === "json") format = "json";
+    if (flag === "no-json") format = "text";
+  }
+  return format;
+}
+
+export interface Invocation {
+  kind: "run";
+  command: CommandName;
+  /** Options that take a value, trimmed and checked. */
+  values: Readonly<Partial<Record<string, string>>>;
+  /** Flags given (`default`, `inactive`). */
+  flags: ReadonlySet<string>;
+}
+
+export interface HelpRequest {
+  kind: "help";
+  text: string;
+}
+
+/** Read argv (without `node main.ts`): a command to run, or a request for help. Throws UsageError. */
+export function parseInvocation(argv: readonly string[]): Invocation | HelpRequest {
+  const tokens = tokenize(argv);
+  const positionals = tokens.flatMap((t) => (t.kind === "positional" ? [t.value] : []));
+  const wantsHelp = tokens.some((t) => t.kind === "option" && t.name === "help") || positionals[0] === "help";
+  if (wantsHelp) return { kind: "help", text: helpFor(positionals[0] === "help" ? positionals.slice(1) : positionals) };
+
+  const command = resolveCommand(positionals);
+  const spec = specOf(command);
+  const values: Record<string, string> = {};
+  const flags = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const name = token.name;
+    const option: OptionSpec | undefined = Object.hasOwn(GLOBAL_OPTIONS, name)
+      ? GLOBAL_OPTIONS[name as keyof typeof GLOBAL_OPTIONS]
+      : Object.hasOwn(spec.options, name)
+        ? spec.options[name]
+        : undefined;
+    if (!option) {
+      throw new UsageError(
+        Object.hasOwn(PARSE_OPTIONS, name)
+          ? `A opção ${token.rawName} não se aplica a ${command}.`
+          : `Opção desconhecida: ${token.rawName}`,
+        command,
+      );
+    }
+    if (!option.value) {
+      if (token.value !== undefined) throw new UsageError(`A opção ${token.rawName} não aceita valor.`, command);
+      flags.add(name);
+      continue;
+    }
+    // parseArgs takes the next argument as the value even when it looks like an option (`--name --json`).
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith("-"))) {
+      throw new UsageError(
+        `A opção --${name} precisa de um valor: --${name} ${option.value} (um valor que começa com "-" vai como --${name}=-valor).`,
+        command,
+      );
+    }
+    if (values[name] !== undefined) throw new UsageError(`A opção --${name} foi informada mais de uma vez.`, command);
+    const value = token.value.trim();
+    if (value === "") throw new UsageError(`A opção --${name} não pode ser vazia.`, command);
+    if (option.kind === "uuid" && !UUID.test(value)) {
+      throw new UsageError(`--${name} deve ser um UUID, como ${UUID_EXAMPLE}.`, command);
+    }
+    if (option.kind === "integer" && !/^[1-9]\d*$/.test(value)) {
+      throw new UsageError(`--${name} deve ser um inteiro positivo.`, command);
+    }
+    values[name] = value;
+  }
+
+  // After the options: `--nam X` is reported as the unknown option it is, not as a stray "X".
+  const extra = positionals[2];
+  if (extra !== undefined) throw new UsageError(`Argumento inesperado: ${extra}`, command);
+
+  const missing = Object.entries(spec.options)
+    .filter(([name, option]) => option.required && values[name] === undefined)
+    .map(([name]) => `--${name}`);
+  if (missing.length === 1) throw new UsageError(`Opção obrigatória ausente: ${missing.join("")}`, command);
+  if (missing.length > 1) throw new UsageError(`Opções obrigatórias ausentes: ${missing.join(", ")}`, command);
+  return { kind: "run", command, values, flags };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function resolveCommand(positionals: readonly string[]): CommandName {
+  const [group, sub] = positionals;
+  if (group === undefined) throw new UsageError(`Informe um comando: ${COMMAND_NAMES.join(", ")}.`);
+  if (!GROUPS.includes(group)) throw new UsageError(`Comando desconhecido: ${group}`);
+  const name = `${group} ${sub ?? ""}`.trim();
+  if (isCommand(name)) return name;
+  const options = commandsOf(group)
+    .map((c) => c.slice(group.length + 1))
+    .join(", ");
+  throw new UsageError(
+    sub === undefined
+      ? `Informe o subcomando de ${group}: ${options}.`
+      : `Comando desconhecido: ${name} (os de ${group} são: ${options})`,
+    group,
+  );
+}
+
+// ---- help text ----
+
+const PROGRAM = "pnpm gateway";
+
+function usageLine(command: CommandName): string {
+  const parts = Object.entries(specOf(command).options).map(([name, option]) => {
+    const text = option.value ? `--${name} ${option.value}` : `--${name}`;
+    return option.required ? text : `[${text}]`;
+  });
+  return `${PROGRAM} ${command} ${parts.join(" ")}`;
+}
+
+function table(rows: readonly (readonly [string, string])[], indent = "  "): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `${indent}${left.padEnd(width)}   ${right}`.trimEnd());
+}
+
+const OUTPUT_AND_EXIT = [
+  "Saída:",
+  "  Em um terminal, o resultado sai em texto legível. Com --json, ou quando a saída vai para um pipe ou",
+  '  arquivo, sai em JSON no stdout, e um erro sai como {"error": "..."} no stderr: scripts devem passar',
+  "  --json. --no-json força o texto. A ajuda é sempre texto.",
+  "",
+  "Códigos de saída:",
+  "  0   sucesso",
+  "  1   falha ao executar: banco de dados inacessível, erro inesperado (tentar de novo pode resolver)",
+  "  2   erro de uso: comando, opção ou valor inválido, variável de ambiente inválida ou id que não existe",
+];
+
+function generalHelp(): string {
+  return [
+    `${PROGRAM}: CLI de operação do gateway (contas, números, chaves de API, integrações de webhook).`,
+    "",
+    "Uso:",
+    `  ${PROGRAM} <comando> [opções]`,
+    `  ${PROGRAM} <comando> --help      ajuda de um comando (também: ${PROGRAM} help <comando>)`,
+    "",
+    "Comandos:",
+    ...table(COMMAND_NAMES.map((name) => [name, specOf(name).summary])),
+    "",
+    "Opções de todos os comandos:",
+    ...table(GLOBAL_OPTION_ROWS),
+    "",
+    ...OUTPUT_AND_EXIT,
+    "",
+    "Ambiente:",
+    ...table([
+      ["DATABASE_URL", "banco do gateway (padrão: o do npm start, postgresql://postgres@127.0.0.1:55432/gateway)"],
+      ["REDIS_URL", "Redis do gateway; necessário só para delivery retry"],
+      ["REDIS_KEY_PREFIX", "prefixo das chaves no Redis (padrão: gw)"],
+      [
+        "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
+        "true só em desenvolvimento: integration set aceita http:// e endereços locais",
+      ],
+    ]),
+    "",
+    "Exemplos:",
+    `  ${PROGRAM} account create --name "Padaria Pão Quente"`,
+    `  ${PROGRAM} key create --account ${UUID_EXAMPLE}`,
+    `  ${PROGRAM} audit list --account ${UUID_EXAMPLE} --limit 20 --json`,
+    `  ${PROGRAM} integration set --help`,
+    "",
+  ].join("\n");
+}
+
+const GLOBAL_OPTION_ROWS: readonly (readonly [string, string])[] = [
+  ["--json", GLOBAL_OPTIONS.json.help],
+  ["--no-json", GLOBAL_OPTIONS["no-json"].help],
+  ["-h, --help", GLOBAL_OPTIONS.help.help],
+];
+
+function groupHelp(group: string): string {
+  const commands = commandsOf(group);
+  return [
+    `${PROGRAM} ${group}: ${commands.length} comandos.`,
+    "",
+    "Uso:",
+    ...commands.map((c) => `  ${usageLine(c)}`),
+    "",
+    "Comandos:",
+    ...table(commands.map((c) => [c, specOf(c).summary])),
+    "",
+    `Ajuda de cada um: ${PROGRAM} ${commands[0] ?? group} --help`,
+    "",
+  ].join("\n");
+}
+
+function commandHelp(command: CommandName): string {
+  const spec = specOf(command);
+  const optionRows = Object.entries(spec.options).map(([name, option]): [string, string] => [
+    option.value ? `--${name} ${option.value}` : `--${name}`,
+    `${option.required ? "(obrigatória) " : ""}${option.help}`,
+  ]);
+  return [
+    `${PROGRAM} ${command}: ${spec.summary}`,
+    "",
+    "Uso:",
+    `  ${usageLine(command)} [--json | --no-json]`,
+    "",
+    "Opções:",
+    ...table([...optionRows, ...GLOBAL_OPTION_ROWS]),
+    ...(spec.notes ? ["", ...spec.notes] : []),
+    "",
+    spec.examples.length > 1 ? "Exemplos:" : "Exemplo:",
+    ...spec.examples.map((example) => `  ${example}`),
+    "",
+    `Saída e códigos de saída: ${PROGRAM} --help`,
+    "",
+  ].join("\n");
+}
+
+/** The help for `help [topic...]` / `[topic...] --help`: general, one group's, or one command's. */
+function helpFor(topic: readonly string[]): string {
+  const [group, sub] = topic;
+  if (group === undefined) return generalHelp();
+  if (!GROUPS.includes(group)) throw new UsageError(`Comando desconhecido: ${group}`);
+  if (sub === undefined) return groupHelp(group);
+  const name = `${group} ${sub}`;
+  if (!isCommand(name)) throw new UsageError(`Comando desconhecido: ${name}`, group);
+  return commandHelp(name);
+}
+
+/** The `--help` to point at after a usage error about `command` (a command, a group, or nothing). */
+export function helpHint(command: string | undefined): string {
+  return `Veja: ${PROGRAM}${command ? ` ${command}` : ""} --help`;
+}

@@ -1,0 +1,70 @@
+// `integration set` accepts only https URLs on public hosts unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
+// (development). Registration only: nothing here connects anywhere.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core";
+import { createDb } from "@gw/db";
+import { testEnv } from "@gw/testkit";
+import { runCommand } from "../src/commands.ts";
+
+const exec = promisify(execFile);
+
+describe("integration set: URL policy", () => {
+  const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
+  let accountId: string;
+  beforeAll(async () => {
+    accountId = (await createAccount(db, "Conta política de URL")).id;
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+  });
+
+  const argv = (url: string) => [
+    "integration",
+    "set",
+    "--account",
+    accountId,
+    "--url",
+    url,
+    "--events",
+    "message.status",
+  ];
+
+  it("without a policy it applies production's: https only, public hosts, no userinfo", async () => {
+    await expect(runCommand(argv("http://hooks.example.com/h"), { db })).rejects.toThrow(
+      "A URL da integração deve usar https://.",
+    );
+    await expect(runCommand(argv("https://127.0.0.1/h"), { db })).rejects.toThrow(
+      /endereço local, privado ou reservado/,
+    );
+    await expect(runCommand(argv("https://ana:segredo@hooks.example.com/h"), { db })).rejects.toThrow(
+      /não pode conter usuário ou senha/,
+    );
+    expect(await db.integration.count({ where: { accountId } })).toBe(0);
+  });
+
+  it("with the development policy a loopback http receiver is accepted", async () => {
+    const url = "http://127.0.0.1:9/webhooks";
+    await expect(
+      runCommand(argv(url), { db, integrationPolicy: DEVELOPMENT_INTEGRATION_POLICY }),
+    ).resolves.toMatchObject({ url });
+  });
+
+  it("`pnpm gateway` takes the policy from WEBHOOK_ALLOW_PRIVATE_NETWORKS (default: production)", async () => {
+    const url = "http://127.0.0.1:10/webhooks";
+    const { WEBHOOK_ALLOW_PRIVATE_NETWORKS: _unset, ...inherited } = process.env;
+    const env = { ...inherited, DATABASE_URL: testEnv().databaseUrl };
+
+    const refused = await exec("pnpm", ["gateway", ...argv(url)], { env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect("code" in refused && refused.code).toBe(2);
+    expect(refused.stderr).toContain("A URL da integração deve usar https://.");
+
+    const { stdout } = await exec("pnpm", ["gateway", ...argv(url)], {
+      env: { ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" },
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ url, active: true });
+  }, 30_000);
+});

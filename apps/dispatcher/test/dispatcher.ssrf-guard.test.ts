@@ -1,0 +1,121 @@
+// The dispatcher's SSRF guard end to end: WEBHOOK_ALLOW_PRIVATE_NETWORKS off (the default) refuses loopback
+// endpoints at every attempt and records the refusal; on (development) the same endpoint is delivered to.
+// Every connection stays on loopback: the receiver is a node:http server on 127.0.0.1.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import type { Db } from "@gw/db";
+import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { silentLogger, testEnv } from "@gw/testkit";
+import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
+import {
+  createDelivery,
+  createFixture,
+  isolatedDatabase,
+  reply,
+  startReceiver,
+  waitFor,
+  type Receiver,
+} from "../../../packages/core/test/deliveries.support.ts";
+import { testConfig, testSettings } from "./support.ts";
+
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
+let db: Db;
+let redis: Redis;
+let queue: WebhookQueue;
+let receiver: Receiver;
+let dispatcher: Dispatcher | undefined;
+let base: { databaseUrl: string; redisUrl: string; prefix: string };
+
+beforeAll(async () => {
+  database = await isolatedDatabase();
+  db = database.db;
+  const env = testEnv();
+  base = { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix };
+  redis = createRedis(env.redisUrl);
+  queue = createWebhookQueue(redis, env.redisPrefix);
+  receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
+});
+
+afterEach(async () => {
+  await dispatcher?.stop();
+  dispatcher = undefined;
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  redis.disconnect();
+  await database.drop();
+});
+
+async function startDispatcher(allowPrivateNetworks: "true" | "false"): Promise<void> {
+  const settings = testSettings(base, {
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: allowPrivateNetworks,
+    WEBHOOK_RETRY_SCHEDULE_MS: "20,20,20,20,20,20",
+  });
+  dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
+  await dispatcher.start();
+}
+
+function requestsOf(id: bigint) {
+  return receiver.requests.filter((r) => r.headers["x-pt-delivery-id"] === id.toString());
+}
+
+describe("dispatcher configuration", () => {
+  const env = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379" };
+
+  it("guards by default; only an explicit WEBHOOK_ALLOW_PRIVATE_NETWORKS=true turns it off", () => {
+    expect(loadDispatcherConfig(env).WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    expect(
+      loadDispatcherConfig({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }).WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    ).toBe(true);
+    expect(() => loadDispatcherConfig({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "yes" })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_NETWORKS/,
+    );
+  });
+
+  it("connects within a few seconds, inside the 10 s attempt", () => {
+    const config = loadDispatcherConfig(env);
+    expect(config.WEBHOOK_CONNECT_TIMEOUT_MS).toBe(3_000);
+    expect(config.WEBHOOK_CONNECT_TIMEOUT_MS).toBeLessThan(config.WEBHOOK_TIMEOUT_MS);
+  });
+});
+
+describe("dispatcher SSRF guard", () => {
+  it("guard on: a loopback endpoint, by IP or by a name resolving to it, is never called; every attempt is address_refused", async () => {
+    await startDispatcher("false");
+    const byIp = await createDelivery(db, await createFixture(db, receiver.url));
+    const byName = await createDelivery(db, await createFixture(db, receiver.url.replace("127.0.0.1", "localhost")));
+
+    for (const delivery of [byIp, byName]) {
+      await enqueueDeliveryAttempt(queue, delivery.id, 1);
+      const row = await waitFor(`entrega ${delivery.id} recusada 7 vezes`, async () => {
+        const found = await db.delivery.findUniqueOrThrow({
+          where: { id: delivery.id },
+          include: { attempts: { orderBy: { number: "asc" } } },
+        });
+        return found.status === "failed" && found.attemptCount === 7 ? found : null;
+      });
+      expect(row).toMatchObject({ lastErrorKind: "address_refused", lastStatusCode: null, lastError: null });
+      expect(row.attempts).toHaveLength(7);
+      for (const attempt of row.attempts) {
+        expect(attempt).toMatchObject({ errorKind: "address_refused", statusCode: null, responseBody: null });
+      }
+      expect(requestsOf(delivery.id)).toHaveLength(0);
+    }
+  });
+
+  it("development setting (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true): the same loopback receiver gets the POST", async () => {
+    await startDispatcher("true");
+    const delivery = await createDelivery(db, await createFixture(db, receiver.url));
+
+    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    const row = await waitFor(`entrega ${delivery.id} entregue`, async () => {
+      const found = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+      return found.status === "delivered" ? found : null;
+    });
+
+    expect(row).toMatchObject({ lastStatusCode: 200, lastErrorKind: null, attemptCount: 1 });
+    expect(requestsOf(delivery.id)).toHaveLength(1);
+  });
+});

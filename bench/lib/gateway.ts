@@ -1,0 +1,134 @@
+// The gateway's own processes as the benches run them: each app in its own process, on loopback ports, against
+// the bench database and the stage's Redis prefix. Settings a bench does not name keep the apps' defaults;
+// BENCH_API_ENV / BENCH_DISPATCHER_ENV / BENCH_SANDBOX_ENV add or override variables (`K=V K=V`).
+import { freePort } from "@gw/testkit";
+import type { Cleanup } from "./cleanup.ts";
+import { SECRETS, type StackEnv } from "./env.ts";
+import { launchApp, waitUntilUp, type Child } from "./processes.ts";
+
+export interface Running {
+  child: Child;
+  url: string;
+}
+
+/** Nothing listens on the discard port: an API that has no sandbox fails fast if it ever calls Meta. */
+export const NO_PROVIDER = "http://127.0.0.1:9";
+
+export async function startSandbox(
+  cleanup: Cleanup,
+  stage: string,
+  options: { webhookUrl: string; autoStatuses: boolean; statusDelaysMs?: string },
+): Promise<Running> {
+  const port = await freePort();
+  const child = launchApp(
+    cleanup,
+    "sandbox",
+    {
+      META_APP_SECRET: SECRETS.META_APP_SECRET,
+      META_ACCESS_TOKEN: SECRETS.META_ACCESS_TOKEN,
+      SANDBOX_PORT: String(port),
+      SANDBOX_WEBHOOK_URL: options.webhookUrl,
+      SANDBOX_AUTO_STATUSES: String(options.autoStatuses),
+      ...(options.statusDelaysMs ? { SANDBOX_STATUS_DELAYS_MS: options.statusDelaysMs } : {}),
+      LOG_LEVEL: "warn",
+    },
+    { stage },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/_sandbox/config`, child);
+  return { child, url };
+}
+
+/** The API's port is chosen before it starts, so the sandbox can be told where to post its webhooks. */
+export async function startApi(
+  cleanup: Cleanup,
+  stage: string,
+  stack: StackEnv,
+  prefix: string,
+  options: { port: number; metaBaseUrl: string },
+): Promise<Running> {
+  const child = launchApp(
+    cleanup,
+    "api",
+    {
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      LOG_LEVEL: "warn",
+      API_PORT: String(options.port),
+      META_BASE_URL: options.metaBaseUrl,
+      META_APP_SECRET: SECRETS.META_APP_SECRET,
+      META_ACCESS_TOKEN: SECRETS.META_ACCESS_TOKEN,
+      META_VERIFY_TOKEN: SECRETS.META_VERIFY_TOKEN,
+      // The benches measure throughput, not the per-key limit.
+      API_RATE_LIMIT_POINTS: "1000000000",
+    },
+    { stage },
+  );
+  const url = `http://127.0.0.1:${options.port}`;
+  await waitUntilUp(`${url}/readyz`, child);
+  return { child, url };
+}
+
+export async function startDispatcher(
+  cleanup: Cleanup,
+  stage: string,
+  stack: StackEnv,
+  prefix: string,
+  options: { concurrency: number; env?: Record<string, string>; wait?: boolean; nodeArgs?: string[] },
+): Promise<Running> {
+  const port = await freePort();
+  const child = launchApp(
+    cleanup,
+    "dispatcher",
+    {
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      LOG_LEVEL: "warn",
+      DISPATCHER_PORT: String(port),
+      DISPATCHER_CONCURRENCY: String(options.concurrency),
+      // Bench receivers listen on loopback.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      ...options.env,
+    },
+    { stage, ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  if (options.wait ?? true) await waitUntilUp(`${url}/readyz`, child);
+  return { child, url };
+}
+
+/**
+ * The contact writes to the business number through the sandbox (a signed inbound webhook to the API), which
+ * opens the 24 h window free text needs; waits until the API reports the window open.
+ */
+export async function openWindow(
+  sandboxUrl: string,
+  apiUrl: string,
+  account: { phoneNumberId: string; auth: { authorization: string } },
+  contact: string,
+): Promise<void> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/inbound`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      phone_number_id: account.phoneNumberId,
+      from: contact,
+      name: "Bench",
+      type: "text",
+      text: "oi",
+    }),
+  });
+  const answer = (await res.json()) as { webhook_status?: number | null };
+  if (answer.webhook_status !== 200)
+    throw new Error(`the sandbox's inbound webhook was answered ${answer.webhook_status ?? "with nothing"}`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const window = await fetch(`${apiUrl}/public/v1/window/${contact}`, { headers: account.auth });
+    const body = (await window.json()) as { data?: { open?: boolean } };
+    if (body.data?.open) return;
+    if (Date.now() > deadline) throw new Error(`the 24 h window of ${contact} did not open`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

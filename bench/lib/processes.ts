@@ -1,0 +1,177 @@
+// Child processes: the real apps (`node --import tsx apps/<app>/src/main.ts`, as in production) and the bench's
+// own helpers (receiver, echo server, bare BullMQ worker). Each child's log lines are forwarded with its name
+// (the first few; the rest are counted), a child that dies early fails the wait for it, and `stop()` sends
+// SIGTERM (the apps shut down gracefully, which is also when --cpu-prof writes its file), then SIGKILL.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { Cleanup } from "./cleanup.ts";
+import { pairsEnv, strEnv } from "./env.ts";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+const APP_ENTRIES = {
+  api: "apps/api/src/main.ts",
+  dispatcher: "apps/dispatcher/src/main.ts",
+  sandbox: "apps/provider-sandbox/src/main.ts",
+} as const;
+export type AppName = keyof typeof APP_ENTRIES;
+
+/** Extra environment for one app, from BENCH_API_ENV / BENCH_DISPATCHER_ENV / BENCH_SANDBOX_ENV (`K=V K=V`). */
+const OVERRIDES: Record<AppName, string> = {
+  api: "BENCH_API_ENV",
+  dispatcher: "BENCH_DISPATCHER_ENV",
+  sandbox: "BENCH_SANDBOX_ENV",
+};
+
+/** Log lines printed per child before the rest are only counted. */
+const LOG_LINES_SHOWN = 15;
+
+export interface Child {
+  name: string;
+  pid: number;
+  process: ChildProcess;
+  /** Resolves when the process ends (code or signal). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Log lines not printed. */
+  readonly suppressedLines: number;
+  /** SIGTERM, then SIGKILL after `graceMs`. Safe to call twice. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Also write a V8 CPU profile when BENCH_PROFILE_DIR is set (the API and the dispatcher). */
+  profile?: boolean;
+  /** Open an IPC channel (process.send in the child). */
+  ipc?: boolean;
+  /** Extra node flags, e.g. --max-old-space-size. */
+  nodeArgs?: string[];
+  /** Stage name, used in the profile's file name. */
+  stage: string;
+}
+
+export function launchApp(cleanup: Cleanup, name: AppName, env: Record<string, string>, options: LaunchOptions): Child {
+  const profile = options.profile ?? name !== "sandbox";
+  return launch(cleanup, name, APP_ENTRIES[name], { ...env, ...pairsEnv(OVERRIDES[name]) }, { ...options, profile });
+}
+
+/** One of the bench's helper scripts under bench/lib/child/. */
+export function launchHelper(
+  cleanup: Cleanup,
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  options: LaunchOptions,
+): Child {
+  return launch(cleanup, name, `bench/lib/child/${script}`, env, { ...options, profile: false });
+}
+
+function launch(
+  cleanup: Cleanup,
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  options: LaunchOptions,
+): Child {
+  const args = [...(options.nodeArgs ?? [])];
+  const profileDir = strEnv("BENCH_PROFILE_DIR", "");
+  if (options.profile && profileDir) {
+    // One folder per process: tsx's loader runs on a worker thread, which writes a profile of its own (a fixed
+    // --cpu-prof-name would make the two threads overwrite each other). The main thread's is the large one.
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    const dir = resolve(ROOT, profileDir, `${options.stage}-${name}-${stamp}`);
+    mkdirSync(dir, { recursive: true });
+    args.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
+    console.error(`  [${name}] CPU profile → ${dir}`);
+  }
+  args.push("--import", "tsx", resolve(ROOT, entry));
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe", ...(options.ipc ? (["ipc"] as const) : [])],
+  });
+  if (child.pid === undefined) throw new Error(`${name}: could not start ${entry}`);
+
+  let suppressed = 0;
+  let shown = 0;
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on("line", (text) => {
+      if (shown >= LOG_LINES_SHOWN) {
+        suppressed++;
+        return;
+      }
+      shown++;
+      console.error(`  [${name}] ${text.length > 400 ? `${text.slice(0, 400)}…` : text}`);
+    });
+  }
+
+  let stopping = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+    child.once("exit", (code, signal) => {
+      if (!stopping && !cleanup.interrupted && code !== 0)
+        console.error(`  [${name}] exited unexpectedly (code ${code}, signal ${signal})`);
+      resolveExit({ code, signal });
+    });
+  });
+
+  let stopped: Promise<void> | null = null;
+  const handle: Child = {
+    name,
+    pid: child.pid,
+    process: child,
+    exited,
+    get suppressedLines() {
+      return suppressed;
+    },
+    stop(graceMs = 30_000) {
+      stopped ??= (async () => {
+        stopping = true;
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill("SIGTERM");
+        let timer: NodeJS.Timeout | undefined;
+        const killed = new Promise<void>((resolveKill) => {
+          timer = setTimeout(() => {
+            console.error(`  [${name}] did not stop within ${graceMs} ms after SIGTERM: SIGKILL`);
+            child.kill("SIGKILL");
+            resolveKill();
+          }, graceMs);
+        });
+        await Promise.race([exited, killed]);
+        clearTimeout(timer);
+        await exited;
+      })();
+      return stopped;
+    },
+  };
+  cleanup.add(`stop ${name}`, () => handle.stop());
+  return handle;
+}
+
+/** Poll `url` until it answers 2xx; fails at once if `child` exits, or after `timeoutMs`. */
+export async function waitUntilUp(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void child.exited.then(() => {
+    exited = true;
+  });
+  for (;;) {
+    if (exited) throw new Error(`${child.name} exited before ${url} answered`);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+      async (r) => {
+        await r.arrayBuffer();
+        return r.ok;
+      },
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${child.name}: ${url} did not answer within ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,145 @@
+// Database state for the benches. Accounts, numbers, keys and integrations go through the production services
+// of @gw/core (as the CLI creates them); the bulk rows a bench starts from (sent messages, pending deliveries)
+// are inserted with one set-based SQL statement per chunk, in the shapes the services write.
+import { randomBytes } from "node:crypto";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  addBusinessNumber,
+  createAccount,
+  createApiKey,
+  setIntegration,
+  type WebhookEvent,
+} from "@gw/core";
+import type { Db } from "@gw/db";
+
+export interface BenchAccount {
+  accountId: string;
+  apiKey: string;
+  phoneNumberId: string;
+  wabaId: string;
+  auth: { authorization: string };
+  integration: { id: string; url: string; signingSecret: string } | null;
+}
+
+/** 15-digit Meta-like ids: phone_number_id starts with 1, WABA id with 2. */
+function metaId(first: string): string {
+  return `${first}${randomBytes(7).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
+}
+
+/** An account with one business number and one API key; with `integrationUrl`, one active integration. */
+export async function seedAccount(
+  db: Db,
+  options: { name: string; integrationUrl?: string; events?: WebhookEvent[] },
+): Promise<BenchAccount> {
+  const account = await createAccount(db, options.name);
+  const phoneNumberId = metaId("1");
+  const wabaId = metaId("2");
+  await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
+  const key = await createApiKey(db, account.id);
+  let integration: BenchAccount["integration"] = null;
+  if (options.integrationUrl) {
+    // Bench receivers listen on loopback: the development policy.
+    const row = await setIntegration(
+      db,
+      { accountId: account.id, url: options.integrationUrl, events: options.events ?? ["message.status"] },
+      DEVELOPMENT_INTEGRATION_POLICY,
+    );
+    integration = { id: row.id, url: row.url, signingSecret: row.signing_secret };
+  }
+  return {
+    accountId: account.id,
+    apiKey: key.key,
+    phoneNumberId,
+    wabaId,
+    auth: { authorization: `Bearer ${key.key}` },
+    integration,
+  };
+}
+
+/** A realistic wamid: `wamid.` + base64 of the recipient and a per-message suffix, like Meta's ids. */
+export function wamidFor(contact: string, tag: string, i: number): string {
+  return `wamid.${Buffer.from(`${contact}_${tag}${String(i).padStart(9, "0")}`).toString("base64")}`;
+}
+
+export const BENCH_CONTACT = "5511987654321";
+
+/**
+ * `count` text messages the provider has accepted and reported `sent` (what a send leaves once Meta's first
+ * status arrived), with wamids wamidFor(BENCH_CONTACT, tag, 0..count-1). Returns those wamids.
+ */
+export async function seedSentMessages(db: Db, account: BenchAccount, tag: string, count: number): Promise<string[]> {
+  const wamids = Array.from({ length: count }, (_, i) => wamidFor(BENCH_CONTACT, tag, i));
+  for (let from = 0; from < count; from += 10_000) {
+    const chunk = wamids.slice(from, from + 10_000);
+    await db.$executeRaw`
+      INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, status, client_ref, request_id, created_at, status_at)
+      SELECT ${account.accountId}::uuid, ${account.phoneNumberId}, ${BENCH_CONTACT}, w, 'text', 'sent', ${`bench-${tag}-`} || ord, 'bench',
+             now() - interval '1 minute', now() - interval '1 minute'
+      FROM unnest(${chunk}::text[]) WITH ORDINALITY AS t(w, ord)`;
+  }
+  return wamids;
+}
+
+export interface PendingDeliveriesOptions {
+  account: BenchAccount;
+  count: number;
+  /** Attempts already made (0 = a fresh delivery whose attempt 1 is due now). */
+  attemptCount: number;
+  /** next_attempt_at = now() + uniform(min, max) seconds. */
+  dueInSeconds: { min: number; max: number };
+  /** Also insert the delivery_attempts rows of the attempts already made (a 503 each). */
+  withAttemptRows: boolean;
+  /** Rows per INSERT (progress is printed per chunk). */
+  chunk?: number;
+  onProgress?: (inserted: number) => void;
+}
+
+/**
+ * Pending `message.status` deliveries for the account's integration, as the outbox writes them: the body is
+ * the envelope of spec 2.7 with its own delivery_id, serialized as JSON.stringify would. A delivery with
+ * attempts behind it carries the last failure (503 http_status) like the dispatcher leaves it. Returns the
+ * range of ids inserted (ids are consecutive in a fresh database, but read them back to be sure).
+ */
+export async function seedPendingDeliveries(
+  db: Db,
+  options: PendingDeliveriesOptions,
+): Promise<{ minId: bigint; maxId: bigint; count: number }> {
+  const { account } = options;
+  if (!account.integration) throw new Error("seedPendingDeliveries needs an account with an integration");
+  const chunk = options.chunk ?? 50_000;
+  const failed = options.attemptCount > 0;
+  let inserted = 0;
+  while (inserted < options.count) {
+    const n = Math.min(chunk, options.count - inserted);
+    await db.$executeRaw`
+      WITH ids AS (
+        SELECT nextval(pg_get_serial_sequence('deliveries', 'id')) AS id, g,
+               now() + make_interval(secs => ${options.dueInSeconds.min}::float8 + random() * ${options.dueInSeconds.max - options.dueInSeconds.min}::float8) AS due
+        FROM generate_series(${inserted + 1}::int, ${inserted + n}::int) AS g
+      )
+      INSERT INTO deliveries (id, account_id, integration_id, event, status, body, attempt_count, budget_start, next_attempt_at,
+                              last_status_code, last_error, last_error_kind, occurred_at, created_at, updated_at)
+      SELECT id, ${account.accountId}::uuid, ${account.integration.id}::uuid, 'message.status', 'pending',
+             '{"event":"message.status","occurred_at":"' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ||
+             '","delivery_id":"' || id || '","data":{"message_id":"wamid.' || encode(convert_to(${BENCH_CONTACT} || '_bench' || lpad(g::text, 9, '0'), 'UTF8'), 'base64') ||
+             '","status":"delivered","status_rank":3,"to":"' || ${BENCH_CONTACT} || '","error":null,"phone_number_id":"' || ${account.phoneNumberId} ||
+             '","client_ref":"pedido-' || g || '","campaign_id":null}}',
+             ${options.attemptCount}::int, 0, due,
+             ${failed ? 503 : null}::int, ${failed ? "Service Unavailable" : null}::text, ${failed ? "http_status" : null}::text,
+             now(), now(), now()
+      FROM ids`;
+    inserted += n;
+    options.onProgress?.(inserted);
+  }
+  if (failed && options.withAttemptRows) {
+    await db.$executeRaw`
+      INSERT INTO delivery_attempts (delivery_id, number, started_at, duration_ms, status_code, error_kind, response_body)
+      SELECT d.id, a, now() - interval '5 seconds', 12, 503, 'http_status', 'Service Unavailable'
+      FROM deliveries d CROSS JOIN generate_series(1, ${options.attemptCount}::int) AS a
+      WHERE d.account_id = ${account.accountId}::uuid`;
+  }
+  const [range] = await db.$queryRaw<{ min: bigint | null; max: bigint | null; count: bigint }[]>`
+    SELECT min(id) AS min, max(id) AS max, count(*) AS count FROM deliveries WHERE account_id = ${account.accountId}::uuid`;
+  if (!range || range.min === null || range.max === null) throw new Error("no deliveries were inserted");
+  return { minId: range.min, maxId: range.max, count: Number(range.count) };
+}

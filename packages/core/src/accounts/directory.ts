@@ -1,0 +1,189 @@
+import { LRUCache } from "lru-cache";
+import { listen, type Db } from "@gw/db";
+import { hashApiKey, isWellFormedApiKey, type AuthenticatedKey } from "./api-keys.ts";
+
+export interface BusinessNumberRef {
+  accountId: string;
+  phoneNumberId: string;
+  wabaId: string;
+  displayNumber: string;
+  isDefault: boolean;
+}
+
+export interface DirectoryOptions {
+  /** How long a key's lookup is trusted: a revocation takes effect within this time on every pod. */
+  apiKeyTtlMs: number;
+  /** How long an unknown key is remembered as unknown (fake keys then cost no query). */
+  unknownKeyTtlMs: number;
+  /** How long a business number's lookup is trusted (numbers are added by the operator, rarely changed). */
+  numberTtlMs: number;
+  maxEntries: number;
+}
+
+export const DEFAULT_DIRECTORY_OPTIONS: DirectoryOptions = {
+  apiKeyTtlMs: 5_000,
+  unknownKeyTtlMs: 2_000,
+  numberTtlMs: 30_000,
+  maxEntries: 10_000,
+};
+
+/**
+ * Read-mostly account data every request needs (API keys, business numbers), cached per process with bounded
+ * size and short TTLs; `forget*` drops entries at once when this process changes them. The cost of a request
+ * is then one Redis call for the rate limit instead of two database round trips. Misses are loaded once even
+ * when many requests ask at the same time.
+ */
+export interface AccountDirectory {
+  authenticate(presentedKey: string): Promise<AuthenticatedKey | null>;
+  /** The number named by `phoneNumberId` in the account, or the account's default number. */
+  resolveNumber(accountId: string, phoneNumberId?: string | null): Promise<BusinessNumberRef | null>;
+  /** Any account's number by Meta's id (provider webhooks). */
+  numberById(phoneNumberId: string): Promise<BusinessNumberRef | null>;
+  forgetKey(presentedKey: string): void;
+  forgetAll(): void;
+  /**
+   * Follow revocations as they commit (PostgreSQL NOTIFY from a trigger on api_keys), so a revoked key stops
+   * working at once on every pod; the TTL is only the fallback. Returns the function that stops listening.
+   */
+  followRevocations(): () => Promise<void>;
+}
+
+const UNKNOWN = Symbol("unknown");
+/** Notified with the key's hash by the `api_keys_notify_change` trigger (see the hot_paths migration). */
+const API_KEY_CHANGES_CHANNEL = "gw_api_key_changes";
+const NUMBER_COLUMNS = "SELECT account_id, phone_number_id, waba_id, display_number, is_default FROM business_numbers";
+
+interface NumberRow {
+  account_id: string;
+  phone_number_id: string;
+  waba_id: string;
+  display_number: string;
+  is_default: boolean;
+}
+type Cached<T> = T | typeof UNKNOWN;
+
+// last_used_at is written at most once a minute per key, so authentication is not a write per request.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function createAccountDirectory(
+  db: Db,
+  options: DirectoryOptions = DEFAULT_DIRECTORY_OPTIONS,
+): AccountDirectory {
+  const keys = new LRUCache<string, Cached<AuthenticatedKey>>({
+    max: options.maxEntries,
+    ttl: options.apiKeyTtlMs,
+    fetchMethod: async (keyHash) => (await loadKey(keyHash)) ?? UNKNOWN,
+  });
+  const numbers = new LRUCache<string, Cached<BusinessNumberRef>>({
+    max: options.maxEntries,
+    ttl: options.numberTtlMs,
+    fetchMethod: async (cacheKey) => {
+      // "<account>|<number>": no account = any account's number by Meta's id; no number = the account's default.
+      const [accountId = "", phoneNumberId = ""] = cacheKey.split("|");
+      return (await loadNumber(accountId, phoneNumberId)) ?? UNKNOWN;
+    },
+  });
+  const lastUsedWritten = new LRUCache<string, number>({ max: options.maxEntries, ttl: LAST_USED_RESOLUTION_MS });
+
+  async function loadKey(keyHash: string): Promise<AuthenticatedKey | null> {
+    const { rows } = await db.sql.query<{ id: string; account_id: string }>({
+      name: "authenticate-api-key",
+      text: `SELECT id, account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      values: [keyHash],
+    });
+    const row = rows[0];
+    return row ? { keyId: row.id, accountId: row.account_id } : null;
+  }
+
+  async function loadNumber(accountId: string, phoneNumberId: string): Promise<BusinessNumberRef | null> {
+    const query =
+      accountId === ""
+        ? {
+            name: "business-number-by-id",
+            text: `${NUMBER_COLUMNS} WHERE phone_number_id = $1`,
+            values: [phoneNumberId],
+          }
+        : phoneNumberId === ""
+          ? {
+              name: "business-number-default",
+              text: `${NUMBER_COLUMNS} WHERE account_id = $1::uuid ORDER BY is_default DESC, created_at, id LIMIT 1`,
+              values: [accountId],
+            }
+          : {
+              name: "business-number-of-account",
+              text: `${NUMBER_COLUMNS} WHERE account_id = $1::uuid AND phone_number_id = $2`,
+              values: [accountId, phoneNumberId],
+            };
+    const { rows } = await db.sql.query<NumberRow>(query);
+    const row = rows[0];
+    return row
+      ? {
+          accountId: row.account_id,
+          phoneNumberId: row.phone_number_id,
+          wabaId: row.waba_id,
+          displayNumber: row.display_number,
+          isDefault: row.is_default,
+        }
+      : null;
+  }
+
+  function markUsed(key: AuthenticatedKey): void {
+    if (lastUsedWritten.has(key.keyId)) return;
+    lastUsedWritten.set(key.keyId, Date.now());
+    // Fire and forget: a failed bookkeeping write must not fail the request.
+    db.sql
+      .query({
+        name: "api-key-used",
+        text: `UPDATE api_keys SET last_used_at = now() WHERE id = $1::uuid`,
+        values: [key.keyId],
+      })
+      .catch(() => undefined);
+  }
+
+  async function fetchFound<T extends object>(
+    cache: LRUCache<string, Cached<T>>,
+    key: string,
+    unknownTtlMs?: number,
+  ): Promise<T | null> {
+    const value = await cache.fetch(key);
+    if (value === undefined || value === UNKNOWN) {
+      // Unknowns are kept only as long as asked (keys: briefly; numbers: not at all, a new number must work at once).
+      if (unknownTtlMs) cache.set(key, UNKNOWN, { ttl: unknownTtlMs });
+      else cache.delete(key);
+      return null;
+    }
+    return value;
+  }
+
+  return {
+    async authenticate(presentedKey) {
+      // The lookup is by SHA-256 hash, so no comparison ever runs on the secret itself.
+      if (!isWellFormedApiKey(presentedKey)) return null;
+      const found = await fetchFound(keys, hashApiKey(presentedKey), options.unknownKeyTtlMs);
+      if (found) markUsed(found);
+      return found;
+    },
+    resolveNumber(accountId, phoneNumberId) {
+      return fetchFound(numbers, `${accountId}|${phoneNumberId ?? ""}`);
+    },
+    numberById(phoneNumberId) {
+      return fetchFound(numbers, `|${phoneNumberId}`);
+    },
+    forgetKey(presentedKey) {
+      keys.delete(hashApiKey(presentedKey));
+    },
+    forgetAll() {
+      keys.clear();
+      numbers.clear();
+    },
+    followRevocations() {
+      const listener = listen(
+        db.sql,
+        API_KEY_CHANGES_CHANNEL,
+        (keyHash) => keys.delete(keyHash),
+        () => keys.clear(),
+      );
+      return () => listener.close();
+    },
+  };
+}

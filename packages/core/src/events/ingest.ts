@@ -1,0 +1,213 @@
+import { createHash } from "node:crypto";
+import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
+import type { Logger } from "@gw/logger";
+import { readMetaWebhook, type InboundGroup, type MetaStatusItem, type QuarantinedItem } from "@gw/meta";
+import type { AccountDirectory } from "../accounts/directory.ts";
+import { applyInbound } from "./inbound.ts";
+import { insertDeliveries, type Outbox, type PendingDelivery } from "./outbox.ts";
+import { applyStatuses, lockWamids } from "./statuses.ts";
+
+export class MalformedWebhookError extends Error {}
+
+export interface IngestDeps {
+  db: Db;
+  outbox: Outbox;
+  logger: Logger;
+  directory: AccountDirectory;
+  /** Told about every item set aside, for the metric. */
+  onQuarantined?: (count: number) => void;
+}
+
+export interface IngestResult {
+  statuses: number;
+  messages: number;
+  deliveries: number;
+  quarantined: number;
+  /** The same payload was stored and applied before (Meta redelivers): nothing was done. */
+  duplicate: boolean;
+}
+
+interface InboundItem {
+  accountId: string;
+  group: InboundGroup;
+  index: number;
+}
+
+interface Plan {
+  statuses: MetaStatusItem[];
+  inbound: InboundItem[];
+  quarantined: QuarantinedItem[];
+}
+
+/**
+ * Apply one (signature-checked) provider webhook. Fast path: one transaction stores the raw payload (deduplicated
+ * by its hash), applies every status and inbound message and inserts the outbox rows, committed before Meta
+ * gets its 200. When an item makes that transaction fail (bad data, not an outage), the raw payload is committed
+ * first and each item is applied in its own transaction; the ones that still fail are quarantined on the stored
+ * event, so one bad item never blocks the rest nor makes Meta redeliver the payload for days. A database outage
+ * throws: the route answers 503 and Meta retries.
+ */
+export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): Promise<IngestResult> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    throw new MalformedWebhookError("corpo não é JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new MalformedWebhookError("corpo não é um objeto JSON");
+  const plan = await planItems(deps, parsed);
+  const payloadHash = createHash("sha256").update(rawBody).digest("hex");
+  const receivedAt = new Date();
+  const result: IngestResult = {
+    statuses: plan.statuses.length,
+    messages: plan.inbound.length,
+    deliveries: 0,
+    quarantined: plan.quarantined.length,
+    duplicate: false,
+  };
+
+  let ids: string[] | null;
+  try {
+    ids = await inTransaction(deps.db.sql, async (client) => {
+      const eventId = await storeEvent(client, rawBody, payloadHash, plan.quarantined, { processed: true });
+      if (eventId === null) return null;
+      await lockWamids(
+        client,
+        plan.statuses.map((s) => s.id),
+      );
+      const deliveries = await applyStatuses(client, plan.statuses, { parkUnknown: true, receivedAt });
+      for (const item of plan.inbound) deliveries.push(...(await applyInboundItem(client, item, receivedAt)));
+      return insertDeliveries(client, deliveries, receivedAt);
+    });
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    deps.logger.warn("provider webhook item failed; applying its items one by one", {
+      error: (error as Error).message,
+    });
+    ids = await ingestItemByItem(deps, rawBody, payloadHash, plan, receivedAt, result);
+  }
+  if (ids === null) {
+    // Stored before: applied already, or left half-way by an outage (then finish it now).
+    const pending = await unprocessedEvent(deps.db.sql, payloadHash);
+    if (pending === null) return { ...result, duplicate: true };
+    ids = await ingestItemByItem(deps, rawBody, payloadHash, plan, receivedAt, result);
+  }
+  if (result.quarantined > 0) {
+    deps.onQuarantined?.(result.quarantined);
+    deps.logger.warn("provider webhook items quarantined", {
+      count: result.quarantined,
+      items: plan.quarantined.slice(0, 10),
+    });
+  }
+  result.deliveries = ids.length;
+  await deps.outbox.dispatch(ids);
+  return result;
+}
+
+/** Validate the payload item by item and find the account of each inbound message's business number. */
+async function planItems(deps: IngestDeps, body: unknown): Promise<Plan> {
+  const read = readMetaWebhook(body);
+  const plan: Plan = { statuses: read.statuses, inbound: [], quarantined: read.quarantined };
+  for (const group of read.inbound) {
+    const number = await deps.directory.numberById(group.phoneNumberId);
+    if (!number) {
+      deps.logger.warn("inbound message for an unknown business number", { phoneNumberId: group.phoneNumberId });
+      plan.quarantined.push({
+        path: `metadata.phone_number_id=${group.phoneNumberId}`,
+        reason: "número comercial desconhecido",
+      });
+      continue;
+    }
+    group.messages.forEach((_, index) => plan.inbound.push({ accountId: number.accountId, group, index }));
+  }
+  return plan;
+}
+
+function applyInboundItem(sql: Sql, item: InboundItem, receivedAt: Date): Promise<PendingDelivery[]> {
+  const message = item.group.messages[item.index];
+  if (!message) return Promise.resolve([]);
+  return applyInbound(sql, {
+    accountId: item.accountId,
+    phoneNumberId: item.group.phoneNumberId,
+    message,
+    contacts: item.group.contacts,
+    receivedAt,
+  });
+}
+
+/** Insert the raw payload once; null when a payload with the same bytes is stored already. */
+async function storeEvent(
+  sql: Sql,
+  rawBody: string,
+  payloadHash: string,
+  quarantined: QuarantinedItem[],
+  options: { processed: boolean },
+): Promise<string | null> {
+  const { rows } = await sql.query<{ id: string }>({
+    name: "store-provider-event",
+    text: `INSERT INTO provider_events (body, payload_hash, processed_at, quarantined)
+      VALUES ($1, $2, CASE WHEN $3::boolean THEN now() END, $4::jsonb)
+      ON CONFLICT (payload_hash) DO NOTHING
+      RETURNING id::text`,
+    values: [rawBody, payloadHash, options.processed, quarantined.length > 0 ? JSON.stringify(quarantined) : null],
+  });
+  return rows[0]?.id ?? null;
+}
+
+async function unprocessedEvent(sql: Sql, payloadHash: string): Promise<string | null> {
+  const { rows } = await sql.query<{ id: string }>({
+    name: "unprocessed-provider-event",
+    text: `SELECT id::text FROM provider_events WHERE payload_hash = $1 AND processed_at IS NULL`,
+    values: [payloadHash],
+  });
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * The slow path: the raw payload is committed first, then every item is applied in its own transaction (applying
+ * is idempotent, so items applied by an earlier, interrupted run are no-ops). Items that fail are quarantined.
+ */
+async function ingestItemByItem(
+  deps: IngestDeps,
+  rawBody: string,
+  payloadHash: string,
+  plan: Plan,
+  receivedAt: Date,
+  result: IngestResult,
+): Promise<string[]> {
+  const pool = deps.db.sql;
+  const eventId =
+    (await storeEvent(pool, rawBody, payloadHash, plan.quarantined, { processed: false })) ??
+    (await unprocessedEvent(pool, payloadHash));
+  if (eventId === null) return []; // applied meanwhile by a concurrent delivery of the same payload
+  const ids: string[] = [];
+  const attempt = async (path: string, apply: (sql: Sql) => Promise<PendingDelivery[]>): Promise<void> => {
+    try {
+      ids.push(
+        ...(await inTransaction(pool, async (client) => insertDeliveries(client, await apply(client), receivedAt))),
+      );
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      plan.quarantined.push({ path, reason: (error as Error).message.slice(0, 500) });
+    }
+  };
+  for (const [index, status] of plan.statuses.entries()) {
+    await attempt(`statuses[${index}] ${status.id}`, async (client) => {
+      await lockWamids(client, [status.id]);
+      return applyStatuses(client, [status], { parkUnknown: true, receivedAt });
+    });
+  }
+  for (const item of plan.inbound) {
+    await attempt(`messages[${item.index}] ${item.group.messages[item.index]?.id ?? ""}`, (client) =>
+      applyInboundItem(client, item, receivedAt),
+    );
+  }
+  result.quarantined = plan.quarantined.length;
+  await pool.query({
+    name: "finish-provider-event",
+    text: `UPDATE provider_events SET processed_at = now(), quarantined = $2::jsonb WHERE id = $1::bigint`,
+    values: [eventId, plan.quarantined.length > 0 ? JSON.stringify(plan.quarantined) : null],
+  });
+  return ids;
+}

@@ -1,0 +1,227 @@
+import { mapMetaError } from "@gw/errors";
+import type { Sql } from "@gw/db";
+import type { PendingDelivery } from "./outbox.ts";
+
+/**
+ * The message status machine of spec 3.1. `accepted` is our own state between the provider's synchronous
+ * acceptance and its first `sent` status, so that `sent` is itself a change and reaches the integrator.
+ */
+export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const;
+export type ProviderStatus = keyof typeof STATUS_RANK;
+export type StoredStatus = ProviderStatus | "accepted";
+
+/** Whether `next` replaces `current`. Failures are not compared by rank (spec 3.1). */
+export function shouldApply(current: StoredStatus, next: ProviderStatus): boolean {
+  if (current === "failed") return false;
+  if (next === "failed") return current === "accepted" || current === "sent";
+  if (current === "accepted") return true;
+  return STATUS_RANK[next] > STATUS_RANK[current];
+}
+
+/**
+ * `shouldApply` as a SQL predicate over `m.status` (current) and `i.status` (next), so a whole batch of
+ * transitions is decided and applied by one UPDATE under the row locks it takes. Kept equal to the function
+ * above by messages.status-machine.sql.test.ts, which runs every (current, next) pair through both.
+ */
+export const SHOULD_APPLY_SQL = `m.status <> 'failed' AND CASE
+    WHEN i.status = 'failed' THEN m.status IN ('accepted', 'sent')
+    WHEN m.status = 'accepted' THEN true
+    ELSE array_position(ARRAY['sent', 'delivered', 'read'], i.status) > array_position(ARRAY['sent', 'delivered', 'read'], m.status)
+  END`;
+
+/** One item of Meta's `value.statuses[]`, as validated at the edge (only the fields we read). */
+export interface ProviderStatusUpdate {
+  id: string;
+  status: string;
+  timestamp?: string | undefined;
+  recipient_id?: string | undefined;
+  errors?:
+    | {
+        code?: number | undefined;
+        title?: string | undefined;
+        message?: string | undefined;
+        error_data?: { details?: string | undefined } | undefined;
+      }[]
+    | undefined;
+}
+
+export function isProviderStatus(value: string): value is ProviderStatus {
+  return Object.hasOwn(STATUS_RANK, value);
+}
+
+/** Meta's timestamps are Unix seconds; anything else (or absurd) falls back to the time we received it. */
+function statusTime(timestamp: string | undefined, receivedAt: Date): Date {
+  if (!timestamp || !/^\d{1,11}$/.test(timestamp)) return receivedAt;
+  const ms = Number(timestamp) * 1000;
+  // Meta never reports a status from before the Cloud API existed or from the future.
+  return ms < Date.UTC(2015, 0, 1) || ms > receivedAt.getTime() + 86_400_000 ? receivedAt : new Date(ms);
+}
+
+interface Transition {
+  wamid: string;
+  status: ProviderStatus;
+  statusAt: Date;
+  errorCode: number | null;
+  errorMessage: string | null;
+  errorReason: string | null;
+  payload: ProviderStatusUpdate;
+}
+
+function toTransition(update: ProviderStatusUpdate & { status: ProviderStatus }, receivedAt: Date): Transition {
+  const error = update.status === "failed" ? update.errors?.[0] : undefined;
+  const errorCode = error?.code ?? null;
+  const errorMessage = error ? (error.error_data?.details ?? error.message ?? error.title ?? null) : null;
+  return {
+    wamid: update.id,
+    status: update.status,
+    statusAt: statusTime(update.timestamp, receivedAt),
+    errorCode,
+    errorMessage,
+    errorReason: update.status === "failed" ? mapMetaError(errorCode ?? -1, errorMessage) : null,
+    payload: update,
+  };
+}
+
+interface AppliedRow {
+  account_id: string;
+  wamid: string;
+  status: ProviderStatus;
+  to: string;
+  phone_number_id: string;
+  client_ref: string | null;
+  campaign_id: string | null;
+  error_code: number | null;
+  error_message: string | null;
+  error_reason: string | null;
+  integration_id: string;
+  delivery_id: string;
+}
+
+// One statement per round: decide and apply every transition of the round under the rows' locks, park the
+// statuses whose message is not stored yet, and hand back one (transition, subscribed integration) pair per
+// delivery to create, each with its delivery id already drawn (the id is part of the signed body).
+const APPLY_ROUND = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[], $7::int[], $8::jsonb[])
+    AS t(wamid, status, status_at, error_code, error_message, error_reason, ord, payload)
+), applied AS (
+  UPDATE messages m
+  SET status = i.status, status_at = i.status_at, error_code = i.error_code, error_message = i.error_message, error_reason = i.error_reason
+  FROM input i
+  WHERE m.wamid = i.wamid AND ${SHOULD_APPLY_SQL}
+  RETURNING m.account_id, m.wamid, m.status, m."to", m.phone_number_id, m.client_ref, m.campaign_id,
+    m.error_code, m.error_message, m.error_reason, i.ord
+), parked AS (
+  INSERT INTO early_statuses (wamid, payload)
+  SELECT i.wamid, i.payload FROM input i
+  WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.wamid = i.wamid)
+  ORDER BY i.ord
+)
+SELECT a.*, s.id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
+FROM applied a
+JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'message.status' = ANY(s.events)
+ORDER BY a.ord, s.created_at, s.id`;
+
+export interface ApplyStatusesOptions {
+  /** Keep statuses of messages not stored yet in early_statuses (false when replaying them). */
+  parkUnknown: boolean;
+  receivedAt?: Date;
+}
+
+/**
+ * Apply provider statuses (spec 3.1) inside the caller's transaction, after the caller took the per-wamid locks
+ * (`lockWamids`). Statuses of one message are applied in the order given, one round per position, so a
+ * `sent, delivered, read` batch produces three events. Returns the `message.status` deliveries to insert.
+ */
+export async function applyStatuses(
+  sql: Sql,
+  updates: readonly ProviderStatusUpdate[],
+  options: ApplyStatusesOptions,
+): Promise<PendingDelivery[]> {
+  const receivedAt = options.receivedAt ?? new Date();
+  const rounds: Transition[][] = [];
+  const seen = new Map<string, number>();
+  for (const update of updates) {
+    const { status } = update;
+    if (!isProviderStatus(status)) continue;
+    const position = seen.get(update.id) ?? 0;
+    seen.set(update.id, position + 1);
+    (rounds[position] ??= []).push(toTransition({ ...update, status }, receivedAt));
+  }
+  const deliveries: PendingDelivery[] = [];
+  for (const round of rounds) {
+    const { rows } = await sql.query<AppliedRow>({
+      name: "apply-status-round",
+      text: APPLY_ROUND,
+      values: [
+        round.map((t) => t.wamid),
+        round.map((t) => t.status),
+        round.map((t) => t.statusAt),
+        round.map((t) => t.errorCode),
+        round.map((t) => t.errorMessage),
+        round.map((t) => t.errorReason),
+        round.map((_, index) => index),
+        round.map((t) => JSON.stringify(t.payload)),
+        options.parkUnknown,
+      ],
+    });
+    for (const row of rows) {
+      deliveries.push({
+        id: row.delivery_id,
+        accountId: row.account_id,
+        integrationId: row.integration_id,
+        event: "message.status",
+        data: {
+          message_id: row.wamid,
+          status: row.status,
+          status_rank: STATUS_RANK[row.status],
+          to: row.to,
+          // Meta always sends errors[] with a failure; 0 stands for "no provider code" should it ever not.
+          error:
+            row.status === "failed"
+              ? { code: row.error_code ?? 0, message: row.error_message ?? "", reason: row.error_reason }
+              : null,
+          phone_number_id: row.phone_number_id,
+          client_ref: row.client_ref,
+          campaign_id: row.campaign_id,
+        },
+      });
+    }
+  }
+  return deliveries;
+}
+
+/**
+ * Serializes, per wamid, the send's commit with the provider's statuses for it. Without it a status whose
+ * webhook runs while the send transaction is still open neither sees the new row nor waits for it: it would
+ * be parked in early_statuses after the send had already looked there, and never applied. Locks are taken in
+ * one order (by hash) so two webhooks touching the same messages cannot deadlock.
+ */
+export async function lockWamids(sql: Sql, wamids: readonly string[]): Promise<void> {
+  if (wamids.length === 0) return;
+  await sql.query({
+    name: "lock-wamids",
+    text: `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(w, 0) AS h FROM unnest($1::text[]) AS w ORDER BY 1) AS l`,
+    values: [wamids],
+  });
+}
+
+/**
+ * Statuses that arrived before the send committed, applied in arrival order right after it (inside the send's
+ * transaction, under its wamid lock), then forgotten.
+ */
+export async function applyEarlyStatuses(sql: Sql, wamid: string): Promise<PendingDelivery[]> {
+  const { rows } = await sql.query<{ id: string; payload: ProviderStatusUpdate }>({
+    name: "take-early-statuses",
+    text: `DELETE FROM early_statuses WHERE wamid = $1 RETURNING id, payload`,
+    values: [wamid],
+  });
+  if (rows.length === 0) return [];
+  // Arrival order (ids are int8, returned as strings by pg).
+  rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  return applyStatuses(
+    sql,
+    rows.map((row) => row.payload),
+    { parkUnknown: false },
+  );
+}

@@ -1,0 +1,193 @@
+import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
+import type { Redis } from "ioredis";
+import type { Logger } from "@gw/logger";
+import type { IdempotencyStore, StoredResponse } from "../idempotency/idempotency.ts";
+import { insertDeliveries, type Outbox, type PendingDelivery } from "../events/outbox.ts";
+import { applyEarlyStatuses } from "../events/statuses.ts";
+
+/**
+ * A send the provider accepted: everything needed to record it. Also the unit of the send journal, so it is
+ * plain JSON.
+ */
+export interface AcceptedSend {
+  accountId: string;
+  phoneNumberId: string;
+  to: string;
+  wamid: string;
+  kind: "text" | "template";
+  templateName: string | null;
+  clientRef: string | null;
+  campaignId: string | null;
+  requestId: string;
+  actor: string;
+  /** The Idempotency-Key reservation to complete with `response`, if the call had a key. */
+  reservationId: string | null;
+  response: StoredResponse;
+}
+
+// The message (once: the wamid is unique, so a replayed journal entry is a no-op) and its audit entry. The same
+// statement takes the wamid's lock (see lockWamids): the next statement, which looks for early statuses, then sees
+// every status committed by a webhook that held the lock before us.
+const STORE_MESSAGE = `
+WITH stored AS (
+  INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id)
+  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9
+  FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
+  ON CONFLICT (wamid) DO NOTHING
+  RETURNING id
+)
+INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)
+SELECT $1::uuid, $10, 'api.messages.send', 'message:' || $4, $9, $11::jsonb FROM stored`;
+
+/**
+ * Inside the caller's transaction: the message (status `accepted`, once — the wamid is unique, so a replayed
+ * journal entry is a no-op), its audit entry, and any status that arrived before this commit (under the wamid's
+ * lock, see `lockWamids`). Returns the deliveries those early statuses created, to insert with the rest.
+ */
+export async function storeAcceptedMessage(
+  sql: Sql,
+  send: Omit<AcceptedSend, "reservationId" | "response">,
+): Promise<PendingDelivery[]> {
+  await sql.query({
+    name: "store-accepted-message",
+    text: STORE_MESSAGE,
+    values: [
+      send.accountId,
+      send.phoneNumberId,
+      send.to,
+      send.wamid,
+      send.kind,
+      send.templateName,
+      send.clientRef,
+      send.campaignId,
+      send.requestId,
+      send.actor,
+      JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
+    ],
+  });
+  return applyEarlyStatuses(sql, send.wamid);
+}
+
+/**
+ * Record an accepted send in one transaction: the message and its audit entry, the Idempotency-Key's final
+ * answer, and the deliveries of statuses that arrived first. Idempotent, so the journal may replay it. Returns
+ * the ids of the deliveries to queue.
+ */
+export async function recordAcceptedSend(db: Db, idempotency: IdempotencyStore, send: AcceptedSend): Promise<string[]> {
+  return inTransaction(db.sql, async (client) => {
+    const early = await storeAcceptedMessage(client, send);
+    if (send.reservationId !== null) await idempotency.complete(client, send.reservationId, send.response, send.wamid);
+    return insertDeliveries(client, early);
+  });
+}
+
+export interface SendJournalOptions {
+  redis: Redis;
+  keyPrefix: string;
+  logger: Logger;
+}
+
+/**
+ * Where an accepted send goes when PostgreSQL cannot take it even after retries (failover, restart): a Redis
+ * list (AOF), replayed into PostgreSQL by `replay` as soon as it answers again. The integrator gets the
+ * message id it needs to follow the message's statuses; the Idempotency-Key stays in flight (409) until the
+ * replay completes it.
+ */
+export interface SendJournal {
+  append(send: AcceptedSend): Promise<void>;
+  /** Apply journaled sends; returns how many were applied. Safe to run from several processes. */
+  replay(record: (send: AcceptedSend) => Promise<string[]>, outbox: Outbox): Promise<number>;
+  size(): Promise<number>;
+}
+
+export function createSendJournal(options: SendJournalOptions): SendJournal {
+  const key = `${options.keyPrefix}:send-journal`;
+  return {
+    async append(send) {
+      await options.redis.rpush(key, JSON.stringify(send));
+    },
+    async replay(record, outbox) {
+      let applied = 0;
+      for (;;) {
+        const entries = await options.redis.lrange(key, 0, 99);
+        if (entries.length === 0) return applied;
+        for (const entry of entries) {
+          const send = JSON.parse(entry) as AcceptedSend;
+          try {
+            // Recording is idempotent: an entry applied by another process too is a no-op.
+            await outbox.dispatch(await record(send));
+            applied++;
+          } catch (error) {
+            // Still unavailable: stop and try again later. Anything else would fail for ever: set it aside.
+            if (isDatabaseUnavailable(error)) throw error;
+            options.logger.error("journaled send cannot be recorded; moved to the failed list", {
+              wamid: send.wamid,
+              error,
+            });
+            await options.redis.rpush(`${key}:failed`, entry);
+          }
+          await options.redis.lrem(key, 1, entry);
+        }
+      }
+    },
+    size() {
+      return options.redis.llen(key);
+    },
+  };
+}
+
+export interface CommitPolicy {
+  /** Total time the commit is retried while the database is unavailable. */
+  retryForMs: number;
+  /** First wait between tries; doubled each time, at most 1 s. */
+  firstDelayMs: number;
+}
+
+export const DEFAULT_COMMIT_POLICY: CommitPolicy = { retryForMs: 8_000, firstDelayMs: 100 };
+
+export type CommitOutcome =
+  { kind: "committed"; deliveryIds: string[] } | { kind: "journaled" } | { kind: "lost"; error: unknown };
+
+/**
+ * After the provider accepted a send, its record must not be lost: retry the commit while the database is
+ * unavailable, then fall back to the journal. Only when both fail is the outcome `lost` (the caller answers
+ * `send_unconfirmed` with the message id).
+ */
+export async function commitAcceptedSend(
+  deps: {
+    db: Db;
+    idempotency: IdempotencyStore;
+    journal: SendJournal | null;
+    logger: Logger;
+    commitPolicy?: CommitPolicy;
+  },
+  send: AcceptedSend,
+): Promise<CommitOutcome> {
+  const policy = deps.commitPolicy ?? DEFAULT_COMMIT_POLICY;
+  const deadline = Date.now() + policy.retryForMs;
+  let delay = policy.firstDelayMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      return { kind: "committed", deliveryIds: await recordAcceptedSend(deps.db, deps.idempotency, send) };
+    } catch (error) {
+      lastError = error;
+      if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 1_000);
+    }
+  }
+  deps.logger.error("accepted send not committed; writing it to the send journal", {
+    wamid: send.wamid,
+    error: lastError,
+  });
+  if (deps.journal) {
+    try {
+      await deps.journal.append(send);
+      return { kind: "journaled" };
+    } catch (error) {
+      deps.logger.error("send journal unavailable", { wamid: send.wamid, error });
+    }
+  }
+  return { kind: "lost", error: lastError };
+}

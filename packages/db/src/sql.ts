@@ -1,0 +1,164 @@
+import pg from "pg";
+
+/**
+ * Hand-written SQL for the hot paths (send commit, provider status batches, delivery claims and results).
+ * It runs on the same `pg` pool as the Prisma client, so one pool size governs each process; Prisma keeps the
+ * schema, the migrations' drift test and the admin paths. See docs/decisions.md ("Hot-path SQL").
+ */
+export type SqlPool = pg.Pool;
+export type SqlClient = pg.PoolClient;
+/** Either the pool (one statement, autocommit) or a client inside `inTransaction`. */
+export type Sql = Pick<pg.Pool, "query">;
+
+export interface SqlPoolOptions {
+  url: string;
+  /** Connections per process; API and dispatcher pods size this separately. */
+  max: number;
+  /**
+   * How long a query may wait for a free connection. Long on purpose: a burst must queue for a connection,
+   * not fail (a send that Meta accepted cannot be answered with a pool time-out).
+   */
+  connectionTimeoutMs: number;
+  /**
+   * false: commits return before their WAL is flushed (PostgreSQL's synchronous_commit=off). Only for a process
+   * whose writes may be lost in a database crash without losing anything else (see the dispatcher's setting).
+   */
+  synchronousCommit?: boolean;
+}
+
+export function createSqlPool(options: SqlPoolOptions): SqlPool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    ...(options.synchronousCommit === false ? { options: "-c synchronous_commit=off" } : {}),
+    max: options.max,
+    connectionTimeoutMillis: options.connectionTimeoutMs,
+    // Idle connections are kept a while: reconnecting costs more than an idle socket.
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server (restart, failover) must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/**
+ * Run `work` in one transaction on one connection. A thrown error rolls back; a connection that broke is
+ * discarded instead of being returned to the pool.
+ */
+export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** SQLSTATE classes and codes that mean "the database is not reachable right now", not "the query is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "08007",
+]);
+const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * Whether an error from `pg` (or the Prisma adapter wrapping it) means the database is unavailable (restart,
+ * shutdown, failover, pool exhausted or connection lost), so the caller answers 503 or retries later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== "object") return false;
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+    if (
+      typeof message === "string" &&
+      /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|the database system is (shutting down|starting up)/i.test(
+        message,
+      )
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export interface Listener {
+  close(): Promise<void>;
+}
+
+/**
+ * LISTEN on `channel` over a dedicated connection (not one of the pool's), reconnecting after a loss. While the
+ * connection was down notifications may have been missed: `onGap` is called after each reconnect so the caller
+ * can drop what it cached.
+ */
+export function listen(
+  pool: SqlPool,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onGap: () => void,
+): Listener {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client(pool.options);
+    next.on("notification", (message) => {
+      if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
+    });
+    next.on("error", () => reconnect(next));
+    next.on("end", () => reconnect(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      if (closed) {
+        await next.end();
+        return;
+      }
+      client = next;
+      onGap();
+    } catch {
+      reconnect(next);
+    }
+  };
+  const reconnect = (failed: pg.Client): void => {
+    if (closed || retry) return;
+    if (client === failed) client = null;
+    failed.removeAllListeners("end");
+    void failed.end().catch(() => undefined);
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, 1_000);
+    retry.unref();
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const current = client;
+      client = null;
+      if (current) {
+        current.removeAllListeners("end");
+        await current.end().catch(() => undefined);
+      }
+    },
+  };
+}

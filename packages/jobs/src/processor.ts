@@ -1,0 +1,26 @@
+import { UnrecoverableError, type Job } from "bullmq";
+import { JOB_CATALOGUE, type JobHandlers, type JobName, type QueueName } from "./catalogue.ts";
+
+function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOB_CATALOGUE, name);
+}
+
+/**
+ * The BullMQ processor of one queue: finds the job's definition in the catalogue, validates its payload and
+ * calls its handler. An unknown job or an invalid payload fails for good (no retry can fix it).
+ */
+export function createProcessor<Q extends QueueName>(
+  queue: Q,
+  handlers: JobHandlers<Q>,
+): (job: Job) => Promise<string> {
+  const byName = handlers as Record<string, ((payload: unknown) => Promise<string>) | undefined>;
+  return async (job) => {
+    const definition = isJobName(job.name) ? JOB_CATALOGUE[job.name] : undefined;
+    const handler = byName[job.name];
+    if (!definition || definition.queue !== queue || !handler)
+      throw new UnrecoverableError(`unknown job ${job.name} on queue ${queue}`);
+    const payload = definition.payload.safeParse(job.data);
+    if (!payload.success) throw new UnrecoverableError(`invalid payload for ${job.name}`);
+    return handler(payload.data);
+  };
+}
