@@ -21,9 +21,9 @@ const appsButSandbox = apps.filter((app) => app !== sandbox);
 // Import boundaries (import-x/no-restricted-paths). Paths are relative to the repository root and compared with
 // the *resolved* file, so `../../api/src/x.ts` and `@gw/api` are the same import. An import the resolver cannot
 // find is not judged here; tsc (TS2307) and knip (unlisted dependency) fail on it instead.
-// Production code (`src/`) is held to the app, sandbox and test-folder zones. Tests are not: the end-to-end suites
-// start the API, the dispatcher and the sandbox together, and some test support is still shared from one
-// workspace's test/ folder to another's. Each zone names its targets, so a zone for tests slots in beside these.
+// Production code (`src/`) is held to the app, sandbox and test-folder zones. Tests may import other apps (the
+// end-to-end suites start the API, the dispatcher and the sandbox together) but never another workspace's test/
+// folder: test support shared by several workspaces lives in packages/testkit.
 const boundaries = [
   // An app never imports another app (importing the sandbox is reported by its own zone below).
   ...apps.map((app) => ({
@@ -53,6 +53,17 @@ const boundaries = [
     target: [...apps, ...packages].map((dir) => `${dir}/src`),
     from: [...apps, ...packages].map((dir) => `${dir}/test`),
     message: "Production code never imports a test/ folder.",
+  },
+  // A test uses its own test/ folder and @gw/testkit, never another workspace's test/ folder.
+  ...[...apps, ...packages].map((dir) => ({
+    target: `${dir}/test`,
+    from: [...apps, ...packages].filter((other) => other !== dir).map((other) => `${other}/test`),
+    message: "A test never imports another workspace's test/ folder; move what they share into packages/testkit.",
+  })),
+  {
+    target: ["bench", "scripts"],
+    from: [...apps, ...packages].map((dir) => `${dir}/test`),
+    message: "Benches and scripts never import a test/ folder; what they share with tests lives in packages/testkit.",
   },
 ];
 

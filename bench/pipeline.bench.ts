@@ -18,6 +18,8 @@ const SENDS = intEnv("BENCH_SENDS", 1000);
 const CONCURRENCY = common.concurrency();
 const TIMEOUT_MS = common.timeoutMs();
 const DISPATCHER_CONCURRENCY = common.dispatcherConcurrency();
+/** The sandbox's SANDBOX_STATUS_BATCH_MS: statuses due within this window share one Meta payload (0 = one each). */
+const STATUS_BATCH_MS = intEnv("BENCH_STATUS_BATCH_MS", 20, 0);
 
 await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const receiverPort = await reservePort();
@@ -33,6 +35,8 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
     webhookUrl: `http://127.0.0.1:${apiPort}/provider/meta/webhook`,
     autoStatuses: true,
     statusDelaysMs: "10,20,30",
+    // Meta sends the statuses that are due together in one payload; 0 = one status per webhook.
+    statusBatchMs: STATUS_BATCH_MS,
   });
   const api = await startApi(cleanup, name, stack, prefix, { port: apiPort, metaBaseUrl: sandbox.url });
   const dispatcher = await startDispatcher(cleanup, name, stack, prefix, { concurrency: DISPATCHER_CONCURRENCY });
@@ -114,6 +118,7 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
         sends: SENDS,
         concurrency: CONCURRENCY,
         dispatcherConcurrency: DISPATCHER_CONCURRENCY,
+        statusBatchMs: STATUS_BATCH_MS,
         timeoutS: TIMEOUT_MS / 1000,
       },
       sends: {

@@ -33,21 +33,23 @@ async function load(): Promise<DemoState | null> {
 
 let state = await load();
 if (!state) {
-  const account = await createAccount(db, "Conta demo (sandbox)");
+  const account = await createAccount({ db }, { name: "Conta demo (sandbox)" });
   const phoneNumberId = "100000000000001";
   await db.businessNumber.deleteMany({ where: { phoneNumberId } });
-  await addBusinessNumber(db, {
-    accountId: account.id,
-    phoneNumberId,
-    wabaId: "200000000000001",
-    displayNumber: "+55 11 4000-0001",
-  });
-  const key = await createApiKey(db, account.id);
+  await addBusinessNumber(
+    { db },
+    {
+      accountId: account.id,
+      phoneNumberId,
+      wabaId: "200000000000001",
+      displayNumber: "+55 11 4000-0001",
+    },
+  );
+  const key = await createApiKey({ db }, { accountId: account.id });
   // The demo receiver listens on loopback: only a development policy accepts it (npm start is one).
   const integration = await setIntegration(
-    db,
+    { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
     { accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] },
-    DEVELOPMENT_INTEGRATION_POLICY,
   );
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });

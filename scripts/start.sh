@@ -11,7 +11,7 @@ eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
 pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
 log "migrações aplicadas"
 
-export API_PORT="${API_PORT:-8080}" DISPATCHER_PORT="${DISPATCHER_PORT:-8081}" SANDBOX_PORT="${SANDBOX_PORT:-8090}" DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-8099}"
+export API_PORT="${API_PORT:-8080}" API_INTERNAL_PORT="${API_INTERNAL_PORT:-8082}" DISPATCHER_PORT="${DISPATCHER_PORT:-8081}" SANDBOX_PORT="${SANDBOX_PORT:-8090}" DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-8099}"
 export META_BASE_URL="${META_BASE_URL:-http://127.0.0.1:$SANDBOX_PORT}"
 export META_ACCESS_TOKEN="${META_ACCESS_TOKEN:-sandbox-access-token}"
 export META_APP_SECRET="${META_APP_SECRET:-sandbox-app-secret}"
@@ -21,6 +21,7 @@ export OPS_USER="${OPS_USER:-ops}"
 # A development stack: the demo receiver is on loopback, so the dispatcher must deliver to loopback/private
 # addresses. Production leaves it false (.env.example); `pnpm gateway integration set` reads it too.
 export WEBHOOK_ALLOW_PRIVATE_NETWORKS="${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}"
+# Bull Board's password: a random one kept in .data (the API refuses known defaults such as .env.example's old one).
 if [ -z "${OPS_PASSWORD:-}" ]; then
   [ -f .data/ops-password ] || node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("base64url"))' > .data/ops-password
   OPS_PASSWORD=$(cat .data/ops-password); export OPS_PASSWORD
@@ -68,7 +69,8 @@ cat >&2 <<INFO
     API            http://127.0.0.1:$API_PORT   (docs: /docs, OpenAPI: /public/v1/openapi.json)
     Dispatcher     http://127.0.0.1:$DISPATCHER_PORT/readyz
     Sandbox Meta   http://127.0.0.1:$SANDBOX_PORT
-    Filas          http://127.0.0.1:$API_PORT/ops/queues   (usuário $OPS_USER, senha $OPS_PASSWORD)
+    Filas          http://127.0.0.1:$API_INTERNAL_PORT/ops/queues   (usuário $OPS_USER, senha $OPS_PASSWORD)
+    Métricas       http://127.0.0.1:$API_INTERNAL_PORT/metrics   (porta interna, só em 127.0.0.1)
     Receptor demo  http://127.0.0.1:$DEMO_RECEIVER_PORT  (imprime os webhooks assinados que recebe)
 
   API key: $DEMO_API_KEY

@@ -1,7 +1,7 @@
 // The gateway's own processes as the benches run them: each app in its own process, on loopback ports, against
 // the bench database and the stage's Redis prefix. Settings a bench does not name keep the apps' defaults;
 // BENCH_API_ENV / BENCH_DISPATCHER_ENV / BENCH_SANDBOX_ENV add or override variables (`K=V K=V`).
-import { freePort } from "@gw/testkit";
+import { eventually, freePort } from "@gw/testkit";
 import type { Cleanup } from "./cleanup.ts";
 import { SECRETS, type StackEnv } from "./env.ts";
 import { launchApp, waitUntilUp, type Child } from "./processes.ts";
@@ -17,7 +17,7 @@ export const NO_PROVIDER = "http://127.0.0.1:9";
 export async function startSandbox(
   cleanup: Cleanup,
   stage: string,
-  options: { webhookUrl: string; autoStatuses: boolean; statusDelaysMs?: string },
+  options: { webhookUrl: string; autoStatuses: boolean; statusDelaysMs?: string; statusBatchMs?: number },
 ): Promise<Running> {
   const port = await freePort();
   const child = launchApp(
@@ -30,6 +30,7 @@ export async function startSandbox(
       SANDBOX_WEBHOOK_URL: options.webhookUrl,
       SANDBOX_AUTO_STATUSES: String(options.autoStatuses),
       ...(options.statusDelaysMs ? { SANDBOX_STATUS_DELAYS_MS: options.statusDelaysMs } : {}),
+      ...(options.statusBatchMs !== undefined ? { SANDBOX_STATUS_BATCH_MS: String(options.statusBatchMs) } : {}),
       LOG_LEVEL: "warn",
     },
     { stage },
@@ -56,6 +57,8 @@ export async function startApi(
       REDIS_KEY_PREFIX: prefix,
       LOG_LEVEL: "warn",
       API_PORT: String(options.port),
+      // No internal listener (metrics, queues): its fixed port would clash with a running `npm start`.
+      API_INTERNAL_PORT: "0",
       META_BASE_URL: options.metaBaseUrl,
       META_APP_SECRET: SECRETS.META_APP_SECRET,
       META_ACCESS_TOKEN: SECRETS.META_ACCESS_TOKEN,
@@ -123,12 +126,12 @@ export async function openWindow(
   const answer = (await res.json()) as { webhook_status?: number | null };
   if (answer.webhook_status !== 200)
     throw new Error(`the sandbox's inbound webhook was answered ${answer.webhook_status ?? "with nothing"}`);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const window = await fetch(`${apiUrl}/public/v1/window/${contact}`, { headers: account.auth });
-    const body = (await window.json()) as { data?: { open?: boolean } };
-    if (body.data?.open) return;
-    if (Date.now() > deadline) throw new Error(`the 24 h window of ${contact} did not open`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(
+    async () => {
+      const window = await fetch(`${apiUrl}/public/v1/window/${contact}`, { headers: account.auth });
+      const body = (await window.json()) as { data?: { open?: boolean } };
+      return body.data?.open === true;
+    },
+    { timeoutMs: 10_000, intervalMs: 100, what: `the 24 h window of ${contact} to open` },
+  );
 }

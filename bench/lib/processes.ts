@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { eventually } from "@gw/testkit";
 import type { Cleanup } from "./cleanup.ts";
 import { pairsEnv, strEnv } from "./env.ts";
 
@@ -152,24 +153,23 @@ function launch(
 
 /** Poll `url` until it answers 2xx; fails at once if `child` exits, or after `timeoutMs`. */
 export async function waitUntilUp(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let exited = false;
   void child.exited.then(() => {
     exited = true;
   });
-  for (;;) {
-    if (exited) throw new Error(`${child.name} exited before ${url} answered`);
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-      async (r) => {
-        await r.arrayBuffer();
-        return r.ok;
-      },
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${child.name}: ${url} did not answer within ${timeoutMs} ms`);
-    await sleep(200);
-  }
+  await eventually(
+    async () => {
+      if (exited) throw new Error(`${child.name} exited before ${url} answered`);
+      return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.ok;
+        },
+        () => false,
+      );
+    },
+    { timeoutMs, intervalMs: 200, what: `${child.name}: ${url} to answer` },
+  );
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -31,18 +31,17 @@ export async function seedAccount(
   db: Db,
   options: { name: string; integrationUrl?: string; events?: WebhookEvent[] },
 ): Promise<BenchAccount> {
-  const account = await createAccount(db, options.name);
+  const account = await createAccount({ db }, { name: options.name });
   const phoneNumberId = metaId("1");
   const wabaId = metaId("2");
-  await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
-  const key = await createApiKey(db, account.id);
+  await addBusinessNumber({ db }, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
+  const key = await createApiKey({ db }, { accountId: account.id });
   let integration: BenchAccount["integration"] = null;
   if (options.integrationUrl) {
     // Bench receivers listen on loopback: the development policy.
     const row = await setIntegration(
-      db,
+      { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
       { accountId: account.id, url: options.integrationUrl, events: options.events ?? ["message.status"] },
-      DEVELOPMENT_INTEGRATION_POLICY,
     );
     integration = { id: row.id, url: row.url, signingSecret: row.signing_secret };
   }

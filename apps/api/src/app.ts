@@ -2,29 +2,23 @@ import express, { Router } from "express";
 import type { ApiDeps } from "./container.ts";
 import { requireApiKey } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
-import { rateLimitPerKey } from "./http/rate-limit.ts";
+import { authFailuresPerIp, rateLimitPerKey } from "./http/rate-limit.ts";
 import { requestContext } from "./http/request-context.ts";
 import { httpMetrics, metricsHandler } from "./metrics.ts";
 import * as docs from "./routes/docs.ts";
 import * as health from "./routes/health.ts";
 import { mountQueueBoard } from "./routes/ops-queues.ts";
 import * as providerWebhook from "./routes/provider-webhook.ts";
-import * as deliveries from "./routes/public/deliveries.ts";
-import * as sendMessage from "./routes/public/messages.send.ts";
-import * as templates from "./routes/public/templates.ts";
-import * as validate from "./routes/public/validate.ts";
-import * as window from "./routes/public/window.ts";
+import { PUBLIC_PREFIX, PUBLIC_ROUTES } from "./routes/public/index.ts";
 
-export const PUBLIC_PREFIX = "/public/v1";
-
+/** The public listener: health, Meta's webhook, the docs and the public API. /metrics and Bull Board are not here. */
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", true);
+  // X-Forwarded-For is believed only for the configured proxies: `req.ip` is what the per-address limit counts.
+  app.set("trust proxy", deps.config.TRUST_PROXY_HOPS);
   app.use(requestContext(deps.logger));
   app.use(httpMetrics(deps.metrics));
-  // Prometheus, outside the public API auth; on its own port instead when API_METRICS_PORT is set (main.ts).
-  if (deps.config.API_METRICS_PORT === 0) app.get("/metrics", metricsHandler(deps.metrics));
 
   const ops = Router();
   health.register(ops, deps);
@@ -39,29 +33,53 @@ export function createApp(deps: ApiDeps): express.Express {
     bodyLimitBytes: deps.config.META_WEBHOOK_BODY_LIMIT_BYTES,
   });
   app.use(ops);
-  mountQueueBoard(app, { queue: deps.queue, user: deps.config.OPS_USER, password: deps.config.OPS_PASSWORD });
   // Before the authenticated router: the document and the docs page are public.
   docs.register(app);
+  app.use(PUBLIC_PREFIX, publicRouter(deps));
 
-  // Every public endpoint: bearer key, then the per-key rate limit. Only the routes that take a body parse one
-  // (http/json-body.ts): a body sent to a GET or to a retry is ignored, never an error.
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+/**
+ * Every public endpoint: the per-address limit of refused keys, the bearer key, then the per-key rate limit. Only
+ * the routes that take a body parse one (http/json-body.ts): a body sent to a GET or to a retry is ignored.
+ */
+function publicRouter(deps: ApiDeps): Router {
+  const { redis, config } = deps;
+  const keyPrefix = config.REDIS_KEY_PREFIX;
+  const refusals = authFailuresPerIp({
+    redis,
+    keyPrefix,
+    points: config.API_AUTH_FAILURES_PER_IP,
+    windowSeconds: config.API_AUTH_FAILURES_WINDOW_SECONDS,
+  });
   const api = Router();
+  api.use(refusals.guard);
   api.use(requireApiKey(deps.directory));
+  api.use(refusals.countRefusal);
   api.use(
     rateLimitPerKey({
-      redis: deps.redis,
-      keyPrefix: deps.config.REDIS_KEY_PREFIX,
-      points: deps.config.API_RATE_LIMIT_POINTS,
-      windowSeconds: deps.config.API_RATE_LIMIT_WINDOW_SECONDS,
+      redis,
+      keyPrefix,
+      points: config.API_RATE_LIMIT_POINTS,
+      windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
     }),
   );
-  sendMessage.register(api, { send: deps.send, onOutcome: (outcome) => deps.metrics.sends.inc({ outcome }) });
-  validate.register(api);
-  window.register(api, deps);
-  templates.register(api, deps);
-  deliveries.register(api, deps);
-  app.use(PUBLIC_PREFIX, api);
+  for (const route of PUBLIC_ROUTES) route.register(api, deps);
+  return api;
+}
 
+/**
+ * The internal listener (API_INTERNAL_HOST:API_INTERNAL_PORT, loopback by default): Prometheus' /metrics and, when
+ * OPS_USER/OPS_PASSWORD are set, Bull Board behind HTTP Basic. Its own requests are not counted as API traffic.
+ */
+export function createInternalApp(deps: ApiDeps): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/metrics", metricsHandler(deps.metrics));
+  mountQueueBoard(app, { queue: deps.queue, user: deps.config.OPS_USER, password: deps.config.OPS_PASSWORD });
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,12 +1,67 @@
 import { env, loadConfig, z } from "@gw/config";
 
+/**
+ * OPS_PASSWORD values refused at start-up: shipped defaults and the usual guesses, compared without case,
+ * punctuation or leading/trailing digits (so `Change-Me-Please!`, `admin2024` and `password1234` are refused too).
+ */
+const WEAK_OPS_PASSWORDS = [
+  "admin",
+  "administrator",
+  "password",
+  "passw0rd",
+  "senha",
+  "changeme",
+  "changemeplease",
+  "changeit",
+  "mudar",
+  "trocar",
+  "default",
+  "secret",
+  "segredo",
+  "letmein",
+  "welcome",
+  "qwerty",
+  "qwertyuiop",
+  "ops",
+  "oncall",
+  "root",
+  "bullboard",
+  "gateway",
+];
+
+/** The password reduced to what guessing depends on: lower case letters and digits, digits at the ends dropped. */
+function passwordCore(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+    .replace(/^\d+|\d+$/g, "");
+}
+
+/** A known default, a repetition of one (`adminadmin`), only digits, or the user name itself. */
+export function isWeakOpsPassword(password: string, user: string | undefined): boolean {
+  const core = passwordCore(password);
+  const words = user ? [...WEAK_OPS_PASSWORDS, passwordCore(user)] : WEAK_OPS_PASSWORDS;
+  if (core === "" || new Set(core).size <= 2) return true;
+  return words.some((word) => word !== "" && core.replaceAll(word, "") === "");
+}
+
+/** An empty value (`OPS_USER=` in an env file) means unset. */
+const optionalText = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
 /** Every variable the API reads, parsed once at start-up (documented in .env.example). */
 export const apiConfigSchema = z
   .object({
     API_HOST: z.string().default("127.0.0.1"),
     API_PORT: env.port(8080),
-    /** Serve /metrics on its own port instead of the API port (0 = same port). */
-    API_METRICS_PORT: env.port(0),
+    /** The internal listener: /metrics and Bull Board, never on the public port (0 = no internal listener). */
+    API_INTERNAL_HOST: z.string().default("127.0.0.1"),
+    API_INTERNAL_PORT: env.port(8082),
+    /**
+     * Proxies in front of the API whose X-Forwarded-For is believed (the client address is the one the outermost of
+     * them saw). 0: the socket's address, the header is ignored.
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     DATABASE_URL: env.postgresUrl(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     REDIS_URL: env.redisUrl(),
@@ -29,6 +84,9 @@ export const apiConfigSchema = z
 
     API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(600),
     API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** Refused API keys per client address per window; past it the address gets 429 before any key is looked up. */
+    API_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+    API_AUTH_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
     TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
     /** How long a pod trusts an API key lookup: a revoked key stops working within this time on every pod. */
     API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
@@ -40,9 +98,9 @@ export const apiConfigSchema = z
     SEND_JOURNAL_REPLAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
 
-    /** Bull Board at /ops/queues is mounted only when both are set. */
-    OPS_USER: z.string().min(1).optional(),
-    OPS_PASSWORD: env.secret(12).optional(),
+    /** Bull Board at /ops/queues (internal listener) is mounted only when both are set. */
+    OPS_USER: optionalText(z.string().min(1)),
+    OPS_PASSWORD: optionalText(env.secret(12)),
   })
   // One without the other is a deployment mistake: say so at start-up instead of silently not mounting the board.
   .refine((c) => c.OPS_USER !== undefined || c.OPS_PASSWORD === undefined, {
@@ -52,6 +110,11 @@ export const apiConfigSchema = z
   .refine((c) => c.OPS_PASSWORD !== undefined || c.OPS_USER === undefined, {
     path: ["OPS_PASSWORD"],
     message: "obrigatória quando OPS_USER está definida",
+  })
+  .refine((c) => c.OPS_PASSWORD === undefined || !isWeakOpsPassword(c.OPS_PASSWORD, c.OPS_USER), {
+    path: ["OPS_PASSWORD"],
+    message:
+      "é uma senha padrão, fácil de adivinhar ou igual a OPS_USER; use uma senha longa e aleatória (por exemplo: openssl rand -base64 24)",
   });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;

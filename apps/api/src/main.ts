@@ -1,11 +1,9 @@
 import { recordAcceptedSend } from "@gw/core";
 import { ConfigError } from "@gw/config";
-import express from "express";
 import { createLogger } from "@gw/logger";
-import { createApp } from "./app.ts";
+import { createApp, createInternalApp } from "./app.ts";
 import { loadApiConfig, type ApiConfig } from "./config.ts";
 import { buildApiDeps, closeApiDeps } from "./container.ts";
-import { metricsHandler } from "./metrics.ts";
 
 let config: ApiConfig;
 try {
@@ -22,22 +20,32 @@ const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 const deps = buildApiDeps(config, logger);
 deps.redis.on("error", (error) => logger.warn("redis error", { error: error.message }));
 
+/** A port that cannot be bound stops the process with the variable to change, rather than a stack trace. */
+function failToListen(variable: string) {
+  return (error: Error) => {
+    logger.error("api cannot listen", { variable, error: error.message });
+    process.exit(1);
+  };
+}
+
 const server = createApp(deps).listen(config.API_PORT, config.API_HOST, () => {
   logger.info("api listening", { url: `http://${config.API_HOST}:${config.API_PORT}` });
 });
-// A separate metrics port keeps scrapes off the public listener (API_METRICS_PORT > 0).
-const metricsServer =
-  config.API_METRICS_PORT > 0
-    ? express()
-        .get("/metrics", metricsHandler(deps.metrics))
-        .listen(config.API_METRICS_PORT, config.API_HOST, () =>
-          logger.info("api metrics listening", { port: config.API_METRICS_PORT }),
-        )
+server.on("error", failToListen("API_PORT"));
+// /metrics and Bull Board live on the internal listener only, never on the public one (API_INTERNAL_PORT=0: none).
+const internalServer =
+  config.API_INTERNAL_PORT > 0
+    ? createInternalApp(deps).listen(config.API_INTERNAL_PORT, config.API_INTERNAL_HOST, () =>
+        logger.info("api internal listener (metrics, queues)", {
+          url: `http://${config.API_INTERNAL_HOST}:${config.API_INTERNAL_PORT}`,
+        }),
+      )
     : null;
+internalServer?.on("error", failToListen("API_INTERNAL_PORT"));
 // Sends the provider accepted while PostgreSQL was unreachable wait in the journal; write them as soon as it answers.
 const journalReplay = setInterval(() => {
   deps.journal
-    .replay((send) => recordAcceptedSend(deps.db, deps.send.idempotency, send), deps.outbox)
+    .replay((send) => recordAcceptedSend(deps.send, send), deps.outbox)
     .then((replayed) => {
       if (replayed > 0) {
         deps.metrics.sendJournal.inc({ operation: "replayed" }, replayed);
@@ -58,7 +66,7 @@ async function shutdown(signal: string): Promise<void> {
   closing = true;
   logger.info("api shutting down", { signal });
   clearInterval(journalReplay);
-  metricsServer?.close();
+  internalServer?.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();

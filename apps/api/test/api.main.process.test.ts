@@ -1,29 +1,8 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "@jest/globals";
-import { freePort, testEnv } from "@gw/testkit";
-import { eventually } from "./support/gateway.ts";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+import { eventually, freePort, spawnApp, testEnv } from "@gw/testkit";
 
 /** `node --import tsx apps/api/src/main.ts`, one process, as the API pod runs it. */
-function spawnApi(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const exited = once(child, "exit").then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as NodeJS.Signals | null,
-  }));
-  return { child, exited, output: () => output };
-}
+const spawnApi = (env: Record<string, string>) => spawnApp("apps/api/src/main.ts", env);
 
 async function waitForStatus(url: string, status: number): Promise<void> {
   let last = 0;
@@ -55,9 +34,9 @@ const base = () => {
 };
 
 describe("the API process (main.ts)", () => {
-  it("serves /metrics only on API_METRICS_PORT when set, and exits 0 on SIGTERM", async () => {
+  it("serves /metrics only on the internal listener (API_INTERNAL_PORT), and exits 0 on SIGTERM", async () => {
     const [apiPort, metricsPort] = [await freePort(), await freePort()];
-    const api = spawnApi({ ...base(), API_PORT: String(apiPort), API_METRICS_PORT: String(metricsPort) });
+    const api = spawnApi({ ...base(), API_PORT: String(apiPort), API_INTERNAL_PORT: String(metricsPort) });
     try {
       await waitForStatus(`http://127.0.0.1:${apiPort}/readyz`, 200).catch((error: Error) => {
         throw new Error(`${error.message}\n${api.output()}`);

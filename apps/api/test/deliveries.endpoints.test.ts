@@ -6,10 +6,10 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { DeliveryDetailOut, DeliveryListOut, RetryFailedOut, RetryOut } from "@gw/contracts";
 import type { Dispatcher } from "@gw/dispatcher";
+import { eventually } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
-  eventually,
   startTestDispatcher,
   startTestGateway,
   type TestAccount,

@@ -1,12 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import request from "supertest";
 import { createAccount, createApiKey } from "@gw/core";
 import { createDb } from "@gw/db";
 import { ERROR_REGISTRY, isErrorCode, type ErrorCode } from "@gw/errors";
 import { createRedis } from "@gw/jobs";
-import { createTempDatabase, silentLogger, testEnv } from "@gw/testkit";
+import { createTempDatabase, eventually, freePort, silentLogger, testEnv } from "@gw/testkit";
 import { createApp } from "../src/app.ts";
 import { loadApiConfig } from "../src/config.ts";
 import { buildApiDeps, closeApiDeps } from "../src/container.ts";
@@ -16,7 +15,6 @@ import {
   VERIFY_TOKEN,
   contactWrites,
   createTestAccount,
-  eventually,
   startTestGateway,
   type TestAccount,
   type TestGateway,
@@ -53,6 +51,7 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * idempotency_conflict           | 409    | messages                              | "409 idempotency_conflict: same key, other content" (also: I)
  * idempotency_legacy_unverified  | 409    | messages                              | "409 idempotency_legacy_unverified: key of a record stored without fingerprint" (also: I)
  * payload_too_large              | 413    | messages, validate                    | "413 payload_too_large on %s"
+ * bad_request                    | 400    | messages, validate, window            | "400 bad_request on %s: the request cannot be read" (also: http.bad-input.envelope.test.ts)
  * outside_24h_window             | 422    | messages                              | "422 outside_24h_window (pre-check): free text to a contact who never wrote"; "422 outside_24h_window from the provider's 131047" (also: S)
  * recipient_unreachable          | 422    | messages                              | "422 recipient_unreachable: the sandbox refuses an unreachable recipient (131026)"; "422 recipient_unreachable from the provider's 131026" (also: S)
  * template_params_mismatch       | 422    | messages                              | "422 template_params_mismatch (pre-check): wrong number of variables"; "422 template_params_mismatch from the provider's 132000"; "422 template_params_mismatch from the provider's 100 about a parameter name" (also: S)
@@ -202,15 +201,6 @@ function expectValidationError(res: request.Response, first: { loc: (string | nu
   expect(detail[0]).toMatchObject(first);
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
 /** A key no account has, in the right format (so the lookup reaches the database). */
 const UNKNOWN_KEY = `pt_live_${"A".repeat(43)}`;
 
@@ -282,8 +272,8 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
     it.each([["POST /public/v1/messages"], ["GET /public/v1/templates"]] as const)(
       "400 no_connected_number: account without a business number (%s)",
       async (endpoint) => {
-        const bare = await createAccount(gateway.db, "sem número");
-        const key = await createApiKey(gateway.db, bare.id);
+        const bare = await createAccount({ db: gateway.db }, { name: "sem número" });
+        const key = await createApiKey({ db: gateway.db }, { accountId: bare.id });
         expectEnvelope(
           await call(gateway.app, endpoint, { Authorization: `Bearer ${key.key}` }),
           400,
@@ -316,8 +306,8 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
     // Spec 4.3 allows only 401/422/429 on the window: no number means no window, a foreign number is a bad query.
     it("window: an account without a business number gets open:false; another account's phone_number_id is a 422 on the query", async () => {
-      const bare = await createAccount(gateway.db, "sem número");
-      const key = await createApiKey(gateway.db, bare.id);
+      const bare = await createAccount({ db: gateway.db }, { name: "sem número" });
+      const key = await createApiKey({ db: gateway.db }, { accountId: bare.id });
       const closed = await request(gateway.app)
         .get(`/public/v1/window/${RECIPIENT}`)
         .set({ Authorization: `Bearer ${key.key}` });
@@ -421,6 +411,26 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
         expectEnvelope(res, 413, "payload_too_large");
       },
     );
+  });
+
+  describe("400 bad_request (the HTTP layer cannot read the request)", () => {
+    const UNDECODABLE_URL = "A URL contém uma sequência de escape (%) inválida.";
+    const NOT_INFLATABLE = "O corpo não pôde ser descompactado conforme o Content-Encoding informado.";
+    it.each([
+      ["POST /public/v1/messages", "/public/v1/messages"],
+      ["POST /public/v1/validate", "/public/v1/validate"],
+      ["GET /public/v1/window/{to}", "/public/v1/window/%"],
+    ] as const)("400 bad_request on %s: the request cannot be read", async (endpoint, path) => {
+      const res = endpoint.startsWith("GET")
+        ? await request(gateway.app).get(path).set(account.auth)
+        : await request(gateway.app)
+            .post(path)
+            .set(account.auth)
+            .set("Content-Type", "application/json")
+            .set("Content-Encoding", "gzip")
+            .send("not gzip");
+      expectEnvelope(res, 400, "bad_request", endpoint.startsWith("GET") ? UNDECODABLE_URL : NOT_INFLATABLE);
+    });
   });
 
   describe("422 refused by the service's own pre-checks (the provider is not asked)", () => {
@@ -780,7 +790,7 @@ describe("section 7 error codes that need their own stack", () => {
   });
 
   it("503 provider_unavailable: the provider cannot be reached (connection refused)", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const gateway = await startTestGateway({ env: { META_BASE_URL: `http://127.0.0.1:${port}` } });
     try {
       const account = await createTestAccount(gateway.db);
@@ -853,12 +863,7 @@ describe("section 7 error codes that need their own stack", () => {
 
     beforeAll(async () => {
       // An API whose database refuses connections (a port nobody listens on): a transient outage, not a bug.
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, "127.0.0.1", () => {
-          const address = probe.address();
-          probe.close(() => resolve(typeof address === "object" && address ? address.port : 1));
-        });
-      });
+      const port = await freePort();
       const url = `postgresql://postgres@127.0.0.1:${port}/ninguem`;
       const env = testEnv();
       const config = loadApiConfig({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { buildOpenApiDocument } from "@gw/contracts";
 import { ERROR_REGISTRY, isErrorCode } from "@gw/errors";
+import { buildOpenApiDocument } from "../src/openapi.ts";
 
 // The document says what the spec says (sections 2, 4–8) and is a valid OpenAPI 3.1 description.
 

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
+import { eventually } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
-  eventually,
   startTestDispatcher,
   startTestGateway,
   type TestAccount,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { buildOpenApiDocument } from "@gw/contracts";
-import { PUBLIC_PREFIX } from "../src/app.ts";
+import { buildOpenApiDocument } from "../src/openapi.ts";
+import { PUBLIC_PREFIX } from "../src/routes/public/index.ts";
 import { OPENAPI_PATH } from "../src/routes/docs.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { buildOpenApiDocument } from "@gw/contracts";
+import { buildOpenApiDocument } from "../src/openapi.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
 // The document and the docs page are public, and the page works offline: every asset it names is served here.

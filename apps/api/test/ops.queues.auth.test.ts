@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { ConfigError } from "@gw/config";
+import { createInternalApp } from "../src/app.ts";
 import { loadApiConfig } from "../src/config.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
-// Bull Board at /ops/queues (docs/decisions.md): never open by default; behind HTTP Basic when OPS_USER and
-// OPS_PASSWORD are set.
+// Bull Board at /ops/queues on the internal listener (docs/decisions.md): never open by default; behind HTTP Basic
+// when OPS_USER and OPS_PASSWORD are set. The public listener never serves it (ops.internal-listener.test.ts).
 const OPS_USER = "oncall";
 const OPS_PASSWORD = "s3nha-de-plantao-longa";
 const basic = (user: string, password: string) =>
@@ -15,22 +16,24 @@ const BOARD_PATHS = ["/ops/queues", "/ops/queues/", "/ops/queues/api/queues", "/
 
 describe("Bull Board without OPS_USER/OPS_PASSWORD", () => {
   let gateway: TestGateway;
+  let internal: ReturnType<typeof createInternalApp>;
   beforeAll(async () => {
     gateway = await startTestGateway();
+    internal = createInternalApp(gateway.deps);
   });
   afterAll(async () => {
     await gateway.close();
   });
 
   it.each(BOARD_PATHS)("%s is not served: 404 with the error envelope", async (path) => {
-    const res = await request(gateway.app).get(path);
+    const res = await request(internal).get(path);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, error: { code: "not_found" } });
     expect(res.text).not.toContain("bull");
   });
 
   it("is not served either with any credentials presented", async () => {
-    const res = await request(gateway.app)
+    const res = await request(internal)
       .get("/ops/queues/api/queues")
       .set("Authorization", basic(OPS_USER, OPS_PASSWORD));
     expect(res.status).toBe(404);
@@ -57,8 +60,10 @@ describe("Bull Board with only one of OPS_USER/OPS_PASSWORD", () => {
 
 describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
   let gateway: TestGateway;
+  let internal: ReturnType<typeof createInternalApp>;
   beforeAll(async () => {
     gateway = await startTestGateway({ env: { OPS_USER, OPS_PASSWORD } });
+    internal = createInternalApp(gateway.deps);
   });
   afterAll(async () => {
     await gateway.close();
@@ -73,7 +78,7 @@ describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
   };
 
   it.each(BOARD_PATHS)("%s without credentials → 401 with WWW-Authenticate: Basic", async (path) => {
-    expectChallenge(await request(gateway.app).get(path));
+    expectChallenge(await request(internal).get(path));
   });
 
   it.each([
@@ -87,12 +92,12 @@ describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
     ["Bearer scheme with the password", () => `Bearer ${OPS_PASSWORD}`],
     ["`Basic` alone", () => "Basic"],
   ])("%s → 401 with WWW-Authenticate: Basic", async (_name, header) => {
-    expectChallenge(await request(gateway.app).get("/ops/queues/api/queues").set("Authorization", header()));
-    expectChallenge(await request(gateway.app).get("/ops/queues").set("Authorization", header()));
+    expectChallenge(await request(internal).get("/ops/queues/api/queues").set("Authorization", header()));
+    expectChallenge(await request(internal).get("/ops/queues").set("Authorization", header()));
   });
 
   it("right credentials → the board's HTML page", async () => {
-    const page = await request(gateway.app)
+    const page = await request(internal)
       .get("/ops/queues")
       .set("Authorization", basic(OPS_USER, OPS_PASSWORD))
       .redirects(0);
@@ -102,7 +107,7 @@ describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
   });
 
   it("right credentials → its API lists the webhook delivery queue", async () => {
-    const res = await request(gateway.app)
+    const res = await request(internal)
       .get("/ops/queues/api/queues")
       .set("Authorization", basic(OPS_USER, OPS_PASSWORD));
     expect(res.status).toBe(200);
@@ -112,7 +117,7 @@ describe("Bull Board with OPS_USER/OPS_PASSWORD", () => {
   });
 
   it("the public API keys play no part: a Bearer API key does not open the board", async () => {
-    const res = await request(gateway.app)
+    const res = await request(internal)
       .get("/ops/queues/api/queues")
       .set("Authorization", "Bearer pt_live_" + "a".repeat(43));
     expectChallenge(res);

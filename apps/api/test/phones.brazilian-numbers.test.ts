@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
+import { eventually } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
-  eventually,
   startTestGateway,
   type TestAccount,
   type TestGateway,

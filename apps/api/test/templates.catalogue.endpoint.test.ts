@@ -105,8 +105,8 @@ describe("GET /public/v1/templates", () => {
   });
 
   it("400 no_connected_number for an account without numbers", async () => {
-    const bare = await createAccount(gateway.db, "sem número");
-    const key = await createApiKey(gateway.db, bare.id);
+    const bare = await createAccount({ db: gateway.db }, { name: "sem número" });
+    const key = await createApiKey({ db: gateway.db }, { accountId: bare.id });
     const res = await request(gateway.app).get("/public/v1/templates").set("Authorization", `Bearer ${key.key}`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("no_connected_number");

@@ -3,12 +3,13 @@ import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent, MessageStatusEvent } from "@gw/receiver";
 import { signMetaPayload } from "@gw/signer";
+import { createInternalApp } from "../src/app.ts";
+import { eventually } from "@gw/testkit";
 import {
   APP_SECRET,
   VERIFY_TOKEN,
   contactWrites,
   createTestAccount,
-  eventually,
   startTestDispatcher,
   startTestGateway,
   type TestAccount,
@@ -280,7 +281,8 @@ describe("webhook pipeline end to end", () => {
         .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
       return line ? Number(line.split(" ").at(-1)) : 0;
     };
-    const api = await request(gateway.app).get("/metrics");
+    // /metrics is served by the internal listener, not the public one.
+    const api = await request(createInternalApp(gateway.deps)).get("/metrics");
     expect(api.status).toBe(200);
     expect(metricValue(api.text, "gw_message_sends_total", { outcome: "sent" })).toBeGreaterThanOrEqual(3);
     expect(

@@ -48,37 +48,41 @@ function parseEvents(invocation: Invocation): WebhookEvent[] {
 }
 
 const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => Promise<unknown>> = {
-  "account create": (inv, { db }) => createAccount(db, value(inv, "name")),
+  "account create": (inv, { db }) => createAccount({ db }, { name: value(inv, "name") }),
   "number add": (inv, { db }) =>
-    addBusinessNumber(db, {
-      accountId: value(inv, "account"),
-      phoneNumberId: value(inv, "phone-number-id"),
-      wabaId: value(inv, "waba-id"),
-      displayNumber: value(inv, "display"),
-      ...(inv.flags.has("default") ? { makeDefault: true } : {}),
-    }),
+    addBusinessNumber(
+      { db },
+      {
+        accountId: value(inv, "account"),
+        phoneNumberId: value(inv, "phone-number-id"),
+        wabaId: value(inv, "waba-id"),
+        displayNumber: value(inv, "display"),
+        ...(inv.flags.has("default") ? { makeDefault: true } : {}),
+      },
+    ),
   "key create": async (inv, { db }) => {
-    const created = await createApiKey(db, value(inv, "account"));
+    const created = await createApiKey({ db }, { accountId: value(inv, "account") });
     return { id: created.id, key: created.key, prefix: created.prefix };
   },
   "key revoke": async (inv, { db }) => {
-    const revoked = await revokeApiKey(db, value(inv, "id"));
+    const revoked = await revokeApiKey({ db }, { keyId: value(inv, "id") });
     if (!revoked) throw new UsageError("Chave não encontrada.", inv.command);
     return revoked;
   },
   "integration set": (inv, { db, integrationPolicy }) =>
     setIntegration(
-      db,
+      { db, policy: integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY },
       {
         accountId: value(inv, "account"),
         url: value(inv, "url"),
         events: parseEvents(inv),
         active: !inv.flags.has("inactive"),
       },
-      integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY,
     ),
-  "integration rotate-secret": (inv, { db }) => rotateIntegrationSecret(db, value(inv, "integration")),
-  "audit list": (inv, { db }) => listAudit(db, value(inv, "account"), Number(inv.values.limit ?? 100)),
+  "integration rotate-secret": (inv, { db }) =>
+    rotateIntegrationSecret({ db }, { integrationId: value(inv, "integration") }),
+  "audit list": (inv, { db }) =>
+    listAudit({ db }, { accountId: value(inv, "account"), limit: Number(inv.values.limit ?? 100) }),
   "delivery retry": (inv, deps) => {
     if (!deps.retryDelivery) throw new UsageError("REDIS_URL é necessário para reenviar entregas.", inv.command);
     return deps.retryDelivery(value(inv, "account"), value(inv, "id"));

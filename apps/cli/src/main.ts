@@ -76,15 +76,10 @@ async function main(): Promise<number> {
           () => redis.quit(),
         );
         // The panel's resend: audited as `webhook.retry` (the API's own is `api.webhook.retry`).
-        return retryDelivery({
-          db,
-          queue,
-          accountId,
-          deliveryId,
-          actor: "cli",
-          action: "webhook.retry",
-          requestId: null,
-        });
+        return retryDelivery(
+          { db, queue },
+          { accountId, deliveryId, actor: "cli", action: "webhook.retry", requestId: null },
+        );
       };
     }
     const result = await execute(invocation, deps);

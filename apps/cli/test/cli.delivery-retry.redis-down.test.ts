@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 it("with Redis unreachable, delivery retry leaves the delivery pending, warns once and exits 0", async () => {
-  const account = await createAccount(db, "Reenvio sem Redis");
+  const account = await createAccount({ db }, { name: "Reenvio sem Redis" });
   const integration = await db.integration.create({
     data: { accountId: account.id, url: "https://example.com/hooks", events: ["message.status"], signingSecret: "s" },
   });

@@ -14,7 +14,7 @@ describe("integration set: URL policy", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
   let accountId: string;
   beforeAll(async () => {
-    accountId = (await createAccount(db, "Conta política de URL")).id;
+    accountId = (await createAccount({ db }, { name: "Conta política de URL" })).id;
   });
   afterAll(async () => {
     await db.$disconnect();

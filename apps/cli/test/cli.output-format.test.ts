@@ -59,7 +59,7 @@ describe("pnpm gateway output for people: text", () => {
   });
 
   it("key create shows the new key once, with the warning that it will not be shown again", async () => {
-    const account = await createAccount(db, "Chave em texto");
+    const account = await createAccount({ db }, { name: "Chave em texto" });
     const { code, stdout } = await runCli(["key", "create", "--account", account.id, "--no-json"], env);
     expect(code).toBe(0);
     expectReadableText(stdout);
@@ -70,17 +70,23 @@ describe("pnpm gateway output for people: text", () => {
   });
 
   it("lists are tables; nested values are key=value, lists comma-separated, no JSON", async () => {
-    const account = await createAccount(db, "Auditoria em texto");
-    await recordAudit(db, {
-      accountId: account.id,
-      actor: "cli",
-      action: "webhook.retry",
-      target: "delivery:7",
-      details: { previous_status: "failed", next_attempt: 3 },
-    });
+    const account = await createAccount({ db }, { name: "Auditoria em texto" });
+    await recordAudit(
+      { db },
+      {
+        accountId: account.id,
+        actor: "cli",
+        action: "webhook.retry",
+        target: "delivery:7",
+        details: { previous_status: "failed", next_attempt: 3 },
+      },
+    );
     const [list, empty] = await Promise.all([
       runCli(["audit", "list", "--account", account.id, "--no-json"], env),
-      runCli(["audit", "list", "--account", (await createAccount(db, "Sem auditoria")).id, "--no-json"], env),
+      runCli(
+        ["audit", "list", "--account", (await createAccount({ db }, { name: "Sem auditoria" })).id, "--no-json"],
+        env,
+      ),
     ]);
     expect(list.code).toBe(0);
     expectReadableText(list.stdout);

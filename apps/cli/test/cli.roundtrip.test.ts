@@ -1,22 +1,47 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import request from "supertest";
 import { createDb } from "@gw/db";
-import { testEnv } from "@gw/testkit";
-import { startTestGateway, type TestGateway } from "../../api/test/support/gateway.ts";
+import { eventually, freePort, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
 import { runCommand, UsageError } from "../src/commands.ts";
 
 const exec = promisify(execFile);
 
 describe("admin CLI round trip", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
-  let gateway: TestGateway;
+  // The API as its own process, as operators run it next to the CLI: the CLI's changes reach it only through
+  // PostgreSQL. Key lookups are cached for a minute, so a revocation seen sooner came through NOTIFY.
+  let api: AppProcess;
+  let apiUrl: string;
   beforeAll(async () => {
-    gateway = await startTestGateway();
+    const env = testEnv();
+    const port = await freePort();
+    apiUrl = `http://127.0.0.1:${port}`;
+    api = spawnApp("apps/api/src/main.ts", {
+      DATABASE_URL: env.databaseUrl,
+      REDIS_URL: env.redisUrl,
+      REDIS_KEY_PREFIX: env.redisPrefix,
+      API_PORT: String(port),
+      API_INTERNAL_PORT: String(await freePort()),
+      API_KEY_CACHE_TTL_MS: "60000",
+      META_BASE_URL: "http://127.0.0.1:9",
+      META_ACCESS_TOKEN: "test-access-token",
+      META_APP_SECRET: "test-app-secret",
+      META_VERIFY_TOKEN: "test-verify-token",
+    });
+    await eventually(
+      () =>
+        fetch(`${apiUrl}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeoutMs: 20_000, intervalMs: 100, what: "the API process to be ready" },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n${api.output()}`);
+    });
   });
   afterAll(async () => {
-    await gateway.close();
+    await api.stop();
     await db.$disconnect();
   });
 
@@ -66,15 +91,23 @@ describe("admin CLI round trip", () => {
     const rotated = await run("integration", "rotate-secret", "--integration", String(integration.id));
     expect(rotated.signing_secret).not.toBe(integration.signing_secret);
 
-    const auth = { Authorization: `Bearer ${String(key.key)}` };
-    const ok = await request(gateway.app).get(`/public/v1/window/11987654321`).set(auth);
+    const window = () =>
+      fetch(`${apiUrl}/public/v1/window/11987654321`, { headers: { Authorization: `Bearer ${String(key.key)}` } });
+    const ok = await window();
     expect(ok.status).toBe(200);
-    expect(ok.body.data.phone_number_id).toBe(phoneNumberId);
+    expect(await ok.json()).toMatchObject({ data: { phone_number_id: phoneNumberId } });
 
     await run("key", "revoke", "--id", String(key.id));
-    const revoked = await request(gateway.app).get(`/public/v1/window/11987654321`).set(auth);
-    expect(revoked.status).toBe(401);
-    expect(revoked.body.error.code).toBe("invalid_api_key");
+    const revoked = await eventually(
+      async () => {
+        const res = await window();
+        if (res.status === 401) return res;
+        await res.arrayBuffer();
+        return null;
+      },
+      { timeoutMs: 5_000, what: "the revoked key to be refused" },
+    );
+    expect(await revoked.json()).toMatchObject({ success: false, error: { code: "invalid_api_key" } });
 
     const audit = (await runCommand(["audit", "list", "--account", accountId], { db })) as unknown[];
     expect(Array.isArray(audit)).toBe(true);

@@ -1,5 +1,15 @@
 import { env, loadConfig, z } from "@gw/config";
 
+/** Days a kind of row is kept (docs/decisions.md, "Retention"); 0 keeps it for ever, else at least `min` days. */
+const retentionDays = (fallback: number, min = 1) =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(fallback)
+    .refine((days) => days === 0 || days >= min, `deve ser 0 (guardar para sempre) ou ao menos ${min} dias`);
+
 /** Every variable the dispatcher reads, parsed once at start-up (documented in .env.example). */
 export const dispatcherConfigSchema = z
   .object({
@@ -13,6 +23,21 @@ export const dispatcherConfigSchema = z
     LOG_LEVEL: env.logLevel(),
     /** Deliveries attempted at once by this process. */
     DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+    /**
+     * Attempts to one integration in flight at once in this process (per pod, not shared): beyond it a job is
+     * deferred, without holding a worker slot or spending an attempt. DISPATCHER_CONCURRENCY or more turns it off.
+     */
+    DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION: z.coerce.number().int().min(1).max(1000).default(4),
+    /**
+     * Consecutive attempts to one integration without an answer (timeout, connection refused or reset, ...) that
+     * open its circuit breaker in this process; 0 = no breaker.
+     */
+    DISPATCHER_BREAKER_FAILURES: z.coerce.number().int().min(0).max(1000).default(5),
+    /**
+     * How long an open breaker defers the integration's jobs (no request, no attempt spent) before one attempt
+     * probes it; doubles after each failed probe, up to 16 times this.
+     */
+    DISPATCHER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     /** Keep-alive sockets per integrator host. */
     DISPATCHER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1000).default(50),
     /** Per-attempt deadline (spec 6.4: 10 s). */
@@ -61,6 +86,26 @@ export const dispatcherConfigSchema = z
     USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
     /** How often expired Idempotency-Key records are deleted (they expire after IDEMPOTENCY_TTL_HOURS). */
     IDEMPOTENCY_PURGE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+    /** How often the retention purges run (every table below whose days are not 0). */
+    RETENTION_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+    /** Rows per purge statement; each batch is its own short transaction. */
+    RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1_000),
+    /** Provider webhook payloads already applied; at least Meta's 7 days of redelivery (deduplicated by hash). */
+    PROVIDER_EVENTS_RETENTION_DAYS: retentionDays(30, 7),
+    /** The integrator's answer kept on each delivery attempt is cleared after this (the attempt row stays). */
+    ATTEMPT_BODY_RETENTION_DAYS: retentionDays(30),
+    /** Delivered deliveries (and their attempts), counted from delivery. */
+    DELIVERIES_RETENTION_DAYS: retentionDays(90),
+    /** Dead letters (status failed, awaiting a manual resend), counted from their last attempt. */
+    FAILED_DELIVERIES_RETENTION_DAYS: retentionDays(90),
+    /** Statuses parked for a message that never appeared. */
+    EARLY_STATUS_RETENTION_DAYS: retentionDays(7),
+    /** The contact's text, profile name and media of inbound messages are cleared after this (LGPD). */
+    INBOUND_TEXT_RETENTION_DAYS: retentionDays(30),
+    /** Inbound message rows; at least 7 days, since their wamid deduplicates Meta's redeliveries. */
+    INBOUND_RETENTION_DAYS: retentionDays(90, 7),
+    /** Audit entries (evidence of who did what). */
+    AUDIT_RETENTION_DAYS: retentionDays(365),
   })
   .refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
     path: ["DISPATCHER_LOCK_DURATION_MS"],

@@ -4,7 +4,7 @@ import { Worker } from "bullmq";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
 import { createProcessor, createRedis, createWebhookQueue, QUEUES, type JobHandlers } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { purgeExpiredIdempotencyKeys } from "@gw/core";
+import { oldestEarlyStatusAgeSeconds, purgeExpiredIdempotencyKeys } from "@gw/core";
 import {
   createDeliveryScheduler,
   createWebhookSender,
@@ -13,9 +13,11 @@ import {
   type SweepResult,
 } from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
+import { createFairnessGate } from "./fairness.ts";
 import { createProbeServer } from "./http.ts";
 import { closeRedis, periodicTask, withDeadline } from "./lifecycle.ts";
 import { createMetrics } from "./metrics.ts";
+import { createRetentionTask } from "./retention.ts";
 
 export interface DispatcherDeps {
   logger: Logger;
@@ -62,12 +64,33 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     maxSockets: config.DISPATCHER_MAX_SOCKETS,
     responseBodyLimit: config.WEBHOOK_RESPONSE_BODY_LIMIT,
   });
-  const metrics = createMetrics(queue);
+  const metrics = createMetrics(queue, { oldestEarlyStatusAgeSeconds: () => oldestEarlyStatusAgeSeconds({ db }) });
   const scheduler = createDeliveryScheduler({ queue, logger, horizonMs: config.DISPATCHER_SCHEDULE_HORIZON_MS });
+  // Per-integration in-flight cap and circuit breaker (per process): one slow endpoint cannot hold every slot.
+  const gate = createFairnessGate({
+    maxInFlight: config.DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION,
+    breakerFailures: config.DISPATCHER_BREAKER_FAILURES,
+    breakerCooldownMs: config.DISPATCHER_BREAKER_COOLDOWN_MS,
+    onBreakerOpened(integrationId, { failures, cooldownMs, probe }) {
+      metrics.breakerOpened.inc({ cause: probe ? "probe_failed" : "failures" });
+      if (!probe) metrics.breakersOpen.inc();
+      logger.warn(
+        probe
+          ? "integration still not answering; circuit breaker open again"
+          : "integration not answering; circuit breaker open, its deliveries wait without requests",
+        { integrationId, failures, cooldownMs },
+      );
+    },
+    onBreakerClosed(integrationId) {
+      metrics.breakersOpen.dec();
+      logger.info("integration answering again; circuit breaker closed", { integrationId });
+    },
+  });
   const processDeps = {
     db,
     scheduler,
     sender,
+    gate,
     logger,
     settings: {
       scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
@@ -78,8 +101,17 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
 
   // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
   const handlers: JobHandlers<typeof QUEUES.webhooks> = {
-    "deliver-webhook": async (payload) => {
+    "deliver-webhook": async (payload, job) => {
       const result = await processDeliveryAttempt(processDeps, payload);
+      if (result.outcome === "deferred") {
+        // Back to the delayed set: no worker slot held, no BullMQ or delivery attempt spent. A job that did not
+        // name its integration names it from now on, so its next deferrals cost no query.
+        metrics.deferred.inc({ reason: result.reason });
+        return job.defer(
+          result.retryAt,
+          payload.integrationId === undefined ? { ...payload, integrationId: result.integrationId } : undefined,
+        );
+      }
       if (result.outcome === "skipped") {
         metrics.skipped.inc({ reason: result.reason });
       } else if (result.outcome === "integration_inactive") {
@@ -155,11 +187,14 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   // Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent).
   const idempotencyPurge = periodicTask(
     async () => {
-      const removed = await purgeExpiredIdempotencyKeys(db);
+      const removed = await purgeExpiredIdempotencyKeys({ db });
       if (removed > 0) logger.info("expired idempotency keys removed", { removed });
     },
     (error) => logger.warn("idempotency key purge failed; trying again next cycle", { error: error.message }),
   );
+
+  // Rows past their retention (docs/decisions.md, "Retention"); any dispatcher pod may run it.
+  const retention = createRetentionTask({ db, logger, metrics, config });
 
   async function start(): Promise<void> {
     server.listen(config.DISPATCHER_PORT, config.DISPATCHER_HOST);
@@ -170,6 +205,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     });
     sweep.start(config.RECONCILE_INTERVAL_MS);
     idempotencyPurge.start(config.IDEMPOTENCY_PURGE_INTERVAL_MS);
+    retention.start(config.RETENTION_INTERVAL_MS);
     logger.info("dispatcher started", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
       concurrency: config.DISPATCHER_CONCURRENCY,
@@ -180,7 +216,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   async function stop(): Promise<void> {
     stopping ??= (async () => {
       // No new maintenance runs; the ones in progress finish while the queue is still open.
-      await withDeadline(Promise.all([sweep.stop(), idempotencyPurge.stop()]), 5_000);
+      await withDeadline(Promise.all([sweep.stop(), idempotencyPurge.stop(), retention.stop()]), 5_000);
       // Waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). Without Redis nothing can be
       // acknowledged anyway, so close at once: BullMQ remembers the first close() call, and a graceful one
       // would keep its connections reconnecting forever. Stalled-job recovery hands unfinished jobs on.

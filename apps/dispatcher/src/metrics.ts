@@ -1,11 +1,27 @@
 import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/** What the gauges read from the database at scrape time. */
+export interface MetricSources {
+  /** Age in seconds of the oldest status parked in early_statuses, 0 when none. */
+  oldestEarlyStatusAgeSeconds(): Promise<number>;
+}
 
 /** Per-dispatcher registry (not the global one), so several dispatchers in one process never collide. */
-export function createMetrics(queue: WebhookQueue) {
+export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gw_dispatcher_" });
   registerQueueDepthGauge(registry, queue);
+  // Read at scrape time through the early_statuses(received_at) index; a failed read leaves the last value.
+  new Gauge({
+    name: "gw_early_status_oldest_age_seconds",
+    help: "Idade em segundos do status antecipado mais antigo ainda estacionado (mensagem ainda não gravada); 0 sem nenhum",
+    registers: [registry],
+    async collect() {
+      const age = await sources.oldestEarlyStatusAgeSeconds().catch(() => null);
+      if (age !== null) this.set(age);
+    },
+  });
   return {
     registry,
     attempts: new Counter({
@@ -32,9 +48,32 @@ export function createMetrics(queue: WebhookQueue) {
       labelNames: ["reason"] as const,
       registers: [registry],
     }),
+    deferred: new Counter({
+      name: "gw_webhook_jobs_deferred_total",
+      help: "Jobs adiados sem requisição nem tentativa gasta: integração no limite de tentativas simultâneas ou com o disjuntor aberto",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
+    breakerOpened: new Counter({
+      name: "gw_webhook_breaker_opened_total",
+      help: "Aberturas do disjuntor de uma integração neste processo: após falhas seguidas sem resposta, ou ao falhar a tentativa de sondagem",
+      labelNames: ["cause"] as const,
+      registers: [registry],
+    }),
+    breakersOpen: new Gauge({
+      name: "gw_webhook_breakers_open",
+      help: "Integrações com o disjuntor aberto (ou em sondagem) neste processo",
+      registers: [registry],
+    }),
     requeued: new Counter({
       name: "gw_webhook_reconciled_total",
       help: "Entregas sem job ativo recolocadas na fila pelo reconciliador",
+      registers: [registry],
+    }),
+    retentionPurged: new Counter({
+      name: "gw_retention_purged_total",
+      help: "Linhas apagadas (ou dados pessoais limpos, em .response_body e .content) pela retenção, por tabela",
+      labelNames: ["table"] as const,
       registers: [registry],
     }),
   };

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
-import { testEnv } from "@gw/testkit";
 import {
   createDelivery,
   createFixture,
+  eventually,
   isolatedDatabase,
   reply,
   signatureIsValid,
   startReceiver,
-  waitFor,
+  testEnv,
   type Receiver,
-} from "../../../packages/core/test/deliveries.support.ts";
+} from "@gw/testkit";
 import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -64,7 +64,10 @@ describe("dispatcher killed mid-attempt", () => {
     children.push(first);
     await first.waitForLine("dispatcher started");
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
-    await waitFor("o receptor segurar a primeira requisição", () => receiver.requests.length === 1);
+    await eventually(() => receiver.requests.length === 1, {
+      what: "o receptor segurar a primeira requisição",
+      timeoutMs: 20_000,
+    });
     expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("delivering");
 
     first.child.kill("SIGKILL");
@@ -72,8 +75,7 @@ describe("dispatcher killed mid-attempt", () => {
 
     const second = spawnDispatcher(settings);
     children.push(second);
-    const row = await waitFor(
-      "a entrega ser concluída pelo segundo dispatcher",
+    const row = await eventually(
       async () => {
         const current = await db.delivery.findUniqueOrThrow({
           where: { id: delivery.id },
@@ -81,7 +83,7 @@ describe("dispatcher killed mid-attempt", () => {
         });
         return current.status === "delivered" ? current : null;
       },
-      40_000,
+      { what: "a entrega ser concluída pelo segundo dispatcher", timeoutMs: 40_000 },
     );
 
     expect(row).toMatchObject({ attemptCount: 1, lastStatusCode: 200, lastError: "recebido após a queda" });

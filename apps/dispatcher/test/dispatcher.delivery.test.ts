@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { retryDelivery } from "@gw/core/deliveries";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
 import {
   createDelivery,
   createFixture,
+  eventually,
   isolatedDatabase,
   reply,
   signatureIsValid,
+  silentLogger,
   startReceiver,
-  waitFor,
+  testEnv,
   type Receiver,
-} from "../../../packages/core/test/deliveries.support.ts";
+} from "@gw/testkit";
+import { retryDelivery } from "@gw/core/deliveries";
+import { createDispatcher, type Dispatcher } from "../src/index.ts";
 import { testConfig, testSettings } from "./support.ts";
 
 const SCHEDULE = [50, 100, 150, 200, 250, 300];
@@ -55,13 +56,16 @@ function requestsOf(id: bigint) {
 }
 
 async function settled(id: bigint, status: string, attempts: number) {
-  return waitFor(`entrega ${id} em ${status} após ${attempts} tentativas`, async () => {
-    const row = await db.delivery.findUniqueOrThrow({
-      where: { id },
-      include: { attempts: { orderBy: { number: "asc" } } },
-    });
-    return row.status === status && row.attemptCount === attempts ? row : null;
-  });
+  return eventually(
+    async () => {
+      const row = await db.delivery.findUniqueOrThrow({
+        where: { id },
+        include: { attempts: { orderBy: { number: "asc" } } },
+      });
+      return row.status === status && row.attemptCount === attempts ? row : null;
+    },
+    { what: `entrega ${id} em ${status} após ${attempts} tentativas` },
+  );
 }
 
 describe("dispatcher (worker in this process)", () => {
@@ -135,17 +139,18 @@ describe("dispatcher (worker in this process)", () => {
 
     // A fresh timestamp must be possible: wait for the next whole second after attempt 7.
     const lastTimestamp = Number(requests[6]?.headers["x-pt-timestamp"]);
-    await waitFor("o próximo segundo", () => Math.floor(Date.now() / 1000) > lastTimestamp);
+    await eventually(() => Math.floor(Date.now() / 1000) > lastTimestamp, { what: "o próximo segundo" });
     receiver.setHandler((_req, res) => reply(res, 200, "aceito"));
-    const retried = await retryDelivery({
-      db,
-      queue,
-      accountId: fixture.accountId,
-      deliveryId: delivery.id,
-      actor: "cli",
-      action: "webhook.retry",
-      requestId: "req-retry",
-    });
+    const retried = await retryDelivery(
+      { db, queue },
+      {
+        accountId: fixture.accountId,
+        deliveryId: delivery.id,
+        actor: "cli",
+        action: "webhook.retry",
+        requestId: "req-retry",
+      },
+    );
     expect(retried.nextAttempt).toBe(8);
 
     const delivered = await settled(delivery.id, "delivered", 8);
@@ -186,8 +191,9 @@ describe("dispatcher (worker in this process)", () => {
     const redirected = await settled(toRedirect.id, "failed", 7);
     expect(redirected).toMatchObject({ lastStatusCode: 302, lastErrorKind: "redirect" });
     expect(redirected.attempts.every((a) => a.errorKind === "redirect")).toBe(true);
-    const firstSlow = await waitFor("primeira tentativa lenta registrada", () =>
-      db.deliveryAttempt.findUnique({ where: { deliveryId_number: { deliveryId: toSlow.id, number: 1 } } }),
+    const firstSlow = await eventually(
+      () => db.deliveryAttempt.findUnique({ where: { deliveryId_number: { deliveryId: toSlow.id, number: 1 } } }),
+      { what: "primeira tentativa lenta registrada" },
     );
     expect(firstSlow).toMatchObject({ statusCode: null, errorKind: "timeout", responseBody: null });
     const slowRow = await db.delivery.findUniqueOrThrow({ where: { id: toSlow.id } });

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
-import { silentLogger, startThrowawayRedis, testEnv } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
 import {
   createDelivery,
   createFixture,
+  eventually,
   isolatedDatabase,
   reply,
+  silentLogger,
   startReceiver,
-  waitFor,
+  startThrowawayRedis,
+  testEnv,
   type Receiver,
-} from "../../../packages/core/test/deliveries.support.ts";
+} from "@gw/testkit";
+import { createDispatcher, type Dispatcher } from "../src/index.ts";
 import { testConfig, testSettings } from "./support.ts";
 
 // FLUSHALL wipes every key of the server: this file uses a redis-server of its own, never the shared one.
@@ -77,10 +79,10 @@ describe("Redis loses every job (FLUSHALL)", () => {
     dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
     await dispatcher.start();
 
-    await waitFor(
-      "todas as entregas concluídas",
+    await eventually(
       async () =>
         (await db.delivery.count({ where: { id: { in: deliveries.map((d) => d.id) }, status: "delivered" } })) === 5,
+      { what: "todas as entregas concluídas" },
     );
     for (const d of deliveries) expect(answered.has(d.id.toString())).toBe(true);
   });
@@ -104,20 +106,25 @@ describe("Redis loses every job (FLUSHALL)", () => {
     for (const id of ids) await enqueueDeliveryAttempt(queue, id, 1);
 
     // Every delivery failed once and waits (≈1.5 s) for attempt 2, whose job is delayed in Redis.
-    await waitFor(
-      "primeira tentativa de todas",
+    await eventually(
       async () => (await db.delivery.count({ where: { id: { in: ids }, status: "pending", attemptCount: 1 } })) === 5,
+      { what: "primeira tentativa de todas" },
     );
     // The retry jobs are added right after each commit.
-    await waitFor("os cinco jobs de retentativa", async () => (await queue.getJobCounts("delayed")).delayed === 5);
+    await eventually(async () => (await queue.getJobCounts("delayed")).delayed === 5, {
+      what: "os cinco jobs de retentativa",
+    });
 
     await redis.flushall();
     expect(await jobCount()).toBe(0);
 
-    const rows = await waitFor("todas as entregas concluídas", async () => {
-      const all = await db.delivery.findMany({ where: { id: { in: ids } } });
-      return all.every((r) => r.status === "delivered") ? all : null;
-    });
+    const rows = await eventually(
+      async () => {
+        const all = await db.delivery.findMany({ where: { id: { in: ids } } });
+        return all.every((r) => r.status === "delivered") ? all : null;
+      },
+      { what: "todas as entregas concluídas" },
+    );
     expect(rows.map((r) => r.attemptCount)).toEqual([2, 2, 2, 2, 2]);
     for (const id of ids) expect(answered.has(id.toString())).toBe(true);
   });

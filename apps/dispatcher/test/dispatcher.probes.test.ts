@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
 import { createDb } from "@gw/db";
-import { freePort, silentLogger, testEnv } from "@gw/testkit";
+import { freePort, isolatedDatabase, silentLogger, testEnv } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
-import { isolatedDatabase } from "../../../packages/core/test/deliveries.support.ts";
 import { spawnDispatcher, testConfig, testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;

@@ -2,16 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { ServerResponse } from "node:http";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
-import { testEnv } from "@gw/testkit";
 import {
   createDelivery,
   createFixture,
+  eventually,
   isolatedDatabase,
   reply,
   startReceiver,
-  waitFor,
+  testEnv,
   type Receiver,
-} from "../../../packages/core/test/deliveries.support.ts";
+} from "@gw/testkit";
 import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -58,7 +58,7 @@ async function attemptInFlight(): Promise<{ dispatcher: ChildDispatcher; id: big
   children.push(dispatcher);
   await dispatcher.waitForLine("dispatcher started");
   await enqueueDeliveryAttempt(queue, delivery.id, 1);
-  const res = await waitFor("o receptor segurar a requisição", () => held);
+  const res = await eventually(() => held, { what: "o receptor segurar a requisição", timeoutMs: 20_000 });
   return { dispatcher, id: delivery.id, held: res };
 }
 

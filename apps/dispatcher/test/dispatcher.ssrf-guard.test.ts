@@ -4,17 +4,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
 import {
   createDelivery,
   createFixture,
+  eventually,
   isolatedDatabase,
   reply,
+  silentLogger,
   startReceiver,
-  waitFor,
+  testEnv,
   type Receiver,
-} from "../../../packages/core/test/deliveries.support.ts";
+} from "@gw/testkit";
+import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
 import { testConfig, testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -89,13 +90,16 @@ describe("dispatcher SSRF guard", () => {
 
     for (const delivery of [byIp, byName]) {
       await enqueueDeliveryAttempt(queue, delivery.id, 1);
-      const row = await waitFor(`entrega ${delivery.id} recusada 7 vezes`, async () => {
-        const found = await db.delivery.findUniqueOrThrow({
-          where: { id: delivery.id },
-          include: { attempts: { orderBy: { number: "asc" } } },
-        });
-        return found.status === "failed" && found.attemptCount === 7 ? found : null;
-      });
+      const row = await eventually(
+        async () => {
+          const found = await db.delivery.findUniqueOrThrow({
+            where: { id: delivery.id },
+            include: { attempts: { orderBy: { number: "asc" } } },
+          });
+          return found.status === "failed" && found.attemptCount === 7 ? found : null;
+        },
+        { what: `entrega ${delivery.id} recusada 7 vezes` },
+      );
       expect(row).toMatchObject({ lastErrorKind: "address_refused", lastStatusCode: null, lastError: null });
       expect(row.attempts).toHaveLength(7);
       for (const attempt of row.attempts) {
@@ -110,10 +114,13 @@ describe("dispatcher SSRF guard", () => {
     const delivery = await createDelivery(db, await createFixture(db, receiver.url));
 
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
-    const row = await waitFor(`entrega ${delivery.id} entregue`, async () => {
-      const found = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
-      return found.status === "delivered" ? found : null;
-    });
+    const row = await eventually(
+      async () => {
+        const found = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+        return found.status === "delivered" ? found : null;
+      },
+      { what: `entrega ${delivery.id} entregue` },
+    );
 
     expect(row).toMatchObject({ lastStatusCode: 200, lastErrorKind: null, attemptCount: 1 });
     expect(requestsOf(delivery.id)).toHaveLength(1);

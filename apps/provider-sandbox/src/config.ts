@@ -32,6 +32,14 @@ export const sandboxConfigSchema = z.object({
   SANDBOX_FAIL_AFTER_SEND: list,
   SANDBOX_PAGE_SIZE: z.coerce.number().int().min(1).default(25),
   SANDBOX_WABA_ID: z.string().min(1).optional(),
+  /** Redeliver webhooks that got no 2xx, on Meta-shaped waits (README); false for tests that count POSTs. */
+  SANDBOX_WEBHOOK_RETRIES: env.bool(true),
+  /** Factor applied to every redelivery wait: 1 = Meta's pace (up to 7 days), 0.001 in tests. */
+  SANDBOX_WEBHOOK_RETRY_SCALE: z.coerce.number().positive("deve ser um número maior que zero").default(1),
+  /** Statuses due within this window for one business number share a payload (max 100); 0 = one per payload. */
+  SANDBOX_STATUS_BATCH_MS: z.coerce.number().int().min(0).default(0),
+  /** Newest entries kept in the sent, requests and webhooks histories of the control API. */
+  SANDBOX_HISTORY_LIMIT: z.coerce.number().int().min(1).default(10_000),
   LOG_LEVEL: env.logLevel(),
 });
 
@@ -57,5 +65,9 @@ export function sandboxOptionsFromConfig(config: SandboxConfig): SandboxOptions 
     failAfterSend: config.SANDBOX_FAIL_AFTER_SEND,
     pageSize: config.SANDBOX_PAGE_SIZE,
     wabaId: config.SANDBOX_WABA_ID,
+    webhookRetries: config.SANDBOX_WEBHOOK_RETRIES,
+    webhookRetryScale: config.SANDBOX_WEBHOOK_RETRY_SCALE,
+    statusBatchMs: config.SANDBOX_STATUS_BATCH_MS,
+    historyLimit: config.SANDBOX_HISTORY_LIMIT,
   };
 }

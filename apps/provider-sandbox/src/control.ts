@@ -2,16 +2,19 @@ import { META_TITLES, type MetaCode } from "./graph/errors.ts";
 import express from "express";
 import { z } from "zod";
 import { inboundMessage, inboundSchema } from "./inbound.ts";
+import { deliver } from "./deliveries.ts";
+import { pendingRedeliveries } from "./pending.ts";
 import {
   clearState,
   digitsOf,
+  recent,
   recordContactMessage,
   runtimeConfigFrom,
   type FaultRule,
   type SandboxState,
 } from "./state.ts";
 import type { SandboxOptions, SandboxTemplate } from "./types.ts";
-import { postWebhook, webhookPayload } from "./webhooks.ts";
+import { webhookPayload } from "./webhooks.ts";
 
 const statusesSchema = z.object({
   phone_number_id: z.string().min(1).optional(),
@@ -64,6 +67,10 @@ const configSchema = z
     // Trusted as given: the sandbox is a test tool.
     templates: z.array(z.looseObject({ id: z.string(), name: z.string(), language: z.string(), status: z.string() })),
     pageSize: z.number().int().min(1),
+    webhookRetries: z.boolean(),
+    webhookRetryScale: z.number().positive(),
+    statusBatchMs: z.number().int().min(0),
+    historyLimit: z.number().int().min(1),
   })
   .partial()
   .strict();
@@ -96,7 +103,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
       contacts: [{ profile: { name: input.name ?? "Cliente Sandbox" }, wa_id: digitsOf(input.from) }],
       messages: [message],
     });
-    const webhookStatus = await postWebhook(state, "inbound", payload);
+    const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
     res.json({ id: message.id, webhook_status: webhookStatus, payload });
   });
 
@@ -106,7 +113,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     const statuses: Record<string, unknown>[] = [];
     let phoneNumberId = input.phone_number_id;
     for (const item of input.statuses) {
-      const known = state.sent.find((s) => s.wamid === item.id);
+      const known = state.sent.findLast((s) => s.wamid === item.id);
       phoneNumberId ??= known?.phone_number_id;
       const recipient = item.recipient_id ?? known?.wa_id;
       if (!recipient) {
@@ -130,10 +137,11 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
       });
       return;
     }
-    const webhookStatus = await postWebhook(
+    const webhookStatus = await deliver(
       state,
       "statuses",
       webhookPayload(state, phoneNumberId, { wabaId: input.waba_id, statuses }),
+      { source: "control" },
     );
     res.json({ webhook_status: webhookStatus });
   });
@@ -160,9 +168,11 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   });
   router.get("/faults", (_req, res) => void res.json({ faults: state.faults }));
 
-  router.get("/sent", (_req, res) => void res.json(state.sent));
-  router.get("/requests", (_req, res) => void res.json(state.requests));
-  router.get("/webhooks", (_req, res) => void res.json(state.webhooks));
+  const limit = () => state.config.historyLimit;
+  router.get("/sent", (_req, res) => void res.json(recent(state.sent, limit())));
+  router.get("/requests", (_req, res) => void res.json(recent(state.requests, limit())));
+  router.get("/webhooks", (_req, res) => void res.json(recent(state.webhooks, limit())));
+  router.get("/webhooks/pending", (_req, res) => void res.json({ pending: pendingRedeliveries(state) }));
 
   router.get("/config", (_req, res) => void res.json(publicConfig(state)));
   router.post("/config", (req, res) => {
@@ -178,6 +188,10 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (input.rateLimitPerSecond !== undefined) config.rateLimitPerSecond = input.rateLimitPerSecond ?? undefined;
     if (input.templates) config.templates = input.templates as unknown as SandboxTemplate[];
     if (input.pageSize !== undefined) config.pageSize = input.pageSize;
+    if (input.webhookRetries !== undefined) config.webhookRetries = input.webhookRetries;
+    if (input.webhookRetryScale !== undefined) config.webhookRetryScale = input.webhookRetryScale;
+    if (input.statusBatchMs !== undefined) config.statusBatchMs = input.statusBatchMs;
+    if (input.historyLimit !== undefined) config.historyLimit = input.historyLimit;
     res.json(publicConfig(state));
   });
 

@@ -12,6 +12,9 @@ export type {
   FaultRoute,
 } from "./state.ts";
 export type { WebhookPayload, WebhookValue } from "./webhooks.ts";
+export { RETRY_WAITS_MS, RETRY_WINDOW_MS, retryWaitMs } from "./deliveries.ts";
+export { MAX_STATUSES_PER_PAYLOAD } from "./statuses.ts";
+export type { PendingRedelivery } from "./pending.ts";
 export type {
   SandboxOptions,
   SandboxTemplate,

@@ -13,9 +13,12 @@ export interface Sandbox {
   app: express.Express;
   /** Live state: sent messages, Graph requests, webhooks posted, faults, windows and the run-time config. */
   state: SandboxState;
-  /** Clears sent, requests, webhooks, faults, windows, rate counters and scheduled statuses; `config` also restores the options. */
+  /**
+   * Clears sent, requests, webhooks, faults, windows, rate counters, scheduled statuses and pending redeliveries;
+   * `config` also restores the options.
+   */
   reset(options?: { config?: boolean }): void;
-  /** Stops scheduled statuses and in-flight webhook POSTs; the app answers nothing useful afterwards. */
+  /** Stops scheduled statuses, pending redeliveries and in-flight webhook POSTs; the app answers nothing useful afterwards. */
   shutdown(): void;
 }
 
@@ -60,7 +63,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       state.closed = true;
       state.generation += 1;
       cancelTimers(state);
-      state.lifecycle.abort();
+      state.redeliveries.clear();
+      state.lanes.clear();
+      state.batches.clear();
+      state.transport.close();
     },
   };
 }

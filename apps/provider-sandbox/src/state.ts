@@ -1,10 +1,14 @@
 import type { MetaCode } from "./graph/errors.ts";
 import type { Logger } from "@gw/logger";
 import { FIXTURE_TEMPLATES } from "./fixtures/templates.ts";
+import type { Redelivery } from "./deliveries.ts";
+import type { MessageLane, StatusBatch } from "./statuses.ts";
+import { WebhookTransport } from "./transport.ts";
 import type { RuntimeConfig, SandboxOptions } from "./types.ts";
 
 export const DEFAULT_STATUS_DELAYS = { sent: 50, delivered: 150, read: 300 } as const;
 export const DEFAULT_WABA_ID = "102290129340398";
+export const DEFAULT_HISTORY_LIMIT = 10_000;
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** An accepted send, as GET /_sandbox/sent lists it. */
@@ -45,6 +49,10 @@ export interface WebhookRecord {
   status: number | null;
   error: string | null;
   at: string;
+  /** Which POST of this payload: 1, then 2, 3… for redeliveries (same raw bytes, same signature). */
+  attempt: number;
+  /** Shared by every attempt of one payload; the id GET /_sandbox/webhooks/pending shows. */
+  delivery_id: number;
 }
 
 export type FaultMode = "500" | "timeout" | "reset" | "error";
@@ -82,9 +90,16 @@ export interface SandboxState {
   /** Bumped by reset and shutdown so scheduled status sequences stop. */
   generation: number;
   closed: boolean;
-  /** Aborted at shutdown, so in-flight webhook POSTs end with the sandbox. */
-  readonly lifecycle: AbortController;
   readonly timers: Set<{ timer: NodeJS.Timeout; cancel: () => void }>;
+  /** node:http with keep-alive; closed at shutdown, which ends in-flight webhook POSTs. */
+  readonly transport: WebhookTransport;
+  /** Payloads refused at least once and not yet delivered or given up, by delivery id. */
+  readonly redeliveries: Map<number, Redelivery>;
+  /** wamid -> the unsettled payload holding its latest status, and its later statuses waiting behind it. */
+  readonly lanes: Map<string, MessageLane>;
+  /** phone_number_id -> the status payload still collecting (SANDBOX_STATUS_BATCH_MS). */
+  readonly batches: Map<string, StatusBatch>;
+  deliverySeq: number;
 }
 
 /** Phone numbers compared as digits only, as Meta's wa_id. */
@@ -103,6 +118,10 @@ export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
     rateLimitPerSecond: options.rateLimitPerSecond,
     templates: options.templates ?? FIXTURE_TEMPLATES,
     pageSize: options.pageSize ?? 25,
+    webhookRetries: options.webhookRetries ?? true,
+    webhookRetryScale: options.webhookRetryScale ?? 1,
+    statusBatchMs: options.statusBatchMs ?? 0,
+    historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
   };
 }
 
@@ -122,8 +141,12 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     rate: new Map(),
     generation: 0,
     closed: false,
-    lifecycle: new AbortController(),
     timers: new Set(),
+    transport: new WebhookTransport(options.webhookTimeoutMs),
+    redeliveries: new Map(),
+    lanes: new Map(),
+    batches: new Map(),
+    deliverySeq: 0,
   };
 }
 
@@ -137,6 +160,9 @@ export function clearState(state: SandboxState): void {
   state.faults = [];
   state.windows.clear();
   state.rate.clear();
+  state.redeliveries.clear();
+  state.lanes.clear();
+  state.batches.clear();
 }
 
 export function cancelTimers(state: SandboxState): void {
@@ -145,6 +171,43 @@ export function cancelTimers(state: SandboxState): void {
     entry.cancel();
   }
   state.timers.clear();
+}
+
+/** A tracked timer: runs `fn` after `ms` unless the sandbox is reset or shut down first. */
+export function later(state: SandboxState, ms: number, fn: () => void): void {
+  const entry = {
+    timer: setTimeout(
+      () => {
+        state.timers.delete(entry);
+        fn();
+      },
+      Math.max(0, ms),
+    ),
+    cancel: noop,
+  };
+  state.timers.add(entry);
+}
+
+function noop(): void {}
+
+/**
+ * Appends to a history list (`sent`, `requests`, `webhooks`). The oldest entries are dropped in chunks, so the list
+ * holds at most `limit` + min(1024, limit / 8) entries and a push stays O(1); `recent` trims to exactly `limit`.
+ */
+export function remember<T>(list: T[], item: T, limit: number): void {
+  list.push(item);
+  if (list.length > limit + Math.min(1024, Math.ceil(limit / 8))) list.splice(0, list.length - limit);
+}
+
+/** The newest `limit` entries, in order (the list itself, trimmed). */
+export function recent<T>(list: T[], limit: number): T[] {
+  if (list.length > limit) list.splice(0, list.length - limit);
+  return list;
+}
+
+/** winston formats every entry before its transports filter by level: ask first on hot paths. */
+export function logs(state: SandboxState, level: "info" | "http" | "debug"): boolean {
+  return state.logger.isLevelEnabled(level);
 }
 
 /** A tracked sleep: resolves true after `ms`, or false at once when the sandbox is reset or shut down. */
@@ -195,7 +258,9 @@ export function withinRate(state: SandboxState, phoneNumberId: string): boolean 
   return recent.length < limit;
 }
 
+/** Counted only while a limit is set, so the counters do not grow without one. */
 export function countSend(state: SandboxState, phoneNumberId: string): void {
+  if (state.config.rateLimitPerSecond === undefined) return;
   const list = state.rate.get(phoneNumberId) ?? [];
   list.push(state.now());
   state.rate.set(phoneNumberId, list);

@@ -80,6 +80,16 @@ export interface SandboxOptions {
   pageSize?: number;
   /** WABA id put in `entry[0].id` of webhooks; default "102290129340398". */
   wabaId?: string;
+  /** Default true: a webhook answered with anything but 2xx (or not answered) is sent again on RETRY_WAITS_MS. */
+  webhookRetries?: boolean;
+  /** Factor applied to every wait of the retry schedule; default 1 (Meta's pace), e.g. 0.001 in tests. */
+  webhookRetryScale?: number;
+  /** Statuses due within this many ms for one business number share a payload (max 100); default 0 = one each. */
+  statusBatchMs?: number;
+  /** Newest entries kept in `sent`, `requests` and `webhooks`; default 10000. */
+  historyLimit?: number;
+  /** Per-attempt webhook timeout; default 10000 (Meta's). For tests only. */
+  webhookTimeoutMs?: number;
   /** Clock in ms, for tests of the 24 h window and the rate limit; default Date.now. */
   now?: () => number;
   logger?: Logger;
@@ -96,4 +106,8 @@ export interface RuntimeConfig {
   rateLimitPerSecond: number | undefined;
   templates: SandboxTemplate[];
   pageSize: number;
+  webhookRetries: boolean;
+  webhookRetryScale: number;
+  statusBatchMs: number;
+  historyLimit: number;
 }

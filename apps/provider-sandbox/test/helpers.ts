@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { silentLogger } from "@gw/testkit";
 import {
   startSandbox,
+  type PendingRedelivery,
   type RunningSandbox,
   type SandboxOptions,
   type SandboxTemplate,
@@ -113,10 +114,19 @@ export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   raw: Buffer;
   body: WebhookPayload;
+  /** performance.now() when the body had arrived. */
+  at: number;
+  /** The sandbox's side of the connection, to see keep-alive reuse. */
+  remotePort: number | undefined;
+  /** What the receiver answered. */
+  status: number;
 }
 
-/** A real loopback HTTP server standing in for the gateway's provider webhook. */
-export async function startReceiver(status = 200): Promise<{
+/**
+ * A real loopback HTTP server standing in for the gateway's provider webhook. `status` is the answer to every POST,
+ * or a function of the POST's 1-based number (e.g. 503 twice, then 200).
+ */
+export async function startReceiver(status: number | ((nth: number) => number) = 200): Promise<{
   url: string;
   received: ReceivedWebhook[];
   waitFor(predicate: (all: ReceivedWebhook[]) => boolean): Promise<ReceivedWebhook[]>;
@@ -129,8 +139,16 @@ export async function startReceiver(status = 200): Promise<{
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const raw = Buffer.concat(chunks);
-      received.push({ headers: req.headers, raw, body: JSON.parse(raw.toString("utf8")) as WebhookPayload });
-      res.writeHead(status, { "content-type": "application/json" }).end("{}");
+      const answer = typeof status === "number" ? status : status(received.length + 1);
+      received.push({
+        headers: req.headers,
+        raw,
+        body: JSON.parse(raw.toString("utf8")) as WebhookPayload,
+        at: performance.now(),
+        remotePort: req.socket.remotePort,
+        status: answer,
+      });
+      res.writeHead(answer, { "content-type": "application/json" }).end("{}");
       for (const wake of waiters.splice(0)) wake();
     });
   });
@@ -184,5 +202,46 @@ export function pixOrder(overrides: Record<string, unknown> = {}): Record<string
       subtotal: { value: 10000, offset: 100 },
     },
     ...overrides,
+  };
+}
+
+export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** GET /_sandbox/webhooks/pending. */
+export async function pendingOf(base: string): Promise<PendingRedelivery[]> {
+  return (await control<{ pending: PendingRedelivery[] }>(base, "/webhooks/pending")).body.pending;
+}
+
+/** A webhook endpoint that takes requests and never answers (until closed). */
+export async function startSilentReceiver(): Promise<{
+  url: string;
+  /** Requests received. */
+  hits: number;
+  /** Connections the client closed. */
+  disconnects: number;
+  close(): Promise<void>;
+}> {
+  let hits = 0;
+  let disconnects = 0;
+  const server = createServer(() => {
+    hits += 1;
+  });
+  server.on("connection", (socket) => socket.on("close", () => (disconnects += 1)));
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/provider/meta/webhook`,
+    get hits() {
+      return hits;
+    },
+    get disconnects() {
+      return disconnects;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -19,6 +19,10 @@ describe("standalone configuration", () => {
       SANDBOX_STATUS_DELAYS_MS: [50, 150, 300],
       SANDBOX_AUTO_STATUSES: true,
       SANDBOX_ENFORCE_WINDOW: true,
+      SANDBOX_WEBHOOK_RETRIES: true,
+      SANDBOX_WEBHOOK_RETRY_SCALE: 1,
+      SANDBOX_STATUS_BATCH_MS: 0,
+      SANDBOX_HISTORY_LIMIT: 10_000,
     });
     expect(config.META_ACCESS_TOKEN).toBeUndefined();
   });
@@ -32,6 +36,10 @@ describe("standalone configuration", () => {
         SANDBOX_UNREACHABLE: "5511900000001, 5511900000002",
         SANDBOX_RATE_LIMIT_PER_SECOND: "80",
         SANDBOX_ENFORCE_WINDOW: "false",
+        SANDBOX_WEBHOOK_RETRIES: "false",
+        SANDBOX_WEBHOOK_RETRY_SCALE: "0.001",
+        SANDBOX_STATUS_BATCH_MS: "20",
+        SANDBOX_HISTORY_LIMIT: "500",
       }),
     );
     expect(options).toMatchObject({
@@ -40,21 +48,36 @@ describe("standalone configuration", () => {
       unreachable: ["5511900000001", "5511900000002"],
       rateLimitPerSecond: 80,
       enforceWindow: false,
+      webhookRetries: false,
+      webhookRetryScale: 0.001,
+      statusBatchMs: 20,
+      historyLimit: 500,
     });
   });
 
   it("names every bad variable", () => {
     let caught: unknown;
     try {
-      loadSandboxConfig({ SANDBOX_PORT: "porta", SANDBOX_STATUS_DELAYS_MS: "1,2" });
+      loadSandboxConfig({
+        SANDBOX_PORT: "porta",
+        SANDBOX_STATUS_DELAYS_MS: "1,2",
+        SANDBOX_WEBHOOK_RETRIES: "talvez",
+        SANDBOX_WEBHOOK_RETRY_SCALE: "0",
+        SANDBOX_STATUS_BATCH_MS: "-1",
+        SANDBOX_HISTORY_LIMIT: "0",
+      });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).variables.sort()).toEqual([
       "META_APP_SECRET",
+      "SANDBOX_HISTORY_LIMIT",
       "SANDBOX_PORT",
+      "SANDBOX_STATUS_BATCH_MS",
       "SANDBOX_STATUS_DELAYS_MS",
+      "SANDBOX_WEBHOOK_RETRIES",
+      "SANDBOX_WEBHOOK_RETRY_SCALE",
     ]);
   });
 });

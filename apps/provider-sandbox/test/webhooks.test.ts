@@ -146,7 +146,8 @@ describe("inbound webhooks", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    sandbox = await start({ webhookUrl: receiver.url });
+    // These tests count exact POSTs: a redelivery of the refused one would land in a later test.
+    sandbox = await start({ webhookUrl: receiver.url, webhookRetries: false });
   });
   afterEach(() => {
     receiver.received.length = 0;

@@ -5,3 +5,4 @@ export * from "./deliveries.ts";
 export * from "./templates.ts";
 export * from "./webhooks.ts";
 export * from "./openapi.ts";
+export * from "./webhooks.openapi.ts";

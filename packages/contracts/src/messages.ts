@@ -182,3 +182,11 @@ export const IdempotencyKeyHeader = z
   .max(64)
   .describe("A unique value per message; repeat it (with the same body) after a connection error or a 5xx");
 export const SendHeaders = z.object({ "idempotency-key": IdempotencyKeyHeader.optional() });
+/** The send's headers as the OpenAPI document names them (the parser above reads them lower-cased). */
+export const SendRequestHeaders = z.object({ "Idempotency-Key": IdempotencyKeyHeader.optional() });
+export const SendResponseHeaders = z.object({
+  "Idempotent-Replayed": z
+    .literal("true")
+    .optional()
+    .describe("Present when this is the stored answer of an earlier call with the same Idempotency-Key"),
+});

@@ -22,4 +22,5 @@ export { validatePhone } from "./phones/validate.ts";
 export { WINDOW_MS, getWindow, windowStatus } from "./windows/windows.ts";
 export type { WindowState } from "./windows/windows.ts";
 export * from "./deliveries/index.ts";
+export * from "./retention/index.ts";
 export * from "./templates/index.ts";

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
-import { freePort, silentLogger, testEnv } from "@gw/testkit";
+import {
+  createDelivery,
+  createFixture,
+  freePort,
+  reply,
+  signatureIsValid,
+  silentLogger,
+  startReceiver,
+  testEnv,
+  type Receiver,
+} from "@gw/testkit";
 import {
   createDeliveryScheduler,
   createWebhookSender,
@@ -9,14 +19,6 @@ import {
   type ProcessDeliveryDeps,
   type WebhookSender,
 } from "../src/deliveries/index.ts";
-import {
-  createDelivery,
-  createFixture,
-  reply,
-  signatureIsValid,
-  startReceiver,
-  type Receiver,
-} from "./deliveries.support.ts";
 
 const SCHEDULE = [1_000, 2_000, 3_000];
 const BODY_LIMIT = 64;
@@ -142,7 +144,8 @@ describe("processDeliveryAttempt", () => {
     expect(gap).toBeGreaterThanOrEqual(800);
     expect(gap).toBeLessThanOrEqual(1_200);
     const job = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 2));
-    expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 2 });
+    // The next job names its integration, so the dispatcher can defer it without a query (fairness gate).
+    expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 2, integrationId: fixture.integrationId });
     expect(job?.opts.delay).toBeGreaterThanOrEqual(800);
     expect(job?.opts.delay).toBeLessThanOrEqual(1_200);
     expect(await job?.getState()).toBe("delayed");

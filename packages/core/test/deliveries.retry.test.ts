@@ -11,9 +11,8 @@ import {
   type Redis,
   type WebhookQueue,
 } from "@gw/jobs";
-import { testEnv } from "@gw/testkit";
+import { createDelivery, createFixture, eventually, testEnv, type Fixture } from "@gw/testkit";
 import { retryDelivery, retryFailedDeliveries } from "../src/deliveries/index.ts";
-import { createDelivery, createFixture, waitFor, type Fixture } from "./deliveries.support.ts";
 
 let db: Db;
 let redis: Redis;
@@ -66,15 +65,16 @@ describe("retryDelivery", () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/x");
     const delivery = await failedDelivery(fixture, 7);
 
-    const result = await retryDelivery({
-      db,
-      queue,
-      accountId: fixture.accountId,
-      deliveryId: delivery.id.toString(),
-      actor: "api_key:teste",
-      action: "api.webhook.retry",
-      requestId: "req-1",
-    });
+    const result = await retryDelivery(
+      { db, queue },
+      {
+        accountId: fixture.accountId,
+        deliveryId: delivery.id.toString(),
+        actor: "api_key:teste",
+        action: "api.webhook.retry",
+        requestId: "req-1",
+      },
+    );
 
     expect(result).toEqual({ id: delivery.id.toString(), status: "pending", previousStatus: "failed", nextAttempt: 8 });
     const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
@@ -96,14 +96,15 @@ describe("retryDelivery", () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/x");
     const delivery = await failedDelivery(fixture, 1, "delivered");
 
-    const result = await retryDelivery({
-      db,
-      queue,
-      accountId: fixture.accountId,
-      deliveryId: delivery.id,
-      actor: "cli",
-      action: "webhook.retry",
-    });
+    const result = await retryDelivery(
+      { db, queue },
+      {
+        accountId: fixture.accountId,
+        deliveryId: delivery.id,
+        actor: "cli",
+        action: "webhook.retry",
+      },
+    );
 
     expect(result).toMatchObject({ previousStatus: "delivered", nextAttempt: 2 });
     const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
@@ -117,25 +118,27 @@ describe("retryDelivery", () => {
     const delivering = await failedDelivery(fixture, 2, "delivering");
 
     await expectApiError(
-      retryDelivery({
-        db,
-        queue,
-        accountId: fixture.accountId,
-        deliveryId: pending.id,
-        actor: "cli",
-        action: "webhook.retry",
-      }),
+      retryDelivery(
+        { db, queue },
+        {
+          accountId: fixture.accountId,
+          deliveryId: pending.id,
+          actor: "cli",
+          action: "webhook.retry",
+        },
+      ),
       "delivery_not_retryable",
     );
     await expectApiError(
-      retryDelivery({
-        db,
-        queue,
-        accountId: fixture.accountId,
-        deliveryId: delivering.id,
-        actor: "cli",
-        action: "webhook.retry",
-      }),
+      retryDelivery(
+        { db, queue },
+        {
+          accountId: fixture.accountId,
+          deliveryId: delivering.id,
+          actor: "cli",
+          action: "webhook.retry",
+        },
+      ),
       "delivery_not_retryable",
     );
     expect(await db.auditEntry.count({ where: { accountId: fixture.accountId } })).toBe(0);
@@ -146,16 +149,22 @@ describe("retryDelivery", () => {
     const owner = await createFixture(db, "http://127.0.0.1:9/x");
     const other = await createFixture(db, "http://127.0.0.1:9/y");
     const delivery = await failedDelivery(owner);
-    const base = { db, queue, actor: "cli", action: "webhook.retry" };
+    const base = { actor: "cli", action: "webhook.retry" };
 
-    await expectApiError(retryDelivery({ ...base, accountId: other.accountId, deliveryId: delivery.id }), "not_found");
     await expectApiError(
-      retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "999999999999" }),
+      retryDelivery({ db, queue }, { ...base, accountId: other.accountId, deliveryId: delivery.id }),
       "not_found",
     );
-    await expectApiError(retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "12abc" }), "not_found");
     await expectApiError(
-      retryDelivery({ ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" }),
+      retryDelivery({ db, queue }, { ...base, accountId: owner.accountId, deliveryId: "999999999999" }),
+      "not_found",
+    );
+    await expectApiError(
+      retryDelivery({ db, queue }, { ...base, accountId: owner.accountId, deliveryId: "12abc" }),
+      "not_found",
+    );
+    await expectApiError(
+      retryDelivery({ db, queue }, { ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" }),
       "not_found",
     );
     expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("failed");
@@ -170,7 +179,9 @@ describe("retryDelivery", () => {
     const worker = new Worker(QUEUES.webhooks, () => Promise.resolve("integration_inactive"), { connection, prefix });
     const jobId = deliverWebhookJob.jobId(delivery.id, 1);
     try {
-      await waitFor("job concluído", async () => (await (await queue.getJob(jobId))?.getState()) === "completed");
+      await eventually(async () => (await (await queue.getJob(jobId))?.getState()) === "completed", {
+        what: "job concluído",
+      });
     } finally {
       await worker.close();
       connection.disconnect();
@@ -180,14 +191,15 @@ describe("retryDelivery", () => {
       data: { status: "failed", lastErrorKind: "integration_inactive" },
     });
 
-    const result = await retryDelivery({
-      db,
-      queue,
-      accountId: fixture.accountId,
-      deliveryId: delivery.id,
-      actor: "cli",
-      action: "webhook.retry",
-    });
+    const result = await retryDelivery(
+      { db, queue },
+      {
+        accountId: fixture.accountId,
+        deliveryId: delivery.id,
+        actor: "cli",
+        action: "webhook.retry",
+      },
+    );
 
     expect(result.nextAttempt).toBe(1);
     const job = await queue.getJob(jobId);
@@ -208,14 +220,15 @@ describe("retryFailedDeliveries", () => {
     const pending = await createDelivery(db, fixture);
     const foreign = await failedDelivery(other, 7);
 
-    const count = await retryFailedDeliveries({
-      db,
-      queue,
-      accountId: fixture.accountId,
-      actor: "api_key:k",
-      action: "api.webhook.retry_failed",
-      requestId: "req-2",
-    });
+    const count = await retryFailedDeliveries(
+      { db, queue },
+      {
+        accountId: fixture.accountId,
+        actor: "api_key:k",
+        action: "api.webhook.retry_failed",
+        requestId: "req-2",
+      },
+    );
 
     expect(count).toBe(3);
     for (const { id } of failed) {
@@ -234,13 +247,14 @@ describe("retryFailedDeliveries", () => {
     expect(audit[0]).toMatchObject({ action: "api.webhook.retry_failed", requestId: "req-2", details: { count: 3 } });
 
     expect(
-      await retryFailedDeliveries({
-        db,
-        queue,
-        accountId: fixture.accountId,
-        actor: "api_key:k",
-        action: "api.webhook.retry_failed",
-      }),
+      await retryFailedDeliveries(
+        { db, queue },
+        {
+          accountId: fixture.accountId,
+          actor: "api_key:k",
+          action: "api.webhook.retry_failed",
+        },
+      ),
     ).toBe(0);
   });
 });

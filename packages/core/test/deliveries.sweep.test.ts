@@ -10,9 +10,16 @@ import {
   type Redis,
   type WebhookQueue,
 } from "@gw/jobs";
-import { silentLogger, testEnv } from "@gw/testkit";
+import {
+  createDelivery,
+  createFixture,
+  eventually,
+  isolatedDatabase,
+  silentLogger,
+  testEnv,
+  type Fixture,
+} from "@gw/testkit";
 import { sweepDeliveries, type SweepDeps } from "../src/deliveries/index.ts";
-import { createDelivery, createFixture, isolatedDatabase, waitFor, type Fixture } from "./deliveries.support.ts";
 
 // The sweep reads the whole deliveries table: a database of its own keeps other test files' rows out.
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -129,7 +136,7 @@ describe("sweepDeliveries", () => {
       prefix,
     });
     try {
-      await waitFor("job falhar", async () => (await jobState(orphan, 1)) === "failed");
+      await eventually(async () => (await jobState(orphan, 1)) === "failed", { what: "job falhar" });
     } finally {
       await worker.close();
       connection.disconnect();

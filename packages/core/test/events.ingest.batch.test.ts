@@ -4,9 +4,8 @@
 // deadlocks or lost or doubled events, and one bad item never blocking the rest.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
-import { silentLogger } from "@gw/testkit";
+import { createFixture, isolatedDatabase, silentLogger, type Fixture } from "@gw/testkit";
 import { createAccountDirectory, ingestProviderWebhook, type IngestDeps } from "../src/index.ts";
-import { createFixture, isolatedDatabase, type Fixture } from "./deliveries.support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { inTransaction, type Db } from "@gw/db";
+import { isolatedDatabase } from "@gw/testkit";
 import { addBusinessNumber, applyStatuses, createAccount, lockWamids, storeAcceptedMessage } from "../src/index.ts";
-import { isolatedDatabase } from "./deliveries.support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
@@ -17,14 +17,17 @@ afterAll(async () => {
 
 describe("a provider status that arrives while the send is being committed", () => {
   it("waits for the send's commit and is applied, instead of being parked in early_statuses for ever", async () => {
-    const account = await createAccount(db, "corrida");
+    const account = await createAccount({ db }, { name: "corrida" });
     const phoneNumberId = `9${Date.now()}`;
-    await addBusinessNumber(db, {
-      accountId: account.id,
-      phoneNumberId,
-      wabaId: `w${phoneNumberId}`,
-      displayNumber: "+55 11 4000-0000",
-    });
+    await addBusinessNumber(
+      { db },
+      {
+        accountId: account.id,
+        phoneNumberId,
+        wabaId: `w${phoneNumberId}`,
+        displayNumber: "+55 11 4000-0000",
+      },
+    );
     const wamid = `wamid.corrida.${Date.now()}`;
 
     let stored!: () => void;

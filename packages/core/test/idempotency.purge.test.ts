@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
+import { isolatedDatabase } from "@gw/testkit";
 import { purgeExpiredIdempotencyKeys } from "../src/index.ts";
-import { isolatedDatabase } from "./deliveries.support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
@@ -39,9 +39,9 @@ describe("purgeExpiredIdempotencyKeys", () => {
     });
 
     // Batch of 3 with 4 expired: two rounds, the second one partial.
-    expect(await purgeExpiredIdempotencyKeys(db, now, 3)).toBe(4);
+    expect(await purgeExpiredIdempotencyKeys({ db }, { now, batchSize: 3 })).toBe(4);
     const left = await db.idempotencyKey.findMany({ where: { accountId: account.id }, orderBy: { key: "asc" } });
     expect(left.map((k) => k.key)).toEqual(["viva-1", "viva-2"]);
-    expect(await purgeExpiredIdempotencyKeys(db, now, 3)).toBe(0);
+    expect(await purgeExpiredIdempotencyKeys({ db }, { now, batchSize: 3 })).toBe(0);
   });
 });

@@ -2,6 +2,7 @@
 // pair through the batch statement and through the TypeScript definition of spec 3.1, so the two cannot drift.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { inTransaction, type Db } from "@gw/db";
+import { createFixture, isolatedDatabase, type Fixture } from "@gw/testkit";
 import {
   applyStatuses,
   lockWamids,
@@ -10,7 +11,6 @@ import {
   type ProviderStatus,
   type StoredStatus,
 } from "../src/index.ts";
-import { createFixture, isolatedDatabase, type Fixture } from "./deliveries.support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

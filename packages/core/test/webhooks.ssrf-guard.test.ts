@@ -261,14 +261,14 @@ describe("setIntegration (registration)", () => {
 
   beforeAll(async () => {
     db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
-    accountId = (await createAccount(db, "Conta SSRF")).id;
+    accountId = (await createAccount({ db }, { name: "Conta SSRF" })).id;
   });
   afterAll(async () => {
     await db.$disconnect();
   });
 
   const register = (url: string, policy = PRODUCTION_INTEGRATION_POLICY) =>
-    setIntegration(db, { accountId, url, events: ["message.status"] }, policy);
+    setIntegration({ db, policy }, { accountId, url, events: ["message.status"] });
 
   async function expectRefused(
     url: string,

@@ -28,6 +28,17 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "at most one default number per account: a partial unique index, not expressible in Prisma's schema language",
     },
     {
+      key: "index inbound_messages_with_content_created_at_idx",
+      description:
+        "btree ON inbound_messages (created_at) WHERE ((text IS NOT NULL) OR (contact_name IS NOT NULL) OR (media_id IS NOT NULL) OR (media_filename IS NOT NULL))",
+      why: "retention (LGPD): only the inbound messages whose contact's text, name or media is still to be cleared, so each batch reads just those",
+    },
+    {
+      key: "index delivery_attempts_with_response_body_started_at_idx",
+      description: "btree ON delivery_attempts (started_at) WHERE (response_body IS NOT NULL)",
+      why: "retention: only the attempts whose integrator answer is still to be cleared, so each batch reads just those",
+    },
+    {
       key: "function gw_notify_api_key_change()",
       description: "função",
       why: "announces a revoked or deleted API key (NOTIFY gw_api_key_changes) so every API pod drops it from its cache at once",

@@ -16,6 +16,8 @@ export const ERROR_REGISTRY = {
       "O filtro de status do template é inválido; use APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED ou ALL.",
   },
   no_connected_number: { status: 400, message: "A conta não tem um número de WhatsApp conectado para esta operação." },
+  // The HTTP layer could not read the request (URL escapes, body encoding, a body cut short); docs/decisions.md.
+  bad_request: { status: 400, message: "A requisição está malformada e não pôde ser lida." },
   // 401
   invalid_api_key: { status: 401, message: "A chave de API está ausente, é inválida ou foi revogada." },
   // 404

@@ -17,6 +17,12 @@ export const deliverWebhookJob = {
     deliveryId: z.string().regex(/^\d+$/),
     /** The attempt this job performs (1-based, monotonic across manual retries). */
     attempt: z.number().int().min(1),
+    /**
+     * The delivery's integration, when the producer knows it: the dispatcher then applies its per-integration
+     * in-flight cap and circuit breaker before touching PostgreSQL. Jobs without it (first attempts from the
+     * outbox, jobs queued before it existed) are claimed first and checked after the claim.
+     */
+    integrationId: z.guid().optional(),
   }),
   /** One job per attempt: a job id derived from delivery + attempt can never be queued twice. */
   jobId: (deliveryId: string | bigint, attempt: number) => `delivery-${deliveryId}-attempt-${attempt}`,
@@ -44,5 +50,16 @@ export type JobPayload<N extends JobName> = z.infer<Catalogue[N]["payload"]>;
 /** The job names a queue carries. */
 export type JobNamesOf<Q extends QueueName> = { [N in JobName]: Catalogue[N]["queue"] extends Q ? N : never }[JobName];
 
+/** What a handler may do with its job besides finishing it. */
+export interface JobControl<P> {
+  /**
+   * Put the job back in the queue, delayed until `at`, without counting one of its BullMQ attempts, and free the
+   * worker slot (never resolves: it ends the handler). `data` replaces the payload for the next run.
+   */
+  defer(at: Date, data?: P): Promise<never>;
+}
+
 /** One handler per job of the queue; the result string is kept on the completed job (Bull Board shows it). */
-export type JobHandlers<Q extends QueueName> = { [N in JobNamesOf<Q>]: (payload: JobPayload<N>) => Promise<string> };
+export type JobHandlers<Q extends QueueName> = {
+  [N in JobNamesOf<Q>]: (payload: JobPayload<N>, job: JobControl<JobPayload<N>>) => Promise<string>;
+};

@@ -1,7 +1,15 @@
 export { createRedis, pingRedis } from "./redis.ts";
 export type { Redis } from "./redis.ts";
 export { JOB_CATALOGUE, QUEUES, deliverWebhookJob } from "./catalogue.ts";
-export type { DeliverWebhookPayload, JobHandlers, JobName, JobNamesOf, JobPayload, QueueName } from "./catalogue.ts";
+export type {
+  DeliverWebhookPayload,
+  JobControl,
+  JobHandlers,
+  JobName,
+  JobNamesOf,
+  JobPayload,
+  QueueName,
+} from "./catalogue.ts";
 export { createProcessor } from "./processor.ts";
 export { createWebhookQueue, enqueueAttempts, enqueueDeliveryAttempt, enqueueFirstAttempts } from "./queues.ts";
 export type { AttemptToQueue, WebhookQueue } from "./queues.ts";

@@ -1,5 +1,5 @@
-import { UnrecoverableError, type Job } from "bullmq";
-import { JOB_CATALOGUE, type JobHandlers, type JobName, type QueueName } from "./catalogue.ts";
+import { DelayedError, UnrecoverableError, type Job } from "bullmq";
+import { JOB_CATALOGUE, type JobControl, type JobHandlers, type JobName, type QueueName } from "./catalogue.ts";
 
 function isJobName(name: string): name is JobName {
   return Object.hasOwn(JOB_CATALOGUE, name);
@@ -7,20 +7,32 @@ function isJobName(name: string): name is JobName {
 
 /**
  * The BullMQ processor of one queue: finds the job's definition in the catalogue, validates its payload and
- * calls its handler. An unknown job or an invalid payload fails for good (no retry can fix it).
+ * calls its handler. An unknown job or an invalid payload fails for good (no retry can fix it). A handler that
+ * defers its job moves it to the delayed set (BullMQ's "manually delay a job": moveToDelayed with the lock token,
+ * then DelayedError, which the worker takes as neither a failure nor an attempt).
  */
 export function createProcessor<Q extends QueueName>(
   queue: Q,
   handlers: JobHandlers<Q>,
-): (job: Job) => Promise<string> {
-  const byName = handlers as Record<string, ((payload: unknown) => Promise<string>) | undefined>;
-  return async (job) => {
+): (job: Job, token?: string) => Promise<string> {
+  const byName = handlers as Record<
+    string,
+    ((payload: unknown, control: JobControl<unknown>) => Promise<string>) | undefined
+  >;
+  return async (job, token) => {
     const definition = isJobName(job.name) ? JOB_CATALOGUE[job.name] : undefined;
     const handler = byName[job.name];
     if (!definition || definition.queue !== queue || !handler)
       throw new UnrecoverableError(`unknown job ${job.name} on queue ${queue}`);
     const payload = definition.payload.safeParse(job.data);
     if (!payload.success) throw new UnrecoverableError(`invalid payload for ${job.name}`);
-    return handler(payload.data);
+    const control: JobControl<unknown> = {
+      async defer(at, data) {
+        if (data !== undefined) await job.updateData(data);
+        await job.moveToDelayed(at.getTime(), token);
+        throw new DelayedError();
+      },
+    };
+    return handler(payload.data, control);
   };
 }

@@ -13,12 +13,16 @@ export interface AttemptToQueue {
   deliveryId: string;
   attempt: number;
   delayMs?: number;
+  /** The delivery's integration, when known (lets the dispatcher defer the job without a query). */
+  integrationId?: string | undefined;
 }
 
-function jobOf({ deliveryId, attempt, delayMs = 0 }: AttemptToQueue) {
+function jobOf({ deliveryId, attempt, delayMs = 0, integrationId }: AttemptToQueue) {
+  const data: DeliverWebhookPayload =
+    integrationId === undefined ? { deliveryId, attempt } : { deliveryId, attempt, integrationId };
   return {
     name: deliverWebhookJob.name,
-    data: { deliveryId, attempt },
+    data,
     opts: {
       ...deliverWebhookJob.options,
       jobId: deliverWebhookJob.jobId(deliveryId, attempt),
@@ -33,8 +37,9 @@ export async function enqueueDeliveryAttempt(
   deliveryId: bigint | string,
   attempt: number,
   delayMs = 0,
+  integrationId?: string,
 ): Promise<void> {
-  const job = jobOf({ deliveryId: String(deliveryId), attempt, delayMs });
+  const job = jobOf({ deliveryId: String(deliveryId), attempt, delayMs, integrationId });
   await queue.add(job.name, job.data, job.opts);
 }
 

@@ -1,5 +1,3 @@
-import { createServer } from "node:net";
-import { once } from "node:events";
 import { createLogger } from "@gw/logger";
 import type { Logger } from "@gw/logger";
 
@@ -10,18 +8,6 @@ export function capturingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   logger.on("data", (info: unknown) => lines.push(JSON.stringify(info)));
   return { logger, lines };
-}
-
-/** A loopback port with nothing listening on it. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 /** Calls the sandbox's control API. */

@@ -5,11 +5,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { startSandbox } from "@gw/provider-sandbox";
 import type { RunningSandbox } from "@gw/provider-sandbox";
+import { freePort } from "@gw/testkit";
 import type { ErrorCode } from "@gw/errors";
 import { createMetaClient, MetaApiError, MetaUnavailableError, MetaUnconfirmedError } from "../src/index.ts";
 import { createLogger } from "@gw/logger";
 import type { GraphMessagePayload, GraphOrderDetails, GraphTemplatePayload, MetaClient } from "../src/index.ts";
-import { capturingLogger, closedPort, control } from "./helpers.ts";
+import { capturingLogger, control } from "./helpers.ts";
 import type { RecordedRequest } from "./helpers.ts";
 
 const TOKEN = "EAAG-test-token-4f8a1c9e2b7d";
@@ -378,7 +379,7 @@ describe("sendMessage: outcomes without confirmation are never retried", () => {
 
 describe("sendMessage: nothing went out", () => {
   it("connection refused -> MetaUnavailableError ECONNREFUSED", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const client = createMetaClient({
       baseUrl: `http://127.0.0.1:${port}`,
       apiVersion: "v23.0",

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/glo
 import { createLogger } from "@gw/logger";
 import { FIXTURE_TEMPLATES, startSandbox } from "@gw/provider-sandbox";
 import type { RunningSandbox } from "@gw/provider-sandbox";
+import { freePort } from "@gw/testkit";
 import { createMetaClient, MetaApiError, MetaCatalogueUnavailableError } from "../src/index.ts";
 import type { MetaClient } from "../src/index.ts";
-import { capturingLogger, closedPort, control } from "./helpers.ts";
+import { capturingLogger, control } from "./helpers.ts";
 import type { RecordedRequest } from "./helpers.ts";
 
 const TOKEN = "EAAG-templates-token-9c1e77";
@@ -151,7 +152,7 @@ describe("listTemplates: a failure on any page means no catalogue", () => {
   });
 
   it("the provider unreachable -> MetaCatalogueUnavailableError", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const client = createMetaClient({
       baseUrl: `http://127.0.0.1:${port}`,
       apiVersion: "v23.0",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { applyMigrations, createDb, type Db } from "@gw/db";
 
 export interface TestEnv {
   databaseUrl: string;
@@ -35,6 +36,23 @@ export async function createTempDatabase(): Promise<{ url: string; drop: () => P
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/** A migrated database of its own, for tests that scan whole tables (the reconciler's sweep); `drop()` removes it. */
+export async function isolatedDatabase(): Promise<{ url: string; db: Db; drop: () => Promise<void> }> {
+  const temp = await createTempDatabase();
+  await applyMigrations(temp.url);
+  const db = createDb({ url: temp.url, poolSize: 5 });
+  // Load Prisma's query compiler now: jest refuses the lazy import once the hook that started it returned.
+  await db.$queryRawUnsafe("SELECT 1");
+  return {
+    url: temp.url,
+    db,
+    drop: async () => {
+      await db.$disconnect();
+      await temp.drop();
     },
   };
 }

@@ -1,3 +1,12 @@
-export { testEnv, createTempDatabase } from "./env.ts";
+export { createFixture, createDelivery, reply, signatureIsValid, startReceiver } from "./deliveries.ts";
+export type { Fixture, ReceivedRequest, Receiver, ReceiverHandler } from "./deliveries.ts";
+export { createTempDatabase, isolatedDatabase, testEnv } from "./env.ts";
+export type { TestEnv } from "./env.ts";
+export { eventually } from "./eventually.ts";
+export type { EventuallyOptions } from "./eventually.ts";
 export { silentLogger } from "./logger.ts";
-export { freePort, startThrowawayRedis } from "./redis-server.ts";
+export { freePort } from "./ports.ts";
+export { spawnApp } from "./processes.ts";
+export type { AppProcess } from "./processes.ts";
+export { startThrowawayRedis } from "./redis-server.ts";
+export { REPO_ROOT, envExampleSection, envExampleSections } from "./repo.ts";

@@ -1,16 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
+import { freePort } from "./ports.ts";
 
 /** A throwaway redis-server (Debian's, installed by scripts/stack.sh) for tests that stop Redis. */
 export async function startThrowawayRedis(): Promise<{ url: string; stop: () => Promise<void> }> {

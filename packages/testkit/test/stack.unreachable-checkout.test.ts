@@ -20,7 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "@jest/globals";
 import pg from "pg";
-import { freePort } from "../src/redis-server.ts";
+import { freePort } from "../src/ports.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const AS_ROOT = process.getuid?.() === 0;

@@ -24,8 +24,10 @@ describe("ESLint (the repository's eslint.config.js)", () => {
       languageOptions: {
         parserOptions: {
           projectService: {
-            allowDefaultProject: [`*/*/src/${PROBE}`, `*/*/test/${PROBE}`],
+            allowDefaultProject: [`*/*/src/${PROBE}`, `*/*/test/${PROBE}`, `bench/${PROBE}`],
             defaultProject: "tsconfig.json",
+            // One probe file per folder linted below (typescript-eslint refuses more than 8 by default).
+            maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
           },
         },
       },
@@ -88,11 +90,34 @@ describe("ESLint (the repository's eslint.config.js)", () => {
       const sandbox = await lint("packages/core/src", 'export { startSandbox } from "@gw/provider-sandbox";\n');
       expect(sandbox.rules).toEqual(["import-x/no-restricted-paths"]);
       expect(sandbox.messages[0]).toContain("never imports the provider sandbox");
-      const testFolder = await lint("packages/core/src", 'export * from "../test/deliveries.support.ts";\n');
+      const testFolder = await lint("packages/meta/src", 'export * from "../test/helpers.ts";\n');
       expect(testFolder.rules).toEqual(["import-x/no-restricted-paths"]);
       expect(testFolder.messages[0]).toContain("never imports a test/ folder");
       const fromTest = await lint("packages/core/test", 'export { startSandbox } from "@gw/provider-sandbox";\n');
       expect(fromTest.errorCount).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "fails when a test, a bench or a script imports another workspace's test/ folder; its own and @gw/testkit pass",
+    async () => {
+      const other = await lint(
+        "apps/cli/test",
+        'export { sandboxControl } from "../../api/test/support/sandbox-control.ts";\n',
+      );
+      expect(other.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(other.messages[0]).toContain("never imports another workspace's test/ folder");
+      const bench = await lint(
+        "bench",
+        'export { sandboxControl } from "../apps/api/test/support/sandbox-control.ts";\n',
+      );
+      expect(bench.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(bench.messages[0]).toContain("never import a test/ folder");
+      const own = await lint("apps/cli/test", 'export { runCli } from "./run-cli.ts";\n');
+      expect(own.errorCount).toBe(0);
+      const kit = await lint("apps/cli/test", 'export { eventually } from "@gw/testkit";\n');
+      expect(kit.errorCount).toBe(0);
     },
     SLOW,
   );

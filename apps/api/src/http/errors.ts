@@ -1,6 +1,6 @@
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { ApiError } from "@gw/errors";
-import { RequestValidationError } from "@gw/contracts";
+import { RequestValidationError, type ValidationIssue } from "@gw/contracts";
 import { isDatabaseUnavailable } from "@gw/db";
 import type { Logger } from "@gw/logger";
 
@@ -8,20 +8,74 @@ import type { Logger } from "@gw/logger";
 export const notFound: RequestHandler = (_req, _res, next) =>
   next(new ApiError("not_found", { message: "Rota não encontrada." }));
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  body?: string;
+/** What the errors of Express's own layers carry: router (URIError), body-parser/raw-body and send (http-errors). */
+interface HttpLayerError {
+  status?: unknown;
+  statusCode?: unknown;
+  expose?: unknown;
+  type?: unknown;
+  code?: unknown;
   message: string;
 }
 
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    typeof (error as BodyParserError).type === "string" &&
-    "status" in error
-  );
+function asHttpLayerError(error: unknown): HttpLayerError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const candidate = error as HttpLayerError;
+  // http-errors marks what it builds with `expose`; the router's undecodable parameter is a URIError with a status.
+  return candidate.expose !== undefined || error instanceof URIError ? candidate : undefined;
+}
+
+/**
+ * The 4xx status Express's own layers put on the errors they raise (router, body-parser, send), or undefined for
+ * any other error: a status on an error of ours or of a library is not the client's fault.
+ */
+export function clientErrorStatus(error: unknown): number | undefined {
+  const layer = asHttpLayerError(error);
+  const status = typeof layer?.status === "number" ? layer.status : layer?.statusCode;
+  return typeof status === "number" && Number.isInteger(status) && status >= 400 && status < 500 ? status : undefined;
+}
+
+const BODY_CUT_SHORT = "O corpo da requisição foi interrompido antes do fim.";
+
+/** A body the client stopped sending before its end (the answer is for the logs and metrics: nobody reads it). */
+export const bodyCutShort = () => new ApiError("bad_request", { message: BODY_CUT_SHORT });
+
+/** Portuguese sentence for a request the HTTP layer could not read. */
+function unreadableSentence(error: HttpLayerError | undefined): string | undefined {
+  if (error?.type === "request.aborted") return BODY_CUT_SHORT;
+  if (error instanceof URIError) return "A URL contém uma sequência de escape (%) inválida.";
+  if (error?.type === "request.size.invalid") return "O corpo não tem o tamanho informado em Content-Length.";
+  if (typeof error?.code === "string" && error.code.startsWith("Z_")) {
+    return "O corpo não pôde ser descompactado conforme o Content-Encoding informado.";
+  }
+  return undefined;
+}
+
+/** An error of the HTTP layer as the envelope of a registry code; undefined when it is not one. */
+function httpLayerApiError(error: unknown): ApiError | undefined {
+  const status = clientErrorStatus(error);
+  if (status === undefined) return undefined;
+  if (status === 404) return new ApiError("not_found", { message: "Rota não encontrada." });
+  if (status === 413) return new ApiError("payload_too_large");
+  const message = unreadableSentence(asHttpLayerError(error));
+  return new ApiError("bad_request", message === undefined ? {} : { message });
+}
+
+/** body-parser's failures that are validation errors of the body (spec 7's HTTPValidationError, 422). */
+function bodyValidationIssue(error: unknown): ValidationIssue | undefined {
+  const layer = asHttpLayerError(error);
+  if (layer?.type === "entity.parse.failed") {
+    return {
+      loc: ["body", 0],
+      msg: "O corpo não é um JSON válido.",
+      type: "json_invalid",
+      ctx: { error: layer.message },
+    };
+  }
+  if (layer?.type === "encoding.unsupported" || layer?.type === "charset.unsupported") {
+    return { loc: ["body"], msg: "Codificação do corpo não suportada.", type: "value_error" };
+  }
+  return undefined;
 }
 
 // Prisma's codes for "the database cannot be reached / answered in time" (not for a query that failed); the
@@ -41,7 +95,38 @@ function isDependencyUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** The one place errors become HTTP answers. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fromHttpLayer = httpLayerApiError(error);
+  if (fromHttpLayer) return fromHttpLayer;
+  return isDependencyUnavailable(error)
+    ? new ApiError("service_unavailable", { cause: error, retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS })
+    : new ApiError("internal_error", { cause: error });
+}
+
+/** Headers a handler may have set for the answer it meant to give (send sets them before it fails). */
+const CONTENT_HEADERS = [
+  "Content-Type",
+  "Content-Encoding",
+  "Content-Language",
+  "Content-Range",
+  "Content-Disposition",
+  "Cache-Control",
+  "ETag",
+  "Last-Modified",
+];
+
+function sendApiError(res: Response, apiError: ApiError): void {
+  for (const header of CONTENT_HEADERS) res.removeHeader(header);
+  if (apiError.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(apiError.retryAfterSeconds));
+  res.status(apiError.status).json(apiError.toBody());
+}
+
+/**
+ * The one place errors become HTTP answers: request validation as HTTPValidationError (422), everything else as
+ * the envelope. Errors of Express's own layers with a 4xx status (an undecodable URL, a body that cannot be
+ * inflated or was cut short, send's refusals) are the client's: their envelope, never a 500.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
@@ -49,42 +134,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(422).json({ detail: error.detail });
       return;
     }
-    if (isBodyParserError(error)) {
-      if (error.type === "entity.parse.failed") {
-        res.status(422).json({
-          detail: [
-            {
-              loc: ["body", 0],
-              msg: "O corpo não é um JSON válido.",
-              type: "json_invalid",
-              ctx: { error: error.message },
-            },
-          ],
-        });
-        return;
-      }
-      if (error.type === "entity.too.large") {
-        const tooLarge = new ApiError("payload_too_large");
-        res.status(tooLarge.status).json(tooLarge.toBody());
-        return;
-      }
-      if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") {
-        res
-          .status(422)
-          .json({ detail: [{ loc: ["body"], msg: "Codificação do corpo não suportada.", type: "value_error" }] });
-        return;
-      }
+    const issue = bodyValidationIssue(error);
+    if (issue) {
+      res.status(422).json({ detail: [issue] });
+      return;
     }
-    const apiError =
-      error instanceof ApiError
-        ? error
-        : isDependencyUnavailable(error)
-          ? new ApiError("service_unavailable", { cause: error, retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS })
-          : new ApiError("internal_error", { cause: error });
+    const apiError = toApiError(error);
     if (apiError.status >= 500) {
       logger.error("request failed", { code: apiError.code, error: apiError.cause ?? apiError, path: req.path });
     }
-    if (apiError.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(apiError.retryAfterSeconds));
-    res.status(apiError.status).json(apiError.toBody());
+    sendApiError(res, apiError);
   };
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "@gw/errors";
@@ -41,4 +41,98 @@ export function rateLimitPerKey(options: RateLimitOptions): RequestHandler {
       next(rejection);
     }
   };
+}
+
+/** The address a per-address limit counts: IPv4 as is, IPv6 by its /64 (one host commonly holds a whole /64). */
+export function clientAddressKey(ip: string): string {
+  const address = ip.split("%")[0] ?? ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(":")) return address;
+  const [head = "", tail] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0");
+  const groups = [...left, ...zeros, ...right].slice(0, 4);
+  return `${groups.map((group) => (Number.parseInt(group, 16) || 0).toString(16)).join(":")}::/64`;
+}
+
+/** Addresses with a refusal in the current window on this pod, bounded; only they pay the Redis check. */
+class RecentAddresses {
+  private readonly until = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  add(address: string): void {
+    this.until.delete(address);
+    if (this.until.size >= this.maxEntries) {
+      const oldest = this.until.keys().next();
+      if (!oldest.done) this.until.delete(oldest.value);
+    }
+    this.until.set(address, Date.now() + this.ttlMs);
+  }
+
+  has(address: string): boolean {
+    const until = this.until.get(address);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.until.delete(address);
+    return false;
+  }
+}
+
+const TOO_MANY_REFUSALS =
+  "Muitas chaves de API recusadas a partir deste endereço; aguarde o tempo indicado em Retry-After.";
+
+export interface AuthFailureLimit {
+  /** Before the key check: 429 for an address past its budget of refused keys, without looking up its key. */
+  guard: RequestHandler;
+  /** After the key check (an error handler): counts a refused key against the address, then passes the error on. */
+  countRefusal: ErrorRequestHandler;
+}
+
+/**
+ * Refused API keys per client address (`req.ip`, so TRUST_PROXY_HOPS decides what the address is), counted in Redis
+ * and shared by every pod. Only refusals count: integrators behind one NAT address share nothing but the failures
+ * of whoever presents bad keys from it. A pod checks Redis only for addresses it saw refused in the window, so
+ * well-behaved clients pay no extra call; an address spread over P pods gets at most P refusals more. If Redis is
+ * unreachable each pod counts in memory; if even that fails, the request goes on (this limit never refuses a
+ * valid key because of its own failure).
+ */
+export function authFailuresPerIp(options: RateLimitOptions): AuthFailureLimit {
+  const limiter = new RateLimiterRedis({
+    storeClient: options.redis,
+    keyPrefix: `${options.keyPrefix}:authfail`,
+    points: options.points,
+    duration: options.windowSeconds,
+    insuranceLimiter: new RateLimiterMemory({ points: options.points, duration: options.windowSeconds }),
+  });
+  const recent = new RecentAddresses(options.windowSeconds * 1000);
+  const addressOf = (req: Request) => clientAddressKey(req.ip ?? req.socket.remoteAddress ?? "unknown");
+
+  const guard: RequestHandler = (req, _res, next) => {
+    const address = addressOf(req);
+    if (!recent.has(address)) return next();
+    limiter.get(address).then(
+      (state) => {
+        if (!state || state.consumedPoints < options.points) return next();
+        const retryAfterSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+        next(new ApiError("api_rate_limited", { message: TOO_MANY_REFUSALS, retryAfterSeconds }));
+      },
+      () => next(),
+    );
+  };
+  const countRefusal: ErrorRequestHandler = (error, req, _res, next) => {
+    if (!(error instanceof ApiError && error.code === "invalid_api_key")) return next(error);
+    const address = addressOf(req);
+    recent.add(address);
+    limiter.penalty(address, 1).then(
+      () => next(error),
+      () => next(error),
+    );
+  };
+  return { guard, countRefusal };
 }

@@ -1,10 +1,11 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { Express } from "express";
-import { buildOpenApiDocument } from "@gw/contracts";
+import { buildOpenApiDocument } from "../openapi.ts";
+import { PUBLIC_PREFIX } from "./public/index.ts";
 
 /** Where the document is served: inside the public prefix, but registered before (outside) the key check. */
-export const OPENAPI_PATH = "/public/v1/openapi.json";
+export const OPENAPI_PATH = `${PUBLIC_PREFIX}/openapi.json`;
 export const DOCS_PATH = "/docs";
 export const DOCS_ASSETS_PATH = "/docs/assets";
 

@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from "express";
 import { ingestProviderWebhook, MalformedWebhookError, type IngestDeps } from "@gw/core";
 import { safeEqual, verifyMetaSignature } from "@gw/signer";
+import { clientErrorStatus } from "../http/errors.ts";
 
 export interface ProviderWebhookDeps extends IngestDeps {
   appSecret: string;
@@ -41,29 +42,35 @@ export function register(router: Router, deps: ProviderWebhookDeps): void {
     res.status(401).json({ error: "invalid signature" });
   };
 
-  router.post(
-    "/provider/meta/webhook",
-    requireSignatureHeader,
-    express.raw({ type: () => true, limit: deps.bodyLimitBytes }),
-    async (req, res) => {
-      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      if (!verifyMetaSignature(deps.appSecret, raw, req.header("x-hub-signature-256"))) {
-        deps.logger.warn("provider webhook with an invalid signature");
-        res.status(401).json({ error: "invalid signature" });
+  // Meta reads this endpoint's own JSON answers, not the public API's envelope: a body that cannot be read (too
+  // large, not inflatable, cut short) is answered here rather than by the app's error handler.
+  const readRaw = express.raw({ type: () => true, limit: deps.bodyLimitBytes });
+  const readBody: RequestHandler = (req, res, next) =>
+    readRaw(req, res, (error?: unknown) => {
+      if (error === undefined) return next();
+      const tooLarge = clientErrorStatus(error) === 413;
+      deps.logger.warn("provider webhook body not read", { error: (error as Error).message });
+      res.status(tooLarge ? 413 : 400).json({ error: tooLarge ? "body too large" : "unreadable body" });
+    });
+
+  router.post("/provider/meta/webhook", requireSignatureHeader, readBody, async (req, res) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (!verifyMetaSignature(deps.appSecret, raw, req.header("x-hub-signature-256"))) {
+      deps.logger.warn("provider webhook with an invalid signature");
+      res.status(401).json({ error: "invalid signature" });
+      return;
+    }
+    try {
+      const result = await ingestProviderWebhook(deps, raw.toString("utf8"));
+      res.status(200).json({ received: true, ...result });
+    } catch (error) {
+      if (error instanceof MalformedWebhookError) {
+        res.status(400).json({ error: "malformed body" });
         return;
       }
-      try {
-        const result = await ingestProviderWebhook(deps, raw.toString("utf8"));
-        res.status(200).json({ received: true, ...result });
-      } catch (error) {
-        if (error instanceof MalformedWebhookError) {
-          res.status(400).json({ error: "malformed body" });
-          return;
-        }
-        // Nothing was committed: a 5xx makes Meta deliver it again.
-        deps.logger.error("provider webhook not stored", { error });
-        res.status(503).json({ error: "not stored" });
-      }
-    },
-  );
+      // Nothing was committed: a 5xx makes Meta deliver it again.
+      deps.logger.error("provider webhook not stored", { error });
+      res.status(503).json({ error: "not stored" });
+    }
+  });
 }

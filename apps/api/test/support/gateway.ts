@@ -106,22 +106,21 @@ export async function createTestAccount(
   db: Db,
   options: { integrationUrl?: string; events?: WebhookEvent[] } = {},
 ): Promise<TestAccount & { signingSecret: string | null }> {
-  const account = await createAccount(db, `test-${randomBytes(3).toString("hex")}`);
+  const account = await createAccount({ db }, { name: `test-${randomBytes(3).toString("hex")}` });
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   const wabaId = `2${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
-  await addBusinessNumber(db, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
-  const key = await createApiKey(db, account.id);
+  await addBusinessNumber({ db }, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
+  const key = await createApiKey({ db }, { accountId: account.id });
   let signingSecret: string | null = null;
   if (options.integrationUrl) {
     // Test receivers listen on loopback: the development policy.
     const integration = await setIntegration(
-      db,
+      { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
       {
         accountId: account.id,
         url: options.integrationUrl,
         events: options.events ?? ["message.status", "message.received"],
       },
-      DEVELOPMENT_INTEGRATION_POLICY,
     );
     signingSecret = integration.signing_secret;
   }
@@ -147,20 +146,6 @@ export async function contactWrites(
     body: JSON.stringify(body),
   });
   return (await res.json()) as { id: string; webhook_status: number | null };
-}
-
-/** Poll until `check` returns a value (not undefined/false) or the deadline passes. */
-export async function eventually<T>(
-  check: () => T | undefined | false | null | Promise<T | undefined | false | null>,
-  { timeoutMs = 10_000, intervalMs = 25 } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false && value !== null) return value;
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 /**

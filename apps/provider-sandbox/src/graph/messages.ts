@@ -3,13 +3,15 @@ import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "..
 import {
   countSend,
   digitsOf,
+  logs,
+  remember,
   windowOpen,
   withinRate,
   type FaultMode,
   type SandboxState,
   type SentMessage,
 } from "../state.ts";
-import { startStatusSequence } from "../webhooks.ts";
+import { startStatusSequence } from "../statuses.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
 import { validateOrderDetails } from "./order-details.ts";
 import { validateTemplateSend } from "./template-send.ts";
@@ -138,10 +140,10 @@ export function handleSend(
       at: new Date(state.now()).toISOString(),
       fault,
     };
-    state.sent.push(sent);
+    remember(state.sent, sent, state.config.historyLimit);
     countSend(state, phoneNumberId);
     startStatusSequence(state, { phoneNumberId, wamid, waId, category });
-    state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
+    if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
     // Template sends carry Meta's pacing field.
     const message: Record<string, string> =
       type === "template" ? { id: wamid, message_status: "accepted" } : { id: wamid };
@@ -151,7 +153,8 @@ export function handleSend(
     };
   } catch (error) {
     if (!(error instanceof MetaError)) throw error;
-    state.logger.info("sandbox send refused", { phoneNumberId, code: error.code, details: error.details });
+    if (logs(state, "info"))
+      state.logger.info("sandbox send refused", { phoneNumberId, code: error.code, details: error.details });
     return error.toResult();
   }
 }

@@ -1,6 +1,14 @@
 import express from "express";
 import { safeEqual } from "@gw/signer";
-import { sleep, type FaultRoute, type FaultRule, type GraphRequestRecord, type SandboxState } from "../state.ts";
+import {
+  logs,
+  remember,
+  sleep,
+  type FaultRoute,
+  type FaultRule,
+  type GraphRequestRecord,
+  type SandboxState,
+} from "../state.ts";
 import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
 import { handleSend } from "./messages.ts";
 import { listTemplates } from "./templates.ts";
@@ -21,10 +29,10 @@ function takeFault(state: SandboxState, route: GraphRoute): FaultRule | undefine
 }
 
 /** Meta takes the token from the Authorization header or the `access_token` query parameter. */
-function authorize(state: SandboxState, req: express.Request, url: URL): GraphResult | undefined {
+function authorize(state: SandboxState, req: express.Request, url: () => URL): GraphResult | undefined {
   if (state.accessToken === undefined) return undefined;
   const header = req.get("authorization");
-  const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? url.searchParams.get("access_token") ?? undefined;
+  const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? url().searchParams.get("access_token") ?? undefined;
   if (token === undefined) return invalidTokenResult(false);
   return safeEqual(token, state.accessToken) ? undefined : invalidTokenResult(true);
 }
@@ -44,29 +52,35 @@ export function graphRouter(state: SandboxState): express.Router {
   router.use(express.raw({ type: () => true, limit: "5mb" }));
 
   const handle =
-    (route: GraphRoute, run: (req: express.Request, url: URL, fault: FaultRule | undefined) => GraphResult) =>
+    (route: GraphRoute, run: (req: express.Request, url: () => URL, fault: FaultRule | undefined) => GraphResult) =>
     (req: express.Request, res: express.Response): void => {
-      const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`);
+      // Parsed only when a handler needs the query (template listings, `?access_token=`).
+      let parsed: URL | undefined;
+      const url = (): URL =>
+        (parsed ??= new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`));
+      const query = req.originalUrl.indexOf("?");
+      const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
       const record: GraphRequestRecord = {
         method: req.method,
-        path: url.pathname,
+        path,
         url: req.originalUrl,
         status: null,
         fault: null,
         at: new Date(state.now()).toISOString(),
       };
-      state.requests.push(record);
+      remember(state.requests, record, state.config.historyLimit);
       res.on("finish", () => {
         record.status = res.statusCode;
       });
       const fault = takeFault(state, route);
       let result: GraphResult | undefined;
       if (!fault || fault.deliver) result = authorize(state, req, url) ?? run(req, url, fault);
-      state.logger.http("sandbox graph call", {
-        method: req.method,
-        path: url.pathname,
-        status: fault ? `fault ${fault.mode}` : result?.status,
-      });
+      if (logs(state, "http"))
+        state.logger.http("sandbox graph call", {
+          method: req.method,
+          path,
+          status: fault ? `fault ${fault.mode}` : result?.status,
+        });
       if (!fault) {
         if (result) send(res, result);
         return;
@@ -94,11 +108,11 @@ export function graphRouter(state: SandboxState): express.Router {
   );
   router.get(
     "/:version/:wabaId/message_templates",
-    handle("templates", (_req, url) => listTemplates(state, url)),
+    handle("templates", (_req, url) => listTemplates(state, url())),
   );
   router.use(
     handle("other", (req, url) =>
-      unsupportedRequestResult(req.method, url.pathname.split("/").filter(Boolean)[1] ?? ""),
+      unsupportedRequestResult(req.method, url().pathname.split("/").filter(Boolean)[1] ?? ""),
     ),
   );
   return router;

@@ -5,8 +5,8 @@ import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-
 export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-export async function createAccount(db: Db, name: string) {
-  const row = await db.account.create({ data: { name } });
+export async function createAccount(deps: { db: Db }, input: { name: string }) {
+  const row = await deps.db.account.create({ data: { name: input.name } });
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString() };
 }
 
@@ -19,8 +19,8 @@ export interface NumberInput {
   makeDefault?: boolean;
 }
 
-export async function addBusinessNumber(db: Db, input: NumberInput) {
-  return db.$transaction(async (tx) => {
+export async function addBusinessNumber(deps: { db: Db }, input: NumberInput) {
+  return deps.db.$transaction(async (tx) => {
     const existing = await tx.businessNumber.count({ where: { accountId: input.accountId } });
     const isDefault = input.makeDefault ?? existing === 0;
     if (isDefault)
@@ -52,7 +52,12 @@ export async function addBusinessNumber(db: Db, input: NumberInput) {
  * The business number a request acts on: the one named by `phone_number_id` (it must belong to the
  * account) or the account's default. Null when the account has none connected.
  */
-export async function resolveBusinessNumber(db: Db, accountId: string, phoneNumberId?: string | null) {
+export async function resolveBusinessNumber(
+  deps: { db: Db },
+  input: { accountId: string; phoneNumberId?: string | null | undefined },
+) {
+  const { db } = deps;
+  const { accountId, phoneNumberId } = input;
   if (phoneNumberId) return db.businessNumber.findFirst({ where: { accountId, phoneNumberId } });
   return (
     (await db.businessNumber.findFirst({ where: { accountId, isDefault: true } })) ??
@@ -150,13 +155,13 @@ export function checkIntegrationUrl(raw: string, policy: IntegrationPolicy): voi
 }
 
 /**
- * Create or update the account's integration for `url` (the panel's Integrations section). `policy` says what
- * URLs are accepted: PRODUCTION_INTEGRATION_POLICY unless the deployment is a development one.
+ * Create or update the account's integration for `url` (the panel's Integrations section). `deps.policy` says
+ * what URLs are accepted: PRODUCTION_INTEGRATION_POLICY unless the deployment is a development one.
  */
-export async function setIntegration(db: Db, input: IntegrationInput, policy: IntegrationPolicy) {
-  checkIntegrationUrl(input.url, policy);
+export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }, input: IntegrationInput) {
+  checkIntegrationUrl(input.url, deps.policy);
   const events = [...new Set(input.events)];
-  const row = await db.integration.upsert({
+  const row = await deps.db.integration.upsert({
     where: { accountId_url: { accountId: input.accountId, url: input.url } },
     create: {
       accountId: input.accountId,
@@ -170,15 +175,18 @@ export async function setIntegration(db: Db, input: IntegrationInput, policy: In
   return integrationView(row);
 }
 
-export async function rotateIntegrationSecret(db: Db, integrationId: string) {
-  const row = await db.integration.update({
-    where: { id: integrationId },
+export async function rotateIntegrationSecret(deps: { db: Db }, input: { integrationId: string }) {
+  const row = await deps.db.integration.update({
+    where: { id: input.integrationId },
     data: { signingSecret: newSigningSecret() },
   });
   return integrationView(row);
 }
 
-export async function listIntegrations(db: Db, accountId: string) {
-  const rows = await db.integration.findMany({ where: { accountId }, orderBy: { createdAt: "asc" } });
+export async function listIntegrations(deps: { db: Db }, input: { accountId: string }) {
+  const rows = await deps.db.integration.findMany({
+    where: { accountId: input.accountId },
+    orderBy: { createdAt: "asc" },
+  });
   return rows.map(integrationView);
 }

@@ -9,14 +9,22 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export async function createApiKey(db: Db, accountId: string): Promise<{ id: string; key: string; prefix: string }> {
+export async function createApiKey(
+  deps: { db: Db },
+  input: { accountId: string },
+): Promise<{ id: string; key: string; prefix: string }> {
   const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const prefix = key.slice(0, API_KEY_PREFIX.length + 6);
-  const row = await db.apiKey.create({ data: { accountId, keyHash: hashApiKey(key), prefix } });
+  const row = await deps.db.apiKey.create({ data: { accountId: input.accountId, keyHash: hashApiKey(key), prefix } });
   return { id: row.id, key, prefix };
 }
 
-export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; revoked_at: string } | null> {
+export async function revokeApiKey(
+  deps: { db: Db },
+  input: { keyId: string },
+): Promise<{ id: string; revoked_at: string } | null> {
+  const { db } = deps;
+  const id = input.keyId;
   const row = await db.apiKey.findUnique({ where: { id } });
   if (!row) return null;
   const revokedAt = row.revokedAt ?? new Date();

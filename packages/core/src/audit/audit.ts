@@ -11,8 +11,9 @@ export interface AuditInput {
   details?: Prisma.InputJsonObject;
 }
 
-export async function recordAudit(db: Db | DbTx, entry: AuditInput): Promise<void> {
-  await db.auditEntry.create({
+/** One audit entry; `deps.db` may be the caller's transaction, so the entry commits with the change it records. */
+export async function recordAudit(deps: { db: Db | DbTx }, entry: AuditInput): Promise<void> {
+  await deps.db.auditEntry.create({
     data: {
       accountId: entry.accountId,
       actor: entry.actor,
@@ -24,11 +25,12 @@ export async function recordAudit(db: Db | DbTx, entry: AuditInput): Promise<voi
   });
 }
 
-export async function listAudit(db: Db, accountId: string, limit = 100) {
-  const rows = await db.auditEntry.findMany({
-    where: { accountId },
+/** The account's audit entries, newest first; `limit` (default 100) is kept within 1..1000. */
+export async function listAudit(deps: { db: Db }, input: { accountId: string; limit?: number | undefined }) {
+  const rows = await deps.db.auditEntry.findMany({
+    where: { accountId: input.accountId },
     orderBy: { id: "desc" },
-    take: Math.min(Math.max(limit, 1), 1000),
+    take: Math.min(Math.max(input.limit ?? 100, 1), 1000),
   });
   return rows.map((row) => ({
     id: Number(row.id),

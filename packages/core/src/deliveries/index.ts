@@ -10,9 +10,17 @@ export type {
 export { ensureAttemptQueued } from "./queueing.ts";
 export type { EnsureResult } from "./queueing.ts";
 export { DELIVERY_STATUSES, processDeliveryAttempt } from "./process.ts";
-export type { AttemptOutcome, DeliverySettings, DeliveryStatus, ProcessDeliveryDeps } from "./process.ts";
+export type {
+  AttemptAdmission,
+  AttemptGate,
+  AttemptOutcome,
+  DeferReason,
+  DeliverySettings,
+  DeliveryStatus,
+  ProcessDeliveryDeps,
+} from "./process.ts";
 export { createDeliveryScheduler, sweepDeliveries } from "./scheduling.ts";
 export type { DeliveryScheduler, SchedulerOptions, SweepDeps, SweepOptions, SweepResult } from "./scheduling.ts";
 export { getDelivery, listDeliveries } from "./views.ts";
 export { retryDelivery, retryFailedDeliveries } from "./retry.ts";
-export type { RetriedDelivery, RetryDeliveryInput, RetryFailedInput } from "./retry.ts";
+export type { RetriedDelivery, RetryDeliveryInput, RetryDeps, RetryFailedInput } from "./retry.ts";

@@ -17,6 +17,25 @@ export interface DeliverySettings {
   userAgent: string;
 }
 
+/** Why an attempt was put off without being made (no HTTP request, no attempt spent). */
+export type DeferReason = "in_flight_cap" | "breaker_open";
+
+export type AttemptAdmission =
+  | {
+      admitted: true;
+      /** Once the attempt is over: its HTTP result, or null when no request was made. Called once. */
+      leave(result: WebhookResult | null): void;
+    }
+  | { admitted: false; reason: DeferReason; retryAt: Date };
+
+/**
+ * Admission of attempts per integration (the dispatcher's in-flight cap and circuit breaker). `enter` does no
+ * I/O: it is asked before the claim when the job names its integration, right after the claim otherwise.
+ */
+export interface AttemptGate {
+  enter(integrationId: string): AttemptAdmission;
+}
+
 export interface ProcessDeliveryDeps {
   db: Db;
   /** Where the next attempt is scheduled. */
@@ -24,6 +43,8 @@ export interface ProcessDeliveryDeps {
   sender: WebhookSender;
   logger: Logger;
   settings: DeliverySettings;
+  /** Absent: every attempt is made at once. */
+  gate?: AttemptGate;
   now?: () => Date;
   random?: () => number;
 }
@@ -41,6 +62,11 @@ export type AttemptOutcome =
       nextAttemptAt: Date | null;
     }
   | { outcome: "integration_inactive"; attempt: number; event: string; integrationId: string }
+  /**
+   * Nothing sent, nothing spent: the integration is at its in-flight cap or its breaker is open. The job is to run
+   * again at `retryAt`; the row is left (or put back) as it was: pending, same attempt_count.
+   */
+  | { outcome: "deferred"; attempt: number; integrationId: string; reason: DeferReason; retryAt: Date }
   /** Nothing done: the row no longer wants this attempt (duplicate, stale or already performed job). */
   | { outcome: "skipped"; attempt: number; reason: "not_found" | "stale" | "raced" };
 
@@ -77,15 +103,60 @@ ON CONFLICT (delivery_id, number) DO UPDATE SET started_at = EXCLUDED.started_at
   status_code = EXCLUDED.status_code, error_kind = EXCLUDED.error_kind, response_body = EXCLUDED.response_body
 RETURNING delivery_id`;
 
+// Give back a claim the gate refused: the row wants the same attempt again, nothing was sent.
+const RELEASE_CLAIM = `
+UPDATE deliveries SET status = 'pending', updated_at = $3
+WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1`;
+
+/** The gate's admission held by one attempt, left exactly once. */
+interface Slot {
+  held: Extract<AttemptAdmission, { admitted: true }> | null;
+}
+
+function leaveSlot(slot: Slot, result: WebhookResult | null): void {
+  const held = slot.held;
+  slot.held = null;
+  held?.leave(result);
+}
+
 /**
  * Perform one attempt of one delivery. Postgres is the source of truth: the row is claimed with a conditional
  * update that also loads it, and the attempt's outcome is committed (attempt row + delivery) before this
  * returns, so the job completes only once nothing can be lost. Safe to run twice for the same attempt: the
  * claim accepts a `delivering` row left by a crashed worker, and the attempt row is an upsert.
+ *
+ * With a gate, the attempt first needs its integration's admission: asked before any query when the job names
+ * the integration, right after the claim otherwise (a refused claim is given back). A refusal is `deferred`.
  */
 export async function processDeliveryAttempt(
   deps: ProcessDeliveryDeps,
   job: DeliverWebhookPayload,
+): Promise<AttemptOutcome> {
+  const slot: Slot = { held: null };
+  if (deps.gate && job.integrationId !== undefined) {
+    const admission = deps.gate.enter(job.integrationId);
+    if (!admission.admitted) return deferred(job.attempt, job.integrationId, admission);
+    slot.held = admission;
+  }
+  try {
+    return await attemptDelivery(deps, job, slot);
+  } finally {
+    leaveSlot(slot, null);
+  }
+}
+
+function deferred(
+  attempt: number,
+  integrationId: string,
+  refusal: Extract<AttemptAdmission, { admitted: false }>,
+): AttemptOutcome {
+  return { outcome: "deferred", attempt, integrationId, reason: refusal.reason, retryAt: refusal.retryAt };
+}
+
+async function attemptDelivery(
+  deps: ProcessDeliveryDeps,
+  job: DeliverWebhookPayload,
+  slot: Slot,
 ): Promise<AttemptOutcome> {
   const { db, logger } = deps;
   const now = deps.now ?? (() => new Date());
@@ -123,6 +194,16 @@ export async function processDeliveryAttempt(
     return { outcome: "integration_inactive", attempt, event: delivery.event, integrationId: delivery.integration_id };
   }
 
+  if (deps.gate && slot.held === null) {
+    // The job did not name its integration: ask now, and give the claim back when refused.
+    const admission = deps.gate.enter(delivery.integration_id);
+    if (!admission.admitted) {
+      await db.sql.query({ name: "release-delivery-claim", text: RELEASE_CLAIM, values: [deliveryId, attempt, now()] });
+      return deferred(attempt, delivery.integration_id, admission);
+    }
+    slot.held = admission;
+  }
+
   // Current secret and a fresh timestamp on every attempt (spec 5.6): the body bytes never change.
   const startedAt = now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
@@ -139,6 +220,8 @@ export async function processDeliveryAttempt(
       "X-PT-Event": delivery.event,
     },
   });
+  // The integration's slot is free once the request is over (recording the result needs no endpoint).
+  leaveSlot(slot, result);
 
   const finishedAt = now();
   const ok = result.errorKind === null;
@@ -181,7 +264,7 @@ export async function processDeliveryAttempt(
     durationMs: result.durationMs,
   };
   if (outcome === "retry_scheduled" && nextAttemptAt !== null) {
-    await deps.scheduler.schedule(deliveryId, attempt + 1, nextAttemptAt);
+    await deps.scheduler.schedule(deliveryId, attempt + 1, nextAttemptAt, delivery.integration_id);
     logger.info("webhook attempt failed; next attempt scheduled", {
       ...fields,
       nextAttemptAt: nextAttemptAt.toISOString(),

@@ -1,4 +1,10 @@
-import { deliverWebhookJob, enqueueDeliveryAttempt, type WebhookQueue } from "@gw/jobs";
+import {
+  deliverWebhookJob,
+  enqueueAttempts,
+  enqueueDeliveryAttempt,
+  type AttemptToQueue,
+  type WebhookQueue,
+} from "@gw/jobs";
 
 /** Job states in which the attempt will still run (or is running) without our help. */
 const LIVE_STATES: ReadonlySet<string> = new Set(["active", "waiting", "delayed", "prioritized", "waiting-children"]);
@@ -15,6 +21,7 @@ export async function ensureAttemptQueued(
   deliveryId: bigint | string,
   attempt: number,
   delayMs = 0,
+  integrationId?: string,
 ): Promise<EnsureResult> {
   const jobId = deliverWebhookJob.jobId(String(deliveryId), attempt);
   const existing = await queue.getJob(jobId);
@@ -25,6 +32,26 @@ export async function ensureAttemptQueued(
     await queue.remove(jobId);
     replaced = true;
   }
-  await enqueueDeliveryAttempt(queue, String(deliveryId), attempt, delayMs);
+  await enqueueDeliveryAttempt(queue, String(deliveryId), attempt, delayMs, integrationId);
   return replaced ? "replaced" : "queued";
+}
+
+/**
+ * `ensureAttemptQueued` for many attempts at once: job existence checked in one Redis pipeline, the missing jobs
+ * added with `addBulk`; only attempts whose job id is already taken (a finished job, e.g. after an
+ * "integration_inactive" failure) go through `ensureAttemptQueued` one by one.
+ */
+export async function ensureAttemptsQueued(queue: WebhookQueue, attempts: readonly AttemptToQueue[]): Promise<void> {
+  if (attempts.length === 0) return;
+  // The queue's own connection (BullMQ's client interface names no EXISTS; runCommand sends any command).
+  const pipeline = (await queue.getBackend().client).pipeline();
+  for (const a of attempts)
+    pipeline.runCommand("exists", [queue.toKey(deliverWebhookJob.jobId(a.deliveryId, a.attempt))]);
+  const exists = (await pipeline.exec()) ?? [];
+  const taken = attempts.filter((_, index) => exists[index]?.[1] === 1);
+  await enqueueAttempts(
+    queue,
+    attempts.filter((_, index) => exists[index]?.[1] !== 1),
+  );
+  for (const a of taken) await ensureAttemptQueued(queue, a.deliveryId, a.attempt, a.delayMs, a.integrationId);
 }

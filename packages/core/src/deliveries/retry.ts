@@ -1,13 +1,18 @@
 import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import type { WebhookQueue } from "@gw/jobs";
+import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { recordAudit } from "../audit/audit.ts";
-import { ensureAttemptQueued } from "./queueing.ts";
+import { ensureAttemptQueued, ensureAttemptsQueued } from "./queueing.ts";
 
-export interface RetryDeliveryInput {
+export interface RetryDeps {
   db: Db;
   queue: WebhookQueue;
+  /** Warned when a retry is committed but its job cannot be queued now. */
+  logger?: Logger;
+}
+
+export interface RetryDeliveryInput {
   accountId: string;
   /** The path parameter; anything that is not a positive integer is simply not found. */
   deliveryId: string | number | bigint;
@@ -16,7 +21,6 @@ export interface RetryDeliveryInput {
   /** `api.webhook.retry` from the public API, `webhook.retry` from the panel or the CLI (spec 4.7). */
   action: string;
   requestId?: string | null;
-  logger?: Logger;
   now?: Date;
 }
 
@@ -43,8 +47,9 @@ function parseDeliveryId(value: string | number | bigint): bigint | null {
  * 4.7). The row change and the audit entry commit together; the job is queued after the commit (should that
  * fail, the row is pending and due, so the reconciler queues it).
  */
-export async function retryDelivery(input: RetryDeliveryInput): Promise<RetriedDelivery> {
-  const { db, accountId } = input;
+export async function retryDelivery(deps: RetryDeps, input: RetryDeliveryInput): Promise<RetriedDelivery> {
+  const { db } = deps;
+  const { accountId } = input;
   const id = parseDeliveryId(input.deliveryId);
   if (id === null || !UUID.test(accountId)) throw new ApiError("not_found");
   const now = input.now ?? new Date();
@@ -65,18 +70,21 @@ export async function retryDelivery(input: RetryDeliveryInput): Promise<RetriedD
         updatedAt: now,
       },
     });
-    await recordAudit(tx, {
-      accountId,
-      actor: input.actor,
-      action: input.action,
-      target: `delivery:${id}`,
-      requestId: input.requestId ?? null,
-      details: { previous_status: row.status, next_attempt: row.attempt_count + 1 },
-    });
+    await recordAudit(
+      { db: tx },
+      {
+        accountId,
+        actor: input.actor,
+        action: input.action,
+        target: `delivery:${id}`,
+        requestId: input.requestId ?? null,
+        details: { previous_status: row.status, next_attempt: row.attempt_count + 1 },
+      },
+    );
     return { previousStatus: row.status, nextAttempt: row.attempt_count + 1 };
   });
 
-  await enqueueQuietly(input.queue, id, retried.nextAttempt, input.logger);
+  await enqueueQuietly(deps, id, retried.nextAttempt);
   return {
     id: id.toString(),
     status: "pending",
@@ -85,60 +93,90 @@ export async function retryDelivery(input: RetryDeliveryInput): Promise<RetriedD
   };
 }
 
-export type RetryFailedInput = Omit<RetryDeliveryInput, "deliveryId">;
+export type RetryFailedInput = Omit<RetryDeliveryInput, "deliveryId"> & {
+  /** Deliveries re-queued per transaction (default RETRY_BATCH_SIZE). */
+  batchSize?: number;
+};
 
-/** How many jobs are queued at once after a bulk retry. */
-const ENQUEUE_CONCURRENCY = 16;
+/** Deliveries re-queued per transaction by a bulk retry. */
+const RETRY_BATCH_SIZE = 1_000;
 
 /**
- * Every failed delivery of the account back to the queue (spec 4.8): one set-based UPDATE and one audit
- * entry in a transaction, then one job per delivery. Returns how many were re-queued.
+ * Every failed delivery of the account back to the queue (spec 4.8), in short batches, never one unbounded
+ * transaction: each batch (at most `batchSize` rows, in id order) is one UPDATE with its audit entry in one
+ * transaction, and its jobs are queued with addBulk right after that commit. A failure half-way leaves the batches
+ * before it committed and queued; calling again picks up the rest. Returns how many were re-queued.
  */
-export async function retryFailedDeliveries(input: RetryFailedInput): Promise<number> {
-  const { db, accountId } = input;
+export async function retryFailedDeliveries(deps: RetryDeps, input: RetryFailedInput): Promise<number> {
+  const { db } = deps;
+  const { accountId } = input;
   if (!UUID.test(accountId)) return 0;
   const now = input.now ?? new Date();
+  const batchSize = Math.max(1, Math.floor(input.batchSize ?? RETRY_BATCH_SIZE));
 
-  const rows = await db.$transaction(async (tx) => {
-    const updated = await tx.$queryRaw<{ id: bigint; attempt_count: number }[]>`
-      UPDATE deliveries
-      SET status = 'pending', budget_start = attempt_count, next_attempt_at = ${now}, delivered_at = NULL, updated_at = ${now}
-      WHERE account_id = ${accountId}::uuid AND status = 'failed'
-      RETURNING id, attempt_count`;
-    if (updated.length > 0) {
-      await recordAudit(tx, {
-        accountId,
-        actor: input.actor,
-        action: input.action,
-        target: "deliveries:failed",
-        requestId: input.requestId ?? null,
-        details: { count: updated.length },
-      });
-    }
-    return updated;
-  });
-
-  for (let i = 0; i < rows.length; i += ENQUEUE_CONCURRENCY) {
-    await Promise.all(
-      rows
-        .slice(i, i + ENQUEUE_CONCURRENCY)
-        .map((row) => enqueueQuietly(input.queue, row.id, row.attempt_count + 1, input.logger)),
+  let total = 0;
+  let after = 0n;
+  for (let batch = 1; ; batch++) {
+    const rows = await db.$transaction(async (tx) => {
+      // Through the (account_id, status, id) index; a row changed meanwhile is left alone by the outer WHERE.
+      const updated = await tx.$queryRaw<{ id: bigint; attempt_count: number; integration_id: string }[]>`
+        UPDATE deliveries d
+        SET status = 'pending', budget_start = d.attempt_count, next_attempt_at = ${now}, delivered_at = NULL,
+          updated_at = ${now}
+        FROM (
+          SELECT id FROM deliveries
+          WHERE account_id = ${accountId}::uuid AND status = 'failed' AND id > ${after}
+          ORDER BY id LIMIT ${batchSize}
+        ) AS batch
+        WHERE d.id = batch.id AND d.status = 'failed'
+        RETURNING d.id, d.attempt_count, d.integration_id::text AS integration_id`;
+      if (updated.length > 0) {
+        await recordAudit(
+          { db: tx },
+          {
+            accountId,
+            actor: input.actor,
+            action: input.action,
+            target: "deliveries:failed",
+            requestId: input.requestId ?? null,
+            details: { count: updated.length, batch },
+          },
+        );
+      }
+      return updated;
+    });
+    if (rows.length === 0) return total;
+    total += rows.length;
+    for (const row of rows) if (row.id > after) after = row.id;
+    await enqueueBatchQuietly(
+      deps,
+      rows.map((row) => ({
+        deliveryId: row.id.toString(),
+        attempt: row.attempt_count + 1,
+        integrationId: row.integration_id,
+      })),
     );
   }
-  return rows.length;
 }
 
-async function enqueueQuietly(
-  queue: WebhookQueue,
-  id: bigint,
-  attempt: number,
-  logger: Logger | undefined,
-): Promise<void> {
+async function enqueueBatchQuietly(deps: RetryDeps, attempts: AttemptToQueue[]): Promise<void> {
   try {
-    await ensureAttemptQueued(queue, id, attempt, 0);
+    await ensureAttemptsQueued(deps.queue, attempts);
+  } catch (error) {
+    // Already committed as pending and due: the reconciler queues them once Redis answers.
+    deps.logger?.warn("retries recorded but their jobs could not be queued now; the sweep will queue them", {
+      count: attempts.length,
+      error: (error as Error).message,
+    });
+  }
+}
+
+async function enqueueQuietly(deps: RetryDeps, id: bigint, attempt: number): Promise<void> {
+  try {
+    await ensureAttemptQueued(deps.queue, id, attempt, 0);
   } catch (error) {
     // Already committed as pending and due: the reconciler queues it once Redis answers.
-    logger?.warn("retry recorded but its job could not be queued now; the sweep will queue it", {
+    deps.logger?.warn("retry recorded but its job could not be queued now; the sweep will queue it", {
       deliveryId: id.toString(),
       attempt,
       error: (error as Error).message,

@@ -11,7 +11,7 @@ import { ensureAttemptQueued } from "./queueing.ts";
  */
 export interface DeliveryScheduler {
   /** The attempt will run at `at` (the row's next_attempt_at is already committed). */
-  schedule(deliveryId: string, attempt: number, at: Date): Promise<void>;
+  schedule(deliveryId: string, attempt: number, at: Date, integrationId?: string): Promise<void>;
 }
 
 export interface SchedulerOptions {
@@ -23,11 +23,11 @@ export interface SchedulerOptions {
 
 export function createDeliveryScheduler(options: SchedulerOptions): DeliveryScheduler {
   return {
-    async schedule(deliveryId, attempt, at) {
+    async schedule(deliveryId, attempt, at, integrationId) {
       const delayMs = at.getTime() - Date.now();
       if (delayMs > options.horizonMs) return;
       try {
-        await ensureAttemptQueued(options.queue, deliveryId, attempt, delayMs);
+        await ensureAttemptQueued(options.queue, deliveryId, attempt, delayMs, integrationId);
       } catch (error) {
         // The row is pending with next_attempt_at set: the sweep queues it once Redis answers.
         options.logger.warn("next attempt not queued; the sweep will queue it", {
@@ -61,7 +61,7 @@ export interface SweepOptions {
   graceMs: number;
   /** Rows examined per batch; the sweep repeats at once while batches come back full. */
   batchSize?: number;
-  /** Upper bound of rows examined in one sweep. */
+  /** Upper bound of rows examined in one sweep, for each of its two ranges (overdue, about to be due). */
   maxRows?: number;
   /** Jobs waiting in Redis above which the sweep adds none (the queue drains first). */
   maxQueued?: number;
@@ -78,6 +78,7 @@ export interface SweepResult {
 
 interface Candidate {
   id: string;
+  integration_id: string;
   attempt_count: number;
   next_attempt_at: Date;
   overdue: boolean;
@@ -110,14 +111,22 @@ export async function sweepDeliveries(deps: SweepDeps, options: SweepOptions): P
     batchSize,
     maxRows,
   });
-  const upcoming =
-    overdue && (await sweepRange(deps, result, room, { from: now, to: until, now, overdueBefore, batchSize, maxRows }));
-  result.more = !upcoming;
+  // Always, with a budget of its own: a long overdue backlog whose jobs are live (an integration's deliveries
+  // deferred by its breaker) must not keep other deliveries' retries from being queued when they come due.
+  const upcoming = await sweepRange(deps, result, room, {
+    from: now,
+    to: until,
+    now,
+    overdueBefore,
+    batchSize,
+    maxRows: result.scanned + maxRows,
+  });
+  result.more = !overdue || !upcoming;
 
   // Rows claimed by a worker that died mid-attempt (rare): the attempt runs again.
   const stuck = await deps.db.sql.query<Candidate>({
     name: "sweep-stuck-deliveries",
-    text: `SELECT id::text, attempt_count, $3::timestamptz AS next_attempt_at, true AS overdue
+    text: `SELECT id::text, integration_id::text, attempt_count, $3::timestamptz AS next_attempt_at, true AS overdue
       FROM deliveries WHERE status = 'delivering' AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
     values: [stuckBefore, batchSize, now],
   });
@@ -146,7 +155,7 @@ async function sweepRange(
     const limit = Math.min(range.batchSize, room.left, range.maxRows - result.scanned);
     const { rows }: { rows: Candidate[] } = await deps.db.sql.query<Candidate>({
       name: "sweep-pending-deliveries",
-      text: `SELECT id::text, attempt_count, next_attempt_at, next_attempt_at <= $5 AS overdue
+      text: `SELECT id::text, integration_id::text, attempt_count, next_attempt_at, next_attempt_at <= $5 AS overdue
         FROM deliveries
         WHERE status = 'pending' AND next_attempt_at >= $1::timestamptz AND next_attempt_at <= $3
           AND (next_attempt_at, id) > ($1::timestamptz, $2::bigint)
@@ -165,29 +174,56 @@ async function sweepRange(
   return false;
 }
 
+/** A ZSCORE reply that found the member. */
+function isScored(reply: [Error | null, unknown] | undefined): boolean {
+  return reply !== undefined && reply[1] !== null && reply[1] !== undefined;
+}
+
 async function queueRoom(queue: WebhookQueue, maxQueued: number | undefined): Promise<number> {
   if (maxQueued === undefined) return Number.POSITIVE_INFINITY;
   const counts = await queue.getJobCounts("waiting", "delayed", "prioritized");
   return maxQueued - Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
-/** Queue the rows whose job does not exist; for overdue rows whose job exists, check that it is still live. */
+/**
+ * Queue the rows whose job does not exist; for overdue rows whose job exists, check that it is still live. Both
+ * checks of a whole page take one Redis round trip: overdue rows with a live job (a backlog deferred by an
+ * integration's breaker or cap stays overdue for long) cost no further call.
+ */
 async function queueMissing(deps: SweepDeps, rows: readonly Candidate[], now: Date): Promise<number> {
   if (rows.length === 0) return 0;
   const pipeline = deps.redis.pipeline();
-  for (const row of rows) pipeline.exists(deps.queue.toKey(deliverWebhookJob.jobId(row.id, row.attempt_count + 1)));
-  const exists = (await pipeline.exec()) ?? [];
+  const replyAt: number[] = [];
+  let replies = 0;
+  for (const row of rows) {
+    const jobId = deliverWebhookJob.jobId(row.id, row.attempt_count + 1);
+    replyAt.push(replies);
+    pipeline.exists(deps.queue.toKey(jobId));
+    replies++;
+    if (row.overdue) {
+      // A finished job (completed or failed for good) holding the id would never run the attempt.
+      pipeline.zscore(deps.queue.toKey("completed"), jobId).zscore(deps.queue.toKey("failed"), jobId);
+      replies += 2;
+    }
+  }
+  const results = (await pipeline.exec()) ?? [];
   const missing: AttemptToQueue[] = [];
   let queued = 0;
   for (const [index, row] of rows.entries()) {
     const attempt = row.attempt_count + 1;
-    if (exists[index]?.[1] !== 1) {
+    const at = replyAt[index] ?? 0;
+    const finished = row.overdue && (isScored(results[at + 1]) || isScored(results[at + 2]));
+    if (results[at]?.[1] !== 1) {
       missing.push({
         deliveryId: row.id,
         attempt,
         delayMs: Math.max(0, row.next_attempt_at.getTime() - now.getTime()),
+        integrationId: row.integration_id,
       });
-    } else if (row.overdue && (await ensureAttemptQueued(deps.queue, row.id, attempt, 0)) !== "already_live") {
+    } else if (
+      finished &&
+      (await ensureAttemptQueued(deps.queue, row.id, attempt, 0, row.integration_id)) !== "already_live"
+    ) {
       queued++;
     }
   }

@@ -22,30 +22,29 @@ function view(row: DeliveryRow & { integration: { url: string } }) {
 
 /** GET /public/v1/deliveries (spec 4.5): most recent first, cursor `before_id`. */
 export async function listDeliveries(
-  db: Db,
-  accountId: string,
-  query: { status?: string | undefined; limit: number; before_id?: number | undefined },
+  deps: { db: Db },
+  input: { accountId: string; status?: string | undefined; limit: number; beforeId?: number | undefined },
 ) {
-  const rows = await db.delivery.findMany({
+  const rows = await deps.db.delivery.findMany({
     where: {
-      accountId,
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.before_id ? { id: { lt: BigInt(query.before_id) } } : {}),
+      accountId: input.accountId,
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.beforeId ? { id: { lt: BigInt(input.beforeId) } } : {}),
     },
     include: { integration: { select: { url: true } } },
     orderBy: { id: "desc" },
     // One more than asked tells whether another page exists.
-    take: query.limit + 1,
+    take: input.limit + 1,
   });
-  const page = rows.slice(0, query.limit);
+  const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  return { deliveries: page.map(view), next_before_id: rows.length > query.limit && last ? Number(last.id) : null };
+  return { deliveries: page.map(view), next_before_id: rows.length > input.limit && last ? Number(last.id) : null };
 }
 
 /** GET /public/v1/deliveries/{id} (spec 4.6); another account's id is `not_found`. */
-export async function getDelivery(db: Db, accountId: string, id: number) {
-  const row = await db.delivery.findFirst({
-    where: { id: BigInt(id), accountId },
+export async function getDelivery(deps: { db: Db }, input: { accountId: string; deliveryId: number }) {
+  const row = await deps.db.delivery.findFirst({
+    where: { id: BigInt(input.deliveryId), accountId: input.accountId },
     include: { integration: { select: { url: true } } },
   });
   if (!row) throw new ApiError("not_found", { message: "A entrega não foi encontrada nesta conta." });

@@ -73,10 +73,14 @@ export async function storeAcceptedMessage(
  * answer, and the deliveries of statuses that arrived first. Idempotent, so the journal may replay it. Returns
  * the ids of the deliveries to queue.
  */
-export async function recordAcceptedSend(db: Db, idempotency: IdempotencyStore, send: AcceptedSend): Promise<string[]> {
-  return inTransaction(db.sql, async (client) => {
+export async function recordAcceptedSend(
+  deps: { db: Db; idempotency: IdempotencyStore },
+  send: AcceptedSend,
+): Promise<string[]> {
+  return inTransaction(deps.db.sql, async (client) => {
     const early = await storeAcceptedMessage(client, send);
-    if (send.reservationId !== null) await idempotency.complete(client, send.reservationId, send.response, send.wamid);
+    if (send.reservationId !== null)
+      await deps.idempotency.complete(client, send.reservationId, send.response, send.wamid);
     return insertDeliveries(client, early);
   });
 }
@@ -169,7 +173,7 @@ export async function commitAcceptedSend(
   let lastError: unknown;
   for (;;) {
     try {
-      return { kind: "committed", deliveryIds: await recordAcceptedSend(deps.db, deps.idempotency, send) };
+      return { kind: "committed", deliveryIds: await recordAcceptedSend(deps, send) };
     } catch (error) {
       lastError = error;
       if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) break;

@@ -1,5 +1,5 @@
 export { sendMessage, unconfirmedResponse } from "./send.ts";
-export type { MessageSender, SendContext, SendDeps, SendOutcome } from "./send.ts";
+export type { MessageSender, SendDeps, SendInput, SendOutcome } from "./send.ts";
 export {
   DEFAULT_COMMIT_POLICY,
   commitAcceptedSend,

@@ -30,12 +30,14 @@ export interface SendDeps {
   commitPolicy?: CommitPolicy;
 }
 
-export interface SendContext {
+export interface SendInput {
   accountId: string;
   /** `api_key:<id>` for the audit trail. */
   actor: string;
   requestId: string;
   idempotencyKey?: string | undefined;
+  /** The request body, as validated at the edge. */
+  message: PublicSendIn;
 }
 
 export interface SendOutcome extends StoredResponse {
@@ -60,23 +62,24 @@ export function unconfirmedResponse(): StoredResponse {
  * provider; confirmed refusals release it, unconfirmed provider calls settle it as `send_unconfirmed`. Once
  * the provider accepted, the send is recorded (retried, else journaled) before it is answered.
  */
-export async function sendMessage(deps: SendDeps, ctx: SendContext, input: PublicSendIn): Promise<SendOutcome> {
-  const hasText = typeof input.text === "string" && input.text.length > 0;
-  const hasTemplate = typeof input.template === "string" && input.template.length > 0;
-  if (input.pix_order && !hasTemplate) throw new ApiError("pix_needs_template");
+export async function sendMessage(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
+  const { message } = input;
+  const hasText = typeof message.text === "string" && message.text.length > 0;
+  const hasTemplate = typeof message.template === "string" && message.template.length > 0;
+  if (message.pix_order && !hasTemplate) throw new ApiError("pix_needs_template");
   if (!hasText && !hasTemplate) throw new ApiError("empty_message");
-  const phone = normalizePhone(input.to);
+  const phone = normalizePhone(message.to);
   if (!phone.valid)
-    throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
+    throw new ApiError("invalid_recipient", { message: `O número ${message.to} não é válido para envio.` });
 
-  const normalized = { ...input, to: phone.digits };
+  const normalized = { ...message, to: phone.digits };
   let reservation: string | null = null;
-  if (ctx.idempotencyKey !== undefined) {
+  if (input.idempotencyKey !== undefined) {
     const reserved = await deps.idempotency.reserve({
-      accountId: ctx.accountId,
-      key: ctx.idempotencyKey,
+      accountId: input.accountId,
+      key: input.idempotencyKey,
       fingerprint: fingerprint(normalized),
-      requestId: ctx.requestId,
+      requestId: input.requestId,
     });
     if (reserved.kind === "replay") return { ...reserved.response, replayed: true, outcome: "replayed" };
     reservation = reserved.id;
@@ -84,11 +87,11 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
 
   let providerCalled = false;
   try {
-    const number = await deps.directory.resolveNumber(ctx.accountId, input.phone_number_id);
+    const number = await deps.directory.resolveNumber(input.accountId, message.phone_number_id);
     if (!number) {
       throw new ApiError("no_connected_number", {
-        message: input.phone_number_id
-          ? `O número ${input.phone_number_id} não está conectado a esta conta.`
+        message: message.phone_number_id
+          ? `O número ${message.phone_number_id} não está conectado a esta conta.`
           : undefined,
       });
     }
@@ -106,20 +109,20 @@ export async function sendMessage(deps: SendDeps, ctx: SendContext, input: Publi
       status: "sent",
       type: kind,
       phone_number_id: number.phoneNumberId,
-      client_ref: input.client_ref ?? null,
+      client_ref: message.client_ref ?? null,
     } satisfies SendResultOut["data"];
     const response = render(200, { success: true, data } satisfies SendResultOut);
     const committed = await commitAcceptedSend(deps, {
-      accountId: ctx.accountId,
+      accountId: input.accountId,
       phoneNumberId: number.phoneNumberId,
       to: phone.digits,
       wamid: result.wamid,
       kind,
-      templateName: hasTemplate ? (input.template ?? null) : null,
-      clientRef: input.client_ref ?? null,
+      templateName: hasTemplate ? (message.template ?? null) : null,
+      clientRef: message.client_ref ?? null,
       campaignId: null,
-      requestId: ctx.requestId,
-      actor: ctx.actor,
+      requestId: input.requestId,
+      actor: input.actor,
       reservationId: reservation,
       response,
     });
@@ -180,7 +183,7 @@ async function settleFailure(
 }
 
 async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: string): Promise<GraphMessagePayload> {
-  const window = await getWindow(deps.db, phoneNumberId, input.to);
+  const window = await getWindow(deps, { phoneNumberId, contact: input.to });
   if (!window.open) throw new ApiError("outside_24h_window");
   return {
     messaging_product: "whatsapp",

@@ -12,15 +12,14 @@ export interface WindowState {
 
 /** The 24 h window of a contact on a business number (spec 4.3): only messages FROM the contact count. */
 export async function getWindow(
-  db: Db,
-  phoneNumberId: string,
-  contact: string,
-  now = new Date(),
+  deps: { db: Db },
+  input: { phoneNumberId: string; contact: string; now?: Date },
 ): Promise<WindowState> {
-  const { rows } = await db.sql.query<{ expires_at: Date; last_inbound_at: Date }>({
+  const now = input.now ?? new Date();
+  const { rows } = await deps.db.sql.query<{ expires_at: Date; last_inbound_at: Date }>({
     name: "contact-window",
     text: `SELECT expires_at, last_inbound_at FROM contact_windows WHERE phone_number_id = $1 AND contact = $2`,
-    values: [phoneNumberId, contact],
+    values: [input.phoneNumberId, input.contact],
   });
   const row = rows[0];
   if (!row) return { open: false, expiresAt: null, lastInboundAt: null };
@@ -45,7 +44,7 @@ export async function windowStatus(
   const phone = normalizePhone(input.to);
   const contact = phone.valid ? phone.digits : phone.digits || input.to;
   const window = number
-    ? await getWindow(deps.db, number.phoneNumberId, contact)
+    ? await getWindow(deps, { phoneNumberId: number.phoneNumberId, contact })
     : { open: false, expiresAt: null, lastInboundAt: null };
   return {
     to: contact,

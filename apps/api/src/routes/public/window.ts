@@ -1,5 +1,18 @@
 import type { Router } from "express";
-import { RequestValidationError, WindowPath, WindowQuery, parseRequest } from "@gw/contracts";
+import {
+  RequestValidationError,
+  WindowOut,
+  WindowPath,
+  WindowQuery,
+  internalError,
+  jsonResponse,
+  parseRequest,
+  requestValidation,
+  tooManyRequests,
+  unauthorized,
+  unreadableRequest,
+  type PublicOperation,
+} from "@gw/contracts";
 import { windowStatus, type AccountDirectory } from "@gw/core";
 import type { Db } from "@gw/db";
 import { authOf } from "../../http/auth.ts";
@@ -25,3 +38,23 @@ export function register(router: Router, deps: { db: Db; directory: AccountDirec
     res.json({ success: true, data: window });
   });
 }
+
+export const operations: readonly PublicOperation[] = [
+  {
+    method: "get",
+    path: "/window/{to}",
+    operationId: "getWindow",
+    summary: "Is the 24-hour window open",
+    description:
+      "Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number.",
+    request: { params: WindowPath, query: WindowQuery },
+    responses: {
+      200: jsonResponse("Window state of the contact on the business number.", WindowOut),
+      400: unreadableRequest("The path (an invalid %-escape)"),
+      401: unauthorized,
+      422: requestValidation("path or query; also a `phone_number_id` that is not one of the account's numbers"),
+      429: tooManyRequests(["api_rate_limited"]),
+      500: internalError,
+    },
+  },
+];

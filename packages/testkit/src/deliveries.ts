@@ -1,5 +1,5 @@
-// Shared by the delivery tests of @gw/core and @gw/dispatcher: a real HTTP receiver on loopback, fixtures
-// written with Prisma, and polling helpers. Not a test file itself (no `.test.ts`).
+// The delivery tests of @gw/core and @gw/dispatcher: a real HTTP receiver on loopback that records every request,
+// and account/integration/delivery rows written with Prisma as the producer writes them.
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import {
@@ -10,9 +10,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { applyMigrations, createDb, type Db } from "@gw/db";
+import type { Db } from "@gw/db";
 import { safeEqual, signWebhook } from "@gw/signer";
-import { createTempDatabase } from "@gw/testkit";
 
 export interface ReceivedRequest {
   method: string;
@@ -140,36 +139,4 @@ export async function createDelivery(
     `"phone_number_id":"1234","client_ref":"pedido-ação-nº1","campaign_id":null}}`;
   await db.delivery.update({ where: { id: row.id }, data: { body } });
   return { id: row.id, body };
-}
-
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 20_000,
-  intervalMs = 25,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`tempo esgotado esperando: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-/** A migrated database of its own, for tests whose reconciler scans the whole deliveries table. */
-export async function isolatedDatabase(): Promise<{ url: string; db: Db; drop: () => Promise<void> }> {
-  const temp = await createTempDatabase();
-  await applyMigrations(temp.url);
-  const db = createDb({ url: temp.url, poolSize: 5 });
-  // Load Prisma's query compiler now: jest refuses the lazy import once the hook that started it returned.
-  await db.$queryRawUnsafe("SELECT 1");
-  return {
-    url: temp.url,
-    db,
-    drop: async () => {
-      await db.$disconnect();
-      await temp.drop();
-    },
-  };
 }

@@ -1,0 +1,65 @@
+import type { Db } from "@gw/db";
+import type { Logger } from "@gw/logger";
+import { runRetention, type RetentionDays } from "@gw/core";
+import type { DispatcherConfig } from "./config.ts";
+import { periodicTask, type PeriodicTask } from "./lifecycle.ts";
+import type { DispatcherMetrics } from "./metrics.ts";
+
+/** The days each retention target is kept, from the configuration (0 keeps it for ever). */
+export function retentionDays(config: DispatcherConfig): RetentionDays {
+  return {
+    early_statuses: config.EARLY_STATUS_RETENTION_DAYS,
+    provider_events: config.PROVIDER_EVENTS_RETENTION_DAYS,
+    "deliveries.delivered": config.DELIVERIES_RETENTION_DAYS,
+    "deliveries.failed": config.FAILED_DELIVERIES_RETENTION_DAYS,
+    "delivery_attempts.response_body": config.ATTEMPT_BODY_RETENTION_DAYS,
+    inbound_messages: config.INBOUND_RETENTION_DAYS,
+    "inbound_messages.content": config.INBOUND_TEXT_RETENTION_DAYS,
+    audit_entries: config.AUDIT_RETENTION_DAYS,
+  };
+}
+
+/**
+ * The retention purges as one maintenance task (docs/decisions.md, "Retention"). Any number of dispatcher pods may
+ * run it at once: every batch skips the rows another pod holds. `stop()` lets the batch in progress finish and
+ * runs no other.
+ */
+export function createRetentionTask(deps: {
+  db: Db;
+  logger: Logger;
+  metrics: DispatcherMetrics;
+  config: DispatcherConfig;
+}): PeriodicTask<void> {
+  const { db, logger, metrics, config } = deps;
+  const days = retentionDays(config);
+  let abort = new AbortController();
+  const task = periodicTask(
+    async () => {
+      const { purged, failed } = await runRetention(
+        { db },
+        { days, batchSize: config.RETENTION_BATCH_SIZE, signal: abort.signal },
+      );
+      let total = 0;
+      for (const [table, removed] of Object.entries(purged)) {
+        metrics.retentionPurged.inc({ table }, removed);
+        total += removed;
+      }
+      if (total > 0) logger.info("retention purge removed rows past their retention", { ...purged, total });
+      for (const [table, error] of Object.entries(failed)) {
+        logger.warn("retention purge failed for one table; trying again next cycle", { table, error: error.message });
+      }
+    },
+    (error) => logger.warn("retention purge failed; trying again next cycle", { error: error.message }),
+  );
+  return {
+    run: () => task.run(),
+    start(intervalMs) {
+      abort = new AbortController();
+      task.start(intervalMs);
+    },
+    async stop() {
+      abort.abort();
+      await task.stop();
+    },
+  };
+}

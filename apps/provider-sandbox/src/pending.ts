@@ -1,0 +1,68 @@
+import type { Redelivery } from "./deliveries.ts";
+import type { SandboxState } from "./state.ts";
+
+/** One payload waiting for a redelivery, as GET /_sandbox/webhooks/pending lists it. */
+export interface PendingRedelivery {
+  /** `delivery_id` of its attempts in GET /_sandbox/webhooks. */
+  id: number;
+  kind: Redelivery["kind"];
+  /** `auto`: statuses the sandbox emitted after a send; `control`: POST /_sandbox/inbound or /statuses. */
+  source: Redelivery["source"];
+  /** POSTs made so far. */
+  attempts: number;
+  first_attempt_at: string;
+  /** Null while an attempt is in flight. */
+  next_attempt_at: string | null;
+  /** Where the next attempt goes: the webhook URL configured now. */
+  url: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  /** Later statuses of its messages that wait for it to settle (per-message order). */
+  held_statuses: number;
+  summary: {
+    phone_number_id: string;
+    statuses: { id: string; status: string; recipient_id: string }[];
+    messages: { id: string; from: string; type: string }[];
+  };
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : String(value);
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** Pending redeliveries, oldest first failure first. */
+export function pendingRedeliveries(state: SandboxState): PendingRedelivery[] {
+  return [...state.redeliveries.values()].map((delivery) => {
+    const value = delivery.payload.entry[0]?.changes[0]?.value;
+    const statuses = (value?.statuses ?? []).map((s) => ({
+      id: text(s.id),
+      status: text(s.status),
+      recipient_id: text(s.recipient_id),
+    }));
+    let held = 0;
+    if (delivery.source === "auto") {
+      for (const id of new Set(statuses.map((s) => s.id))) held += state.lanes.get(id)?.waiting.length ?? 0;
+    }
+    return {
+      id: delivery.id,
+      kind: delivery.kind,
+      source: delivery.source,
+      attempts: delivery.attempts,
+      first_attempt_at: new Date(delivery.firstAttemptAt).toISOString(),
+      next_attempt_at: iso(delivery.nextAttemptAt),
+      url: state.config.webhookUrl ?? null,
+      last_status: delivery.lastStatus,
+      last_error: delivery.lastError,
+      held_statuses: held,
+      summary: {
+        phone_number_id: value?.metadata.phone_number_id ?? "",
+        statuses,
+        messages: (value?.messages ?? []).map((m) => ({ id: text(m.id), from: text(m.from), type: text(m.type) })),
+      },
+    };
+  });
+}

@@ -1,0 +1,152 @@
+import { deliver } from "./deliveries.ts";
+import { later, type SandboxState } from "./state.ts";
+import { undeliverableError, webhookPayload } from "./webhooks.ts";
+
+/** Meta's cap on statuses in one webhook payload, as the sandbox applies it. */
+export const MAX_STATUSES_PER_PAYLOAD = 100;
+
+export interface AcceptedSend {
+  phoneNumberId: string;
+  wamid: string;
+  waId: string;
+  /** Meta's pricing category: `service` for free-form messages, else the template's category in lower case. */
+  category: string;
+}
+
+type AutoStatus = "sent" | "delivered" | "read" | "failed";
+
+/** One status of one message, due now. */
+interface DueStatus {
+  wamid: string;
+  phoneNumberId: string;
+  entry: Record<string, unknown>;
+}
+
+/** A status payload for one business number: open while it collects, then delivered (and maybe redelivered). */
+export interface StatusBatch {
+  phoneNumberId: string;
+  entries: Record<string, unknown>[];
+  /** Distinct messages in it, in order of first appearance. */
+  wamids: string[];
+  open: boolean;
+}
+
+/**
+ * Per message: the payload holding its latest status while that payload is unsettled (collecting, in flight or
+ * waiting for a redelivery), and the statuses that fell due meanwhile, which wait behind it.
+ */
+export interface MessageLane {
+  batch: StatusBatch;
+  waiting: DueStatus[];
+}
+
+function autoStatus(state: SandboxState, send: AcceptedSend, status: AutoStatus): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    id: send.wamid,
+    status,
+    timestamp: String(Math.floor(state.now() / 1000)),
+    recipient_id: send.waId,
+  };
+  if (status === "sent" || status === "delivered") {
+    const service = send.category === "service";
+    entry.pricing = {
+      billable: !service,
+      pricing_model: "PMP",
+      type: service ? "free_customer_service" : "regular",
+      category: send.category,
+    };
+  }
+  if (status === "failed") entry.errors = [undeliverableError()];
+  return entry;
+}
+
+/**
+ * After an accepted send: `sent`, `delivered`, `read` (or `sent`, `failed` for failAfterSend recipients), each due
+ * at its configured delay after the send. A due status never overtakes an earlier status of the same message that is
+ * not settled yet (still collecting, in flight or being redelivered): it waits behind it. A reset or shutdown stops
+ * the sequence.
+ */
+export function startStatusSequence(state: SandboxState, send: AcceptedSend): void {
+  if (!state.config.autoStatuses || !state.config.webhookUrl) return;
+  const delays = state.config.statusDelaysMs;
+  const steps: [AutoStatus, number][] = state.config.failAfterSend.includes(send.waId)
+    ? [
+        ["sent", delays.sent],
+        ["failed", delays.delivered],
+      ]
+    : [
+        ["sent", delays.sent],
+        ["delivered", delays.delivered],
+        ["read", delays.read],
+      ];
+  const startedAt = Date.now();
+  const step = (index: number): void => {
+    const current = steps[index];
+    if (!current) return;
+    const [status, at] = current;
+    later(state, startedAt + at - Date.now(), () => {
+      if (state.closed) return;
+      emit(state, { wamid: send.wamid, phoneNumberId: send.phoneNumberId, entry: autoStatus(state, send, status) });
+      step(index + 1);
+    });
+  };
+  step(0);
+}
+
+/** A status is due: into the open payload of its number, unless an earlier status of its message is unsettled. */
+function emit(state: SandboxState, due: DueStatus): void {
+  const lane = state.lanes.get(due.wamid);
+  if (lane) {
+    // Same open payload, right after the message's previous status: order kept inside the payload.
+    if (lane.batch.open && lane.waiting.length === 0) add(state, lane.batch, due, false);
+    else lane.waiting.push(due);
+    return;
+  }
+  const batch = openBatch(state, due.phoneNumberId);
+  state.lanes.set(due.wamid, { batch, waiting: [] });
+  add(state, batch, due, true);
+}
+
+function openBatch(state: SandboxState, phoneNumberId: string): StatusBatch {
+  const existing = state.batches.get(phoneNumberId);
+  if (existing) return existing;
+  const batch: StatusBatch = { phoneNumberId, entries: [], wamids: [], open: true };
+  const window = state.config.statusBatchMs;
+  // Window 0: one status per payload, posted at once (no batch is ever left open).
+  if (window > 0) {
+    state.batches.set(phoneNumberId, batch);
+    const generation = state.generation;
+    later(state, window, () => {
+      if (batch.open && generation === state.generation) flush(state, batch);
+    });
+  }
+  return batch;
+}
+
+function add(state: SandboxState, batch: StatusBatch, due: DueStatus, newMessage: boolean): void {
+  batch.entries.push(due.entry);
+  if (newMessage) batch.wamids.push(due.wamid);
+  if (state.config.statusBatchMs <= 0 || batch.entries.length >= MAX_STATUSES_PER_PAYLOAD) flush(state, batch);
+}
+
+function flush(state: SandboxState, batch: StatusBatch): void {
+  batch.open = false;
+  if (state.batches.get(batch.phoneNumberId) === batch) state.batches.delete(batch.phoneNumberId);
+  const generation = state.generation;
+  void deliver(state, "statuses", webhookPayload(state, batch.phoneNumberId, { statuses: batch.entries }), {
+    source: "auto",
+    onSettled: () => {
+      if (generation === state.generation) settle(state, batch);
+    },
+  });
+}
+
+/** Delivered or given up: each message's waiting statuses go on, in order, into the next payloads. */
+function settle(state: SandboxState, batch: StatusBatch): void {
+  for (const wamid of batch.wamids) {
+    const lane = state.lanes.get(wamid);
+    if (lane?.batch !== batch) continue;
+    state.lanes.delete(wamid);
+    for (const due of lane.waiting) emit(state, due);
+  }
+}

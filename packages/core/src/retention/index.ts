@@ -1,0 +1,20 @@
+export {
+  oldestEarlyStatusAgeSeconds,
+  purgeAttemptResponseBodies,
+  purgeAuditEntries,
+  purgeDeliveries,
+  purgeEarlyStatuses,
+  purgeInboundContent,
+  purgeInboundMessages,
+  purgeProviderEvents,
+  RETENTION_TARGETS,
+  runRetention,
+} from "./retention.ts";
+export type {
+  PurgeInput,
+  RetentionDays,
+  RetentionDeps,
+  RetentionInput,
+  RetentionResult,
+  RetentionTarget,
+} from "./retention.ts";

@@ -1,0 +1,240 @@
+import { isDatabaseUnavailable, type Db } from "@gw/db";
+
+/**
+ * Retention (docs/decisions.md, "Retention"): rows past their time are deleted, or stripped of the personal data
+ * they hold, by the dispatcher's maintenance loop. Every purge works in bounded batches, one short statement (one
+ * transaction) each, reading the rows through an index ordered by age; `FOR UPDATE SKIP LOCKED` lets several
+ * dispatcher pods run the same purge at once without waiting for each other or deleting a row twice.
+ */
+export interface RetentionDeps {
+  db: Pick<Db, "sql">;
+}
+
+export interface PurgeInput {
+  /** Rows older than this are purged; younger ones are left alone. */
+  olderThan: Date;
+  /** Rows per statement: each batch is its own short transaction. */
+  batchSize: number;
+  /** Checked between batches: once aborted (dispatcher shutdown) the purge returns what it did so far. */
+  signal?: AbortSignal;
+}
+
+/** What each purge removes, in the order `runRetention` runs them; also the `table` label of the metric. */
+export const RETENTION_TARGETS = [
+  "early_statuses",
+  "provider_events",
+  "deliveries.delivered",
+  "deliveries.failed",
+  "delivery_attempts.response_body",
+  "inbound_messages",
+  "inbound_messages.content",
+  "audit_entries",
+] as const;
+export type RetentionTarget = (typeof RETENTION_TARGETS)[number];
+
+/** Days each target is kept; 0 (or absent) keeps it for ever. */
+export type RetentionDays = Partial<Record<RetentionTarget, number>>;
+
+const DAY_MS = 86_400_000;
+
+/** One statement of `text` ($1 the cut-off, $2 the batch size, then `extra`) repeated until a batch is not full. */
+async function inBatches(
+  deps: RetentionDeps,
+  statement: { name: string; text: string; extra?: unknown[] },
+  input: PurgeInput,
+): Promise<number> {
+  const { olderThan, batchSize, signal } = input;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be ≥ 1, got ${batchSize}`);
+  if (Number.isNaN(olderThan.getTime())) throw new RangeError("olderThan is not a valid date");
+  let total = 0;
+  while (!signal?.aborted) {
+    const { rowCount } = await deps.db.sql.query({
+      name: statement.name,
+      text: statement.text,
+      values: [olderThan, batchSize, ...(statement.extra ?? [])],
+    });
+    const done = rowCount ?? 0;
+    total += done;
+    // A short batch means nothing is left, or the rest is locked by another pod, which finishes it.
+    if (done < batchSize) break;
+  }
+  return total;
+}
+
+/**
+ * Provider webhook payloads already applied (`processed_at` set) received before `olderThan`. A payload left
+ * half-way by an outage stays: Meta's next delivery of it finishes it, and it is the record of what was not applied.
+ */
+export function purgeProviderEvents(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-provider-events",
+      text: `DELETE FROM provider_events WHERE id IN (
+        SELECT id FROM provider_events WHERE received_at < $1 AND processed_at IS NOT NULL
+        ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/** Clears the integrator's answer (`response_body`) of attempts started before `olderThan`; the rows stay. */
+export function purgeAttemptResponseBodies(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-attempt-bodies",
+      text: `UPDATE delivery_attempts SET response_body = NULL WHERE id IN (
+        SELECT id FROM delivery_attempts WHERE started_at < $1 AND response_body IS NOT NULL
+        ORDER BY started_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/**
+ * Deliveries in a final state (`delivered`, or `failed`: a dead letter) since before `olderThan` (`updated_at` is
+ * when they reached it), with their attempts (ON DELETE CASCADE). A delivery re-queued meanwhile is `pending`
+ * again and is not touched; pending and delivering ones never are.
+ */
+export function purgeDeliveries(
+  deps: RetentionDeps,
+  input: PurgeInput & { status: "delivered" | "failed" },
+): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-deliveries",
+      text: `DELETE FROM deliveries WHERE id IN (
+        SELECT id FROM deliveries WHERE status = $3 AND updated_at < $1
+        ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      extra: [input.status],
+    },
+    input,
+  );
+}
+
+/** Statuses parked before `olderThan` whose message never appeared (a send that was never recorded). */
+export function purgeEarlyStatuses(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-early-statuses",
+      text: `DELETE FROM early_statuses WHERE id IN (
+        SELECT id FROM early_statuses WHERE received_at < $1
+        ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/**
+ * Clears the contact's personal content from inbound messages stored before `olderThan` — the text (or caption,
+ * button label), the contact's profile name, the media id and the document's file name — keeping the row (wamid,
+ * type, number, times) until `purgeInboundMessages` deletes it. The 24 h window lives in contact_windows.
+ */
+export function purgeInboundContent(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-inbound-content",
+      text: `UPDATE inbound_messages SET text = NULL, contact_name = NULL, media_id = NULL, media_filename = NULL
+        WHERE id IN (
+          SELECT id FROM inbound_messages
+          WHERE created_at < $1
+            AND (text IS NOT NULL OR contact_name IS NOT NULL OR media_id IS NOT NULL OR media_filename IS NOT NULL)
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/** Inbound messages stored before `olderThan`. */
+export function purgeInboundMessages(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-inbound-messages",
+      text: `DELETE FROM inbound_messages WHERE id IN (
+        SELECT id FROM inbound_messages WHERE created_at < $1
+        ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/** Audit entries written before `olderThan`. */
+export function purgeAuditEntries(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-audit-entries",
+      text: `DELETE FROM audit_entries WHERE id IN (
+        SELECT id FROM audit_entries WHERE created_at < $1
+        ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+const PURGES: Record<RetentionTarget, (deps: RetentionDeps, input: PurgeInput) => Promise<number>> = {
+  early_statuses: purgeEarlyStatuses,
+  provider_events: purgeProviderEvents,
+  "deliveries.delivered": (deps, input) => purgeDeliveries(deps, { ...input, status: "delivered" }),
+  "deliveries.failed": (deps, input) => purgeDeliveries(deps, { ...input, status: "failed" }),
+  // After the deliveries: attempts of deleted deliveries are gone already.
+  "delivery_attempts.response_body": purgeAttemptResponseBodies,
+  inbound_messages: purgeInboundMessages,
+  // After the rows: content is cleared only from rows that stay.
+  "inbound_messages.content": purgeInboundContent,
+  audit_entries: purgeAuditEntries,
+};
+
+export interface RetentionInput {
+  days: RetentionDays;
+  batchSize: number;
+  /** The clock the cut-offs are taken from (tests pass their own). */
+  now?: Date;
+  signal?: AbortSignal;
+}
+
+export interface RetentionResult {
+  /** Rows deleted (or cleared, for `.response_body` and `.content`) per target that ran; 0 included. */
+  purged: Partial<Record<RetentionTarget, number>>;
+  /** Targets whose purge failed; the others still ran. */
+  failed: Partial<Record<RetentionTarget, Error>>;
+}
+
+/**
+ * Every enabled purge once, in `RETENTION_TARGETS` order. A purge that fails does not stop the others, unless the
+ * database is unavailable: then the error is thrown (the next cycle tries again).
+ */
+export async function runRetention(deps: RetentionDeps, input: RetentionInput): Promise<RetentionResult> {
+  const now = (input.now ?? new Date()).getTime();
+  const result: RetentionResult = { purged: {}, failed: {} };
+  for (const target of RETENTION_TARGETS) {
+    const days = input.days[target] ?? 0;
+    if (days <= 0) continue;
+    if (input.signal?.aborted) break;
+    const purgeInput = { olderThan: new Date(now - days * DAY_MS), batchSize: input.batchSize, signal: input.signal };
+    try {
+      result.purged[target] = await PURGES[target](deps, purgeInput);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      result.failed[target] = error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  return result;
+}
+
+/**
+ * Age in seconds of the oldest status still parked in early_statuses (0 when none), by the database's clock:
+ * one read of the `received_at` index. A status parked for long belongs to a send that was never recorded.
+ */
+export async function oldestEarlyStatusAgeSeconds(deps: RetentionDeps): Promise<number> {
+  const { rows } = await deps.db.sql.query<{ age: number | null }>({
+    name: "oldest-early-status-age",
+    text: `SELECT EXTRACT(EPOCH FROM now() - min(received_at))::float8 AS age FROM early_statuses`,
+  });
+  return Math.max(0, rows[0]?.age ?? 0);
+}

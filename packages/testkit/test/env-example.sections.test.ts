@@ -1,0 +1,31 @@
+// `.env.example` is checked piecewise: each app's drift test holds its config schema to the file and its own
+// section(s) to its schema. This test makes sure nothing falls between them: every line sits under a section one
+// of those tests (or scripts/stack.sh) owns, and no variable is documented twice.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "@jest/globals";
+import { REPO_ROOT, envExampleSection, envExampleSections } from "../src/index.ts";
+
+describe(".env.example sections", () => {
+  it("are exactly the ones an app's drift test or scripts/stack.sh checks", () => {
+    expect([...envExampleSections().keys()]).toEqual([
+      "shared (API, dispatcher, CLI)",
+      "API (apps/api)",
+      "dispatcher (apps/dispatcher)",
+      "provider sandbox (apps/provider-sandbox, local and tests only)",
+      "local stack (scripts/stack.sh)",
+    ]);
+  });
+
+  it("document each variable once", () => {
+    const all = [...envExampleSections().values()].flat();
+    expect(all.filter((name, i) => all.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it("list under the local stack only variables scripts/stack.sh reads", () => {
+    const stack = readFileSync(join(REPO_ROOT, "scripts/stack.sh"), "utf8");
+    const section = envExampleSection("local stack (scripts/stack.sh)");
+    expect(section.length).toBeGreaterThan(0);
+    expect(section.filter((name) => !new RegExp(`\\b${name}\\b`).test(stack))).toEqual([]);
+  });
+});
