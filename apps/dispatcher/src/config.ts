@@ -25,9 +25,10 @@ export const dispatcherConfigSchema = z
     DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /**
      * Attempts to one integration in flight at once in this process (per pod, not shared): beyond it a job is
-     * deferred, without holding a worker slot or spending an attempt. DISPATCHER_CONCURRENCY or more turns it off.
+     * deferred, without holding a worker slot or spending an attempt. Unset: half of DISPATCHER_CONCURRENCY;
+     * DISPATCHER_CONCURRENCY or more turns it off.
      */
-    DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION: z.coerce.number().int().min(1).max(1000).default(4),
+    DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION: z.coerce.number().int().min(1).max(1000).optional(),
     /**
      * Consecutive attempts to one integration without an answer (timeout, connection refused or reset, ...) that
      * open its circuit breaker in this process; 0 = no breaker.

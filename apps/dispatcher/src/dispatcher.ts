@@ -65,10 +65,18 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     responseBodyLimit: config.WEBHOOK_RESPONSE_BODY_LIMIT,
   });
   const metrics = createMetrics(queue, { oldestEarlyStatusAgeSeconds: () => oldestEarlyStatusAgeSeconds({ db }) });
-  const scheduler = createDeliveryScheduler({ queue, logger, horizonMs: config.DISPATCHER_SCHEDULE_HORIZON_MS });
+  const scheduler = createDeliveryScheduler({
+    queue,
+    logger,
+    horizonMs: config.DISPATCHER_SCHEDULE_HORIZON_MS,
+    maxQueued: config.DISPATCHER_MAX_QUEUED_JOBS,
+  });
   // Per-integration in-flight cap and circuit breaker (per process): one slow endpoint cannot hold every slot.
   const gate = createFairnessGate({
-    maxInFlight: config.DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION,
+    // Unset: half the slots, so one integration can never hold more than half of them (the breaker frees those
+    // too after a few timeouts), while a single healthy endpoint still gets enough attempts in flight.
+    maxInFlight:
+      config.DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION ?? Math.max(1, Math.floor(config.DISPATCHER_CONCURRENCY / 2)),
     breakerFailures: config.DISPATCHER_BREAKER_FAILURES,
     breakerCooldownMs: config.DISPATCHER_BREAKER_COOLDOWN_MS,
     onBreakerOpened(integrationId, { failures, cooldownMs, probe }) {

@@ -59,7 +59,8 @@ export const MessageStatusData = z
   })
   .meta({ id: "MessageStatusData" });
 
-const MESSAGE_RECEIVED_TYPES = [
+/** The 11 values of `message.received` `type` (spec 6.3). */
+export const MESSAGE_RECEIVED_TYPES = [
   "text",
   "image",
   "audio",

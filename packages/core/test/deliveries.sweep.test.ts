@@ -19,7 +19,7 @@ import {
   testEnv,
   type Fixture,
 } from "@gw/testkit";
-import { sweepDeliveries, type SweepDeps } from "../src/deliveries/index.ts";
+import { createDeliveryScheduler, sweepDeliveries, type SweepDeps } from "../src/deliveries/index.ts";
 
 // The sweep reads the whole deliveries table: a database of its own keeps other test files' rows out.
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -169,5 +169,27 @@ describe("sweepDeliveries", () => {
     expect(await sweep({ maxQueued: 4 })).toMatchObject({ queued: 4, more: true });
     expect((await queue.getJobCounts("waiting")).waiting).toBe(4);
     expect(await sweep({ maxQueued: 4 })).toMatchObject({ queued: 0, more: true });
+  });
+});
+
+describe("createDeliveryScheduler", () => {
+  it("queues a retry within the horizon, leaves a later one to the sweep, and stops adding when Redis holds maxQueued", async () => {
+    const scheduler = createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: HORIZON_MS, maxQueued: 3 });
+    const soon = new Date(Date.now() + 30_000);
+    const ids: bigint[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await delivery({ status: "pending", attemptCount: 1, nextAttemptAt: soon }));
+    const later = await delivery({
+      status: "pending",
+      attemptCount: 1,
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+    });
+
+    for (const id of ids) await scheduler.schedule(String(id), 2, soon);
+    await scheduler.schedule(String(later), 2, new Date(Date.now() + 3_600_000));
+
+    const states = await Promise.all(ids.map((id) => jobState(id, 2)));
+    expect(states.filter((state) => state === "delayed")).toHaveLength(3);
+    expect(states.filter((state) => state === undefined)).toHaveLength(2);
+    expect(await jobState(later, 2)).toBeUndefined();
   });
 });

@@ -19,14 +19,34 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Attempts due within this time go to Redis at once; later ones wait for the sweep. */
   horizonMs: number;
+  /**
+   * Jobs waiting in Redis (waiting + delayed) above which retries stay in PostgreSQL for the sweep, so a storm of
+   * failures (an integrator down with a million deliveries) cannot grow Redis without bound.
+   */
+  maxQueued?: number;
 }
 
+/** How long the queue's size is trusted between reads (one Redis call per second at most, not per retry). */
+const QUEUE_SIZE_TTL_MS = 1_000;
+
 export function createDeliveryScheduler(options: SchedulerOptions): DeliveryScheduler {
+  let size = { value: 0, readAt: 0 };
+  async function queueFull(): Promise<boolean> {
+    if (options.maxQueued === undefined) return false;
+    if (Date.now() - size.readAt > QUEUE_SIZE_TTL_MS) {
+      const counts = await options.queue.getJobCounts("waiting", "delayed", "prioritized");
+      size = { value: Object.values(counts).reduce((sum, n) => sum + n, 0), readAt: Date.now() };
+    }
+    size.value++;
+    return size.value > options.maxQueued;
+  }
   return {
     async schedule(deliveryId, attempt, at, integrationId) {
       const delayMs = at.getTime() - Date.now();
       if (delayMs > options.horizonMs) return;
       try {
+        // Full: the row is pending with next_attempt_at set, and the sweep queues it when there is room.
+        if (await queueFull()) return;
         await ensureAttemptQueued(options.queue, deliveryId, attempt, delayMs, integrationId);
       } catch (error) {
         // The row is pending with next_attempt_at set: the sweep queues it once Redis answers.

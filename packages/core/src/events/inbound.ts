@@ -1,23 +1,12 @@
+import { MESSAGE_RECEIVED_TYPES } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import type { MetaContact, MetaInboundItem } from "@gw/meta";
 import { normalizePhone } from "../phones/normalize.ts";
 import { WINDOW_MS } from "../windows/windows.ts";
 import { type PendingDelivery } from "./outbox.ts";
 
-/** The 11 values of spec 6.3; every other Meta type (reaction, order, system, ...) is `unsupported`. */
-export const RECEIVED_TYPES = [
-  "text",
-  "image",
-  "audio",
-  "video",
-  "document",
-  "sticker",
-  "location",
-  "contacts",
-  "button",
-  "interactive",
-  "unsupported",
-] as const;
+/** The 11 values of spec 6.3 (the contract's list); every other Meta type (reaction, order, system, ...) is `unsupported`. */
+export const RECEIVED_TYPES = MESSAGE_RECEIVED_TYPES;
 export type ReceivedType = (typeof RECEIVED_TYPES)[number];
 
 const MEDIA_TYPES = ["image", "audio", "video", "document", "sticker"] as const;
