@@ -30,8 +30,8 @@ beforeAll(async () => {
     db,
     // The sink for "queue these after commit": queueing itself is tested with the dispatcher.
     outbox: {
-      dispatch: (ids) => {
-        dispatched.push(...ids);
+      dispatch: (deliveries) => {
+        dispatched.push(...deliveries.map((d) => d.deliveryId));
         return Promise.resolve();
       },
     },

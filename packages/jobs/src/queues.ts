@@ -54,10 +54,16 @@ export async function enqueueAttempts(
   }
 }
 
-/** The first attempt of freshly committed deliveries (the outbox, after commit). */
-export function enqueueFirstAttempts(queue: WebhookQueue, deliveryIds: readonly string[]): Promise<void> {
+/**
+ * The first attempt of freshly committed deliveries (the outbox, after commit). Each job names its integration, so
+ * the dispatcher's fairness gate can defer it before any query.
+ */
+export function enqueueFirstAttempts(
+  queue: WebhookQueue,
+  deliveries: readonly { deliveryId: string; integrationId: string }[],
+): Promise<void> {
   return enqueueAttempts(
     queue,
-    deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 })),
+    deliveries.map(({ deliveryId, integrationId }) => ({ deliveryId, attempt: 1, integrationId })),
   );
 }

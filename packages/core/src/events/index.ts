@@ -1,5 +1,5 @@
 export { deliveryBody, createOutbox, insertDeliveries, subscribedDeliveries } from "./outbox.ts";
-export type { Outbox, PendingDelivery } from "./outbox.ts";
+export type { CommittedDelivery, Outbox, PendingDelivery } from "./outbox.ts";
 export {
   SHOULD_APPLY_SQL,
   STATUS_RANK,

@@ -4,7 +4,7 @@ import type { Logger } from "@gw/logger";
 import { readMetaWebhook, type InboundGroup, type MetaStatusItem, type QuarantinedItem } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { applyInbound } from "./inbound.ts";
-import { insertDeliveries, type Outbox, type PendingDelivery } from "./outbox.ts";
+import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
 import { applyStatuses, lockWamids } from "./statuses.ts";
 
 export class MalformedWebhookError extends Error {}
@@ -67,7 +67,7 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
     duplicate: false,
   };
 
-  let ids: string[] | null;
+  let ids: CommittedDelivery[] | null;
   try {
     ids = await inTransaction(deps.db.sql, async (client) => {
       const eventId = await storeEvent(client, rawBody, payloadHash, plan.quarantined, { processed: true });
@@ -175,13 +175,13 @@ async function ingestItemByItem(
   plan: Plan,
   receivedAt: Date,
   result: IngestResult,
-): Promise<string[]> {
+): Promise<CommittedDelivery[]> {
   const pool = deps.db.sql;
   const eventId =
     (await storeEvent(pool, rawBody, payloadHash, plan.quarantined, { processed: false })) ??
     (await unprocessedEvent(pool, payloadHash));
   if (eventId === null) return []; // applied meanwhile by a concurrent delivery of the same payload
-  const ids: string[] = [];
+  const ids: CommittedDelivery[] = [];
   const attempt = async (path: string, apply: (sql: Sql) => Promise<PendingDelivery[]>): Promise<void> => {
     try {
       ids.push(

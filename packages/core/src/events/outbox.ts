@@ -44,12 +44,18 @@ export async function subscribedDeliveries(
   return rows.map((row) => ({ id: row.id, accountId, integrationId: row.integration_id, event, data }));
 }
 
-/** Insert the delivery rows (one statement for any number of them). Returns their ids, to queue after commit. */
+/** A delivery row committed by the outbox, to queue after commit. */
+export interface CommittedDelivery {
+  deliveryId: string;
+  integrationId: string;
+}
+
+/** Insert the delivery rows (one statement for any number of them). Returns what to queue after commit. */
 export async function insertDeliveries(
   sql: Sql,
   deliveries: readonly PendingDelivery[],
   occurredAt = new Date(),
-): Promise<string[]> {
+): Promise<CommittedDelivery[]> {
   if (deliveries.length === 0) return [];
   await sql.query({
     name: "insert-deliveries",
@@ -65,23 +71,23 @@ export async function insertDeliveries(
       occurredAt,
     ],
   });
-  return deliveries.map((d) => d.id);
+  return deliveries.map((d) => ({ deliveryId: d.id, integrationId: d.integrationId }));
 }
 
 export interface Outbox {
   /** After commit: queue attempt 1 of each delivery. A failure is logged; the reconciler catches up. */
-  dispatch(ids: readonly string[]): Promise<void>;
+  dispatch(deliveries: readonly CommittedDelivery[]): Promise<void>;
 }
 
 export function createOutbox(queue: WebhookQueue, logger: Logger): Outbox {
   return {
-    async dispatch(ids) {
-      if (ids.length === 0) return;
+    async dispatch(deliveries) {
+      if (deliveries.length === 0) return;
       try {
-        await enqueueFirstAttempts(queue, ids);
+        await enqueueFirstAttempts(queue, deliveries);
       } catch (error) {
         logger.warn("deliveries committed but not queued; the sweep will queue them", {
-          count: ids.length,
+          count: deliveries.length,
           error: (error as Error).message,
         });
       }

@@ -2,7 +2,7 @@ import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db"
 import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
 import type { IdempotencyStore, StoredResponse } from "../idempotency/idempotency.ts";
-import { insertDeliveries, type Outbox, type PendingDelivery } from "../events/outbox.ts";
+import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../events/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
 
 /**
@@ -76,7 +76,7 @@ export async function storeAcceptedMessage(
 export async function recordAcceptedSend(
   deps: { db: Db; idempotency: IdempotencyStore },
   send: AcceptedSend,
-): Promise<string[]> {
+): Promise<CommittedDelivery[]> {
   return inTransaction(deps.db.sql, async (client) => {
     const early = await storeAcceptedMessage(client, send);
     if (send.reservationId !== null)
@@ -100,7 +100,7 @@ export interface SendJournalOptions {
 export interface SendJournal {
   append(send: AcceptedSend): Promise<void>;
   /** Apply journaled sends; returns how many were applied. Safe to run from several processes. */
-  replay(record: (send: AcceptedSend) => Promise<string[]>, outbox: Outbox): Promise<number>;
+  replay(record: (send: AcceptedSend) => Promise<CommittedDelivery[]>, outbox: Outbox): Promise<number>;
   size(): Promise<number>;
 }
 
@@ -150,7 +150,7 @@ export interface CommitPolicy {
 export const DEFAULT_COMMIT_POLICY: CommitPolicy = { retryForMs: 8_000, firstDelayMs: 100 };
 
 export type CommitOutcome =
-  { kind: "committed"; deliveryIds: string[] } | { kind: "journaled" } | { kind: "lost"; error: unknown };
+  { kind: "committed"; deliveries: CommittedDelivery[] } | { kind: "journaled" } | { kind: "lost"; error: unknown };
 
 /**
  * After the provider accepted a send, its record must not be lost: retry the commit while the database is
@@ -173,7 +173,7 @@ export async function commitAcceptedSend(
   let lastError: unknown;
   for (;;) {
     try {
-      return { kind: "committed", deliveryIds: await recordAcceptedSend(deps, send) };
+      return { kind: "committed", deliveries: await recordAcceptedSend(deps, send) };
     } catch (error) {
       lastError = error;
       if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) break;

@@ -126,7 +126,7 @@ export async function sendMessage(deps: SendDeps, input: SendInput): Promise<Sen
       reservationId: reservation,
       response,
     });
-    if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveryIds);
+    if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveries);
     if (committed.kind === "lost") {
       // Nowhere to record it: never resent with this key; the integrator gets the id to follow its statuses.
       const error = new ApiError("send_unconfirmed", { cause: committed.error });
