@@ -2,12 +2,7 @@ export * from "./accounts/index.ts";
 export { listAudit, recordAudit } from "./audit/audit.ts";
 export type { AuditInput } from "./audit/audit.ts";
 export * from "./events/index.ts";
-export {
-  canonicalJson,
-  createIdempotencyStore,
-  fingerprint,
-  purgeExpiredIdempotencyKeys,
-} from "./idempotency/idempotency.ts";
+export { canonicalJson, createIdempotencyStore, fingerprint } from "./idempotency/idempotency.ts";
 export type {
   IdempotencyOptions,
   IdempotencyStore,

@@ -75,7 +75,18 @@ const UNAVAILABLE_CODES = new Set([
   "08006",
   "08007",
 ]);
-const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+const UNAVAILABLE_ERRNOS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+/** Prisma's codes for "the database cannot be reached / did not answer in time" (not for a query that failed). */
+const PRISMA_UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
 
 /**
  * Whether an error from `pg` (or the Prisma adapter wrapping it) means the database is unavailable (restart,
@@ -85,7 +96,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     if (typeof current !== "object") return false;
     const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+    if (
+      typeof code === "string" &&
+      (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code) || PRISMA_UNAVAILABLE_CODES.has(code))
+    ) {
+      return true;
+    }
     if (
       typeof message === "string" &&
       /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|the database system is (shutting down|starting up)/i.test(

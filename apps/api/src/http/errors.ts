@@ -78,28 +78,14 @@ function bodyValidationIssue(error: unknown): ValidationIssue | undefined {
   return undefined;
 }
 
-// Prisma's codes for "the database cannot be reached / answered in time" (not for a query that failed); the
-// hand-written SQL's errors (pg) are read by isDatabaseUnavailable. Such a request may succeed moments later, so
-// it is a 503, not a 500.
-const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
-const SOCKET_UNAVAILABLE = new Set(["EHOSTUNREACH", "ENETUNREACH"]);
+// A database that cannot be reached (isDatabaseUnavailable: pg and Prisma alike) may answer moments later: 503.
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
-
-function isDependencyUnavailable(error: unknown): boolean {
-  if (isDatabaseUnavailable(error)) return true;
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (PRISMA_UNAVAILABLE.has(code) || SOCKET_UNAVAILABLE.has(code))) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fromHttpLayer = httpLayerApiError(error);
   if (fromHttpLayer) return fromHttpLayer;
-  return isDependencyUnavailable(error)
+  return isDatabaseUnavailable(error)
     ? new ApiError("service_unavailable", { cause: error, retryAfterSeconds: RETRY_AFTER_UNAVAILABLE_SECONDS })
     : new ApiError("internal_error", { cause: error });
 }

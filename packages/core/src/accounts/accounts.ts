@@ -48,23 +48,6 @@ export async function addBusinessNumber(deps: { db: Db }, input: NumberInput) {
   });
 }
 
-/**
- * The business number a request acts on: the one named by `phone_number_id` (it must belong to the
- * account) or the account's default. Null when the account has none connected.
- */
-export async function resolveBusinessNumber(
-  deps: { db: Db },
-  input: { accountId: string; phoneNumberId?: string | null | undefined },
-) {
-  const { db } = deps;
-  const { accountId, phoneNumberId } = input;
-  if (phoneNumberId) return db.businessNumber.findFirst({ where: { accountId, phoneNumberId } });
-  return (
-    (await db.businessNumber.findFirst({ where: { accountId, isDefault: true } })) ??
-    (await db.businessNumber.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" } }))
-  );
-}
-
 function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }

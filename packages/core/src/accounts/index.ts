@@ -11,7 +11,6 @@ export {
   checkIntegrationUrl,
   createAccount,
   listIntegrations,
-  resolveBusinessNumber,
   rotateIntegrationSecret,
   setIntegration,
 } from "./accounts.ts";

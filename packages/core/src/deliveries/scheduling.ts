@@ -34,8 +34,7 @@ export function createDeliveryScheduler(options: SchedulerOptions): DeliverySche
   async function queueFull(): Promise<boolean> {
     if (options.maxQueued === undefined) return false;
     if (Date.now() - size.readAt > QUEUE_SIZE_TTL_MS) {
-      const counts = await options.queue.getJobCounts("waiting", "delayed", "prioritized");
-      size = { value: Object.values(counts).reduce((sum, n) => sum + n, 0), readAt: Date.now() };
+      size = { value: await jobsWaiting(options.queue), readAt: Date.now() };
     }
     size.value++;
     return size.value > options.maxQueued;
@@ -199,10 +198,15 @@ function isScored(reply: [Error | null, unknown] | undefined): boolean {
   return reply !== undefined && reply[1] !== null && reply[1] !== undefined;
 }
 
+/** Jobs Redis holds that have yet to run (what DISPATCHER_MAX_QUEUED_JOBS bounds). */
+async function jobsWaiting(queue: WebhookQueue): Promise<number> {
+  const counts = await queue.getJobCounts("waiting", "delayed", "prioritized");
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
 async function queueRoom(queue: WebhookQueue, maxQueued: number | undefined): Promise<number> {
   if (maxQueued === undefined) return Number.POSITIVE_INFINITY;
-  const counts = await queue.getJobCounts("waiting", "delayed", "prioritized");
-  return maxQueued - Object.values(counts).reduce((sum, n) => sum + n, 0);
+  return maxQueued - (await jobsWaiting(queue));
 }
 
 /**

@@ -165,27 +165,3 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
     },
   };
 }
-
-/**
- * Housekeeping (the dispatcher's maintenance loop): drop expired keys in bounded batches, so a large
- * backlog never becomes one long-running delete holding locks. Returns how many were removed.
- */
-export async function purgeExpiredIdempotencyKeys(
-  deps: { db: Db },
-  input: { now?: Date; batchSize?: number } = {},
-): Promise<number> {
-  const now = input.now ?? new Date();
-  const batchSize = input.batchSize ?? 5_000;
-  let total = 0;
-  for (;;) {
-    const { rowCount } = await deps.db.sql.query({
-      name: "idempotency-purge",
-      text: `DELETE FROM idempotency_keys
-        WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)`,
-      values: [now, batchSize],
-    });
-    const removed = rowCount ?? 0;
-    total += removed;
-    if (removed < batchSize) return total;
-  }
-}

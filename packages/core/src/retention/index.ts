@@ -4,6 +4,7 @@ export {
   purgeAuditEntries,
   purgeDeliveries,
   purgeEarlyStatuses,
+  purgeExpiredIdempotencyKeys,
   purgeInboundContent,
   purgeInboundMessages,
   purgeProviderEvents,

@@ -163,6 +163,26 @@ export function purgeInboundMessages(deps: RetentionDeps, input: PurgeInput): Pr
   );
 }
 
+/**
+ * Idempotency-Key records past their expiry (the dispatcher's purge loop, hourly), in the same bounded batches as
+ * the retention purges, so a large backlog never becomes one long-running delete holding locks.
+ */
+export function purgeExpiredIdempotencyKeys(
+  deps: RetentionDeps,
+  input: { now?: Date; batchSize?: number } = {},
+): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "idempotency-purge",
+      text: `DELETE FROM idempotency_keys WHERE id IN (
+        SELECT id FROM idempotency_keys WHERE expires_at < $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    { olderThan: input.now ?? new Date(), batchSize: input.batchSize ?? 5_000 },
+  );
+}
+
 /** Audit entries written before `olderThan`. */
 export function purgeAuditEntries(deps: RetentionDeps, input: PurgeInput): Promise<number> {
   return inBatches(
