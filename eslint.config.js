@@ -68,7 +68,15 @@ const boundaries = [
 ];
 
 export default defineConfig(
-  globalIgnores(["**/node_modules/", "packages/db/src/generated/", ".data/", ".tools/", "coverage/", "bench/results/"]),
+  globalIgnores([
+    "**/node_modules/",
+    "packages/db/src/generated/",
+    ".data/",
+    ".tools/",
+    "coverage/",
+    "bench/results/",
+    "dist/",
+  ]),
   {
     files: ["**/*.ts"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
@@ -108,8 +116,20 @@ export default defineConfig(
   },
   {
     // This file; no tsconfig.json owns it, so it gets the untyped rules.
-    files: ["**/*.js"],
+    files: ["**/*.js", "**/*.mjs"],
     extends: [js.configs.recommended],
+  },
+  {
+    // Node scripts run as plain JavaScript (the bundler).
+    files: ["scripts/**/*.mjs"],
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", performance: "readonly", URL: "readonly" },
+    },
+  },
+  {
+    // The panel's browser script (progressive enhancement, served as is).
+    files: ["apps/panel/src/assets/**/*.js"],
+    languageOptions: { globals: { document: "readonly", window: "readonly", HTMLFormElement: "readonly" } },
   },
   prettier,
 );

@@ -9,7 +9,7 @@ import { createWebhookQueue, QUEUES } from "@gw/jobs";
 import { choiceEnv, common, intEnv, strEnv } from "./lib/env.ts";
 import { startDispatcher } from "./lib/gateway.ts";
 import { BACKLOG_SCHEDULING, seedBacklogJobs } from "./lib/jobs.ts";
-import { sleep } from "./lib/processes.ts";
+import { appNodeFlags, maxOldSpaceMb, sleep } from "./lib/processes.ts";
 import { reservePort, startReceiver, type ReceiverReport } from "./lib/receiver.ts";
 import { memoryUsage, usedMemory } from "./lib/redis.ts";
 import { RssSampler } from "./lib/rss.ts";
@@ -25,8 +25,12 @@ const HORIZON_S = intEnv("BENCH_BACKLOG_HORIZON_S", 180);
 const [DUE_MIN_S = 24, DUE_MAX_S = 36] = strEnv("BENCH_BACKLOG_DUE_S", "24,36").split(",").map(Number);
 const DISPATCHER_CONCURRENCY = common.dispatcherConcurrency();
 const DRAIN_MS = common.timeoutMs(120);
-/** Optional cap for the run (node --max-old-space-size); the dispatcher has no memory setting of its own. */
-const MAX_OLD_SPACE_MB = intEnv("BENCH_DISPATCHER_MAX_OLD_SPACE_MB", 0, 0);
+/**
+ * Optional cap for the run (node --max-old-space-size), over the one the dispatcher runs with anyway (its
+ * production flags, or BENCH_DISPATCHER_NODE_FLAGS); the dispatcher has no memory setting of its own.
+ */
+const MAX_OLD_SPACE_MB =
+  intEnv("BENCH_DISPATCHER_MAX_OLD_SPACE_MB", 0, 0) || maxOldSpaceMb(appNodeFlags("dispatcher")) || 0;
 if (!Number.isFinite(DUE_MIN_S) || !Number.isFinite(DUE_MAX_S) || DUE_MIN_S < 0 || DUE_MAX_S < DUE_MIN_S) {
   throw new Error("BENCH_BACKLOG_DUE_S must be `min,max` seconds with 0 ≤ min ≤ max");
 }

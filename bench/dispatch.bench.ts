@@ -14,7 +14,7 @@ import { reservePort, startReceiver, type ReceiverReport } from "./lib/receiver.
 import { RssSampler } from "./lib/rss.ts";
 import { seedAccount, seedPendingDeliveries } from "./lib/seed.ts";
 import { heading, runStage } from "./lib/stage.ts";
-import { latencyLine, line, mb, num, ratio, summarize } from "./lib/stats.ts";
+import { latencyLine, line, mb, num, perUnit, ratio, summarize } from "./lib/stats.ts";
 
 const DELIVERIES = intEnv("BENCH_DELIVERIES", 50_000);
 const DISPATCHER_CONCURRENCY = common.dispatcherConcurrency();
@@ -166,6 +166,9 @@ await runStage("dispatch", async ({ name, stack, prefix, cleanup, db, redis }) =
   const [attemptRows] = await db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM delivery_attempts`;
   const lag = summarize(report.lagsMs ?? []);
   const invalidTotal = report.received - report.valid;
+  // From spawn (start-up included, about half a second of CPU for a bundle) to the last arrival.
+  const cpuMs = memory.dispatcher?.cpuMs ?? null;
+  const cpuPerDelivery = perUnit(cpuMs, report.valid);
   const exactlyOnce = missing.length === 0 && report.duplicates === 0 && invalidTotal === 0 && unexpected.length === 0;
 
   console.log(
@@ -177,6 +180,14 @@ await runStage("dispatch", async ({ name, stack, prefix, cleanup, db, redis }) =
   // occurred_at was set at insertion: this includes the time spent queued before the dispatcher started.
   console.log(latencyLine("occurred_at → receiver", lag));
   console.log(line("dispatcher peak RSS", mb(RssSampler.peak(memory.dispatcher))));
+  console.log(
+    line(
+      "dispatcher CPU",
+      cpuMs === null
+        ? "n/a"
+        : `${(cpuMs / 1000).toFixed(1)} s from spawn (start-up included)  →  ${cpuPerDelivery?.toFixed(2) ?? "n/a"} ms per delivery`,
+    ),
+  );
   heading("checks");
   console.log(
     line(
@@ -209,7 +220,7 @@ await runStage("dispatch", async ({ name, stack, prefix, cleanup, db, redis }) =
     summary:
       `dispatcher ${num(dispatchRate)} deliveries/s vs bare BullMQ ${num(bareRate)} jobs/s (${ratio(dispatchRate, bareRate)}); ` +
       `${report.unique}/${jobs.length} received, ${missing.length} missing, ${report.duplicates} duplicates, ${invalidTotal} invalid; ` +
-      `dispatcher peak RSS ${mb(RssSampler.peak(memory.dispatcher))}`,
+      `dispatcher peak RSS ${mb(RssSampler.peak(memory.dispatcher))}, CPU ${cpuPerDelivery?.toFixed(2) ?? "n/a"} ms per delivery`,
     results: {
       params: { deliveries: DELIVERIES, dispatcherConcurrency: DISPATCHER_CONCURRENCY, timeoutS: TIMEOUT_MS / 1000 },
       baseline: {
@@ -230,6 +241,8 @@ await runStage("dispatch", async ({ name, stack, prefix, cleanup, db, redis }) =
         secondsFromSpawnToLast: report.lastAt === null ? null : (report.lastAt - dispatcherStarted) / 1000,
         lagMs: lag,
         byAttempt: report.byAttempt,
+        cpuMs,
+        cpuMsPerDelivery: cpuPerDelivery,
       },
       ratio: dispatchRate / bareRate,
       checks: {

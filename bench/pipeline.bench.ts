@@ -12,7 +12,7 @@ import { reservePort, startReceiver } from "./lib/receiver.ts";
 import { RssSampler } from "./lib/rss.ts";
 import { BENCH_CONTACT, seedAccount } from "./lib/seed.ts";
 import { runStage } from "./lib/stage.ts";
-import { latencyLine, line, mb, num, summarize } from "./lib/stats.ts";
+import { latencyLine, line, mb, num, perUnit, summarize } from "./lib/stats.ts";
 
 const SENDS = intEnv("BENCH_SENDS", 1000);
 const CONCURRENCY = common.concurrency();
@@ -80,6 +80,10 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const webhooksPerSecond = report.valid / drainSeconds;
   const apiPeak = RssSampler.peak(memory.api);
   const dispatcherPeak = RssSampler.peak(memory.dispatcher);
+  // CPU while the load ran (the processes were already up): per accepted send for the API (the send and its
+  // three statuses), per webhook delivered for the dispatcher.
+  const apiCpuPerSend = perUnit(memory.api?.cpuMs, accepted);
+  const dispatcherCpuPerWebhook = perUnit(memory.dispatcher?.cpuMs, report.valid);
 
   console.log(
     `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher, sandbox and receiver one process each\n`,
@@ -106,13 +110,20 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   console.log(
     line("peak RSS", `api ${mb(apiPeak)}   dispatcher ${mb(dispatcherPeak)}   (max of VmRSS every 200 ms and VmHWM)`),
   );
+  console.log(
+    line(
+      "CPU during the run",
+      `api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms per send   dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms per webhook`,
+    ),
+  );
   if ((report.byStatus.read ?? 0) < accepted)
     console.log(`(stopped at BENCH_TIMEOUT_S=${TIMEOUT_MS / 1000} before every webhook arrived)`);
 
   return {
     summary:
       `${num(sends.rps)} req/s, send p50 ${sendLatency.p50.toFixed(0)} ms p99 ${sendLatency.p99.toFixed(0)} ms, ` +
-      `${num(webhooksPerSecond)} webhooks/s, lag p50 ${lag.p50.toFixed(0)} ms, peak RSS api ${mb(apiPeak)} dispatcher ${mb(dispatcherPeak)}`,
+      `${num(webhooksPerSecond)} webhooks/s, lag p50 ${lag.p50.toFixed(0)} ms, peak RSS api ${mb(apiPeak)} dispatcher ${mb(dispatcherPeak)}, ` +
+      `CPU api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms/send dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms/webhook`,
     results: {
       params: {
         sends: SENDS,
@@ -140,6 +151,7 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
         lagMs: lag,
       },
       rssKb: memory,
+      cpuMs: { apiPerSend: apiCpuPerSend, dispatcherPerWebhook: dispatcherCpuPerWebhook },
       timedOut: (report.byStatus.read ?? 0) < accepted,
     },
   };

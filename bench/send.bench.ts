@@ -12,7 +12,7 @@ import { startEcho } from "./lib/receiver.ts";
 import { RssSampler } from "./lib/rss.ts";
 import { BENCH_CONTACT, seedAccount, type BenchAccount } from "./lib/seed.ts";
 import { heading, runStage } from "./lib/stage.ts";
-import { latencyLine, line, mb, num, ratio, summarize, type LatencySummary } from "./lib/stats.ts";
+import { latencyLine, line, mb, num, perUnit, ratio, summarize, type LatencySummary } from "./lib/stats.ts";
 
 const SENDS = intEnv("BENCH_SENDS", 1000);
 const BASELINE_REQUESTS = intEnv("BENCH_BASELINE_REQUESTS", Math.max(SENDS, 10_000));
@@ -167,13 +167,16 @@ await runStage("send", async ({ name, stack, prefix, cleanup, db }) => {
     ),
   );
   console.log(line("API peak RSS", mb(RssSampler.peak(memory.api))));
+  // Over both kinds, warm-ups included; the API is idle while the echo runs.
+  const cpuPerSend = perUnit(memory.api?.cpuMs, expected);
+  console.log(line("API CPU", `${cpuPerSend?.toFixed(2) ?? "n/a"} ms per send (text and template together)`));
 
   const part = (v: Variant) => {
     const { send, echo } = runs[v];
     return `${v} ${num(send.rps)} req/s p50 ${send.latencyMs.p50.toFixed(0)} ms p99 ${send.latencyMs.p99.toFixed(0)} ms (${ratio(send.rps, echo.rps)} echo's ${num(echo.rps)} req/s)`;
   };
   return {
-    summary: `${part("text")}; ${part("template")}${storedTotal === expected ? "" : `; MESSAGES STORED ${storedTotal} ≠ ${expected}`}`,
+    summary: `${part("text")}; ${part("template")}; API peak RSS ${mb(RssSampler.peak(memory.api))}, CPU ${cpuPerSend?.toFixed(2) ?? "n/a"} ms/send${storedTotal === expected ? "" : `; MESSAGES STORED ${storedTotal} ≠ ${expected}`}`,
     results: {
       params: {
         sends: SENDS,
@@ -192,6 +195,7 @@ await runStage("send", async ({ name, stack, prefix, cleanup, db }) => {
       },
       checks: { messagesStored: storedTotal, acceptedSends: expected },
       rssKb: memory,
+      cpuMsPerSend: cpuPerSend,
     },
   };
 });

@@ -4,7 +4,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-STAGES=(pipeline send ingest dispatch backlog)
+STAGES=(pipeline send ingest dispatch backlog campaign)
 [ $# -gt 0 ] || set -- pipeline
 for stage in "$@"; do
   [[ " ${STAGES[*]} " == *" $stage "* ]] && [ -f "bench/$stage.bench.ts" ] || die "estágio desconhecido: $stage (use: ${STAGES[*]})"

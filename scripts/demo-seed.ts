@@ -8,14 +8,19 @@ import {
   addBusinessNumber,
   createAccount,
   createApiKey,
+  createPanelUser,
   setIntegration,
 } from "@gw/core";
+import { randomBytes } from "node:crypto";
 
 interface DemoState {
   accountId: string;
   apiKey: string;
   phoneNumberId: string;
   signingSecret: string;
+  /** The demo owner of the web panel (added later: older .data/demo.json files lack it). */
+  panelEmail?: string;
+  panelPassword?: string;
 }
 
 const file = join(import.meta.dirname, "..", ".data", "demo.json");
@@ -54,6 +59,24 @@ if (!state) {
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
 }
+if (!state.panelEmail || !state.panelPassword) {
+  const panelEmail = "dona@demo.exemplo.com.br";
+  const panelPassword = randomBytes(9).toString("base64url");
+  await db.panelUser.deleteMany({ where: { email: panelEmail } });
+  await createPanelUser(
+    { db },
+    {
+      accountId: state.accountId,
+      email: panelEmail,
+      name: "Dona da conta demo",
+      role: "owner",
+      password: panelPassword,
+      actor: "system",
+    },
+  );
+  state = { ...state, panelEmail, panelPassword };
+  writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
+}
 await db.$disconnect();
 
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -63,5 +86,7 @@ process.stdout.write(
     `DEMO_API_KEY=${quote(state.apiKey)}`,
     `DEMO_PHONE_NUMBER_ID=${quote(state.phoneNumberId)}`,
     `DEMO_SIGNING_SECRET=${quote(state.signingSecret)}`,
+    `DEMO_PANEL_EMAIL=${quote(state.panelEmail ?? "")}`,
+    `DEMO_PANEL_PASSWORD=${quote(state.panelPassword ?? "")}`,
   ].join("\n") + "\n",
 );

@@ -35,6 +35,18 @@ ensure_pnpm() {
   [ "$(pnpm --version)" = "$PNPM_VERSION" ] || die "pnpm@$PNPM_VERSION não pôde ser instalado"
 }
 
+# Debian's Chromium for the panel's browser tests (Playwright cannot download its own browsers here).
+# Prints the executable's path.
+ensure_chromium() {
+  local bin
+  for bin in "${CHROMIUM_PATH:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
+    if [ -n "$bin" ] && [ -x "$bin" ]; then echo "$bin"; return; fi
+  done
+  apt_install chromium fonts-dejavu-core
+  [ -x /usr/bin/chromium ] || die "chromium não pôde ser instalado"
+  echo /usr/bin/chromium
+}
+
 # Install dependencies and generate the Prisma client when they are missing or stale.
 bootstrap() {
   ensure_pnpm

@@ -8,16 +8,20 @@ bootstrap
 
 started=$(bash scripts/stack.sh up)
 eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
-pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
+# Each app runs as the bundle production runs (scripts/build.mjs: esbuild, about a second).
+node scripts/build.mjs >/dev/null
+node dist/migrate/main.mjs >/dev/null
 log "migrações aplicadas"
 
-export API_PORT="${API_PORT:-8080}" API_INTERNAL_PORT="${API_INTERNAL_PORT:-8082}" DISPATCHER_PORT="${DISPATCHER_PORT:-8081}" SANDBOX_PORT="${SANDBOX_PORT:-8090}" DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-8099}"
+export API_PORT="${API_PORT:-8080}" API_INTERNAL_PORT="${API_INTERNAL_PORT:-8082}" DISPATCHER_PORT="${DISPATCHER_PORT:-8081}" PANEL_PORT="${PANEL_PORT:-8083}" SANDBOX_PORT="${SANDBOX_PORT:-8090}" DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-8099}"
 export META_BASE_URL="${META_BASE_URL:-http://127.0.0.1:$SANDBOX_PORT}"
 export META_ACCESS_TOKEN="${META_ACCESS_TOKEN:-sandbox-access-token}"
 export META_APP_SECRET="${META_APP_SECRET:-sandbox-app-secret}"
 export META_VERIFY_TOKEN="${META_VERIFY_TOKEN:-sandbox-verify-token}"
 export SANDBOX_WEBHOOK_URL="${SANDBOX_WEBHOOK_URL:-http://127.0.0.1:$API_PORT/provider/meta/webhook}"
 export OPS_USER="${OPS_USER:-ops}"
+# The panel on plain http://127.0.0.1: cookies without Secure (production keeps the default, true).
+export PANEL_COOKIE_SECURE="${PANEL_COOKIE_SECURE:-false}" PANEL_PUBLIC_URL="${PANEL_PUBLIC_URL:-http://127.0.0.1:$PANEL_PORT}"
 # A development stack: the demo receiver is on loopback, so the dispatcher must deliver to loopback/private
 # addresses. Production leaves it false (.env.example); `pnpm gateway integration set` reads it too.
 export WEBHOOK_ALLOW_PRIVATE_NETWORKS="${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}"
@@ -50,9 +54,11 @@ run() { # name, command...
   pids+=($!)
 }
 # The sandbox's webhooks name the demo number's WABA in entry[].id, as Meta's would.
-run sandbox env SANDBOX_WABA_ID="${SANDBOX_WABA_ID:-200000000000001}" node --import tsx apps/provider-sandbox/src/main.ts
-run api node --import tsx apps/api/src/main.ts
-run dispatcher node --import tsx apps/dispatcher/src/main.ts
+run sandbox env SANDBOX_WABA_ID="${SANDBOX_WABA_ID:-200000000000001}" node dist/provider-sandbox/main.mjs
+run api node dist/api/main.mjs
+run dispatcher node dist/dispatcher/main.mjs
+run panel node dist/panel/main.mjs
+run campaign-worker env CAMPAIGN_WORKER_PORT="${CAMPAIGN_WORKER_PORT:-8084}" node dist/campaign-worker/main.mjs
 run receiver env PORT="$DEMO_RECEIVER_PORT" WEBHOOK_SECRET="$DEMO_SIGNING_SECRET" DATA_FILE="$ROOT/.data/demo-receiver.jsonl" \
   node --import tsx packages/receiver/example/server.ts
 
@@ -62,12 +68,16 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 [ -n "$ready" ] || die "a API não ficou pronta em 60 s (http://127.0.0.1:$API_PORT/readyz); veja os logs acima"
+# Something for the panel to show: a contact's messages and photo, a reply, template notices.
+DEMO_PHONE_NUMBER_ID="$DEMO_PHONE_NUMBER_ID" DEMO_API_KEY="$DEMO_API_KEY" pnpm exec tsx scripts/demo-traffic.ts || log "dados de demonstração não criados (veja o erro acima); o gateway segue no ar"
 
 cat >&2 <<INFO
 
   Gateway pronto.
     API            http://127.0.0.1:$API_PORT   (docs: /docs, OpenAPI: /public/v1/openapi.json)
+    Painel web     $PANEL_PUBLIC_URL   (e-mail $DEMO_PANEL_EMAIL, senha $DEMO_PANEL_PASSWORD)
     Dispatcher     http://127.0.0.1:$DISPATCHER_PORT/readyz
+    Campanhas      http://127.0.0.1:${CAMPAIGN_WORKER_PORT:-8084}/readyz   (worker de campanhas)
     Sandbox Meta   http://127.0.0.1:$SANDBOX_PORT
     Filas          http://127.0.0.1:$API_INTERNAL_PORT/ops/queues   (usuário $OPS_USER, senha $OPS_PASSWORD)
     Métricas       http://127.0.0.1:$API_INTERNAL_PORT/metrics   (porta interna, só em 127.0.0.1)

@@ -13,6 +13,9 @@ else
   bash scripts/check.sh
 fi
 
+# The panel's browser tests drive Debian's Chromium (Playwright cannot download its own browsers here).
+CHROMIUM_PATH="$(ensure_chromium)"; export CHROMIUM_PATH
+
 started=$(bash scripts/stack.sh up)
 stop_started() {
   # Stop only what this run started, so a developer's running `npm start` stack is left alone.

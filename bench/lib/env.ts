@@ -39,12 +39,16 @@ export interface StackEnv {
   redisUrl: string;
 }
 
-/** The PostgreSQL (`gateway_bench`, fresh per run) and Redis that scripts/bench.sh exported. */
+/**
+ * The PostgreSQL (`gateway_bench`, fresh per run) and Redis that scripts/bench.sh exported. A database of another
+ * name is accepted if it ends in `_bench` (a bench run by hand beside someone else's, on a database of its own);
+ * anything else is refused, so a bench never writes into a database that holds real data.
+ */
 export function stackEnv(): StackEnv {
   const { databaseUrl, redisUrl } = testEnv();
-  if (!/\/gateway_bench(\?|$)/.test(databaseUrl)) {
+  if (!/\/\w*_bench(\?|$)/.test(databaseUrl)) {
     throw new Error(
-      `DATABASE_URL does not name gateway_bench (${new URL(databaseUrl).pathname}): run the benches with \`pnpm bench <stage>\``,
+      `DATABASE_URL does not name gateway_bench nor another *_bench database (${new URL(databaseUrl).pathname}): run the benches with \`pnpm bench <stage>\``,
     );
   }
   return { databaseUrl, redisUrl };

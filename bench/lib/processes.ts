@@ -1,24 +1,30 @@
-// Child processes: the real apps (`node --import tsx apps/<app>/src/main.ts`, as in production) and the bench's
-// own helpers (receiver, echo server, bare BullMQ worker). Each child's log lines are forwarded with its name
-// (the first few; the rest are counted), a child that dies early fails the wait for it, and `stop()` sends
-// SIGTERM (the apps shut down gracefully, which is also when --cpu-prof writes its file), then SIGKILL.
-import { spawn, type ChildProcess } from "node:child_process";
+// Child processes: the real apps, run as in production (`node dist/<app>/main.mjs`, the bundles scripts/build.mjs
+// writes, built once at the first launch; BENCH_RUNTIME=tsx runs their TypeScript sources through tsx instead),
+// and the bench's own helpers (receiver, echo server, bare BullMQ worker; always through tsx). Each child's log
+// lines are forwarded with its name (the first few; the rest are counted), a child that dies early fails the wait
+// for it, and `stop()` sends SIGTERM (the apps shut down gracefully, which is also when --cpu-prof writes its
+// file), then SIGKILL.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { eventually } from "@gw/testkit";
 import type { Cleanup } from "./cleanup.ts";
-import { pairsEnv, strEnv } from "./env.ts";
+import { choiceEnv, pairsEnv, strEnv } from "./env.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-const APP_ENTRIES = {
-  api: "apps/api/src/main.ts",
-  dispatcher: "apps/dispatcher/src/main.ts",
-  sandbox: "apps/provider-sandbox/src/main.ts",
+/** Each app's TypeScript entry and the folder of its bundle under dist/ (scripts/build.mjs's names). */
+const APPS = {
+  api: { source: "apps/api/src/main.ts", bundle: "api" },
+  dispatcher: { source: "apps/dispatcher/src/main.ts", bundle: "dispatcher" },
+  sandbox: { source: "apps/provider-sandbox/src/main.ts", bundle: "provider-sandbox" },
 } as const;
-export type AppName = keyof typeof APP_ENTRIES;
+export type AppName = keyof typeof APPS;
+
+/** How the apps run: `bundle` (production's way, the default) or `tsx` (development's and the tests'). */
+export const RUNTIME = choiceEnv("BENCH_RUNTIME", ["bundle", "tsx"] as const, "bundle");
 
 /** Extra environment for one app, from BENCH_API_ENV / BENCH_DISPATCHER_ENV / BENCH_SANDBOX_ENV (`K=V K=V`). */
 const OVERRIDES: Record<AppName, string> = {
@@ -26,6 +32,56 @@ const OVERRIDES: Record<AppName, string> = {
   dispatcher: "BENCH_DISPATCHER_ENV",
   sandbox: "BENCH_SANDBOX_ENV",
 };
+
+/**
+ * The node flags production gives the API and the dispatcher (docker/Dockerfile, the start-up script): a 128 MB
+ * V8 old space, so garbage is collected before RSS passes the 200 MB pod budget, and WebAssembly kept on V8's
+ * baseline compiler (Prisma's query compiler is WebAssembly; optimising it cost ≈ 45 MB of RSS and bought
+ * nothing measurable). Measured in docs/performance.md.
+ */
+export const PRODUCTION_NODE_FLAGS: readonly string[] = ["--max-old-space-size=128", "--liftoff-only"];
+
+/**
+ * Node flags per app, from BENCH_API_NODE_FLAGS / BENCH_DISPATCHER_NODE_FLAGS / BENCH_SANDBOX_NODE_FLAGS; when the
+ * variable is set (even empty) it replaces the app's default: PRODUCTION_NODE_FLAGS for the API and the
+ * dispatcher, none for the sandbox.
+ */
+const NODE_FLAGS: Record<AppName, { variable: string; fallback: readonly string[] }> = {
+  api: { variable: "BENCH_API_NODE_FLAGS", fallback: PRODUCTION_NODE_FLAGS },
+  dispatcher: { variable: "BENCH_DISPATCHER_NODE_FLAGS", fallback: PRODUCTION_NODE_FLAGS },
+  sandbox: { variable: "BENCH_SANDBOX_NODE_FLAGS", fallback: [] },
+};
+
+/** The node flags an app runs with in this bench run. */
+export function appNodeFlags(name: AppName): string[] {
+  const { variable, fallback } = NODE_FLAGS[name];
+  const raw = process.env[variable];
+  return raw === undefined ? [...fallback] : raw.split(/\s+/).filter(Boolean);
+}
+
+/** The V8 old-space cap the flags set (the last --max-old-space-size wins, as in node), or null. */
+export function maxOldSpaceMb(flags: readonly string[]): number | null {
+  let cap: number | null = null;
+  for (const flag of flags) {
+    const match = /^--max-old-space-size=(\d+)$/.exec(flag);
+    if (match?.[1]) cap = Number(match[1]);
+  }
+  return cap;
+}
+
+let built = false;
+/** Builds the apps' bundles once per bench run (a fraction of a second), so they are never older than the sources. */
+function ensureBundles(): void {
+  if (built) return;
+  const bundles = Object.values(APPS).map((app) => app.bundle);
+  const result = spawnSync(process.execPath, [resolve(ROOT, "scripts/build.mjs"), ...bundles], {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (result.status !== 0)
+    throw new Error(`scripts/build.mjs failed (exit ${result.status}); BENCH_RUNTIME=tsx runs the sources instead`);
+  built = true;
+}
 
 /** Log lines printed per child before the rest are only counted. */
 const LOG_LINES_SHOWN = 15;
@@ -47,7 +103,7 @@ export interface LaunchOptions {
   profile?: boolean;
   /** Open an IPC channel (process.send in the child). */
   ipc?: boolean;
-  /** Extra node flags, e.g. --max-old-space-size. */
+  /** Extra node flags, e.g. --max-old-space-size; after the app's own (appNodeFlags), so they win. */
   nodeArgs?: string[];
   /** Stage name, used in the profile's file name. */
   stage: string;
@@ -55,7 +111,16 @@ export interface LaunchOptions {
 
 export function launchApp(cleanup: Cleanup, name: AppName, env: Record<string, string>, options: LaunchOptions): Child {
   const profile = options.profile ?? name !== "sandbox";
-  return launch(cleanup, name, APP_ENTRIES[name], { ...env, ...pairsEnv(OVERRIDES[name]) }, { ...options, profile });
+  const nodeArgs = [...appNodeFlags(name), ...(options.nodeArgs ?? [])];
+  let entry: string;
+  if (RUNTIME === "bundle") {
+    ensureBundles();
+    entry = `dist/${APPS[name].bundle}/main.mjs`;
+  } else {
+    nodeArgs.push("--import", "tsx");
+    entry = APPS[name].source;
+  }
+  return launch(cleanup, name, entry, { ...env, ...pairsEnv(OVERRIDES[name]) }, { ...options, profile, nodeArgs });
 }
 
 /** One of the bench's helper scripts under bench/lib/child/. */
@@ -66,7 +131,8 @@ export function launchHelper(
   env: Record<string, string>,
   options: LaunchOptions,
 ): Child {
-  return launch(cleanup, name, `bench/lib/child/${script}`, env, { ...options, profile: false });
+  const nodeArgs = [...(options.nodeArgs ?? []), "--import", "tsx"];
+  return launch(cleanup, name, `bench/lib/child/${script}`, env, { ...options, profile: false, nodeArgs });
 }
 
 function launch(
@@ -79,15 +145,15 @@ function launch(
   const args = [...(options.nodeArgs ?? [])];
   const profileDir = strEnv("BENCH_PROFILE_DIR", "");
   if (options.profile && profileDir) {
-    // One folder per process: tsx's loader runs on a worker thread, which writes a profile of its own (a fixed
-    // --cpu-prof-name would make the two threads overwrite each other). The main thread's is the large one.
+    // One folder per process: under tsx its loader runs on a worker thread, which writes a profile of its own (a
+    // fixed --cpu-prof-name would make the two threads overwrite each other). The main thread's is the large one.
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
     const dir = resolve(ROOT, profileDir, `${options.stage}-${name}-${stamp}`);
     mkdirSync(dir, { recursive: true });
     args.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
     console.error(`  [${name}] CPU profile → ${dir}`);
   }
-  args.push("--import", "tsx", resolve(ROOT, entry));
+  args.push(resolve(ROOT, entry));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "./processes.ts";
+import { appNodeFlags, ROOT, RUNTIME } from "./processes.ts";
 
 export function benchSettings(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -37,6 +37,11 @@ export function writeResults(stage: string, startedAt: Date, results: Record<str
     finishedAt: new Date().toISOString(),
     settings: benchSettings(),
     machine: machine(),
+    // How the apps ran: bundles or tsx, and the node flags each was given.
+    runtime: {
+      mode: RUNTIME,
+      nodeFlags: { api: appNodeFlags("api"), dispatcher: appNodeFlags("dispatcher"), sandbox: appNodeFlags("sandbox") },
+    },
     ...results,
   };
   writeFileSync(

@@ -1,5 +1,8 @@
 // Resident memory of child processes from /proc/<pid>/status: VmRSS sampled every `intervalMs`, and VmHWM (the
-// kernel's own high-water mark, which also catches peaks between two samples) read when sampling stops.
+// kernel's own high-water mark, which also catches peaks between two samples) read when sampling stops. Also the
+// CPU time each used (/proc/<pid>/stat, user + system): on a machine shared with other work, CPU per unit of work
+// moves much less than a rate does.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 export interface RssReport {
@@ -11,6 +14,34 @@ export interface RssReport {
   firstKb: number | null;
   lastKb: number | null;
   samples: number;
+  /** CPU time (user + system) the process used from the first sample to the last, in ms. */
+  cpuMs: number | null;
+}
+
+let ticksPerSecond: number | undefined;
+/** The kernel's clock ticks per second, the unit of /proc/<pid>/stat's times (100 on Linux almost always). */
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** utime + stime of a process in ms, or null once it is gone. */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces, hence the last ")"): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / clockTicks() : null;
+  } catch {
+    return null;
+  }
 }
 
 function readStatus(pid: number): { rssKb: number; hwmKb: number } | null {
@@ -26,7 +57,7 @@ function readStatus(pid: number): { rssKb: number; hwmKb: number } | null {
 }
 
 export class RssSampler {
-  private readonly reports = new Map<string, RssReport & { pid: number }>();
+  private readonly reports = new Map<string, RssReport & { pid: number; cpuStartMs: number | null }>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -34,7 +65,16 @@ export class RssSampler {
     private readonly intervalMs = 200,
   ) {
     for (const p of processes)
-      this.reports.set(p.name, { pid: p.pid, peakKb: null, hwmKb: null, firstKb: null, lastKb: null, samples: 0 });
+      this.reports.set(p.name, {
+        pid: p.pid,
+        peakKb: null,
+        hwmKb: null,
+        firstKb: null,
+        lastKb: null,
+        samples: 0,
+        cpuMs: null,
+        cpuStartMs: null,
+      });
   }
 
   start(): this {
@@ -53,14 +93,19 @@ export class RssSampler {
       report.lastKb = status.rssKb;
       report.peakKb = Math.max(report.peakKb ?? 0, status.rssKb);
       report.hwmKb = status.hwmKb;
+      const cpu = cpuMsOf(report.pid);
+      if (cpu !== null) {
+        report.cpuStartMs ??= cpu;
+        report.cpuMs = cpu - report.cpuStartMs;
+      }
     }
   }
 
   /** The figures so far, sampling going on. */
   snapshot(): Record<string, RssReport> {
     const out: Record<string, RssReport> = {};
-    for (const [name, { peakKb, hwmKb, firstKb, lastKb, samples }] of this.reports)
-      out[name] = { peakKb, hwmKb, firstKb, lastKb, samples };
+    for (const [name, { peakKb, hwmKb, firstKb, lastKb, samples, cpuMs }] of this.reports)
+      out[name] = { peakKb, hwmKb, firstKb, lastKb, samples, cpuMs };
     return out;
   }
 

@@ -59,3 +59,8 @@ export function ratio(target: number, baseline: number): string {
 export function mb(kb: number | null): string {
   return kb === null ? "n/a" : `${(kb / 1024).toFixed(0)} MB`;
 }
+
+/** `total / units` (e.g. CPU ms per delivery), null when either is missing or there are no units. */
+export function perUnit(total: number | null | undefined, units: number): number | null {
+  return total === null || total === undefined || units <= 0 ? null : total / units;
+}

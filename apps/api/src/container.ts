@@ -1,5 +1,6 @@
 import {
   createAccountDirectory,
+  createNumberThroughput,
   createIdempotencyStore,
   createOutbox,
   createSendJournal,
@@ -92,6 +93,8 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
       journal,
       logger,
       providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
+      // Every send from a number is paced at its messaging rate, shared with the other pods and the campaign worker.
+      throughput: createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import request from "supertest";
-import { createAccount, createApiKey } from "@gw/core";
+import { createAccount, createApiKey, suppressContact } from "@gw/core";
 import { createDb } from "@gw/db";
 import { ERROR_REGISTRY, isErrorCode, type ErrorCode } from "@gw/errors";
 import { createRedis } from "@gw/jobs";
@@ -54,6 +54,7 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * bad_request                    | 400    | messages, validate, window            | "400 bad_request on %s: the request cannot be read" (also: http.bad-input.envelope.test.ts)
  * outside_24h_window             | 422    | messages                              | "422 outside_24h_window (pre-check): free text to a contact who never wrote"; "422 outside_24h_window from the provider's 131047" (also: S)
  * recipient_unreachable          | 422    | messages                              | "422 recipient_unreachable: the sandbox refuses an unreachable recipient (131026)"; "422 recipient_unreachable from the provider's 131026" (also: S)
+ * recipient_opted_out            | 422    | messages                              | "422 recipient_opted_out (pre-check): marketing template to a contact on the suppression list"; "422 recipient_opted_out from the provider's 131050" (also: messages.send.opt-out.test.ts)
  * template_params_mismatch       | 422    | messages                              | "422 template_params_mismatch (pre-check): wrong number of variables"; "422 template_params_mismatch from the provider's 132000"; "422 template_params_mismatch from the provider's 100 about a parameter name" (also: S)
  * template_not_found             | 422    | messages                              | "422 template_not_found (pre-check): unknown template name"; "422 template_not_found from the provider's 132001" (also: S)
  * template_paused                | 422    | messages                              | "422 template_paused (pre-check): PAUSED template"; "422 template_paused from the provider's 132015" (also: S)
@@ -117,6 +118,9 @@ const SECTION_7 = [
 
 /** Registry codes that none of the four endpoints can answer, and why. */
 const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
+  campaign_state_conflict: "the campaign controls only (POST /campaigns/{id}/start, pause, resume, cancel)",
+  campaign_count_mismatch: "POST /campaigns/{id}/start only",
+  campaign_empty: "POST /campaigns/{id}/start only",
   not_found:
     "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
   delivery_not_retryable: "POST /deliveries/{id}/retry only",
@@ -660,6 +664,31 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       expectEnvelope(res, Number(title.slice(0, 3)), code);
       // Spec 7: 429 asks the caller to honour Retry-After (Meta sends none; docs/decisions.md: 30 s).
       expect(res.headers["retry-after"]).toBe(code === "rate_limited" ? "30" : undefined);
+      expect(await pendingFaults()).toEqual([]);
+    });
+  });
+
+  describe("422 recipient_opted_out", () => {
+    it("422 recipient_opted_out (pre-check): marketing template to a contact on the suppression list", async () => {
+      // A fresh account: its suppression list is its own.
+      const fresh = await createTestAccount(gateway.db);
+      await suppressContact({ db: gateway.db }, { accountId: fresh.accountId, contact: RECIPIENT, reason: "operator" });
+      const coupon = {
+        template: "cupom_desconto",
+        variables: ["PROMO10", "10%"],
+        coupon_code: "PROMO10",
+        coupon_index: 1,
+      };
+      expectEnvelope(await send({ to: RECIPIENT, ...coupon }, fresh), 422, "recipient_opted_out");
+      // A utility template to the same contact still goes.
+      expect((await send({ to: RECIPIENT, ...HELLO }, fresh)).status).toBe(200);
+    });
+
+    it("422 recipient_opted_out from the provider's 131050", async () => {
+      // A fresh account: the refusal puts RECIPIENT on its suppression list.
+      const fresh = await createTestAccount(gateway.db);
+      await sandboxControl.fault(gateway, { mode: "error", code: 131050, count: 1, route: "messages" });
+      expectEnvelope(await send({ to: RECIPIENT, ...HELLO }, fresh), 422, "recipient_opted_out");
       expect(await pendingFaults()).toEqual([]);
     });
   });

@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(8);
+    expect(all.length).toBe(17);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -133,6 +133,15 @@ describe("OpenAPI document", () => {
       "get /public/v1/deliveries/{delivery_id}": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/{delivery_id}/retry": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/retry-failed": [200, 401, 429],
+      "post /public/v1/campaigns": [201, 400, 401, 422, 429, 503],
+      "get /public/v1/campaigns": [200, 401, 422, 429],
+      "get /public/v1/campaigns/{campaign_id}": [200, 401, 404, 422, 429],
+      "post /public/v1/campaigns/{campaign_id}/start": [200, 401, 404, 409, 422, 429],
+      "post /public/v1/campaigns/{campaign_id}/pause": [200, 401, 404, 409, 422, 429],
+      "post /public/v1/campaigns/{campaign_id}/resume": [200, 401, 404, 409, 422, 429],
+      "post /public/v1/campaigns/{campaign_id}/cancel": [200, 401, 404, 409, 422, 429],
+      "get /public/v1/campaigns/{campaign_id}/recipients": [200, 401, 404, 422, 429],
+      "get /public/v1/campaigns/{campaign_id}/recipients/export": [200, 401, 404, 422, 429],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");

@@ -1,17 +1,23 @@
 // What each command does, with the services of @gw/core. Arguments are read and checked in spec.ts.
+import { randomBytes } from "node:crypto";
 import { Prisma, type Db } from "@gw/db";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
+  MessagingRateError,
   PRODUCTION_INTEGRATION_POLICY,
   WEBHOOK_EVENTS,
   addBusinessNumber,
   createAccount,
   createApiKey,
+  PanelUserError,
+  createPanelUser,
+  isPanelRole,
   listAudit,
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
+  setNumberMessagingRate,
   type IntegrationPolicy,
   type WebhookEvent,
 } from "@gw/core";
@@ -47,6 +53,10 @@ function parseEvents(invocation: Invocation): WebhookEvent[] {
   return events as WebhookEvent[];
 }
 
+/** `integration rotate-secret` without --overlap-hours: the panel's default (SECRET_ROTATION_OVERLAP_HOURS). */
+const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+const MAX_ROTATION_OVERLAP_HOURS = 24 * 7;
+
 const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => Promise<unknown>> = {
   "account create": (inv, { db }) => createAccount({ db }, { name: value(inv, "name") }),
   "number add": (inv, { db }) =>
@@ -60,6 +70,14 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
         ...(inv.flags.has("default") ? { makeDefault: true } : {}),
       },
     ),
+  "number set-rate": async (inv, { db }) => {
+    const changed = await setNumberMessagingRate(
+      { db },
+      { phoneNumberId: value(inv, "phone-number-id"), ratePerSecond: Number(value(inv, "rate")), actor: "cli" },
+    );
+    if (!changed) throw new UsageError("Número não encontrado: confira --phone-number-id.", inv.command);
+    return changed;
+  },
   "key create": async (inv, { db }) => {
     const created = await createApiKey({ db }, { accountId: value(inv, "account") });
     return { id: created.id, key: created.key, prefix: created.prefix };
@@ -67,7 +85,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
   "key revoke": async (inv, { db }) => {
     const revoked = await revokeApiKey({ db }, { keyId: value(inv, "id") });
     if (!revoked) throw new UsageError("Chave não encontrada.", inv.command);
-    return revoked;
+    return { id: revoked.id, revoked_at: revoked.revoked_at };
   },
   "integration set": (inv, { db, integrationPolicy }) =>
     setIntegration(
@@ -79,10 +97,38 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
         active: !inv.flags.has("inactive"),
       },
     ),
-  "integration rotate-secret": (inv, { db }) =>
-    rotateIntegrationSecret({ db }, { integrationId: value(inv, "integration") }),
-  "audit list": (inv, { db }) =>
-    listAudit({ db }, { accountId: value(inv, "account"), limit: Number(inv.values.limit ?? 100) }),
+  "integration rotate-secret": async (inv, { db }) => {
+    const given = inv.values["overlap-hours"];
+    const overlapHours = given === undefined ? DEFAULT_ROTATION_OVERLAP_HOURS : Number(given);
+    if (!/^\d+(\.\d+)?$/.test(given ?? "0") || overlapHours > MAX_ROTATION_OVERLAP_HOURS)
+      throw new UsageError(
+        `--overlap-hours deve ser um número de horas entre 0 e ${MAX_ROTATION_OVERLAP_HOURS}.`,
+        inv.command,
+      );
+    const rotated = await rotateIntegrationSecret({ db }, { integrationId: value(inv, "integration"), overlapHours });
+    if (!rotated) throw new UsageError("Integração não encontrada: confira --integration.", inv.command);
+    return rotated;
+  },
+  "user create": async (inv, { db }) => {
+    const role = inv.values.role ?? "owner";
+    if (!isPanelRole(role)) throw new UsageError("Papel inválido: use owner, admin ou viewer.", inv.command);
+    const given = process.env.GATEWAY_USER_PASSWORD;
+    const password = given && given !== "" ? given : randomBytes(12).toString("base64url");
+    const user = await createPanelUser(
+      { db },
+      {
+        accountId: value(inv, "account"),
+        email: value(inv, "email"),
+        name: inv.values.name ?? value(inv, "email"),
+        role,
+        password,
+        actor: "cli",
+      },
+    );
+    return { ...user, ...(given ? {} : { password }) };
+  },
+  "audit list": async (inv, { db }) =>
+    (await listAudit({ db }, { accountId: value(inv, "account"), limit: Number(inv.values.limit ?? 100) })).entries,
   "delivery retry": (inv, deps) => {
     if (!deps.retryDelivery) throw new UsageError("REDIS_URL é necessário para reenviar entregas.", inv.command);
     return deps.retryDelivery(value(inv, "account"), value(inv, "id"));
@@ -98,8 +144,8 @@ const OPERATOR_MISTAKES: Partial<Record<CommandName, Partial<Record<string, (inv
     P2002: (inv) => `O phone_number_id ${value(inv, "phone-number-id")} já está conectado a uma conta.`,
   },
   "key create": { P2003: () => ACCOUNT_NOT_FOUND },
+  "user create": { P2003: () => ACCOUNT_NOT_FOUND },
   "integration set": { P2003: () => ACCOUNT_NOT_FOUND },
-  "integration rotate-secret": { P2025: () => "Integração não encontrada: confira --integration." },
 };
 
 /** Prisma's codes for "could not use the database at all" (P1xxx: unreachable, timed out, refused the login...). */
@@ -112,7 +158,8 @@ function lastLine(error: Error): string {
 /** Tell operator mistakes (UsageError) from failures, in words an operator can act on. */
 function explain(invocation: Invocation, error: unknown): unknown {
   const command = invocation.command;
-  if (error instanceof IntegrationUrlError) return new UsageError(error.message, command);
+  if (error instanceof IntegrationUrlError || error instanceof PanelUserError || error instanceof MessagingRateError)
+    return new UsageError(error.message, command);
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const mistake = OPERATOR_MISTAKES[command]?.[error.code];
     if (mistake) return new UsageError(mistake(invocation), command);

@@ -63,6 +63,24 @@ export const COMMANDS = {
     ],
     done: "Número conectado.",
   },
+  "number set-rate": {
+    summary: "Define a vazão de mensagens por segundo de um número (a que a Meta concedeu a ele).",
+    options: {
+      "phone-number-id": { value: "ID", required: true, help: "phone_number_id do número na Meta" },
+      rate: {
+        value: "N",
+        required: true,
+        kind: "integer",
+        help: "mensagens por segundo, de 1 a 1000 (80 é o padrão da Meta; 20 para número compartilhado com o app)",
+      },
+    },
+    notes: [
+      "Todo envio do número (API pública e campanhas) é ritmado por essa vazão, compartilhada por todos os pods.",
+      "Os pods passam a usar o novo valor em até NUMBER_CACHE_TTL_MS (30 s por padrão).",
+    ],
+    examples: ["pnpm gateway number set-rate --phone-number-id 106540352242922 --rate 1000"],
+    done: "Vazão do número alterada.",
+  },
   "key create": {
     summary: "Cria uma chave de API e a mostra uma única vez.",
     options: { account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" } },
@@ -106,11 +124,39 @@ export const COMMANDS = {
     summary: "Troca o segredo de assinatura (signing_secret) de uma integração.",
     options: {
       integration: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" },
+      "overlap-hours": {
+        value: "HORAS",
+        help: "por quantas horas o segredo anterior continua valendo (padrão 24, no máximo 168; 0 encerra na hora)",
+      },
     },
-    notes: ["Os webhooks enviados a partir de agora são assinados com o novo segredo."],
-    examples: [`pnpm gateway integration rotate-secret --integration ${INTEGRATION}`],
+    notes: [
+      "Os webhooks enviados a partir de agora são assinados com o novo segredo (X-PT-Signature). Durante a",
+      "sobreposição também levam X-PT-Signature-Previous, assinado com o segredo anterior, para que o receptor",
+      "ainda configurado com ele continue verificando as entregas. Segredo vazado: use --overlap-hours 0.",
+    ],
+    examples: [
+      `pnpm gateway integration rotate-secret --integration ${INTEGRATION}`,
+      `pnpm gateway integration rotate-secret --integration ${INTEGRATION} --overlap-hours 0`,
+    ],
     done: "Segredo de assinatura trocado.",
     after: "Entregue o novo signing_secret ao integrador por um canal seguro.",
+  },
+  "user create": {
+    summary:
+      "Cria um usuário do painel web numa conta (em geral o primeiro owner; os demais são convidados no painel).",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      email: { value: "EMAIL", required: true, help: "e-mail usado para entrar no painel" },
+      name: { value: "NOME", help: "nome exibido (padrão: o e-mail)" },
+      role: { value: "PAPEL", help: "owner (padrão), admin ou viewer" },
+    },
+    notes: [
+      "A senha vem da variável GATEWAY_USER_PASSWORD (mínimo 10 caracteres); sem ela, uma senha aleatória é",
+      "gerada e mostrada uma única vez. Nunca passe a senha na linha de comando (ela ficaria no histórico).",
+    ],
+    examples: [`pnpm gateway user create --account ${ACCOUNT} --email dona@padaria.com.br --name "Ana"`],
+    done: "Usuário do painel criado.",
+    after: "Entregue a senha por um canal seguro; ela não será mostrada de novo.",
   },
   "audit list": {
     summary: "Lista a auditoria de uma conta, do registro mais recente ao mais antigo.",

@@ -4,7 +4,7 @@ import { Worker } from "bullmq";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
 import { createProcessor, createRedis, createWebhookQueue, QUEUES, type JobHandlers } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { oldestEarlyStatusAgeSeconds, purgeExpiredIdempotencyKeys } from "@gw/core";
+import { oldestEarlyStatusAgeSeconds, purgeExpiredIdempotencyKeys, purgeExpiredPanelSessions } from "@gw/core";
 import {
   createDeliveryScheduler,
   createWebhookSender,
@@ -192,13 +192,16 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     (result) => result.more,
   );
 
-  // Idempotency keys past their TTL; any dispatcher pod may run it (the delete is idempotent).
+  // Idempotency keys past their TTL and expired panel sessions; any dispatcher pod may run it (the deletes are
+  // idempotent).
   const idempotencyPurge = periodicTask(
     async () => {
       const removed = await purgeExpiredIdempotencyKeys({ db });
       if (removed > 0) logger.info("expired idempotency keys removed", { removed });
+      const sessions = await purgeExpiredPanelSessions({ db });
+      if (sessions > 0) logger.info("expired panel sessions removed", { removed: sessions });
     },
-    (error) => logger.warn("idempotency key purge failed; trying again next cycle", { error: error.message }),
+    (error) => logger.warn("expired keys and sessions purge failed; trying again next cycle", { error: error.message }),
   );
 
   // Rows past their retention (docs/decisions.md, "Retention"); any dispatcher pod may run it.

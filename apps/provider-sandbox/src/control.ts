@@ -3,7 +3,9 @@ import express from "express";
 import { z } from "zod";
 import { inboundMessage, inboundSchema } from "./inbound.ts";
 import { deliver } from "./deliveries.ts";
+import { phoneNumberNode } from "./graph/numbers.ts";
 import { pendingRedeliveries } from "./pending.ts";
+import { sentStats } from "./stats.ts";
 import {
   clearState,
   digitsOf,
@@ -13,8 +15,16 @@ import {
   type FaultRule,
   type SandboxState,
 } from "./state.ts";
+import {
+  findCatalogueTemplate,
+  templateQualitySchema,
+  templateQualityUpdate,
+  templateStatusSchema,
+  templateStatusUpdate,
+} from "./template-events.ts";
 import type { SandboxOptions, SandboxTemplate } from "./types.ts";
-import { webhookPayload } from "./webhooks.ts";
+import { stoppedContacts, userPreferenceSchema, userPreferenceUpdate } from "./user-preferences.ts";
+import { webhookPayload, type TemplateWebhookPayload } from "./webhooks.ts";
 
 const statusesSchema = z.object({
   phone_number_id: z.string().min(1).optional(),
@@ -43,7 +53,7 @@ const faultSchema = z.object({
     .optional(),
   details: z.string().default("Injected by the sandbox."),
   count: z.number().int().min(1).default(1),
-  route: z.enum(["messages", "templates", "any"]).default("any"),
+  route: z.enum(["messages", "templates", "media", "numbers", "any"]).default("any"),
   after: z.number().int().min(0).default(0),
   delay_ms: z.number().int().min(0).default(30_000),
   deliver: z.boolean().default(false),
@@ -64,6 +74,16 @@ const configSchema = z
     failAfterSend: z.array(z.string()),
     enforceWindow: z.boolean(),
     rateLimitPerSecond: z.number().int().min(1).nullable(),
+    /** Per phone_number_id (merged into the current ones); null drops a number's own rate (back to the default). */
+    numberRates: z.record(
+      z.string().regex(/^\d{1,20}$/, "deve ter só dígitos (até 20)"),
+      z.number().int().min(1).nullable(),
+    ),
+    /** Meta's pair rate (131056); null turns it off. */
+    pairRate: z
+      .object({ max: z.number().int().min(1), windowMs: z.number().int().min(1) })
+      .strict()
+      .nullable(),
     // Trusted as given: the sandbox is a test tool.
     templates: z.array(z.looseObject({ id: z.string(), name: z.string(), language: z.string(), status: z.string() })),
     pageSize: z.number().int().min(1),
@@ -75,8 +95,34 @@ const configSchema = z
   .partial()
   .strict();
 
+/** Body of POST /_sandbox/numbers: what GET /{phone-number-id} reports for one number from now on. */
+const numberSchema = z
+  .object({
+    phone_number_id: z.string().regex(/^\d{1,20}$/, "deve ter só dígitos (até 20)"),
+    display_phone_number: z.string().min(1),
+    verified_name: z.string().min(1),
+    quality_rating: z.enum(["GREEN", "YELLOW", "RED", "UNKNOWN"]),
+    messaging_limit_tier: z.enum(["TIER_50", "TIER_250", "TIER_1K", "TIER_10K", "TIER_100K", "TIER_UNLIMITED"]),
+    throughput_level: z.enum(["STANDARD", "HIGH", "NOT_APPLICABLE"]),
+  })
+  .partial()
+  .required({ phone_number_id: true })
+  .strict();
+
+/** Query of GET /_sandbox/sent/stats. */
+const statsSchema = z
+  .object({
+    phone_number_id: z.string().min(1).optional(),
+    window_ms: z.coerce.number().int().min(1).max(3_600_000).default(1000),
+  })
+  .strict();
+
 function parse<S extends z.ZodType>(schema: S, req: express.Request, res: express.Response): z.infer<S> | undefined {
-  const result = schema.safeParse(req.body ?? {});
+  return parseValue(schema, req.body ?? {}, res);
+}
+
+function parseValue<S extends z.ZodType>(schema: S, value: unknown, res: express.Response): z.infer<S> | undefined {
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   res.status(400).json({
     error: { message: "Requisição inválida para a API de controle do sandbox.", issues: result.error.issues },
@@ -85,7 +131,7 @@ function parse<S extends z.ZodType>(schema: S, req: express.Request, res: expres
 }
 
 function publicConfig(state: SandboxState): Record<string, unknown> {
-  const { templates, ...rest } = state.config;
+  const { templates, numbers: _numbers, ...rest } = state.config;
   return { ...rest, templatesCount: templates.length };
 }
 
@@ -95,7 +141,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   router.post("/inbound", async (req, res) => {
     const input = parse(inboundSchema, req, res);
     if (!input) return;
-    const { message, timestampMs } = inboundMessage(input, state.now());
+    const { message, timestampMs } = inboundMessage(state, input);
     // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
     recordContactMessage(state, input.phone_number_id, input.from, timestampMs);
     const payload = webhookPayload(state, input.phone_number_id, {
@@ -146,6 +192,70 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     res.json({ webhook_status: webhookStatus });
   });
 
+  // Meta's template webhooks for a template of the catalogue, which changes with them (status, quality_score).
+  const emitTemplateWebhook = async (
+    res: express.Response,
+    ref: Parameters<typeof findCatalogueTemplate>[1],
+    build: (template: SandboxTemplate) => TemplateWebhookPayload,
+  ): Promise<void> => {
+    const found = findCatalogueTemplate(state, ref);
+    if ("error" in found) {
+      res.status(found.status).json({ error: { message: found.error } });
+      return;
+    }
+    const payload = build(found.template);
+    const webhookStatus = await deliver(state, "templates", payload, { source: "control" });
+    const after = state.config.templates.find((t) => t.id === found.template.id);
+    res.json({
+      webhook_status: webhookStatus,
+      payload,
+      template: {
+        id: found.template.id,
+        name: found.template.name,
+        language: found.template.language,
+        status: after?.status ?? "DELETED",
+        quality_score: after?.quality_score ?? null,
+      },
+    });
+  };
+  router.post("/templates/status", async (req, res) => {
+    const input = parse(templateStatusSchema, req, res);
+    if (!input) return;
+    await emitTemplateWebhook(res, input, (template) => templateStatusUpdate(state, template, input));
+  });
+  router.post("/templates/quality", async (req, res) => {
+    const input = parse(templateQualitySchema, req, res);
+    if (!input) return;
+    await emitTemplateWebhook(res, input, (template) => templateQualityUpdate(state, template, input));
+  });
+
+  router.get("/numbers", (_req, res) => {
+    res.json({ numbers: Object.keys(state.config.numbers).map((id) => phoneNumberNode(state, id)) });
+  });
+  router.post("/numbers", (req, res) => {
+    const input = parse(numberSchema, req, res);
+    if (!input) return;
+    const { phone_number_id: id, ...settings } = input;
+    // A new object: the options the sandbox started with stay as they were, for `reset {"config": true}`.
+    state.config.numbers = { ...state.config.numbers, [id]: { ...state.config.numbers[id], ...settings } };
+    res.json(phoneNumberNode(state, id));
+  });
+
+  router.post("/user-preferences", async (req, res) => {
+    const input = parse(userPreferenceSchema, req, res);
+    if (!input) return;
+    const payload = userPreferenceUpdate(state, input);
+    const webhookStatus = input.webhook
+      ? await deliver(state, "user_preferences", payload, { source: "control" })
+      : null;
+    res.json({ webhook_status: webhookStatus, payload: input.webhook ? payload : null });
+  });
+  router.get("/user-preferences", (_req, res) => void res.json({ stopped: stoppedContacts(state) }));
+
+  router.get("/media", (_req, res) => {
+    res.json({ media: [...state.media.values()].map(({ bytes: _bytes, ...rest }) => rest) });
+  });
+
   router.post("/faults", (req, res) => {
     const input = parse(faultSchema, req, res);
     if (!input) return;
@@ -170,6 +280,11 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
 
   const limit = () => state.config.historyLimit;
   router.get("/sent", (_req, res) => void res.json(recent(state.sent, limit())));
+  router.get("/sent/stats", (req, res) => {
+    const input = parseValue(statsSchema, req.query, res);
+    if (!input) return;
+    res.json({ window_ms: input.window_ms, numbers: sentStats(state, input.window_ms, input.phone_number_id) });
+  });
   router.get("/requests", (_req, res) => void res.json(recent(state.requests, limit())));
   router.get("/webhooks", (_req, res) => void res.json(recent(state.webhooks, limit())));
   router.get("/webhooks/pending", (_req, res) => void res.json({ pending: pendingRedeliveries(state) }));
@@ -186,6 +301,20 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (input.failAfterSend) config.failAfterSend = input.failAfterSend.map(digitsOf);
     if (input.enforceWindow !== undefined) config.enforceWindow = input.enforceWindow;
     if (input.rateLimitPerSecond !== undefined) config.rateLimitPerSecond = input.rateLimitPerSecond ?? undefined;
+    if (input.numberRates) {
+      // A new object: the options the sandbox started with stay as they were, for `reset {"config": true}`.
+      const rates = { ...config.numberRates };
+      for (const [id, rate] of Object.entries(input.numberRates)) {
+        if (rate === null) delete rates[id];
+        else rates[id] = rate;
+      }
+      config.numberRates = rates;
+    }
+    if (input.pairRate !== undefined) {
+      config.pairRate = input.pairRate ?? undefined;
+      // Counted only while a pair rate is set: a new one starts from nothing.
+      state.pairs.clear();
+    }
     if (input.templates) config.templates = input.templates as unknown as SandboxTemplate[];
     if (input.pageSize !== undefined) config.pageSize = input.pageSize;
     if (input.webhookRetries !== undefined) config.webhookRetries = input.webhookRetries;

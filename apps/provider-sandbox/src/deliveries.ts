@@ -1,6 +1,6 @@
 import { signMetaPayload } from "@gw/signer";
 import { later, logs, remember, type SandboxState, type WebhookRecord } from "./state.ts";
-import type { WebhookPayload } from "./webhooks.ts";
+import type { AnyWebhookPayload } from "./webhooks.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -47,7 +47,7 @@ export function retryWaitMs(attempts: number, plannedMs: number, scale: number, 
 export interface Redelivery {
   id: number;
   kind: WebhookRecord["kind"];
-  payload: WebhookPayload;
+  payload: AnyWebhookPayload;
   raw: string;
   signature: string;
   attempts: number;
@@ -76,7 +76,7 @@ export interface Redelivery {
 export function deliver(
   state: SandboxState,
   kind: WebhookRecord["kind"],
-  payload: WebhookPayload,
+  payload: AnyWebhookPayload,
   options: { source: Redelivery["source"]; onSettled?: () => void },
 ): Promise<number | null> {
   const { source, onSettled } = options;

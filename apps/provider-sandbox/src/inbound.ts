@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { z } from "zod";
+import { registerMedia } from "./graph/media.ts";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
-import { digitsOf } from "./state.ts";
+import { digitsOf, type SandboxState } from "./state.ts";
 
 const INBOUND_TYPES = [
   "text",
@@ -44,6 +45,8 @@ export const inboundSchema = z
         sha256: z.string().min(1),
         voice: z.boolean(),
         animated: z.boolean(),
+        /** The media's bytes in base64, served by GET /{media-id}'s URL; default: a sample file of its type. */
+        data: z.base64().max(4_000_000),
       })
       .partial()
       .optional(),
@@ -83,13 +86,16 @@ export const inboundSchema = z
 
 export type InboundInput = z.infer<typeof inboundSchema>;
 
-/** The `messages[0]` object of Meta's inbound webhook for a control-API input; `now` is in ms. */
+/**
+ * The `messages[0]` object of Meta's inbound webhook for a control-API input. Media messages get their bytes
+ * registered, so GET /{media-id} and its download URL serve them.
+ */
 export function inboundMessage(
+  state: SandboxState,
   input: InboundInput,
-  now: number,
 ): { message: Record<string, unknown>; timestampMs: number } {
   const from = digitsOf(input.from);
-  const seconds = input.timestamp ?? Math.floor(now / 1000);
+  const seconds = input.timestamp ?? Math.floor(state.now() / 1000);
   const message: Record<string, unknown> = {
     from,
     id: input.id ?? newWamid(from),
@@ -99,12 +105,12 @@ export function inboundMessage(
   if (input.context) {
     message.context = { from: input.context.from ?? displayPhoneNumber(input.phone_number_id), id: input.context.id };
   }
-  Object.assign(message, content(input));
+  Object.assign(message, content(state, input));
   return { message, timestampMs: seconds * 1000 };
 }
 
-function content(input: InboundInput): Record<string, unknown> {
-  if (MEDIA_TYPES.has(input.type)) return { [input.type]: media(input) };
+function content(state: SandboxState, input: InboundInput): Record<string, unknown> {
+  if (MEDIA_TYPES.has(input.type)) return { [input.type]: media(state, input) };
   switch (input.type) {
     case "text":
       return { text: { body: input.text ?? "" } };
@@ -153,12 +159,20 @@ function content(input: InboundInput): Record<string, unknown> {
   }
 }
 
-function media(input: InboundInput): Record<string, unknown> {
+function media(state: SandboxState, input: InboundInput): Record<string, unknown> {
   const given = input.media ?? {};
-  const out: Record<string, unknown> = {
-    mime_type: given.mime_type ?? DEFAULT_MIME[input.type],
-    sha256: given.sha256 ?? createHash("sha256").update(randomBytes(16)).digest("base64"),
+  const mimeType = given.mime_type ?? DEFAULT_MIME[input.type] ?? "application/octet-stream";
+  const stored = registerMedia(state, {
     id: given.id ?? newMediaId(),
+    phoneNumberId: input.phone_number_id,
+    mimeType,
+    bytes: given.data === undefined ? undefined : Buffer.from(given.data, "base64"),
+  });
+  // The webhook carries the file's SHA-256 in base64 (GET /{media-id} reports it in hex).
+  const out: Record<string, unknown> = {
+    mime_type: mimeType,
+    sha256: given.sha256 ?? createHash("sha256").update(stored.bytes).digest("base64"),
+    id: stored.id,
   };
   const caption = given.caption ?? input.text;
   if (caption !== undefined && (input.type === "image" || input.type === "video" || input.type === "document"))

@@ -11,7 +11,8 @@ export type {
   FaultMode,
   FaultRoute,
 } from "./state.ts";
-export type { WebhookPayload, WebhookValue } from "./webhooks.ts";
+export type { WebhookPayload, WebhookValue, UserPreferencesPayload, UserPreferenceItem } from "./webhooks.ts";
+export type { NumberStats } from "./stats.ts";
 export { RETRY_WAITS_MS, RETRY_WINDOW_MS, retryWaitMs } from "./deliveries.ts";
 export { MAX_STATUSES_PER_PAYLOAD } from "./statuses.ts";
 export type { PendingRedelivery } from "./pending.ts";
@@ -23,5 +24,6 @@ export type {
   TemplateStatus,
   TemplateCategory,
   StatusDelays,
+  PairRate,
   RuntimeConfig,
 } from "./types.ts";

@@ -6,7 +6,7 @@ export interface PendingRedelivery {
   /** `delivery_id` of its attempts in GET /_sandbox/webhooks. */
   id: number;
   kind: Redelivery["kind"];
-  /** `auto`: statuses the sandbox emitted after a send; `control`: POST /_sandbox/inbound or /statuses. */
+  /** `auto`: statuses the sandbox emitted after a send; `control`: a POST /_sandbox/… call (inbound, statuses...). */
   source: Redelivery["source"];
   /** POSTs made so far. */
   attempts: number;
@@ -37,7 +37,9 @@ function iso(ms: number | null): string | null {
 /** Pending redeliveries, oldest first failure first. */
 export function pendingRedeliveries(state: SandboxState): PendingRedelivery[] {
   return [...state.redeliveries.values()].map((delivery) => {
-    const value = delivery.payload.entry[0]?.changes[0]?.value;
+    const change = delivery.payload.entry[0]?.changes[0];
+    // Template and user_preferences payloads carry no statuses nor messages: their summary is (mostly) empty.
+    const value = change?.field === "messages" ? change.value : undefined;
     const statuses = (value?.statuses ?? []).map((s) => ({
       id: text(s.id),
       status: text(s.status),
@@ -59,7 +61,7 @@ export function pendingRedeliveries(state: SandboxState): PendingRedelivery[] {
       last_error: delivery.lastError,
       held_statuses: held,
       summary: {
-        phone_number_id: value?.metadata.phone_number_id ?? "",
+        phone_number_id: (change?.field === "user_preferences" ? change.value : value)?.metadata.phone_number_id ?? "",
         statuses,
         messages: (value?.messages ?? []).map((m) => ({ id: text(m.id), from: text(m.from), type: text(m.type) })),
       },

@@ -14,8 +14,8 @@ export interface Sandbox {
   /** Live state: sent messages, Graph requests, webhooks posted, faults, windows and the run-time config. */
   state: SandboxState;
   /**
-   * Clears sent, requests, webhooks, faults, windows, rate counters, scheduled statuses and pending redeliveries;
-   * `config` also restores the options.
+   * Clears sent, requests, webhooks, faults, windows, rate and pair-rate counters, marketing preferences, scheduled
+   * statuses and pending redeliveries; `config` also restores the options.
    */
   reset(options?: { config?: boolean }): void;
   /** Stops scheduled statuses, pending redeliveries and in-flight webhook POSTs; the app answers nothing useful afterwards. */

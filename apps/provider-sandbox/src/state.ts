@@ -10,6 +10,7 @@ export const DEFAULT_STATUS_DELAYS = { sent: 50, delivered: 150, read: 300 } as 
 export const DEFAULT_WABA_ID = "102290129340398";
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 const WINDOW_MS = 24 * 60 * 60 * 1000;
+const PAIRS_SWEEP_MIN = 10_000;
 
 /** An accepted send, as GET /_sandbox/sent lists it. */
 export interface SentMessage {
@@ -24,6 +25,8 @@ export interface SentMessage {
   raw: string;
   /** ISO 8601. */
   at: string;
+  /** The same instant as `at`, in Unix milliseconds: to count sends per second without parsing dates. */
+  at_ms: number;
   /** Set when the send went out but its answer was replaced by a fault (`deliver: true`). */
   fault: FaultMode | null;
 }
@@ -41,7 +44,11 @@ export interface GraphRequestRecord {
 
 export interface WebhookRecord {
   url: string;
-  kind: "statuses" | "inbound";
+  /**
+   * `templates`: message_template_status_update / message_template_quality_update (POST /_sandbox/templates/…);
+   * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences).
+   */
+  kind: "statuses" | "inbound" | "templates" | "user_preferences";
   payload: unknown;
   raw: string;
   signature: string;
@@ -56,7 +63,21 @@ export interface WebhookRecord {
 }
 
 export type FaultMode = "500" | "timeout" | "reset" | "error";
-export type FaultRoute = "messages" | "templates" | "any";
+/** `media`: GET /{media-id} and the download URL; `numbers`: GET /{phone-number-id}. */
+export type FaultRoute = "messages" | "templates" | "media" | "numbers" | "any";
+
+/** The media of an inbound message the sandbox posted: what GET /{media-id} and its download URL serve. */
+export interface SandboxMedia {
+  id: string;
+  phone_number_id: string;
+  mime_type: string;
+  /** Hex SHA-256 of `bytes`, as GET /{media-id} reports it. */
+  sha256: string;
+  file_size: number;
+  bytes: Buffer;
+  /** ISO 8601. */
+  at: string;
+}
 
 export interface FaultRule {
   mode: FaultMode;
@@ -85,8 +106,26 @@ export interface SandboxState {
   faults: FaultRule[];
   /** `${phone_number_id}:${wa_id}` -> ms of the contact's latest message. */
   windows: Map<string, number>;
-  /** phone_number_id -> ms of accepted sends within the last second. */
+  /** phone_number_id -> ms of accepted sends within the last second, oldest first. */
   rate: Map<string, number[]>;
+  /** `${phone_number_id}:${contact}` -> ms of accepted sends within the pair-rate window, oldest first. */
+  pairs: Map<string, number[]>;
+  /** `pairs` is swept of expired entries when it reaches this size (amortized: doubles after each sweep). */
+  pairsSweepAt: number;
+  /** phone_number_id -> Meta code -> sends refused with it (130429, 131056...), for GET /_sandbox/sent/stats. */
+  refusals: Map<string, Map<number, number>>;
+  /**
+   * `${phone_number_id}:${contact}` -> ms when the contact stopped marketing messages from that number: marketing
+   * templates to them are accepted, then fail with 131050 (POST /_sandbox/user-preferences).
+   */
+  marketingStopped: Map<string, number>;
+  /** Media of inbound messages by media id, oldest first (at most historyLimit). */
+  media: Map<string, SandboxMedia>;
+  /**
+   * Every media id handed out (kept across resets, the newest 100000): once its media is dropped, GET /{id} is still
+   * known to name media (Meta's "does not exist" answer) rather than a phone number.
+   */
+  readonly mediaIds: Set<string>;
   /** Bumped by reset and shutdown so scheduled status sequences stop. */
   generation: number;
   closed: boolean;
@@ -116,8 +155,11 @@ export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
     failAfterSend: (options.failAfterSend ?? []).map(digitsOf),
     enforceWindow: options.enforceWindow ?? true,
     rateLimitPerSecond: options.rateLimitPerSecond,
+    numberRates: { ...options.numberRates },
+    pairRate: options.pairRate ? { ...options.pairRate } : undefined,
     templates: options.templates ?? FIXTURE_TEMPLATES,
     pageSize: options.pageSize ?? 25,
+    numbers: { ...options.numbers },
     webhookRetries: options.webhookRetries ?? true,
     webhookRetryScale: options.webhookRetryScale ?? 1,
     statusBatchMs: options.statusBatchMs ?? 0,
@@ -139,6 +181,12 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     faults: [],
     windows: new Map(),
     rate: new Map(),
+    pairs: new Map(),
+    pairsSweepAt: PAIRS_SWEEP_MIN,
+    refusals: new Map(),
+    marketingStopped: new Map(),
+    media: new Map(),
+    mediaIds: new Set(),
     generation: 0,
     closed: false,
     timers: new Set(),
@@ -160,6 +208,11 @@ export function clearState(state: SandboxState): void {
   state.faults = [];
   state.windows.clear();
   state.rate.clear();
+  state.pairs.clear();
+  state.pairsSweepAt = PAIRS_SWEEP_MIN;
+  state.refusals.clear();
+  state.marketingStopped.clear();
+  state.media.clear();
   state.redeliveries.clear();
   state.lanes.clear();
   state.batches.clear();
@@ -248,20 +301,86 @@ export function windowOpen(state: SandboxState, phoneNumberId: string, waId: str
   return last !== undefined && state.now() - last < WINDOW_MS;
 }
 
-/** True when one more send from this number stays within the per-second limit (sliding one-second window). */
-export function withinRate(state: SandboxState, phoneNumberId: string): boolean {
-  const limit = state.config.rateLimitPerSecond;
-  if (limit === undefined) return true;
-  const now = state.now();
-  const recent = (state.rate.get(phoneNumberId) ?? []).filter((t) => now - t < 1000);
-  state.rate.set(phoneNumberId, recent);
-  return recent.length < limit;
+/** The messaging rate of a number: its own (`numberRates`), else the default (`rateLimitPerSecond`), else none. */
+export function rateOf(state: SandboxState, phoneNumberId: string): number | undefined {
+  return state.config.numberRates[phoneNumberId] ?? state.config.rateLimitPerSecond;
 }
 
-/** Counted only while a limit is set, so the counters do not grow without one. */
-export function countSend(state: SandboxState, phoneNumberId: string): void {
-  if (state.config.rateLimitPerSecond === undefined) return;
-  const list = state.rate.get(phoneNumberId) ?? [];
-  list.push(state.now());
-  state.rate.set(phoneNumberId, list);
+/** Drops the times older than `windowMs` from the front of a list kept in time order. */
+function expire(list: number[], now: number, windowMs: number): void {
+  let drop = 0;
+  while (drop < list.length && now - (list[drop] ?? now) >= windowMs) drop += 1;
+  if (drop > 0) list.splice(0, drop);
+}
+
+/** True when one more send from this number stays within its per-second rate (sliding one-second window). */
+export function withinRate(state: SandboxState, phoneNumberId: string): boolean {
+  const limit = rateOf(state, phoneNumberId);
+  if (limit === undefined) return true;
+  const list = state.rate.get(phoneNumberId);
+  if (!list) return true;
+  expire(list, state.now(), 1000);
+  return list.length < limit;
+}
+
+function pairKey(phoneNumberId: string, waId: string): string {
+  return `${phoneNumberId}:${contactKey(waId)}`;
+}
+
+/** True when one more send from this number to this contact stays within the pair rate (when one is set). */
+export function withinPairRate(state: SandboxState, phoneNumberId: string, waId: string): boolean {
+  const pair = state.config.pairRate;
+  if (!pair) return true;
+  const list = state.pairs.get(pairKey(phoneNumberId, waId));
+  if (!list) return true;
+  expire(list, state.now(), pair.windowMs);
+  return list.length < pair.max;
+}
+
+/** Counted only while a limit applies, so the counters do not grow without one. */
+export function countSend(state: SandboxState, phoneNumberId: string, waId: string): void {
+  const now = state.now();
+  if (rateOf(state, phoneNumberId) !== undefined) {
+    const list = state.rate.get(phoneNumberId);
+    if (list) list.push(now);
+    else state.rate.set(phoneNumberId, [now]);
+  }
+  const pair = state.config.pairRate;
+  if (!pair) return;
+  const key = pairKey(phoneNumberId, waId);
+  const list = state.pairs.get(key);
+  if (list) list.push(now);
+  else state.pairs.set(key, [now]);
+  if (state.pairs.size >= state.pairsSweepAt) {
+    // Contacts not written to within the window are forgotten, so a long campaign does not keep them all.
+    for (const [k, times] of state.pairs) {
+      expire(times, now, pair.windowMs);
+      if (times.length === 0) state.pairs.delete(k);
+    }
+    state.pairsSweepAt = Math.max(PAIRS_SWEEP_MIN, state.pairs.size * 2);
+  }
+}
+
+/** A send refused with a Meta code, counted per number for GET /_sandbox/sent/stats. */
+export function countRefusal(state: SandboxState, phoneNumberId: string, code: number): void {
+  let codes = state.refusals.get(phoneNumberId);
+  if (!codes) state.refusals.set(phoneNumberId, (codes = new Map<number, number>()));
+  codes.set(code, (codes.get(code) ?? 0) + 1);
+}
+
+/** Whether the contact stopped marketing messages from this number (and has not resumed them). */
+export function marketingStopped(state: SandboxState, phoneNumberId: string, waId: string): boolean {
+  return state.marketingStopped.has(pairKey(phoneNumberId, waId));
+}
+
+/** Records a contact's marketing preference for a number, as the user_preferences webhook reports it. */
+export function setMarketingPreference(
+  state: SandboxState,
+  phoneNumberId: string,
+  waId: string,
+  value: "stop" | "resume",
+): void {
+  const key = pairKey(phoneNumberId, waId);
+  if (value === "stop") state.marketingStopped.set(key, state.now());
+  else state.marketingStopped.delete(key);
 }

@@ -1,6 +1,6 @@
 import { deliver } from "./deliveries.ts";
 import { later, type SandboxState } from "./state.ts";
-import { undeliverableError, webhookPayload } from "./webhooks.ts";
+import { statusError, webhookPayload, type FailureCode } from "./webhooks.ts";
 
 /** Meta's cap on statuses in one webhook payload, as the sandbox applies it. */
 export const MAX_STATUSES_PER_PAYLOAD = 100;
@@ -11,6 +11,11 @@ export interface AcceptedSend {
   waId: string;
   /** Meta's pricing category: `service` for free-form messages, else the template's category in lower case. */
   category: string;
+  /**
+   * 131050: a marketing template to a contact who stopped marketing messages. Meta accepts the send and reports
+   * only a `failed` status (nothing was delivered nor billed).
+   */
+  failure?: FailureCode;
 }
 
 type AutoStatus = "sent" | "delivered" | "read" | "failed";
@@ -56,12 +61,13 @@ function autoStatus(state: SandboxState, send: AcceptedSend, status: AutoStatus)
       category: send.category,
     };
   }
-  if (status === "failed") entry.errors = [undeliverableError()];
+  if (status === "failed") entry.errors = [statusError(send.failure ?? 131026)];
   return entry;
 }
 
 /**
- * After an accepted send: `sent`, `delivered`, `read` (or `sent`, `failed` for failAfterSend recipients), each due
+ * After an accepted send: `sent`, `delivered`, `read` (or `sent`, `failed` for failAfterSend recipients, or only
+ * `failed` with 131050 for a marketing template to a contact who stopped marketing messages), each due
  * at its configured delay after the send. A due status never overtakes an earlier status of the same message that is
  * not settled yet (still collecting, in flight or being redelivered): it waits behind it. A reset or shutdown stops
  * the sequence.
@@ -69,16 +75,19 @@ function autoStatus(state: SandboxState, send: AcceptedSend, status: AutoStatus)
 export function startStatusSequence(state: SandboxState, send: AcceptedSend): void {
   if (!state.config.autoStatuses || !state.config.webhookUrl) return;
   const delays = state.config.statusDelaysMs;
-  const steps: [AutoStatus, number][] = state.config.failAfterSend.includes(send.waId)
-    ? [
-        ["sent", delays.sent],
-        ["failed", delays.delivered],
-      ]
-    : [
-        ["sent", delays.sent],
-        ["delivered", delays.delivered],
-        ["read", delays.read],
-      ];
+  const steps: [AutoStatus, number][] =
+    send.failure === 131050
+      ? [["failed", delays.sent]]
+      : state.config.failAfterSend.includes(send.waId)
+        ? [
+            ["sent", delays.sent],
+            ["failed", delays.delivered],
+          ]
+        : [
+            ["sent", delays.sent],
+            ["delivered", delays.delivered],
+            ["read", delays.read],
+          ];
   const startedAt = Date.now();
   const step = (index: number): void => {
     const current = steps[index];

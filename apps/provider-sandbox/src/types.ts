@@ -2,7 +2,18 @@ import type { Logger } from "@gw/logger";
 
 /** Template states Meta reports on GET /message_templates. */
 export type TemplateStatus =
-  "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED" | "IN_APPEAL" | "PENDING_DELETION" | "LIMIT_EXCEEDED";
+  | "APPROVED"
+  | "PENDING"
+  | "REJECTED"
+  | "PAUSED"
+  | "DISABLED"
+  | "IN_APPEAL"
+  | "PENDING_DELETION"
+  | "LIMIT_EXCEEDED"
+  | "ARCHIVED";
+
+/** Quality of a template (`quality_score.score`) or of a business number (`quality_rating`), as Meta reports it. */
+export type QualityScore = "GREEN" | "YELLOW" | "RED" | "UNKNOWN";
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
 
@@ -42,11 +53,29 @@ export interface SandboxTemplate {
   sub_category?: string;
   parameter_format: "POSITIONAL" | "NAMED";
   components: TemplateComponent[];
-  quality_score: { score: "GREEN" | "YELLOW" | "RED" | "UNKNOWN"; date: number };
+  quality_score: { score: QualityScore; date: number };
   /** "NONE" unless rejected, as Meta reports it. */
   rejected_reason: string;
   message_send_ttl_seconds?: number;
   library_template_name?: string;
+}
+
+/** Meta's messaging limit tiers (business-initiated conversations per 24 h). */
+export type MessagingLimitTier = "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_10K" | "TIER_100K" | "TIER_UNLIMITED";
+
+/** What GET /{phone-number-id} reports for one business number; set through POST /_sandbox/numbers. */
+export interface PhoneNumberSettings {
+  display_phone_number: string;
+  verified_name: string;
+  quality_rating: QualityScore;
+  messaging_limit_tier: MessagingLimitTier;
+  throughput_level: "STANDARD" | "HIGH" | "NOT_APPLICABLE";
+}
+
+/** Meta's pair rate limit (131056), as the sandbox applies it: a sliding window per business number and contact. */
+export interface PairRate {
+  max: number;
+  windowMs: number;
 }
 
 export interface StatusDelays {
@@ -74,10 +103,16 @@ export interface SandboxOptions {
   enforceWindow?: boolean;
   /** Accepted sends per second per phone_number_id (sliding 1 s window); over it -> 130429, HTTP 400 as Meta. */
   rateLimitPerSecond?: number;
+  /** Per phone_number_id, its own messaging rate instead of `rateLimitPerSecond` (Meta's 80/s, 20/s, up to 1000/s). */
+  numberRates?: Record<string, number>;
+  /** Meta's pair rate: at most `max` accepted sends from one number to one contact within `windowMs`, else 131056. */
+  pairRate?: PairRate;
   /** Default: FIXTURE_TEMPLATES. */
   templates?: SandboxTemplate[];
   /** Listing page size when `limit` is absent; default 25 (Meta's default). */
   pageSize?: number;
+  /** Per phone_number_id, what GET /{phone-number-id} reports instead of the defaults (GREEN, TIER_1K...). */
+  numbers?: Record<string, Partial<PhoneNumberSettings>>;
   /** WABA id put in `entry[0].id` of webhooks; default "102290129340398". */
   wabaId?: string;
   /** Default true: a webhook answered with anything but 2xx (or not answered) is sent again on RETRY_WAITS_MS. */
@@ -104,8 +139,11 @@ export interface RuntimeConfig {
   failAfterSend: string[];
   enforceWindow: boolean;
   rateLimitPerSecond: number | undefined;
+  numberRates: Record<string, number>;
+  pairRate: PairRate | undefined;
   templates: SandboxTemplate[];
   pageSize: number;
+  numbers: Record<string, Partial<PhoneNumberSettings>>;
   webhookRetries: boolean;
   webhookRetryScale: number;
   statusBatchMs: number;

@@ -1,3 +1,4 @@
+import { META_TITLES } from "./graph/errors.ts";
 import { displayPhoneNumber } from "./ids.ts";
 import type { SandboxState } from "./state.ts";
 
@@ -13,6 +14,45 @@ export interface WebhookPayload {
   object: "whatsapp_business_account";
   entry: { id: string; changes: { field: "messages"; value: WebhookValue }[] }[];
 }
+
+/** Meta's WhatsApp Business Account fields about templates (not about messages). */
+export type TemplateWebhookField = "message_template_status_update" | "message_template_quality_update";
+
+/** A template webhook: the WABA in `entry[].id`, `time` in Unix seconds, one change. */
+export interface TemplateWebhookPayload {
+  object: "whatsapp_business_account";
+  entry: { id: string; time: number; changes: { value: Record<string, unknown>; field: TemplateWebhookField }[] }[];
+}
+
+/** One item of `value.user_preferences`: a contact stopped or resumed marketing messages. */
+export interface UserPreferenceItem {
+  wa_id: string;
+  detail: string;
+  category: "marketing_messages";
+  value: "stop" | "resume";
+  /** Unix seconds, as a JSON number (Meta's). */
+  timestamp: number;
+}
+
+/** Meta's `user_preferences` webhook: the business number in metadata, the contact, one preference change. */
+export interface UserPreferencesPayload {
+  object: "whatsapp_business_account";
+  entry: {
+    id: string;
+    changes: {
+      field: "user_preferences";
+      value: {
+        messaging_product: "whatsapp";
+        metadata: WebhookValue["metadata"];
+        contacts: { profile: { name: string }; wa_id: string }[];
+        user_preferences: UserPreferenceItem[];
+      };
+    }[];
+  }[];
+}
+
+/** Every payload the sandbox posts. */
+export type AnyWebhookPayload = WebhookPayload | TemplateWebhookPayload | UserPreferencesPayload;
 
 /** Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. */
 export function webhookPayload(
@@ -38,13 +78,22 @@ export function webhookPayload(
   };
 }
 
-/** The errors[] entry of a `failed` status for an undeliverable message. */
-export function undeliverableError(): Record<string, unknown> {
+/** Why a send the sandbox accepted then fails: its `failed` status carries this code in errors[0]. */
+export type FailureCode = 131026 | 131050;
+
+const FAILURES: Record<FailureCode, { title: string; details: string }> = {
+  131026: { title: "Message undeliverable", details: "Message Undeliverable." },
+  131050: { title: META_TITLES[131050], details: META_TITLES[131050] },
+};
+
+/** The errors[] entry of a `failed` status. */
+export function statusError(code: FailureCode): Record<string, unknown> {
+  const { title, details } = FAILURES[code];
   return {
-    code: 131026,
-    title: "Message undeliverable",
-    message: "Message undeliverable",
-    error_data: { details: "Message Undeliverable." },
+    code,
+    title,
+    message: title,
+    error_data: { details },
     href: "https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/",
   };
 }

@@ -1,8 +1,9 @@
-export { parseRequest, RequestValidationError, toValidationIssue } from "./validation.ts";
+export { parseRequest, RequestValidationError, toValidationIssue, unstorableTextReason } from "./validation.ts";
 export type { RequestLocation, ValidationIssue } from "./validation.ts";
 export * from "./messages.ts";
 export * from "./deliveries.ts";
 export * from "./templates.ts";
+export * from "./campaigns.ts";
 export * from "./webhooks.ts";
 export * from "./openapi.ts";
 export * from "./webhooks.openapi.ts";

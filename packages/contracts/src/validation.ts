@@ -124,9 +124,43 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
 }
 
 /** Parse `value` at the edge; throws RequestValidationError with every issue found. */
+// A surrogate half without its other half: JSON's `\ud800` escapes decode to one, UTF-8 cannot encode it.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `value` cannot be stored as text, or undefined when it can. */
+export function unstorableTextReason(value: string): string | undefined {
+  if (value.includes("\u0000")) return "O texto não pode conter o caractere nulo (U+0000).";
+  if (LONE_SURROGATE.test(value)) return "O texto contém um caractere Unicode inválido (metade de um par substituto).";
+  return undefined;
+}
+
+function collectUnstorable(value: unknown, loc: (string | number)[], issues: ValidationIssue[]): void {
+  if (typeof value === "string") {
+    const msg = unstorableTextReason(value);
+    if (msg !== undefined) issues.push({ loc, msg, type: "value_error", input: value });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => collectUnstorable(item, [...loc, index], issues));
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) collectUnstorable(item, [...loc, key], issues);
+  }
+}
+
+/**
+ * Validate one part of a request with its schema: the parsed value, or RequestValidationError (422). Every text that
+ * was read must also be storable: no U+0000 and no lone surrogate (422 `value_error` at its `loc`). PostgreSQL text
+ * cannot hold a NUL: one in an id made its lookup fail (a 500), and one in `client_ref` failed the commit of a send
+ * the provider had already accepted. A lone surrogate is not Unicode: text columns turn it into U+FFFD (the
+ * `client_ref` of later events would differ from the one sent) and jsonb refuses it. No field of the API needs
+ * either, so they are refused before anything runs, for every endpoint at once.
+ */
 export function parseRequest<S extends z.ZodType>(schema: S, location: RequestLocation, value: unknown): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) {
+    const issues: ValidationIssue[] = [];
+    collectUnstorable(result.data, [location], issues);
+    if (issues.length > 0) throw new RequestValidationError(issues);
+    return result.data;
+  }
   throw new RequestValidationError(
     result.error.issues.map((issue) => {
       const item = toValidationIssue(issue, location);

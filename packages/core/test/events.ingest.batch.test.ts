@@ -176,6 +176,38 @@ describe("provider webhook ingestion in batches", () => {
     ]);
   });
 
+  it("quarantines ids PostgreSQL cannot hold (U+0000, lone surrogates) and keeps a lone surrogate in a text", async () => {
+    const [good, surrogateText] = await sentMessages("unicode", 2);
+    const body = payload([
+      {
+        messaging_product: "whatsapp",
+        metadata: { phone_number_id: "1\u0000" },
+        statuses: [{ id: "wamid.y", status: "read" }],
+      },
+      statuses([
+        { id: "wamid.\u0000", status: "read" },
+        { id: "wamid.\ud800", status: "read" },
+        { id: good ?? "", status: "delivered", timestamp: "1767225600" },
+        {
+          id: surrogateText ?? "",
+          status: "failed",
+          timestamp: "1767225600",
+          errors: [{ code: 131026, title: "x", error_data: { details: "meia \ud800 letra" } }],
+        },
+      ]),
+    ]);
+
+    // Once the payload was answered 503 (Meta then redelivers it for days); now the bad items are set aside.
+    const result = await ingestProviderWebhook(deps, body);
+
+    expect(result).toMatchObject({ statuses: 3, quarantined: 2 });
+    expect((await db.message.findUniqueOrThrow({ where: { wamid: good ?? "" } })).status).toBe("delivered");
+    const failed = await db.message.findUniqueOrThrow({ where: { wamid: surrogateText ?? "" } });
+    expect(failed).toMatchObject({ status: "failed", errorMessage: "meia \ufffd letra" });
+    const event = await db.providerEvent.findFirstOrThrow({ where: { body } });
+    expect((event.quarantined as unknown[]).length).toBe(2);
+  });
+
   it("quarantines an item the database refuses, applies its neighbours, and answers for the payload once", async () => {
     const [before, after] = await sentMessages("recusado", 2);
     const body = payload([

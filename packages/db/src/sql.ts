@@ -47,6 +47,12 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
 export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // pg-pool drops its idle listener at checkout, and pg's Client emits 'error' when its connection ends (a
+  // PostgreSQL restart) even after failing the query in flight: unheard, that event kills the process.
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const result = await work(client);
@@ -54,10 +60,11 @@ export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) 
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: unknown) => {
-      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
     });
     throw error;
   } finally {
+    client.removeListener("error", onError);
     client.release(broken);
   }
 }

@@ -21,7 +21,8 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   131047: { reason: "outside_24h_window" },
   131026: { reason: "recipient_unreachable" },
   131021: { reason: "recipient_unreachable" },
-  131050: { reason: "recipient_unreachable" },
+  // The contact stopped marketing messages from the business (also added to the account's suppression list).
+  131050: { reason: "recipient_opted_out" },
   // Per-user marketing limits and experiments
   131049: { reason: "delivery_limited" },
   131030: { reason: "recipient_unreachable" },

@@ -37,6 +37,16 @@ export const ERROR_REGISTRY = {
     message:
       "A Idempotency-Key pertence a um registro antigo que não pode ser comparado com esta chamada; use uma nova chave.",
   },
+  // Campaigns (docs/decisions.md, "Campaigns")
+  campaign_state_conflict: {
+    status: 409,
+    message: "A campanha não pode passar por esta ação no estado em que está.",
+  },
+  campaign_count_mismatch: {
+    status: 409,
+    message:
+      "A quantidade de destinatários aceitos informada não é a da campanha; confira o relatório de validação e repita.",
+  },
   // 413
   payload_too_large: { status: 413, message: "O corpo da requisição é grande demais." },
   // 422: the provider (or our own pre-check) refused the send
@@ -45,6 +55,11 @@ export const ERROR_REGISTRY = {
     message: "A janela de 24 horas está fechada para este contato; envie um template aprovado.",
   },
   recipient_unreachable: { status: 422, message: "Não foi possível entregar a mensagem a este destinatário." },
+  // Marketing templates to a contact on the account's suppression list (docs/decisions.md, "Opt-outs").
+  recipient_opted_out: {
+    status: 422,
+    message: "O contato pediu para não receber mensagens de marketing desta empresa.",
+  },
   template_params_mismatch: {
     status: 422,
     message: "A quantidade de variáveis não corresponde à esperada pelo template.",
@@ -77,6 +92,10 @@ export const ERROR_REGISTRY = {
   invalid_otp: { status: 422, message: "O código de verificação (OTP) está ausente ou é inválido para este template." },
   provider_rejected: { status: 422, message: "O provedor recusou o envio." },
   delivery_not_retryable: { status: 422, message: "Só é possível reenviar entregas com status failed ou delivered." },
+  campaign_empty: {
+    status: 422,
+    message: "A campanha não tem destinatários aceitos; corrija a lista e crie outra campanha.",
+  },
   // 429
   api_rate_limited: {
     status: 429,

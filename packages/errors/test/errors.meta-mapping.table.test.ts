@@ -12,7 +12,7 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [131047, "outside_24h_window", 422],
   [131026, "recipient_unreachable", 422],
   [131021, "recipient_unreachable", 422],
-  [131050, "recipient_unreachable", 422],
+  [131050, "recipient_opted_out", 422],
   [131049, "delivery_limited", 422],
   [131048, "account_restricted", 422],
   [130497, "account_restricted", 422],

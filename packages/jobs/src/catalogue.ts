@@ -7,6 +7,7 @@ import { z } from "zod";
  */
 export const QUEUES = {
   webhooks: "webhook-deliveries",
+  campaigns: "campaigns",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -39,9 +40,35 @@ export const deliverWebhookJob = {
 
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookJob.payload>;
 
+/**
+ * One running campaign's turn of work (apps/campaign-worker): the processor reloads the campaign from PostgreSQL,
+ * sends to its queued recipients for a while, then defers itself (or ends when the campaign is no longer running).
+ * One job per campaign at a time: the job id is the campaign's, so a wake-up for a campaign that already has a job
+ * (waiting, delayed or active) adds nothing. The worker's sweep gives a job to every running or due campaign that
+ * has none (Redis flushed, a worker killed before its first defer).
+ */
+export const campaignTickJob = {
+  name: "campaign.tick",
+  queue: QUEUES.campaigns,
+  payload: z.object({ campaignId: z.guid() }),
+  jobId: (campaignId: string) => `campaign-${campaignId}`,
+  options: {
+    // A tick that threw (PostgreSQL or Redis unavailable) runs again; nothing it did is lost (the state is in
+    // PostgreSQL and each recipient is reserved before its send).
+    attempts: 8,
+    backoff: { type: "exponential", delay: 1_000 },
+    // Finished jobs go at once, so the campaign's job id is free for its next start or resume.
+    removeOnComplete: true,
+    removeOnFail: true,
+  },
+} as const;
+
+export type CampaignTickPayload = z.infer<typeof campaignTickJob.payload>;
+
 /** Every job, by name. */
 export const JOB_CATALOGUE = {
   [deliverWebhookJob.name]: deliverWebhookJob,
+  [campaignTickJob.name]: campaignTickJob,
 } as const;
 
 type Catalogue = typeof JOB_CATALOGUE;

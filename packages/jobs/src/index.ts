@@ -1,7 +1,8 @@
 export { createRedis, pingRedis } from "./redis.ts";
 export type { Redis } from "./redis.ts";
-export { JOB_CATALOGUE, QUEUES, deliverWebhookJob } from "./catalogue.ts";
+export { JOB_CATALOGUE, QUEUES, campaignTickJob, deliverWebhookJob } from "./catalogue.ts";
 export type {
+  CampaignTickPayload,
   DeliverWebhookPayload,
   JobControl,
   JobHandlers,
@@ -14,3 +15,5 @@ export { createProcessor } from "./processor.ts";
 export { createWebhookQueue, enqueueAttempts, enqueueDeliveryAttempt, enqueueFirstAttempts } from "./queues.ts";
 export type { AttemptToQueue, WebhookQueue } from "./queues.ts";
 export { registerQueueDepthGauge } from "./metrics.ts";
+export { createCampaignQueue, sharedCampaignQueue, wakeCampaigns } from "./campaigns.ts";
+export type { CampaignQueue, CampaignWake } from "./campaigns.ts";

@@ -1,11 +1,20 @@
-import got, { RequestError, TimeoutError } from "got";
+import got, { CancelError, RequestError, TimeoutError } from "got";
 import type { Got, Response } from "got";
 import type { Logger } from "@gw/logger";
-import { MetaApiError, MetaCatalogueUnavailableError, MetaUnavailableError, MetaUnconfirmedError } from "./errors.ts";
+import {
+  MetaApiError,
+  MetaCatalogueUnavailableError,
+  MetaReadError,
+  MetaUnavailableError,
+  MetaUnconfirmedError,
+} from "./errors.ts";
 import type {
   GraphErrorEnvelope,
   GraphMessagePayload,
   GraphSendResponse,
+  MetaMediaFile,
+  MetaMediaInfo,
+  MetaPhoneNumber,
   MetaSendResult,
   MetaTemplate,
   MetaTemplateComponent,
@@ -19,6 +28,15 @@ export interface MetaClientOptions {
   accessToken: string;
   /** Whole-request time limit (connect + upload + answer). */
   timeoutMs: number;
+  /** Largest media download accepted, in bytes; default 100 MiB (Meta's largest media, documents). */
+  maxMediaBytes?: number;
+  /** Time limit of one media download; default the larger of timeoutMs and 60 s. */
+  mediaTimeoutMs?: number;
+  /**
+   * Hosts whose media URLs get the token (https only), besides `baseUrl`'s own origin; default Meta's media host
+   * `lookaside.fbsbx.com`. Exact names: no subdomains.
+   */
+  mediaHosts?: string[];
   logger?: Logger;
 }
 
@@ -35,6 +53,16 @@ export interface MetaClient {
   sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
   /** Every template of the WABA across all pages, or MetaCatalogueUnavailableError. */
   listTemplates(wabaId: string, options?: ListTemplatesOptions): Promise<MetaTemplate[]>;
+  /** A business number's name, quality rating, messaging tier and throughput; MetaApiError or MetaReadError. */
+  getPhoneNumber(phoneNumberId: string): Promise<MetaPhoneNumber>;
+  /** A media's short-lived download URL and metadata; MetaApiError (e.g. unknown or expired media) or MetaReadError. */
+  getMedia(mediaId: string): Promise<MetaMediaInfo>;
+  /**
+   * The bytes at a media URL from getMedia, fetched with the token. Only URLs on a trusted host are fetched (Meta's
+   * media host or `baseUrl`'s origin), redirects are not followed, and the body is cut off past `maxBytes`
+   * (default: the client's maxMediaBytes); MetaApiError or MetaReadError.
+   */
+  downloadMedia(url: string, options?: { maxBytes?: number }): Promise<MetaMediaFile>;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -43,6 +71,11 @@ const MAX_PAGES = 1000;
 // quality_score, rejected_reason and message_send_ttl_seconds are not among Meta's default fields.
 const TEMPLATE_FIELDS =
   "id,name,language,status,category,sub_category,parameter_format,components,quality_score,rejected_reason,message_send_ttl_seconds";
+
+const PHONE_NUMBER_FIELDS = "id,display_phone_number,verified_name,quality_rating,messaging_limit_tier,throughput";
+const DEFAULT_MAX_MEDIA_BYTES = 100 * 1024 * 1024;
+/** Where Meta serves media downloads (the `url` of GET /{media-id}). */
+const META_MEDIA_HOSTS = ["lookaside.fbsbx.com"];
 
 // Failures that happen before a TCP connection exists: no byte of the request can have left.
 const NEVER_CONNECTED_CODES = new Set([
@@ -253,7 +286,161 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     return parsed;
   }
 
-  return { sendMessage, listTemplates };
+  /** A GET of a Graph node: its JSON on 2xx, MetaApiError for Meta's refusals, MetaReadError for the rest. */
+  async function readNode(url: URL, what: string, logFields: Record<string, unknown>): Promise<unknown> {
+    let response: Response<string>;
+    try {
+      response = await reader.get(url);
+    } catch (cause) {
+      throw readFailure(cause, what, logFields);
+    }
+    const status = response.statusCode;
+    const body = parseJson(response.body);
+    if (status >= 200 && status < 300) return body;
+    throw answerFailure(status, body, what, logFields);
+  }
+
+  function readFailure(cause: unknown, what: string, logFields: Record<string, unknown>): MetaReadError {
+    const timedOut = cause instanceof TimeoutError;
+    const code = cause instanceof RequestError ? cause.code : "unknown";
+    logger?.warn("meta.read.failed", { ...logFields, what, code });
+    return timedOut
+      ? new MetaReadError("timeout", `O provedor não respondeu a tempo ao consultar ${what}.`, { cause })
+      : new MetaReadError("network", `Não foi possível consultar ${what} no provedor (${code}).`, { cause });
+  }
+
+  function answerFailure(
+    status: number,
+    body: unknown,
+    what: string,
+    logFields: Record<string, unknown>,
+  ): MetaApiError | MetaReadError {
+    const envelope = readErrorEnvelope(body);
+    logger?.warn("meta.read.refused", {
+      ...logFields,
+      what,
+      httpStatus: status,
+      metaCode: envelope?.error.code ?? null,
+    });
+    if (status >= 400 && status < 500 && envelope) {
+      const e = envelope.error;
+      return new MetaApiError({
+        httpStatus: status,
+        code: e.code,
+        subcode: typeof e.error_subcode === "number" ? e.error_subcode : undefined,
+        type: typeof e.type === "string" ? e.type : undefined,
+        message: typeof e.message === "string" ? e.message : undefined,
+        details: typeof e.error_data?.details === "string" ? e.error_data.details : null,
+        fbtraceId: typeof e.fbtrace_id === "string" ? e.fbtrace_id : null,
+      });
+    }
+    return new MetaReadError(
+      status >= 500 ? "server_error" : "bad_response",
+      `O provedor respondeu ${status} ao consultar ${what}.`,
+      { httpStatus: status },
+    );
+  }
+
+  async function getPhoneNumber(phoneNumberId: string): Promise<MetaPhoneNumber> {
+    const url = endpoint(phoneNumberId);
+    url.searchParams.set("fields", PHONE_NUMBER_FIELDS);
+    const body = await readNode(url, "o número comercial", { phoneNumberId });
+    if (!isRecord(body)) {
+      logger?.warn("meta.read.bad_response", { phoneNumberId, what: "phone_number" });
+      throw new MetaReadError("bad_response", "O provedor respondeu sem os dados do número comercial.");
+    }
+    const throughput = isRecord(body.throughput) ? body.throughput : undefined;
+    return {
+      id: typeof body.id === "string" ? body.id : phoneNumberId,
+      displayPhoneNumber: stringOrNull(body.display_phone_number),
+      verifiedName: stringOrNull(body.verified_name),
+      qualityRating: stringOrNull(body.quality_rating),
+      messagingLimitTier: stringOrNull(body.messaging_limit_tier),
+      throughputLevel: stringOrNull(throughput?.level),
+    };
+  }
+
+  async function getMedia(mediaId: string): Promise<MetaMediaInfo> {
+    const body = await readNode(endpoint(mediaId), "a mídia", { mediaId });
+    const url = isRecord(body) && typeof body.url === "string" && URL.canParse(body.url) ? body.url : null;
+    if (!isRecord(body) || url === null) {
+      logger?.warn("meta.read.bad_response", { mediaId, what: "media" });
+      throw new MetaReadError("bad_response", "O provedor respondeu sem o endereço da mídia.");
+    }
+    const size = body.file_size;
+    // Meta has sent file_size both as a number and as a numeric string.
+    const fileSize =
+      typeof size === "number" && Number.isFinite(size)
+        ? size
+        : typeof size === "string" && /^\d+$/.test(size)
+          ? Number(size)
+          : null;
+    return {
+      id: typeof body.id === "string" ? body.id : mediaId,
+      url,
+      mimeType: stringOrNull(body.mime_type),
+      sha256: stringOrNull(body.sha256),
+      fileSize,
+    };
+  }
+
+  const trustedMediaHosts = new Set((options.mediaHosts ?? META_MEDIA_HOSTS).map((h) => h.toLowerCase()));
+  const maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+  const mediaTimeoutMs = options.mediaTimeoutMs ?? Math.max(options.timeoutMs, 60_000);
+
+  /** The token goes only to Meta's media host over https, or to the configured Graph origin itself. */
+  function isTrustedMediaUrl(url: URL): boolean {
+    if (url.origin === base.origin) return true;
+    return url.protocol === "https:" && url.port === "" && trustedMediaHosts.has(url.hostname.toLowerCase());
+  }
+
+  async function downloadMedia(url: string, downloadOptions: { maxBytes?: number } = {}): Promise<MetaMediaFile> {
+    const target = URL.canParse(url) ? new URL(url) : null;
+    if (!target || !isTrustedMediaUrl(target)) {
+      // Only the host is logged: the URL itself is a short-lived credential.
+      logger?.warn("meta.media.untrusted_url", { host: target?.host ?? null });
+      throw new MetaReadError("untrusted_url", "O endereço da mídia não é de um servidor do provedor.");
+    }
+    const maxBytes = downloadOptions.maxBytes ?? maxMediaBytes;
+    const logFields = { host: target.host };
+    const request = reader.get(target, {
+      responseType: "buffer",
+      headers: { accept: "*/*" },
+      timeout: { request: mediaTimeoutMs },
+    });
+    let tooLarge = false;
+    // `on` returns the same request, awaited below.
+    void request.on("downloadProgress", (progress) => {
+      // Announced (Content-Length) or actual size over the cap: stop reading at once.
+      if ((progress.total ?? 0) > maxBytes || progress.transferred > maxBytes) {
+        tooLarge = true;
+        request.cancel();
+      }
+    });
+    let response: Response<Buffer>;
+    try {
+      response = await request;
+    } catch (cause) {
+      if (tooLarge || cause instanceof CancelError) {
+        logger?.warn("meta.media.too_large", { ...logFields, maxBytes });
+        throw new MetaReadError("too_large", `A mídia passa do limite de ${maxBytes} bytes.`, { cause });
+      }
+      throw readFailure(cause, "a mídia", logFields);
+    }
+    const status = response.statusCode;
+    if (status < 200 || status >= 300) {
+      const body = parseJson(response.body.toString("utf8"));
+      throw answerFailure(status, body, "a mídia", logFields);
+    }
+    const contentType = response.headers["content-type"];
+    logger?.info("meta.media.downloaded", { ...logFields, bytes: response.body.length });
+    return {
+      bytes: response.body,
+      contentType: typeof contentType === "string" && contentType !== "" ? contentType : "application/octet-stream",
+    };
+  }
+
+  return { sendMessage, listTemplates, getPhoneNumber, getMedia, downloadMedia };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,6 +457,10 @@ function parseJson(text: string): unknown {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
 }
 
 function readSendResult(body: unknown): MetaSendResult | null {

@@ -85,3 +85,23 @@ export class MetaCatalogueUnavailableError extends Error {
     this.page = options.page;
   }
 }
+
+export type MetaReadErrorKind = "network" | "timeout" | "server_error" | "bad_response" | "too_large" | "untrusted_url";
+
+/**
+ * A read (a business number's fields, a media's metadata or bytes) got no usable answer: no connection, a time-out,
+ * a 5xx, an answer that is not Meta's shape, a download over the size cap, or a media URL on a host the client does
+ * not send its token to. Meta's own refusals (4xx with its envelope) are MetaApiError instead.
+ */
+export class MetaReadError extends Error {
+  readonly kind: MetaReadErrorKind;
+  /** HTTP status when an answer came at all. */
+  readonly httpStatus: number | null;
+
+  constructor(kind: MetaReadErrorKind, message: string, options: { httpStatus?: number | null; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "MetaReadError";
+    this.kind = kind;
+    this.httpStatus = options.httpStatus ?? null;
+  }
+}

@@ -243,3 +243,37 @@ export interface MetaSendResult {
   /** `accepted`, ... when Meta paces a template send; null otherwise. */
   messageStatus: string | null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Business numbers (GET /{PHONE-NUMBER-ID}?fields=...) and media (GET /{MEDIA-ID}, then its URL)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A business number as Meta reports it. Values are Meta's, kept open: quality_rating GREEN, YELLOW, RED, UNKNOWN
+ * (or NA for new numbers); messaging_limit_tier TIER_50 … TIER_UNLIMITED; throughput level STANDARD, HIGH.
+ */
+export interface MetaPhoneNumber {
+  id: string;
+  displayPhoneNumber: string | null;
+  verifiedName: string | null;
+  qualityRating: string | null;
+  messagingLimitTier: string | null;
+  throughputLevel: string | null;
+}
+
+/** GET /{MEDIA-ID}: where to download the media (a short-lived URL, 5 minutes) and what it is. */
+export interface MetaMediaInfo {
+  id: string;
+  url: string;
+  mimeType: string | null;
+  /** As Meta reports it (hex). */
+  sha256: string | null;
+  fileSize: number | null;
+}
+
+/** The bytes of a media, downloaded from its URL with the token. */
+export interface MetaMediaFile {
+  bytes: Buffer;
+  /** The answer's Content-Type, or application/octet-stream when it had none. */
+  contentType: string;
+}

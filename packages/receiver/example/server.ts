@@ -2,11 +2,12 @@
 //   PORT=8099 WEBHOOK_SECRET=... DATA_FILE=./webhook-events.jsonl pnpm exec tsx packages/receiver/example/server.ts
 import express from "express";
 import { pathToFileURL } from "node:url";
-import { webhookReceiver, type GatewayWebhookEvent, type WebhookMeta } from "../src/index.ts"; // in your project: from "@gw/receiver"
+import { webhookReceiver, type GatewayWebhookEvent, type WebhookMeta, type WebhookSecrets } from "../src/index.ts"; // in your project: from "@gw/receiver"
 import { JsonlEventStore } from "./store.ts";
 
 export function createExampleApp(options: {
-  secret: string;
+  /** One secret, or the new and the old one while moving to a rotated secret. */
+  secret: WebhookSecrets;
   store: JsonlEventStore;
   log?: (line: string) => void;
 }): express.Express {
@@ -55,9 +56,14 @@ async function main(): Promise<void> {
     console.error("Defina WEBHOOK_SECRET com o segredo de assinatura mostrado no painel (Integrações).");
     process.exit(1);
   }
+  // While moving to a rotated secret, both: WEBHOOK_SECRET="<novo>,<antigo>" (either one verifies a request).
+  const secrets = secret
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   const port = Number(process.env.PORT ?? 8099);
   const store = await JsonlEventStore.open(process.env.DATA_FILE ?? "webhook-events.jsonl");
-  const server = createExampleApp({ secret, store }).listen(port, () => {
+  const server = createExampleApp({ secret: secrets, store }).listen(port, () => {
     console.log(`receptor de webhooks ouvindo em http://127.0.0.1:${port}/webhooks`);
   });
   const stop = () => server.close(() => void store.close().then(() => process.exit(0)));

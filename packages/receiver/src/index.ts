@@ -6,12 +6,13 @@ export {
   HEADER_DELIVERY_ID,
   HEADER_EVENT,
   HEADER_SIGNATURE,
+  HEADER_SIGNATURE_PREVIOUS,
   HEADER_TIMESTAMP,
   verifyWebhook,
   WebhookHeaders,
   WebhookVerificationError,
 } from "./verify.ts";
-export type { VerifyFailureReason, VerifyResult, VerifyWebhookInput } from "./verify.ts";
+export type { VerifyFailureReason, VerifyResult, VerifyWebhookInput, WebhookSecrets } from "./verify.ts";
 export {
   MESSAGE_RECEIVED_TYPES,
   MESSAGE_STATUSES,

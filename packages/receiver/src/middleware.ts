@@ -2,7 +2,7 @@
 // Typed on node:http only, so the package needs no runtime dependency; Express accepts it as a RequestHandler.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseWebhookEvent, WebhookPayloadError, type GatewayWebhookEvent } from "./events.ts";
-import { describeVerifyFailure, verifyWebhook, WebhookHeaders } from "./verify.ts";
+import { describeVerifyFailure, verifyWebhook, WebhookHeaders, type WebhookSecrets } from "./verify.ts";
 
 export interface WebhookMeta {
   /** The signed body's `delivery_id`; repeats across retries of the same event. */
@@ -14,12 +14,16 @@ export interface WebhookMeta {
 }
 
 export interface SecretLookup {
-  secret: string;
+  /** One secret, or the new and the old one while you move to a rotated secret. */
+  secret: WebhookSecrets;
   integrationKey?: string;
 }
 
-/** A secret, a secret with its integration key, or nothing (answered with 401 `missing_secret`). */
-export type SecretSource = string | SecretLookup | null | undefined;
+/**
+ * A secret (or a list of secrets), the same with its integration key, or nothing (answered with 401
+ * `missing_secret`).
+ */
+export type SecretSource = WebhookSecrets | SecretLookup | null | undefined;
 
 interface CommonOptions {
   /**
@@ -37,7 +41,12 @@ interface CommonOptions {
 
 export type WebhookReceiverOptions = CommonOptions &
   (
-    | { secret: string; integrationKey?: string; getSecret?: never }
+    | {
+        /** One secret, or several (e.g. the new and the old one while you move to a rotated secret). */
+        secret: WebhookSecrets;
+        integrationKey?: string;
+        getSecret?: never;
+      }
     | {
         getSecret: (req: IncomingMessage) => SecretSource | Promise<SecretSource>;
         secret?: never;
@@ -80,6 +89,7 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
         rawBody,
         timestamp: header(req, WebhookHeaders.timestamp),
         signature: header(req, WebhookHeaders.signature),
+        previousSignature: header(req, WebhookHeaders.previousSignature),
         ...(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds }),
       });
       if (!verified.ok) throw new HttpFailure(401, verified.reason, describeVerifyFailure(verified.reason));
@@ -141,7 +151,7 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
 async function resolveSecret(
   options: WebhookReceiverOptions,
   req: IncomingMessage,
-): Promise<{ secret: string | undefined; integrationKey?: string }> {
+): Promise<{ secret: WebhookSecrets | undefined; integrationKey?: string }> {
   if (options.getSecret === undefined) {
     return {
       secret: options.secret,
@@ -160,11 +170,15 @@ async function resolveSecret(
     );
   }
   if (source === null || source === undefined) return { secret: undefined };
-  if (typeof source === "string") return { secret: source };
+  if (typeof source === "string" || isSecretList(source)) return { secret: source };
   return {
     secret: source.secret,
     ...(source.integrationKey === undefined ? {} : { integrationKey: source.integrationKey }),
   };
+}
+
+function isSecretList(source: WebhookSecrets | SecretLookup): source is readonly string[] {
+  return Array.isArray(source);
 }
 
 /** The original bytes: from `express.raw()` when it ran before, otherwise read from the stream here. */

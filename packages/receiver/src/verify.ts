@@ -8,6 +8,8 @@ export const WebhookHeaders = {
   deliveryId: "X-PT-Delivery-Id",
   attempt: "X-PT-Attempt",
   event: "X-PT-Event",
+  /** During a secret rotation's overlap: the same signature made with the replaced secret. */
+  previousSignature: "X-PT-Signature-Previous",
 } as const;
 
 export const HEADER_TIMESTAMP = WebhookHeaders.timestamp;
@@ -15,6 +17,7 @@ export const HEADER_SIGNATURE = WebhookHeaders.signature;
 export const HEADER_DELIVERY_ID = WebhookHeaders.deliveryId;
 export const HEADER_ATTEMPT = WebhookHeaders.attempt;
 export const HEADER_EVENT = WebhookHeaders.event;
+export const HEADER_SIGNATURE_PREVIOUS = WebhookHeaders.previousSignature;
 
 /** Recommended tolerance between the receiver's clock and `X-PT-Timestamp` (spec 5.6, 8). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -29,15 +32,27 @@ export type VerifyFailureReason =
 
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailureReason };
 
+/** One signing secret, or several while you move to a rotated one (new and old, in any order). */
+export type WebhookSecrets = string | readonly string[];
+
 export interface VerifyWebhookInput {
-  /** The integration's signing secret (panel, Integrations). */
-  secret: string | null | undefined;
+  /**
+   * The integration's signing secret (panel, Integrations), or a list of secrets: a request verifies when any of
+   * them signed it. Empty strings in a list are ignored.
+   */
+  secret: WebhookSecrets | null | undefined;
   /** The request body exactly as received: never a re-serialized JSON object. */
   rawBody: Buffer | Uint8Array | string | null | undefined;
   /** Value of `X-PT-Timestamp`. */
   timestamp: string | number | null | undefined;
   /** Value of `X-PT-Signature`. */
   signature: string | null | undefined;
+  /**
+   * Value of `X-PT-Signature-Previous`, sent only during a secret rotation's overlap: the same timestamp and body
+   * signed with the replaced secret. A receiver still configured with that secret verifies through it. Ignored
+   * when absent or malformed (X-PT-Signature alone decides then).
+   */
+  previousSignature?: string | null | undefined;
   /** Current time in Unix seconds; default `Date.now() / 1000`. */
   now?: number;
   /** Default 300. */
@@ -50,8 +65,9 @@ const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
 
 /** Checks one webhook request as spec 5.6 recommends; the order of the checks is the order of the reasons. */
 export function verifyWebhook(input: VerifyWebhookInput): VerifyResult {
-  const { secret, rawBody, signature } = input;
-  if (typeof secret !== "string" || secret.length === 0) return fail("missing_secret");
+  const { rawBody, signature } = input;
+  const secrets = secretList(input.secret);
+  if (secrets.length === 0) return fail("missing_secret");
   if (rawBody === null || rawBody === undefined || rawBody.length === 0) return fail("missing_body");
 
   const timestamp = typeof input.timestamp === "number" ? String(input.timestamp) : input.timestamp;
@@ -62,14 +78,27 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyResult {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(Math.abs(now - Number(timestamp)) <= tolerance)) return fail("stale_timestamp");
 
-  const hmac = createHmac("sha256", secret);
-  // The signed string is the header value as received (not a re-formatted number) + "." + the body bytes.
-  hmac.update(`${timestamp}.`);
-  hmac.update(rawBody);
-  const expected = Buffer.from(hmac.digest("hex"), "ascii");
-  const received = Buffer.from(signature.slice("sha256=".length), "ascii");
-  // Both are 64 ASCII characters here (format checked above), as timingSafeEqual requires.
-  return timingSafeEqual(expected, received) ? { ok: true } : fail("signature_mismatch");
+  const received = [signature];
+  const previous = input.previousSignature;
+  if (typeof previous === "string" && SIGNATURE_PATTERN.test(previous)) received.push(previous);
+  let matched = false;
+  for (const secret of secrets) {
+    const hmac = createHmac("sha256", secret);
+    // The signed string is the header value as received (not a re-formatted number) + "." + the body bytes.
+    hmac.update(`${timestamp}.`);
+    hmac.update(rawBody);
+    const expected = Buffer.from(hmac.digest("hex"), "ascii");
+    // Every pair is compared (no early exit); all are 64 ASCII characters (format checked above).
+    for (const candidate of received)
+      matched = timingSafeEqual(expected, Buffer.from(candidate.slice("sha256=".length), "ascii")) || matched;
+  }
+  return matched ? { ok: true } : fail("signature_mismatch");
+}
+
+function secretList(secret: WebhookSecrets | null | undefined): string[] {
+  if (typeof secret === "string") return secret.length > 0 ? [secret] : [];
+  if (!Array.isArray(secret)) return [];
+  return (secret as readonly unknown[]).filter((item): item is string => typeof item === "string" && item.length > 0);
 }
 
 function fail(reason: VerifyFailureReason): VerifyResult {

@@ -6,6 +6,8 @@ export { eventually } from "./eventually.ts";
 export type { EventuallyOptions } from "./eventually.ts";
 export { silentLogger } from "./logger.ts";
 export { freePort } from "./ports.ts";
+export { startThrowawayPostgres } from "./postgres-server.ts";
+export type { ThrowawayPostgres } from "./postgres-server.ts";
 export { spawnApp } from "./processes.ts";
 export type { AppProcess } from "./processes.ts";
 export { startThrowawayRedis } from "./redis-server.ts";

@@ -12,6 +12,8 @@ describe(".env.example sections", () => {
       "shared (API, dispatcher, CLI)",
       "API (apps/api)",
       "dispatcher (apps/dispatcher)",
+      "web panel (apps/panel)",
+      "campaign worker (apps/campaign-worker)",
       "provider sandbox (apps/provider-sandbox, local and tests only)",
       "local stack (scripts/stack.sh)",
     ]);

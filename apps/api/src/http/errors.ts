@@ -109,6 +109,21 @@ function sendApiError(res: Response, apiError: ApiError): void {
 }
 
 /**
+ * HTTPValidationError (422). Each item echoes the refused `input`, as pydantic does; an input JSON.stringify cannot
+ * write (lists nested thousands deep: JSON.parse reads them, the serializer overflows the stack) is left out of
+ * its item instead of turning the answer into a 500.
+ */
+function sendValidationError(res: Response, detail: ValidationIssue[]): void {
+  let body: string;
+  try {
+    body = JSON.stringify({ detail });
+  } catch {
+    body = JSON.stringify({ detail: detail.map(({ input: _input, ...item }) => item) });
+  }
+  res.status(422).type("application/json").send(body);
+}
+
+/**
  * The one place errors become HTTP answers: request validation as HTTPValidationError (422), everything else as
  * the envelope. Errors of Express's own layers with a 4xx status (an undecodable URL, a body that cannot be
  * inflated or was cut short, send's refusals) are the client's: their envelope, never a 500.
@@ -116,15 +131,9 @@ function sendApiError(res: Response, apiError: ApiError): void {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof RequestValidationError) {
-      res.status(422).json({ detail: error.detail });
-      return;
-    }
+    if (error instanceof RequestValidationError) return sendValidationError(res, error.detail);
     const issue = bodyValidationIssue(error);
-    if (issue) {
-      res.status(422).json({ detail: [issue] });
-      return;
-    }
+    if (issue) return sendValidationError(res, [issue]);
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
       logger.error("request failed", { code: apiError.code, error: apiError.cause ?? apiError, path: req.path });

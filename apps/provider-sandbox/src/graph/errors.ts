@@ -17,6 +17,10 @@ export const META_TITLES = {
   131009: "Parameter value is not valid",
   131026: "Message undeliverable",
   131047: "Re-engagement message",
+  // Meta's words for a contact who stopped marketing messages (reported in a `failed` status; sync through a fault).
+  131050:
+    "Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.",
+  131056: "(Business Account, Consumer Account) pair rate limit hit",
   132000: "Number of parameters does not match the expected number of params",
   132001: "Template name does not exist in the translation",
   132005: "Translated text too long",
@@ -31,7 +35,6 @@ export const META_TITLES = {
   131042: "Business eligibility payment issue",
   131048: "Spam rate limit hit",
   131049: "This message was not delivered to maintain healthy ecosystem engagement.",
-  131056: "(Business Account, Consumer Account) pair rate limit hit",
 } as const satisfies Record<number, string>;
 
 export type MetaCode = keyof typeof META_TITLES;

@@ -1,11 +1,14 @@
 import { newWamid } from "../ids.ts";
 import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
 import {
+  countRefusal,
   countSend,
   digitsOf,
   logs,
+  marketingStopped,
   remember,
   windowOpen,
+  withinPairRate,
   withinRate,
   type FaultMode,
   type SandboxState,
@@ -113,6 +116,12 @@ export function handleSend(
     if (!withinRate(state, phoneNumberId)) {
       throw new MetaError(130429, "Cloud API message throughput has been reached.", { errorSubcode: 2494055 });
     }
+    if (!withinPairRate(state, phoneNumberId, waId)) {
+      throw new MetaError(
+        131056,
+        "Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.",
+      );
+    }
     let category = "service";
     if (type === "text") checkText(body);
     else if (type === "interactive") checkInteractive(body);
@@ -129,6 +138,7 @@ export function handleSend(
     if (state.config.unreachable.includes(waId)) throw new MetaError(131026, "Message Undeliverable.");
 
     const wamid = newWamid(waId);
+    const now = state.now();
     const sent: SentMessage = {
       phone_number_id: phoneNumberId,
       wamid,
@@ -137,12 +147,15 @@ export function handleSend(
       type,
       body,
       raw,
-      at: new Date(state.now()).toISOString(),
+      at: new Date(now).toISOString(),
+      at_ms: now,
       fault,
     };
     remember(state.sent, sent, state.config.historyLimit);
-    countSend(state, phoneNumberId);
-    startStatusSequence(state, { phoneNumberId, wamid, waId, category });
+    countSend(state, phoneNumberId, waId);
+    // Meta takes a marketing template to a contact who stopped marketing messages, then reports it failed (131050).
+    const stopped = category === "marketing" && marketingStopped(state, phoneNumberId, waId);
+    startStatusSequence(state, { phoneNumberId, wamid, waId, category, ...(stopped ? { failure: 131050 } : {}) });
     if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
     // Template sends carry Meta's pacing field.
     const message: Record<string, string> =
@@ -153,6 +166,7 @@ export function handleSend(
     };
   } catch (error) {
     if (!(error instanceof MetaError)) throw error;
+    countRefusal(state, phoneNumberId, error.code);
     if (logs(state, "info"))
       state.logger.info("sandbox send refused", { phoneNumberId, code: error.code, details: error.details });
     return error.toResult();

@@ -10,7 +10,9 @@ import {
   type SandboxState,
 } from "../state.ts";
 import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
+import { downloadResult, MEDIA_DOWNLOAD_PATH, mediaResult } from "./media.ts";
 import { handleSend } from "./messages.ts";
+import { phoneNumberResult } from "./numbers.ts";
 import { listTemplates } from "./templates.ts";
 
 type GraphRoute = Exclude<FaultRoute, "any"> | "other";
@@ -38,8 +40,24 @@ function authorize(state: SandboxState, req: express.Request, url: () => URL): G
 }
 
 function send(res: express.Response, result: GraphResult): void {
+  // Media downloads answer bytes with their exact Content-Type (res.set would add a charset to text types).
+  if (Buffer.isBuffer(result.body)) {
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    res.status(result.status).end(result.body);
+    return;
+  }
   if (result.headers) res.set(result.headers);
   res.status(result.status).json(result.body);
+}
+
+/**
+ * What GET /{version}/{id} names: a media id the sandbox handed out (answered as missing once its media was reset
+ * or dropped, as Meta answers expired media), else a phone number (all digits: the sandbox has no phone registry),
+ * else nothing it knows (Meta's "Unsupported get request").
+ */
+function nodeKind(state: SandboxState, id: string): "media" | "numbers" | "other" {
+  if (state.mediaIds.has(id)) return "media";
+  return /^\d{1,20}$/.test(id) ? "numbers" : "other";
 }
 
 /**
@@ -52,7 +70,10 @@ export function graphRouter(state: SandboxState): express.Router {
   router.use(express.raw({ type: () => true, limit: "5mb" }));
 
   const handle =
-    (route: GraphRoute, run: (req: express.Request, url: () => URL, fault: FaultRule | undefined) => GraphResult) =>
+    (
+      route: GraphRoute | ((req: express.Request) => GraphRoute),
+      run: (req: express.Request, url: () => URL, fault: FaultRule | undefined) => GraphResult,
+    ) =>
     (req: express.Request, res: express.Response): void => {
       // Parsed only when a handler needs the query (template listings, `?access_token=`).
       let parsed: URL | undefined;
@@ -72,7 +93,7 @@ export function graphRouter(state: SandboxState): express.Router {
       res.on("finish", () => {
         record.status = res.statusCode;
       });
-      const fault = takeFault(state, route);
+      const fault = takeFault(state, typeof route === "function" ? route(req) : route);
       let result: GraphResult | undefined;
       if (!fault || fault.deliver) result = authorize(state, req, url) ?? run(req, url, fault);
       if (logs(state, "http"))
@@ -109,6 +130,25 @@ export function graphRouter(state: SandboxState): express.Router {
   router.get(
     "/:version/:wabaId/message_templates",
     handle("templates", (_req, url) => listTemplates(state, url())),
+  );
+  // Meta serves downloads from its lookaside host; the sandbox from its own origin, before the Graph node route.
+  router.get(
+    MEDIA_DOWNLOAD_PATH,
+    handle("media", (req, url) => downloadResult(state, req, url())),
+  );
+  router.get(
+    "/:version/:nodeId",
+    handle(
+      (req) => nodeKind(state, String(req.params.nodeId)),
+      (req, url) => {
+        const id = String(req.params.nodeId);
+        const kind = nodeKind(state, id);
+        const media = state.media.get(id);
+        if (kind === "media" && media) return mediaResult(state, media, url());
+        if (kind === "numbers") return phoneNumberResult(state, id, url());
+        return unsupportedRequestResult(req.method, id);
+      },
+    ),
   );
   router.use(
     handle("other", (req, url) =>

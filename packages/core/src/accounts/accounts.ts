@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "@gw/db";
+import { Prisma, type Db } from "@gw/db";
+import { ApiError } from "@gw/errors";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
 
 export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;
@@ -52,29 +53,53 @@ function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface IntegrationInput {
   accountId: string;
   url: string;
   events: WebhookEvent[];
+  /** Absent: a new integration is active, an edited one (`integrationId`) keeps its state; by URL it is activated. */
   active?: boolean;
+  /**
+   * Edit this integration (its URL included) instead of creating or updating the one registered for `url`. An id
+   * of another account, or no such id, is `not_found`.
+   */
+  integrationId?: string;
 }
 
-function integrationView(row: {
+interface IntegrationRow {
   id: string;
   accountId: string;
   url: string;
   events: string[];
   active: boolean;
   signingSecret: string;
-}) {
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An integration without its secrets: what lists and pages show. */
+function integrationSummary(row: Omit<IntegrationRow, "signingSecret">) {
   return {
     id: row.id,
     account_id: row.accountId,
     url: row.url,
     events: row.events,
     active: row.active,
-    signing_secret: row.signingSecret,
+    /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
+    previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
+}
+
+export type IntegrationSummary = ReturnType<typeof integrationSummary>;
+
+/** With the signing secret: only what creates or rotates it (the CLI prints it) and the panel's reveal. */
+function integrationView(row: IntegrationRow) {
+  return { ...integrationSummary(row), signing_secret: row.signingSecret };
 }
 
 /**
@@ -102,7 +127,7 @@ export const DEVELOPMENT_INTEGRATION_POLICY: Readonly<IntegrationPolicy> = Objec
 /** A URL refused at registration; `message` is a Portuguese sentence for the operator or the tenant. */
 export class IntegrationUrlError extends Error {
   constructor(
-    readonly reason: "invalid_url" | "scheme" | "userinfo" | "address_refused",
+    readonly reason: "invalid_url" | "scheme" | "userinfo" | "address_refused" | "url_taken",
     message: string,
   ) {
     super(message);
@@ -137,13 +162,33 @@ export function checkIntegrationUrl(raw: string, policy: IntegrationPolicy): voi
     );
 }
 
+const integrationNotFound = () =>
+  new ApiError("not_found", { message: "A integração não foi encontrada nesta conta." });
+
 /**
- * Create or update the account's integration for `url` (the panel's Integrations section). `deps.policy` says
- * what URLs are accepted: PRODUCTION_INTEGRATION_POLICY unless the deployment is a development one.
+ * Create or update the account's integration for `url` (the CLI, the panel's Integrations section), or edit the
+ * integration `integrationId` of the account (the panel's edit form, URL included). `deps.policy` says what URLs
+ * are accepted: PRODUCTION_INTEGRATION_POLICY unless the deployment is a development one. The signing secret is
+ * drawn once, at creation; editing never changes it.
  */
 export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }, input: IntegrationInput) {
   checkIntegrationUrl(input.url, deps.policy);
   const events = [...new Set(input.events)];
+  if (input.integrationId !== undefined) {
+    if (!UUID.test(input.integrationId)) throw integrationNotFound();
+    try {
+      const { count } = await deps.db.integration.updateMany({
+        where: { id: input.integrationId, accountId: input.accountId },
+        data: { url: input.url, events, ...(input.active === undefined ? {} : { active: input.active }) },
+      });
+      if (count === 0) throw integrationNotFound();
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+        throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
+      throw error;
+    }
+    return integrationView(await deps.db.integration.findUniqueOrThrow({ where: { id: input.integrationId } }));
+  }
   const row = await deps.db.integration.upsert({
     where: { accountId_url: { accountId: input.accountId, url: input.url } },
     create: {
@@ -158,18 +203,143 @@ export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }
   return integrationView(row);
 }
 
-export async function rotateIntegrationSecret(deps: { db: Db }, input: { integrationId: string }) {
-  const row = await deps.db.integration.update({
-    where: { id: input.integrationId },
-    data: { signingSecret: newSigningSecret() },
-  });
-  return integrationView(row);
+interface RotatedRow {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  signing_secret: string;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
-export async function listIntegrations(deps: { db: Db }, input: { accountId: string }) {
-  const rows = await deps.db.integration.findMany({
-    where: { accountId: input.accountId },
-    orderBy: { createdAt: "asc" },
+/**
+ * A new signing secret for the integration. For `overlapHours` after the rotation deliveries are signed with the
+ * new secret (X-PT-Signature) AND the one it replaces (X-PT-Signature-Previous), so a receiver still holding the
+ * old secret verifies the retries already in flight; 0 ends the old secret at once (a leaked secret). A rotation
+ * during another's overlap ends that overlap: only the secret just replaced stays valid. Null when the
+ * integration does not exist (in `accountId`, when given).
+ */
+export async function rotateIntegrationSecret(
+  deps: { db: Db },
+  input: { integrationId: string; accountId?: string; overlapHours: number; now?: Date },
+) {
+  if (!UUID.test(input.integrationId) || (input.accountId !== undefined && !UUID.test(input.accountId))) return null;
+  if (!(input.overlapHours >= 0)) throw new RangeError("overlapHours must be a number >= 0");
+  const now = input.now ?? new Date();
+  const expiresAt = input.overlapHours > 0 ? new Date(now.getTime() + input.overlapHours * 3_600_000) : null;
+  // One statement: SET reads the row as it was, so the secret kept as previous is exactly the one replaced.
+  const rows = await deps.db.$queryRaw<RotatedRow[]>`
+    UPDATE integrations SET
+      previous_signing_secret = CASE WHEN ${expiresAt}::timestamptz IS NULL THEN NULL ELSE signing_secret END,
+      previous_secret_expires_at = ${expiresAt}::timestamptz,
+      signing_secret = ${newSigningSecret()},
+      updated_at = ${now}
+    WHERE id = ${input.integrationId}::uuid
+      AND (${input.accountId ?? null}::uuid IS NULL OR account_id = ${input.accountId ?? null}::uuid)
+    RETURNING id::text, account_id::text, url, events, active, signing_secret, previous_secret_expires_at,
+      created_at, updated_at`;
+  const row = rows[0];
+  if (!row) return null;
+  return integrationView({
+    id: row.id,
+    accountId: row.account_id,
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    signingSecret: row.signing_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   });
-  return rows.map(integrationView);
+}
+
+const SUMMARY_FIELDS = {
+  id: true,
+  accountId: true,
+  url: true,
+  events: true,
+  active: true,
+  previousSecretExpiresAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+/**
+ * The account's integrations, oldest first, without their secrets; keyset paged: `cursor` is the previous page's
+ * `next_cursor`. `active` keeps only the active (true) or paused (false) ones.
+ */
+export async function listIntegrations(
+  deps: { db: Db },
+  input: { accountId: string; active?: boolean | undefined; limit?: number; cursor?: string | undefined },
+) {
+  const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
+  const after = parseIntegrationCursor(input.cursor);
+  const rows = await deps.db.integration.findMany({
+    where: {
+      accountId: input.accountId,
+      ...(input.active === undefined ? {} : { active: input.active }),
+      ...(after
+        ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
+        : {}),
+    },
+    select: SUMMARY_FIELDS,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    // One more than asked tells whether another page exists.
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    integrations: page.map(integrationSummary),
+    next_cursor: rows.length > limit && last ? `${last.createdAt.toISOString()}_${last.id}` : null,
+  };
+}
+
+function parseIntegrationCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
+  const match = cursor ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([0-9a-f-]{36})$/i.exec(cursor) : null;
+  if (!match?.[1] || !match[2] || !UUID.test(match[2])) return null;
+  const createdAt = new Date(match[1]);
+  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id: match[2] };
+}
+
+/** One integration of the account, without its secrets; null when it is not the account's. */
+export async function getIntegration(deps: { db: Db }, input: { accountId: string; integrationId: string }) {
+  if (!UUID.test(input.integrationId)) return null;
+  const row = await deps.db.integration.findFirst({
+    where: { id: input.integrationId, accountId: input.accountId },
+    select: SUMMARY_FIELDS,
+  });
+  return row ? integrationSummary(row) : null;
+}
+
+/**
+ * The integration with its current signing secret, for the panel's reveal (after the user confirmed the
+ * password; the caller audits it). Null when it is not the account's.
+ */
+export async function revealIntegrationSecret(deps: { db: Db }, input: { accountId: string; integrationId: string }) {
+  if (!UUID.test(input.integrationId)) return null;
+  const row = await deps.db.integration.findFirst({
+    where: { id: input.integrationId, accountId: input.accountId },
+  });
+  return row ? integrationView(row) : null;
+}
+
+/**
+ * Pause (false) or resume (true) an integration. Paused, new events create no deliveries for it (the outbox
+ * selects active integrations only) and a delivery already queued fails without a request
+ * (`integration_inactive`), to be resent once resumed. Null when it is not the account's.
+ */
+export async function setIntegrationActive(
+  deps: { db: Db },
+  input: { accountId: string; integrationId: string; active: boolean },
+) {
+  if (!UUID.test(input.integrationId)) return null;
+  const { count } = await deps.db.integration.updateMany({
+    where: { id: input.integrationId, accountId: input.accountId },
+    data: { active: input.active },
+  });
+  return count === 0 ? null : getIntegration(deps, input);
 }

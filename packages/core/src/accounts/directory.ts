@@ -8,6 +8,8 @@ export interface BusinessNumberRef {
   wabaId: string;
   displayNumber: string;
   isDefault: boolean;
+  /** Meta's messaging rate of the number (messages/s): every send from it is paced by it (core/src/throughput). */
+  messagingRatePerSecond: number;
 }
 
 export interface DirectoryOptions {
@@ -51,7 +53,8 @@ export interface AccountDirectory {
 const UNKNOWN = Symbol("unknown");
 /** Notified with the key's hash by the `api_keys_notify_change` trigger (see the hot_paths migration). */
 const API_KEY_CHANGES_CHANNEL = "gw_api_key_changes";
-const NUMBER_COLUMNS = "SELECT account_id, phone_number_id, waba_id, display_number, is_default FROM business_numbers";
+const NUMBER_COLUMNS =
+  "SELECT account_id, phone_number_id, waba_id, display_number, is_default, messaging_rate_per_second FROM business_numbers";
 
 interface NumberRow {
   account_id: string;
@@ -59,6 +62,7 @@ interface NumberRow {
   waba_id: string;
   display_number: string;
   is_default: boolean;
+  messaging_rate_per_second: number;
 }
 type Cached<T> = T | typeof UNKNOWN;
 
@@ -78,8 +82,9 @@ export function createAccountDirectory(
     max: options.maxEntries,
     ttl: options.numberTtlMs,
     fetchMethod: async (cacheKey) => {
-      // "<account>|<number>": no account = any account's number by Meta's id; no number = the account's default.
-      const [accountId = "", phoneNumberId = ""] = cacheKey.split("|");
+      // [account, number] as JSON (no separator a value could contain): no account = any account's number by Meta's
+      // id; no number = the account's default.
+      const [accountId = "", phoneNumberId = ""] = JSON.parse(cacheKey) as [string, string];
       return (await loadNumber(accountId, phoneNumberId)) ?? UNKNOWN;
     },
   });
@@ -123,6 +128,7 @@ export function createAccountDirectory(
           wabaId: row.waba_id,
           displayNumber: row.display_number,
           isDefault: row.is_default,
+          messagingRatePerSecond: row.messaging_rate_per_second,
         }
       : null;
   }
@@ -145,7 +151,9 @@ export function createAccountDirectory(
     key: string,
     unknownTtlMs?: number,
   ): Promise<T | null> {
-    const value = await cache.fetch(key);
+    // A NOTIFY (revocation) or a reconnect may drop the entry while it is being fetched, which aborts that fetch:
+    // fetch once more, so the request gets the fresh answer instead of an error.
+    const value = await cache.fetch(key).catch(() => cache.fetch(key));
     if (value === undefined || value === UNKNOWN) {
       // Unknowns are kept only as long as asked (keys: briefly; numbers: not at all, a new number must work at once).
       if (unknownTtlMs) cache.set(key, UNKNOWN, { ttl: unknownTtlMs });
@@ -164,10 +172,10 @@ export function createAccountDirectory(
       return found;
     },
     resolveNumber(accountId, phoneNumberId) {
-      return fetchFound(numbers, `${accountId}|${phoneNumberId ?? ""}`);
+      return fetchFound(numbers, JSON.stringify([accountId, phoneNumberId ?? ""]));
     },
     numberById(phoneNumberId) {
-      return fetchFound(numbers, `|${phoneNumberId}`);
+      return fetchFound(numbers, JSON.stringify(["", phoneNumberId]));
     },
     forgetKey(presentedKey) {
       keys.delete(hashApiKey(presentedKey));

@@ -1,4 +1,13 @@
-export { API_KEY_PREFIX, createApiKey, hashApiKey, isWellFormedApiKey, revokeApiKey } from "./api-keys.ts";
+export {
+  API_KEY_NAME_MAX_LENGTH,
+  API_KEY_PREFIX,
+  createApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "./api-keys.ts";
+export type { ApiKeyView } from "./api-keys.ts";
 export { DEFAULT_DIRECTORY_OPTIONS, createAccountDirectory } from "./directory.ts";
 export type { AccountDirectory, BusinessNumberRef, DirectoryOptions } from "./directory.ts";
 export type { AuthenticatedKey } from "./api-keys.ts";
@@ -10,8 +19,11 @@ export {
   addBusinessNumber,
   checkIntegrationUrl,
   createAccount,
+  getIntegration,
   listIntegrations,
+  revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
+  setIntegrationActive,
 } from "./accounts.ts";
-export type { IntegrationInput, IntegrationPolicy, NumberInput, WebhookEvent } from "./accounts.ts";
+export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";

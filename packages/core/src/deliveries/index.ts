@@ -21,6 +21,7 @@ export type {
 } from "./process.ts";
 export { createDeliveryScheduler, sweepDeliveries } from "./scheduling.ts";
 export type { DeliveryScheduler, SchedulerOptions, SweepDeps, SweepOptions, SweepResult } from "./scheduling.ts";
-export { getDelivery, listDeliveries } from "./views.ts";
+export { getDelivery, getDeliveryDetail, listDeliveries } from "./views.ts";
+export type { ListDeliveriesInput } from "./views.ts";
 export { retryDelivery, retryFailedDeliveries } from "./retry.ts";
 export type { RetriedDelivery, RetryDeliveryInput, RetryDeps, RetryFailedInput } from "./retry.ts";

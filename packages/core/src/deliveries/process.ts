@@ -77,16 +77,23 @@ interface ClaimedRow {
   integration_id: string;
   url: string;
   signing_secret: string;
+  /** Set during a rotation's overlap, until `previous_secret_expires_at`. */
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: Date | null;
   active: boolean;
 }
 
 // Load and claim in one statement: the row must still want this attempt (pending, or delivering left by a
-// crashed worker, with attempt_count = attempt - 1). The integration's URL and secret come with it.
+// crashed worker, with attempt_count = attempt - 1). The integration's URL and secrets come with it (the previous
+// secret only while its rotation overlap lasts).
 const CLAIM = `
 UPDATE deliveries d SET status = 'delivering', updated_at = $3
 FROM integrations i
 WHERE d.id = $1::bigint AND d.status IN ('pending', 'delivering') AND d.attempt_count = $2 - 1 AND i.id = d.integration_id
-RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.signing_secret, i.active`;
+RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.signing_secret,
+  CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_signing_secret END AS previous_signing_secret,
+  CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_secret_expires_at END AS previous_secret_expires_at,
+  i.active`;
 
 // The result and its attempt row in one statement (one round trip, one commit). The update is conditional: if
 // another worker re-ran this attempt and committed first, nothing is written and its record stands.
@@ -207,6 +214,12 @@ async function attemptDelivery(
   // Current secret and a fresh timestamp on every attempt (spec 5.6): the body bytes never change.
   const startedAt = now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const previousSecret =
+    delivery.previous_signing_secret !== null &&
+    delivery.previous_secret_expires_at !== null &&
+    delivery.previous_secret_expires_at > startedAt
+      ? delivery.previous_signing_secret
+      : null;
   const result: WebhookResult = await deps.sender.send({
     url: delivery.url,
     body: delivery.body,
@@ -215,6 +228,11 @@ async function attemptDelivery(
       "User-Agent": deps.settings.userAgent,
       "X-PT-Timestamp": String(timestamp),
       "X-PT-Signature": signWebhook(delivery.signing_secret, timestamp, delivery.body),
+      // A rotation's overlap: the same timestamp and body signed with the replaced secret, so a receiver still
+      // holding it verifies this attempt (docs/webhooks.md).
+      ...(previousSecret === null
+        ? {}
+        : { "X-PT-Signature-Previous": signWebhook(previousSecret, timestamp, delivery.body) }),
       "X-PT-Delivery-Id": deliveryId,
       "X-PT-Attempt": String(attempt),
       "X-PT-Event": delivery.event,

@@ -1,8 +1,8 @@
 import http from "node:http";
 import https from "node:https";
+import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { TextDecoder } from "node:util";
-import got, { RequestError } from "got";
 import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHost } from "../net/address-guard.ts";
 
 /**
@@ -86,27 +86,31 @@ export interface WebhookSender {
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   // The agents' lookup is what the sockets connect with, so the addresses checked are the ones used.
   const guard = options.allowPrivateNetworks ? {} : { lookup: createGuardedLookup() };
-  const agent = {
-    http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
-    https: new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
   };
 
+  // node:http directly rather than an HTTP client library: one POST with a known body, no redirects, no retries,
+  // no decompression, and the dispatcher spends its CPU per delivery (docs/performance.md).
   function send(request: WebhookRequest): Promise<WebhookResult> {
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
     return new Promise<WebhookResult>((resolve) => {
       let settled = false;
       let statusCode: number | null = null;
+      const timers: { attempt?: NodeJS.Timeout; connect?: NodeJS.Timeout } = {};
       const collector = new CappedText(options.responseBodyLimit);
 
       const finish = (errorKind: DeliveryErrorKind | null) => {
         if (settled) return;
         settled = true;
+        clearTimeout(timers.attempt);
+        clearTimeout(timers.connect);
         resolve({
           statusCode,
           responseBody: statusCode === null ? null : collector.text(),
           errorKind,
-          durationMs: elapsed(),
+          durationMs: Math.round(performance.now() - started),
         });
       };
       const outcomeOfStatus = (): DeliveryErrorKind | null => {
@@ -115,78 +119,107 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         if (statusCode >= 300 && statusCode < 400) return "redirect";
         return "http_status";
       };
+      // Once the status line arrived, the status decides (spec 6.4); a body cut short keeps what was read.
+      const fail = (error: unknown) => finish(statusCode === null ? classifyError(error) : outcomeOfStatus());
 
-      const refused = refuseTarget(request.url, options.allowPrivateNetworks);
-      if (refused) {
-        finish(refused);
+      const target = parseTarget(request.url, options.allowPrivateNetworks);
+      if (typeof target === "string") {
+        finish(target);
         return;
       }
 
-      let stream: ReturnType<typeof got.stream.post>;
+      const body = Buffer.from(request.body, "utf8");
+      let req: http.ClientRequest;
       try {
-        stream = got.stream.post(request.url, {
-          body: request.body,
-          headers: request.headers,
-          agent,
-          followRedirect: false,
-          throwHttpErrors: false,
-          retry: { limit: 0 },
-          timeout: { request: options.timeoutMs, connect: options.connectTimeoutMs },
+        req = (target.protocol === "https:" ? https : http).request(target.url, {
+          method: "POST",
+          agent: agents[target.protocol],
+          headers: { ...request.headers, "Content-Length": String(body.length) },
         });
       } catch (error) {
         finish(classifyError(error));
         return;
       }
+      // The answer is not read to its end: the socket cannot serve another request, so it is closed.
+      const abandon = (errorKind: DeliveryErrorKind | null) => {
+        finish(errorKind);
+        req.destroy();
+      };
 
-      stream.on("response", (response: http.IncomingMessage) => {
+      timers.attempt = setTimeout(() => req.destroy(timedOut("the attempt")), options.timeoutMs);
+      req.on("socket", (socket: Socket) => {
+        // A kept-alive socket is already connected; a new one gets the connect deadline once its address is known
+        // (at once for an IP literal, which is not looked up).
+        if (!socket.connecting) return;
+        const startConnectDeadline = () => {
+          timers.connect = setTimeout(() => req.destroy(timedOut("the connection")), options.connectTimeoutMs);
+          socket.once("connect", () => clearTimeout(timers.connect));
+        };
+        if (ipLiteralHost(target.url) !== null) startConnectDeadline();
+        else
+          socket.once("lookup", (error: Error | null) => {
+            if (!error) startConnectDeadline();
+          });
+      });
+      req.on("error", fail);
+      req.on("response", (response: http.IncomingMessage) => {
         statusCode = response.statusCode ?? null;
+        response.on("error", fail);
         if (options.responseBodyLimit === 0) {
           // Nothing of the body is kept: do not wait for it.
-          finish(outcomeOfStatus());
-          stream.destroy();
+          abandon(outcomeOfStatus());
+          return;
         }
-      });
-      stream.on("data", (chunk: Buffer) => {
-        if (settled) return;
-        if (collector.push(chunk)) {
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
           // Cap reached: stop reading instead of buffering an unbounded answer.
-          finish(outcomeOfStatus());
-          stream.destroy();
-        }
+          if (collector.push(chunk)) abandon(outcomeOfStatus());
+        });
+        response.on("end", () => finish(outcomeOfStatus()));
+        // Closed before its end (the connection was cut mid-body): what was read is kept.
+        response.on("close", () => finish(outcomeOfStatus()));
       });
-      stream.on("end", () => finish(outcomeOfStatus()));
-      stream.on("error", (error: unknown) => {
-        // Once the status line arrived, the status decides (spec 6.4); a body cut short keeps what was read.
-        finish(statusCode === null ? classifyError(error) : outcomeOfStatus());
-      });
+      req.end(body);
     });
   }
 
   return {
     send,
     close() {
-      agent.http.destroy();
-      agent.https.destroy();
+      agents["http:"].destroy();
+      agents["https:"].destroy();
     },
   };
 }
 
+/** The error a deadline destroys the request with; classified as `timeout`. */
+function timedOut(what: string): Error {
+  return Object.assign(new Error(`${what} took too long`), { code: "ETIMEDOUT" });
+}
+
 /**
- * What the URL alone forbids, checked before any connection: userinfo (got would send it as Basic auth) and,
- * unless private networks are allowed, an IP literal host that is not public (node does not call `lookup` for
- * a literal, so the agents' guard would not see it).
+ * The URL to call, or what the URL alone forbids, checked before any connection: anything but http(s), userinfo
+ * (node would send it as Basic auth) and, unless private networks are allowed, an IP literal host that is not
+ * public (node does not call `lookup` for a literal, so the agents' guard would not see it).
  */
-function refuseTarget(rawUrl: string, allowPrivateNetworks: boolean): DeliveryErrorKind | null {
+function parseTarget(
+  rawUrl: string,
+  allowPrivateNetworks: boolean,
+): { url: URL; protocol: "http:" | "https:" } | DeliveryErrorKind {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
     return "invalid_url";
   }
+  const protocol = url.protocol;
+  if (protocol !== "http:" && protocol !== "https:") return "invalid_url";
   if (url.username !== "" || url.password !== "") return "invalid_url";
-  if (allowPrivateNetworks) return null;
-  const literal = ipLiteralHost(url);
-  return literal !== null && !classifyAddress(literal).allowed ? "address_refused" : null;
+  if (!allowPrivateNetworks) {
+    const literal = ipLiteralHost(url);
+    if (literal !== null && !classifyAddress(literal).allowed) return "address_refused";
+  }
+  return { url, protocol };
 }
 
 /** Collects at most `limit` bytes and decodes them as UTF-8 (a character cut at the cap is dropped). */
@@ -233,7 +266,6 @@ export function classifyError(error: unknown): DeliveryErrorKind {
 }
 
 function errorCode(error: unknown): string | undefined {
-  if (error instanceof RequestError) return error.code;
   if (error && typeof error === "object" && "code" in error && typeof error.code === "string") return error.code;
   return undefined;
 }

@@ -3,6 +3,8 @@ import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db"
 import type { Logger } from "@gw/logger";
 import { readMetaWebhook, type InboundGroup, type MetaStatusItem, type QuarantinedItem } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
+import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
+import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
 import { applyInbound } from "./inbound.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
 import { applyStatuses, lockWamids } from "./statuses.ts";
@@ -21,6 +23,10 @@ export interface IngestDeps {
 export interface IngestResult {
   statuses: number;
   messages: number;
+  /** Template notices stored (one per notice and account; a notice stored before is not counted). */
+  notices: number;
+  /** Marketing preference changes (user_preferences stop/resume) that changed the account's suppression list. */
+  preferences: number;
   deliveries: number;
   quarantined: number;
   /** The same payload was stored and applied before (Meta redelivers): nothing was done. */
@@ -36,16 +42,19 @@ interface InboundItem {
 interface Plan {
   statuses: MetaStatusItem[];
   inbound: InboundItem[];
+  notices: TemplateNoticeInput[];
+  preferences: PreferenceChange[];
   quarantined: QuarantinedItem[];
 }
 
 /**
  * Apply one (signature-checked) provider webhook. Fast path: one transaction stores the raw payload (deduplicated
- * by its hash), applies every status and inbound message and inserts the outbox rows, committed before Meta
- * gets its 200. When an item makes that transaction fail (bad data, not an outage), the raw payload is committed
- * first and each item is applied in its own transaction; the ones that still fail are quarantined on the stored
- * event, so one bad item never blocks the rest nor makes Meta redeliver the payload for days. A database outage
- * throws: the route answers 503 and Meta retries.
+ * by its hash), applies every status and inbound message, stores the template notices (panel-only, no outbox rows),
+ * applies the marketing preferences to the suppression list (no outbox rows) and inserts the outbox rows, committed
+ * before Meta gets its 200. When an item makes that transaction fail (bad data, not an outage), the raw payload is
+ * committed first and each item is applied in its own transaction; the ones that still fail are quarantined on the
+ * stored event, so one bad item never blocks the rest nor makes Meta redeliver the payload for days. A database
+ * outage throws: the route answers 503 and Meta retries.
  */
 export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): Promise<IngestResult> {
   let parsed: unknown;
@@ -56,12 +65,14 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new MalformedWebhookError("corpo não é um objeto JSON");
-  const plan = await planItems(deps, parsed);
-  const payloadHash = createHash("sha256").update(rawBody).digest("hex");
   const receivedAt = new Date();
+  const plan = await planItems(deps, parsed, receivedAt);
+  const payloadHash = createHash("sha256").update(rawBody).digest("hex");
   const result: IngestResult = {
     statuses: plan.statuses.length,
     messages: plan.inbound.length,
+    notices: 0,
+    preferences: 0,
     deliveries: 0,
     quarantined: plan.quarantined.length,
     duplicate: false,
@@ -78,6 +89,8 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
       );
       const deliveries = await applyStatuses(client, plan.statuses, { parkUnknown: true, receivedAt });
       for (const item of plan.inbound) deliveries.push(...(await applyInboundItem(client, item, receivedAt)));
+      result.notices = await storeTemplateNotices(client, plan.notices, receivedAt);
+      result.preferences = await applyUserPreferences(client, plan.preferences);
       return insertDeliveries(client, deliveries, receivedAt);
     });
   } catch (error) {
@@ -105,10 +118,33 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
   return result;
 }
 
-/** Validate the payload item by item and find the account of each inbound message's business number. */
-async function planItems(deps: IngestDeps, body: unknown): Promise<Plan> {
+/**
+ * Validate the payload item by item and find the account of each inbound message's and marketing preference's
+ * business number and of each template notice's WABA (`entry[].id`, matched against business_numbers.waba_id).
+ */
+// A surrogate half without its other half: jsonb refuses it, as it refuses U+0000.
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what must be found.
+const UNSTORABLE_IN_JSONB = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The quarantine as jsonb accepts it: a path or reason quoting Meta's bytes may hold U+0000 or a lone surrogate
+ * (the very reason the item was set aside), which would make PostgreSQL refuse the whole payload's record.
+ */
+function storableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === "string" ? item.replace(UNSTORABLE_IN_JSONB, "\ufffd") : item,
+  );
+}
+
+async function planItems(deps: IngestDeps, body: unknown, receivedAt: Date): Promise<Plan> {
   const read = readMetaWebhook(body);
-  const plan: Plan = { statuses: read.statuses, inbound: [], quarantined: read.quarantined };
+  const plan: Plan = {
+    statuses: read.statuses,
+    inbound: [],
+    notices: [],
+    preferences: [],
+    quarantined: read.quarantined,
+  };
   for (const group of read.inbound) {
     const number = await deps.directory.numberById(group.phoneNumberId);
     if (!number) {
@@ -120,6 +156,37 @@ async function planItems(deps: IngestDeps, body: unknown): Promise<Plan> {
       continue;
     }
     group.messages.forEach((_, index) => plan.inbound.push({ accountId: number.accountId, group, index }));
+  }
+  const accounts = await accountsByWaba(
+    deps.db.sql,
+    read.templateNotices.map((notice) => notice.wabaId),
+  );
+  for (const notice of read.templateNotices) {
+    const owners = accounts.get(notice.wabaId);
+    if (!owners) {
+      deps.logger.warn("template notice for an unknown WABA", { wabaId: notice.wabaId, field: notice.field });
+      plan.quarantined.push({ path: `entry.id=${notice.wabaId}`, reason: "conta WhatsApp Business desconhecida" });
+      continue;
+    }
+    for (const accountId of owners) plan.notices.push({ accountId, notice });
+  }
+  for (const preference of read.userPreferences) {
+    const { category, value, wa_id: waId } = preference.value;
+    // Meta reports only marketing_messages stop/resume today; anything else is read and left alone.
+    if (category !== "marketing_messages" || (value !== "stop" && value !== "resume")) {
+      deps.logger.info("user preference not acted on", { category, value });
+      continue;
+    }
+    const number = await deps.directory.numberById(preference.phoneNumberId);
+    if (!number) {
+      deps.logger.warn("user preference for an unknown business number", { phoneNumberId: preference.phoneNumberId });
+      plan.quarantined.push({
+        path: `metadata.phone_number_id=${preference.phoneNumberId}`,
+        reason: "número comercial desconhecido",
+      });
+      continue;
+    }
+    plan.preferences.push({ accountId: number.accountId, waId, value, at: preference.time ?? receivedAt });
   }
   return plan;
 }
@@ -150,7 +217,7 @@ async function storeEvent(
       VALUES ($1, $2, CASE WHEN $3::boolean THEN now() END, $4::jsonb)
       ON CONFLICT (payload_hash) DO NOTHING
       RETURNING id::text`,
-    values: [rawBody, payloadHash, options.processed, quarantined.length > 0 ? JSON.stringify(quarantined) : null],
+    values: [rawBody, payloadHash, options.processed, quarantined.length > 0 ? storableJson(quarantined) : null],
   });
   return rows[0]?.id ?? null;
 }
@@ -203,6 +270,22 @@ async function ingestItemByItem(
       applyInboundItem(client, item, receivedAt),
     );
   }
+  let notices = 0;
+  for (const item of plan.notices) {
+    await attempt(`${item.notice.field} ${item.notice.value.message_template_name}`, async (client) => {
+      notices += await storeTemplateNotices(client, [item], receivedAt);
+      return [];
+    });
+  }
+  result.notices = notices;
+  let preferences = 0;
+  for (const change of plan.preferences) {
+    await attempt(`user_preferences ${change.value}`, async (client) => {
+      preferences += await applyUserPreferences(client, [change]);
+      return [];
+    });
+  }
+  result.preferences = preferences;
   result.quarantined = plan.quarantined.length;
   await pool.query({
     name: "finish-provider-event",

@@ -82,6 +82,9 @@ function toTransition(update: ProviderStatusUpdate & { status: ProviderStatus },
   };
 }
 
+/** Meta's "this recipient has chosen to stop receiving marketing messages from your business". */
+const OPTED_OUT_CODE = 131050;
+
 interface AppliedRow {
   account_id: string;
   wamid: string;
@@ -98,8 +101,10 @@ interface AppliedRow {
 }
 
 // One statement per round: decide and apply every transition of the round under the rows' locks, park the
-// statuses whose message is not stored yet, and hand back one (transition, subscribed integration) pair per
-// delivery to create, each with its delivery id already drawn (the id is part of the signed body).
+// statuses whose message is not stored yet, put on the account's suppression list the recipients of marketing
+// templates Meta failed with 131050 (they stopped marketing messages; at Meta's time, so a later resume wins), and
+// hand back one (transition, subscribed integration) pair per delivery to create, each with its delivery id already
+// drawn (the id is part of the signed body).
 const APPLY_ROUND = `
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[], $7::int[], $8::jsonb[])
@@ -116,6 +121,11 @@ WITH input AS (
   SELECT i.wamid, i.payload FROM input i
   WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.wamid = i.wamid)
   ORDER BY i.ord
+), opted_out AS (
+  INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
+  SELECT a.account_id, a."to", 'provider_131050', i.status_at FROM applied a JOIN input i ON i.ord = a.ord
+  WHERE a.status = 'failed' AND a.error_code = ${OPTED_OUT_CODE}
+  ON CONFLICT (account_id, contact) DO NOTHING
 )
 SELECT a.*, s.id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
 FROM applied a

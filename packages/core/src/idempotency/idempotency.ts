@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Db, Sql } from "@gw/db";
+import { isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 
 /**
@@ -46,7 +46,10 @@ export interface IdempotencyStore {
   markProviderCall(id: string): Promise<void>;
   /** Store the final answer (and the provider's message id), inside the caller's transaction. */
   complete(sql: Sql, id: string, response: StoredResponse, wamid?: string | null): Promise<void>;
-  /** Forget the key after a confirmed refusal, so the caller may try again with it. */
+  /**
+   * Forget the key after a confirmed refusal or a failure before the provider call, so the caller may try again with
+   * it. Retried while the database is unavailable (see `releaseRetryMs`).
+   */
   release(id: string): Promise<void>;
 }
 
@@ -59,7 +62,15 @@ export interface IdempotencyOptions {
    */
   staleAfterMs: number;
   unconfirmedResponse: () => StoredResponse;
+  /**
+   * How long `release` keeps trying while the database is unavailable (default 8 s, an accepted send's commit
+   * window). The failure that led to the release is often that same outage, and a key left in flight would answer
+   * 409 to every repeat until it went stale, although nothing was sent.
+   */
+  releaseRetryMs?: number;
 }
+
+const DEFAULT_RELEASE_RETRY_MS = 8_000;
 
 interface ExistingRow {
   id: string;
@@ -157,11 +168,20 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
       });
     },
     async release(id) {
-      await pool.query({
-        name: "idempotency-release",
-        text: `DELETE FROM idempotency_keys WHERE id = $1::bigint AND state = 'in_flight'`,
-        values: [id],
-      });
+      const deadline = Date.now() + (options.releaseRetryMs ?? DEFAULT_RELEASE_RETRY_MS);
+      for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+        try {
+          await pool.query({
+            name: "idempotency-release",
+            text: `DELETE FROM idempotency_keys WHERE id = $1::bigint AND state = 'in_flight'`,
+            values: [id],
+          });
+          return;
+        } catch (error) {
+          if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
     },
   };
 }

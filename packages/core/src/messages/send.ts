@@ -7,7 +7,9 @@ import type { AccountDirectory } from "../accounts/directory.ts";
 import type { Outbox } from "../events/outbox.ts";
 import { fingerprint, type IdempotencyStore, type StoredResponse } from "../idempotency/idempotency.ts";
 import { normalizePhone } from "../phones/normalize.ts";
+import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
+import { noteProviderRefusal, takeSendTurn, type NumberThroughput, type Pacing } from "../throughput/index.ts";
 import { buildTemplateSend, findTemplate } from "../templates/index.ts";
 import { getWindow } from "../windows/windows.ts";
 import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accepted.ts";
@@ -28,6 +30,8 @@ export interface SendDeps {
   /** Retry-After answered when the provider throttles (Meta sends none). */
   providerRetryAfterSeconds: number;
   commitPolicy?: CommitPolicy;
+  /** Per-number pacing shared by every pod (core/src/throughput); absent, sends are not paced. */
+  throughput?: NumberThroughput;
 }
 
 export interface SendInput {
@@ -38,6 +42,10 @@ export interface SendInput {
   idempotencyKey?: string | undefined;
   /** The request body, as validated at the edge. */
   message: PublicSendIn;
+  /** The campaign the send belongs to (messages.campaign_id, `campaign_id` of its message.status events). */
+  campaignId?: string | undefined;
+  /** A number at its rate: `refuse` answers 429 (public API, the default), `wait` waits for a turn (campaigns). */
+  pacing?: Pacing | undefined;
 }
 
 export interface SendOutcome extends StoredResponse {
@@ -96,12 +104,29 @@ export async function sendMessage(deps: SendDeps, input: SendInput): Promise<Sen
       });
     }
     const payload = hasTemplate
-      ? await templatePayload(deps, normalized, number.wabaId)
+      ? await templatePayload(deps, normalized, number.wabaId, input.accountId)
       : await textPayload(deps, normalized, number.phoneNumberId);
 
-    if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
+    const markProviderCall = async () => {
+      if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
+    };
+    const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
+    // The number's turn (core/src/throughput) comes last; the provider-call mark is made once the turn has come.
+    if (paced) {
+      const turn = {
+        phoneNumberId: number.phoneNumberId,
+        ratePerSecond: number.messagingRatePerSecond,
+        to: phone.digits,
+      };
+      await takeSendTurn(paced, { ...turn, pacing: input.pacing ?? "refuse" }, markProviderCall);
+    } else await markProviderCall();
     providerCalled = true;
-    const result = await deps.meta.sendMessage(number.phoneNumberId, payload);
+    const result = await deps.meta.sendMessage(number.phoneNumberId, payload).catch(async (error: unknown) => {
+      if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: phone.digits, error });
+      if (error instanceof MetaApiError && error.reason === "recipient_opted_out")
+        await optOut(deps, input.accountId, phone.digits);
+      throw error;
+    });
     const kind = hasTemplate ? "template" : "text";
     const data = {
       message_id: result.wamid,
@@ -120,7 +145,7 @@ export async function sendMessage(deps: SendDeps, input: SendInput): Promise<Sen
       kind,
       templateName: hasTemplate ? (message.template ?? null) : null,
       clientRef: message.client_ref ?? null,
-      campaignId: null,
+      campaignId: input.campaignId ?? null,
       requestId: input.requestId,
       actor: input.actor,
       reservationId: reservation,
@@ -210,7 +235,19 @@ async function catalogueForSend(deps: SendDeps, wabaId: string, options?: { refr
   }
 }
 
-async function templatePayload(deps: SendDeps, input: PublicSendIn, wabaId: string): Promise<GraphMessagePayload> {
+/** Meta refused a marketing template with 131050: the contact joins the suppression list (never masks the refusal). */
+async function optOut(deps: SendDeps, accountId: string, contact: string): Promise<void> {
+  await suppressContact(deps, { accountId, contact, reason: "provider_131050" }).catch((error: unknown) =>
+    deps.logger.error("could not add the contact to the suppression list", { error }),
+  );
+}
+
+async function templatePayload(
+  deps: SendDeps,
+  input: PublicSendIn,
+  wabaId: string,
+  accountId: string,
+): Promise<GraphMessagePayload> {
   const name = input.template ?? "";
   let template = findTemplate(await catalogueForSend(deps, wabaId), name, input.language);
   // A miss may be a template approved after the cache was filled: look once more at the provider.
@@ -219,5 +256,9 @@ async function templatePayload(deps: SendDeps, input: PublicSendIn, wabaId: stri
     throw new ApiError("template_not_found", {
       message: `O template ${name} não existe no idioma ${input.language} para esta conta.`,
     });
-  return buildTemplateSend(input, template);
+  const payload = buildTemplateSend(input, template);
+  // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
+  if (template.category.toUpperCase() === "MARKETING" && (await isSuppressed(deps, { accountId, contact: input.to })))
+    throw new ApiError("recipient_opted_out");
+  return payload;
 }

@@ -14,3 +14,11 @@ export type { TemplateCacheOptions, TemplateSource } from "./cache.ts";
 export { findTemplate } from "./find.ts";
 export { MAX_BODY_VARIABLES, templateShape, variablesOf } from "./shape.ts";
 export type { ButtonShape, HeaderShape, TemplateShape } from "./shape.ts";
+export {
+  TEMPLATE_NOTICE_KINDS,
+  countUnreadTemplateNotices,
+  listTemplateNotices,
+  markAllTemplateNoticesRead,
+  markTemplateNoticeRead,
+} from "./notices.ts";
+export type { TemplateNoticeKind, TemplateNoticeView } from "./notices.ts";

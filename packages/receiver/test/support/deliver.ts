@@ -55,6 +55,8 @@ export interface DeliverOptions {
   attempt?: number;
   timestamp?: number;
   signature?: string;
+  /** A rotation's overlap: also send X-PT-Signature-Previous made with this (replaced) secret. */
+  previousSecret?: string;
 }
 
 /** POSTs `body` signed with `secret`, with the headers of spec 6.1 (event and delivery id taken from the body). */
@@ -70,6 +72,9 @@ export async function deliver(url: string, options: DeliverOptions): Promise<{ s
       "X-PT-Delivery-Id": options.deliveryId ?? parsed.delivery_id ?? "",
       "X-PT-Attempt": String(options.attempt ?? 1),
       "X-PT-Event": options.event ?? parsed.event ?? "",
+      ...(options.previousSecret === undefined
+        ? {}
+        : { "X-PT-Signature-Previous": signWebhook(options.previousSecret, timestamp, options.body) }),
     },
     body: options.body,
     redirect: "manual",

@@ -11,13 +11,13 @@ import {
   errorSchema,
   internalError,
   jsonResponse,
-  parseRequest,
   requestValidation,
   tooManyRequests,
   unauthorized,
   unreadableRequest,
   validationRef,
   type PublicOperation,
+  parseRequest,
 } from "@gw/contracts";
 import { getDelivery, listDeliveries, retryDelivery, retryFailedDeliveries } from "@gw/core";
 import type { Db } from "@gw/db";

@@ -11,13 +11,13 @@ import {
   errorSchema,
   internalError,
   jsonRequestBody,
-  parseRequest,
   payloadTooLarge,
   tooManyRequests,
   unauthorized,
   validationRef,
   type ExampleName,
   type PublicOperation,
+  parseRequest,
 } from "@gw/contracts";
 import { sendMessage, type SendDeps } from "@gw/core";
 import type { ErrorCode } from "@gw/errors";
@@ -59,6 +59,7 @@ export function register(router: Router, deps: SendRouteDeps): void {
 const REFUSED_422: readonly ErrorCode[] = [
   "outside_24h_window",
   "recipient_unreachable",
+  "recipient_opted_out",
   "template_params_mismatch",
   "template_not_found",
   "template_paused",

@@ -5,11 +5,11 @@ import {
   errorResponse,
   internalError,
   jsonResponse,
-  parseRequest,
   requestValidation,
   tooManyRequests,
   unauthorized,
   type PublicOperation,
+  parseRequest,
 } from "@gw/contracts";
 import { templateCatalogue, type AccountDirectory, type TemplateCache } from "@gw/core";
 import { authOf } from "../../http/auth.ts";

@@ -5,13 +5,13 @@ import {
   internalError,
   jsonRequestBody,
   jsonResponse,
-  parseRequest,
   payloadTooLarge,
   requestValidation,
   tooManyRequests,
   unauthorized,
   unreadableRequest,
   type PublicOperation,
+  parseRequest,
 } from "@gw/contracts";
 import { validatePhone } from "@gw/core";
 import { jsonBody } from "../../http/json-body.ts";

@@ -6,12 +6,12 @@ import {
   WindowQuery,
   internalError,
   jsonResponse,
-  parseRequest,
   requestValidation,
   tooManyRequests,
   unauthorized,
   unreadableRequest,
   type PublicOperation,
+  parseRequest,
 } from "@gw/contracts";
 import { windowStatus, type AccountDirectory } from "@gw/core";
 import type { Db } from "@gw/db";

@@ -1,0 +1,62 @@
+import type { Router } from "express";
+import {
+  CampaignDetailOut,
+  CampaignPath,
+  campaignCommonResponses,
+  campaignNotFound,
+  errorResponse,
+  jsonResponse,
+  parseRequest,
+  requestValidation,
+  unreadableRequest,
+  type PublicOperation,
+} from "@gw/contracts";
+import { cancelCampaign } from "@gw/core";
+import { sharedCampaignQueue, wakeCampaigns } from "@gw/jobs";
+import type { ApiDeps } from "../../container.ts";
+import { authOf } from "../../http/auth.ts";
+
+/** POST /public/v1/campaigns/{campaign_id}/cancel (no body). */
+export function register(router: Router, deps: ApiDeps): void {
+  const queue = sharedCampaignQueue(deps.redis, deps.config.REDIS_KEY_PREFIX);
+  router.post("/campaigns/:campaign_id/cancel", async (req, res) => {
+    const auth = authOf(req);
+    const path = parseRequest(CampaignPath, "path", req.params);
+    const data = await cancelCampaign(
+      {
+        db: deps.db,
+        logger: deps.logger,
+        throughput: deps.send.throughput,
+        wake: (campaigns) => wakeCampaigns(queue, campaigns),
+      },
+      {
+        accountId: auth.accountId,
+        actor: `api_key:${auth.keyId}`,
+        origin: "api",
+        requestId: req.requestId,
+        campaignId: path.campaign_id,
+      },
+    );
+    res.json({ success: true, data });
+  });
+}
+
+export const operations: readonly PublicOperation[] = [
+  {
+    method: "post",
+    path: "/campaigns/{campaign_id}/cancel",
+    operationId: "cancelCampaign",
+    summary: "Cancel a campaign",
+    description:
+      "From `draft`, `scheduled`, `running` or `paused`, for good: recipients not yet reserved become `cancelled`; one being sent finishes its send. No body (one sent is ignored). Audited as `api.campaign.cancelled`.",
+    request: { params: CampaignPath },
+    responses: {
+      200: jsonResponse("The campaign after the change.", CampaignDetailOut),
+      400: unreadableRequest("The path (an invalid %-escape)"),
+      404: campaignNotFound,
+      409: errorResponse("The campaign is not draft, scheduled, running or paused.", ["campaign_state_conflict"]),
+      422: requestValidation("path"),
+      ...campaignCommonResponses,
+    },
+  },
+];

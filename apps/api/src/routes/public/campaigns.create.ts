@@ -1,0 +1,140 @@
+import express, { type RequestHandler, type Router } from "express";
+import {
+  CAMPAIGN_CSV_COLUMNS,
+  CAMPAIGN_MAX_RECIPIENTS,
+  CampaignCreateIn,
+  CampaignCsvQuery,
+  CampaignDetailOut,
+  campaignCommonResponses,
+  codeList,
+  errorExamples,
+  errorResponse,
+  errorSchema,
+  parseRequest,
+  requestExamples,
+  validationRef,
+  type PublicOperation,
+} from "@gw/contracts";
+import { createCampaign } from "@gw/core";
+import type { ErrorCode } from "@gw/errors";
+import type { ApiDeps } from "../../container.ts";
+import { authOf } from "../../http/auth.ts";
+import { bodyCutShort } from "../../http/errors.ts";
+
+// A campaign's list is far above the 256 KiB of other bodies: up to 100 000 rows of JSON or CSV.
+const BODY_LIMIT = "32mb";
+const parseJson = express.json({ type: () => true, limit: BODY_LIMIT, strict: false });
+const parseCsv = express.text({ type: () => true, limit: BODY_LIMIT });
+
+const isCsv = (req: express.Request) => req.is("text/csv") === "text/csv";
+
+/** JSON, whatever the Content-Type (as the other bodies), except `text/csv`: the recipients as a CSV file. */
+const campaignBody: RequestHandler = (req, res, next) => {
+  if (req.readableAborted) return next(bodyCutShort());
+  (isCsv(req) ? parseCsv : parseJson)(req, res, next);
+};
+
+/** POST /public/v1/campaigns: a draft campaign, with the validation report of every row. */
+export function register(router: Router, deps: ApiDeps): void {
+  router.post("/campaigns", campaignBody, async (req, res) => {
+    const auth = authOf(req);
+    const who = {
+      accountId: auth.accountId,
+      actor: `api_key:${auth.keyId}`,
+      origin: "api" as const,
+      requestId: req.requestId,
+    };
+    const services = {
+      db: deps.db,
+      directory: deps.directory,
+      templates: deps.templates,
+      throughput: deps.send.throughput,
+    };
+    let fields;
+    let recipients: Parameters<typeof createCampaign>[1]["recipients"];
+    if (isCsv(req)) {
+      fields = parseRequest(CampaignCsvQuery, "query", req.query);
+      recipients = { kind: "csv", text: typeof req.body === "string" ? req.body : "" };
+    } else {
+      const body = parseRequest(CampaignCreateIn, "body", req.body);
+      fields = body;
+      recipients = { kind: "list", rows: body.recipients };
+    }
+    const campaign = await createCampaign(services, {
+      ...who,
+      name: fields.name,
+      template: fields.template,
+      language: fields.language,
+      phoneNumberId: fields.phone_number_id,
+      startAt: fields.start_at ? new Date(fields.start_at) : null,
+      recipients,
+    });
+    res.status(201).json({ success: true, data: campaign });
+  });
+}
+
+const TEMPLATE_REFUSALS: readonly ErrorCode[] = [
+  "template_not_found",
+  "template_paused",
+  "invalid_template",
+  "template_format_unsupported",
+];
+
+const CSV_EXAMPLE =
+  "to,variable_1,variable_2,variable_3,header_text,client_ref\r\n" +
+  "5511987654321,Maria,12345,3,12345,cliente-1\r\n" +
+  '"+55 21 99876-5432",João,12346,1,12346,cliente-2\r\n';
+
+export const operations: readonly PublicOperation[] = [
+  {
+    method: "post",
+    path: "/campaigns",
+    operationId: "createCampaign",
+    summary: "Create a campaign (a bulk template send), as a draft",
+    description:
+      `Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in \`rejected_rows\`; the others are the campaign's recipients. Nothing is sent until \`POST /campaigns/{campaign_id}/start\` names the accepted count. Up to ${CAMPAIGN_MAX_RECIPIENTS} rows, as a JSON list or as a CSV file (\`Content-Type: text/csv\`, the campaign's fields in the query string; columns: ${CAMPAIGN_CSV_COLUMNS.join(", ")}; separated by \`,\` or \`;\`; the header line is required and \`row\` numbers count data rows). ` +
+      "Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate.",
+    request: {
+      query: CampaignCsvQuery.partial(),
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: CampaignCreateIn,
+            examples: requestExamples(CampaignCreateIn, [
+              { name: "list", summary: "Two recipients with their variables" },
+            ]),
+          },
+          "text/csv": {
+            schema: { type: "string" },
+            examples: { csv: { summary: "The same two recipients as a CSV upload", value: CSV_EXAMPLE } },
+          },
+        },
+      },
+    },
+    responses: {
+      201: {
+        description: "Created as a draft, with its validation report (`rejected_rows`).",
+        content: { "application/json": { schema: CampaignDetailOut } },
+      },
+      400: errorResponse(
+        "Business number not in the account, or a body that cannot be read (Content-Encoding, cut short).",
+        ["no_connected_number", "bad_request"],
+      ),
+      413: errorResponse("Body above 32 MiB.", ["payload_too_large"]),
+      422: {
+        description: `The template cannot be sent in a campaign — error envelope, codes: ${codeList(TEMPLATE_REFUSALS)}; or the request or the CSV file itself is invalid (unreadable, unknown or missing columns, no rows, too many) — \`HTTPValidationError\`.`,
+        content: {
+          "application/json": {
+            schema: { anyOf: [errorSchema(TEMPLATE_REFUSALS), validationRef] },
+            examples: errorExamples(["template_not_found"]),
+          },
+        },
+      },
+      503: errorResponse("The template catalogue could not be read; nothing was created, repeat the call.", [
+        "templates_unavailable",
+      ]),
+      ...campaignCommonResponses,
+    },
+  },
+];

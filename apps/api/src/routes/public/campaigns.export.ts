@@ -1,0 +1,59 @@
+import { once } from "node:events";
+import type { Router } from "express";
+import {
+  CampaignPath,
+  campaignCommonResponses,
+  campaignNotFound,
+  parseRequest,
+  requestValidation,
+  unreadableRequest,
+  type PublicOperation,
+} from "@gw/contracts";
+import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core";
+import type { ApiDeps } from "../../container.ts";
+import { authOf } from "../../http/auth.ts";
+
+/** GET /public/v1/campaigns/{campaign_id}/recipients/export: the outcome list as a CSV file. */
+export function register(router: Router, deps: ApiDeps): void {
+  router.get("/campaigns/:campaign_id/recipients/export", async (req, res) => {
+    const { accountId } = authOf(req);
+    const path = parseRequest(CampaignPath, "path", req.params);
+    // Looked up first: a missing campaign is a 404 envelope, not a CSV cut short.
+    const lines = await exportCampaignRecipients({ db: deps.db }, { accountId, campaignId: path.campaign_id });
+    res.status(200);
+    res.setHeader("Content-Type", "text/csv; charset=utf-8");
+    res.setHeader("Content-Disposition", `attachment; filename="campanha-${path.campaign_id}.csv"`);
+    res.setHeader("Cache-Control", "no-store");
+    try {
+      for await (const chunk of lines) {
+        if (!res.write(chunk)) await once(res, "drain");
+      }
+      res.end();
+    } catch (error) {
+      // The status line is gone: cut the answer so the client never takes a partial file for the whole.
+      deps.logger.error("campaign export failed half-way", { campaignId: path.campaign_id, error });
+      res.destroy(error instanceof Error ? error : undefined);
+    }
+  });
+}
+
+export const operations: readonly PublicOperation[] = [
+  {
+    method: "get",
+    path: "/campaigns/{campaign_id}/recipients/export",
+    operationId: "exportCampaignRecipients",
+    summary: "A campaign's outcome list as CSV",
+    description: `RFC 4180 CSV (UTF-8, CRLF, comma), one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. Cells a spreadsheet would run as a formula start with an apostrophe.`,
+    request: { params: CampaignPath },
+    responses: {
+      200: {
+        description: "The CSV file.",
+        content: { "text/csv": { schema: { type: "string" } } },
+      },
+      400: unreadableRequest("The path (an invalid %-escape)"),
+      404: campaignNotFound,
+      422: requestValidation("path"),
+      ...campaignCommonResponses,
+    },
+  },
+];

@@ -1,0 +1,369 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import request from "supertest";
+import { createNumberThroughput, setNumberMessagingRate } from "@gw/core";
+import { createCampaignQueue } from "@gw/jobs";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { sandboxControl } from "./support/sandbox-control.ts";
+
+// /public/v1/campaigns over HTTP (supertest against the real app, templates from the provider sandbox): creation
+// from a JSON list and from a CSV upload with its validation report, the controls and their refusals, the recipient
+// list and its CSV export; every answer checked against the schema the OpenAPI document gives for its status. And
+// the per-number pacing of the public send: over the number's rate, 429 rate_limited with Retry-After before the
+// provider is called.
+
+type Json = Record<string, unknown>;
+const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+function at(root: unknown, ...path: string[]): Json {
+  let current: unknown = root;
+  for (const key of path) current = isJson(current) ? current[key] : undefined;
+  if (!isJson(current)) throw new Error(`nada em ${path.join(" / ")}`);
+  return current;
+}
+const BASE = "https://gateway.test/openapi.json";
+function absoluteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(absoluteRefs);
+  if (!isJson(node)) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v),
+    ]),
+  );
+}
+
+let gateway: TestGateway;
+let account: TestAccount;
+let document: Json;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+beforeAll(async () => {
+  gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
+  account = await createTestAccount(gateway.db);
+  document = (await request(gateway.app).get("/public/v1/openapi.json")).body as Json;
+  ajv.addSchema({ $id: BASE, components: at(document, "components") });
+});
+
+afterAll(async () => {
+  const queue = createCampaignQueue(gateway.redis, gateway.redisPrefix);
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await gateway.close();
+});
+
+/** The answer, checked against the document's schema for its operation and status. */
+async function documented(method: "get" | "post", docPath: string, req: request.Test, status: number) {
+  const res = await req;
+  expect({ route: `${method} ${docPath}`, status: res.status, body: res.status === status ? null : res.body }).toEqual({
+    route: `${method} ${docPath}`,
+    status,
+    body: null,
+  });
+  const schema = at(document, "paths", `/public/v1${docPath}`, method, "responses", String(status), "content");
+  const json = schema["application/json"];
+  if (json) {
+    const validate: ValidateFunction = ajv.compile(absoluteRefs(at(json, "schema")) as Json);
+    expect({ docPath, status, errors: validate(res.body) ? null : validate.errors }).toEqual({
+      docPath,
+      status,
+      errors: null,
+    });
+  }
+  return res;
+}
+
+const api = () => request(gateway.app);
+const ROWS = [
+  { to: "5511987651001", variables: ["Maria", "1", "2"], header_text: "1", client_ref: "c-1" },
+  { to: "+55 11 98765-1002", variables: ["João", "2", "2"], header_text: "2", client_ref: "c-2" },
+  { to: "11987651001", variables: ["Maria", "3", "2"], header_text: "3" },
+  { to: "5511987651004", variables: ["Ana"], header_text: "4" },
+];
+
+describe("POST /public/v1/campaigns", () => {
+  it("creates a draft from a JSON list, with a validation report of every bad row", async () => {
+    const res = await documented(
+      "post",
+      "/campaigns",
+      api()
+        .post("/public/v1/campaigns")
+        .set(account.auth)
+        .send({ name: "Lista", template: "pedido_confirmado", language: "pt_BR", recipients: ROWS }),
+      201,
+    );
+    expect(res.body.data).toMatchObject({
+      status: "draft",
+      phone_number_id: account.phoneNumberId,
+      template: "pedido_confirmado",
+      template_category: "UTILITY",
+      total_rows: 4,
+      accepted_recipients: 2,
+      rejected_count: 2,
+      progress: { queued: 2, sent: 0 },
+    });
+    expect(res.body.data.rejected_rows).toEqual([
+      {
+        row: 3,
+        to: "11987651001",
+        code: "duplicate_recipient",
+        message: "O número 5511987651001 já aparece na linha 1; cada destinatário recebe a campanha uma vez.",
+      },
+      {
+        row: 4,
+        to: "5511987651004",
+        code: "template_params_mismatch",
+        message: "O template pedido_confirmado espera 3 variáveis, mas 1 foi enviada.",
+      },
+    ]);
+  });
+
+  it("creates a draft from a CSV upload (text/csv, the campaign's fields in the query string)", async () => {
+    const csv = "to;variable_1;variable_2;variable_3;header_text\r\n5511987652001;Bia;9;1;9\r\nabc;x;y;z;w\r\n";
+    const res = await documented(
+      "post",
+      "/campaigns",
+      api()
+        .post("/public/v1/campaigns?name=CSV&template=pedido_confirmado&language=pt_BR")
+        .set(account.auth)
+        .set("Content-Type", "text/csv")
+        .send(csv),
+      201,
+    );
+    expect(res.body.data).toMatchObject({ name: "CSV", accepted_recipients: 1, rejected_count: 1 });
+    expect(res.body.data.rejected_rows[0]).toMatchObject({ row: 2, to: "abc", code: "invalid_recipient" });
+  });
+
+  it("refuses a CSV it cannot read, a list without recipients and an unknown template before creating anything", async () => {
+    const unreadable = await documented(
+      "post",
+      "/campaigns",
+      api()
+        .post("/public/v1/campaigns?name=X&template=pedido_confirmado")
+        .set(account.auth)
+        .set("Content-Type", "text/csv")
+        .send("telefone\r\n5511987652001\r\n"),
+      422,
+    );
+    expect(unreadable.body.detail[0]).toMatchObject({ loc: ["body"], type: "csv_column_unknown" });
+    const empty = await documented(
+      "post",
+      "/campaigns",
+      api()
+        .post("/public/v1/campaigns")
+        .set(account.auth)
+        .send({ name: "X", template: "pedido_confirmado", recipients: [] }),
+      422,
+    );
+    expect(empty.body.detail[0]).toMatchObject({ loc: ["body", "recipients"], type: "too_short" });
+    const unknown = await documented(
+      "post",
+      "/campaigns",
+      api()
+        .post("/public/v1/campaigns")
+        .set(account.auth)
+        .send({ name: "X", template: "nao_existe", recipients: ROWS }),
+      422,
+    );
+    expect(unknown.body).toEqual({
+      success: false,
+      error: {
+        code: "template_not_found",
+        message: "O template nao_existe não existe no idioma pt_BR para esta conta.",
+      },
+    });
+  });
+});
+
+describe("campaign controls over HTTP", () => {
+  it("start (only with the accepted count), pause, resume, cancel; a control the status does not allow is 409", async () => {
+    const created = await api()
+      .post("/public/v1/campaigns")
+      .set(account.auth)
+      .send({ name: "Controles", template: "pedido_confirmado", recipients: ROWS });
+    const id = created.body.data.id as string;
+    const control = (verb: string, body?: object) => {
+      const req = api().post(`/public/v1/campaigns/${id}/${verb}`).set(account.auth);
+      return body ? req.send(body) : req;
+    };
+
+    const mismatch = await documented(
+      "post",
+      "/campaigns/{campaign_id}/start",
+      control("start", { accepted_recipients: 4 }),
+      409,
+    );
+    expect(mismatch.body.error.code).toBe("campaign_count_mismatch");
+    const started = await documented(
+      "post",
+      "/campaigns/{campaign_id}/start",
+      control("start", { accepted_recipients: 2 }),
+      200,
+    );
+    expect(started.body.data).toMatchObject({ status: "running", eta_seconds: 1 });
+    // 80/s, the number's default; 90 % of it where the API paces its sends (the headroom).
+    expect(started.body.data.rate_per_second).toBeGreaterThanOrEqual(72);
+    expect(started.body.data.rate_per_second).toBeLessThanOrEqual(80);
+    expect(started.body.data.estimated_completion_at).not.toBeNull();
+    expect((await documented("post", "/campaigns/{campaign_id}/pause", control("pause"), 200)).body.data.status).toBe(
+      "paused",
+    );
+    expect((await documented("post", "/campaigns/{campaign_id}/resume", control("resume"), 200)).body.data.status).toBe(
+      "running",
+    );
+    const cancelled = await documented("post", "/campaigns/{campaign_id}/cancel", control("cancel"), 200);
+    expect(cancelled.body.data).toMatchObject({ status: "cancelled", progress: { cancelled: 2, queued: 0 } });
+    const refused = await documented("post", "/campaigns/{campaign_id}/pause", control("pause"), 409);
+    expect(refused.body).toEqual({
+      success: false,
+      error: {
+        code: "campaign_state_conflict",
+        message: "A campanha está cancelada e não pode ser pausada (só quando em andamento ou agendada).",
+      },
+    });
+
+    // The controls are in the account's audit, with the key that gave them.
+    const audit = await gateway.db.auditEntry.findMany({ where: { target: `campaign:${id}` }, orderBy: { id: "asc" } });
+    expect(audit.map((a) => a.action)).toEqual([
+      "api.campaign.created",
+      "api.campaign.started",
+      "api.campaign.paused",
+      "api.campaign.resumed",
+      "api.campaign.cancelled",
+    ]);
+    expect(new Set(audit.map((a) => a.actor))).toEqual(new Set([`api_key:${account.keyId}`]));
+  });
+
+  it("a campaign without accepted recipients never starts; another account's campaign is 404; a bad id is 422", async () => {
+    const empty = await api()
+      .post("/public/v1/campaigns")
+      .set(account.auth)
+      .send({ name: "Vazia", template: "pedido_confirmado", recipients: [{ to: "123" }] });
+    const id = empty.body.data.id as string;
+    const refused = await documented(
+      "post",
+      "/campaigns/{campaign_id}/start",
+      api().post(`/public/v1/campaigns/${id}/start`).set(account.auth).send({ accepted_recipients: 0 }),
+      422,
+    );
+    expect(refused.body.error.code).toBe("campaign_empty");
+
+    const other = await createTestAccount(gateway.db);
+    const notFound = await documented(
+      "get",
+      "/campaigns/{campaign_id}",
+      api().get(`/public/v1/campaigns/${id}`).set(other.auth),
+      404,
+    );
+    expect(notFound.body).toEqual({
+      success: false,
+      error: { code: "not_found", message: "A campanha não foi encontrada nesta conta." },
+    });
+    await documented("get", "/campaigns/{campaign_id}", api().get("/public/v1/campaigns/123").set(account.auth), 422);
+    await documented("get", "/campaigns", api().get("/public/v1/campaigns"), 401);
+  });
+});
+
+describe("campaign reads over HTTP", () => {
+  it("lists campaigns newest first with paging, shows one, lists its recipients and exports them as CSV", async () => {
+    const mine = await createTestAccount(gateway.db);
+    const ids: string[] = [];
+    for (const name of ["A", "B", "C"]) {
+      const res = await api()
+        .post("/public/v1/campaigns")
+        .set(mine.auth)
+        .send({ name, template: "pedido_confirmado", recipients: ROWS.slice(0, 2) });
+      ids.push(res.body.data.id as string);
+    }
+    const page1 = await documented("get", "/campaigns", api().get("/public/v1/campaigns?limit=2").set(mine.auth), 200);
+    expect(page1.body.data.campaigns.map((c: { name: string }) => c.name)).toEqual(["C", "B"]);
+    const page2 = await documented(
+      "get",
+      "/campaigns",
+      api()
+        .get(`/public/v1/campaigns?limit=2&before_id=${page1.body.data.next_before_id as string}`)
+        .set(mine.auth),
+      200,
+    );
+    expect(page2.body.data).toMatchObject({ campaigns: [{ name: "A" }], next_before_id: null });
+
+    const id = ids[0] ?? "";
+    await documented("get", "/campaigns/{campaign_id}", api().get(`/public/v1/campaigns/${id}`).set(mine.auth), 200);
+    const listed = await documented(
+      "get",
+      "/campaigns/{campaign_id}/recipients",
+      api().get(`/public/v1/campaigns/${id}/recipients?limit=1`).set(mine.auth),
+      200,
+    );
+    expect(listed.body.data.recipients).toEqual([
+      expect.objectContaining({ row: 1, to: "5511987651001", client_ref: "c-1", status: "queued", attempts: 0 }),
+    ]);
+    const rest = await api()
+      .get(`/public/v1/campaigns/${id}/recipients?after_id=${listed.body.data.next_after_id as number}`)
+      .set(mine.auth);
+    expect(rest.body.data).toMatchObject({ recipients: [{ row: 2, to: "5511987651002" }], next_after_id: null });
+    const filtered = await api().get(`/public/v1/campaigns/${id}/recipients?status=sent`).set(mine.auth);
+    expect(filtered.body.data.recipients).toEqual([]);
+
+    const csv = await documented(
+      "get",
+      "/campaigns/{campaign_id}/recipients/export",
+      api().get(`/public/v1/campaigns/${id}/recipients/export`).set(mine.auth).buffer(true),
+      200,
+    );
+    expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(csv.headers["content-disposition"]).toBe(`attachment; filename="campanha-${id}.csv"`);
+    const lines = csv.text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("row,to,client_ref,status,message_id,error_code,error_message,attempts,updated_at");
+    expect(lines.slice(1).map((l) => l.split(",").slice(0, 5))).toEqual([
+      ["1", "5511987651001", "c-1", "queued", ""],
+      ["2", "5511987651002", "c-2", "queued", ""],
+    ]);
+    await documented(
+      "get",
+      "/campaigns/{campaign_id}/recipients/export",
+      api().get(`/public/v1/campaigns/${id}/recipients/export`).set(account.auth),
+      404,
+    );
+  });
+});
+
+describe("per-number pacing of POST /public/v1/messages", () => {
+  it("answers 429 rate_limited with an exact Retry-After before the provider is called, and sends after it", async () => {
+    // Wired as the API's container should wire it (createNumberThroughput on the API's Redis).
+    const wired = gateway.deps.send.throughput;
+    gateway.deps.send.throughput ??= createNumberThroughput({ redis: gateway.redis, keyPrefix: gateway.redisPrefix });
+    const paced = await createTestAccount(gateway.db);
+    await setNumberMessagingRate(
+      { db: gateway.db },
+      { phoneNumberId: paced.phoneNumberId, ratePerSecond: 1, actor: "test" },
+    );
+    const send = (n: number) =>
+      api()
+        .post("/public/v1/messages")
+        .set(paced.auth)
+        .send({ to: `551198765300${n}`, template: "hello_world", language: "en_US" });
+    const requestsTo = async () =>
+      (await sandboxControl.requests(gateway)).filter((r) => r.path.includes(`/${paced.phoneNumberId}/messages`))
+        .length;
+
+    expect((await send(1)).status).toBe(200);
+    // 1/s (paced at 95 %: one turn every 1.05 s): the next turn is more than the 1 s a send may wait for.
+    const refused = await send(2);
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toBe("1");
+    expect(refused.body).toEqual({
+      success: false,
+      error: {
+        code: "rate_limited",
+        message:
+          "O número comercial atingiu a sua vazão de mensagens por segundo; nada foi enviado. Aguarde o tempo indicado em Retry-After e repita.",
+      },
+    });
+    expect(await requestsTo()).toBe(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await send(2)).status).toBe(200);
+    expect(await requestsTo()).toBe(2);
+    gateway.deps.send.throughput = wired;
+  });
+});

@@ -1,0 +1,69 @@
+import { env, loadConfig, z } from "@gw/config";
+
+/** Every variable the campaign worker reads, parsed once at start-up (documented in .env.example). */
+export const campaignWorkerConfigSchema = z
+  .object({
+    CAMPAIGN_WORKER_HOST: z.string().default("127.0.0.1"),
+    /** Health, readiness and metrics. */
+    CAMPAIGN_WORKER_PORT: env.port(8084),
+    DATABASE_URL: env.postgresUrl(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    REDIS_URL: env.redisUrl(),
+    REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+    LOG_LEVEL: env.logLevel(),
+
+    // The provider, as the API calls it (the worker sends through the same send service).
+    META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),
+    META_API_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "deve ter a forma v23.0")
+      .default("v23.0"),
+    META_ACCESS_TOKEN: env.secret(8),
+    META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    META_TEMPLATES_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+    TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+    NUMBER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+    IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
+    PROVIDER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
+
+    /** Campaigns ticking at once in this process (one BullMQ job each). */
+    CAMPAIGN_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    /**
+     * Most sends in flight for one campaign (waiting for the number's turn included); a tick uses about half a
+     * second of the number's rate, up to this.
+     */
+    CAMPAIGN_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(2_000).default(200),
+    /** How long one tick sends before handing its campaign back to the queue. */
+    CAMPAIGN_TICK_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    /**
+     * A recipient left `sending` for longer than this by a stopped worker is sent again with the same
+     * Idempotency-Key (which settles it). At least META_TIMEOUT_MS + CAMPAIGN_TURN_MAX_WAIT_MS + 5 s.
+     */
+    CAMPAIGN_REDRIVE_AFTER_MS: z.coerce.number().int().min(1_000).default(90_000),
+    /** Claims of one recipient (refusals for a passing reason included) before it fails for good. */
+    CAMPAIGN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(25),
+    /** How often running and due campaigns without a job get one (after a Redis flush, a killed worker...). */
+    CAMPAIGN_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    /** BullMQ job lock of a tick; a killed worker's campaign is taken over once it expires. */
+    CAMPAIGN_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
+    /** How often a dead worker's ticks are taken back. */
+    CAMPAIGN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
+    /** A campaign send takes the number's turn only while less than this is queued (public-API sends go first). */
+    CAMPAIGN_TURN_QUEUE_MS: z.coerce.number().int().min(0).max(10_000).default(250),
+    /** Longest a campaign send waits for a turn before its recipient goes back to the queue. */
+    CAMPAIGN_TURN_MAX_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** After a 130429, each quiet period of this length gives the number back a quarter of its rate. */
+    THROUGHPUT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    /** After a 131056, the recipient gets nothing from the number for this long. */
+    THROUGHPUT_PAIR_SPACING_MS: z.coerce.number().int().min(100).max(3_600_000).default(6_000),
+  })
+  .refine((c) => c.CAMPAIGN_REDRIVE_AFTER_MS >= c.META_TIMEOUT_MS + c.CAMPAIGN_TURN_MAX_WAIT_MS + 5_000, {
+    path: ["CAMPAIGN_REDRIVE_AFTER_MS"],
+    message: "deve ser ao menos META_TIMEOUT_MS + CAMPAIGN_TURN_MAX_WAIT_MS + 5000 (um envio vivo nunca é reenviado)",
+  });
+
+export type CampaignWorkerConfig = z.infer<typeof campaignWorkerConfigSchema>;
+
+export function loadCampaignWorkerConfig(source: NodeJS.ProcessEnv = process.env): CampaignWorkerConfig {
+  return loadConfig(campaignWorkerConfigSchema, source);
+}

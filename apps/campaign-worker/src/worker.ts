@@ -1,0 +1,243 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { Worker } from "bullmq";
+import {
+  TemplateCache,
+  campaignsToWake,
+  createAccountDirectory,
+  createIdempotencyStore,
+  createNumberThroughput,
+  createOutbox,
+  createSendJournal,
+  runCampaignTick,
+  unconfirmedResponse,
+  type CampaignRunnerDeps,
+} from "@gw/core";
+import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
+import {
+  QUEUES,
+  createCampaignQueue,
+  createProcessor,
+  createRedis,
+  createWebhookQueue,
+  wakeCampaigns,
+  type JobHandlers,
+} from "@gw/jobs";
+import type { Logger } from "@gw/logger";
+import { createMetaClient } from "@gw/meta";
+import type { CampaignWorkerConfig } from "./config.ts";
+import { createProbeServer } from "./http.ts";
+import { closeRedis, periodicTask, withDeadline } from "./lifecycle.ts";
+import { createMetrics } from "./metrics.ts";
+
+const IDEMPOTENCY_POOL_SIZE = 4;
+
+export interface CampaignWorkerDeps {
+  logger: Logger;
+  /** An existing client; when absent the worker opens (and closes) its own from DATABASE_URL. */
+  db?: Db;
+}
+
+export interface CampaignWorker {
+  /** Starts the probe server, the BullMQ worker and the sweep. */
+  start(): Promise<void>;
+  /** Stops taking campaigns; ticks in progress finish their sends in flight and hand their campaign back. */
+  stop(): Promise<void>;
+  /** The probe server's port, once started (useful with CAMPAIGN_WORKER_PORT=0). */
+  readonly port: number;
+  /** One sweep now (also what the interval does): how many campaigns were woken; null when it failed. */
+  sweepNow(): Promise<number | null>;
+}
+
+export function createCampaignWorker(config: CampaignWorkerConfig, deps: CampaignWorkerDeps): CampaignWorker {
+  const { logger } = deps;
+  const ownsDb = !deps.db;
+  const db = deps.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  // The Idempotency-Key statements get connections of their own: the provider-call mark stands between a send's
+  // turn and its provider call, so it must not queue behind other sends' commits (the send would leave late and
+  // bunch with the next ones).
+  const keysDb = createDb({ url: config.DATABASE_URL, poolSize: IDEMPOTENCY_POOL_SIZE });
+  // Separate connections: the worker's blocks (and must never give up on a command), the others fail fast.
+  const workerRedis = createRedis(config.REDIS_URL, "worker");
+  const redis = createRedis(config.REDIS_URL, "request");
+  for (const [role, connection] of [
+    ["worker", workerRedis],
+    ["request", redis],
+  ] as const) {
+    connection.on("error", (error: Error) => logger.warn("Redis connection error", { role, error: error.message }));
+  }
+  const prefix = config.REDIS_KEY_PREFIX;
+  const queue = createCampaignQueue(redis, prefix);
+  queue.on("error", (error: Error) => logger.warn("campaign queue error", { error: error.message }));
+  // The outbox queues the webhook deliveries of statuses that arrived before a send was recorded.
+  const webhookQueue = createWebhookQueue(redis, prefix);
+  webhookQueue.on("error", (error: Error) => logger.warn("webhook queue error", { error: error.message }));
+  const metrics = createMetrics(queue);
+
+  const meta = createMetaClient({
+    baseUrl: config.META_BASE_URL,
+    apiVersion: config.META_API_VERSION,
+    accessToken: config.META_ACCESS_TOKEN,
+    timeoutMs: config.META_TIMEOUT_MS,
+    logger,
+  });
+  const directory = createAccountDirectory(db, {
+    apiKeyTtlMs: 0,
+    unknownKeyTtlMs: 0,
+    numberTtlMs: config.NUMBER_CACHE_TTL_MS,
+    maxEntries: 10_000,
+  });
+  const runner: CampaignRunnerDeps = {
+    db,
+    logger,
+    settings: {
+      concurrency: config.CAMPAIGN_SEND_CONCURRENCY,
+      redriveAfterMs: config.CAMPAIGN_REDRIVE_AFTER_MS,
+      tickBudgetMs: config.CAMPAIGN_TICK_BUDGET_MS,
+      maxAttempts: config.CAMPAIGN_MAX_ATTEMPTS,
+      statusPollMs: 500,
+    },
+    send: {
+      db,
+      meta,
+      templates: new TemplateCache({
+        redis,
+        keyPrefix: prefix,
+        ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
+        source: {
+          listTemplates: (wabaId) => meta.listTemplates(wabaId, { pageSize: config.META_TEMPLATES_PAGE_SIZE }),
+        },
+        logger,
+      }),
+      idempotency: createIdempotencyStore(keysDb, {
+        ttlHours: config.IDEMPOTENCY_TTL_HOURS,
+        // A live send has reserved its key, waited for its turn and called the provider within this; a re-drive
+        // (CAMPAIGN_REDRIVE_AFTER_MS after the claim, which came first) then finds the key stale.
+        staleAfterMs: config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 2_000,
+        unconfirmedResponse,
+      }),
+      directory,
+      outbox: createOutbox(webhookQueue, logger),
+      // Accepted sends PostgreSQL could not take go to the API's journal (the API replays it).
+      journal: createSendJournal({ redis, keyPrefix: prefix, logger }),
+      logger,
+      providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
+      throughput: createNumberThroughput({
+        redis,
+        keyPrefix: prefix,
+        policy: {
+          campaignMaxQueueMs: config.CAMPAIGN_TURN_QUEUE_MS,
+          campaignMaxWaitMs: config.CAMPAIGN_TURN_MAX_WAIT_MS,
+          cooldownMs: config.THROUGHPUT_COOLDOWN_MS,
+          pairSpacingMs: config.THROUGHPUT_PAIR_SPACING_MS,
+        },
+      }),
+    },
+  };
+
+  // Aborted on stop: ticks claim nothing more and hand their campaign back once their sends in flight end.
+  const stopping = new AbortController();
+  const handlers: JobHandlers<typeof QUEUES.campaigns> = {
+    "campaign.tick": async (payload, job) => {
+      const outcome = await runCampaignTick(runner, { campaignId: payload.campaignId, signal: stopping.signal });
+      metrics.sent.inc(outcome.sent);
+      if (outcome.kind === "again") {
+        metrics.ticks.inc({ result: "again" });
+        // The same job, later: the campaign keeps its one job id, and no BullMQ attempt is spent.
+        return job.defer(outcome.at);
+      }
+      metrics.ticks.inc({ result: outcome.status });
+      return outcome.status;
+    },
+  };
+  const worker = new Worker(QUEUES.campaigns, createProcessor(QUEUES.campaigns, handlers), {
+    connection: workerRedis,
+    prefix,
+    concurrency: config.CAMPAIGN_WORKER_CONCURRENCY,
+    autorun: false,
+    // A killed worker's tick is taken over once its lock expires; every recipient it had reserved is settled by
+    // the re-drive (same key), so nothing is sent twice.
+    lockDuration: config.CAMPAIGN_LOCK_DURATION_MS,
+    stalledInterval: config.CAMPAIGN_STALLED_INTERVAL_MS,
+    maxStalledCount: 1_000,
+  });
+  worker.on("error", (error: Error) => logger.warn("campaign worker error", { error: error.message }));
+  worker.on("failed", (job, error: Error) => {
+    metrics.ticks.inc({ result: "failed" });
+    logger.warn("campaign tick failed; retried, and the sweep wakes the campaign again", {
+      jobId: job?.id,
+      dependencyUnavailable: isDatabaseUnavailable(error),
+      error: error.message,
+    });
+  });
+  worker.on("stalled", (jobId: string) => logger.warn("stalled campaign tick taken over", { jobId }));
+
+  // PostgreSQL says which campaigns should be ticking; Redis only holds their jobs. One that has its job keeps it.
+  const sweep = periodicTask(
+    async () => {
+      if (redis.status !== "ready") return 0;
+      const due = await campaignsToWake({ db });
+      await wakeCampaigns(queue, due);
+      return due.length;
+    },
+    (error) => logger.warn("campaign sweep failed; trying again next cycle", { error: error.message }),
+  );
+
+  const server = createProbeServer({ db, redis: [workerRedis, redis], registry: metrics.registry, logger });
+  let port = 0;
+  let running: Promise<void> | null = null;
+  let stopped: Promise<void> | null = null;
+
+  async function start(): Promise<void> {
+    server.listen(config.CAMPAIGN_WORKER_PORT, config.CAMPAIGN_WORKER_HOST);
+    await once(server, "listening");
+    port = (server.address() as AddressInfo).port;
+    running = worker.run().catch((error: unknown) => {
+      logger.error("campaign worker stopped with an error", { error: (error as Error).message });
+    });
+    sweep.start(config.CAMPAIGN_SWEEP_INTERVAL_MS);
+    logger.info("campaign worker started", {
+      probes: `http://${config.CAMPAIGN_WORKER_HOST}:${port}`,
+      concurrency: config.CAMPAIGN_WORKER_CONCURRENCY,
+      prefix,
+    });
+  }
+
+  async function stop(): Promise<void> {
+    stopped ??= (async () => {
+      stopping.abort();
+      await withDeadline(sweep.stop(), 5_000);
+      // Ticks end soon after the abort (their sends in flight finish: at most a turn wait plus a provider call).
+      const redisUp = workerRedis.status === "ready";
+      const bound = config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 5_000;
+      const drained = redisUp && (await withDeadline(worker.close(), bound));
+      if (!drained) {
+        logger.warn(
+          redisUp
+            ? "campaign ticks did not stop in time; connections closed"
+            : "Redis unavailable; worker closed at once",
+        );
+        if (!redisUp) await withDeadline(worker.close(true), 2_000);
+        workerRedis.disconnect();
+      }
+      await withDeadline(running ?? Promise.resolve(), 2_000);
+      await withDeadline(Promise.all([queue.close(), webhookQueue.close()]), 2_000);
+      await Promise.all([closeRedis(workerRedis), closeRedis(redis)]);
+      if (ownsDb) await db.$disconnect();
+      await keysDb.$disconnect();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      logger.info("campaign worker stopped");
+    })();
+    return stopped;
+  }
+
+  return {
+    start,
+    stop,
+    sweepNow: () => sweep.run(),
+    get port() {
+      return port;
+    },
+  };
+}

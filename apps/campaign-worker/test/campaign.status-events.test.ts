@@ -1,0 +1,131 @@
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  exportCampaignRecipients,
+  getCampaign,
+  listCampaignRecipients,
+  setIntegration,
+} from "@gw/core";
+import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
+import { eventually, reply, silentLogger, startReceiver, type Receiver } from "@gw/testkit";
+import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
+import {
+  ACCESS_TOKEN,
+  APP_SECRET,
+  addNumber,
+  recipients,
+  startStack,
+  startedCampaign,
+  workerConfig,
+  type Stack,
+} from "./support.ts";
+
+// End to end: a campaign's messages leave through the campaign worker, the provider (sandbox) reports sent,
+// delivered and read to the API's webhook, and the integrator receives message.status events that carry the
+// campaign's id; the campaign's progress, recipient list and CSV export read delivered and read from them.
+
+let stack: Stack;
+let api: ApiDeps;
+let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let dispatcher: Dispatcher;
+let worker: CampaignWorker;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  stack = await startStack({ sandbox: { autoStatuses: true, statusDelaysMs: { sent: 20, delivered: 40, read: 60 } } });
+  const shared = {
+    DATABASE_URL: stack.databaseUrl,
+    DATABASE_POOL_SIZE: "4",
+    REDIS_URL: stack.redisUrl,
+    REDIS_KEY_PREFIX: stack.prefix,
+  };
+  api = buildApiDeps(
+    loadApiConfig({
+      ...shared,
+      META_BASE_URL: stack.sandboxUrl,
+      META_ACCESS_TOKEN: ACCESS_TOKEN,
+      META_APP_SECRET: APP_SECRET,
+      META_VERIFY_TOKEN: "test-verify-token",
+    }),
+    silentLogger,
+  );
+  const app = createApp(api);
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  await fetch(`${stack.sandboxUrl}/_sandbox/config`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/provider/meta/webhook`,
+    }),
+  });
+  dispatcher = createDispatcher(
+    loadDispatcherConfig({ ...shared, DISPATCHER_PORT: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }),
+    { logger: silentLogger },
+  );
+  await dispatcher.start();
+  worker = createCampaignWorker(workerConfig(stack), { logger: silentLogger, db: stack.db });
+  await worker.start();
+  receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
+}, 30_000);
+
+afterAll(async () => {
+  await worker.stop();
+  await dispatcher.stop();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  await closeApiDeps(api);
+  await receiver.close();
+  await stack.close();
+});
+
+interface StatusEvent {
+  event: string;
+  data: { message_id: string; status: string; to: string; client_ref: string | null; campaign_id: string | null };
+}
+
+describe("campaign messages' statuses", () => {
+  it("reach the integrator as message.status with campaign_id, and the campaign's progress follows them", async () => {
+    await setIntegration(
+      { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { accountId: stack.accountId, url: receiver.url, events: ["message.status"] },
+    );
+    const number = await addNumber(stack, 80);
+    const rows = recipients(3, 500);
+    const campaignId = await startedCampaign(stack, number, rows);
+
+    const events = await eventually(
+      () => {
+        const received = receiver.requests.map((r) => JSON.parse(r.body) as StatusEvent);
+        return received.filter((e) => e.data.status === "read").length === 3 ? received : null;
+      },
+      { timeoutMs: 20_000, what: "os status lidos das 3 mensagens" },
+    );
+    expect(events.filter((e) => e.event === "message.status")).toHaveLength(9);
+    for (const event of events) expect(event.data.campaign_id).toBe(campaignId);
+    expect(new Set(events.map((e) => e.data.client_ref))).toEqual(new Set(rows.map((r) => r.client_ref)));
+
+    // The recipients' outcome is read from the same statuses.
+    const account = { accountId: stack.accountId, campaignId };
+    const campaign = await getCampaign({ db: stack.db }, account);
+    expect(campaign.status).toBe("completed");
+    expect(campaign.progress).toMatchObject({ read: 3, sent: 0, delivered: 0, queued: 0, failed: 0 });
+    expect(campaign.eta_seconds).toBeNull();
+    const { recipients: listed } = await listCampaignRecipients({ db: stack.db }, { ...account, limit: 10 });
+    expect(listed.map((r) => r.status)).toEqual(["read", "read", "read"]);
+    expect(new Set(listed.map((r) => r.message_id))).toEqual(new Set(events.map((e) => e.data.message_id)));
+
+    let csv = "";
+    for await (const chunk of await exportCampaignRecipients({ db: stack.db }, account)) csv += chunk;
+    const lines = csv.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("row,to,client_ref,status,message_id,error_code,error_message,attempts,updated_at");
+    expect(lines.slice(1).map((line) => line.split(",").slice(0, 4))).toEqual(
+      rows.map((r, i) => [String(i + 1), r.to, r.client_ref, "read"]),
+    );
+  }, 40_000);
+});

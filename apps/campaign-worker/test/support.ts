@@ -1,0 +1,246 @@
+// Helpers of the campaign worker's tests (not a test file itself).
+import { randomBytes } from "node:crypto";
+import {
+  TemplateCache,
+  addBusinessNumber,
+  createAccount,
+  createAccountDirectory,
+  createCampaign,
+  startCampaign,
+} from "@gw/core";
+import type { Db } from "@gw/db";
+import { createRedis, type Redis } from "@gw/jobs";
+import { createMetaClient } from "@gw/meta";
+import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
+import { eventually, freePort, isolatedDatabase, silentLogger, spawnApp, testEnv } from "@gw/testkit";
+import { loadCampaignWorkerConfig, type CampaignWorkerConfig } from "../src/config.ts";
+
+export const APP_SECRET = "test-app-secret";
+export const ACCESS_TOKEN = "test-access-token";
+export const WABA_ID = "102290129340398";
+
+export interface Stack {
+  db: Db;
+  databaseUrl: string;
+  redisUrl: string;
+  prefix: string;
+  redis: Redis;
+  /** The provider sandbox's base URL (Graph API and its /_sandbox control API). */
+  sandboxUrl: string;
+  accountId: string;
+  templates: TemplateCache;
+  close(): Promise<void>;
+}
+
+/** The sandbox in a process of its own, so that what it records is not timed by this test process's own load. */
+async function spawnSandbox(): Promise<{ url: string; close: () => Promise<unknown> }> {
+  const port = await freePort();
+  const app = spawnApp("apps/provider-sandbox/src/main.ts", {
+    SANDBOX_PORT: String(port),
+    META_APP_SECRET: APP_SECRET,
+    META_ACCESS_TOKEN: ACCESS_TOKEN,
+    SANDBOX_AUTO_STATUSES: "false",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(
+    () =>
+      fetch(`${url}/_sandbox/config`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+      what: "o sandbox iniciar",
+    },
+  );
+  return { url, close: () => app.stop() };
+}
+
+/**
+ * A database of its own (the worker's sweep looks at every campaign), the provider sandbox on loopback and an
+ * account. `redisUrl` may name a throwaway Redis (tests that FLUSHALL it); `sandboxProcess` runs the sandbox as a
+ * process of its own (otherwise in this one, with `sandbox` options).
+ */
+export async function startStack(
+  options: { redisUrl?: string; sandbox?: Partial<SandboxOptions>; sandboxProcess?: boolean } = {},
+): Promise<Stack> {
+  const env = testEnv();
+  const redisUrl = options.redisUrl ?? env.redisUrl;
+  const database = await isolatedDatabase();
+  let sandbox: { url: string; close: () => Promise<unknown> };
+  if (options.sandboxProcess) sandbox = await spawnSandbox();
+  else {
+    const running: RunningSandbox = await startSandbox({
+      logger: silentLogger,
+      appSecret: APP_SECRET,
+      accessToken: ACCESS_TOKEN,
+      autoStatuses: false,
+      ...options.sandbox,
+    });
+    sandbox = running;
+  }
+  const redis = createRedis(redisUrl);
+  const meta = createMetaClient({
+    baseUrl: sandbox.url,
+    apiVersion: "v23.0",
+    accessToken: ACCESS_TOKEN,
+    timeoutMs: 5_000,
+  });
+  const templates = new TemplateCache({
+    redis,
+    keyPrefix: env.redisPrefix,
+    ttlSeconds: 60,
+    source: { listTemplates: (wabaId) => meta.listTemplates(wabaId) },
+    logger: silentLogger,
+  });
+  const account = await createAccount({ db: database.db }, { name: `campanhas-${randomBytes(3).toString("hex")}` });
+  return {
+    db: database.db,
+    databaseUrl: database.url,
+    redisUrl,
+    prefix: env.redisPrefix,
+    redis,
+    sandboxUrl: sandbox.url,
+    accountId: account.id,
+    templates,
+    async close() {
+      await sandbox.close();
+      const keys = await redis.keys(`${env.redisPrefix}:*`).catch(() => []);
+      if (keys.length > 0) await redis.del(...keys).catch(() => undefined);
+      redis.disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** A business number of the stack's account with the given messaging rate. */
+export async function addNumber(stack: Stack, ratePerSecond: number): Promise<string> {
+  const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
+  await addBusinessNumber(
+    { db: stack.db },
+    { accountId: stack.accountId, phoneNumberId, wabaId: WABA_ID, displayNumber: "+55 11 4000-0000" },
+  );
+  await stack.db.businessNumber.update({ where: { phoneNumberId }, data: { messagingRatePerSecond: ratePerSecond } });
+  return phoneNumberId;
+}
+
+/** A recipient row of the sandbox's pedido_confirmado (a header variable and three body variables). */
+export interface Row {
+  to: string;
+  variables: string[];
+  header_text: string;
+  client_ref: string;
+}
+
+/** `count` distinct valid mobile numbers, each with the variables of the sandbox's pedido_confirmado. */
+export function recipients(count: number, offset = 0): Row[] {
+  return Array.from({ length: count }, (_, i) => ({
+    to: `55119${String(60_000_000 + offset + i)}`,
+    variables: ["Cliente", String(offset + i), "2"],
+    header_text: String(offset + i),
+    client_ref: `ref-${offset + i}`,
+  }));
+}
+
+/** A campaign of pedido_confirmado from `phoneNumberId`, started (running); its id. */
+export async function startedCampaign(stack: Stack, phoneNumberId: string, rows: readonly Row[]): Promise<string> {
+  const who = { accountId: stack.accountId, actor: "test", origin: "api" as const };
+  const campaign = await createCampaign(
+    { db: stack.db, directory: createAccountDirectory(stack.db), templates: stack.templates },
+    {
+      ...who,
+      name: "Campanha de teste",
+      template: "pedido_confirmado",
+      language: "pt_BR",
+      phoneNumberId,
+      recipients: { kind: "list", rows },
+    },
+  );
+  await startCampaign(
+    { db: stack.db, logger: silentLogger },
+    { ...who, campaignId: campaign.id, acceptedRecipients: campaign.accepted_recipients },
+  );
+  return campaign.id;
+}
+
+/** The worker's environment for this stack: fast sweeps and short bounds (each can be overridden). */
+export function workerSettings(stack: Stack, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: stack.databaseUrl,
+    DATABASE_POOL_SIZE: "10",
+    REDIS_URL: stack.redisUrl,
+    REDIS_KEY_PREFIX: stack.prefix,
+    META_BASE_URL: stack.sandboxUrl,
+    META_ACCESS_TOKEN: ACCESS_TOKEN,
+    META_TIMEOUT_MS: "2000",
+    CAMPAIGN_WORKER_HOST: "127.0.0.1",
+    CAMPAIGN_WORKER_PORT: "0",
+    CAMPAIGN_SWEEP_INTERVAL_MS: "300",
+    CAMPAIGN_TICK_BUDGET_MS: "3000",
+    CAMPAIGN_TURN_MAX_WAIT_MS: "2000",
+    CAMPAIGN_REDRIVE_AFTER_MS: "9000",
+    CAMPAIGN_LOCK_DURATION_MS: "3000",
+    CAMPAIGN_STALLED_INTERVAL_MS: "1000",
+    THROUGHPUT_COOLDOWN_MS: "1000",
+    THROUGHPUT_PAIR_SPACING_MS: "1500",
+    LOG_LEVEL: "warn",
+    ...overrides,
+  };
+}
+
+export function workerConfig(stack: Stack, overrides: Record<string, string> = {}): CampaignWorkerConfig {
+  return loadCampaignWorkerConfig(workerSettings(stack, overrides));
+}
+
+export interface SandboxSend {
+  phone_number_id: string;
+  wamid: string;
+  to: string;
+  at: string;
+}
+
+/** What the sandbox accepted (its /_sandbox/sent), over HTTP as any client would read it. */
+export async function sandboxSends(stack: Stack, phoneNumberId?: string): Promise<SandboxSend[]> {
+  const sent = (await (await fetch(`${stack.sandboxUrl}/_sandbox/sent`)).json()) as SandboxSend[];
+  return phoneNumberId ? sent.filter((s) => s.phone_number_id === phoneNumberId) : sent;
+}
+
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  status: number | null;
+  at: string;
+}
+
+export async function sandboxRequests(stack: Stack, phoneNumberId: string): Promise<SandboxRequest[]> {
+  const requests = (await (await fetch(`${stack.sandboxUrl}/_sandbox/requests`)).json()) as SandboxRequest[];
+  return requests.filter((r) => r.method === "POST" && r.path.includes(`/${phoneNumberId}/messages`));
+}
+
+/** The most sends inside any window of `windowMs` (sliding, half-open, as the sandbox's own rate limit counts). */
+export function busiestWindow(times: readonly number[], windowMs = 1_000): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while ((sorted[end] ?? 0) - (sorted[start] ?? 0) >= windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
+
+export async function recipientStatuses(stack: Stack, campaignId: string): Promise<Record<string, number>> {
+  const { rows } = await stack.db.sql.query<{ status: string; count: number }>(
+    `SELECT status, count(*)::int AS count FROM campaign_recipients WHERE campaign_id = $1 GROUP BY status`,
+    [campaignId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.status, r.count]));
+}
+
+export async function campaignStatus(stack: Stack, campaignId: string): Promise<string | undefined> {
+  const { rows } = await stack.db.sql.query<{ status: string }>(`SELECT status FROM campaigns WHERE id = $1`, [
+    campaignId,
+  ]);
+  return rows[0]?.status;
+}

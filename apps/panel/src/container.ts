@@ -1,0 +1,94 @@
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  PRODUCTION_INTEGRATION_POLICY,
+  TemplateCache,
+  createNumberThroughput,
+  type IntegrationPolicy,
+  type NumberThroughput,
+} from "@gw/core";
+import { createDb, type Db } from "@gw/db";
+import {
+  createCampaignQueue,
+  createRedis,
+  createWebhookQueue,
+  type CampaignQueue,
+  type Redis,
+  type WebhookQueue,
+} from "@gw/jobs";
+import type { Logger } from "@gw/logger";
+import { createMetaClient, type MetaClient } from "@gw/meta";
+import type { PanelConfig } from "./config.ts";
+import { createLoginThrottle, type LoginThrottle } from "./http/throttle.ts";
+import type { SessionOptions } from "./http/session.ts";
+
+/** Everything the panel's pages need, built once from the configuration. */
+export interface PanelDeps {
+  config: PanelConfig;
+  db: Db;
+  redis: Redis;
+  /** Resends queue their attempt here, as the public API's retry does. */
+  queue: WebhookQueue;
+  meta: MetaClient;
+  templates: TemplateCache;
+  logger: Logger;
+  throttle: LoginThrottle;
+  session: SessionOptions;
+  integrationPolicy: IntegrationPolicy;
+  /** Campaign controls give the campaign its tick job here (apps/campaign-worker runs it), as the API's do. */
+  campaignQueue: CampaignQueue;
+  /** The numbers' pacing shared with the API and the worker: campaign ETAs use the rate in force. */
+  throughput: NumberThroughput;
+}
+
+export function buildPanelDeps(
+  config: PanelConfig,
+  logger: Logger,
+  overrides: { db?: Db; redis?: Redis; meta?: MetaClient } = {},
+): PanelDeps {
+  const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const redis = overrides.redis ?? createRedis(config.REDIS_URL);
+  const meta =
+    overrides.meta ??
+    createMetaClient({
+      baseUrl: config.META_BASE_URL,
+      apiVersion: config.META_API_VERSION,
+      accessToken: config.META_ACCESS_TOKEN,
+      timeoutMs: config.META_TIMEOUT_MS,
+      logger,
+    });
+  return {
+    config,
+    db,
+    redis,
+    queue: createWebhookQueue(redis, config.REDIS_KEY_PREFIX),
+    meta,
+    // The same cache the API reads (same Redis keys), so the panel and the API show one catalogue.
+    templates: new TemplateCache({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
+      source: { listTemplates: (wabaId) => meta.listTemplates(wabaId) },
+      logger,
+    }),
+    logger,
+    throttle: createLoginThrottle({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      maxFailuresPerEmail: config.PANEL_LOGIN_MAX_FAILURES_PER_EMAIL,
+      maxFailuresPerIp: config.PANEL_LOGIN_MAX_FAILURES_PER_IP,
+      windowMinutes: config.PANEL_LOGIN_WINDOW_MINUTES,
+    }),
+    session: { secure: config.PANEL_COOKIE_SECURE, ttlMs: config.PANEL_SESSION_TTL_HOURS * 3600_000 },
+    integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
+      ? DEVELOPMENT_INTEGRATION_POLICY
+      : PRODUCTION_INTEGRATION_POLICY,
+    campaignQueue: createCampaignQueue(redis, config.REDIS_KEY_PREFIX),
+    // Read only here (the number's back-off factor); the default policy's headroom is the one sends use.
+    throughput: createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+  };
+}
+
+export async function closePanelDeps(deps: PanelDeps): Promise<void> {
+  await Promise.allSettled([deps.queue.close(), deps.campaignQueue.close(), deps.db.$disconnect()]);
+  await Promise.allSettled([deps.redis.quit()]);
+}

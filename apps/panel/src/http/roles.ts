@@ -1,0 +1,30 @@
+import type { RequestHandler } from "express";
+import type { PanelRole, PanelSessionUser } from "@gw/core";
+import { PanelHttpError } from "./errors.ts";
+
+/**
+ * What each role may change (issue "web panel"): owner everything, users and keys included; admin integrations,
+ * deliveries, templates and conversations; viewer reads only. Enforced here on the server; the pages also hide
+ * what a role cannot do, but hiding is not the control.
+ */
+const CAPABILITIES = {
+  "users.manage": ["owner"],
+  "keys.manage": ["owner"],
+  "integrations.manage": ["owner", "admin"],
+  "integrations.reveal_secret": ["owner", "admin"],
+  "deliveries.resend": ["owner", "admin"],
+  "campaigns.manage": ["owner", "admin"],
+} as const satisfies Record<string, readonly PanelRole[]>;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export function can(user: PanelSessionUser | undefined, capability: Capability): boolean {
+  return user !== undefined && (CAPABILITIES[capability] as readonly PanelRole[]).includes(user.role);
+}
+
+export function requireCapability(capability: Capability): RequestHandler {
+  return (req, _res, next) => {
+    if (can(req.panelUser, capability)) return next();
+    next(new PanelHttpError(403, "Seu papel nesta conta não permite esta ação."));
+  };
+}

@@ -1,0 +1,314 @@
+import type { Request, Response, Router } from "express";
+import {
+  listConversationMessages,
+  listConversations,
+  openInboundMedia,
+  recordAudit,
+  type ConversationMessageView,
+  type ConversationView,
+  type ConversationWindow,
+} from "@gw/core";
+import { z } from "@gw/config";
+import type { PanelDeps } from "../container.ts";
+import { currentUser, panelActor } from "../http/context.ts";
+import { PanelHttpError } from "../http/errors.ts";
+import { badge, pager, queryText, table } from "../views/components.ts";
+import { formatDateTime, formatNumber } from "../views/format.ts";
+import { html, type SafeHtml } from "../views/html.ts";
+import { page } from "../views/layout.ts";
+import type { PanelPage } from "./types.ts";
+
+const PAGE_SIZE = 25;
+const MESSAGES_PAGE_SIZE = 30;
+const PREVIEW_LENGTH = 80;
+
+const TIME = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" });
+
+/** Meta's inbound types as the staff read them. */
+const INBOUND_TYPES: Record<string, string> = {
+  text: "texto",
+  image: "imagem",
+  audio: "áudio",
+  video: "vídeo",
+  document: "documento",
+  sticker: "figurinha",
+  location: "localização",
+  contacts: "contatos",
+  button: "resposta de botão",
+  interactive: "resposta interativa",
+  reaction: "reação",
+  order: "pedido",
+  unsupported: "mensagem não suportada",
+};
+
+const SEND_STATUS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
+  sent: { text: "enviada", tone: "neutral" },
+  delivered: { text: "entregue", tone: "ok" },
+  read: { text: "lida", tone: "ok" },
+  failed: { text: "falhou", tone: "bad" },
+};
+
+// Cursors are opaque to the page (base64url from the service); anything else never reaches it.
+const CURSOR = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,600}$/)
+  .optional();
+const listFilters = z.object({ busca: z.string().trim().max(100).optional(), cursor: CURSOR });
+const conversationParams = z.object({
+  phoneNumberId: z.string().regex(/^\d{1,64}$/),
+  contact: z.string().regex(/^\d{1,32}$/),
+  cursor: CURSOR,
+});
+const mediaId = z.uuid();
+
+/** Shown inline only: images (never SVG, which can carry script), audio and video. Everything else downloads. */
+const INLINE_MEDIA = /^(image\/(?!svg)[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/;
+const MIME = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
+
+function windowBadge(window: ConversationWindow): SafeHtml {
+  if (window.open && window.expires_at)
+    return html`<span title="${formatDateTime(window.expires_at)}"
+      >${badge(`aberta até ${TIME.format(new Date(window.expires_at))}`, "ok")}</span
+    >`;
+  return badge("fechada");
+}
+
+function shortened(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH - 1)}…` : flat;
+}
+
+function typeText(type: string): string {
+  return INBOUND_TYPES[type] ?? type;
+}
+
+function statusBadge(status: string | null): SafeHtml | string {
+  if (!status) return "";
+  const label = SEND_STATUS[status];
+  return label ? badge(label.text, label.tone) : badge(status);
+}
+
+function lastMessage(conversation: ConversationView): SafeHtml {
+  const last = conversation.last_message;
+  if (!last) return html`<span class="hint">—</span>`;
+  if (last.direction === "outbound")
+    return html`<span class="hint">Conta:</span>
+      ${last.template_name ? html`template <code>${last.template_name}</code>` : "mensagem de texto"}
+      ${statusBadge(last.status)}`;
+  return html`<span class="hint">Contato:</span>
+    ${last.text ? shortened(last.text) : html`<em>${typeText(last.type)}</em>`}`;
+}
+
+function conversationPath(phoneNumberId: string, contact: string): string {
+  return `/conversas/${encodeURIComponent(phoneNumberId)}/${encodeURIComponent(contact)}`;
+}
+
+function contactCell(conversation: ConversationView): SafeHtml {
+  return html`<a href="${conversationPath(conversation.phone_number_id, conversation.contact)}"
+      >${conversation.contact_name ?? `+${conversation.contact}`}</a
+    >
+    ${conversation.contact_name ? html`<br /><span class="hint">+${conversation.contact}</span>` : ""}`;
+}
+
+function mediaBlock(message: ConversationMessageView): SafeHtml {
+  if (!message.media) return html``;
+  const href = `/conversas/midia/${message.id}`;
+  const mime = (message.media.mime_type ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const caption = message.text ? `: ${shortened(message.text)}` : "";
+  let inline: SafeHtml | string = "";
+  if (INLINE_MEDIA.test(mime) || (mime === "" && (message.type === "image" || message.type === "sticker"))) {
+    if (mime.startsWith("audio/") || message.type === "audio")
+      inline = html`<audio controls preload="none" src="${href}">Seu navegador não toca este áudio.</audio>`;
+    else if (mime.startsWith("video/") || message.type === "video")
+      inline = html`<video controls preload="none" width="320" src="${href}">
+        Seu navegador não toca este vídeo.
+      </video>`;
+    else
+      inline = html`<img
+        src="${href}"
+        width="240"
+        loading="lazy"
+        alt="${typeText(message.type)} enviada pelo contato${caption}"
+      />`;
+  }
+  const label =
+    message.type === "document"
+      ? `Baixar documento${message.media.filename ? ` ${message.media.filename}` : ""}`
+      : `Abrir ${typeText(message.type)}`;
+  return html`${inline ? html`<p>${inline}</p>` : ""}
+    <p><a href="${href}">${label}</a> ${mime ? html`<span class="hint">(${mime})</span>` : ""}</p>`;
+}
+
+function messageBlock(message: ConversationMessageView): SafeHtml {
+  const when = formatDateTime(message.at);
+  if (message.direction === "outbound") {
+    return html`<article class="bubble out" aria-label="Mensagem da conta, ${when}">
+      <p class="hint">Conta · ${when} ${statusBadge(message.status)}</p>
+      <p>
+        ${
+          message.template_name
+            ? html`Template <code>${message.template_name}</code>`
+            : "Mensagem de texto (o gateway não guarda o texto dos envios)"
+        }
+      </p>
+      ${
+        message.error_code !== null || message.error_reason
+          ? html`<p class="hint">
+              Erro${message.error_code !== null ? ` ${message.error_code}` : ""}: ${message.error_reason ?? "—"}
+            </p>`
+          : ""
+      }
+    </article>`;
+  }
+  const kind = message.type === "text" ? "" : ` · ${typeText(message.type)}`;
+  return html`<article class="bubble" aria-label="Mensagem do contato, ${when}">
+    <p class="hint">Contato · ${when}${kind}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}</p>
+    ${message.text ? html`<p>${message.text}</p>` : ""} ${mediaBlock(message)}
+    ${!message.text && !message.media ? html`<p class="hint">Sem conteúdo para mostrar.</p>` : ""}
+  </article>`;
+}
+
+/** `Content-Disposition` for the media answer (RFC 6266: an ASCII fallback and the UTF-8 name). */
+function disposition(kind: "inline" | "attachment", filename: string | null): string {
+  if (!filename) return kind;
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+async function sendMedia(req: Request, res: Response, deps: PanelDeps): Promise<void> {
+  const user = currentUser(req);
+  const id = mediaId.safeParse(req.params.id);
+  if (!id.success) throw new PanelHttpError(404, "A mídia não foi encontrada nesta conta.");
+  const file = await openInboundMedia(
+    { db: deps.db, meta: deps.meta, logger: deps.logger },
+    { accountId: user.accountId, inboundMessageId: id.data },
+  );
+  const served = file.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  const type = MIME.test(served) ? served : "application/octet-stream";
+  const inline = INLINE_MEDIA.test(type);
+  await recordAudit(
+    { db: deps.db },
+    {
+      accountId: user.accountId,
+      actor: panelActor(user),
+      action: "panel.media.opened",
+      target: `inbound_message:${id.data}`,
+      requestId: req.requestId,
+      details: { type: file.type, content_type: type, bytes: file.bytes.length },
+    },
+  );
+  // The contact's file is foreign content: never sniffed, never cached, never run as a page of this origin.
+  res.setHeader("Content-Type", type);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Cache-Control", "private, no-store");
+  res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+  res.setHeader("Content-Disposition", disposition(inline ? "inline" : "attachment", file.filename));
+  res.setHeader("Content-Length", String(file.bytes.length));
+  res.end(file.bytes);
+}
+
+export const conversationsPage: PanelPage = {
+  register(router: Router, deps: PanelDeps) {
+    router.get("/conversas", async (req, res) => {
+      const user = currentUser(req);
+      const parsed = listFilters.safeParse({ busca: queryText(req, "busca"), cursor: queryText(req, "cursor") });
+      if (!parsed.success) throw new PanelHttpError(400, "Busca inválida: use até 100 caracteres.");
+      const filters = parsed.data;
+      const result = await listConversations(
+        { db: deps.db },
+        { accountId: user.accountId, search: filters.busca, cursor: filters.cursor, limit: PAGE_SIZE },
+      );
+      const body = html`<p class="hint">
+          Os contatos que escreveram para os números da conta, do contato mais recente ao mais antigo, com a janela de
+          24 h de atendimento: aberta, a conta pode responder com texto livre; fechada, só com um template aprovado.
+        </p>
+        <form method="get" action="/conversas" class="filters" role="search">
+          <label
+            >Buscar por nome ou número
+            <input name="busca" value="${filters.busca ?? ""}" maxlength="100" autocomplete="off" />
+          </label>
+          <button type="submit" class="secondary">Buscar</button>
+          ${filters.busca ? html`<a href="/conversas">Limpar busca</a>` : ""}
+        </form>
+        ${table({
+          caption: "Conversas, da mais recente à mais antiga",
+          headers: ["Contato", "Número da conta", "Última mensagem", "Contato escreveu por último", "Janela de 24 h"],
+          rows: result.conversations.map((conversation) => [
+            contactCell(conversation),
+            html`<code>${conversation.phone_number_id}</code>`,
+            lastMessage(conversation),
+            html`${formatDateTime(conversation.last_inbound_at)} <br /><span class="hint"
+                >${
+                  conversation.inbound_count === 1
+                    ? "1 mensagem do contato"
+                    : `${formatNumber(conversation.inbound_count)} mensagens do contato`
+                }</span
+              >`,
+            windowBadge(conversation.window),
+          ]),
+          empty: filters.busca ? "Nenhum contato com esta busca." : "Nenhum contato escreveu ainda.",
+        })}
+        ${pager({ path: "/conversas", query: { busca: filters.busca }, next: result.next_cursor })}`;
+      res.type("html").send(page(req, { title: "Conversas", section: "/conversas", body }).value);
+    });
+
+    // Before the conversation route: `/conversas/midia/<id>` must never be read as a number and a contact.
+    router.get("/conversas/midia/:id", (req, res) => sendMedia(req, res, deps));
+
+    router.get("/conversas/:phoneNumberId/:contact", async (req, res) => {
+      const user = currentUser(req);
+      const parsed = conversationParams.safeParse({
+        phoneNumberId: req.params.phoneNumberId,
+        contact: req.params.contact,
+        cursor: queryText(req, "cursor"),
+      });
+      if (!parsed.success) throw new PanelHttpError(404, "A conversa não foi encontrada nesta conta.");
+      const { phoneNumberId, contact, cursor } = parsed.data;
+      const conversation = await listConversationMessages(
+        { db: deps.db },
+        { accountId: user.accountId, phoneNumberId, contact, cursor, limit: MESSAGES_PAGE_SIZE },
+      );
+      const path = conversationPath(conversation.phone_number_id, conversation.contact);
+      const title = conversation.contact_name ?? `+${conversation.contact}`;
+      // The service pages back in time; a page reads top to bottom, oldest first, like the phone shows it.
+      const messages = [...conversation.messages].reverse();
+      const body = html`<p><a href="/conversas">← Conversas</a></p>
+        <dl>
+          <dt>Contato</dt>
+          <dd>+${conversation.contact}${conversation.contact_name ? ` (${conversation.contact_name})` : ""}</dd>
+          <dt>Número da conta</dt>
+          <dd><code>${conversation.phone_number_id}</code></dd>
+          <dt>Janela de 24 h</dt>
+          <dd>
+            ${windowBadge(conversation.window)}
+            ${
+              conversation.window.last_inbound_at
+                ? html`<span class="hint"
+                    >última mensagem do contato em ${formatDateTime(conversation.window.last_inbound_at)}</span
+                  >`
+                : ""
+            }
+          </dd>
+        </dl>
+        <section aria-labelledby="mensagens">
+          <h2 id="mensagens">Mensagens</h2>
+          ${
+            conversation.next_cursor
+              ? html`<nav class="pager" aria-label="Mensagens anteriores">
+                  <a href="${path}?cursor=${conversation.next_cursor}">↑ Mensagens anteriores</a>
+                </nav>`
+              : ""
+          }
+          ${messages.length === 0 ? html`<p class="empty">Nenhuma mensagem.</p>` : messages.map(messageBlock)}
+          ${
+            cursor
+              ? html`<nav class="pager" aria-label="Mensagens mais recentes">
+                  <a href="${path}">Voltar às mensagens mais recentes ↓</a>
+                </nav>`
+              : ""
+          }
+        </section>`;
+      res.type("html").send(page(req, { title, section: "/conversas", body }).value);
+    });
+  },
+};

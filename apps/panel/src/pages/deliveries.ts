@@ -1,0 +1,326 @@
+import type { Request, Router } from "express";
+import {
+  DELIVERY_ERROR_KIND_MESSAGES,
+  DELIVERY_STATUSES,
+  WEBHOOK_EVENTS,
+  getDeliveryDetail,
+  listDeliveries,
+  retryDelivery,
+  retryFailedDeliveries,
+  type DeliveryErrorKind,
+} from "@gw/core";
+import { z } from "@gw/config";
+import { ApiError } from "@gw/errors";
+import type { PanelDeps } from "../container.ts";
+import { currentUser, panelActor } from "../http/context.ts";
+import { PanelHttpError } from "../http/errors.ts";
+import { can, requireCapability } from "../http/roles.ts";
+import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
+import { formatDateTime, formatNumber } from "../views/format.ts";
+import { html, type SafeHtml } from "../views/html.ts";
+import { page } from "../views/layout.ts";
+import type { PanelPage } from "./types.ts";
+
+const PAGE_SIZE = 25;
+
+/** The spec's resends are audited under this action, whatever the channel (spec 4.7). */
+const RESEND_ACTION = "webhook.retry";
+
+const STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], { text: string; tone: "ok" | "warn" | "bad" }> = {
+  pending: { text: "pendente", tone: "warn" },
+  delivering: { text: "enviando", tone: "warn" },
+  delivered: { text: "entregue", tone: "ok" },
+  failed: { text: "falhou", tone: "bad" },
+};
+
+const MESSAGES = {
+  reenviada: "Entrega reenfileirada: a próxima tentativa sai em instantes.",
+  nao_reenviavel: "Esta entrega ainda está na fila; só entregas com falha ou já entregues podem ser reenviadas.",
+  nenhuma_falha: "Nenhuma entrega com falha para reenviar.",
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const filtersSchema = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  evento: z.enum(WEBHOOK_EVENTS).optional(),
+  de: z.string().regex(DATE).optional(),
+  ate: z.string().regex(DATE).optional(),
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/)
+    .optional(),
+});
+
+type Filters = z.infer<typeof filtersSchema>;
+
+/**
+ * Midnight of a calendar day in São Paulo, as the staff read dates. Brazil has had no daylight saving time since
+ * 2019, so the offset is fixed.
+ */
+function startOfDay(day: string, plusDays = 0): Date | undefined {
+  const date = new Date(`${day}T00:00:00-03:00`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  return new Date(date.getTime() + plusDays * 86_400_000);
+}
+
+function readFilters(req: Request): Filters {
+  const parsed = filtersSchema.safeParse({
+    status: queryText(req, "status"),
+    evento: queryText(req, "evento"),
+    de: queryText(req, "de"),
+    ate: queryText(req, "ate"),
+    cursor: queryText(req, "cursor"),
+  });
+  if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira status, evento e datas.");
+  return parsed.data;
+}
+
+function statusBadge(status: string): SafeHtml {
+  const label = STATUS_LABELS[status as keyof typeof STATUS_LABELS] as (typeof STATUS_LABELS)["failed"] | undefined;
+  return label ? badge(label.text, label.tone) : badge(status);
+}
+
+function errorKindText(kind: string | null): string {
+  if (kind === null) return "";
+  return DELIVERY_ERROR_KIND_MESSAGES[kind as DeliveryErrorKind] ?? kind;
+}
+
+/** What the endpoint last answered, in a table cell: the HTTP status, or the kind of failure. */
+function lastOutcome(delivery: { last_status_code: number | null; last_error_kind: string | null }): string {
+  if (delivery.last_status_code !== null) return `HTTP ${delivery.last_status_code}`;
+  return delivery.last_error_kind ?? "—";
+}
+
+function select(name: string, label: string, values: readonly { value: string; text: string }[], current?: string) {
+  return html`<label
+    >${label}
+    <select name="${name}">
+      <option value="">Todos</option>
+      ${values.map(
+        (option) =>
+          html`<option value="${option.value}" ${option.value === current ? "selected" : ""}>${option.text}</option>`,
+      )}
+    </select></label
+  >`;
+}
+
+function resentNotice(req: Request): { kind: "ok"; text: string } | null {
+  const count = queryText(req, "n");
+  if (queryText(req, "ok") !== "reenviadas" || !count || !/^\d{1,9}$/.test(count)) return null;
+  const n = Number(count);
+  return {
+    kind: "ok",
+    text:
+      n === 1
+        ? "1 entrega com falha voltou para a fila."
+        : `${formatNumber(n)} entregas com falha voltaram para a fila.`,
+  };
+}
+
+export const deliveriesPage: PanelPage = {
+  register(router: Router, deps: PanelDeps) {
+    router.get("/entregas", async (req, res) => {
+      const user = currentUser(req);
+      const filters = readFilters(req);
+      const result = await listDeliveries(
+        { db: deps.db },
+        {
+          accountId: user.accountId,
+          status: filters.status,
+          event: filters.evento,
+          createdFrom: filters.de ? startOfDay(filters.de) : undefined,
+          // The "until" day is included: everything before the next midnight.
+          createdBefore: filters.ate ? startOfDay(filters.ate, 1) : undefined,
+          limit: PAGE_SIZE,
+          beforeId: filters.cursor ? Number(filters.cursor) : undefined,
+        },
+      );
+      const { cursor: _cursor, ...kept } = filters;
+      const filtered = Object.values(kept).some((value) => value !== undefined);
+      res.type("html").send(
+        page(req, {
+          title: "Entregas",
+          section: "/entregas",
+          notice: resentNotice(req) ?? noticeFrom(req, MESSAGES),
+          body: html`<p class="hint">
+              Os webhooks enviados às integrações da conta, do mais recente ao mais antigo. Uma entrega com falha
+              esgotou as tentativas automáticas e espera um reenvio.
+            </p>
+            <form method="get" action="/entregas" class="filters">
+              ${select(
+                "status",
+                "Status",
+                DELIVERY_STATUSES.map((status) => ({ value: status, text: STATUS_LABELS[status].text })),
+                filters.status,
+              )}
+              ${select(
+                "evento",
+                "Evento",
+                WEBHOOK_EVENTS.map((event) => ({ value: event, text: event })),
+                filters.evento,
+              )}
+              <label>De <input type="date" name="de" value="${filters.de ?? ""}" /></label>
+              <label>Até <input type="date" name="ate" value="${filters.ate ?? ""}" /></label>
+              <button type="submit" class="secondary">Filtrar</button>
+              ${filtered ? html`<a href="/entregas">Limpar filtros</a>` : ""}
+            </form>
+            ${
+              can(user, "deliveries.resend")
+                ? html`<div class="actions">
+                    ${postButton(req, {
+                      action: "/entregas/reenviar-falhas",
+                      label: "Reenviar todas as entregas com falha",
+                      confirm: "Reenviar todas as entregas com falha desta conta?",
+                    })}
+                  </div>`
+                : ""
+            }
+            ${table({
+              caption: "Fila de entregas",
+              headers: ["Entrega", "Evento", "Status", "Tentativas", "Última resposta", "Criada em", "Endpoint"],
+              rows: result.deliveries.map((delivery) => [
+                html`<a href="/entregas/${delivery.id}">#${delivery.id}</a>`,
+                delivery.event,
+                statusBadge(delivery.status),
+                formatNumber(delivery.attempts),
+                lastOutcome(delivery),
+                formatDateTime(delivery.created_at),
+                html`<code>${delivery.endpoint_url}</code>`,
+              ]),
+              empty: filtered ? "Nenhuma entrega com estes filtros." : "Nenhuma entrega ainda.",
+            })}
+            ${pager({
+              path: "/entregas",
+              query: kept,
+              next: result.next_before_id === null ? null : String(result.next_before_id),
+            })}`,
+        }).value,
+      );
+    });
+
+    router.post("/entregas/reenviar-falhas", requireCapability("deliveries.resend"), async (req, res) => {
+      const user = currentUser(req);
+      const requeued = await retryFailedDeliveries(
+        { db: deps.db, queue: deps.queue, logger: deps.logger },
+        { accountId: user.accountId, actor: panelActor(user), action: RESEND_ACTION, requestId: req.requestId },
+      );
+      res.redirect(303, requeued === 0 ? "/entregas?erro=nenhuma_falha" : `/entregas?ok=reenviadas&n=${requeued}`);
+    });
+
+    router.get("/entregas/:id", async (req, res) => {
+      const user = currentUser(req);
+      const delivery = await getDeliveryDetail(
+        { db: deps.db },
+        { accountId: user.accountId, deliveryId: req.params.id ?? "" },
+      );
+      const resendable =
+        can(user, "deliveries.resend") && (delivery.status === "failed" || delivery.status === "delivered");
+      const attempts = table({
+        caption: delivery.attempts_truncated
+          ? `Tentativas (as ${formatNumber(delivery.attempt_list.length)} mais recentes)`
+          : "Tentativas",
+        headers: ["Nº", "Início", "Código HTTP", "Duração", "Erro", "Resposta do endpoint"],
+        rows: delivery.attempt_list.map((attempt) => [
+          String(attempt.number),
+          formatDateTime(attempt.started_at),
+          attempt.status_code === null ? "—" : String(attempt.status_code),
+          `${formatNumber(attempt.duration_ms)} ms`,
+          attempt.error_kind === null
+            ? "—"
+            : html`<span title="${errorKindText(attempt.error_kind)}">${attempt.error_kind}</span>`,
+          attempt.response_body ? html`<pre>${attempt.response_body}</pre>` : "",
+        ]),
+        empty: "Nenhuma tentativa feita ainda.",
+      });
+      res.type("html").send(
+        page(req, {
+          title: `Entrega #${delivery.id}`,
+          section: "/entregas",
+          notice: noticeFrom(req, MESSAGES),
+          body: html`<p><a href="/entregas">← Fila de entregas</a></p>
+            <dl>
+              <dt>Evento</dt>
+              <dd>${delivery.event}</dd>
+              <dt>Status</dt>
+              <dd>${statusBadge(delivery.status)}</dd>
+              <dt>Endpoint</dt>
+              <dd>
+                <a href="/integracoes/${delivery.integration_id}"><code>${delivery.endpoint_url}</code></a>
+              </dd>
+              <dt>Evento ocorrido em</dt>
+              <dd>${formatDateTime(delivery.occurred_at)}</dd>
+              <dt>Criada em</dt>
+              <dd>${formatDateTime(delivery.created_at)}</dd>
+              <dt>Entregue em</dt>
+              <dd>${formatDateTime(delivery.delivered_at) || "—"}</dd>
+              <dt>Próxima tentativa</dt>
+              <dd>${formatDateTime(delivery.next_attempt_at) || "—"}</dd>
+              <dt>Tentativas</dt>
+              <dd>${formatNumber(delivery.attempts)}</dd>
+              <dt>Último erro</dt>
+              <dd>
+                ${
+                  delivery.last_error_kind
+                    ? `${delivery.last_error_kind}: ${errorKindText(delivery.last_error_kind)}`
+                    : "—"
+                }
+              </dd>
+            </dl>
+            ${
+              resendable
+                ? html`<div class="actions">
+                    ${postButton(req, {
+                      action: `/entregas/${delivery.id}/reenviar`,
+                      label: "Reenviar entrega",
+                      confirm: "Reenviar esta entrega agora?",
+                    })}
+                  </div>`
+                : ""
+            }
+            <h2>Tentativas</h2>
+            ${attempts}
+            ${
+              delivery.last_error !== null
+                ? html`<h3>last_error</h3>
+                    <p class="hint">A última resposta do endpoint (limitada), ou o erro de transporte.</p>
+                    <pre>${delivery.last_error}</pre>`
+                : ""
+            }
+            <h2>Envelope assinado</h2>
+            <p class="hint">
+              Este corpo é enviado igual, byte a byte, em todas as tentativas. Os cabeçalhos de assinatura
+              (X-PT-Timestamp, X-PT-Signature e, durante uma troca de segredo, X-PT-Signature-Previous) são calculados a
+              cada tentativa, com o horário dela, por isso não aparecem aqui. Cada tentativa leva também
+              X-PT-Delivery-Id: ${delivery.id}, X-PT-Event: ${delivery.event} e X-PT-Attempt com o seu número.
+            </p>
+            <pre aria-label="Envelope JSON">${JSON.stringify(delivery.envelope, null, 2)}</pre>`,
+        }).value,
+      );
+    });
+
+    router.post("/entregas/:id/reenviar", requireCapability("deliveries.resend"), async (req, res) => {
+      const user = currentUser(req);
+      const deliveryId = typeof req.params.id === "string" ? req.params.id : "";
+      try {
+        await retryDelivery(
+          { db: deps.db, queue: deps.queue, logger: deps.logger },
+          {
+            accountId: user.accountId,
+            deliveryId,
+            actor: panelActor(user),
+            action: RESEND_ACTION,
+            requestId: req.requestId,
+          },
+        );
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "not_found")
+          throw new PanelHttpError(404, "A entrega não foi encontrada nesta conta.");
+        if (error instanceof ApiError && error.code === "delivery_not_retryable")
+          return res.redirect(303, `/entregas/${deliveryId}?erro=nao_reenviavel`);
+        throw error;
+      }
+      res.redirect(303, `/entregas/${deliveryId}?ok=reenviada`);
+    });
+  },
+};

@@ -1,0 +1,29 @@
+import { apiKeysPage } from "./api-keys.ts";
+import { auditPage } from "./audit.ts";
+import { campaignsPage } from "./campaigns.ts";
+import { authPages } from "./auth.ts";
+import { conversationsPage } from "./conversations.ts";
+import { deliveriesPage } from "./deliveries.ts";
+import { integrationsPage } from "./integrations.ts";
+import { numbersPage } from "./numbers.ts";
+import { overviewPage } from "./overview.ts";
+import { templatesPage } from "./templates.ts";
+import type { PanelPage } from "./types.ts";
+import { usersPage } from "./users.ts";
+
+/** Reachable signed out: sign-in, sign-out, invite acceptance. */
+export const PUBLIC_PAGES: readonly PanelPage[] = [authPages];
+
+/** Behind sign-in; each module registers its own routes and checks its own capabilities (http/roles.ts). */
+export const SIGNED_IN_PAGES: readonly PanelPage[] = [
+  overviewPage,
+  integrationsPage,
+  deliveriesPage,
+  apiKeysPage,
+  numbersPage,
+  templatesPage,
+  conversationsPage,
+  campaignsPage,
+  auditPage,
+  usersPage,
+];

@@ -1,0 +1,506 @@
+import type { Request, Response, Router } from "express";
+import {
+  IntegrationUrlError,
+  WEBHOOK_EVENTS,
+  confirmPanelPassword,
+  getIntegration,
+  listIntegrations,
+  recordAudit,
+  revealIntegrationSecret,
+  rotateIntegrationSecret,
+  setIntegration,
+  setIntegrationActive,
+  type IntegrationSummary,
+  type WebhookEvent,
+} from "@gw/core";
+import { z } from "@gw/config";
+import type { PanelDeps } from "../container.ts";
+import { currentUser, panelActor } from "../http/context.ts";
+import { PanelHttpError } from "../http/errors.ts";
+import { can, requireCapability } from "../http/roles.ts";
+import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
+import { formatDateTime, formatNumber } from "../views/format.ts";
+import { html, type SafeHtml } from "../views/html.ts";
+import { page } from "../views/layout.ts";
+import type { PanelPage } from "./types.ts";
+
+const PAGE_SIZE = 25;
+
+const EVENT_LABELS: Record<WebhookEvent, string> = {
+  "message.status": "message.status: status das mensagens enviadas (enviada, entregue, lida, falhou)",
+  "message.received": "message.received: mensagens que os contatos enviam",
+};
+
+const MESSAGES = {
+  salva: "Integração salva.",
+  criada: "Integração salva. Revele o segredo de assinatura para configurá-lo no seu receptor.",
+  pausada: "Integração pausada: novos eventos não geram entregas para ela.",
+  retomada: "Integração retomada: novos eventos voltam a gerar entregas.",
+  segredo_trocado: "Segredo trocado. Revele o novo segredo e configure-o no seu receptor.",
+};
+
+const eventList = z.union([z.enum(WEBHOOK_EVENTS), z.array(z.enum(WEBHOOK_EVENTS))]);
+
+const integrationForm = z.object({
+  url: z.string().trim().max(2048),
+  // One checked box arrives as a string, several as an array, none as nothing.
+  events: eventList.optional(),
+});
+
+const passwordForm = z.object({ password: z.string().min(1).max(1024) });
+
+const rotateForm = z.object({ encerrar_anterior: z.literal("1").optional() });
+
+const listQuery = z.object({ estado: z.enum(["ativas", "pausadas"]).optional() });
+
+interface FormState {
+  url: string;
+  events: readonly string[];
+  error?: string;
+}
+
+function integrationFields(state: FormState): SafeHtml {
+  return html`<label
+      >URL do endpoint
+      <input
+        type="url"
+        name="url"
+        required
+        maxlength="2048"
+        inputmode="url"
+        placeholder="https://exemplo.com.br/webhooks"
+        value="${state.url}"
+    /></label>
+    <fieldset>
+      <legend>Eventos</legend>
+      ${WEBHOOK_EVENTS.map(
+        (event) =>
+          html`<label
+            ><input type="checkbox" name="events" value="${event}" ${state.events.includes(event) ? "checked" : ""} />
+            ${EVENT_LABELS[event]}</label
+          >`,
+      )}
+    </fieldset>`;
+}
+
+type ReadForm = { ok: true; url: string; events: WebhookEvent[] } | { ok: false; state: FormState & { error: string } };
+
+/** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
+function readIntegrationForm(body: unknown): ReadForm {
+  const parsed = integrationForm.safeParse(body);
+  if (!parsed.success)
+    return { ok: false, state: { url: "", events: [], error: "Informe uma URL válida e escolha eventos da lista." } };
+  const raw = parsed.data.events;
+  const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const url = parsed.data.url;
+  if (url === "") return { ok: false, state: { url, events, error: "Informe a URL do endpoint." } };
+  if (events.length === 0) return { ok: false, state: { url, events, error: "Escolha ao menos um evento." } };
+  return { ok: true, url, events };
+}
+
+function stateBadge(integration: IntegrationSummary): SafeHtml {
+  return integration.active ? badge("ativa", "ok") : badge("pausada", "warn");
+}
+
+/** The rotation overlap still running, if any. */
+function overlapUntil(integration: IntegrationSummary, now = new Date()): string | null {
+  const until = integration.previous_secret_expires_at;
+  return until !== null && new Date(until) > now ? until : null;
+}
+
+function listPage(
+  req: Request,
+  deps: PanelDeps,
+  result: Awaited<ReturnType<typeof listIntegrations>>,
+  options: { estado: string | undefined; form?: FormState },
+): string {
+  const manage = can(req.panelUser, "integrations.manage");
+  const form = options.form;
+  return page(req, {
+    title: "Integrações",
+    section: "/integracoes",
+    notice: form?.error ? { kind: "error", text: form.error } : noticeFrom(req, MESSAGES),
+    body: html`<p class="hint">
+        Cada integração recebe um POST assinado (X-PT-Signature) para cada evento escolhido. Com a integração pausada,
+        novos eventos não geram entregas para ela.
+      </p>
+      <form method="get" action="/integracoes" class="filters">
+        <label
+          >Estado
+          <select name="estado">
+            <option value="">Todas</option>
+            <option value="ativas" ${options.estado === "ativas" ? "selected" : ""}>Ativas</option>
+            <option value="pausadas" ${options.estado === "pausadas" ? "selected" : ""}>Pausadas</option>
+          </select>
+        </label>
+        <button type="submit" class="secondary">Filtrar</button>
+      </form>
+      ${table({
+        caption: "Integrações da conta",
+        headers: ["URL do endpoint", "Eventos", "Estado", "Cadastrada em"],
+        rows: result.integrations.map((integration) => [
+          html`<a href="/integracoes/${integration.id}">${integration.url}</a>`,
+          integration.events.join(", "),
+          stateBadge(integration),
+          formatDateTime(integration.created_at),
+        ]),
+        empty: options.estado ? "Nenhuma integração neste estado." : "Nenhuma integração cadastrada ainda.",
+      })}
+      ${pager({ path: "/integracoes", query: { estado: options.estado }, next: result.next_cursor })}
+      ${
+        manage
+          ? html`<h2>Cadastrar integração</h2>
+              <form method="post" action="/integracoes" class="stack">
+                ${csrfField(req)} ${integrationFields(form ?? { url: "", events: [...WEBHOOK_EVENTS] })}
+                <p class="hint">
+                  ${
+                    deps.integrationPolicy.allowHttp
+                      ? "Ambiente de desenvolvimento: http:// e endereços locais são aceitos."
+                      : "A URL deve usar https:// e apontar para um endereço público."
+                  }
+                  Uma URL já cadastrada tem seus eventos atualizados e volta a ficar ativa.
+                </p>
+                <button type="submit">Salvar integração</button>
+              </form>`
+          : ""
+      }`,
+  }).value;
+}
+
+interface DetailOptions {
+  notice?: { kind: "ok" | "error"; text: string } | null;
+  /** The secret, only in the answer to a confirmed reveal (a POST): never on a GET. */
+  revealed?: string;
+  form?: FormState;
+}
+
+function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSummary, options: DetailOptions): string {
+  const user = currentUser(req);
+  const manage = can(user, "integrations.manage");
+  const reveal = can(user, "integrations.reveal_secret");
+  const base = `/integracoes/${integration.id}`;
+  const overlap = overlapUntil(integration);
+  const overlapHours = deps.config.SECRET_ROTATION_OVERLAP_HOURS;
+  const form = options.form ?? { url: integration.url, events: integration.events };
+
+  const secretSection = html`<h2>Segredo de assinatura</h2>
+    <p class="hint">
+      Cada entrega é assinada com este segredo: o seu receptor calcula o HMAC-SHA256 de
+      <code>timestamp.corpo</code> e compara com o cabeçalho X-PT-Signature.
+    </p>
+    ${
+      overlap
+        ? html`<p>
+            Troca de segredo em andamento: até <strong>${formatDateTime(overlap)}</strong> as entregas também levam
+            X-PT-Signature-Previous, assinado com o segredo anterior, para que um receptor ainda configurado com ele
+            continue verificando.
+          </p>`
+        : ""
+    }
+    ${
+      options.revealed
+        ? html`<p>Segredo atual (guarde-o no seu receptor; ele não volta a aparecer sem nova confirmação de senha):</p>
+            <p class="secret" aria-label="Segredo de assinatura">${options.revealed}</p>`
+        : reveal
+          ? html`<form method="post" action="${base}/segredo" class="stack">
+              ${csrfField(req)}
+              <label
+                >Confirme sua senha para revelar o segredo
+                <input type="password" name="password" autocomplete="current-password" required
+              /></label>
+              <button type="submit">Revelar segredo</button>
+            </form>`
+          : html`<p class="hint">Seu papel nesta conta não permite ver o segredo.</p>`
+    }`;
+
+  const rotateSection = manage
+    ? html`<h2>Trocar segredo</h2>
+        <form
+          method="post"
+          action="${base}/rotacionar"
+          class="stack"
+          data-confirm="Trocar o segredo de assinatura desta integração?"
+        >
+          ${csrfField(req)}
+          <p class="hint">
+            Um novo segredo passa a assinar X-PT-Signature. Por ${formatNumber(overlapHours)} h o segredo atual continua
+            valendo em X-PT-Signature-Previous, para que tentativas já em andamento sejam verificadas enquanto você
+            atualiza o receptor.
+          </p>
+          <fieldset>
+            <legend>Segredo atual</legend>
+            <label
+              ><input type="checkbox" name="encerrar_anterior" value="1" /> O segredo atual vazou: invalidar agora, sem
+              período de sobreposição</label
+            >
+          </fieldset>
+          <button type="submit" class="danger">Trocar segredo</button>
+        </form>`
+    : "";
+
+  const stateSection = manage
+    ? html`<h2>${integration.active ? "Pausar" : "Retomar"}</h2>
+        <p class="hint">
+          ${
+            integration.active
+              ? "Pausada, a integração não recebe entregas de novos eventos; entregas ainda na fila falham sem tentativa e podem ser reenviadas depois de retomar."
+              : "Retomada, novos eventos voltam a gerar entregas. Entregas que falharam enquanto estava pausada podem ser reenviadas em Entregas."
+          }
+        </p>
+        ${
+          integration.active
+            ? postButton(req, {
+                action: `${base}/pausar`,
+                label: "Pausar integração",
+                danger: true,
+                confirm: "Pausar esta integração? Novos eventos não gerarão entregas para ela.",
+              })
+            : postButton(req, { action: `${base}/retomar`, label: "Retomar integração" })
+        }`
+    : "";
+
+  const editSection = manage
+    ? html`<h2>Editar</h2>
+        <form method="post" action="${base}" class="stack">
+          ${csrfField(req)} ${integrationFields(form)}
+          <button type="submit">Salvar alterações</button>
+        </form>`
+    : "";
+
+  return page(req, {
+    title: "Integração",
+    section: "/integracoes",
+    notice: options.notice ?? noticeFrom(req, MESSAGES),
+    body: html`<p><a href="/integracoes">← Todas as integrações</a></p>
+      <dl>
+        <dt>URL do endpoint</dt>
+        <dd><code>${integration.url}</code></dd>
+        <dt>Eventos</dt>
+        <dd>${integration.events.join(", ")}</dd>
+        <dt>Estado</dt>
+        <dd>${stateBadge(integration)}</dd>
+        <dt>Cadastrada em</dt>
+        <dd>${formatDateTime(integration.created_at)}</dd>
+        <dt>Atualizada em</dt>
+        <dd>${formatDateTime(integration.updated_at)}</dd>
+      </dl>
+      ${secretSection} ${rotateSection} ${stateSection} ${editSection}`,
+  }).value;
+}
+
+async function loadIntegration(deps: PanelDeps, req: Request): Promise<IntegrationSummary> {
+  const id = req.params.id;
+  const integration =
+    typeof id === "string"
+      ? await getIntegration({ db: deps.db }, { accountId: currentUser(req).accountId, integrationId: id })
+      : null;
+  if (!integration) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
+  return integration;
+}
+
+function sendDetail(
+  res: Response,
+  req: Request,
+  deps: PanelDeps,
+  integration: IntegrationSummary,
+  status: number,
+  options: DetailOptions,
+): void {
+  res
+    .status(status)
+    .type("html")
+    .send(detailPage(req, deps, integration, options));
+}
+
+export const integrationsPage: PanelPage = {
+  register(router: Router, deps: PanelDeps) {
+    const list = async (req: Request, form?: FormState) => {
+      const query = listQuery.safeParse({ estado: queryText(req, "estado") });
+      if (!query.success) throw new PanelHttpError(400, "Filtro inválido: escolha ativas ou pausadas.");
+      const estado = query.data.estado;
+      const result = await listIntegrations(
+        { db: deps.db },
+        {
+          accountId: currentUser(req).accountId,
+          active: estado === undefined ? undefined : estado === "ativas",
+          limit: PAGE_SIZE,
+          cursor: queryText(req, "cursor"),
+        },
+      );
+      return listPage(req, deps, result, { estado, ...(form ? { form } : {}) });
+    };
+
+    router.get("/integracoes", async (req, res) => {
+      res.type("html").send(await list(req));
+    });
+
+    router.post("/integracoes", requireCapability("integrations.manage"), async (req, res) => {
+      const user = currentUser(req);
+      const form = readIntegrationForm(req.body);
+      if (!form.ok)
+        return void res
+          .status(400)
+          .type("html")
+          .send(await list(req, form.state));
+      try {
+        const saved = await setIntegration(
+          { db: deps.db, policy: deps.integrationPolicy },
+          { accountId: user.accountId, url: form.url, events: form.events },
+        );
+        await recordAudit(
+          { db: deps.db },
+          {
+            accountId: user.accountId,
+            actor: panelActor(user),
+            action: "panel.integration.saved",
+            target: `integration:${saved.id}`,
+            requestId: req.requestId,
+            details: { url: saved.url, events: saved.events },
+          },
+        );
+        res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
+      } catch (error) {
+        if (!(error instanceof IntegrationUrlError)) throw error;
+        res
+          .status(400)
+          .type("html")
+          .send(await list(req, { url: form.url, events: form.events, error: error.message }));
+      }
+    });
+
+    router.get("/integracoes/:id", async (req, res) => {
+      res.type("html").send(detailPage(req, deps, await loadIntegration(deps, req), {}));
+    });
+
+    router.post("/integracoes/:id", requireCapability("integrations.manage"), async (req, res) => {
+      const user = currentUser(req);
+      const integration = await loadIntegration(deps, req);
+      const form = readIntegrationForm(req.body);
+      if (!form.ok)
+        return sendDetail(res, req, deps, integration, 400, {
+          form: form.state,
+          notice: { kind: "error", text: form.state.error },
+        });
+      try {
+        await setIntegration(
+          { db: deps.db, policy: deps.integrationPolicy },
+          { accountId: user.accountId, integrationId: integration.id, url: form.url, events: form.events },
+        );
+      } catch (error) {
+        if (!(error instanceof IntegrationUrlError)) throw error;
+        return sendDetail(res, req, deps, integration, 400, {
+          form: { url: form.url, events: form.events },
+          notice: { kind: "error", text: error.message },
+        });
+      }
+      await recordAudit(
+        { db: deps.db },
+        {
+          accountId: user.accountId,
+          actor: panelActor(user),
+          action: "panel.integration.updated",
+          target: `integration:${integration.id}`,
+          requestId: req.requestId,
+          details: { url: form.url, events: form.events, previous_url: integration.url },
+        },
+      );
+      res.redirect(303, `/integracoes/${integration.id}?ok=salva`);
+    });
+
+    router.post("/integracoes/:id/segredo", requireCapability("integrations.reveal_secret"), async (req, res) => {
+      const user = currentUser(req);
+      const integration = await loadIntegration(deps, req);
+      const parsed = passwordForm.safeParse(req.body);
+      if (!parsed.success)
+        return sendDetail(res, req, deps, integration, 400, {
+          notice: { kind: "error", text: "Informe sua senha para revelar o segredo." },
+        });
+      // The sign-in throttle also counts wrong confirmations: a stolen session cannot guess the password.
+      const ip = req.ip ?? "unknown";
+      const wait = await deps.throttle.retryAfterSeconds(user.email, ip);
+      if (wait > 0) {
+        res.setHeader("Retry-After", String(wait));
+        const minutes = Math.max(1, Math.ceil(wait / 60));
+        return sendDetail(res, req, deps, integration, 429, {
+          notice: {
+            kind: "error",
+            text: `Muitas tentativas com senha errada. Tente de novo em ${minutes} minuto${minutes > 1 ? "s" : ""}.`,
+          },
+        });
+      }
+      if (!(await confirmPanelPassword({ db: deps.db }, { userId: user.userId, password: parsed.data.password }))) {
+        await deps.throttle.recordFailure(user.email, ip);
+        return sendDetail(res, req, deps, integration, 401, {
+          notice: { kind: "error", text: "Senha incorreta: o segredo não foi revelado." },
+        });
+      }
+      const secret = await revealIntegrationSecret(
+        { db: deps.db },
+        { accountId: user.accountId, integrationId: integration.id },
+      );
+      if (!secret) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
+      await recordAudit(
+        { db: deps.db },
+        {
+          accountId: user.accountId,
+          actor: panelActor(user),
+          action: "panel.integration.secret_revealed",
+          target: `integration:${integration.id}`,
+          requestId: req.requestId,
+        },
+      );
+      sendDetail(res, req, deps, integration, 200, { revealed: secret.signing_secret, notice: null });
+    });
+
+    router.post("/integracoes/:id/rotacionar", requireCapability("integrations.manage"), async (req, res) => {
+      const user = currentUser(req);
+      const integration = await loadIntegration(deps, req);
+      const parsed = rotateForm.safeParse(req.body);
+      if (!parsed.success) throw new PanelHttpError(400, "Formulário inválido.");
+      const overlapHours = parsed.data.encerrar_anterior ? 0 : deps.config.SECRET_ROTATION_OVERLAP_HOURS;
+      const rotated = await rotateIntegrationSecret(
+        { db: deps.db },
+        { accountId: user.accountId, integrationId: integration.id, overlapHours },
+      );
+      if (!rotated) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
+      await recordAudit(
+        { db: deps.db },
+        {
+          accountId: user.accountId,
+          actor: panelActor(user),
+          action: "panel.integration.secret_rotated",
+          target: `integration:${integration.id}`,
+          requestId: req.requestId,
+          details: { overlap_hours: overlapHours, previous_secret_expires_at: rotated.previous_secret_expires_at },
+        },
+      );
+      res.redirect(303, `/integracoes/${integration.id}?ok=segredo_trocado`);
+    });
+
+    for (const [path, active] of [
+      ["pausar", false],
+      ["retomar", true],
+    ] as const) {
+      router.post(`/integracoes/:id/${path}`, requireCapability("integrations.manage"), async (req, res) => {
+        const user = currentUser(req);
+        const integration = await loadIntegration(deps, req);
+        const updated = await setIntegrationActive(
+          { db: deps.db },
+          { accountId: user.accountId, integrationId: integration.id, active },
+        );
+        if (!updated) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
+        await recordAudit(
+          { db: deps.db },
+          {
+            accountId: user.accountId,
+            actor: panelActor(user),
+            action: active ? "panel.integration.resumed" : "panel.integration.paused",
+            target: `integration:${integration.id}`,
+            requestId: req.requestId,
+          },
+        );
+        res.redirect(303, `/integracoes/${integration.id}?ok=${active ? "retomada" : "pausada"}`);
+      });
+    }
+  },
+};

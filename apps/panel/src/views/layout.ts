@@ -1,0 +1,77 @@
+import type { Request } from "express";
+import type { PanelSessionUser } from "@gw/core";
+import { html, type SafeHtml } from "./html.ts";
+import { NAV, type NavHref } from "./nav.ts";
+
+export interface PageOptions {
+  title: string;
+  /** The navigation entry to mark as current. */
+  section?: NavHref;
+  body: SafeHtml;
+  /** A confirmation or error shown above the content (role=status / role=alert). */
+  notice?: { kind: "ok" | "error"; text: string } | null;
+}
+
+const ROLE_LABEL = { owner: "owner", admin: "admin", viewer: "leitura" } as const;
+
+function header(user: PanelSessionUser | undefined, section: NavHref | undefined): SafeHtml {
+  if (!user) return html`<header class="top"><span class="brand">Gateway WhatsApp</span></header>`;
+  return html`<header class="top">
+      <span class="brand">Gateway WhatsApp</span>
+      <span class="who">${user.accountName} · ${user.name} <span class="role">(${ROLE_LABEL[user.role]})</span></span>
+      <form method="post" action="/sair" class="inline">
+        <input type="hidden" name="_csrf" value="${user.csrfToken}" />
+        <button type="submit" class="link">Sair</button>
+      </form>
+    </header>
+    <nav aria-label="Seções do painel">
+      <details class="menu" open>
+        <summary>Menu</summary>
+        <ul>
+          ${NAV.map(
+            (item) =>
+              html`<li>
+                <a href="${item.href}" ${item.href === section ? html`aria-current="page"` : ""}>${item.label}</a>
+              </li>`,
+          )}
+        </ul>
+      </details>
+    </nav>`;
+}
+
+export function page(req: Request, options: PageOptions): SafeHtml {
+  const notice = options.notice;
+  return html`<!doctype html>
+    <html lang="pt-BR">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${options.title} · Gateway WhatsApp</title>
+        <link rel="stylesheet" href="/assets/panel.css" />
+        <script src="/assets/panel.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#conteudo">Pular para o conteúdo</a>
+        ${header(req.panelUser, options.section)}
+        <main id="conteudo" tabindex="-1">
+          <h1>${options.title}</h1>
+          ${
+            notice
+              ? html`<p class="notice ${notice.kind}" role="${notice.kind === "error" ? "alert" : "status"}">
+                  ${notice.text}
+                </p>`
+              : ""
+          }
+          ${options.body}
+        </main>
+      </body>
+    </html>`;
+}
+
+export function errorPage(req: Request, status: number, message: string): SafeHtml {
+  return page(req, {
+    title: status === 404 ? "Não encontrado" : status === 403 ? "Acesso negado" : "Não foi possível concluir",
+    notice: { kind: "error", text: message },
+    body: html`<p><a href="/">Voltar à visão geral</a></p>`,
+  });
+}

@@ -1,0 +1,15 @@
+/** The panel's sections, in the navigation's order. */
+export const NAV = [
+  { href: "/", label: "Visão geral" },
+  { href: "/integracoes", label: "Integrações" },
+  { href: "/entregas", label: "Entregas" },
+  { href: "/chaves", label: "Chaves de API" },
+  { href: "/numeros", label: "Números" },
+  { href: "/templates", label: "Templates" },
+  { href: "/conversas", label: "Conversas" },
+  { href: "/campanhas", label: "Campanhas" },
+  { href: "/auditoria", label: "Auditoria" },
+  { href: "/usuarios", label: "Usuários" },
+] as const;
+
+export type NavHref = (typeof NAV)[number]["href"];

@@ -1,0 +1,235 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import type { Page } from "playwright-core";
+import { eventually } from "@gw/testkit";
+import {
+  createTenant,
+  screenshot,
+  signIn,
+  startPanelStack,
+  textOf,
+  type PanelStack,
+  type TestTenant,
+} from "./support/stack.ts";
+
+jest.setTimeout(90_000);
+
+const X = "5511987650101";
+const Y = "5521987650202";
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').toString("base64");
+
+describe("panel Conversas in Chromium", () => {
+  let stack: PanelStack;
+  let tenant: TestTenant;
+  let other: TestTenant;
+  let viewer: Page;
+  const ids: Record<string, string> = {};
+
+  /** A contact's message through the sandbox's signed webhook; returns the gateway's inbound message id. */
+  async function inbound(to: TestTenant, body: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${stack.sandbox.url}/_sandbox/inbound`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phone_number_id: to.phoneNumberId, ...body }),
+    });
+    const answer = (await response.json()) as { id: string; webhook_status: number };
+    expect(answer.webhook_status).toBe(200);
+    return (await stack.db.inboundMessage.findUniqueOrThrow({ where: { wamid: answer.id } })).id;
+  }
+
+  /** The SHA-256 (hex) the sandbox recorded for the media of its newest inbound message of `type`. */
+  async function sandboxMediaSha(mimeType: string): Promise<string> {
+    const response = await fetch(`${stack.sandbox.url}/_sandbox/media`);
+    const { media } = (await response.json()) as { media: { mime_type: string; sha256: string }[] };
+    const found = media.findLast((item) => item.mime_type === mimeType);
+    if (!found) throw new Error(`no ${mimeType} media in the sandbox`);
+    return found.sha256;
+  }
+
+  beforeAll(async () => {
+    stack = await startPanelStack();
+    tenant = await createTenant(stack.db);
+    other = await createTenant(stack.db);
+    // Y wrote 25 h ago (window closed); X wrote in the last minute (window open).
+    ids.y = await inbound(tenant, {
+      from: Y,
+      name: "João Lima",
+      type: "text",
+      text: "Vocês abrem domingo?",
+      timestamp: Math.floor(Date.now() / 1000) - 25 * 3600,
+    });
+    // Meta's timestamps are whole seconds: a second apart each, so the conversation's order is known.
+    const now = Math.floor(Date.now() / 1000);
+    ids.xText = await inbound(tenant, {
+      from: X,
+      name: "Maria Souza",
+      type: "text",
+      text: "Oi, cadê meu pedido?",
+      timestamp: now - 40,
+    });
+    ids.xImage = await inbound(tenant, {
+      from: X,
+      name: "Maria Souza",
+      type: "image",
+      media: { mime_type: "image/png", caption: "Foto da caixa amassada" },
+      timestamp: now - 30,
+    });
+    ids.xDocument = await inbound(tenant, {
+      from: X,
+      name: "Maria Souza",
+      type: "document",
+      media: { mime_type: "application/pdf", filename: "nota fiscal ção.pdf" },
+      timestamp: now - 20,
+    });
+    ids.xSvg = await inbound(tenant, {
+      from: X,
+      name: "Maria Souza",
+      type: "image",
+      media: { mime_type: "image/svg+xml", data: SVG },
+      timestamp: now - 10,
+    });
+    ids.otherImage = await inbound(other, { from: X, type: "image", media: { mime_type: "image/png" } });
+    // The account answers X through the public API (the window is open).
+    const sent = await fetch(`${stack.apiUrl}/public/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${tenant.apiKey}` },
+      body: JSON.stringify({ to: X, text: "Sua troca já foi aberta." }),
+    });
+    expect(sent.status).toBe(200);
+    // The sandbox reports delivered then read within milliseconds; wait for the final status.
+    await eventually(
+      async () =>
+        (await stack.db.message.findFirst({ where: { accountId: tenant.accountId, to: X } }))?.status === "read",
+      { timeoutMs: 15_000, what: "the reply read" },
+    );
+    viewer = await signIn(stack, tenant.users.viewer.email);
+  });
+  afterAll(async () => {
+    await viewer.context().close();
+    await stack.close();
+  });
+
+  it("lists the contacts who wrote, newest first, with the last message and the 24 h window, and searches them", async () => {
+    await viewer.goto("/conversas");
+    const rows = viewer.locator("tbody tr");
+    expect(await rows.count()).toBe(2);
+    const x = (await rows.nth(0).locator("td").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
+    expect(x).toEqual([
+      `Maria Souza +${X}`,
+      tenant.phoneNumberId,
+      "Conta: mensagem de texto lida",
+      expect.stringMatching(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} 4 mensagens do contato$/),
+      expect.stringMatching(/^aberta até \d{2}:\d{2}$/),
+    ]);
+    const y = (await rows.nth(1).locator("td").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
+    expect(y).toEqual([
+      `João Lima +${Y}`,
+      tenant.phoneNumberId,
+      "Contato: Vocês abrem domingo?",
+      expect.stringMatching(/1 mensagem do contato$/),
+      "fechada",
+    ]);
+    await screenshot(viewer, "conversas");
+
+    await viewer.getByLabel("Buscar por nome ou número").fill("joão");
+    await viewer.getByRole("button", { name: "Buscar" }).click();
+    await viewer.waitForURL(/busca=/);
+    expect(await viewer.locator("tbody tr").allInnerTexts()).toEqual([expect.stringContaining("João Lima")]);
+    await viewer.getByLabel("Buscar por nome ou número").fill("98765-0101");
+    await viewer.getByRole("button", { name: "Buscar" }).click();
+    await viewer.waitForURL(/busca=98765-0101/);
+    expect(await viewer.locator("tbody tr").allInnerTexts()).toEqual([expect.stringContaining("Maria Souza")]);
+  });
+
+  it("shows a conversation's messages oldest first, and an inbound image opened through the panel", async () => {
+    await viewer.goto("/conversas");
+    await viewer.getByRole("link", { name: "Maria Souza" }).click();
+    await viewer.waitForURL(new RegExp(`/conversas/${tenant.phoneNumberId}/${X}$`));
+    expect(await textOf(viewer.getByRole("heading", { level: 1 }))).toBe("Maria Souza");
+    const bubbles = viewer.locator("article.bubble");
+    expect(await bubbles.count()).toBe(5);
+    expect(await textOf(bubbles.nth(0))).toMatch(/^Contato · .* Oi, cadê meu pedido\?$/);
+    expect(await textOf(bubbles.nth(1))).toMatch(/· imagem Foto da caixa amassada Abrir imagem \(image\/png\)$/);
+    expect(await textOf(bubbles.nth(2))).toMatch(/· documento Baixar documento nota fiscal ção\.pdf/);
+    expect(await textOf(bubbles.nth(4))).toMatch(/^Conta · .* lida Mensagem de texto/);
+    expect(await bubbles.nth(4).getAttribute("class")).toBe("bubble out");
+
+    // The image is fetched by the panel from Meta's media endpoint and served from the panel's own origin.
+    const image = bubbles.nth(1).locator("img");
+    expect(await image.getAttribute("src")).toBe(`/conversas/midia/${ids.xImage}`);
+    expect(await image.getAttribute("alt")).toBe("imagem enviada pelo contato: Foto da caixa amassada");
+    await image.scrollIntoViewIfNeeded();
+    // Decoded pixels: a broken image (an error page, a refused type) keeps naturalWidth 0 until the deadline. Polled
+    // from here with string expressions: waitForFunction would need 'unsafe-eval', which the panel's CSP refuses, and
+    // these tests compile without the DOM library (as panel.overview's do).
+    const naturalWidth = `document.querySelector('img[src="/conversas/midia/${ids.xImage}"]').naturalWidth`;
+    expect(
+      await eventually(async () => (await viewer.evaluate<number>(naturalWidth)) > 0, {
+        timeoutMs: 10_000,
+        what: "the image decoded",
+      }).catch(() => false),
+    ).toBe(true);
+    // SVG is never shown inline: only a link, served as a download.
+    expect(await bubbles.nth(3).locator("img").count()).toBe(0);
+    expect(await textOf(bubbles.nth(3))).toMatch(/Abrir imagem \(image\/svg\+xml\)$/);
+    await screenshot(viewer, "conversa");
+
+    // Phone width: nothing wider than the screen (the image and bubbles shrink, no sideways scroll).
+    await viewer.setViewportSize({ width: 375, height: 800 });
+    expect(await viewer.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
+    await viewer.setViewportSize({ width: 1280, height: 900 });
+
+    const audit = await stack.db.auditEntry.findFirst({
+      where: { accountId: tenant.accountId, action: "panel.media.opened", target: `inbound_message:${ids.xImage}` },
+    });
+    expect(audit).toMatchObject({ actor: `panel:${tenant.users.viewer.email}` });
+  });
+
+  it("answers the media with its type, nosniff and no-store; documents and SVG only as downloads", async () => {
+    const image = await viewer.request.get(`/conversas/midia/${ids.xImage}`);
+    expect(image.status()).toBe(200);
+    expect(image.headers()).toMatchObject({
+      "content-type": "image/png",
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+      "content-disposition": "inline",
+    });
+    const bytes = await image.body();
+    expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(await sandboxMediaSha("image/png"));
+
+    const document = await viewer.request.get(`/conversas/midia/${ids.xDocument}`);
+    expect(document.headers()).toMatchObject({
+      "content-type": "application/pdf",
+      "x-content-type-options": "nosniff",
+      "content-disposition": `attachment; filename="nota fiscal __o.pdf"; filename*=UTF-8''nota%20fiscal%20%C3%A7%C3%A3o.pdf`,
+    });
+
+    const svg = await viewer.request.get(`/conversas/midia/${ids.xSvg}`);
+    expect(svg.headers()).toMatchObject({
+      "content-type": "image/svg+xml",
+      "x-content-type-options": "nosniff",
+      "content-disposition": "attachment",
+    });
+    expect(svg.headers()["content-security-policy"]).toMatch(/sandbox/);
+  });
+
+  it("answers 404 for another account's media and conversation, and for ids that name nothing", async () => {
+    for (const path of [
+      `/conversas/midia/${ids.otherImage}`,
+      "/conversas/midia/00000000-0000-4000-8000-000000000000",
+      "/conversas/midia/nao-e-um-id",
+      `/conversas/${other.phoneNumberId}/${X}`,
+      `/conversas/${tenant.phoneNumberId}/abc`,
+    ]) {
+      const response = await viewer.request.get(path);
+      expect([path, response.status()]).toEqual([path, 404]);
+    }
+    // The refused media was never fetched for this account, so never audited.
+    expect(
+      await stack.db.auditEntry.count({
+        where: { action: "panel.media.opened", target: `inbound_message:${ids.otherImage}` },
+      }),
+    ).toBe(0);
+  });
+});

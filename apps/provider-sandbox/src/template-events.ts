@@ -1,0 +1,181 @@
+import { z } from "zod";
+import type { SandboxState } from "./state.ts";
+import type { QualityScore, SandboxTemplate, TemplateStatus } from "./types.ts";
+import type { TemplateWebhookField, TemplateWebhookPayload } from "./webhooks.ts";
+
+/** Meta's `event` values of message_template_status_update. */
+export const TEMPLATE_EVENTS = [
+  "APPROVED",
+  "REJECTED",
+  "PENDING",
+  "PAUSED",
+  "DISABLED",
+  "FLAGGED",
+  "REINSTATED",
+  "IN_APPEAL",
+  "LIMIT_EXCEEDED",
+  "LOCKED",
+  "UNLOCKED",
+  "ARCHIVED",
+  "UNARCHIVED",
+  "PENDING_DELETION",
+  "DELETED",
+] as const;
+export type TemplateEvent = (typeof TEMPLATE_EVENTS)[number];
+
+const QUALITY_SCORES = ["GREEN", "YELLOW", "RED", "UNKNOWN"] as const;
+
+/**
+ * The catalogue status each event leaves the template in. FLAGGED, LOCKED and UNLOCKED warn without changing it;
+ * DELETED removes the template from the catalogue.
+ */
+const STATUS_AFTER: Partial<Record<TemplateEvent, TemplateStatus>> = {
+  APPROVED: "APPROVED",
+  REJECTED: "REJECTED",
+  PENDING: "PENDING",
+  PAUSED: "PAUSED",
+  DISABLED: "DISABLED",
+  REINSTATED: "APPROVED",
+  IN_APPEAL: "IN_APPEAL",
+  LIMIT_EXCEEDED: "LIMIT_EXCEEDED",
+  ARCHIVED: "ARCHIVED",
+  UNARCHIVED: "APPROVED",
+  PENDING_DELETION: "PENDING_DELETION",
+};
+
+const templateRef = {
+  template_id: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+  language: z.string().min(1).optional(),
+  waba_id: z.string().min(1).optional(),
+};
+
+/** Body of POST /_sandbox/templates/status. */
+export const templateStatusSchema = z.object({
+  ...templateRef,
+  event: z.enum(TEMPLATE_EVENTS),
+  /** Default: INVALID_FORMAT for REJECTED, null for PENDING_DELETION and DELETED, else NONE (Meta's values). */
+  reason: z.string().min(1).nullable().optional(),
+  other_info: z.object({ title: z.string(), description: z.string() }).optional(),
+  rejection_info: z.object({ reason: z.string(), recommendation: z.string() }).optional(),
+  /** Unix seconds; DISABLED only, default now. */
+  disable_date: z.number().int().nonnegative().optional(),
+});
+
+/** Body of POST /_sandbox/templates/quality. */
+export const templateQualitySchema = z.object({
+  ...templateRef,
+  new_quality_score: z.enum(QUALITY_SCORES),
+  /** Default: the catalogue's current quality_score.score. */
+  previous_quality_score: z.enum(QUALITY_SCORES).optional(),
+});
+
+type TemplateRef = { template_id?: string | undefined; name?: string | undefined; language?: string | undefined };
+
+/** The catalogue template a control call names, or a Portuguese refusal. */
+export function findCatalogueTemplate(
+  state: SandboxState,
+  ref: TemplateRef,
+): { template: SandboxTemplate } | { error: string; status: number } {
+  if (ref.template_id === undefined && ref.name === undefined)
+    return { status: 400, error: "Informe template_id ou name do template." };
+  const matches = state.config.templates.filter(
+    (t) =>
+      (ref.template_id === undefined || t.id === ref.template_id) &&
+      (ref.name === undefined || t.name === ref.name) &&
+      (ref.language === undefined || t.language === ref.language),
+  );
+  const [template, ...others] = matches;
+  if (!template) return { status: 404, error: "O template não está no catálogo do sandbox." };
+  if (others.length > 0)
+    return { status: 400, error: `O template ${template.name} existe em mais de um idioma: informe language.` };
+  return { template };
+}
+
+/** Replaces one template of the catalogue (a new array: the fixtures the sandbox started with are never mutated). */
+function replaceTemplate(state: SandboxState, id: string, next: SandboxTemplate | null): void {
+  state.config.templates = state.config.templates.flatMap((t) => (t.id !== id ? [t] : next ? [next] : []));
+}
+
+/** Meta sends template ids as JSON numbers; ids that are not safe integers stay strings. */
+function templateIdValue(id: string): number | string {
+  return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
+function payload(
+  state: SandboxState,
+  wabaId: string | undefined,
+  field: TemplateWebhookField,
+  value: Record<string, unknown>,
+): TemplateWebhookPayload {
+  return {
+    object: "whatsapp_business_account",
+    entry: [{ id: wabaId ?? state.wabaId, time: Math.floor(state.now() / 1000), changes: [{ value, field }] }],
+  };
+}
+
+/** Applies a status event to the catalogue and builds Meta's message_template_status_update webhook. */
+export function templateStatusUpdate(
+  state: SandboxState,
+  template: SandboxTemplate,
+  input: z.infer<typeof templateStatusSchema>,
+): TemplateWebhookPayload {
+  const reason =
+    input.reason !== undefined
+      ? input.reason
+      : input.event === "REJECTED"
+        ? "INVALID_FORMAT"
+        : input.event === "PENDING_DELETION" || input.event === "DELETED"
+          ? null
+          : "NONE";
+  const value: Record<string, unknown> = {
+    event: input.event,
+    message_template_id: templateIdValue(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+    reason,
+    message_template_category: template.category,
+  };
+  if (input.event === "DISABLED")
+    value.disable_info = { disable_date: input.disable_date ?? Math.floor(state.now() / 1000) };
+  const otherInfo =
+    input.other_info ??
+    (input.event === "PAUSED"
+      ? {
+          title: "FIRST_PAUSE",
+          description: "Your WhatsApp message template has been paused for 3 hours because it had issues.",
+        }
+      : undefined);
+  if (otherInfo) value.other_info = otherInfo;
+  if (input.rejection_info) value.rejection_info = input.rejection_info;
+
+  const status = STATUS_AFTER[input.event];
+  if (input.event === "DELETED") replaceTemplate(state, template.id, null);
+  else if (status)
+    replaceTemplate(state, template.id, {
+      ...template,
+      status,
+      rejected_reason: status === "REJECTED" ? (reason ?? "NONE") : "NONE",
+    });
+  return payload(state, input.waba_id, "message_template_status_update", value);
+}
+
+/** Applies a quality change to the catalogue and builds Meta's message_template_quality_update webhook. */
+export function templateQualityUpdate(
+  state: SandboxState,
+  template: SandboxTemplate,
+  input: z.infer<typeof templateQualitySchema>,
+): TemplateWebhookPayload {
+  const previous: QualityScore = input.previous_quality_score ?? template.quality_score.score;
+  replaceTemplate(state, template.id, {
+    ...template,
+    quality_score: { score: input.new_quality_score, date: Math.floor(state.now() / 1000) },
+  });
+  return payload(state, input.waba_id, "message_template_quality_update", {
+    previous_quality_score: previous,
+    new_quality_score: input.new_quality_score,
+    message_template_id: templateIdValue(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+  });
+}

@@ -1,0 +1,230 @@
+import { z } from "zod";
+import { errorResponse, internalError, tooManyRequests, unauthorized, type OperationResponse } from "./openapi.ts";
+
+/** Campaigns: bulk template sends paced at the number's rate (docs/decisions.md, "Campaigns"). */
+
+export const CAMPAIGN_STATUSES = ["draft", "scheduled", "running", "paused", "completed", "cancelled"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+/** Where a recipient ended (or is): each recipient is counted once, in its furthest state. */
+export const RECIPIENT_OUTCOMES = [
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "read",
+  "failed",
+  "skipped",
+  "cancelled",
+] as const;
+export type RecipientOutcome = (typeof RECIPIENT_OUTCOMES)[number];
+/** Rows of one campaign (a JSON list or a CSV upload). */
+export const CAMPAIGN_MAX_RECIPIENTS = 100_000;
+export const CAMPAIGNS_MAX_LIMIT = 200;
+export const CAMPAIGN_RECIPIENTS_MAX_LIMIT = 1_000;
+
+/** An integer read from a query string or path, as pydantic reads one (see deliveries.ts). */
+function urlInt(schema: z.ZodInt) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value),
+    schema,
+  );
+}
+
+const optionalText = (max: number) => z.string().max(max).nullish();
+
+export const CampaignHeaderMediaIn = z
+  .object({
+    type: z.enum(["image", "video", "document"]).nullish().describe("The template's header format when absent"),
+    link: z
+      .string()
+      .min(8)
+      .max(2048)
+      .regex(/^https?:\/\/\S+$/i)
+      .describe("A PUBLIC http(s) URL the provider downloads without login"),
+    filename: z.string().max(200).nullish(),
+  })
+  // No component id: its only use is nullable, and zod-to-openapi would make the component itself nullable.
+  .describe("Header media of this recipient's send");
+
+/** One recipient with its own template parameters; the CSV columns carry the same fields (see CampaignCsvColumns). */
+export const CampaignRecipientIn = z
+  .object({
+    to: z.string().min(1).max(32),
+    variables: z.array(z.string()).max(20).nullish().describe("Filled in order into {{1}}, {{2}}, ... of the body"),
+    header_text: optionalText(200),
+    header_media: CampaignHeaderMediaIn.nullish(),
+    button_url_param: optionalText(200),
+    button_url_index: z.int().min(0).max(9).nullish(),
+    coupon_code: optionalText(15),
+    client_ref: optionalText(64).describe("Caller reference, echoed in message.status events"),
+  })
+  .meta({ id: "CampaignRecipientIn" });
+export type CampaignRecipientIn = z.infer<typeof CampaignRecipientIn>;
+
+const campaignFields = {
+  name: z.string().trim().min(1).max(120),
+  template: z.string().min(1).max(255).describe("Template name (an APPROVED template of the number's WABA)"),
+  language: z.string().min(1).max(16).default("pt_BR"),
+  phone_number_id: optionalText(64).describe("Business number that sends; the account's default number otherwise"),
+  start_at: z.iso
+    .datetime({ offset: true })
+    .nullish()
+    .describe("ISO 8601; the campaign waits until then once started (default: at once)"),
+};
+
+const CREATE_EXAMPLE = {
+  name: "Black Friday clientes VIP",
+  template: "pedido_confirmado",
+  language: "pt_BR",
+  start_at: "2026-11-27T09:00:00-03:00",
+  recipients: [
+    { to: "5511987654321", variables: ["Maria", "12345", "3"], header_text: "12345", client_ref: "cliente-1" },
+    { to: "+55 21 99876-5432", variables: ["João", "12346", "1"], header_text: "12346", client_ref: "cliente-2" },
+  ],
+};
+
+/** POST /campaigns with a JSON body. */
+export const CampaignCreateIn = z
+  .object({
+    ...campaignFields,
+    recipients: z.array(CampaignRecipientIn).min(1).max(CAMPAIGN_MAX_RECIPIENTS),
+  })
+  .meta({ id: "CampaignCreateIn", examples: [CREATE_EXAMPLE] });
+export type CampaignCreateIn = z.infer<typeof CampaignCreateIn>;
+
+/** POST /campaigns with a `text/csv` body: the campaign's fields go in the query string. */
+export const CampaignCsvQuery = z.object(campaignFields);
+
+/** The CSV's columns (header row, any order, case-insensitive); only `to` is required. */
+export const CAMPAIGN_CSV_COLUMNS = [
+  "to",
+  "variable_1 … variable_20",
+  "header_text",
+  "header_media_link",
+  "header_media_type",
+  "header_media_filename",
+  "button_url_param",
+  "button_url_index",
+  "coupon_code",
+  "client_ref",
+] as const;
+
+export const CampaignPath = z.object({ campaign_id: z.guid() });
+
+export const CampaignStartIn = z
+  .object({
+    accepted_recipients: z
+      .int()
+      .min(0)
+      .describe("The accepted recipient count the creation reported: the campaign starts only if it is still that"),
+  })
+  .meta({ id: "CampaignStartIn", examples: [{ accepted_recipients: 4998 }] });
+
+export const CampaignsQuery = z.object({
+  limit: urlInt(z.int().min(1).max(CAMPAIGNS_MAX_LIMIT)).default(50),
+  before_id: z.guid().optional().describe("next_before_id of the previous page"),
+});
+
+export const CampaignRecipientsQuery = z.object({
+  status: z.enum(RECIPIENT_OUTCOMES).optional(),
+  limit: urlInt(z.int().min(1).max(CAMPAIGN_RECIPIENTS_MAX_LIMIT)).default(100),
+  after_id: urlInt(z.int().min(0)).optional().describe("next_after_id of the previous page"),
+});
+
+const count = z.int().min(0);
+export const CampaignProgressOut = z
+  .object({
+    queued: count,
+    sending: count,
+    sent: count,
+    delivered: count,
+    read: count,
+    failed: count,
+    skipped: count,
+    cancelled: count,
+  })
+  .describe(
+    "Recipients by outcome, each counted once in its furthest state (a read message is in `read`, not in `delivered`)",
+  )
+  .meta({ id: "CampaignProgressOut" });
+
+export const CampaignRejectedRowOut = z
+  .object({
+    row: z.int().min(1).describe("1-based position in the list (in a CSV, the data row: the header is not counted)"),
+    to: z.string(),
+    code: z
+      .string()
+      .describe(
+        "invalid_recipient, duplicate_recipient, invalid_parameter, csv_extra_fields or a template pre-check code (template_params_mismatch, variable_too_long, ...)",
+      ),
+    message: z.string().describe("Portuguese sentence"),
+  })
+  .meta({ id: "CampaignRejectedRowOut" });
+
+export const CampaignOut = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    phone_number_id: z.string(),
+    template: z.string(),
+    language: z.string(),
+    template_category: z.string().nullable(),
+    start_at: z.string().nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+    total_rows: z.int().describe("Rows given"),
+    accepted_recipients: z.int().describe("Rows that passed validation: the campaign's recipients"),
+    rejected_count: z.int(),
+    progress: CampaignProgressOut,
+    rate_per_second: z.number().describe("The number's rate in force (lower while it backs off after a 130429)"),
+    eta_seconds: z.int().nullable().describe("Time the queued recipients need at that rate; null when none are left"),
+    estimated_completion_at: z.string().nullable().describe("ISO 8601 UTC; running or scheduled campaigns only"),
+  })
+  .meta({ id: "CampaignOut" });
+
+export const CampaignDetailOut = z
+  .object({
+    success: z.literal(true),
+    data: CampaignOut.extend({ rejected_rows: z.array(CampaignRejectedRowOut) }),
+  })
+  .meta({ id: "CampaignDetailOut" });
+
+export const CampaignListOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({ campaigns: z.array(CampaignOut), next_before_id: z.string().nullable() }),
+  })
+  .meta({ id: "CampaignListOut" });
+
+export const CampaignRecipientOut = z
+  .object({
+    id: z.int(),
+    row: z.int(),
+    to: z.string(),
+    client_ref: z.string().nullable(),
+    status: z.enum(RECIPIENT_OUTCOMES),
+    message_id: z.string().nullable().describe("The message_id of its message.status events"),
+    error_code: z.string().nullable(),
+    error_message: z.string().nullable(),
+    attempts: z.int(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "CampaignRecipientOut" });
+
+export const CampaignRecipientListOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({ recipients: z.array(CampaignRecipientOut), next_after_id: z.int().nullable() }),
+  })
+  .meta({ id: "CampaignRecipientListOut" });
+
+/** Responses every campaign operation shares (spec 7's envelope). */
+export const campaignCommonResponses: Record<number, OperationResponse> = {
+  401: unauthorized,
+  429: tooManyRequests(["api_rate_limited"]),
+  500: internalError,
+};
+export const campaignNotFound = errorResponse("Campaign not in this account.", ["not_found"]);

@@ -1,0 +1,36 @@
+export {
+  RECIPIENT_EXPORT_COLUMNS,
+  cancelCampaign,
+  createCampaign,
+  exportCampaignRecipients,
+  getCampaign,
+  listCampaignRecipients,
+  listCampaigns,
+  pauseCampaign,
+  resumeCampaign,
+  startCampaign,
+} from "./campaigns.ts";
+export type {
+  CampaignActor,
+  CampaignControlDeps,
+  CampaignDetail,
+  CampaignOrigin,
+  CampaignProgress,
+  CampaignReadDeps,
+  CampaignView,
+  CampaignWaker,
+  CreateCampaignInput,
+  RecipientView,
+} from "./campaigns.ts";
+export { CsvError, csvLine, parseCsv } from "./csv.ts";
+export type { CsvRecord } from "./csv.ts";
+export { rowsFromCsv, rowsFromList, validateRecipients } from "./recipients.ts";
+export type { AcceptedRecipient, GivenRow, RecipientParameters, RejectedRow } from "./recipients.ts";
+export {
+  DEFAULT_CAMPAIGN_RUN_SETTINGS,
+  SKIPPED_CODES,
+  campaignsToWake,
+  recipientIdempotencyKey,
+  runCampaignTick,
+} from "./runner.ts";
+export type { CampaignRunSettings, CampaignRunnerDeps, TickOutcome } from "./runner.ts";

@@ -1,0 +1,238 @@
+import {
+  CAMPAIGN_MAX_RECIPIENTS,
+  CampaignRecipientIn,
+  RequestValidationError,
+  toValidationIssue,
+  type ValidationIssue,
+} from "@gw/contracts";
+import { ApiError } from "@gw/errors";
+import type { MetaTemplate } from "@gw/meta";
+import { normalizePhone } from "../phones/normalize.ts";
+import { buildTemplateSend } from "../templates/build.ts";
+import { templateShape } from "../templates/shape.ts";
+import { CsvError, parseCsv } from "./csv.ts";
+
+/** A row's template parameters as stored (campaign_recipients.parameters) and sent. */
+export interface RecipientParameters {
+  variables?: string[];
+  header_text?: string;
+  header_media?: { type: string; link: string; filename?: string };
+  button_url_param?: string;
+  button_url_index?: number;
+  coupon_code?: string;
+}
+
+export interface AcceptedRecipient {
+  row: number;
+  /** Digits with the country code. */
+  contact: string;
+  parameters: RecipientParameters | null;
+  clientRef: string | null;
+}
+
+export interface RejectedRow {
+  row: number;
+  to: string;
+  /** A template pre-check code of the send, or invalid_recipient, duplicate_recipient, invalid_parameter... */
+  code: string;
+  message: string;
+}
+
+/** One row as given, before validation: parsed, or refused already (a CSV row that does not fit the schema). */
+export type GivenRow = { row: number; input: CampaignRecipientIn } | { row: number; rejected: RejectedRow };
+
+function csvFailure(msg: string, type: string): RequestValidationError {
+  return new RequestValidationError([{ loc: ["body"], msg, type }]);
+}
+
+const MAX_VARIABLES = 20;
+const COLUMNS = new Set([
+  "to",
+  "header_text",
+  "header_media_link",
+  "header_media_type",
+  "header_media_filename",
+  "button_url_param",
+  "button_url_index",
+  "coupon_code",
+  "client_ref",
+]);
+const VARIABLE_COLUMN = /^variable_([1-9]|1\d|20)$/;
+
+/**
+ * The rows of a CSV upload (see CAMPAIGN_CSV_COLUMNS in the contracts). Problems with the file itself (unreadable,
+ * unknown or missing columns, no rows, too many) refuse the whole upload (422); a row whose values do not fit is
+ * refused on its own. Cells are trimmed; empty cells are absent values.
+ */
+export function rowsFromCsv(text: string): GivenRow[] {
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvError) throw csvFailure(`O CSV não pôde ser lido: ${error.message}`, "csv_invalid");
+    throw error;
+  }
+  const [header, ...data] = records;
+  if (!header)
+    throw csvFailure("O CSV está vazio; a primeira linha deve ter os nomes das colunas (ao menos to).", "csv_empty");
+  const columns = header.fields.map((name) => name.trim().toLowerCase());
+  for (const [index, name] of columns.entries()) {
+    if (!COLUMNS.has(name) && !VARIABLE_COLUMN.test(name))
+      throw csvFailure(
+        `A coluna "${header.fields[index] ?? ""}" do CSV não é conhecida; use to, variable_1 a variable_${MAX_VARIABLES}, header_text, header_media_link, header_media_type, header_media_filename, button_url_param, button_url_index, coupon_code ou client_ref.`,
+        "csv_column_unknown",
+      );
+    if (columns.indexOf(name) !== index)
+      throw csvFailure(`A coluna "${name}" aparece mais de uma vez no cabeçalho do CSV.`, "csv_column_duplicate");
+  }
+  if (!columns.includes("to"))
+    throw csvFailure("O CSV precisa de uma coluna to com o número de cada destinatário.", "csv_column_missing");
+  if (data.length === 0) throw csvFailure("O CSV não tem nenhuma linha de destinatário.", "csv_empty");
+  if (data.length > CAMPAIGN_MAX_RECIPIENTS)
+    throw csvFailure(
+      `O CSV tem ${data.length} linhas de destinatários; o máximo por campanha é ${CAMPAIGN_MAX_RECIPIENTS}.`,
+      "too_long",
+    );
+
+  return data.map((record, index): GivenRow => {
+    const row = index + 1;
+    const cell = (name: string): string | undefined => {
+      const at = columns.indexOf(name);
+      const value = at < 0 ? undefined : record.fields[at]?.trim();
+      return value === "" ? undefined : value;
+    };
+    const to = cell("to") ?? "";
+    if (record.fields.slice(columns.length).some((extra) => extra.trim() !== "")) {
+      return {
+        row,
+        rejected: {
+          row,
+          to,
+          code: "csv_extra_fields",
+          message: `A linha ${record.line} do CSV tem mais campos que o cabeçalho; confira separadores e aspas.`,
+        },
+      };
+    }
+    const variables: string[] = [];
+    for (let n = 1; n <= MAX_VARIABLES; n++) variables.push(cell(`variable_${n}`) ?? "");
+    // Variables run up to the last one filled: a template with 2 variables needs no variable_3 column.
+    while (variables.length > 0 && variables.at(-1) === "") variables.pop();
+    const link = cell("header_media_link");
+    const urlIndex = cell("button_url_index");
+    const candidate = {
+      to,
+      variables: variables.length > 0 ? variables : undefined,
+      header_text: cell("header_text"),
+      header_media: link
+        ? { link, type: cell("header_media_type")?.toLowerCase(), filename: cell("header_media_filename") }
+        : undefined,
+      button_url_param: cell("button_url_param"),
+      button_url_index: urlIndex === undefined ? undefined : /^\d+$/.test(urlIndex) ? Number(urlIndex) : urlIndex,
+      coupon_code: cell("coupon_code"),
+      client_ref: cell("client_ref"),
+    };
+    const parsed = CampaignRecipientIn.safeParse(candidate, { reportInput: true });
+    if (parsed.success) return { row, input: parsed.data };
+    const issue: ValidationIssue | undefined =
+      parsed.error.issues[0] && toValidationIssue(parsed.error.issues[0], "body");
+    const column = issue ? csvColumnOf(issue.loc.slice(1)) : "to";
+    return {
+      row,
+      rejected: { row, to, code: "invalid_parameter", message: `Coluna ${column}: ${issue?.msg ?? "valor inválido."}` },
+    };
+  });
+}
+
+/** The CSV column a schema path comes from (["header_media", "link"] -> header_media_link). */
+function csvColumnOf(path: (string | number)[]): string {
+  const [field, inner] = path;
+  if (field === "variables" && typeof inner === "number") return `variable_${inner + 1}`;
+  if (field === "header_media" && typeof inner === "string") return `header_media_${inner}`;
+  return String(field ?? "to");
+}
+
+/** The rows of a JSON list (already validated by the request schema). */
+export function rowsFromList(recipients: readonly CampaignRecipientIn[]): GivenRow[] {
+  return recipients.map((input, index) => ({ row: index + 1, input }));
+}
+
+function parametersOf(input: CampaignRecipientIn, headerFormat: string | null): RecipientParameters | null {
+  const parameters: RecipientParameters = {};
+  if (input.variables && input.variables.length > 0) parameters.variables = [...input.variables];
+  if (input.header_text) parameters.header_text = input.header_text;
+  if (input.header_media) {
+    // No type given: the template's own header format (the send API's default would be document).
+    const type = input.header_media.type ?? headerFormat?.toLowerCase() ?? "document";
+    parameters.header_media = {
+      type,
+      link: input.header_media.link,
+      ...(input.header_media.filename ? { filename: input.header_media.filename } : {}),
+    };
+  }
+  if (input.button_url_param) parameters.button_url_param = input.button_url_param;
+  if (input.button_url_index !== undefined && input.button_url_index !== null)
+    parameters.button_url_index = input.button_url_index;
+  if (input.coupon_code) parameters.coupon_code = input.coupon_code;
+  return Object.keys(parameters).length > 0 ? parameters : null;
+}
+
+// Validation is CPU work (libphonenumber, the template pre-checks): yield every so many rows, so that a 100 000-row
+// upload does not hold the process's event loop for seconds.
+const ROWS_PER_SLICE = 2_000;
+
+/**
+ * Every row checked before anything is sent, each on its own: the number (as the send normalizes it), a number
+ * already given by an earlier row, and the template's own pre-checks (variable count and format, header, buttons)
+ * exactly as a send of that row would run them.
+ */
+export async function validateRecipients(
+  rows: readonly GivenRow[],
+  template: MetaTemplate,
+): Promise<{ accepted: AcceptedRecipient[]; rejected: RejectedRow[] }> {
+  const accepted: AcceptedRecipient[] = [];
+  const rejected: RejectedRow[] = [];
+  const firstRowOf = new Map<string, number>();
+  const headerFormat = templateShape(template).header?.format ?? null;
+  for (const [index, given] of rows.entries()) {
+    if (index > 0 && index % ROWS_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    if ("rejected" in given) {
+      rejected.push(given.rejected);
+      continue;
+    }
+    const { row, input } = given;
+    const phone = normalizePhone(input.to);
+    if (!phone.valid) {
+      rejected.push({
+        row,
+        to: input.to,
+        code: "invalid_recipient",
+        message: `O número ${input.to} não é válido para envio.`,
+      });
+      continue;
+    }
+    const earlier = firstRowOf.get(phone.digits);
+    if (earlier !== undefined) {
+      rejected.push({
+        row,
+        to: input.to,
+        code: "duplicate_recipient",
+        message: `O número ${phone.digits} já aparece na linha ${earlier}; cada destinatário recebe a campanha uma vez.`,
+      });
+      continue;
+    }
+    firstRowOf.set(phone.digits, row);
+    const parameters = parametersOf(input, headerFormat);
+    try {
+      buildTemplateSend(
+        { ...parameters, to: phone.digits, template: template.name, language: template.language },
+        template,
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      rejected.push({ row, to: input.to, code: error.code, message: error.message });
+      continue;
+    }
+    accepted.push({ row, contact: phone.digits, parameters, clientRef: input.client_ref ?? null });
+  }
+  return { accepted, rejected };
+}

@@ -1,0 +1,458 @@
+import type { Db } from "@gw/db";
+import type { CampaignStatus, PublicSendIn, SendResultOut } from "@gw/contracts";
+import { ApiError, ERROR_REGISTRY } from "@gw/errors";
+import type { CampaignWake } from "@gw/jobs";
+import type { Logger } from "@gw/logger";
+import { MetaApiError } from "@gw/meta";
+import { sendMessage, type SendDeps } from "../messages/send.ts";
+import type { RecipientParameters } from "./recipients.ts";
+
+/**
+ * The campaign worker's side (apps/campaign-worker): one tick sends to a running campaign's recipients for a while,
+ * paced by the number's turns, and says when it should run again. Everything it decides is in PostgreSQL; the job
+ * that runs it only says "look at this campaign now".
+ *
+ * A recipient is reserved once (`queued` -> `sending`, one conditional UPDATE) before its send, and sent through
+ * the public API's send service with the Idempotency-Key `campaign:<recipient id>`. A worker killed mid-send leaves
+ * the row `sending`; after `redriveAfterMs` the next tick sends it again with the same key, and the idempotency
+ * store answers for it: a completed send replays its answer (the recipient becomes `sent`, nothing goes out); a
+ * reservation that never reached the provider is freed and the message goes out once; one that reached the provider
+ * without an answer is settled as `send_unconfirmed` (the recipient fails with that code, nothing is resent).
+ */
+
+export interface CampaignRunSettings {
+  /** Most sends in flight (waiting for a turn included) for one campaign in this process. */
+  concurrency: number;
+  /**
+   * A recipient `sending` for longer than this was left by a dead worker and is sent again with the same key. Must
+   * exceed the longest a live send takes (turn wait + provider deadline) and the idempotency store's stale bound.
+   */
+  redriveAfterMs: number;
+  /** How long one tick sends before it hands the campaign back to the queue (other campaigns get their turn). */
+  tickBudgetMs: number;
+  /** Claims of one recipient (refusals for a passing reason included) before it fails for good. */
+  maxAttempts: number;
+  /** How often a tick looks at the campaign's status (a pause or cancel stops it within this). */
+  statusPollMs: number;
+}
+
+export const DEFAULT_CAMPAIGN_RUN_SETTINGS: CampaignRunSettings = {
+  concurrency: 200,
+  redriveAfterMs: 90_000,
+  tickBudgetMs: 20_000,
+  maxAttempts: 25,
+  statusPollMs: 500,
+};
+
+export interface CampaignRunnerDeps {
+  db: Db;
+  /** The public API's send service, with its pacing (`throughput`). */
+  send: SendDeps;
+  logger: Logger;
+  settings: CampaignRunSettings;
+}
+
+export type TickOutcome =
+  { kind: "done"; status: CampaignStatus | "missing"; sent: number } | { kind: "again"; at: Date; sent: number };
+
+/** The Idempotency-Key of a recipient's send: the same on every try, so no try can send it twice. */
+export function recipientIdempotencyKey(recipientId: string | number | bigint): string {
+  return `campaign:${recipientId}`;
+}
+
+/**
+ * Refusals that mean the recipient was deliberately not sent to, as opposed to a failure: the contact opted out of
+ * marketing messages (the account's suppression list, or Meta's 131050). The recipient ends `skipped`.
+ */
+export const SKIPPED_CODES: ReadonlySet<string> = new Set<string>(["recipient_opted_out"]);
+
+/** Refusals that say nothing about the recipient: nothing was sent, and a later try may go through. */
+const RETRY_LATER: ReadonlySet<string> = new Set([
+  "rate_limited",
+  "templates_unavailable",
+  "provider_unavailable",
+  "service_unavailable",
+]);
+
+interface CampaignRunRow {
+  id: string;
+  account_id: string;
+  status: CampaignStatus;
+  start_at: Date | null;
+  phone_number_id: string;
+  template_name: string;
+  template_language: string;
+}
+
+interface ClaimedRecipient {
+  id: string;
+  contact: string;
+  parameters: RecipientParameters | null;
+  client_ref: string | null;
+  attempts: number;
+}
+
+const CLAIM_COLUMNS = "r.id, r.contact, r.parameters, r.client_ref, r.attempts";
+const CAMPAIGN_RUNNING = `EXISTS (SELECT 1 FROM campaigns c WHERE c.id = $1::uuid AND c.status = 'running')`;
+
+// The reservation: a recipient leaves `queued` once, in this statement, and only while the campaign runs.
+const CLAIM_QUEUED = `
+UPDATE campaign_recipients r SET status = 'sending', reserved_at = now(), attempts = r.attempts + 1, updated_at = now()
+WHERE r.id IN (
+    SELECT id FROM campaign_recipients
+    WHERE campaign_id = $1::uuid AND status = 'queued' AND (not_before IS NULL OR not_before <= now())
+    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+  AND r.status = 'queued' AND ${CAMPAIGN_RUNNING}
+RETURNING ${CLAIM_COLUMNS}`;
+
+// Rows a dead worker left `sending`: taken again (same key) by whoever bumps reserved_at first.
+const CLAIM_ABANDONED = `
+UPDATE campaign_recipients r SET reserved_at = now(), attempts = r.attempts + 1, updated_at = now()
+WHERE r.id IN (
+    SELECT id FROM campaign_recipients
+    WHERE campaign_id = $1::uuid AND status = 'sending' AND reserved_at < now() - make_interval(secs => $3 / 1000.0)
+    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+  AND r.status = 'sending' AND ${CAMPAIGN_RUNNING}
+RETURNING ${CLAIM_COLUMNS}`;
+
+const MARK_SENT = `UPDATE campaign_recipients SET status = 'sent', wamid = $2,
+    message_id = (SELECT id FROM messages WHERE wamid = $2), error_code = NULL, error_message = NULL, not_before = NULL,
+    updated_at = now()
+  WHERE id = $1 AND status = 'sending'`;
+const MARK_FINAL = `UPDATE campaign_recipients SET status = $2, error_code = $3, error_message = $4,
+    wamid = COALESCE($5, wamid), message_id = COALESCE((SELECT id FROM messages WHERE wamid = $5), message_id),
+    updated_at = now()
+  WHERE id = $1 AND status = 'sending'`;
+const REQUEUE = `UPDATE campaign_recipients SET status = 'queued', reserved_at = NULL,
+    not_before = now() + make_interval(secs => $2 / 1000.0), error_code = $3, error_message = $4, updated_at = now()
+  WHERE id = $1 AND status = 'sending'`;
+const KEEP_SENDING = `UPDATE campaign_recipients SET reserved_at = now(), updated_at = now() WHERE id = $1 AND status = 'sending'`;
+// Claimed but never tried (the tick stopped first): back to the queue as if never claimed.
+const RELEASE = `UPDATE campaign_recipients SET status = 'queued', reserved_at = NULL, attempts = attempts - 1,
+    updated_at = now()
+  WHERE id = ANY($1::bigint[]) AND status = 'sending'`;
+
+async function loadRunRow(db: Db, campaignId: string): Promise<CampaignRunRow | null> {
+  const { rows } = await db.sql.query<CampaignRunRow>({
+    name: "campaign-run-row",
+    text: `SELECT id, account_id, status, start_at, phone_number_id, template_name, template_language
+      FROM campaigns WHERE id = $1::uuid`,
+    values: [campaignId],
+  });
+  return rows[0] ?? null;
+}
+
+function sendRequestOf(campaign: CampaignRunRow, recipient: ClaimedRecipient): PublicSendIn {
+  const p = recipient.parameters ?? {};
+  return {
+    to: recipient.contact,
+    phone_number_id: campaign.phone_number_id,
+    template: campaign.template_name,
+    language: campaign.template_language,
+    variables: p.variables ?? null,
+    header_text: p.header_text ?? null,
+    header_media: p.header_media ?? null,
+    button_url_param: p.button_url_param ?? null,
+    button_url_index: p.button_url_index ?? 0,
+    coupon_code: p.coupon_code ?? null,
+    coupon_index: 0,
+    otp_index: 0,
+    client_ref: recipient.client_ref,
+  };
+}
+
+/** How long a recipient refused for a passing reason waits before it is claimed again. */
+function retryDelayMs(deps: CampaignRunnerDeps, error: ApiError, attempts: number): number {
+  const policy = deps.send.throughput?.policy;
+  const cause: unknown = error.cause;
+  if (error.code === "rate_limited") {
+    if (cause instanceof MetaApiError && cause.code === 131056) return policy?.pairSpacingMs ?? 6_000;
+    // The number backs off by itself (130429): the recipient can try again once its pause is over.
+    if (cause instanceof MetaApiError) return policy?.throttlePauseMs ?? 1_000;
+    return Math.max(1, error.retryAfterSeconds ?? 1) * 1000;
+  }
+  return Math.min(60_000, 1_000 * 2 ** Math.min(attempts - 1, 6));
+}
+
+type SendResult = "sent" | "final" | "requeued" | "kept";
+
+async function sendToRecipient(
+  deps: CampaignRunnerDeps,
+  campaign: CampaignRunRow,
+  recipient: ClaimedRecipient,
+): Promise<SendResult> {
+  const sql = deps.db.sql;
+  let outcome;
+  try {
+    outcome = await sendMessage(deps.send, {
+      accountId: campaign.account_id,
+      actor: `campaign:${campaign.id}`,
+      requestId: `campaign:${campaign.id}:${recipient.id}`,
+      idempotencyKey: recipientIdempotencyKey(recipient.id),
+      message: sendRequestOf(campaign, recipient),
+      campaignId: campaign.id,
+      pacing: "wait",
+    });
+  } catch (error) {
+    // Anything but a refusal (the database or Redis failing): the row stays `sending` and is driven again later
+    // with the same key, which settles whatever this try did.
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === "idempotency_in_flight") {
+      await sql.query({ name: "campaign-keep-sending", text: KEEP_SENDING, values: [recipient.id] });
+      return "kept";
+    }
+    if (RETRY_LATER.has(error.code) && recipient.attempts < deps.settings.maxAttempts) {
+      await sql.query({
+        name: "campaign-requeue",
+        text: REQUEUE,
+        values: [recipient.id, retryDelayMs(deps, error, recipient.attempts), error.code, error.message],
+      });
+      return "requeued";
+    }
+    await sql.query({
+      name: "campaign-mark-final",
+      text: MARK_FINAL,
+      values: [recipient.id, SKIPPED_CODES.has(error.code) ? "skipped" : "failed", error.code, error.message, null],
+    });
+    return "final";
+  }
+  const body = JSON.parse(outcome.body) as
+    SendResultOut | { error: { code: string; message: string; message_id?: string } };
+  if ("data" in body) {
+    await sql.query({ name: "campaign-mark-sent", text: MARK_SENT, values: [recipient.id, body.data.message_id] });
+    return "sent";
+  }
+  // A stored answer other than 200 is send_unconfirmed: the message may have gone out and is never resent.
+  await sql.query({
+    name: "campaign-mark-final",
+    text: MARK_FINAL,
+    values: [recipient.id, "failed", body.error.code, body.error.message, body.error.message_id ?? null],
+  });
+  return "final";
+}
+
+/** What is left of a running campaign, to decide whether it is done and when to look again. */
+async function remaining(db: Db, campaignId: string) {
+  const { rows } = await db.sql.query<{
+    queued: number;
+    sending: number;
+    next_queued: Date | null;
+    oldest_sending: Date | null;
+  }>({
+    name: "campaign-remaining",
+    text: `SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
+        count(*) FILTER (WHERE status = 'sending')::int AS sending,
+        min(COALESCE(not_before, now())) FILTER (WHERE status = 'queued') AS next_queued,
+        min(reserved_at) FILTER (WHERE status = 'sending') AS oldest_sending
+      FROM campaign_recipients WHERE campaign_id = $1::uuid AND status IN ('queued', 'sending')`,
+    values: [campaignId],
+  });
+  return rows[0] ?? { queued: 0, sending: 0, next_queued: null, oldest_sending: null };
+}
+
+/**
+ * Rows a dead worker left `sending` in a cancelled campaign are not sent again: their Idempotency-Key says what
+ * happened. A completed 200 is `sent`; an answer of send_unconfirmed, or a key that reached the provider, is failed
+ * `send_unconfirmed`; a key that never reached the provider (or none) means nothing went out: `cancelled`.
+ */
+async function settleAbandonedOfCancelled(deps: CampaignRunnerDeps, campaignId: string): Promise<number> {
+  const unconfirmed = ERROR_REGISTRY.send_unconfirmed.message;
+  const { rowCount } = await deps.db.sql.query({
+    name: "campaign-settle-abandoned",
+    text: `WITH stale AS (
+        SELECT r.id, k.state, k.response_status, k.wamid, k.provider_called_at
+        FROM campaign_recipients r
+        JOIN campaigns c ON c.id = r.campaign_id
+        LEFT JOIN idempotency_keys k ON k.account_id = c.account_id AND k.key = 'campaign:' || r.id
+        WHERE r.campaign_id = $1::uuid AND r.status = 'sending'
+          AND r.reserved_at < now() - make_interval(secs => $2 / 1000.0)
+        FOR UPDATE OF r SKIP LOCKED
+      ), settled AS (
+        SELECT id, wamid, CASE
+            WHEN state = 'completed' AND response_status = 200 THEN 'sent'
+            WHEN state = 'completed' OR provider_called_at IS NOT NULL THEN 'failed'
+            ELSE 'cancelled' END AS status
+        FROM stale
+      )
+      UPDATE campaign_recipients r SET status = s.status, wamid = COALESCE(s.wamid, r.wamid),
+        message_id = (SELECT id FROM messages WHERE wamid = s.wamid),
+        error_code = CASE WHEN s.status = 'failed' THEN 'send_unconfirmed' ELSE r.error_code END,
+        error_message = CASE WHEN s.status = 'failed' THEN $3 ELSE r.error_message END,
+        updated_at = now()
+      FROM settled s WHERE r.id = s.id`,
+    values: [campaignId, deps.settings.redriveAfterMs, unconfirmed],
+  });
+  return rowCount ?? 0;
+}
+
+/** One tick of a campaign: see the module comment. Throws when PostgreSQL fails (the job is retried). */
+export async function runCampaignTick(
+  deps: CampaignRunnerDeps,
+  input: {
+    campaignId: string;
+    /** The process is stopping: claim nothing more, finish the sends in flight and hand the campaign back. */
+    signal?: AbortSignal | undefined;
+  },
+): Promise<TickOutcome> {
+  const { db, settings, logger } = deps;
+  let campaign = await loadRunRow(db, input.campaignId);
+  if (!campaign) return { kind: "done", status: "missing", sent: 0 };
+
+  if (campaign.status === "scheduled") {
+    if (campaign.start_at && campaign.start_at.getTime() > Date.now())
+      return { kind: "again", at: campaign.start_at, sent: 0 };
+    await db.sql.query({
+      name: "campaign-scheduled-to-running",
+      text: `UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now()
+        WHERE id = $1::uuid AND status = 'scheduled' AND (start_at IS NULL OR start_at <= now())`,
+      values: [campaign.id],
+    });
+    campaign = (await loadRunRow(db, input.campaignId)) ?? campaign;
+  }
+  if (campaign.status === "cancelled") return finishCancelled(deps, campaign, 0);
+  if (campaign.status !== "running") return { kind: "done", status: campaign.status, sent: 0 };
+
+  const running = campaign;
+  const number = await deps.send.directory.resolveNumber(running.account_id, running.phone_number_id);
+  const factor = deps.send.throughput
+    ? await deps.send.throughput.state(running.phone_number_id).then(
+        (state) => state.factor,
+        () => 1,
+      )
+    : 1;
+  // Enough sends in flight to fill the number's turn queue (CAMPAIGN_TURN_QUEUE_MS) and cover a provider call;
+  // more would only hold reserved recipients asking for turns the queue has no room for.
+  const rate = Math.max(1, (number?.messagingRatePerSecond ?? 1) * factor);
+  const queueMs = deps.send.throughput?.policy.campaignMaxQueueMs ?? 250;
+  const lanes = Math.min(settings.concurrency, Math.max(2, Math.ceil((rate * (queueMs + 100)) / 1000)));
+  const deadline = Date.now() + settings.tickBudgetMs;
+
+  let stopped: CampaignStatus | null = null;
+  let failure: unknown = null;
+  const poll = setInterval(() => {
+    loadRunRow(db, running.id).then(
+      (row) => {
+        if (row && row.status !== "running") stopped = row.status;
+      },
+      () => undefined,
+    );
+  }, settings.statusPollMs);
+
+  const buffer: ClaimedRecipient[] = [];
+  let claiming: Promise<void> | null = null;
+  let exhausted = false;
+  let abandonedFirst = true;
+  const claim = async (sqlText: string, name: string, values: unknown[]) =>
+    (await db.sql.query<ClaimedRecipient>({ name, text: sqlText, values })).rows;
+  const refill = async () => {
+    let rows: ClaimedRecipient[] = [];
+    // Left by a dead worker: first, once per tick, then again whenever nothing else is queued.
+    if (abandonedFirst) {
+      abandonedFirst = false;
+      rows = await claim(CLAIM_ABANDONED, "campaign-claim-abandoned", [running.id, lanes, settings.redriveAfterMs]);
+      if (rows.length > 0)
+        logger.warn("re-driving recipients a stopped worker left in flight", {
+          campaignId: running.id,
+          count: rows.length,
+        });
+    }
+    if (rows.length === 0) rows = await claim(CLAIM_QUEUED, "campaign-claim-queued", [running.id, lanes]);
+    if (rows.length === 0)
+      rows = await claim(CLAIM_ABANDONED, "campaign-claim-abandoned", [running.id, lanes, settings.redriveAfterMs]);
+    if (rows.length === 0) exhausted = true;
+    buffer.push(...rows);
+  };
+  const next = async (): Promise<ClaimedRecipient | null> => {
+    for (;;) {
+      if (stopped !== null || failure !== null || input.signal?.aborted || Date.now() >= deadline) return null;
+      const row = buffer.shift();
+      if (row) return row;
+      if (exhausted) return null;
+      await (claiming ??= refill().finally(() => (claiming = null)));
+    }
+  };
+
+  let sent = 0;
+  const lane = async () => {
+    for (;;) {
+      const recipient = await next();
+      if (!recipient) return;
+      if ((await sendToRecipient(deps, running, recipient)) === "sent") sent++;
+    }
+  };
+  const results = await Promise.allSettled(
+    Array.from({ length: lanes }, () =>
+      lane().catch((error: unknown) => {
+        failure = error;
+        throw error;
+      }),
+    ),
+  );
+  clearInterval(poll);
+  if (buffer.length > 0) {
+    const ids = buffer.splice(0).map((r) => r.id);
+    await db.sql.query({ name: "campaign-release", text: RELEASE, values: [ids] });
+  }
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (rejected) throw rejected.reason;
+
+  const now = await loadRunRow(db, running.id);
+  if (!now) return { kind: "done", status: "missing", sent };
+  if (now.status === "cancelled") return finishCancelled(deps, now, sent);
+  if (now.status !== "running") return { kind: "done", status: now.status, sent };
+  if (Date.now() >= deadline || input.signal?.aborted) return { kind: "again", at: new Date(), sent };
+
+  const left = await remaining(db, running.id);
+  if (left.queued === 0 && left.sending === 0) {
+    const { rowCount } = await db.sql.query({
+      name: "campaign-complete",
+      text: `UPDATE campaigns SET status = 'completed', completed_at = now(), updated_at = now()
+        WHERE id = $1::uuid AND status = 'running'
+          AND NOT EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = $1::uuid AND status IN ('queued', 'sending'))`,
+      values: [running.id],
+    });
+    if (rowCount === 1) {
+      logger.info("campaign completed", { campaignId: running.id });
+      return { kind: "done", status: "completed", sent };
+    }
+    return { kind: "again", at: new Date(), sent };
+  }
+  // Nothing claimable now: recipients waiting for their not_before, or in flight elsewhere (or abandoned).
+  const candidates = [
+    left.next_queued?.getTime(),
+    left.oldest_sending ? left.oldest_sending.getTime() + settings.redriveAfterMs : undefined,
+  ].filter((t): t is number => t !== undefined);
+  const at = Math.max(Date.now() + 100, Math.min(...candidates));
+  return { kind: "again", at: new Date(at), sent };
+}
+
+async function finishCancelled(deps: CampaignRunnerDeps, campaign: CampaignRunRow, sent: number): Promise<TickOutcome> {
+  // Recipients put back in the queue after the cancel (a paced send refused, a tick releasing its buffer).
+  await deps.db.sql.query({
+    name: "campaign-cancel-leftovers",
+    text: `UPDATE campaign_recipients SET status = 'cancelled', updated_at = now() WHERE campaign_id = $1::uuid AND status = 'queued'`,
+    values: [campaign.id],
+  });
+  await settleAbandonedOfCancelled(deps, campaign.id);
+  const left = await remaining(deps.db, campaign.id);
+  if (left.sending === 0 || !left.oldest_sending) return { kind: "done", status: "cancelled", sent };
+  return { kind: "again", at: new Date(left.oldest_sending.getTime() + deps.settings.redriveAfterMs), sent };
+}
+
+/**
+ * Every campaign that should have a tick job: running ones, scheduled ones (due at their start), and cancelled ones
+ * with recipients still `sending` (to settle). The worker's sweep wakes them all; one that has its job keeps it.
+ */
+export async function campaignsToWake(deps: { db: Db }): Promise<CampaignWake[]> {
+  const { rows } = await deps.db.sql.query<{ id: string; status: CampaignStatus; start_at: Date | null }>({
+    name: "campaigns-to-wake",
+    text: `SELECT c.id, c.status, c.start_at FROM campaigns c
+      WHERE c.status IN ('running', 'scheduled')
+        OR (c.status = 'cancelled' AND EXISTS (
+          SELECT 1 FROM campaign_recipients r WHERE r.campaign_id = c.id AND r.status = 'sending'))`,
+  });
+  return rows.map((row) => ({
+    campaignId: row.id,
+    at: row.status === "scheduled" && row.start_at ? row.start_at : undefined,
+  }));
+}

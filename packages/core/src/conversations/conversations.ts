@@ -1,0 +1,365 @@
+import type { Db } from "@gw/db";
+import { ApiError } from "@gw/errors";
+import { normalizePhone } from "../phones/normalize.ts";
+import { getWindow } from "../windows/windows.ts";
+
+/**
+ * The panel's conversations: the contacts who wrote to the account's numbers, each with its messages (the
+ * contact's, and the account's sends to that contact on that number) and its 24 h window. Read-only views over
+ * `inbound_messages`, `messages` and `contact_windows`; a contact is keyed like windows and sends key it
+ * (normalized digits, so a Brazilian WhatsApp id without the 9th digit is the same contact as the number with it).
+ */
+
+export interface ConversationWindow {
+  open: boolean;
+  expires_at: string | null;
+  last_inbound_at: string | null;
+}
+
+export interface ConversationView {
+  phone_number_id: string;
+  /** Normalized digits (country code first): what a send to this contact uses. */
+  contact: string;
+  /** The latest name the contact's WhatsApp profile carried. */
+  contact_name: string | null;
+  inbound_count: number;
+  last_inbound_at: string;
+  /** The newest message either way. */
+  last_message: {
+    direction: "inbound" | "outbound";
+    /** Inbound: Meta's type (text, image, ...); outbound: text or template. */
+    type: string;
+    text: string | null;
+    template_name: string | null;
+    /** Outbound only: sent, delivered, read or failed. */
+    status: string | null;
+    at: string;
+  } | null;
+  window: ConversationWindow;
+}
+
+export interface ConversationMessageView {
+  direction: "inbound" | "outbound";
+  /** Inbound: the id openInboundMedia takes; outbound: the message id of the public API. */
+  id: string;
+  wamid: string;
+  type: string;
+  /** Inbound only (the gateway does not keep the text of sends); null once retention cleared it. */
+  text: string | null;
+  /** Inbound media: what it is; open it with openInboundMedia (never a link of its own). */
+  media: { mime_type: string | null; filename: string | null } | null;
+  reply_to_wamid: string | null;
+  template_name: string | null;
+  /** Outbound: sent, delivered, read or failed. */
+  status: string | null;
+  error_code: number | null;
+  error_reason: string | null;
+  /** Inbound: when the contact sent it; outbound: when the gateway sent it. */
+  at: string;
+}
+
+const MAX_LIMIT = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** SQL twin of the contact key: a 12-digit Brazilian WhatsApp id gets the 9th digit (see normalizePhone). */
+const CONTACT_OF = (column: string) =>
+  `CASE WHEN ${column} ~ '^55[1-9]{2}[6-9][0-9]{7}$' THEN '55' || substr(${column}, 3, 2) || '9' || substr(${column}, 5) ELSE ${column} END`;
+/** The other way: the 12-digit WhatsApp id a Brazilian mobile's messages may come from (else the contact itself). */
+const OLD_FORM_OF = (column: string) =>
+  `CASE WHEN ${column} ~ '^55[1-9]{2}9[6-9][0-9]{7}$' THEN '55' || substr(${column}, 3, 2) || substr(${column}, 6) ELSE ${column} END`;
+
+function clampLimit(limit: number): number {
+  return Math.max(1, Math.min(MAX_LIMIT, Math.trunc(limit) || 1));
+}
+
+function checkAccount(accountId: string, message: string): void {
+  if (!UUID.test(accountId)) throw new ApiError("not_found", { message });
+}
+
+/** Cursors are opaque to callers: base64url of the sort key of the last item of the page. */
+function encodeCursor(parts: string[]): string {
+  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string | null | undefined, size: number): string[] | null {
+  if (cursor === undefined || cursor === null || cursor === "") return null;
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    parts = null;
+  }
+  if (
+    !Array.isArray(parts) ||
+    parts.length !== size ||
+    !parts.every((p) => typeof p === "string") ||
+    Number.isNaN(Date.parse(String(parts[0])))
+  )
+    throw new ApiError("bad_request", { message: "O cursor de paginação das conversas é inválido." });
+  return parts;
+}
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern. */
+function likeEscaped(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Outbound `accepted` (Meta took the send, no status yet) is shown as the public API shows it: sent. */
+function publicStatus(status: string | null): string | null {
+  return status === "accepted" ? "sent" : status;
+}
+
+interface ConversationRow {
+  phone_number_id: string;
+  contact: string;
+  contact_name: string | null;
+  inbound_count: number;
+  last_inbound_at: Date;
+  expires_at: Date | null;
+  window_last_inbound_at: Date | null;
+  last_direction: "inbound" | "outbound" | null;
+  last_type: string | null;
+  last_text: string | null;
+  last_template_name: string | null;
+  last_status: string | null;
+  last_at: Date | null;
+}
+
+// Conversations ordered by the contact's latest message (a business reply does not move one up), paged by that
+// key; the last message either way and the window are read for the page only.
+const LIST_CONVERSATIONS = `
+WITH conversations AS (
+  SELECT phone_number_id, ${CONTACT_OF("from_number")} AS contact, max(occurred_at) AS last_inbound_at,
+    count(*)::int AS inbound_count,
+    (array_agg(contact_name ORDER BY occurred_at DESC) FILTER (WHERE contact_name IS NOT NULL))[1] AS contact_name
+  FROM inbound_messages
+  WHERE account_id = $1::uuid
+  GROUP BY 1, 2
+), page AS (
+  SELECT * FROM conversations c
+  WHERE ($2::timestamptz IS NULL OR (c.last_inbound_at, c.phone_number_id, c.contact) < ($2::timestamptz, $3::text, $4::text))
+    AND ($6::text IS NULL OR ($5::text <> '' AND c.contact LIKE '%' || $5::text || '%')
+      OR c.contact_name ILIKE '%' || $6::text || '%')
+  ORDER BY c.last_inbound_at DESC, c.phone_number_id DESC, c.contact DESC
+  LIMIT $7::int
+)
+SELECT p.*, w.expires_at, w.last_inbound_at AS window_last_inbound_at, l.direction AS last_direction,
+  l.type AS last_type, l.text AS last_text, l.template_name AS last_template_name, l.status AS last_status,
+  l.at AS last_at
+FROM page p
+LEFT JOIN contact_windows w ON w.phone_number_id = p.phone_number_id AND w.contact = p.contact
+LEFT JOIN LATERAL (
+  SELECT * FROM (
+    (SELECT 'inbound' AS direction, i.type, i.text, NULL::text AS template_name, NULL::text AS status,
+        i.occurred_at AS at
+      FROM inbound_messages i
+      WHERE i.account_id = $1::uuid AND i.phone_number_id = p.phone_number_id
+        AND i.from_number IN (p.contact, ${OLD_FORM_OF("p.contact")})
+      ORDER BY i.occurred_at DESC LIMIT 1)
+    UNION ALL
+    (SELECT 'outbound', o.kind, NULL, o.template_name, o.status, o.created_at
+      FROM messages o
+      WHERE o.account_id = $1::uuid AND o.phone_number_id = p.phone_number_id AND o."to" = p.contact
+      ORDER BY o.created_at DESC LIMIT 1)
+  ) both_ways ORDER BY at DESC LIMIT 1
+) l ON true
+ORDER BY p.last_inbound_at DESC, p.phone_number_id DESC, p.contact DESC`;
+
+/**
+ * The contacts who wrote to the account's numbers, most recent first, with their last message and 24 h window.
+ * `search` matches digits of the contact's number or part of its name; `cursor` is the `next_cursor` of the page
+ * before.
+ */
+export async function listConversations(
+  deps: { db: Db },
+  input: {
+    accountId: string;
+    cursor?: string | null | undefined;
+    limit: number;
+    search?: string | null | undefined;
+    now?: Date;
+  },
+): Promise<{ conversations: ConversationView[]; next_cursor: string | null }> {
+  checkAccount(input.accountId, "A conta não foi encontrada.");
+  const after = decodeCursor(input.cursor, 3);
+  const limit = clampLimit(input.limit);
+  const now = input.now ?? new Date();
+  const search = input.search?.trim() ?? "";
+  const digits = search.replace(/\D/g, "");
+  const { rows } = await deps.db.sql.query<ConversationRow>({
+    name: "list-conversations",
+    text: LIST_CONVERSATIONS,
+    values: [
+      input.accountId,
+      after?.[0] ?? null,
+      after?.[1] ?? null,
+      after?.[2] ?? null,
+      // Digits in the search match the number; the search as typed matches the name.
+      likeEscaped(digits),
+      search === "" ? null : likeEscaped(search),
+      limit + 1,
+    ],
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    conversations: page.map((row) => ({
+      phone_number_id: row.phone_number_id,
+      contact: row.contact,
+      contact_name: row.contact_name,
+      inbound_count: row.inbound_count,
+      last_inbound_at: row.last_inbound_at.toISOString(),
+      last_message:
+        row.last_direction && row.last_at
+          ? {
+              direction: row.last_direction,
+              type: row.last_type ?? "unsupported",
+              text: row.last_text,
+              template_name: row.last_template_name,
+              status: publicStatus(row.last_status),
+              at: row.last_at.toISOString(),
+            }
+          : null,
+      window: {
+        open: row.expires_at !== null && row.expires_at.getTime() > now.getTime(),
+        expires_at: row.expires_at?.toISOString() ?? null,
+        last_inbound_at: row.window_last_inbound_at?.toISOString() ?? null,
+      },
+    })),
+    next_cursor:
+      rows.length > limit && last
+        ? encodeCursor([last.last_inbound_at.toISOString(), last.phone_number_id, last.contact])
+        : null,
+  };
+}
+
+/** The WhatsApp ids a contact's messages may come from: the number, and its old 12-digit form in Brazil. */
+function fromForms(contact: string): string[] {
+  const withNinth = /^55([1-9]{2})9([6-9]\d{7})$/.exec(contact);
+  return withNinth ? [contact, `55${withNinth[1]}${withNinth[2]}`] : [contact];
+}
+
+interface MessageRow {
+  direction: "inbound" | "outbound";
+  id: string;
+  wamid: string;
+  type: string;
+  text: string | null;
+  has_media: boolean;
+  media_mime: string | null;
+  media_filename: string | null;
+  reply_to_wamid: string | null;
+  template_name: string | null;
+  status: string | null;
+  error_code: number | null;
+  error_reason: string | null;
+  at: Date;
+}
+
+const LIST_MESSAGES = `
+SELECT * FROM (
+  SELECT 'inbound' AS direction, i.id::text AS id, i.wamid, i.type, i.text, i.media_id IS NOT NULL AS has_media,
+    i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
+    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at
+  FROM inbound_messages i
+  WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.from_number = ANY($3::text[])
+  UNION ALL
+  SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
+    o.error_code, o.error_reason, o.created_at
+  FROM messages o
+  WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND o."to" = $4
+) both_ways
+WHERE $5::timestamptz IS NULL OR (at, direction, id) < ($5::timestamptz, $6::text, $7::text)
+ORDER BY at DESC, direction DESC, id DESC
+LIMIT $8`;
+
+/**
+ * One conversation: the contact's messages to `phoneNumberId` and the account's sends to the contact from it,
+ * interleaved by time, newest first (`cursor` goes back in time), with the contact's name and 24 h window. A number
+ * of another account is `not_found`.
+ */
+export async function listConversationMessages(
+  deps: { db: Db },
+  input: {
+    accountId: string;
+    phoneNumberId: string;
+    contact: string;
+    cursor?: string | null | undefined;
+    limit: number;
+    now?: Date;
+  },
+): Promise<{
+  phone_number_id: string;
+  contact: string;
+  contact_name: string | null;
+  window: ConversationWindow;
+  messages: ConversationMessageView[];
+  next_cursor: string | null;
+}> {
+  const notFound = "A conversa não foi encontrada nesta conta.";
+  checkAccount(input.accountId, notFound);
+  // Keyed like windows and sends: a valid number's digits with its country code, else the digits given.
+  const contact = normalizePhone(input.contact).digits;
+  if (contact === "") throw new ApiError("not_found", { message: notFound });
+  const owned = await deps.db.sql.query({
+    name: "conversation-number-of-account",
+    text: `SELECT 1 FROM business_numbers WHERE account_id = $1::uuid AND phone_number_id = $2`,
+    values: [input.accountId, input.phoneNumberId],
+  });
+  if (owned.rowCount === 0) throw new ApiError("not_found", { message: notFound });
+
+  const before = decodeCursor(input.cursor, 3);
+  const limit = clampLimit(input.limit);
+  const forms = fromForms(contact);
+  const [{ rows }, window, name] = await Promise.all([
+    deps.db.sql.query<MessageRow>({
+      name: "list-conversation-messages",
+      text: LIST_MESSAGES,
+      values: [
+        input.accountId,
+        input.phoneNumberId,
+        forms,
+        contact,
+        before?.[0] ?? null,
+        before?.[1] ?? null,
+        before?.[2] ?? null,
+        limit + 1,
+      ],
+    }),
+    getWindow(deps, { phoneNumberId: input.phoneNumberId, contact, now: input.now }),
+    deps.db.sql.query<{ contact_name: string }>({
+      name: "conversation-contact-name",
+      text: `SELECT contact_name FROM inbound_messages
+        WHERE account_id = $1::uuid AND phone_number_id = $2 AND from_number = ANY($3::text[]) AND contact_name IS NOT NULL
+        ORDER BY occurred_at DESC LIMIT 1`,
+      values: [input.accountId, input.phoneNumberId, forms],
+    }),
+  ]);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    phone_number_id: input.phoneNumberId,
+    contact,
+    contact_name: name.rows[0]?.contact_name ?? null,
+    window: {
+      open: window.open,
+      expires_at: window.expiresAt?.toISOString() ?? null,
+      last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
+    },
+    messages: page.map((row) => ({
+      direction: row.direction,
+      id: row.id,
+      wamid: row.wamid,
+      type: row.type,
+      text: row.text,
+      media: row.has_media ? { mime_type: row.media_mime, filename: row.media_filename } : null,
+      reply_to_wamid: row.reply_to_wamid,
+      template_name: row.template_name,
+      status: publicStatus(row.status),
+      error_code: row.error_code,
+      error_reason: row.error_reason,
+      at: row.at.toISOString(),
+    })),
+    next_cursor: rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.direction, last.id]) : null,
+  };
+}

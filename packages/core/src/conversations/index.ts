@@ -1,0 +1,4 @@
+export { listConversationMessages, listConversations } from "./conversations.ts";
+export type { ConversationMessageView, ConversationView, ConversationWindow } from "./conversations.ts";
+export { openInboundMedia } from "./media.ts";
+export type { InboundMediaFile } from "./media.ts";

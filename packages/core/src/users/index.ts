@@ -1,0 +1,20 @@
+export { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from "./passwords.ts";
+export {
+  PANEL_ROLES,
+  PanelUserError,
+  acceptPanelInvite,
+  authenticatePanelUser,
+  cancelPanelInvite,
+  changePanelUserRole,
+  confirmPanelPassword,
+  createPanelUser,
+  findPanelInvite,
+  invitePanelUser,
+  isPanelRole,
+  listPanelInvites,
+  listPanelUsers,
+  removePanelUser,
+} from "./users.ts";
+export type { CreateUserInput, PanelInviteView, PanelRole, PanelUserView } from "./users.ts";
+export { createPanelSession, deletePanelSession, loadPanelSession, purgeExpiredPanelSessions } from "./sessions.ts";
+export type { PanelSessionUser } from "./sessions.ts";

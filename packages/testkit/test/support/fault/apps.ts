@@ -1,0 +1,195 @@
+// The gateway's processes as the fault suites run them: each app is `node --import tsx apps/<app>/src/main.ts` on
+// a loopback port chosen beforehand (so the sandbox can be told where the API is, and the watchdog where to look),
+// with time-scaled settings. Settings a suite does not name keep the apps' defaults.
+import { randomBytes } from "node:crypto";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  addBusinessNumber,
+  createAccount,
+  createApiKey,
+  setIntegration,
+} from "@gw/core";
+import { createDb } from "@gw/db";
+import { eventually, freePort, spawnApp, type AppProcess } from "../../../src/index.ts";
+
+/** Shared by the sandbox (which signs its webhooks and checks the token) and the API. */
+const SECRETS = {
+  META_APP_SECRET: "fault-app-secret",
+  META_ACCESS_TOKEN: "fault-access-token",
+  META_VERIFY_TOKEN: "fault-verify-token",
+} as const;
+
+const ENTRIES = {
+  api: "apps/api/src/main.ts",
+  dispatcher: "apps/dispatcher/src/main.ts",
+  sandbox: "apps/provider-sandbox/src/main.ts",
+} as const;
+
+export interface RunningApp {
+  /** Name used in failure messages: `api`, `dispatcher#2`... */
+  name: string;
+  process: AppProcess;
+  url: string;
+  /** Answers as long as the process serves requests, whatever its dependencies do. */
+  livenessPath: string;
+  /** 200 only while the process reaches PostgreSQL and Redis; null when it has no such probe. */
+  readinessPath: string | null;
+}
+
+/** The last lines a process wrote, for failure messages. */
+export function tail(app: RunningApp, lines = 30): string {
+  return app.process.output().trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+function launch(
+  kind: keyof typeof ENTRIES,
+  name: string,
+  port: number,
+  env: Record<string, string>,
+): Omit<RunningApp, "livenessPath" | "readinessPath"> {
+  return { name, process: spawnApp(ENTRIES[kind], env), url: `http://127.0.0.1:${port}` };
+}
+
+/** Poll `path` until it answers 200; fails at once, with the process's output, if it exits first. */
+export async function waitUntilUp(app: RunningApp, path = app.readinessPath ?? app.livenessPath): Promise<void> {
+  await eventually(
+    async () => {
+      const { exitCode, signalCode } = app.process.child;
+      if (exitCode !== null || signalCode !== null)
+        throw new Error(
+          `${app.name} terminou (código ${exitCode}, sinal ${signalCode}) antes de responder:\n${tail(app)}`,
+        );
+      return fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(2_000) }).then(
+        async (r) => (await r.arrayBuffer(), r.status === 200),
+        () => false,
+      );
+    },
+    { timeoutMs: 60_000, intervalMs: 100, what: `${app.name}: ${path} responder 200` },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${tail(app)}`);
+  });
+}
+
+export interface Stack {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+}
+
+export async function startSandbox(
+  name: string,
+  options: { port?: number; webhookUrl: string; wabaId: string; env?: Record<string, string> },
+): Promise<RunningApp> {
+  const port = options.port ?? (await freePort());
+  const app: RunningApp = {
+    ...launch("sandbox", name, port, {
+      ...SECRETS,
+      SANDBOX_PORT: String(port),
+      SANDBOX_WEBHOOK_URL: options.webhookUrl,
+      // The webhooks name the account's WABA in entry[].id, as Meta's would.
+      SANDBOX_WABA_ID: options.wabaId,
+      ...options.env,
+    }),
+    livenessPath: "/_sandbox/config",
+    readinessPath: null,
+  };
+  await waitUntilUp(app);
+  return app;
+}
+
+export async function startApi(
+  name: string,
+  stack: Stack,
+  options: { port: number; metaBaseUrl: string; env?: Record<string, string> },
+): Promise<RunningApp> {
+  const app: RunningApp = {
+    ...launch("api", name, options.port, {
+      ...SECRETS,
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: stack.redisPrefix,
+      API_PORT: String(options.port),
+      // No internal listener: its fixed default port would clash with a running `npm start`.
+      API_INTERNAL_PORT: "0",
+      META_BASE_URL: options.metaBaseUrl,
+      // The suites measure faults, not the per-key limit.
+      API_RATE_LIMIT_POINTS: "1000000",
+      ...options.env,
+    }),
+    livenessPath: "/healthz",
+    readinessPath: "/readyz",
+  };
+  await waitUntilUp(app);
+  return app;
+}
+
+/** Started without waiting: a replacement dispatcher is spawned while the stream goes on. */
+export async function launchDispatcher(
+  name: string,
+  stack: Stack,
+  env: Record<string, string> = {},
+): Promise<RunningApp> {
+  const port = await freePort();
+  return {
+    ...launch("dispatcher", name, port, {
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: stack.redisPrefix,
+      DISPATCHER_PORT: String(port),
+      // The suites' receivers listen on loopback.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      ...env,
+    }),
+    livenessPath: "/healthz",
+    readinessPath: "/readyz",
+  };
+}
+
+/** SIGKILL, as a node dies; resolves once it is gone. */
+export async function kill(app: RunningApp): Promise<void> {
+  const { child } = app.process;
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await app.process.exited;
+}
+
+export interface Account {
+  accountId: string;
+  phoneNumberId: string;
+  wabaId: string;
+  auth: { authorization: string };
+  /** Set when the account has an integration. */
+  signingSecret: string | null;
+}
+
+/**
+ * What `npm start` seeds for its demo (scripts/demo-seed.ts), through the same services: an account, one business
+ * number, an API key and, with `integrationUrl`, an integration for `message.status` on a loopback receiver.
+ */
+export async function seedAccount(databaseUrl: string, options: { integrationUrl?: string } = {}): Promise<Account> {
+  const db = createDb({ url: databaseUrl, poolSize: 1 });
+  try {
+    const account = await createAccount({ db }, { name: `Conta de falhas ${randomBytes(3).toString("hex")}` });
+    const phoneNumberId = `1${randomBytes(7).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
+    const wabaId = `2${phoneNumberId.slice(1)}`;
+    await addBusinessNumber(
+      { db },
+      { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0002" },
+    );
+    const key = await createApiKey({ db }, { accountId: account.id });
+    const integration = options.integrationUrl
+      ? await setIntegration(
+          { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+          { accountId: account.id, url: options.integrationUrl, events: ["message.status"] },
+        )
+      : null;
+    return {
+      accountId: account.id,
+      phoneNumberId,
+      wabaId,
+      auth: { authorization: `Bearer ${key.key}` },
+      signingSecret: integration?.signing_secret ?? null,
+    };
+  } finally {
+    await db.$disconnect();
+  }
+}
