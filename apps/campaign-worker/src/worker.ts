@@ -206,11 +206,13 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   async function stop(): Promise<void> {
     stopped ??= (async () => {
       stopping.abort();
-      await withDeadline(sweep.stop(), 5_000);
+      // The worker takes no new tick from now on (BullMQ marks it closing at once), while the sweep stops.
       // Ticks end soon after the abort (their sends in flight finish: at most a turn wait plus a provider call).
       const redisUp = workerRedis.status === "ready";
       const bound = config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 5_000;
-      const drained = redisUp && (await withDeadline(worker.close(), bound));
+      const closing = redisUp ? withDeadline(worker.close(), bound) : Promise.resolve(false);
+      await withDeadline(sweep.stop(), 5_000);
+      const drained = redisUp && (await closing);
       if (!drained) {
         logger.warn(
           redisUp

@@ -226,13 +226,17 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
 
   async function stop(): Promise<void> {
     stopping ??= (async () => {
-      // No new maintenance runs; the ones in progress finish while the queue is still open.
-      await withDeadline(Promise.all([sweep.stop(), idempotencyPurge.stop(), retention.stop()]), 5_000);
-      // Waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). Without Redis nothing can be
+      // The worker stops taking jobs first, at once (BullMQ marks it closing and fetches nothing more); then
+      // waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). Without Redis nothing can be
       // acknowledged anyway, so close at once: BullMQ remembers the first close() call, and a graceful one
       // would keep its connections reconnecting forever. Stalled-job recovery hands unfinished jobs on.
       const redisUp = workerRedis.status === "ready";
-      const drained = redisUp && (await withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000));
+      const closing = redisUp
+        ? withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000)
+        : Promise.resolve(false);
+      // No new maintenance runs; the ones in progress finish while the queue is still open.
+      await withDeadline(Promise.all([sweep.stop(), idempotencyPurge.stop(), retention.stop()]), 5_000);
+      const drained = redisUp && (await closing);
       if (!drained) {
         logger.warn(
           redisUp ? "worker did not stop in time; connections closed" : "Redis unavailable; worker closed at once",
