@@ -9,10 +9,19 @@ import {
   type AccountDirectory,
   type Outbox,
   type SendDeps,
+  type CampaignControlDeps,
   type SendJournal,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
-import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
+import {
+  createCampaignQueue,
+  createRedis,
+  createWebhookQueue,
+  wakeCampaigns,
+  type CampaignQueue,
+  type Redis,
+  type WebhookQueue,
+} from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { createMetaClient } from "@gw/meta";
 import type { ApiConfig } from "./config.ts";
@@ -24,6 +33,10 @@ export interface ApiDeps {
   db: Db;
   redis: Redis;
   queue: WebhookQueue;
+  /** Campaign ticks are queued here when a campaign is started, resumed... (the campaign worker consumes them). */
+  campaignQueue: CampaignQueue;
+  /** What the campaign services need, built once: the controls wake the campaign's job at once. */
+  campaigns: CampaignControlDeps;
   outbox: Outbox;
   templates: TemplateCache;
   directory: AccountDirectory;
@@ -71,11 +84,16 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     unconfirmedResponse,
   });
   const journal = createSendJournal({ redis, keyPrefix: config.REDIS_KEY_PREFIX, logger });
+  // Every send from a number is paced at its messaging rate, shared with the other pods and the campaign worker.
+  const throughput = createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX });
+  const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
   return {
     config,
     db,
     redis,
     queue,
+    campaignQueue,
+    campaigns: { db, logger, throughput, wake: (campaigns) => wakeCampaigns(campaignQueue, campaigns) },
     outbox,
     templates,
     directory,
@@ -93,13 +111,17 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
       journal,
       logger,
       providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
-      // Every send from a number is paced at its messaging rate, shared with the other pods and the campaign worker.
-      throughput: createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+      throughput,
     },
   };
 }
 
 export async function closeApiDeps(deps: ApiDeps): Promise<void> {
-  await Promise.allSettled([deps.queue.close(), deps.stopFollowingRevocations(), deps.db.$disconnect()]);
+  await Promise.allSettled([
+    deps.queue.close(),
+    deps.campaignQueue.close(),
+    deps.stopFollowingRevocations(),
+    deps.db.$disconnect(),
+  ]);
   await Promise.allSettled([deps.redis.quit()]);
 }

@@ -22,12 +22,14 @@ import {
   createWebhookQueue,
   wakeCampaigns,
   type JobHandlers,
+  closeRedis,
+  createProbeServer,
+  periodicTask,
+  withDeadline,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { createMetaClient } from "@gw/meta";
 import type { CampaignWorkerConfig } from "./config.ts";
-import { createProbeServer } from "./http.ts";
-import { closeRedis, periodicTask, withDeadline } from "./lifecycle.ts";
 import { createMetrics } from "./metrics.ts";
 
 const IDEMPOTENCY_POOL_SIZE = 4;

@@ -2,7 +2,17 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { Worker } from "bullmq";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
-import { createProcessor, createRedis, createWebhookQueue, QUEUES, type JobHandlers } from "@gw/jobs";
+import {
+  closeRedis,
+  createProbeServer,
+  createProcessor,
+  createRedis,
+  createWebhookQueue,
+  periodicTask,
+  QUEUES,
+  withDeadline,
+  type JobHandlers,
+} from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { oldestEarlyStatusAgeSeconds, purgeExpiredIdempotencyKeys, purgeExpiredPanelSessions } from "@gw/core";
 import {
@@ -14,8 +24,6 @@ import {
 } from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
 import { createFairnessGate } from "./fairness.ts";
-import { createProbeServer } from "./http.ts";
-import { closeRedis, periodicTask, withDeadline } from "./lifecycle.ts";
 import { createMetrics } from "./metrics.ts";
 import { createRetentionTask } from "./retention.ts";
 

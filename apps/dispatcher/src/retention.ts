@@ -2,7 +2,7 @@ import type { Db } from "@gw/db";
 import type { Logger } from "@gw/logger";
 import { runRetention, type RetentionDays } from "@gw/core";
 import type { DispatcherConfig } from "./config.ts";
-import { periodicTask, type PeriodicTask } from "./lifecycle.ts";
+import { periodicTask, type PeriodicTask } from "@gw/jobs";
 import type { DispatcherMetrics } from "./metrics.ts";
 
 /** The days each retention target is kept, from the configuration (0 keeps it for ever). */

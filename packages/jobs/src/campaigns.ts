@@ -9,20 +9,6 @@ export function createCampaignQueue(connection: Redis, prefix: string): Campaign
   return new Queue<CampaignTickPayload, unknown, string>(campaignTickJob.queue, { connection, prefix });
 }
 
-const shared = new WeakMap<Redis, Map<string, CampaignQueue>>();
-
-/**
- * One campaign queue per connection and prefix, for producers that only wake campaigns (the API's routes): it
- * uses the caller's connection and holds none of its own, so there is nothing to close but that connection.
- */
-export function sharedCampaignQueue(connection: Redis, prefix: string): CampaignQueue {
-  let byPrefix = shared.get(connection);
-  if (!byPrefix) shared.set(connection, (byPrefix = new Map<string, CampaignQueue>()));
-  let queue = byPrefix.get(prefix);
-  if (!queue) byPrefix.set(prefix, (queue = createCampaignQueue(connection, prefix)));
-  return queue;
-}
-
 export interface CampaignWake {
   campaignId: string;
   /** Not before this time (a scheduled start); now when absent. */

@@ -15,5 +15,10 @@ export { createProcessor } from "./processor.ts";
 export { createWebhookQueue, enqueueAttempts, enqueueDeliveryAttempt, enqueueFirstAttempts } from "./queues.ts";
 export type { AttemptToQueue, WebhookQueue } from "./queues.ts";
 export { registerQueueDepthGauge } from "./metrics.ts";
-export { createCampaignQueue, sharedCampaignQueue, wakeCampaigns } from "./campaigns.ts";
+export { createCampaignQueue, wakeCampaigns } from "./campaigns.ts";
 export type { CampaignQueue, CampaignWake } from "./campaigns.ts";
+// The plumbing of a worker process (dispatcher, campaign worker): maintenance loops, deadlines, probes.
+export { closeRedis, periodicTask, withDeadline } from "./process/lifecycle.ts";
+export type { PeriodicTask } from "./process/lifecycle.ts";
+export { createProbeServer } from "./process/probes.ts";
+export type { ProbeDeps } from "./process/probes.ts";

@@ -48,7 +48,7 @@ export function register(router: Router, deps: ApiDeps): void {
       db: deps.db,
       directory: deps.directory,
       templates: deps.templates,
-      throughput: deps.send.throughput,
+      throughput: deps.campaigns.throughput,
     };
     let fields;
     let recipients: Parameters<typeof createCampaign>[1]["recipients"];

@@ -19,10 +19,7 @@ export function register(router: Router, deps: ApiDeps): void {
   router.get("/campaigns/:campaign_id", async (req, res) => {
     const { accountId } = authOf(req);
     const path = parseRequest(CampaignPath, "path", req.params);
-    const data = await getCampaign(
-      { db: deps.db, throughput: deps.send.throughput },
-      { accountId, campaignId: path.campaign_id },
-    );
+    const data = await getCampaign(deps.campaigns, { accountId, campaignId: path.campaign_id });
     res.json({ success: true, data });
   });
 }

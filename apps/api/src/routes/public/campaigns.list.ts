@@ -17,10 +17,7 @@ export function register(router: Router, deps: ApiDeps): void {
   router.get("/campaigns", async (req, res) => {
     const { accountId } = authOf(req);
     const query = parseRequest(CampaignsQuery, "query", req.query);
-    const data = await listCampaigns(
-      { db: deps.db, throughput: deps.send.throughput },
-      { accountId, limit: query.limit, beforeId: query.before_id },
-    );
+    const data = await listCampaigns(deps.campaigns, { accountId, limit: query.limit, beforeId: query.before_id });
     res.json({ success: true, data });
   });
 }

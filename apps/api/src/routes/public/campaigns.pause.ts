@@ -12,31 +12,21 @@ import {
   type PublicOperation,
 } from "@gw/contracts";
 import { pauseCampaign } from "@gw/core";
-import { sharedCampaignQueue, wakeCampaigns } from "@gw/jobs";
 import type { ApiDeps } from "../../container.ts";
 import { authOf } from "../../http/auth.ts";
 
 /** POST /public/v1/campaigns/{campaign_id}/pause (no body). */
 export function register(router: Router, deps: ApiDeps): void {
-  const queue = sharedCampaignQueue(deps.redis, deps.config.REDIS_KEY_PREFIX);
   router.post("/campaigns/:campaign_id/pause", async (req, res) => {
     const auth = authOf(req);
     const path = parseRequest(CampaignPath, "path", req.params);
-    const data = await pauseCampaign(
-      {
-        db: deps.db,
-        logger: deps.logger,
-        throughput: deps.send.throughput,
-        wake: (campaigns) => wakeCampaigns(queue, campaigns),
-      },
-      {
-        accountId: auth.accountId,
-        actor: `api_key:${auth.keyId}`,
-        origin: "api",
-        requestId: req.requestId,
-        campaignId: path.campaign_id,
-      },
-    );
+    const data = await pauseCampaign(deps.campaigns, {
+      accountId: auth.accountId,
+      actor: `api_key:${auth.keyId}`,
+      origin: "api",
+      requestId: req.requestId,
+      campaignId: path.campaign_id,
+    });
     res.json({ success: true, data });
   });
 }

@@ -16,34 +16,24 @@ import {
   type PublicOperation,
 } from "@gw/contracts";
 import { startCampaign } from "@gw/core";
-import { sharedCampaignQueue, wakeCampaigns } from "@gw/jobs";
 import type { ApiDeps } from "../../container.ts";
 import { authOf } from "../../http/auth.ts";
 import { jsonBody } from "../../http/json-body.ts";
 
 /** POST /public/v1/campaigns/{campaign_id}/start: only with the accepted recipient count of its validation. */
 export function register(router: Router, deps: ApiDeps): void {
-  const queue = sharedCampaignQueue(deps.redis, deps.config.REDIS_KEY_PREFIX);
   router.post("/campaigns/:campaign_id/start", jsonBody, async (req, res) => {
     const auth = authOf(req);
     const path = parseRequest(CampaignPath, "path", req.params);
     const body = parseRequest(CampaignStartIn, "body", req.body);
-    const data = await startCampaign(
-      {
-        db: deps.db,
-        logger: deps.logger,
-        throughput: deps.send.throughput,
-        wake: (campaigns) => wakeCampaigns(queue, campaigns),
-      },
-      {
-        accountId: auth.accountId,
-        actor: `api_key:${auth.keyId}`,
-        origin: "api",
-        requestId: req.requestId,
-        campaignId: path.campaign_id,
-        acceptedRecipients: body.accepted_recipients,
-      },
-    );
+    const data = await startCampaign(deps.campaigns, {
+      accountId: auth.accountId,
+      actor: `api_key:${auth.keyId}`,
+      origin: "api",
+      requestId: req.requestId,
+      campaignId: path.campaign_id,
+      acceptedRecipients: body.accepted_recipients,
+    });
     res.json({ success: true, data });
   });
 }

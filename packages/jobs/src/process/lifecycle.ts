@@ -1,4 +1,4 @@
-import type { Redis } from "@gw/jobs";
+import type { Redis } from "../redis.ts";
 
 export interface PeriodicTask<T> {
   /** One run now; a run already in progress is joined. Resolves null when it failed. */

@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { pingDb, type Db } from "@gw/db";
-import { pingRedis, type Redis } from "@gw/jobs";
+import { pingRedis, type Redis } from "../redis.ts";
 import type { Logger } from "@gw/logger";
 import type { Registry } from "prom-client";
 
 export interface ProbeDeps {
   db: Db;
-  /** Every Redis connection the worker needs to work. */
+  /** Every Redis connection the worker process needs to work. */
   redis: Redis[];
   registry: Registry;
   logger: Logger;
