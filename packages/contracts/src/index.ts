@@ -1,4 +1,11 @@
-export { parseRequest, RequestValidationError, toValidationIssue, unstorableTextReason } from "./validation.ts";
+export {
+  parseRequest,
+  replaceUnstorable,
+  RequestValidationError,
+  toValidationIssue,
+  UNSTORABLE_CHARACTER,
+  unstorableTextReason,
+} from "./validation.ts";
 export type { RequestLocation, ValidationIssue } from "./validation.ts";
 export * from "./messages.ts";
 export * from "./deliveries.ts";

@@ -123,9 +123,20 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
   }
 }
 
-/** Parse `value` at the edge; throws RequestValidationError with every issue found. */
 // A surrogate half without its other half: JSON's `\ud800` escapes decode to one, UTF-8 cannot encode it.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * One character PostgreSQL cannot store: U+0000 (text refuses it) or a lone surrogate (jsonb refuses it, text turns
+ * it into U+FFFD). The one definition for the API's edge, Meta's webhook, the quarantine and campaign files.
+ */
+export const UNSTORABLE_CHARACTER = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
+const UNSTORABLE_CHARACTERS = new RegExp(UNSTORABLE_CHARACTER.source, "g");
+
+/** `value` with every unstorable character replaced by `by`. */
+export function replaceUnstorable(value: string, by: string): string {
+  return value.replace(UNSTORABLE_CHARACTERS, by);
+}
 
 /** Why `value` cannot be stored as text, or undefined when it can. */
 export function unstorableTextReason(value: string): string | undefined {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { replaceUnstorable, UNSTORABLE_CHARACTER } from "@gw/contracts";
 
 /**
  * Meta's WhatsApp Business webhook (`object: whatsapp_business_account`), read item by item: a malformed
@@ -6,22 +7,15 @@ import { z } from "zod";
  * payload is still applied. Only the fields the gateway reads are declared; unknown fields pass through.
  */
 
-// A surrogate half without its other half (JSON's `\ud800`): not Unicode, refused by PostgreSQL's jsonb and turned
-// into U+FFFD by its text columns.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
-
 /**
  * Ids, codes and numbers: a NUL or a lone surrogate cannot be stored or looked up (PostgreSQL refuses it), so the
  * item that carries one is quarantined rather than failing the whole payload.
  */
 const storable = () =>
-  z
-    .string()
-    .refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), "contém U+0000 ou Unicode inválido");
+  z.string().refine((value) => !UNSTORABLE_CHARACTER.test(value), "contém U+0000 ou Unicode inválido");
 
 /** Human texts are kept: NUL dropped and a lone surrogate replaced by U+FFFD; Meta's texts never need either. */
-const text = z.string().transform((value) => value.replaceAll("\u0000", "").replace(LONE_SURROGATES, "\ufffd"));
+const text = z.string().transform((value) => replaceUnstorable(value.replaceAll("\u0000", ""), "\ufffd"));
 const id = storable().min(1).max(512);
 
 const metaError = z.object({

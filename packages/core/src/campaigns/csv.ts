@@ -5,7 +5,7 @@
  * the header line.
  */
 
-import { unstorableTextReason } from "@gw/contracts";
+import { UNSTORABLE_CHARACTER, unstorableTextReason } from "@gw/contracts";
 
 export class CsvError extends Error {
   constructor(
@@ -48,8 +48,7 @@ export function parseCsv(input: string): CsvRecord[] {
   // PostgreSQL cannot store U+0000 or a lone surrogate: refuse the file with the line, before any row is read.
   const unstorable = unstorableTextReason(text);
   if (unstorable !== undefined) {
-    // eslint-disable-next-line no-control-regex -- U+0000 is exactly what must be found.
-    const at = text.search(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    const at = text.search(UNSTORABLE_CHARACTER);
     throw new CsvError(unstorable, text.slice(0, Math.max(at, 0)).split("\n").length);
   }
   const separator = detectSeparator(text);

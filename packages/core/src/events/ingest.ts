@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { replaceUnstorable } from "@gw/contracts";
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Logger } from "@gw/logger";
 import { readMetaWebhook, type InboundGroup, type MetaStatusItem, type QuarantinedItem } from "@gw/meta";
@@ -119,23 +120,19 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
 }
 
 /**
- * Validate the payload item by item and find the account of each inbound message's and marketing preference's
- * business number and of each template notice's WABA (`entry[].id`, matched against business_numbers.waba_id).
- */
-// A surrogate half without its other half: jsonb refuses it, as it refuses U+0000.
-// eslint-disable-next-line no-control-regex -- U+0000 is exactly what must be found.
-const UNSTORABLE_IN_JSONB = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
  * The quarantine as jsonb accepts it: a path or reason quoting Meta's bytes may hold U+0000 or a lone surrogate
  * (the very reason the item was set aside), which would make PostgreSQL refuse the whole payload's record.
  */
 function storableJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === "string" ? item.replace(UNSTORABLE_IN_JSONB, "\ufffd") : item,
+    typeof item === "string" ? replaceUnstorable(item, "\ufffd") : item,
   );
 }
 
+/**
+ * Validate the payload item by item and find the account of each inbound message's and marketing preference's
+ * business number and of each template notice's WABA (`entry[].id`, matched against business_numbers.waba_id).
+ */
 async function planItems(deps: IngestDeps, body: unknown, receivedAt: Date): Promise<Plan> {
   const read = readMetaWebhook(body);
   const plan: Plan = {
