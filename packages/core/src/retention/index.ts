@@ -5,6 +5,7 @@ export {
   purgeDeliveries,
   purgeEarlyStatuses,
   purgeExpiredIdempotencyKeys,
+  purgeExpiredPanelSessions,
   purgeInboundContent,
   purgeInboundMessages,
   purgeProviderEvents,

@@ -183,6 +183,23 @@ export function purgeExpiredIdempotencyKeys(
   );
 }
 
+/** Panel sessions past their expiry (the dispatcher's purge loop), in the same bounded batches. */
+export function purgeExpiredPanelSessions(
+  deps: RetentionDeps,
+  input: { now?: Date; batchSize?: number } = {},
+): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "panel-sessions-purge",
+      text: `DELETE FROM panel_sessions WHERE id IN (
+        SELECT id FROM panel_sessions WHERE expires_at < $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    { olderThan: input.now ?? new Date(), batchSize: input.batchSize ?? 5_000 },
+  );
+}
+
 /** Audit entries written before `olderThan`. */
 export function purgeAuditEntries(deps: RetentionDeps, input: PurgeInput): Promise<number> {
   return inBatches(

@@ -16,5 +16,5 @@ export {
   removePanelUser,
 } from "./users.ts";
 export type { CreateUserInput, PanelInviteView, PanelRole, PanelUserView } from "./users.ts";
-export { createPanelSession, deletePanelSession, loadPanelSession, purgeExpiredPanelSessions } from "./sessions.ts";
+export { createPanelSession, deletePanelSession, loadPanelSession } from "./sessions.ts";
 export type { PanelSessionUser } from "./sessions.ts";

@@ -62,9 +62,3 @@ export async function loadPanelSession(
 export async function deletePanelSession(deps: { db: Db }, input: { token: string }): Promise<void> {
   await deps.db.panelSession.deleteMany({ where: { id: sessionId(input.token) } });
 }
-
-/** Expired sessions, removed by the dispatcher's retention task. */
-export async function purgeExpiredPanelSessions(deps: { db: Db }): Promise<number> {
-  const result = await deps.db.panelSession.deleteMany({ where: { expiresAt: { lt: new Date() } } });
-  return result.count;
-}
