@@ -8,13 +8,7 @@ export { accountOverview } from "./dashboard/overview.ts";
 export type { AccountOverview, FailingIntegration } from "./dashboard/overview.ts";
 export * from "./events/index.ts";
 export { canonicalJson, createIdempotencyStore, fingerprint } from "./idempotency/idempotency.ts";
-export type {
-  IdempotencyOptions,
-  IdempotencyStore,
-  Reservation,
-  ReserveInput,
-  StoredResponse,
-} from "./idempotency/idempotency.ts";
+export type { IdempotencyOptions, IdempotencyStore, Reservation, ReserveInput } from "./idempotency/idempotency.ts";
 export * from "./messages/index.ts";
 export { normalizePhone } from "./phones/normalize.ts";
 export type { NormalizedPhone } from "./phones/normalize.ts";

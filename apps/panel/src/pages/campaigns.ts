@@ -2,7 +2,6 @@ import { once } from "node:events";
 import type { Request, Response, Router } from "express";
 import {
   cancelCampaign,
-  createAccountDirectory,
   createCampaign,
   exportCampaignRecipients,
   getCampaign,
@@ -20,7 +19,6 @@ import {
 } from "@gw/core";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
-import { wakeCampaigns } from "@gw/jobs";
 import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -123,14 +121,9 @@ const CONTROL_REFUSALS: Record<string, keyof typeof MESSAGES> = {
 export const campaignsPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
     // Numbers are resolved as the public API resolves them (the default one, or the one named).
-    const directory = createAccountDirectory(deps.db);
-    const readDeps = { db: deps.db, throughput: deps.throughput };
-    const controlDeps = {
-      ...readDeps,
-      logger: deps.logger,
-      // The campaign gets its tick job at once rather than at the worker's next sweep.
-      wake: (campaigns: Parameters<typeof wakeCampaigns>[1]) => wakeCampaigns(deps.campaignQueue, campaigns),
-    };
+    const { directory } = deps;
+    const readDeps = deps.campaigns;
+    const controlDeps = deps.campaigns;
 
     async function displayNumbers(accountId: string, campaigns: readonly CampaignView[]): Promise<Map<string, string>> {
       const ids = [...new Set(campaigns.map((campaign) => campaign.phone_number_id))];

@@ -2,7 +2,6 @@ import type { Router } from "express";
 import {
   TEMPLATE_STATUSES,
   countUnreadTemplateNotices,
-  createAccountDirectory,
   listTemplateNotices,
   markAllTemplateNoticesRead,
   markTemplateNoticeRead,
@@ -161,7 +160,7 @@ function noticeWhat(notice: TemplateNoticeView): SafeHtml {
 export const templatesPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
     // Numbers are resolved exactly as the public API's catalogue resolves them (the default one, or the one named).
-    const directory = createAccountDirectory(deps.db);
+    const { directory } = deps;
 
     router.get("/templates", async (req, res) => {
       const user = currentUser(req);

@@ -223,10 +223,7 @@ export async function validateRecipients(
     firstRowOf.set(phone.digits, row);
     const parameters = parametersOf(input, headerFormat);
     try {
-      buildTemplateSend(
-        { ...parameters, to: phone.digits, template: template.name, language: template.language },
-        template,
-      );
+      buildTemplateSend({ ...parameters, to: phone.digits, language: template.language }, template);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       rejected.push({ row, to: input.to, code: error.code, message: error.message });

@@ -1,9 +1,10 @@
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
-import type { IdempotencyStore, StoredResponse } from "../idempotency/idempotency.ts";
+import type { IdempotencyStore } from "../idempotency/idempotency.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../events/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
+import type { SettledSend } from "./outcome.ts";
 
 /**
  * A send the provider accepted: everything needed to record it. Also the unit of the send journal, so it is
@@ -20,9 +21,22 @@ export interface AcceptedSend {
   campaignId: string | null;
   requestId: string;
   actor: string;
-  /** The Idempotency-Key reservation to complete with `response`, if the call had a key. */
+  /** The Idempotency-Key reservation to complete (as `sent`), if the call had a key. */
   reservationId: string | null;
-  response: StoredResponse;
+}
+
+/** What the key of an accepted send keeps: the message, as the send's answer describes it. */
+export function sentOutcome(send: AcceptedSend): SettledSend {
+  return {
+    kind: "sent",
+    message: {
+      messageId: send.wamid,
+      to: send.to,
+      type: send.kind,
+      phoneNumberId: send.phoneNumberId,
+      clientRef: send.clientRef,
+    },
+  };
 }
 
 // The message (once: the wamid is unique, so a replayed journal entry is a no-op) and its audit entry. The same
@@ -46,7 +60,7 @@ SELECT $1::uuid, $10, 'api.messages.send', 'message:' || $4, $9, $11::jsonb FROM
  */
 export async function storeAcceptedMessage(
   sql: Sql,
-  send: Omit<AcceptedSend, "reservationId" | "response">,
+  send: Omit<AcceptedSend, "reservationId">,
 ): Promise<PendingDelivery[]> {
   await sql.query({
     name: "store-accepted-message",
@@ -74,13 +88,13 @@ export async function storeAcceptedMessage(
  * the ids of the deliveries to queue.
  */
 export async function recordAcceptedSend(
-  deps: { db: Db; idempotency: IdempotencyStore },
+  deps: { db: Db; idempotency: IdempotencyStore<SettledSend> },
   send: AcceptedSend,
 ): Promise<CommittedDelivery[]> {
   return inTransaction(deps.db.sql, async (client) => {
     const early = await storeAcceptedMessage(client, send);
     if (send.reservationId !== null)
-      await deps.idempotency.complete(client, send.reservationId, send.response, send.wamid);
+      await deps.idempotency.complete(client, send.reservationId, sentOutcome(send), send.wamid);
     return insertDeliveries(client, early);
   });
 }
@@ -160,7 +174,7 @@ export type CommitOutcome =
 export async function commitAcceptedSend(
   deps: {
     db: Db;
-    idempotency: IdempotencyStore;
+    idempotency: IdempotencyStore<SettledSend>;
     journal: SendJournal | null;
     logger: Logger;
     commitPolicy?: CommitPolicy;
