@@ -1,8 +1,8 @@
 export * from "./accounts/index.ts";
 export { listBusinessNumbersWithQuality } from "./accounts/numbers.ts";
 export type { BusinessNumberQualityView } from "./accounts/numbers.ts";
-export { listAudit, recordAudit } from "./audit/audit.ts";
-export type { AuditEntryView, AuditFilters, AuditInput } from "./audit/audit.ts";
+export { auditAction, listAudit, recordAudit } from "./audit/audit.ts";
+export type { Actor, AuditEntry, AuditEntryView, AuditExecutor, AuditFilters, AuditOrigin } from "./audit/audit.ts";
 export * from "./conversations/index.ts";
 export { accountOverview } from "./dashboard/overview.ts";
 export type { AccountOverview, FailingIntegration } from "./dashboard/overview.ts";

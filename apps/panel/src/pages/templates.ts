@@ -5,7 +5,6 @@ import {
   listTemplateNotices,
   markAllTemplateNoticesRead,
   markTemplateNoticeRead,
-  recordAudit,
   templateShape,
   toCatalogueItem,
   type TemplateNoticeView,
@@ -16,7 +15,7 @@ import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
-import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
+import { badge, noticeFrom, pager, postButton, queryText, table, select } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -93,19 +92,6 @@ function positionOf(cursor: string): { name: string; language: string } {
 function byNameAndLanguage(a: { name: string; language: string }, b: { name: string; language: string }): number {
   if (a.name !== b.name) return a.name < b.name ? -1 : 1;
   return a.language < b.language ? -1 : a.language > b.language ? 1 : 0;
-}
-
-function select(name: string, label: string, values: readonly { value: string; text: string }[], current?: string) {
-  return html`<label
-    >${label}
-    <select name="${name}">
-      <option value="">Todos</option>
-      ${values.map(
-        (option) =>
-          html`<option value="${option.value}" ${option.value === current ? "selected" : ""}>${option.text}</option>`,
-      )}
-    </select></label
-  >`;
 }
 
 function templateSection(template: MetaTemplate, index: number): SafeHtml {
@@ -353,19 +339,9 @@ export const templatesPage: PanelPage = {
       const user = currentUser(req);
       const marked = await markAllTemplateNoticesRead(
         { db: deps.db },
-        { accountId: user.accountId, userId: user.userId },
+        { accountId: user.accountId, userId: user.userId, actor: panelActor(req) },
       );
       if (marked === 0) return res.redirect(303, "/templates/avisos?erro=nenhum_novo");
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.template_notice.read_all",
-          requestId: req.requestId,
-          details: { count: marked },
-        },
-      );
       res.redirect(303, "/templates/avisos?ok=todos_lidos");
     });
 
@@ -373,22 +349,15 @@ export const templatesPage: PanelPage = {
       const user = currentUser(req);
       const noticeId = typeof req.params.id === "string" ? req.params.id : "";
       try {
-        await markTemplateNoticeRead({ db: deps.db }, { accountId: user.accountId, userId: user.userId, noticeId });
+        await markTemplateNoticeRead(
+          { db: deps.db },
+          { accountId: user.accountId, userId: user.userId, noticeId, actor: panelActor(req) },
+        );
       } catch (error) {
         if (error instanceof ApiError && error.code === "not_found")
           throw new PanelHttpError(404, "O aviso de template não foi encontrado nesta conta.");
         throw error;
       }
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.template_notice.read",
-          target: `template_notice:${noticeId}`,
-          requestId: req.requestId,
-        },
-      );
       res.redirect(303, "/templates/avisos?ok=lido");
     });
   },

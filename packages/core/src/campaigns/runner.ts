@@ -167,7 +167,7 @@ async function sendToRecipient(
   // later with the same key, which settles whatever this try did.
   const outcome = await sendMessage(deps.send, {
     accountId: campaign.account_id,
-    actor: `campaign:${campaign.id}`,
+    actor: { id: `campaign:${campaign.id}`, origin: "system" },
     requestId: `campaign:${campaign.id}:${recipient.id}`,
     to: recipient.contact,
     phoneNumberId: campaign.phone_number_id,

@@ -3,6 +3,7 @@ import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
+import type { Actor } from "../audit/audit.ts";
 import type { Outbox } from "../events/outbox.ts";
 import type { IdempotencyStore } from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
@@ -39,8 +40,8 @@ export type MessageContent =
 
 export interface SendInput {
   accountId: string;
-  /** Who sends: `api_key:<id>`, `campaign:<id>` (the audit trail's actor). */
-  actor: string;
+  /** Who sends: an API key, or a campaign (`campaign:<id>`); the audit trail's actor. */
+  actor: Actor;
   requestId: string;
   /** The recipient, normalized (digits with the country code). */
   to: string;
@@ -140,7 +141,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       clientRef: message.clientRef,
       campaignId: input.campaignId ?? null,
       requestId: input.requestId,
-      actor: input.actor,
+      actor: input.actor.id,
       reservationId: reservation,
     });
     if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveries);

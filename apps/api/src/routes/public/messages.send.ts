@@ -30,7 +30,7 @@ import {
   type TemplateParameters,
 } from "@gw/core";
 import { ApiError, type ErrorCode } from "@gw/errors";
-import { authOf } from "../../http/auth.ts";
+import { apiActor, authOf } from "../../http/auth.ts";
 import { sendRaw } from "../../http/respond.ts";
 import { jsonBody } from "../../http/json-body.ts";
 import type { ApiMetrics } from "../../metrics.ts";
@@ -51,7 +51,7 @@ export function register(router: Router, deps: SendRouteDeps): void {
       outcome = await sendMessage(deps.send, {
         ...sendInputOf(body, headers["idempotency-key"]),
         accountId: auth.accountId,
-        actor: `api_key:${auth.keyId}`,
+        actor: apiActor(req),
         requestId: req.requestId,
       });
     } catch (error) {
