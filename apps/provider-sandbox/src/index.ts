@@ -11,7 +11,14 @@ export type {
   FaultMode,
   FaultRoute,
 } from "./state.ts";
-export type { WebhookPayload, WebhookValue, UserPreferencesPayload, UserPreferenceItem } from "./webhooks.ts";
+export type {
+  WebhookPayload,
+  WebhookValue,
+  WebhookContact,
+  UserPreferencesPayload,
+  UserPreferenceItem,
+} from "./webhooks.ts";
+export type { Pricing } from "./pricing.ts";
 export type { NumberStats } from "./stats.ts";
 export { RETRY_WAITS_MS, RETRY_WINDOW_MS, retryWaitMs } from "./deliveries.ts";
 export { MAX_STATUSES_PER_PAYLOAD } from "./statuses.ts";
@@ -26,4 +33,5 @@ export type {
   StatusDelays,
   PairRate,
   RuntimeConfig,
+  PortfolioSettings,
 } from "./types.ts";

@@ -2,10 +2,22 @@ import { META_TITLES } from "./graph/errors.ts";
 import { displayPhoneNumber } from "./ids.ts";
 import type { SandboxState } from "./state.ts";
 
+/**
+ * A `value.contacts[]` entry (meta-2026 Appendix A): `wa_id` only when the number may see the phone, `user_id`
+ * (BSUID) always, `parent_user_id` when enabled,
+ * `profile.username` when the user adopted one (not on `sent` statuses).
+ */
+export interface WebhookContact {
+  profile: { name: string; username?: string };
+  wa_id?: string;
+  user_id?: string;
+  parent_user_id?: string;
+}
+
 export interface WebhookValue {
   messaging_product: "whatsapp";
   metadata: { display_phone_number: string; phone_number_id: string };
-  contacts?: { profile: { name: string }; wa_id: string }[];
+  contacts?: WebhookContact[];
   messages?: Record<string, unknown>[];
   statuses?: Record<string, unknown>[];
 }
@@ -26,7 +38,10 @@ export interface TemplateWebhookPayload {
 
 /** One item of `value.user_preferences`: a contact stopped or resumed marketing messages. */
 export interface UserPreferenceItem {
-  wa_id: string;
+  /** Only when the number may see the phone (meta-2026 §1.8). */
+  wa_id?: string;
+  user_id: string;
+  parent_user_id?: string;
   detail: string;
   category: "marketing_messages";
   value: "stop" | "resume";
@@ -44,7 +59,7 @@ export interface UserPreferencesPayload {
       value: {
         messaging_product: "whatsapp";
         metadata: WebhookValue["metadata"];
-        contacts: { profile: { name: string }; wa_id: string }[];
+        contacts: WebhookContact[];
         user_preferences: UserPreferenceItem[];
       };
     }[];
@@ -53,6 +68,11 @@ export interface UserPreferencesPayload {
 
 /** Every payload the sandbox posts. */
 export type AnyWebhookPayload = WebhookPayload | TemplateWebhookPayload | UserPreferencesPayload;
+
+/** The `metadata` of a number's messages-like webhooks. */
+export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] {
+  return { display_phone_number: displayPhoneNumber(phoneNumberId), phone_number_id: phoneNumberId };
+}
 
 /** Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. */
 export function webhookPayload(
@@ -65,10 +85,7 @@ export function webhookPayload(
     statuses?: WebhookValue["statuses"];
   },
 ): WebhookPayload {
-  const value: WebhookValue = {
-    messaging_product: "whatsapp",
-    metadata: { display_phone_number: displayPhoneNumber(phoneNumberId), phone_number_id: phoneNumberId },
-  };
+  const value: WebhookValue = { messaging_product: "whatsapp", metadata: numberMetadata(phoneNumberId) };
   if (parts.contacts?.length) value.contacts = parts.contacts;
   if (parts.messages?.length) value.messages = parts.messages;
   if (parts.statuses?.length) value.statuses = parts.statuses;

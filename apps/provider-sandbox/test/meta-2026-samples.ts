@@ -1,0 +1,136 @@
+/**
+ * The sample payloads of /work/shared/reference/meta-2026.md, copied as published there (placeholder ids), and a
+ * comparison of shapes: the sandbox's webhooks must have the same keys with the same nesting and value types.
+ */
+
+/** §1.4: inbound text from a user with a username, phone not shareable, parent BSUIDs enabled. */
+export const INBOUND_USERNAME_ONLY = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      changes: [
+        {
+          field: "messages",
+          value: {
+            messaging_product: "whatsapp",
+            metadata: { display_phone_number: "15550000000", phone_number_id: "200000000000002" },
+            contacts: [
+              {
+                profile: { name: "Sheena Nelson", username: "realsheenanelson" },
+                user_id: "US.10000000000000000001",
+                parent_user_id: "US.ENT.20000000000000000002",
+              },
+            ],
+            messages: [
+              {
+                from_user_id: "US.10000000000000000001",
+                from_parent_user_id: "US.ENT.20000000000000000002",
+                id: "wamid.PLACEHOLDER1",
+                timestamp: "1780000000",
+                type: "text",
+                text: { body: "Does it come in another color?" },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** §1.5: delivered, sent to the BSUID, phone not shareable. */
+export const STATUS_DELIVERED_TO_BSUID = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      changes: [
+        {
+          field: "messages",
+          value: {
+            messaging_product: "whatsapp",
+            metadata: { display_phone_number: "15550000000", phone_number_id: "200000000000002" },
+            contacts: [
+              {
+                profile: { name: "Pablo M.", username: "pablomorales" },
+                user_id: "US.10000000000000000001",
+                parent_user_id: "US.ENT.20000000000000000002",
+              },
+            ],
+            statuses: [
+              {
+                id: "wamid.PLACEHOLDER2",
+                status: "delivered",
+                timestamp: "1780000100",
+                recipient_user_id: "US.10000000000000000001",
+                recipient_parent_user_id: "US.ENT.20000000000000000002",
+                pricing: { billable: true, pricing_model: "PMP", type: "regular", category: "marketing" },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** §1.5: failed, sent to a phone number (no contacts, no recipient_user_id). */
+export const STATUS_FAILED_TO_PHONE = {
+  id: "wamid.PLACEHOLDER3",
+  status: "failed",
+  timestamp: "1780000200",
+  recipient_id: "15551230000",
+  errors: [
+    {
+      code: 131049,
+      title: "This message was not delivered to maintain healthy ecosystem engagement.",
+      message: "This message was not delivered to maintain healthy ecosystem engagement.",
+      error_data: {
+        details: "In order to maintain a healthy ecosystem engagement, the message failed to be delivered.",
+      },
+      href: "/documentation/business-messaging/whatsapp/support/error-codes",
+    },
+  ],
+};
+
+/** §2.2: a `sent` status of a phone-addressed marketing template. */
+export const STATUS_SENT_WITH_PRICING = {
+  id: "wamid.PLACEHOLDER6",
+  status: "sent",
+  timestamp: "1780000400",
+  recipient_id: "15551230000",
+  recipient_user_id: "US.10000000000000000001",
+  pricing: { billable: true, pricing_model: "PMP", type: "regular", category: "marketing" },
+};
+
+/** §1.6: the request and the answer of a send addressed by BSUID. */
+export const SEND_TO_BSUID = {
+  messaging_product: "whatsapp",
+  recipient_type: "individual",
+  recipient: "US.10000000000000000001",
+  type: "text",
+  text: { body: "Hello" },
+};
+export const SEND_TO_BSUID_ANSWER = {
+  messaging_product: "whatsapp",
+  contacts: [{ input: "US.10000000000000000001", user_id: "US.10000000000000000001" }],
+  messages: [{ id: "wamid.PLACEHOLDER4" }],
+};
+
+/**
+ * The shape of a JSON value: objects become their keys (sorted) with the shapes of their values, arrays the shape of
+ * their first item, anything else its type. Two payloads with the same shape have the same keys, the same nesting and
+ * the same value types (ids and texts may differ).
+ */
+export function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, inner]) => [key, shapeOf(inner)]),
+    );
+  }
+  return value === null ? "null" : typeof value;
+}
