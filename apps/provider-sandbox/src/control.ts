@@ -4,6 +4,7 @@ import { z } from "zod";
 import { inboundMessage, inboundSchema, inboundSender } from "./inbound.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
+import { changeIdentity, identityChangeSchema } from "./identity-changes.ts";
 import { pendingRedeliveries } from "./pending.ts";
 import { sentStats } from "./stats.ts";
 import {
@@ -265,7 +266,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (!input) return;
     await emitTemplateWebhook(res, input, (template) => templateQualityUpdate(state, template, input));
   });
-  // Users: BSUIDs, usernames, phones that may or may not be shared (meta-2026 §1).
+  // Users: BSUIDs, usernames, phones that may or may not be shared, identity changes (meta-2026 §1).
   router.get("/users", (req, res) => {
     const input = parseValue(usersListSchema, req.query, res);
     if (!input) return;
@@ -289,6 +290,24 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     const input = parse(phoneExchangeSchema, req, res);
     if (!input) return;
     answer(res, setPhoneExchange(state, input), (user) => userView(state, user, input.phone_number_id));
+  });
+  router.post("/users/identity-change", async (req, res) => {
+    const input = parse(identityChangeSchema, req, res);
+    if (!input) return;
+    const outcome = changeIdentity(state, input);
+    if (!("ok" in outcome)) return void res.status(outcome.status).json({ error: { message: outcome.error } });
+    const webhooks: Record<string, unknown>[] = [];
+    // In order, one at a time: the gateway sees the system messages before user_id_update.
+    for (const notice of outcome.ok.notices) {
+      const webhookStatus = await deliver(state, notice.kind, notice.payload, { source: "control" });
+      webhooks.push({
+        phone_number_id: notice.phoneNumberId,
+        type: notice.what,
+        webhook_status: webhookStatus,
+        payload: notice.payload,
+      });
+    }
+    res.json({ user: userView(state, outcome.ok.user), webhooks });
   });
   router.get("/portfolios", (_req, res) => void res.json({ portfolios: portfolioViews(state) }));
   router.post("/portfolios", (req, res) => {

@@ -17,6 +17,8 @@ export type {
   WebhookContact,
   UserPreferencesPayload,
   UserPreferenceItem,
+  UserIdUpdatePayload,
+  UserIdUpdateItem,
 } from "./webhooks.ts";
 export type { Pricing } from "./pricing.ts";
 export type { NumberStats } from "./stats.ts";

@@ -54,9 +54,11 @@ export interface WebhookRecord {
   url: string;
   /**
    * `templates`: message_template_status_update / message_template_quality_update (POST /_sandbox/templates/…);
-   * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences).
+   * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences);
+   * `user_id_update`: a user's BSUID changed (POST /_sandbox/users/identity-change; its system messages are
+   * `inbound`).
    */
-  kind: "statuses" | "inbound" | "templates" | "user_preferences";
+  kind: "statuses" | "inbound" | "templates" | "user_preferences" | "user_id_update";
   payload: unknown;
   raw: string;
   signature: string;
@@ -128,13 +130,15 @@ export interface SandboxState {
    */
   marketingStopped: Map<string, number>;
   /**
-   * Users registered through the control API (usernames, withheld phones, explicit ids), by key. Every other
+   * Users registered through the control API (usernames, withheld phones, identity changes), by key. Every other
    * phone number is a plain phone user the sandbox derives on the fly (`users.ts`), as before BSUIDs.
    */
   users: Map<string, SandboxUser>;
   /** contactKey(phone) -> key of the registered user with that phone. */
   userPhones: Map<string, string>;
   userSeq: number;
+  /** BSUIDs and parent BSUIDs replaced by an identity change: sends to them fail like unknown ones. */
+  retiredUserIds: Set<string>;
   /** `${phone_number_id}:${user key}` -> ms of the latest message exchanged with the user's phone (30-day rule). */
   phoneExchanges: Map<string, number>;
   /** portfolio id -> user keys in its contact book. */
@@ -219,6 +223,7 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     users: new Map(),
     userPhones: new Map(),
     userSeq: 0,
+    retiredUserIds: new Set(),
     phoneExchanges: new Map(),
     contactBooks: new Map(),
     profileNames: new Map(),
@@ -252,6 +257,7 @@ export function clearState(state: SandboxState): void {
   state.users.clear();
   state.userPhones.clear();
   state.userSeq = 0;
+  state.retiredUserIds.clear();
   state.phoneExchanges.clear();
   state.contactBooks.clear();
   state.profileNames.clear();

@@ -10,7 +10,7 @@ export const MAX_STATUSES_PER_PAYLOAD = 100;
 export interface AcceptedSend {
   phoneNumberId: string;
   wamid: string;
-  /** The recipient; its ids are read when each status falls due (its username or phone may be shown by then). */
+  /** The recipient; its ids are read when each status falls due, so an identity change shows in later statuses. */
   user: UserRef;
   /** Digits of `to` for a send addressed to a phone (its statuses' `recipient_id`); undefined for a BSUID send. */
   toPhone: string | undefined;

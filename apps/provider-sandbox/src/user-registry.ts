@@ -111,7 +111,7 @@ function conflict(error: string): { status: number; error: string } {
   return { status: 409, error };
 }
 
-const CHANGE_HINT = "o telefone e o BSUID de um usuário registrado não mudam por esta rota";
+const CHANGE_HINT = "use POST /_sandbox/users/identity-change para trocar telefone ou BSUID";
 
 /** Registers a user or updates the registered user the body names (POST /_sandbox/users). */
 export function registerUser(state: SandboxState, input: z.infer<typeof registerUserSchema>): Outcome<SandboxUser> {
@@ -127,6 +127,8 @@ export function registerUser(state: SandboxState, input: z.infer<typeof register
   const [existing] = registered.values();
   if (existing) return updateUser(existing, input, portfolio);
 
+  if (input.user_id !== undefined && state.retiredUserIds.has(input.user_id))
+    return conflict(`O BSUID ${input.user_id} foi substituído numa troca de identidade e não pode ser reusado.`);
   // A phone user becomes a registered user: its history (window, preferences, contact book) and BSUID stay.
   const from = found[0];
   const phoneDigits = input.phone === null ? undefined : input.phone ? digitsOf(input.phone) : from?.phone;

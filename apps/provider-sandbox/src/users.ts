@@ -19,7 +19,7 @@ const PHONE_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
 /**
  * A WhatsApp user as the sandbox knows it. Phone users (every phone number the gateway sends to or the control
  * API writes from) are derived on the fly and never stored; a user is stored ("registered") once the control API
- * gives it a username, a withheld phone or explicit ids.
+ * gives it a username, a withheld phone, explicit ids or an identity change.
  */
 export interface SandboxUser {
   /**
@@ -184,10 +184,11 @@ export function userOf(state: SandboxState, ref: UserRef): SandboxUser | undefin
 }
 
 /**
- * The user a BSUID names in a portfolio: a BSUID of another portfolio or one the sandbox never handed out names
- * nobody.
+ * The user a BSUID names in a portfolio, if it is current: a BSUID of another portfolio, a retired one (after an
+ * identity change) or one the sandbox never handed out names nobody.
  */
 export function findByUserId(state: SandboxState, userId: string, portfolio: string): SandboxUser | undefined {
+  if (state.retiredUserIds.has(userId)) return undefined;
   for (const user of state.users.values()) if (userIdOf(user, portfolio) === userId) return user;
   const phone = decodePhone(portfolioScope(portfolio), userId.slice(userId.indexOf(".") + 1));
   if (phone === undefined) return undefined;
@@ -195,8 +196,9 @@ export function findByUserId(state: SandboxState, userId: string, portfolio: str
   return userIdOf(user, portfolio) === userId ? user : undefined;
 }
 
-/** The user a parent BSUID names. Whether the portfolio accepts parents is the caller's check. */
+/** The user a parent BSUID names, if it is current. Whether the portfolio accepts parents is the caller's check. */
 export function findByParentUserId(state: SandboxState, parentUserId: string): SandboxUser | undefined {
+  if (state.retiredUserIds.has(parentUserId)) return undefined;
   for (const user of state.users.values()) if (parentUserIdOf(user) === parentUserId) return user;
   const phone = decodePhone(PARENT_SCOPE, parentUserId.slice(parentUserId.lastIndexOf(".") + 1));
   if (phone === undefined) return undefined;
@@ -321,6 +323,22 @@ export function storeUser(
   state.users.set(stored.key, stored);
   if (stored.phone !== undefined) state.userPhones.set(contactKey(stored.phone), stored.key);
   return stored;
+}
+
+/** The key of the next regenerated seed: BSUIDs change, the user (its key) stays. */
+export function nextSeed(state: SandboxState, user: SandboxUser): string {
+  state.userSeq += 1;
+  return `${user.key}#${state.userSeq}`;
+}
+
+/** Per-number records of a user: numbers it wrote to or exchanged phone messages with. */
+export function numbersOf(state: SandboxState, user: SandboxUser): string[] {
+  const suffix = `:${user.key}`;
+  const numbers = new Set<string>();
+  for (const map of [state.windows, state.phoneExchanges]) {
+    for (const key of map.keys()) if (key.endsWith(suffix)) numbers.add(key.slice(0, -suffix.length));
+  }
+  return [...numbers];
 }
 
 /** A user as the control API shows it. `phoneNumberId` adds what that number's webhooks show. */

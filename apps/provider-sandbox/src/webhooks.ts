@@ -4,7 +4,7 @@ import type { SandboxState } from "./state.ts";
 
 /**
  * A `value.contacts[]` entry (meta-2026 Appendix A): `wa_id` only when the number may see the phone, `user_id`
- * (BSUID) always, `parent_user_id` when enabled,
+ * (BSUID) always except in `user_id_update` (Meta's example has none there), `parent_user_id` when enabled,
  * `profile.username` when the user adopted one (not on `sent` statuses).
  */
 export interface WebhookContact {
@@ -66,8 +66,35 @@ export interface UserPreferencesPayload {
   }[];
 }
 
+/** One item of `value.user_id_update` (meta-2026 §1.7): the ids are `{previous, current}` objects here. */
+export interface UserIdUpdateItem {
+  wa_id?: string;
+  detail: string;
+  user_id: { previous: string; current: string };
+  parent_user_id?: { previous: string; current: string };
+  /** Unix seconds, as a string (Meta's example). */
+  timestamp: string;
+}
+
+/** Meta's `user_id_update` webhook: a user's BSUID changed (a separate field each app subscribes to). */
+export interface UserIdUpdatePayload {
+  object: "whatsapp_business_account";
+  entry: {
+    id: string;
+    changes: {
+      field: "user_id_update";
+      value: {
+        messaging_product: "whatsapp";
+        metadata: WebhookValue["metadata"];
+        contacts: WebhookContact[];
+        user_id_update: UserIdUpdateItem[];
+      };
+    }[];
+  }[];
+}
+
 /** Every payload the sandbox posts. */
-export type AnyWebhookPayload = WebhookPayload | TemplateWebhookPayload | UserPreferencesPayload;
+export type AnyWebhookPayload = WebhookPayload | TemplateWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload;
 
 /** The `metadata` of a number's messages-like webhooks. */
 export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] {

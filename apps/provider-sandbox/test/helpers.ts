@@ -181,6 +181,11 @@ export function valueOf(
   return hook?.body.entry[0]?.changes[0]?.value;
 }
 
+/** The webhooks whose first change is of this field (`messages`, `user_id_update`, `account_update`...). */
+export function hooksOf(hooks: ReceivedWebhook[], field: string): ReceivedWebhook[] {
+  return hooks.filter((hook) => (hook.body.entry[0]?.changes[0]?.field as string | undefined) === field);
+}
+
 /** The status webhooks of one message, in the order received. */
 export function statusHooksOf(hooks: ReceivedWebhook[], wamid: string): ReceivedWebhook[] {
   return hooks.filter((hook) => (valueOf(hook)?.statuses ?? []).some((s) => s.id === wamid));

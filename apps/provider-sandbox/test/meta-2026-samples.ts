@@ -118,6 +118,48 @@ export const SEND_TO_BSUID_ANSWER = {
   messages: [{ id: "wamid.PLACEHOLDER4" }],
 };
 
+/** §1.7: the system message of a BSUID change. */
+export const SYSTEM_USER_CHANGED_USER_ID = {
+  from: "15551230000",
+  id: "wamid.PLACEHOLDER5",
+  timestamp: "1780000300",
+  type: "system",
+  system: {
+    body: "User Sheena Nelson changed from US.10000000000000000001 to US.10000000000000000009",
+    user_id: "US.10000000000000000009",
+    type: "user_changed_user_id",
+  },
+};
+
+/** §1.7: the user_id_update webhook. */
+export const USER_ID_UPDATE = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      changes: [
+        {
+          field: "user_id_update",
+          value: {
+            messaging_product: "whatsapp",
+            metadata: { display_phone_number: "15550000000", phone_number_id: "200000000000002" },
+            contacts: [{ profile: { name: "Sheena Nelson" }, wa_id: "15551230000" }],
+            user_id_update: [
+              {
+                wa_id: "15551230000",
+                detail: "User id for Sheena Nelson has been updated.",
+                user_id: { previous: "US.10000000000000000001", current: "US.10000000000000000009" },
+                parent_user_id: { previous: "US.ENT.20000000000000000002", current: "US.ENT.20000000000000000008" },
+                timestamp: "1780000300",
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
 /**
  * The shape of a JSON value: objects become their keys (sorted) with the shapes of their values, arrays the shape of
  * their first item, anything else its type. Two payloads with the same shape have the same keys, the same nesting and

@@ -144,7 +144,7 @@ describe("phone sharing: the 30-day rule and the contact book", () => {
     expect(valueOf(receiver.received[0])?.contacts?.[0]).toMatchObject({ wa_id: PHONE, user_id: dropped.user_id });
   });
 
-  it("registering a phone user keeps its BSUID and window; its phone and BSUID cannot change through it", async () => {
+  it("registering a phone user keeps its BSUID and window; phone or BSUID changes go through identity-change", async () => {
     await control(sandbox.url, "/inbound", { phone_number_id: PHONE_ID, from: PHONE, type: "text", text: "Oi" });
     const before = valueOf(receiver.received[0])?.contacts?.[0]?.user_id;
     const registered = await register({ phone: PHONE, username: "pablomorales", name: "Pablo M." });
@@ -163,7 +163,7 @@ describe("phone sharing: the 30-day rule and the contact book", () => {
       phone: "15559990000",
     });
     expect(changed.status).toBe(409);
-    expect(changed.body.error.message).toMatch(/não mudam por esta rota/);
+    expect(changed.body.error.message).toMatch(/identity-change/);
     expect((await control(sandbox.url, "/users", { username: "pablomorales", user_id: "US.123" })).status).toBe(409);
     const clash = await control(sandbox.url, "/users", { phone: "15559990000", username: "pablomorales2" });
     expect(clash.status).toBe(200);
