@@ -1,6 +1,14 @@
 import { META_TITLES, type MetaCode } from "./graph/errors.ts";
 import express from "express";
 import { z } from "zod";
+import {
+  accountUpdate,
+  accountUpdateSchema,
+  businessCapabilitySchema,
+  businessCapabilityUpdate,
+  numberQualityUpdate,
+  numberQualityUpdateSchema,
+} from "./account-events.ts";
 import { inboundMessage, inboundSchema, inboundSender } from "./inbound.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
@@ -17,12 +25,16 @@ import {
 } from "./state.ts";
 import {
   findCatalogueTemplate,
+  templateCategorySchema,
+  templateCategoryUpdate,
+  templateComponentsSchema,
+  templateComponentsUpdate,
   templateQualitySchema,
   templateQualityUpdate,
   templateStatusSchema,
   templateStatusUpdate,
 } from "./template-events.ts";
-import type { SandboxOptions, SandboxTemplate } from "./types.ts";
+import { MESSAGING_LIMIT_TIERS, type SandboxOptions, type SandboxTemplate } from "./types.ts";
 import { preferenceUser, stoppedContacts, userPreferenceSchema, userPreferenceUpdate } from "./user-preferences.ts";
 import {
   contactBookSchema,
@@ -39,7 +51,7 @@ import {
   type Outcome,
 } from "./user-registry.ts";
 import { findUser, userView, type SandboxUser } from "./users.ts";
-import { webhookPayload, type TemplateWebhookPayload } from "./webhooks.ts";
+import { webhookPayload, type AccountWebhookPayload, type TemplateWebhookPayload } from "./webhooks.ts";
 
 const statusesSchema = z.object({
   phone_number_id: z.string().min(1).optional(),
@@ -121,7 +133,7 @@ const numberSchema = z
     display_phone_number: z.string().min(1),
     verified_name: z.string().min(1),
     quality_rating: z.enum(["GREEN", "YELLOW", "RED", "UNKNOWN"]),
-    messaging_limit_tier: z.enum(["TIER_50", "TIER_250", "TIER_1K", "TIER_10K", "TIER_100K", "TIER_UNLIMITED"]),
+    messaging_limit_tier: z.enum(MESSAGING_LIMIT_TIERS),
     throughput_level: z.enum(["STANDARD", "HIGH", "NOT_APPLICABLE"]),
     /** The business portfolio the number belongs to (BSUIDs, contact book); not part of the node. */
     portfolio_id: z.string().min(1),
@@ -266,6 +278,49 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (!input) return;
     await emitTemplateWebhook(res, input, (template) => templateQualityUpdate(state, template, input));
   });
+  router.post("/templates/components", async (req, res) => {
+    const input = parse(templateComponentsSchema, req, res);
+    if (!input) return;
+    await emitTemplateWebhook(res, input, (template) => templateComponentsUpdate(state, template, input));
+  });
+  router.post("/templates/category", async (req, res) => {
+    const input = parse(templateCategorySchema, req, res);
+    if (!input) return;
+    await emitTemplateWebhook(res, input, (template) => templateCategoryUpdate(state, template, input));
+  });
+
+  // WABA-level health webhooks (meta-2026 §3): signed and redelivered like the others.
+  const emitAccountWebhook = async (
+    res: express.Response,
+    payload: AccountWebhookPayload,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> => {
+    const webhookStatus = await deliver(state, "account", payload, { source: "control" });
+    res.json({ webhook_status: webhookStatus, payload, ...extra });
+  };
+  router.post("/account-update", async (req, res) => {
+    const input = parse(accountUpdateSchema, req, res);
+    if (!input) return;
+    await emitAccountWebhook(res, accountUpdate(state, input));
+  });
+  router.post("/numbers/quality-update", async (req, res) => {
+    const input = parse(numberQualityUpdateSchema, req, res);
+    if (!input) return;
+    const payload = numberQualityUpdate(state, input);
+    await emitAccountWebhook(res, payload, {
+      number: phoneNumberNode(state, input.phone_number_id),
+      rate_per_second: state.config.numberRates[input.phone_number_id] ?? state.config.rateLimitPerSecond ?? null,
+    });
+  });
+  router.post("/business-capability", async (req, res) => {
+    const input = parse(businessCapabilitySchema, req, res);
+    if (!input) return;
+    const payload = businessCapabilityUpdate(state, input);
+    await emitAccountWebhook(res, payload, {
+      portfolio: portfolioView(state, input.portfolio_id ?? state.config.portfolioId),
+    });
+  });
+
   // Users: BSUIDs, usernames, phones that may or may not be shared, identity changes (meta-2026 §1).
   router.get("/users", (req, res) => {
     const input = parseValue(usersListSchema, req.query, res);

@@ -19,6 +19,9 @@ export type {
   UserPreferenceItem,
   UserIdUpdatePayload,
   UserIdUpdateItem,
+  WabaWebhookPayload,
+  TemplateWebhookPayload,
+  AccountWebhookPayload,
 } from "./webhooks.ts";
 export type { Pricing } from "./pricing.ts";
 export type { NumberStats } from "./stats.ts";
@@ -36,4 +39,5 @@ export type {
   PairRate,
   RuntimeConfig,
   PortfolioSettings,
+  MessagingLimitTier,
 } from "./types.ts";

@@ -56,9 +56,9 @@ export interface WebhookRecord {
    * `templates`: message_template_status_update / message_template_quality_update (POST /_sandbox/templates/…);
    * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences);
    * `user_id_update`: a user's BSUID changed (POST /_sandbox/users/identity-change; its system messages are
-   * `inbound`).
+   * `inbound`); `account`: account_update, phone_number_quality_update, business_capability_update.
    */
-  kind: "statuses" | "inbound" | "templates" | "user_preferences" | "user_id_update";
+  kind: "statuses" | "inbound" | "templates" | "user_preferences" | "user_id_update" | "account";
   payload: unknown;
   raw: string;
   signature: string;

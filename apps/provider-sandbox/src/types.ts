@@ -60,8 +60,22 @@ export interface SandboxTemplate {
   library_template_name?: string;
 }
 
-/** Meta's messaging limit tiers (business-initiated conversations per 24 h). */
-export type MessagingLimitTier = "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_10K" | "TIER_100K" | "TIER_UNLIMITED";
+/**
+ * Meta's messaging limit tiers (unique users reached outside a customer-service window per 24 h). TIER_1K is the
+ * per-number tier of before October 2025 (the sandbox's default, kept for compatibility); TIER_2K and TIER_NOT_SET
+ * are values of the portfolio limit (`max_daily_conversations_per_business`, `whatsapp_business_manager_messaging_limit`).
+ */
+export const MESSAGING_LIMIT_TIERS = [
+  "TIER_50",
+  "TIER_250",
+  "TIER_1K",
+  "TIER_2K",
+  "TIER_10K",
+  "TIER_100K",
+  "TIER_UNLIMITED",
+  "TIER_NOT_SET",
+] as const;
+export type MessagingLimitTier = (typeof MESSAGING_LIMIT_TIERS)[number];
 
 /** What GET /{phone-number-id} reports for one business number; set through POST /_sandbox/numbers. */
 export interface PhoneNumberSettings {
@@ -81,6 +95,8 @@ export interface PortfolioSettings {
   contactBook: boolean;
   /** Parent BSUIDs (`parent_user_id`, `from_parent_user_id`, `recipient_parent_user_id`) in webhooks. Default false. */
   parentUserIds: boolean;
+  /** The portfolio messaging limit its numbers report unless set per number (business_capability_update). */
+  messagingLimit?: MessagingLimitTier;
 }
 
 /** Meta's pair rate limit (131056), as the sandbox applies it: a sliding window per business number and contact. */

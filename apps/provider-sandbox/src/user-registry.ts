@@ -237,6 +237,7 @@ export function portfolioView(state: SandboxState, id: string): Record<string, u
     default: id === state.config.portfolioId,
     contact_book: settings.contactBook,
     parent_user_ids: settings.parentUserIds,
+    messaging_limit: settings.messagingLimit ?? null,
     contact_book_size: state.contactBooks.get(id)?.size ?? 0,
     /** Numbers configured in it (any other number belongs to the default portfolio). */
     numbers: Object.entries(state.config.numberPortfolios)

@@ -28,12 +28,38 @@ export interface WebhookPayload {
 }
 
 /** Meta's WhatsApp Business Account fields about templates (not about messages). */
-export type TemplateWebhookField = "message_template_status_update" | "message_template_quality_update";
+export type TemplateWebhookField =
+  | "message_template_status_update"
+  | "message_template_quality_update"
+  | "message_template_components_update"
+  | "template_category_update";
 
-/** A template webhook: the WABA in `entry[].id`, `time` in Unix seconds, one change. */
-export interface TemplateWebhookPayload {
+/** WABA-level fields about the account's and its numbers' health (meta-2026 §3). */
+export type AccountWebhookField = "account_update" | "phone_number_quality_update" | "business_capability_update";
+
+/**
+ * A WABA-level webhook: the WABA in `entry[].id`, `time` in Unix seconds, one change; no `messaging_product` nor
+ * `metadata` in the value.
+ */
+export interface WabaWebhookPayload<F extends string = TemplateWebhookField | AccountWebhookField> {
   object: "whatsapp_business_account";
-  entry: { id: string; time: number; changes: { value: Record<string, unknown>; field: TemplateWebhookField }[] }[];
+  entry: { id: string; time: number; changes: { value: Record<string, unknown>; field: F }[] }[];
+}
+
+export type TemplateWebhookPayload = WabaWebhookPayload<TemplateWebhookField>;
+export type AccountWebhookPayload = WabaWebhookPayload<AccountWebhookField>;
+
+/** A WABA-level payload for one change, sent now. */
+export function wabaPayload<F extends string>(
+  state: SandboxState,
+  wabaId: string | undefined,
+  field: F,
+  value: Record<string, unknown>,
+): WabaWebhookPayload<F> {
+  return {
+    object: "whatsapp_business_account",
+    entry: [{ id: wabaId ?? state.wabaId, time: Math.floor(state.now() / 1000), changes: [{ value, field }] }],
+  };
 }
 
 /** One item of `value.user_preferences`: a contact stopped or resumed marketing messages. */
@@ -94,7 +120,7 @@ export interface UserIdUpdatePayload {
 }
 
 /** Every payload the sandbox posts. */
-export type AnyWebhookPayload = WebhookPayload | TemplateWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload;
+export type AnyWebhookPayload = WebhookPayload | WabaWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload;
 
 /** The `metadata` of a number's messages-like webhooks. */
 export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] {

@@ -160,6 +160,126 @@ export const USER_ID_UPDATE = {
   ],
 };
 
+/** §3.1: account_update, DISABLED_UPDATE. */
+export const ACCOUNT_UPDATE_DISABLED = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      time: 1780000500,
+      changes: [
+        {
+          field: "account_update",
+          value: {
+            event: "DISABLED_UPDATE",
+            ban_info: { waba_ban_state: "SCHEDULE_FOR_DISABLE", waba_ban_date: "June 1, 2026" },
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** §3.2: phone_number_quality_update, THROUGHPUT_UPGRADE. */
+export const QUALITY_THROUGHPUT_UPGRADE = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      time: 1780000600,
+      changes: [
+        {
+          field: "phone_number_quality_update",
+          value: {
+            display_phone_number: "15550000000",
+            event: "THROUGHPUT_UPGRADE",
+            max_daily_conversations_per_business: "TIER_UNLIMITED",
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** §3.3: business_capability_update. */
+export const BUSINESS_CAPABILITY = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      time: 1780000700,
+      changes: [
+        {
+          field: "business_capability_update",
+          value: { max_daily_conversations_per_business: "TIER_10K", max_phone_numbers_per_waba: 25 },
+        },
+      ],
+    },
+  ],
+};
+
+/** §3.4: message_template_components_update. */
+export const TEMPLATE_COMPONENTS = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      time: 1780000800,
+      changes: [
+        {
+          field: "message_template_components_update",
+          value: {
+            message_template_id: 300000000000003,
+            message_template_name: "order_confirmation",
+            message_template_language: "en_US",
+            message_template_element: "Thanks for your order, {{1}}!",
+            message_template_buttons: [
+              {
+                message_template_button_type: "URL",
+                message_template_button_text: "Track",
+                message_template_button_url: "https://example.com/t",
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** §3.5: template_category_update, completed. */
+export const TEMPLATE_CATEGORY_COMPLETED = {
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "100000000000001",
+      time: 1780000900,
+      changes: [
+        {
+          field: "template_category_update",
+          value: {
+            message_template_id: 300000000000004,
+            message_template_name: "welcome_template",
+            message_template_language: "en_US",
+            previous_category: "UTILITY",
+            new_category: "MARKETING",
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** §3.5: the impending shape, as the text describes it (Meta's page has no example of it). */
+export const TEMPLATE_CATEGORY_IMPENDING_KEYS = [
+  "category_update_timestamp",
+  "correct_category",
+  "message_template_id",
+  "message_template_language",
+  "message_template_name",
+  "new_category",
+];
+
 /**
  * The shape of a JSON value: objects become their keys (sorted) with the shapes of their values, arrays the shape of
  * their first item, anything else its type. Two payloads with the same shape have the same keys, the same nesting and
