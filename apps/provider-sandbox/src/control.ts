@@ -370,6 +370,11 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (!input) return;
     res.json(portfolioView(state, setPortfolio(state, input)));
   });
+  router.get("/read-marks", (req, res) => {
+    const phoneNumberId = typeof req.query.phone_number_id === "string" ? req.query.phone_number_id : undefined;
+    const marks = recent(state.readMarks, limit());
+    res.json({ read_marks: phoneNumberId ? marks.filter((m) => m.phone_number_id === phoneNumberId) : marks });
+  });
 
   router.get("/numbers", (_req, res) => {
     res.json({ numbers: Object.keys(state.config.numbers).map((id) => phoneNumberNode(state, id)) });

@@ -11,6 +11,7 @@ import {
   PHONE_PATTERN,
   portfolioOf,
   recordPhoneExchange,
+  refOf,
   USERNAME_PATTERN,
   webhookContact,
   type SandboxUser,
@@ -120,8 +121,8 @@ export function inboundSender(state: SandboxState, input: InboundInput): Sandbox
 /**
  * The `contacts[0]` and `messages[0]` objects of Meta's inbound webhook for a control-API input (meta-2026 §1.4):
  * `user_id`/`from_user_id` always, the parent BSUID when enabled, `profile.username` when adopted, the phone
- * (`wa_id`, `from`) only when this number may see it. Records the sender's window and, when the phone showed, the
- * phone exchange. Media messages get their bytes registered, so
+ * (`wa_id`, `from`) only when this number may see it. Records the sender's window, the inbound message (for
+ * mark-as-read) and, when the phone showed, the phone exchange. Media messages get their bytes registered, so
  * GET /{media-id} and its download URL serve them.
  */
 export function inboundMessage(
@@ -152,6 +153,11 @@ export function inboundMessage(
   // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
   recordContactMessage(state, input.phone_number_id, user.key, atMs);
   if (identity.phone !== undefined) recordPhoneExchange(state, user, input.phone_number_id, atMs);
+  state.inboundMessages.set(String(message.id), { phoneNumberId: input.phone_number_id, user: refOf(user), atMs });
+  for (const oldest of state.inboundMessages.keys()) {
+    if (state.inboundMessages.size <= state.config.historyLimit) break;
+    state.inboundMessages.delete(oldest);
+  }
   return { message, contact: webhookContact(identity, { username: true }) };
 }
 

@@ -5,7 +5,7 @@ import type { Redelivery } from "./deliveries.ts";
 import type { MessageLane, StatusBatch } from "./statuses.ts";
 import { WebhookTransport } from "./transport.ts";
 import type { RuntimeConfig, SandboxOptions } from "./types.ts";
-import type { SandboxUser } from "./users.ts";
+import type { InboundRecord, ReadMark, SandboxUser } from "./users.ts";
 
 export const DEFAULT_STATUS_DELAYS = { sent: 50, delivered: 150, read: 300 } as const;
 export const DEFAULT_WABA_ID = "102290129340398";
@@ -145,6 +145,10 @@ export interface SandboxState {
   contactBooks: Map<string, Set<string>>;
   /** Phone user key -> the profile name its latest inbound message gave (registered users hold their own). */
   profileNames: Map<string, string>;
+  /** Inbound messages the sandbox posted, by wamid (at most historyLimit): what mark-as-read may name. */
+  inboundMessages: Map<string, InboundRecord>;
+  /** Mark-as-read and typing-indicator calls accepted, oldest first (GET /_sandbox/read-marks). */
+  readMarks: ReadMark[];
   /** Media of inbound messages by media id, oldest first (at most historyLimit). */
   media: Map<string, SandboxMedia>;
   /**
@@ -227,6 +231,8 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     phoneExchanges: new Map(),
     contactBooks: new Map(),
     profileNames: new Map(),
+    inboundMessages: new Map(),
+    readMarks: [],
     media: new Map(),
     mediaIds: new Set(),
     generation: 0,
@@ -261,6 +267,8 @@ export function clearState(state: SandboxState): void {
   state.phoneExchanges.clear();
   state.contactBooks.clear();
   state.profileNames.clear();
+  state.inboundMessages.clear();
+  state.readMarks = [];
   state.media.clear();
   state.redeliveries.clear();
   state.lanes.clear();

@@ -49,6 +49,25 @@ export interface SandboxUser {
 /** How something scheduled finds its user again later (a phone user may be registered meanwhile). */
 export type UserRef = { key: string } | { phone: string };
 
+/** An inbound message the sandbox posted: what mark-as-read and typing indicators may name. */
+export interface InboundRecord {
+  phoneNumberId: string;
+  user: UserRef;
+  atMs: number;
+}
+
+/** One accepted mark-as-read (with or without a typing indicator), as GET /_sandbox/read-marks lists it. */
+export interface ReadMark {
+  phone_number_id: string;
+  message_id: string;
+  /** The sender's BSUID (in the number's portfolio) when it was marked. */
+  user_id: string;
+  /** `text` when the call also showed the typing indicator. */
+  typing_indicator: "text" | null;
+  /** ISO 8601. */
+  at: string;
+}
+
 /** What one business number's webhooks show of a user (meta-2026 §1.3–1.5, Appendix A). */
 export interface Identity {
   name: string;

@@ -39,6 +39,8 @@ export interface GraphBody {
   /** `wa_id` for a send addressed to a phone, `user_id` for one addressed by BSUID alone. */
   contacts?: { input: string; wa_id?: string; user_id?: string }[];
   messages?: { id: string; message_status?: string }[];
+  /** Mark-as-read and typing indicators. */
+  success?: boolean;
   error?: MetaErrorBody;
   data?: (Partial<SandboxTemplate> & { id: string })[];
   paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };

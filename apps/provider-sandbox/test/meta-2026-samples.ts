@@ -280,6 +280,9 @@ export const TEMPLATE_CATEGORY_IMPENDING_KEYS = [
   "new_category",
 ];
 
+/** §4: the answer to mark-as-read and typing indicators. */
+export const MARK_READ_ANSWER = { success: true };
+
 /**
  * The shape of a JSON value: objects become their keys (sorted) with the shapes of their values, arrays the shape of
  * their first item, anything else its type. Two payloads with the same shape have the same keys, the same nesting and

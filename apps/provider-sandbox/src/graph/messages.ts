@@ -31,6 +31,7 @@ import {
   type SandboxUser,
 } from "../users.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
+import { markMessageRead } from "./mark-read.ts";
 import { validateOrderDetails } from "./order-details.ts";
 import { validateTemplateSend } from "./template-send.ts";
 
@@ -63,7 +64,7 @@ function parseBody(raw: string): JsonRecord {
 /** Who a send is addressed to (meta-2026 §1.6): `to` (a phone) wins over `recipient` (a BSUID or parent BSUID). */
 type Addressee = { kind: "phone"; to: string; waId: string } | { kind: "user_id"; recipient: string };
 
-function checkMessagingProduct(body: JsonRecord): void {
+export function checkMessagingProduct(body: JsonRecord): void {
   if (body.messaging_product === undefined) throw new MetaError(100, "The parameter messaging_product is required.");
   if (body.messaging_product !== "whatsapp") {
     throw new MetaError(
@@ -186,6 +187,8 @@ export function handleSend(
   } catch (error) {
     return refused(state, phoneNumberId, error);
   }
+  // Mark-as-read and typing indicators share the endpoint: a `status` instead of a message.
+  if (body.status !== undefined) return markMessageRead(state, phoneNumberId, body);
   try {
     const { addressee, type } = checkEnvelope(body);
     const user = recipientOf(state, phoneNumberId, addressee);
