@@ -70,6 +70,7 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * template_header_mismatch       | 422    | messages                              | "422 template_header_mismatch (pre-check): document sent to an IMAGE header"; "422 template_header_mismatch from the provider's 132012 (received DOCUMENT)" (also: S)
  * template_format_unsupported    | 422    | messages                              | "422 template_format_unsupported (pre-check): carousel template"; "422 template_format_unsupported (pre-check): LOCATION header" (also: S)
  * invalid_otp                    | 422    | messages                              | "422 invalid_otp (pre-check): authentication template without otp_code"; "422 invalid_otp from the provider's 131008 about the OTP" (also: S)
+ * recipient_phone_required       | 422    | messages                              | "422 recipient_phone_required (pre-check): authentication template to a BSUID"; "422 recipient_phone_required from the provider's 131062"
  * provider_rejected              | 422    | messages                              | "422 provider_rejected from the provider's 100"
  * api_rate_limited               | 429    | messages, validate, window, templates | "429 api_rate_limited with Retry-After on %s" (also: S)
  * rate_limited                   | 429    | messages                              | "429 rate_limited from the provider's 130429"; "429 rate_limited from the provider's 131056" (also: S)
@@ -534,6 +535,12 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
         "invalid_otp",
         "O template codigo_verificacao é de autenticação e exige o código em otp_code.",
       ],
+      [
+        "422 recipient_phone_required (pre-check): authentication template to a BSUID",
+        { to: "BR.1502576394655843", template: "codigo_verificacao", otp_code: "482913" },
+        "recipient_phone_required",
+        "O template codigo_verificacao é de autenticação: o código só pode ser enviado ao número de telefone do destinatário, não ao seu ID de usuário (BSUID).",
+      ],
     ] as const)("%s", async (_title, body, code, message) => {
       const before = (await sandboxControl.sent(gateway)).length;
       expectEnvelope(await send(body), 422, code, message);
@@ -559,6 +566,12 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
     // [title, Meta code injected by the sandbox, Meta's error_data.details, expected code]
     it.each([
+      [
+        "422 recipient_phone_required from the provider's 131062",
+        131062,
+        "Business-scoped User ID (BSUID) recipients are not supported for this message.",
+        "recipient_phone_required",
+      ],
       [
         "422 outside_24h_window from the provider's 131047",
         131047,

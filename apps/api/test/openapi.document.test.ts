@@ -353,19 +353,25 @@ describe("OpenAPI document", () => {
   it("the webhooks message.status and message.received: X-PT-* headers and the envelope of 2.7", () => {
     const webhooks = at(document, "webhooks");
     expect(Object.keys(webhooks).sort()).toEqual(["message.received", "message.status"]);
+    // Spec 6.2 and 6.3's fields, and those added in 2026 (BSUIDs, pricing): documented and always present.
     const data: Record<string, string[]> = {
       "message.status": [
         "message_id",
         "status",
         "status_rank",
         "to",
+        "recipient_user_id",
         "error",
         "phone_number_id",
         "client_ref",
         "campaign_id",
+        "pricing",
       ],
       "message.received": [
         "message_id",
+        "from_user_id",
+        "from_parent_user_id",
+        "from_username",
         "from",
         "phone_number_id",
         "type",

@@ -63,6 +63,10 @@ describe("webhook pipeline end to end", () => {
     expect(event.data).toEqual({
       message_id: inbound.id,
       from: "5511922220001",
+      // Meta adds the sender's business-scoped user id to every message since 2026.
+      from_user_id: expect.stringMatching(/^BR\.\d+$/),
+      from_parent_user_id: null,
+      from_username: null,
       phone_number_id: account.phoneNumberId,
       type: "image",
       text: "comprovante",

@@ -157,10 +157,13 @@ describe("message status machine through HTTP (spec 3.1)", () => {
       status: "sent",
       status_rank: 2,
       to,
+      // The sandbox's hand-made statuses (control endpoint) carry neither a BSUID nor pricing.
+      recipient_user_id: null,
       error: null,
       phone_number_id: account.phoneNumberId,
       client_ref: `ref-${recipientSeq}`,
       campaign_id: null,
+      pricing: null,
     });
     expect((await stored(id)).status).toBe("sent");
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recipientField } from "./messages.ts";
 import { errorResponse, internalError, tooManyRequests, unauthorized, type OperationResponse } from "./openapi.ts";
 
 /** Campaigns: bulk template sends paced at the number's rate (docs/decisions.md, "Campaigns"). */
@@ -49,7 +50,7 @@ export const CampaignHeaderMediaIn = z
 /** One recipient with its own template parameters; the CSV columns carry the same fields (see CampaignCsvColumns). */
 export const CampaignRecipientIn = z
   .object({
-    to: z.string().min(1).max(32),
+    to: recipientField().describe("A phone number (any formatting) or a WhatsApp business-scoped user id (BSUID)"),
     variables: z.array(z.string()).max(20).nullish().describe("Filled in order into {{1}}, {{2}}, ... of the body"),
     header_text: optionalText(200),
     header_media: CampaignHeaderMediaIn.nullish(),

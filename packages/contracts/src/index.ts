@@ -7,6 +7,7 @@ export {
   unstorableTextReason,
 } from "./validation.ts";
 export type { RequestLocation, ValidationIssue } from "./validation.ts";
+export * from "./users.ts";
 export * from "./messages.ts";
 export * from "./deliveries.ts";
 export * from "./templates.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isMalformedBsuid } from "./users.ts";
 
 /** Spec 2.2. */
 export const HeaderMediaIn = z
@@ -81,10 +82,33 @@ const SEND_PIX_EXAMPLE = {
   client_ref: "pedido-12345",
 };
 
+/**
+ * A recipient, as `to` of a send, a validation and a window check: a phone number in any formatting, or a
+ * business-scoped user id (`BR.1502576394655843`; meta-2026). Both within the contract's 1..32 characters (spec 8;
+ * Meta's BSUIDs are 19–23 characters, docs/decisions.md). Which one it is, and whether it is valid, the services
+ * decide; here a value written as a BSUID but not one is refused with a sentence that says so.
+ */
+export const recipientField = () =>
+  z
+    .string()
+    .min(1)
+    .max(32)
+    .superRefine((value, ctx) => {
+      if (isMalformedBsuid(value))
+        ctx.addIssue({
+          code: "custom",
+          input: value,
+          message:
+            "O destinatário parece um ID de usuário do WhatsApp (BSUID), mas não tem o formato dele: o país em duas letras maiúsculas, um ponto e letras ou dígitos (por exemplo BR.1502576394655843), sem outros caracteres.",
+        });
+    });
+
 /** Spec 2.1. Only `to` is required; unknown fields are ignored. */
 export const PublicSendIn = z
   .object({
-    to: z.string().min(1).max(32),
+    to: recipientField().describe(
+      "The recipient: a phone number (any formatting), or a WhatsApp business-scoped user id (BSUID, e.g. `BR.1502576394655843`) of a user known only by it",
+    ),
     phone_number_id: optionalText(64).describe("Selects the business number; default number of the account otherwise"),
     text: optionalText(4096),
     template: optionalText(255).describe("Template name"),
@@ -116,7 +140,7 @@ export const SendResultOut = z
     success: z.literal(true),
     data: z.object({
       message_id: z.string().describe("The id later carried as message_id in message.status"),
-      to: z.string().describe("Recipient, normalized to digits"),
+      to: z.string().describe("Recipient: a phone normalized to digits, or the BSUID as given"),
       status: z.literal("sent"),
       type: z.enum(["text", "template"]),
       phone_number_id: z.string(),
@@ -129,7 +153,7 @@ export type SendResultOut = z.infer<typeof SendResultOut>;
 /** Spec 2.4. */
 export const ValidateIn = z
   .object({
-    to: z.string().min(1).max(32),
+    to: recipientField(),
     country: z
       .string()
       .max(2)
@@ -143,8 +167,11 @@ export const ValidateOut = z
   .object({
     success: z.literal(true),
     data: z.object({
-      to: z.string().describe("Digits only; with country code when valid"),
+      to: z.string().describe("Digits only, with country code when valid; a BSUID as given"),
       valid: z.boolean(),
+      kind: z
+        .enum(["phone", "bsuid"])
+        .describe("What `to` is: a phone number, or a WhatsApp business-scoped user id (BSUID; country is its prefix)"),
       country: z.string().nullable(),
       type: z.string().nullable().describe("mobile, fixed_line, fixed_line_or_mobile, voip, toll_free, ... when known"),
       e164: z.string().nullable(),
@@ -154,12 +181,12 @@ export const ValidateOut = z
   .meta({ id: "ValidateOut" });
 
 export const WindowQuery = z.object({ phone_number_id: z.string().max(64).optional() });
-export const WindowPath = z.object({ to: z.string().min(1).max(32) });
+export const WindowPath = z.object({ to: recipientField() });
 export const WindowOut = z
   .object({
     success: z.literal(true),
     data: z.object({
-      to: z.string(),
+      to: z.string().describe("The contact: digits of a phone number, or a BSUID as given"),
       phone_number_id: z
         .string()
         .nullable()

@@ -39,6 +39,21 @@ export const MessageStatusError = z.object({
   reason: z.string().describe("The service's stable code (spec 7), e.g. recipient_unreachable"),
 });
 
+/**
+ * Meta's per-message pricing (since July 2025), verbatim: values are kept as Meta sends them, new ones included.
+ * `type` says whether it is charged (`regular`) or free (`free_customer_service`, `free_entry_point`...).
+ */
+export const MessagePricing = z
+  .object({
+    pricing_model: z.string().nullable().describe("`PMP` (per-message pricing)"),
+    category: z
+      .string()
+      .nullable()
+      .describe("marketing, marketing_lite, utility, authentication, authentication-international, service, ..."),
+    type: z.string().nullable().describe("regular (charged), free_customer_service, free_entry_point, ..."),
+  })
+  .meta({ id: "MessagePricing" });
+
 /** Spec 6.2. */
 export const MessageStatusData = z
   .object({
@@ -51,11 +66,20 @@ export const MessageStatusData = z
       .describe(
         "sent=2, delivered=3, read=4, failed=1 (a separate outcome: never handle it by numeric comparison; spec 3.1)",
       ),
-    to: z.string().describe("Recipient number; same name as in the send"),
+    to: z.string().describe("Recipient as named in the send: a phone's digits, or a BSUID; same name as in the send"),
+    recipient_user_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The recipient's WhatsApp business-scoped user id (BSUID), when known (Meta reports it on every status but failed ones of a send to a phone). Added in 2026",
+      ),
     error: MessageStatusError.nullable().describe("Only when status is failed, otherwise null"),
     phone_number_id: z.string().describe("Business number"),
     client_ref: z.string().nullable().describe("Reference given at send"),
     campaign_id: z.string().nullable().describe("Filled when the message left from a panel campaign"),
+    pricing: MessagePricing.nullable().describe(
+      "What the provider reported it will charge for the message, on the one status that carried it (usually `sent`), else null. Added in 2026",
+    ),
   })
   .meta({ id: "MessageStatusData" });
 
@@ -78,7 +102,26 @@ export const MESSAGE_RECEIVED_TYPES = [
 export const MessageReceivedData = z
   .object({
     message_id: z.string().describe("Id of the received message"),
-    from: z.string().describe("Phone of the contact who sent the message"),
+    from: z
+      .string()
+      .nullable()
+      .describe(
+        "Phone of the contact who sent the message; null only when the provider withheld it (a user with a WhatsApp username who has not shared the number: answer to `from_user_id`)",
+      ),
+    from_user_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The sender's WhatsApp business-scoped user id (BSUID, e.g. `BR.1502576394655843`), on every message since 2026; send to it when `from` is null. Added in 2026",
+      ),
+    from_parent_user_id: z
+      .string()
+      .nullable()
+      .describe("The sender's parent BSUID (`BR.ENT.…`), when the business enabled them. Added in 2026"),
+    from_username: z
+      .string()
+      .nullable()
+      .describe("The sender's WhatsApp username, when set: display only, it can change. Added in 2026"),
     phone_number_id: z.string().describe("Business number"),
     type: z.enum(MESSAGE_RECEIVED_TYPES),
     text: z
@@ -120,10 +163,12 @@ export const MessageStatusEvent = envelope("message.status", MessageStatusData).
       status: "failed",
       status_rank: 1,
       to: "5511987654321",
+      recipient_user_id: null,
       error: { code: 131026, message: "Message undeliverable", reason: "recipient_unreachable" },
       phone_number_id: "100000000000001",
       client_ref: "pedido-1234",
       campaign_id: null,
+      pricing: null,
     },
   },
 });
@@ -137,6 +182,9 @@ export const MessageReceivedEvent = envelope("message.received", MessageReceived
     data: {
       message_id: "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNB",
       from: "5511987654321",
+      from_user_id: "BR.1502576394655843",
+      from_parent_user_id: null,
+      from_username: null,
       phone_number_id: "100000000000001",
       type: "text",
       text: "Oi!",

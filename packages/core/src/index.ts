@@ -22,3 +22,4 @@ export * from "./templates/index.ts";
 export * from "./users/index.ts";
 export * from "./throughput/index.ts";
 export * from "./campaigns/index.ts";
+export * from "./contacts/index.ts";

@@ -89,9 +89,10 @@ async function addDelivery(status: string, updatedAt: Date, attempts = 1): Promi
 
 async function addInbound(wamid: string, createdAt: Date, content = true): Promise<void> {
   await db.sql.query(
-    `INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime,
-       media_filename, contact_name, occurred_at, window_expires_at, created_at)
-     VALUES ($1, '1234', '5511987654321', $2, 'document', $3, $4, 'application/pdf', $5, $6, $7, $7::timestamptz + interval '24 hours', $7)`,
+    `INSERT INTO inbound_messages (account_id, phone_number_id, from_number, contact_key, wamid, type, text, media_id,
+       media_mime, media_filename, contact_name, occurred_at, window_expires_at, created_at)
+     VALUES ($1, '1234', '5511987654321', '5511987654321', $2, 'document', $3, $4, 'application/pdf', $5, $6, $7,
+       $7::timestamptz + interval '24 hours', $7)`,
     [
       fixture.accountId,
       wamid,

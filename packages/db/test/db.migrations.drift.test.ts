@@ -49,6 +49,28 @@ const SQL_ONLY: SqlOnlyAllowList = {
         "CREATE TRIGGER api_keys_notify_change AFTER DELETE OR UPDATE OF revoked_at, key_hash ON api_keys FOR EACH ROW EXECUTE FUNCTION gw_notify_api_key_change()",
       why: "runs gw_notify_api_key_change on every revocation, whichever process or tool revokes the key",
     },
+    ...[
+      [
+        "gateway_contact_key(p_account uuid, p_identifier text)",
+        "the contact key an identifier (phone or BSUID) names",
+      ],
+      [
+        "gateway_merge_contacts(p_account uuid, p_survivor text, p_absorbed text)",
+        "folds two contact keys of one person into one (identifiers, windows, suppressions, messages)",
+      ],
+      [
+        "gateway_attach_identifier(p_account uuid, p_key text, p_identifier text, p_kind text)",
+        "points an identifier at a contact, merging the contact it named",
+      ],
+      [
+        "gateway_learn_contact(p_account uuid, p_phone text, p_bsuid text, p_parent text, p_username text, p_name text)",
+        "learns a user as a webhook names them, in the webhook's transaction (contacts/contacts.ts)",
+      ],
+      [
+        "gateway_change_identity(p_account uuid, p_prev_phone text, p_prev_bsuid text, p_prev_parent text, p_cur_phone text, p_cur_bsuid text, p_cur_parent text, p_name text)",
+        "re-keys a contact after a change of phone or of BSUID (contacts/contacts.ts)",
+      ],
+    ].map(([signature, why]) => ({ key: `function ${signature ?? ""}`, description: "função", why: why ?? "" })),
   ],
   toolingTables: ["_prisma_migrations"],
 };
@@ -104,7 +126,7 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       "column audit_entries.id": "bigint NOT NULL DEFAULT nextval('audit_entries_id_seq'::regclass)",
       "column audit_entries.details": "jsonb NULL DEFAULT -",
       "column messages.error_code": "integer NULL DEFAULT -",
-      "column inbound_messages.from_number": "text NOT NULL DEFAULT -",
+      "column inbound_messages.from_number": "text NULL DEFAULT -",
       "column deliveries.attempt_count": "integer NOT NULL DEFAULT 0",
       "primary key contact_windows": "contact_windows_pkey (phone_number_id, contact)",
       "index integrations_account_id_url_key": "UNIQUE btree ON integrations (account_id, url)",

@@ -21,6 +21,8 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   131047: { reason: "outside_24h_window" },
   131026: { reason: "recipient_unreachable" },
   131021: { reason: "recipient_unreachable" },
+  // A BSUID recipient for a message only a phone can get (authentication templates; max-price marketing).
+  131062: { reason: "recipient_phone_required" },
   // The contact stopped marketing messages from the business (also added to the account's suppression list).
   131050: { reason: "recipient_opted_out" },
   // Per-user marketing limits and experiments

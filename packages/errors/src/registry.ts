@@ -91,6 +91,12 @@ export const ERROR_REGISTRY = {
   },
   invalid_otp: { status: 422, message: "O código de verificação (OTP) está ausente ou é inválido para este template." },
   provider_rejected: { status: 422, message: "O provedor recusou o envio." },
+  // Meta's 131062 (docs/decisions.md, "Contacts: phone numbers and BSUIDs"), refused before Meta too.
+  recipient_phone_required: {
+    status: 422,
+    message:
+      "Esta mensagem só pode ser enviada ao número de telefone do destinatário, não ao seu ID de usuário do WhatsApp (BSUID).",
+  },
   delivery_not_retryable: { status: 422, message: "Só é possível reenviar entregas com status failed ou delivered." },
   campaign_empty: {
     status: 422,

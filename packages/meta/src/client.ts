@@ -11,6 +11,7 @@ import {
 import type {
   GraphErrorEnvelope,
   GraphMessagePayload,
+  GraphReadReceiptPayload,
   GraphSendResponse,
   MetaMediaFile,
   MetaMediaInfo,
@@ -63,6 +64,11 @@ export interface MetaClient {
    * (default: the client's maxMediaBytes); MetaApiError or MetaReadError.
    */
   downloadMedia(url: string, options?: { maxBytes?: number }): Promise<MetaMediaFile>;
+  /**
+   * Mark an inbound message read, with the typing indicator when `typing`; resolves when Meta answered
+   * `{"success": true}`. MetaApiError (refused, e.g. an unknown message), MetaUnavailableError or MetaReadError.
+   */
+  markRead(phoneNumberId: string, input: { messageId: string; typing?: boolean }): Promise<void>;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -146,16 +152,7 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
 
     const envelope = readErrorEnvelope(body);
     if (status >= 400 && status < 500 && envelope) {
-      const e = envelope.error;
-      const error = new MetaApiError({
-        httpStatus: status,
-        code: e.code,
-        subcode: typeof e.error_subcode === "number" ? e.error_subcode : undefined,
-        type: typeof e.type === "string" ? e.type : undefined,
-        message: typeof e.message === "string" ? e.message : undefined,
-        details: typeof e.error_data?.details === "string" ? e.error_data.details : null,
-        fbtraceId: typeof e.fbtrace_id === "string" ? e.fbtrace_id : null,
-      });
+      const error = apiErrorOf(status, envelope);
       logger?.info("meta.send.refused", {
         phoneNumberId,
         httpStatus: status,
@@ -260,17 +257,7 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     if (status < 200 || status >= 300) {
       const envelope = readErrorEnvelope(body);
       logger?.warn("meta.templates.failed", { page, httpStatus: status, metaCode: envelope?.error.code ?? null });
-      const cause =
-        envelope && status < 500
-          ? new MetaApiError({
-              httpStatus: status,
-              code: envelope.error.code,
-              message: envelope.error.message,
-              type: envelope.error.type,
-              details: envelope.error.error_data?.details,
-              fbtraceId: envelope.error.fbtrace_id,
-            })
-          : undefined;
+      const cause = envelope && status < 500 ? apiErrorOf(status, envelope) : undefined;
       throw new MetaCatalogueUnavailableError(
         `A página ${page} do catálogo de templates foi recusada (HTTP ${status}).`,
         { page, cause },
@@ -323,16 +310,7 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
       metaCode: envelope?.error.code ?? null,
     });
     if (status >= 400 && status < 500 && envelope) {
-      const e = envelope.error;
-      return new MetaApiError({
-        httpStatus: status,
-        code: e.code,
-        subcode: typeof e.error_subcode === "number" ? e.error_subcode : undefined,
-        type: typeof e.type === "string" ? e.type : undefined,
-        message: typeof e.message === "string" ? e.message : undefined,
-        details: typeof e.error_data?.details === "string" ? e.error_data.details : null,
-        fbtraceId: typeof e.fbtrace_id === "string" ? e.fbtrace_id : null,
-      });
+      return apiErrorOf(status, envelope);
     }
     return new MetaReadError(
       status >= 500 ? "server_error" : "bad_response",
@@ -440,7 +418,33 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     };
   }
 
-  return { sendMessage, listTemplates, getPhoneNumber, getMedia, downloadMedia };
+  async function markRead(phoneNumberId: string, input: { messageId: string; typing?: boolean }): Promise<void> {
+    const payload: GraphReadReceiptPayload = {
+      messaging_product: "whatsapp",
+      status: "read",
+      message_id: input.messageId,
+      ...(input.typing ? { typing_indicator: { type: "text" } } : {}),
+    };
+    let response: Response<string>;
+    try {
+      response = await http.post(endpoint(phoneNumberId, "messages"), { json: payload });
+    } catch (error) {
+      const failure = classifySendFailure(error);
+      // Marking read is safe to repeat: an unconfirmed attempt is only a failed read, never a duplicate message.
+      throw failure instanceof MetaUnavailableError
+        ? failure
+        : new MetaReadError("network", failure.message, { cause: failure });
+    }
+    const body = parseJson(response.body);
+    if (response.statusCode >= 200 && response.statusCode < 300 && isRecord(body) && body.success === true) return;
+    const envelope = readErrorEnvelope(body);
+    if (response.statusCode >= 400 && response.statusCode < 500 && envelope) {
+      throw apiErrorOf(response.statusCode, envelope);
+    }
+    throw new MetaReadError("bad_response", `Meta respondeu ${response.statusCode} sem confirmar a leitura.`);
+  }
+
+  return { sendMessage, listTemplates, getPhoneNumber, getMedia, downloadMedia, markRead };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,8 +476,23 @@ function readSendResult(body: unknown): MetaSendResult | null {
   return {
     wamid: message.id,
     waId: isRecord(contact) && typeof contact.wa_id === "string" ? contact.wa_id : null,
+    userId: isRecord(contact) && typeof contact.user_id === "string" ? contact.user_id : null,
     messageStatus: typeof message.message_status === "string" ? message.message_status : null,
   };
+}
+
+/** Meta's refusal, from its error envelope (reference C.2). */
+function apiErrorOf(httpStatus: number, envelope: GraphErrorEnvelope): MetaApiError {
+  const e = envelope.error;
+  return new MetaApiError({
+    httpStatus,
+    code: e.code,
+    subcode: typeof e.error_subcode === "number" ? e.error_subcode : undefined,
+    type: typeof e.type === "string" ? e.type : undefined,
+    message: typeof e.message === "string" ? e.message : undefined,
+    details: typeof e.error_data?.details === "string" ? e.error_data.details : null,
+    fbtraceId: typeof e.fbtrace_id === "string" ? e.fbtrace_id : null,
+  });
 }
 
 function readErrorEnvelope(body: unknown): GraphErrorEnvelope | null {

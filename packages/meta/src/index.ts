@@ -10,6 +10,7 @@ export {
 export type { MetaReadErrorKind, MetaUnconfirmedKind } from "./errors.ts";
 export type * from "./types.ts";
 export {
+  ACCOUNT_EVENT_FIELDS,
   MetaContact,
   MetaInboundItem,
   MetaStatusItem,
@@ -17,4 +18,15 @@ export {
   MetaTemplateStatusUpdate,
   readMetaWebhook,
 } from "./webhook.ts";
-export type { InboundGroup, MetaTemplateNotice, MetaWebhookItems, QuarantinedItem } from "./webhook.ts";
+export type {
+  AccountEventField,
+  InboundGroup,
+  InboundMessage,
+  MetaAccountEvent,
+  MetaIdentityChange,
+  MetaPricing,
+  MetaTemplateNotice,
+  MetaUserRef,
+  MetaWebhookItems,
+  QuarantinedItem,
+} from "./webhook.ts";

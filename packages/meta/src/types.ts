@@ -83,19 +83,23 @@ export interface MetaTemplatePage {
 // Sends (POST /{PHONE-NUMBER-ID}/messages)
 // ---------------------------------------------------------------------------------------------
 
-interface GraphPayloadBase {
+/**
+ * Who a send goes to (meta-2026 §1.6): a phone in `to` (digits only, country code first), or a BSUID or parent
+ * BSUID in `recipient` — never a BSUID in `to`. Meta would take both (the phone wins); the gateway sends one.
+ */
+export type GraphRecipient = { to: string; recipient?: never } | { recipient: string; to?: never };
+
+type GraphPayloadBase = GraphRecipient & {
   messaging_product: "whatsapp";
   recipient_type: "individual";
-  /** Digits only, country code first. */
-  to: string;
   /** Present when replying to (quoting) a message. */
   context?: { message_id: string };
-}
+};
 
-export interface GraphTextPayload extends GraphPayloadBase {
+export type GraphTextPayload = GraphPayloadBase & {
   type: "text";
   text: { body: string; preview_url?: boolean };
-}
+};
 
 export interface GraphTextParameter {
   type: "text";
@@ -193,7 +197,7 @@ export type GraphTemplateComponent =
   | GraphCopyCodeButtonComponent
   | GraphOrderDetailsButtonComponent;
 
-export interface GraphTemplatePayload extends GraphPayloadBase {
+export type GraphTemplatePayload = GraphPayloadBase & {
   type: "template";
   template: {
     name: string;
@@ -201,10 +205,10 @@ export interface GraphTemplatePayload extends GraphPayloadBase {
     /** Omitted when the template takes no parameters (Meta's hello_world example). */
     components?: GraphTemplateComponent[];
   };
-}
+};
 
 /** Interactive `order_details` outside a template (reference E.6), only inside the 24-hour window. */
-export interface GraphInteractiveOrderDetailsPayload extends GraphPayloadBase {
+export type GraphInteractiveOrderDetailsPayload = GraphPayloadBase & {
   type: "interactive";
   interactive: {
     type: "order_details";
@@ -213,9 +217,20 @@ export interface GraphInteractiveOrderDetailsPayload extends GraphPayloadBase {
     footer?: { text: string };
     action: { name: "review_and_pay"; parameters: GraphOrderDetails };
   };
-}
+};
 
 export type GraphMessagePayload = GraphTextPayload | GraphTemplatePayload | GraphInteractiveOrderDetailsPayload;
+
+/**
+ * Mark an inbound message read (and the ones before it), optionally showing the typing indicator for up to 25 s or
+ * until the reply (meta-2026 §4). It names the inbound wamid only, so it works alike for users known by BSUID.
+ */
+export interface GraphReadReceiptPayload {
+  messaging_product: "whatsapp";
+  status: "read";
+  message_id: string;
+  typing_indicator?: { type: "text" };
+}
 
 /** Success answer of a send (reference C.1). */
 export interface GraphSendResponse {
@@ -240,6 +255,8 @@ export interface GraphErrorEnvelope {
 export interface MetaSendResult {
   wamid: string;
   waId: string | null;
+  /** The recipient's BSUID: Meta answers it only to a send addressed by BSUID alone (meta-2026 §1.6). */
+  userId: string | null;
   /** `accepted`, ... when Meta paces a template send; null otherwise. */
   messageStatus: string | null;
 }

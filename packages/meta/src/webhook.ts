@@ -18,6 +18,30 @@ const storable = () =>
 const text = z.string().transform((value) => replaceUnstorable(value.replaceAll("\u0000", ""), "\ufffd"));
 const id = storable().min(1).max(512);
 
+/**
+ * A phone Meta may withhold (`from`, `wa_id`, `recipient_id`...): absent since 2026 when the user has a username and
+ * the phone may not be shared; an empty string (Meta's 2025 draft) is read as absent too.
+ */
+const conditionalPhone = z.preprocess((value) => (value === "" ? undefined : value), storable().max(64).optional());
+
+/**
+ * A business-scoped user id (BSUID, `BR.1502576394655843`) or a parent one (`BR.ENT.…`), as Meta sends it: kept
+ * whole, never altered. The format is checked where the gateway takes one from an integrator (@gw/contracts).
+ */
+const bsuid = z.preprocess((value) => (value === "" ? undefined : value), storable().min(1).max(160).optional());
+
+/** A pricing field Meta may extend (new categories appeared in 2026): any short string, kept verbatim. */
+const pricingValue = storable().min(1).max(64);
+
+/** `statuses[].pricing` (per-message pricing since July 2025); `billable` is read but never decides anything. */
+const pricing = z.object({
+  pricing_model: pricingValue.optional(),
+  type: pricingValue.optional(),
+  category: pricingValue.optional(),
+  billable: z.boolean().optional(),
+});
+export type MetaPricing = z.infer<typeof pricing>;
+
 const metaError = z.object({
   code: z.number().int().optional(),
   title: text.optional(),
@@ -29,8 +53,13 @@ export const MetaStatusItem = z.object({
   id,
   status: storable().min(1).max(64),
   timestamp: storable().max(32).optional(),
-  recipient_id: storable().max(64).optional(),
+  /** The phone, when the message was sent to it (or may be shared); omitted for a BSUID send otherwise. */
+  recipient_id: conditionalPhone,
+  /** The recipient's BSUID: always, except on a `failed` status of a message sent to a phone. */
+  recipient_user_id: bsuid,
+  recipient_parent_user_id: bsuid,
   errors: z.array(metaError).optional(),
+  pricing: pricing.optional(),
 });
 export type MetaStatusItem = z.infer<typeof MetaStatusItem>;
 
@@ -42,7 +71,11 @@ const media = z.object({
 });
 
 export const MetaInboundItem = z.object({
-  from: storable().min(1).max(64),
+  /** The sender's phone; withheld (absent) for a username user the business has not talked to (see readSender). */
+  from: conditionalPhone,
+  /** The sender's BSUID, on every message since April 2026. */
+  from_user_id: bsuid,
+  from_parent_user_id: bsuid,
   id,
   timestamp: storable().max(32),
   type: storable().min(1).max(64),
@@ -63,12 +96,25 @@ export const MetaInboundItem = z.object({
     })
     .optional(),
   context: z.object({ id: storable().max(512).optional(), from: storable().optional() }).optional(),
+  /** `type: system`: the user changed number (`user_changed_number`) or BSUID (`user_changed_user_id`). */
+  system: z
+    .object({
+      type: storable().max(64).optional(),
+      body: text.optional(),
+      wa_id: conditionalPhone,
+      user_id: bsuid,
+      parent_user_id: bsuid,
+    })
+    .optional(),
 });
 export type MetaInboundItem = z.infer<typeof MetaInboundItem>;
 
 export const MetaContact = z.object({
-  wa_id: storable().max(64).optional(),
-  profile: z.object({ name: text.optional() }).optional(),
+  wa_id: conditionalPhone,
+  user_id: bsuid,
+  parent_user_id: bsuid,
+  /** `username` is display data: it can change or disappear; the BSUID identifies. */
+  profile: z.object({ name: text.optional(), username: text.optional() }).optional(),
 });
 export type MetaContact = z.infer<typeof MetaContact>;
 
@@ -119,16 +165,21 @@ export type MetaTemplateNotice = {
 const TEMPLATE_FIELDS = new Set(["message_template_status_update", "message_template_quality_update"]);
 
 /** One item of a `user_preferences` change: a contact stopped or resumed marketing messages from the business. */
-export const MetaUserPreferenceItem = z.object({
-  wa_id: storable().min(1).max(64),
-  detail: text.optional(),
-  /** `marketing_messages` (the only category Meta reports today). */
-  category: storable().min(1).max(64),
-  /** `stop` or `resume`; other values are read and left to the caller. */
-  value: storable().min(1).max(64),
-  /** Unix seconds; a JSON number in Meta's examples. */
-  timestamp: z.union([z.number().int().nonnegative(), storable().regex(/^\d{1,11}$/)]).optional(),
-});
+export const MetaUserPreferenceItem = z
+  .object({
+    /** The user's phone, when it may be shared; the BSUID always (2026). */
+    wa_id: conditionalPhone,
+    user_id: bsuid,
+    parent_user_id: bsuid,
+    detail: text.optional(),
+    /** `marketing_messages` (the only category Meta reports today). */
+    category: storable().min(1).max(64),
+    /** `stop` or `resume`; other values are read and left to the caller. */
+    value: storable().min(1).max(64),
+    /** Unix seconds; a JSON number in Meta's examples. */
+    timestamp: z.union([z.number().int().nonnegative(), storable().regex(/^\d{1,11}$/)]).optional(),
+  })
+  .refine((item) => item.wa_id !== undefined || item.user_id !== undefined, "sem wa_id nem user_id");
 export type MetaUserPreferenceItem = z.infer<typeof MetaUserPreferenceItem>;
 
 /** One marketing preference change, with the business number it is about (`value.metadata.phone_number_id`). */
@@ -145,23 +196,151 @@ export interface QuarantinedItem {
   reason: string;
 }
 
+/**
+ * A WhatsApp user as a webhook names them: the phone when Meta shares it, the BSUID (on every webhook since April
+ * 2026), the parent BSUID when the business enabled them, and display data (a username can change or disappear).
+ */
+export interface MetaUserRef {
+  phone: string | null;
+  bsuid: string | null;
+  parentBsuid: string | null;
+  username: string | null;
+  name: string | null;
+}
+
+/** One inbound message and its sender: `from_user_id`, else the contact's `user_id`, else `from` (before 2026). */
+export interface InboundMessage {
+  message: MetaInboundItem;
+  sender: MetaUserRef;
+}
+
 export interface InboundGroup {
   phoneNumberId: string;
   contacts: MetaContact[];
-  messages: MetaInboundItem[];
+  messages: InboundMessage[];
+}
+
+/** Who a user was and is after a change of phone number or of BSUID (the two ways Meta tells it). */
+export interface MetaIdentityChange {
+  phoneNumberId: string;
+  /** The `user_id_update` webhook field, or the `system` message that announced it. */
+  source: "user_id_update" | "user_changed_user_id" | "user_changed_number";
+  /** The system message's wamid (Meta redelivers), or null for `user_id_update`. */
+  wamid: string | null;
+  time: Date | null;
+  previous: { phone: string | null; bsuid: string | null; parentBsuid: string | null };
+  current: { phone: string | null; bsuid: string | null; parentBsuid: string | null };
+  name: string | null;
+}
+
+/** The WABA-level webhooks about the account and its numbers' health, stored as Meta sent them. */
+export const ACCOUNT_EVENT_FIELDS = [
+  "account_update",
+  "phone_number_quality_update",
+  "business_capability_update",
+  "message_template_components_update",
+  "template_category_update",
+  "account_alerts",
+] as const;
+export type AccountEventField = (typeof ACCOUNT_EVENT_FIELDS)[number];
+
+/** One account or number health change, with the WABA it is about (`entry[].id`) and its `value` as sent. */
+export interface MetaAccountEvent {
+  field: AccountEventField;
+  wabaId: string;
+  /** `entry[].time` (Unix seconds) as a Date; null when absent. */
+  time: Date | null;
+  /** Meta's `value` (Meta's own examples sometimes nest `field` in it: read defensively by the consumer). */
+  value: Record<string, unknown>;
 }
 
 export interface MetaWebhookItems {
   statuses: MetaStatusItem[];
   inbound: InboundGroup[];
+  /** Every user a `contacts[]` array named, with the business number it wrote to or got a status from. */
+  contacts: { phoneNumberId: string; user: MetaUserRef }[];
+  /** Phone and BSUID changes (`user_id_update`, and the `system` messages that announce them), in payload order. */
+  identityChanges: MetaIdentityChange[];
   /** Template status and quality changes, in payload order. */
   templateNotices: MetaTemplateNotice[];
   /** Marketing preference changes (`user_preferences` field), in payload order. */
   userPreferences: MetaUserPreference[];
+  /** Account and number health (ACCOUNT_EVENT_FIELDS), in payload order. */
+  accountEvents: MetaAccountEvent[];
   quarantined: QuarantinedItem[];
-  /** Changes of fields the gateway does not act on (yet), e.g. phone number quality updates. */
+  /** Changes of fields the gateway does not act on, e.g. `smb_message_echoes`. */
   ignoredChanges: number;
 }
+
+function userOf(contact: MetaContact): MetaUserRef {
+  return {
+    phone: contact.wa_id ?? null,
+    bsuid: contact.user_id ?? null,
+    parentBsuid: contact.parent_user_id ?? null,
+    username: contact.profile?.username ?? null,
+    name: contact.profile?.name ?? null,
+  };
+}
+
+/**
+ * The sender of an inbound message (meta-2026 §1.4): `from_user_id`, else the `user_id` of its contact (the one with
+ * its phone, or the only one), else `from`. Null when the message names no one.
+ */
+function readSender(message: MetaInboundItem, contacts: readonly MetaContact[]): MetaUserRef | null {
+  const contact =
+    contacts.find((c) => message.from_user_id !== undefined && c.user_id === message.from_user_id) ??
+    contacts.find((c) => message.from !== undefined && c.wa_id === message.from) ??
+    (contacts.length === 1 ? contacts[0] : undefined);
+  const bsuid = message.from_user_id ?? contact?.user_id ?? null;
+  const phone = message.from ?? null;
+  if (bsuid === null && phone === null) return null;
+  return {
+    phone,
+    bsuid,
+    parentBsuid: message.from_parent_user_id ?? contact?.parent_user_id ?? null,
+    username: contact?.profile?.username ?? null,
+    name: contact?.profile?.name ?? null,
+  };
+}
+
+const SYSTEM_CHANGES = new Set(["user_changed_user_id", "user_changed_number"]);
+/** The old BSUID of `user_changed_user_id` is only in its text: "User NAME changed from OLD to NEW". */
+const CHANGED_FROM = /changed from (\S+) to (\S+)\s*$/;
+
+/** A `system` message announcing a change of number or of BSUID, as an identity change; null for any other. */
+function systemChange(phoneNumberId: string, message: MetaInboundItem): MetaIdentityChange | null {
+  const system = message.system;
+  const type = system?.type;
+  if (!system || message.type !== "system" || type === undefined || !SYSTEM_CHANGES.has(type)) return null;
+  const seconds = /^\d{1,11}$/.test(message.timestamp) ? Number(message.timestamp) : Number.NaN;
+  const fromText = CHANGED_FROM.exec(system.body ?? "");
+  return {
+    phoneNumberId,
+    source: type as "user_changed_user_id" | "user_changed_number",
+    wamid: message.id,
+    time: unixTime(seconds),
+    previous: {
+      phone: message.from ?? null,
+      bsuid: type === "user_changed_user_id" ? (fromText?.[1] ?? message.from_user_id ?? null) : null,
+      parentBsuid: null,
+    },
+    current: {
+      phone: type === "user_changed_number" ? (system.wa_id ?? null) : null,
+      bsuid: system.user_id ?? (type === "user_changed_user_id" ? (fromText?.[2] ?? null) : null),
+      parentBsuid: system.parent_user_id ?? null,
+    },
+    name: null,
+  };
+}
+
+/** One item of a `user_id_update` change: `user_id` and `parent_user_id` are objects `{previous, current}` here. */
+const UserIdUpdateItem = z.object({
+  wa_id: conditionalPhone,
+  detail: text.optional(),
+  user_id: z.object({ previous: bsuid, current: bsuid }),
+  parent_user_id: z.object({ previous: bsuid, current: bsuid }).optional(),
+  timestamp: z.union([z.number().int().nonnegative(), storable().regex(/^\d{1,11}$/)]).optional(),
+});
 
 function issueText(error: z.ZodError): string {
   return error.issues
@@ -187,8 +366,11 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
   const result: MetaWebhookItems = {
     statuses: [],
     inbound: [],
+    contacts: [],
+    identityChanges: [],
     templateNotices: [],
     userPreferences: [],
+    accountEvents: [],
     quarantined: [],
     ignoredChanges: 0,
   };
@@ -205,30 +387,61 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
       if (typeof change.field === "string" && TEMPLATE_FIELDS.has(change.field))
         return void readTemplateChange(entry, change, changePath, result);
       if (change.field === "user_preferences") return void readUserPreferences(change, changePath, result);
+      if (change.field === "user_id_update") return void readUserIdUpdate(change, changePath, result);
+      if (typeof change.field === "string" && (ACCOUNT_EVENT_FIELDS as readonly string[]).includes(change.field))
+        return void readAccountEvent(entry, change, changePath, result);
       if (change.field !== "messages") return void result.ignoredChanges++;
       const value = change.value;
       if (!isRecord(value))
         return void result.quarantined.push({ path: `${changePath}.value`, reason: "não é um objeto" });
       const valuePath = `${changePath}.value`;
+      const statuses: MetaStatusItem[] = [];
       listAt(value, "statuses", valuePath, result.quarantined).forEach((item, s) => {
         const parsed = MetaStatusItem.safeParse(item);
-        if (parsed.success) result.statuses.push(parsed.data);
+        if (parsed.success) statuses.push(parsed.data);
         else result.quarantined.push({ path: `${valuePath}.statuses[${s}]`, reason: issueText(parsed.error) });
       });
+      result.statuses.push(...statuses);
       const rawMessages = listAt(value, "messages", valuePath, result.quarantined);
-      if (rawMessages.length === 0) return;
+      const rawContacts = listAt(value, "contacts", valuePath, result.quarantined);
+      const links = statuses.filter((status) => status.recipient_user_id && status.recipient_id);
+      if (rawMessages.length === 0 && rawContacts.length === 0 && links.length === 0) return;
       const meta = metadata.safeParse(value.metadata);
-      if (!meta.success)
-        return void result.quarantined.push({ path: `${valuePath}.metadata`, reason: issueText(meta.error) });
-      const group: InboundGroup = { phoneNumberId: meta.data.phone_number_id, contacts: [], messages: [] };
-      listAt(value, "contacts", valuePath, result.quarantined).forEach((contact) => {
+      if (!meta.success) {
+        // Statuses are matched by wamid and need no metadata; messages do.
+        if (rawMessages.length > 0)
+          result.quarantined.push({ path: `${valuePath}.metadata`, reason: issueText(meta.error) });
+        return;
+      }
+      const phoneNumberId = meta.data.phone_number_id;
+      // A status names the phone it was sent to and the BSUID behind it: the same user (learnt as one contact).
+      for (const status of links)
+        result.contacts.push({
+          phoneNumberId,
+          user: {
+            phone: status.recipient_id ?? null,
+            bsuid: status.recipient_user_id ?? null,
+            parentBsuid: status.recipient_parent_user_id ?? null,
+            username: null,
+            name: null,
+          },
+        });
+      const group: InboundGroup = { phoneNumberId, contacts: [], messages: [] };
+      for (const contact of rawContacts) {
         const parsed = MetaContact.safeParse(contact);
-        if (parsed.success) group.contacts.push(parsed.data);
-      });
+        if (!parsed.success) continue;
+        group.contacts.push(parsed.data);
+        result.contacts.push({ phoneNumberId, user: userOf(parsed.data) });
+      }
       rawMessages.forEach((item, m) => {
+        const path = `${valuePath}.messages[${m}]`;
         const parsed = MetaInboundItem.safeParse(item);
-        if (parsed.success) group.messages.push(parsed.data);
-        else result.quarantined.push({ path: `${valuePath}.messages[${m}]`, reason: issueText(parsed.error) });
+        if (!parsed.success) return void result.quarantined.push({ path, reason: issueText(parsed.error) });
+        const change = systemChange(phoneNumberId, parsed.data);
+        if (change) return void result.identityChanges.push(change);
+        const sender = readSender(parsed.data, group.contacts);
+        if (!sender) return void result.quarantined.push({ path, reason: "sem remetente (from nem from_user_id)" });
+        group.messages.push({ message: parsed.data, sender });
       });
       if (group.messages.length > 0) result.inbound.push(group);
     });
@@ -269,6 +482,60 @@ function readUserPreferences(change: Record<string, unknown>, changePath: string
       time: unixTime(typeof timestamp === "string" ? Number(timestamp) : timestamp),
       value: parsed.data,
     });
+  });
+}
+
+function readUserIdUpdate(change: Record<string, unknown>, changePath: string, result: MetaWebhookItems): void {
+  const valuePath = `${changePath}.value`;
+  const value = change.value;
+  if (!isRecord(value)) return void result.quarantined.push({ path: valuePath, reason: "não é um objeto" });
+  const items = listAt(value, "user_id_update", valuePath, result.quarantined);
+  if (items.length === 0) return;
+  const meta = metadata.safeParse(value.metadata);
+  if (!meta.success)
+    return void result.quarantined.push({ path: `${valuePath}.metadata`, reason: issueText(meta.error) });
+  const contacts = listAt(value, "contacts", valuePath, result.quarantined).flatMap((contact) => {
+    const parsed = MetaContact.safeParse(contact);
+    return parsed.success ? [parsed.data] : [];
+  });
+  items.forEach((item, i) => {
+    const parsed = UserIdUpdateItem.safeParse(item);
+    if (!parsed.success || (!parsed.data.user_id.previous && !parsed.data.user_id.current))
+      return void result.quarantined.push({
+        path: `${valuePath}.user_id_update[${i}]`,
+        reason: parsed.success ? "user_id sem previous nem current" : issueText(parsed.error),
+      });
+    const { wa_id: phone, user_id: userId, parent_user_id: parentId, timestamp } = parsed.data;
+    const contact = contacts.find((c) => phone !== undefined && c.wa_id === phone) ?? contacts[0];
+    result.identityChanges.push({
+      phoneNumberId: meta.data.phone_number_id,
+      source: "user_id_update",
+      wamid: null,
+      time: unixTime(typeof timestamp === "string" ? Number(timestamp) : timestamp),
+      // The phone, when shared, is the user's (current) number: it names them before and after.
+      previous: { phone: phone ?? null, bsuid: userId.previous ?? null, parentBsuid: parentId?.previous ?? null },
+      current: { phone: phone ?? null, bsuid: userId.current ?? null, parentBsuid: parentId?.current ?? null },
+      name: contact?.profile?.name ?? null,
+    });
+  });
+}
+
+function readAccountEvent(
+  entry: Record<string, unknown>,
+  change: Record<string, unknown>,
+  changePath: string,
+  result: MetaWebhookItems,
+): void {
+  const wabaId = id.safeParse(entry.id);
+  if (!wabaId.success)
+    return void result.quarantined.push({ path: changePath, reason: "entry sem o id da conta WhatsApp Business" });
+  if (!isRecord(change.value))
+    return void result.quarantined.push({ path: `${changePath}.value`, reason: "não é um objeto" });
+  result.accountEvents.push({
+    field: change.field as AccountEventField,
+    wabaId: wabaId.data,
+    time: entryTime(entry),
+    value: change.value,
   });
 }
 

@@ -258,7 +258,14 @@ describe("sendMessage: every refusal the provider produces is a MetaApiError wit
       "template_params_mismatch",
       400,
     ],
-    ["an invalid recipient number", () => ({ ...text(), to: "12" }), {}, 100, "provider_rejected", 400],
+    [
+      "an invalid recipient number",
+      () => ({ ...text(), to: "12" }) as GraphMessagePayload,
+      {},
+      100,
+      "provider_rejected",
+      400,
+    ],
     [
       "a parameter with a line break",
       () => pedido(["Maria\nSilva", "12345", "3"]),

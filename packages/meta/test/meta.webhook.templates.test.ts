@@ -135,6 +135,8 @@ describe("readMetaWebhook: template changes", () => {
       "entry[1].changes[0]",
     ]);
     expect(items.quarantined[0]?.reason).toContain("event");
-    expect(items.ignoredChanges).toBe(1);
+    // A number's health change is an account event (kept as Meta sent it), not a template notice.
+    expect(items.accountEvents).toMatchObject([{ field: "phone_number_quality_update", value: { event: "UPGRADE" } }]);
+    expect(items.ignoredChanges).toBe(0);
   });
 });

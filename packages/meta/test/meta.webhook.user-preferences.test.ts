@@ -63,6 +63,8 @@ describe("readMetaWebhook: user_preferences", () => {
         time: new Date(1739321024 * 1000),
         value: {
           wa_id: "5511988887777",
+          // Since 2026 the user's BSUID comes with every preference (the sandbox derives one per phone).
+          user_id: expect.stringMatching(/^BR\.\d+$/),
           detail: "User requested to stop marketing messages",
           category: "marketing_messages",
           value: "stop",

@@ -43,8 +43,11 @@ function describe(event: GatewayWebhookEvent, meta: WebhookMeta, outcome: "store
   const head = `${event.event} delivery=${meta.deliveryId} tentativa=${meta.attempt ?? "?"}`;
   if (outcome === "duplicate") return `${head} já recebido antes; ignorado`;
   if (event.event === "message.received") {
-    const { from, type, text, contact_name } = event.data;
-    return `${head} de ${from}${contact_name ? ` (${contact_name})` : ""} tipo=${type} texto=${JSON.stringify(text)}`;
+    // `from` is null for a user known only by a BSUID: reply to `from_user_id` (a valid `to` for a send).
+    const { from, from_user_id: userId, from_username: username, type, text, contact_name } = event.data;
+    const sender = from ?? userId ?? "?";
+    const who = [contact_name, username ? `@${username}` : null].filter(Boolean).join(" ");
+    return `${head} de ${sender}${who ? ` (${who})` : ""} tipo=${type} texto=${JSON.stringify(text)}`;
   }
   const { message_id, to, status, error } = event.data;
   return `${head} mensagem=${message_id} para ${to} status=${status}${error ? ` erro=${error.reason} (${error.code})` : ""}`;

@@ -27,12 +27,27 @@ export interface MessageStatusError {
   reason: string;
 }
 
+/** What the provider reported it charges for a message (per-message pricing), verbatim. */
+export interface MessagePricing {
+  /** `PMP`. */
+  pricing_model: string | null;
+  /** marketing, utility, authentication, service, ... (new values appear: keep them as text). */
+  category: string | null;
+  /** `regular` is charged; free_customer_service, free_entry_point, ... are not. */
+  type: string | null;
+}
+
 interface MessageStatusCommon {
   message_id: string;
+  /** The recipient as named in the send: a phone's digits, or a business-scoped user id (BSUID). */
   to: string;
+  /** The recipient's BSUID when known (added in 2026; absent from events sent before). */
+  recipient_user_id?: string | null;
   phone_number_id: string;
   client_ref: string | null;
   campaign_id: string | null;
+  /** On the one status that carried it (usually `sent`), else null (added in 2026). */
+  pricing?: MessagePricing | null;
 }
 
 /** Spec 6.2: `error` is filled only when the status is `failed`. */
@@ -59,10 +74,20 @@ export const MESSAGE_RECEIVED_TYPES = [
 ] as const;
 export type MessageReceivedType = (typeof MESSAGE_RECEIVED_TYPES)[number];
 
-/** Spec 6.3. */
+/** Spec 6.3, and the sender fields Meta added in 2026. */
 export interface MessageReceivedData {
   message_id: string;
-  from: string;
+  /**
+   * The sender's phone; null only when the provider withheld it (a user with a WhatsApp username who has not shared
+   * the number): reply to `from_user_id` then.
+   */
+  from: string | null;
+  /** The sender's business-scoped user id (BSUID, `BR.1502576394655843`); a valid `to` for a reply. */
+  from_user_id?: string | null;
+  /** The sender's parent BSUID (`BR.ENT.…`), when the business enabled them. */
+  from_parent_user_id?: string | null;
+  /** The sender's WhatsApp username: display only, it can change. */
+  from_username?: string | null;
   phone_number_id: string;
   type: MessageReceivedType;
   text: string | null;
@@ -126,6 +151,11 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
 function checkStatusData(data: Json): void {
   for (const key of ["message_id", "to", "phone_number_id"]) expectString(data, key, "data.");
   for (const key of ["client_ref", "campaign_id"]) expectNullableString(data, key, "data.");
+  expectOptionalNullableString(data, "recipient_user_id", "data.");
+  if (data.pricing !== undefined && data.pricing !== null) {
+    if (!isObject(data.pricing)) throw invalid("data.pricing deve ser um objeto ou null");
+    for (const key of ["pricing_model", "category", "type"]) expectNullableString(data.pricing, key, "data.pricing.");
+  }
   const status = data.status;
   if (!isOneOf(status, MESSAGE_STATUSES)) throw invalid(`data.status inválido: ${JSON.stringify(status)}`);
   if (data.status_rank !== STATUS_RANK[status]) {
@@ -143,8 +173,13 @@ function checkStatusData(data: Json): void {
 }
 
 function checkReceivedData(data: Json): void {
-  for (const key of ["message_id", "from", "phone_number_id", "occurred_at", "window_expires_at"])
+  for (const key of ["message_id", "phone_number_id", "occurred_at", "window_expires_at"])
     expectString(data, key, "data.");
+  expectNullableString(data, "from", "data.");
+  for (const key of ["from_user_id", "from_parent_user_id", "from_username"])
+    expectOptionalNullableString(data, key, "data.");
+  if (data.from === null && typeof data.from_user_id !== "string")
+    throw invalid("data.from ou data.from_user_id deve identificar o remetente");
   for (const key of ["text", "media_id", "media_mime", "media_filename", "reply_to_message_id", "contact_name"]) {
     expectNullableString(data, key, "data.");
   }
@@ -166,6 +201,11 @@ function expectString(object: Json, key: string, path: string): void {
 function expectNullableString(object: Json, key: string, path: string): void {
   const value = object[key];
   if (value !== null && typeof value !== "string") throw invalid(`${path}${key} deve ser uma string ou null`);
+}
+
+/** A field added after the first release: absent in older events, else a string or null. */
+function expectOptionalNullableString(object: Json, key: string, path: string): void {
+  if (object[key] !== undefined) expectNullableString(object, key, path);
 }
 
 function invalid(detail: string): WebhookPayloadError {

@@ -23,6 +23,7 @@ export {
 } from "./events.ts";
 export type {
   GatewayWebhookEvent,
+  MessagePricing,
   MessageReceivedData,
   MessageReceivedEvent,
   MessageReceivedType,

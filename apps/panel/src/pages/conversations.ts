@@ -3,6 +3,7 @@ import {
   listConversationMessages,
   listConversations,
   openInboundMedia,
+  type ConversationContact,
   type ConversationMessageView,
   type ConversationView,
   type ConversationWindow,
@@ -55,7 +56,8 @@ const CURSOR = z
 const listFilters = z.object({ busca: z.string().trim().max(100).optional(), cursor: CURSOR });
 const conversationParams = z.object({
   phoneNumberId: z.string().regex(/^\d{1,64}$/),
-  contact: z.string().regex(/^\d{1,32}$/),
+  // A contact's key: a phone's digits, a BSUID, or a generated key (contacts/).
+  contact: z.string().regex(/^(\d{1,32}|[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}|contact:[0-9a-f-]{36})$/),
   cursor: CURSOR,
 });
 const mediaId = z.uuid();
@@ -102,11 +104,22 @@ function conversationPath(phoneNumberId: string, contact: string): string {
   return `/conversas/${encodeURIComponent(phoneNumberId)}/${encodeURIComponent(contact)}`;
 }
 
+/**
+ * How a contact is named to the staff: its phone when Meta shares it; else (a user with a WhatsApp username, phone
+ * withheld) its username and its BSUID, which is what a reply is sent to.
+ */
+function contactIds(who: ConversationContact): string {
+  if (who.phone) return `+${who.phone}`;
+  return [who.username ? `@${who.username}` : null, who.bsuid].filter(Boolean).join(" · ");
+}
+
 function contactCell(conversation: ConversationView): SafeHtml {
+  const ids = contactIds(conversation.who);
   return html`<a href="${conversationPath(conversation.phone_number_id, conversation.contact)}"
-      >${conversation.contact_name ?? `+${conversation.contact}`}</a
+      >${conversation.contact_name ?? ids}</a
     >
-    ${conversation.contact_name ? html`<br /><span class="hint">+${conversation.contact}</span>` : ""}`;
+    ${conversation.contact_name ? html`<br /><span class="hint">${ids}</span>` : ""}
+    ${conversation.who.phone ? "" : html`<br />${badge("sem telefone compartilhado", "neutral")}`}`;
 }
 
 function mediaBlock(message: ConversationMessageView): SafeHtml {
@@ -257,13 +270,26 @@ export const conversationsPage: PanelPage = {
         { accountId: user.accountId, phoneNumberId, contact, cursor, limit: MESSAGES_PAGE_SIZE },
       );
       const path = conversationPath(conversation.phone_number_id, conversation.contact);
-      const title = conversation.contact_name ?? `+${conversation.contact}`;
+      const ids = contactIds(conversation.who);
+      const title = conversation.contact_name ?? ids;
       // The service pages back in time; a page reads top to bottom, oldest first, like the phone shows it.
       const messages = [...conversation.messages].reverse();
       const body = html`<p><a href="/conversas">← Conversas</a></p>
         <dl>
           <dt>Contato</dt>
-          <dd>+${conversation.contact}${conversation.contact_name ? ` (${conversation.contact_name})` : ""}</dd>
+          <dd>${ids}${conversation.contact_name ? ` (${conversation.contact_name})` : ""}</dd>
+          ${
+            conversation.who.phone
+              ? ""
+              : html`<dt>Responder para</dt>
+                  <dd>
+                    <code>${conversation.who.send_to}</code>
+                    <span class="hint"
+                      >O contato usa um nome de usuário do WhatsApp e não compartilhou o telefone: envie com
+                      <code>to</code> igual a este ID (BSUID).</span
+                    >
+                  </dd>`
+          }
           <dt>Número da conta</dt>
           <dd><code>${conversation.phone_number_id}</code></dd>
           <dt>Janela de 24 h</dt>

@@ -6,6 +6,7 @@ import type { Logger } from "@gw/logger";
 import type { MetaTemplate } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { contactKeysOf } from "../contacts/contacts.ts";
 import { findTemplate } from "../templates/find.ts";
 import { templateShape } from "../templates/shape.ts";
 import type { TemplateCache } from "../templates/cache.ts";
@@ -14,6 +15,7 @@ import { csvLine } from "./csv.ts";
 import {
   rowsFromCsv,
   rowsFromList,
+  recipientIdentifiers,
   validateRecipients,
   type AcceptedRecipient,
   type RejectedRow,
@@ -326,7 +328,11 @@ export async function createCampaign(
   const given =
     input.recipients.kind === "csv" ? rowsFromCsv(input.recipients.text) : rowsFromList(input.recipients.rows);
   const template = await campaignTemplate(deps.templates, number.wabaId, input.template, input.language);
-  const { accepted, rejected } = await validateRecipients(given, template);
+  const contactKeys = await contactKeysOf(deps.db.sql, {
+    accountId: input.accountId,
+    identifiers: recipientIdentifiers(given),
+  });
+  const { accepted, rejected } = await validateRecipients(given, template, contactKeys);
 
   const campaignId = await inTransaction(deps.db.sql, async (client) => {
     const { rows } = await client.query<{ id: string }>({

@@ -9,7 +9,7 @@ import {
 } from "@gw/contracts";
 import { ApiError } from "@gw/errors";
 import type { MetaTemplate } from "@gw/meta";
-import { normalizePhone } from "../phones/normalize.ts";
+import { parseRecipient } from "../contacts/recipient.ts";
 import { buildTemplateSend } from "../templates/build.ts";
 import { templateShape } from "../templates/shape.ts";
 import { CsvError, parseCsv } from "./csv.ts";
@@ -26,7 +26,7 @@ export interface RecipientParameters {
 
 export interface AcceptedRecipient {
   row: number;
-  /** Digits with the country code. */
+  /** As the send names it: a phone's digits with the country code, or a BSUID. */
   contact: string;
   parameters: RecipientParameters | null;
   clientRef: string | null;
@@ -188,14 +188,25 @@ function parametersOf(input: CampaignRecipientIn, headerFormat: string | null): 
 // upload does not hold the process's event loop for seconds.
 const ROWS_PER_SLICE = 2_000;
 
+/** The identifiers (a phone's digits, a BSUID) of the rows that name a valid recipient, to look their contacts up. */
+export function recipientIdentifiers(rows: readonly GivenRow[]): string[] {
+  return rows.flatMap((given) => {
+    if ("rejected" in given) return [];
+    const recipient = parseRecipient(given.input.to);
+    return recipient.kind === "invalid" ? [] : [recipient.identifier];
+  });
+}
+
 /**
- * Every row checked before anything is sent, each on its own: the number (as the send normalizes it), a number
- * already given by an earlier row, and the template's own pre-checks (variable count and format, header, buttons)
- * exactly as a send of that row would run them.
+ * Every row checked before anything is sent, each on its own: the recipient (a phone as the send normalizes it, or a
+ * BSUID), a person already named by an earlier row (by any of their identifiers: `contactKeys`, from
+ * contacts/contactKeysOf), and the template's own pre-checks (variable count and format, header, buttons, a
+ * phone-only template to a BSUID) exactly as a send of that row would run them.
  */
 export async function validateRecipients(
   rows: readonly GivenRow[],
   template: MetaTemplate,
+  contactKeys: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ accepted: AcceptedRecipient[]; rejected: RejectedRow[] }> {
   const accepted: AcceptedRecipient[] = [];
   const rejected: RejectedRow[] = [];
@@ -208,8 +219,8 @@ export async function validateRecipients(
       continue;
     }
     const { row, input } = given;
-    const phone = normalizePhone(input.to);
-    if (!phone.valid) {
+    const recipient = parseRecipient(input.to);
+    if (recipient.kind === "invalid") {
       rejected.push({
         row,
         to: input.to,
@@ -218,26 +229,28 @@ export async function validateRecipients(
       });
       continue;
     }
-    const earlier = firstRowOf.get(phone.digits);
+    const { identifier } = recipient;
+    const key = contactKeys.get(identifier) ?? identifier;
+    const earlier = firstRowOf.get(key);
     if (earlier !== undefined) {
       rejected.push({
         row,
         to: input.to,
         code: "duplicate_recipient",
-        message: `O número ${phone.digits} já aparece na linha ${earlier}; cada destinatário recebe a campanha uma vez.`,
+        message: `${recipient.kind === "phone" ? "O número" : "O destinatário"} ${identifier} já aparece na linha ${earlier}${key === identifier ? "" : " (por outro identificador da mesma pessoa)"}; cada destinatário recebe a campanha uma vez.`,
       });
       continue;
     }
-    firstRowOf.set(phone.digits, row);
+    firstRowOf.set(key, row);
     const parameters = parametersOf(input, headerFormat);
     try {
-      buildTemplateSend({ ...parameters, to: phone.digits, language: template.language }, template);
+      buildTemplateSend({ ...parameters, to: identifier, language: template.language }, template);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       rejected.push({ row, to: input.to, code: error.code, message: error.message });
       continue;
     }
-    accepted.push({ row, contact: phone.digits, parameters, clientRef: input.client_ref ?? null });
+    accepted.push({ row, contact: identifier, parameters, clientRef: input.client_ref ?? null });
   }
   return { accepted, rejected };
 }

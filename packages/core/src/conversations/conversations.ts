@@ -1,13 +1,16 @@
 import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
+import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
+import { isBsuidIdentifier } from "../contacts/recipient.ts";
 import { normalizePhone } from "../phones/normalize.ts";
 import { getWindow } from "../windows/windows.ts";
 
 /**
  * The panel's conversations: the contacts who wrote to the account's numbers, each with its messages (the
  * contact's, and the account's sends to that contact on that number) and its 24 h window. Read-only views over
- * `inbound_messages`, `messages` and `contact_windows`; a contact is keyed like windows and sends key it
- * (normalized digits, so a Brazilian WhatsApp id without the 9th digit is the same contact as the number with it).
+ * `inbound_messages`, `messages`, `contact_windows` and `contacts`; a conversation is keyed by its contact's key
+ * (contacts/), so a user's messages stay one conversation whichever identifier (phone, BSUID) they came with, and
+ * across a change of number or of BSUID.
  */
 
 export interface ConversationWindow {
@@ -16,10 +19,21 @@ export interface ConversationWindow {
   last_inbound_at: string | null;
 }
 
+/** Who the contact is, as Meta told it: a phone, a BSUID, a username (display only). */
+export interface ConversationContact {
+  /** Digits with the country code; null when Meta never shared it (a user with a username). */
+  phone: string | null;
+  bsuid: string | null;
+  username: string | null;
+  /** What a send to this contact names: its phone when known, else its BSUID. */
+  send_to: string;
+}
+
 export interface ConversationView {
   phone_number_id: string;
-  /** Normalized digits (country code first): what a send to this contact uses. */
+  /** The contact's key: what a conversation's address names. */
   contact: string;
+  who: ConversationContact;
   /** The latest name the contact's WhatsApp profile carried. */
   contact_name: string | null;
   inbound_count: number;
@@ -61,12 +75,16 @@ export interface ConversationMessageView {
 const MAX_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** SQL twin of the contact key: a 12-digit Brazilian WhatsApp id gets the 9th digit (see normalizePhone). */
-const CONTACT_OF = (column: string) =>
-  `CASE WHEN ${column} ~ '^55[1-9]{2}[6-9][0-9]{7}$' THEN '55' || substr(${column}, 3, 2) || '9' || substr(${column}, 5) ELSE ${column} END`;
-/** The other way: the 12-digit WhatsApp id a Brazilian mobile's messages may come from (else the contact itself). */
-const OLD_FORM_OF = (column: string) =>
-  `CASE WHEN ${column} ~ '^55[1-9]{2}9[6-9][0-9]{7}$' THEN '55' || substr(${column}, 3, 2) || substr(${column}, 6) ELSE ${column} END`;
+/** Who a contact key is: its row in `contacts`, or (a contact of before contacts existed) its key, a phone's digits. */
+function contactOf(
+  key: string,
+  row: { phone: string | null; bsuid: string | null; username: string | null },
+): ConversationContact {
+  const legacyPhone = row.phone === null && row.bsuid === null && /^\d+$/.test(key) ? key : null;
+  const phone = row.phone ?? legacyPhone;
+  const bsuid = row.bsuid ?? (isBsuidIdentifier(key) ? key : null);
+  return { phone, bsuid, username: row.username, send_to: phone ?? bsuid ?? key };
+}
 
 function clampLimit(limit: number): number {
   return Math.max(1, Math.min(MAX_LIMIT, Math.trunc(limit) || 1));
@@ -112,6 +130,9 @@ function publicStatus(status: string | null): string | null {
 interface ConversationRow {
   phone_number_id: string;
   contact: string;
+  phone: string | null;
+  bsuid: string | null;
+  username: string | null;
   contact_name: string | null;
   inbound_count: number;
   last_inbound_at: Date;
@@ -129,17 +150,20 @@ interface ConversationRow {
 // key; the last message either way and the window are read for the page only.
 const LIST_CONVERSATIONS = `
 WITH conversations AS (
-  SELECT phone_number_id, ${CONTACT_OF("from_number")} AS contact, max(occurred_at) AS last_inbound_at,
+  SELECT phone_number_id, contact_key AS contact, max(occurred_at) AS last_inbound_at,
     count(*)::int AS inbound_count,
     (array_agg(contact_name ORDER BY occurred_at DESC) FILTER (WHERE contact_name IS NOT NULL))[1] AS contact_name
   FROM inbound_messages
   WHERE account_id = $1::uuid
   GROUP BY 1, 2
 ), page AS (
-  SELECT * FROM conversations c
+  SELECT c.*, k.phone, k.bsuid, k.username FROM conversations c
+  LEFT JOIN contacts k ON k.account_id = $1::uuid AND k.key = c.contact
   WHERE ($2::timestamptz IS NULL OR (c.last_inbound_at, c.phone_number_id, c.contact) < ($2::timestamptz, $3::text, $4::text))
-    AND ($6::text IS NULL OR ($5::text <> '' AND c.contact LIKE '%' || $5::text || '%')
-      OR c.contact_name ILIKE '%' || $6::text || '%')
+    AND ($6::text IS NULL
+      OR ($5::text <> '' AND COALESCE(k.phone, c.contact) LIKE '%' || $5::text || '%')
+      OR c.contact_name ILIKE '%' || $6::text || '%' OR k.username ILIKE '%' || $6::text || '%'
+      OR k.bsuid ILIKE '%' || $6::text || '%')
   ORDER BY c.last_inbound_at DESC, c.phone_number_id DESC, c.contact DESC
   LIMIT $7::int
 )
@@ -153,13 +177,13 @@ LEFT JOIN LATERAL (
     (SELECT 'inbound' AS direction, i.type, i.text, NULL::text AS template_name, NULL::text AS status,
         i.occurred_at AS at
       FROM inbound_messages i
-      WHERE i.account_id = $1::uuid AND i.phone_number_id = p.phone_number_id
-        AND i.from_number IN (p.contact, ${OLD_FORM_OF("p.contact")})
+      WHERE i.account_id = $1::uuid AND i.phone_number_id = p.phone_number_id AND i.contact_key = p.contact
       ORDER BY i.occurred_at DESC LIMIT 1)
     UNION ALL
     (SELECT 'outbound', o.kind, NULL, o.template_name, o.status, o.created_at
       FROM messages o
-      WHERE o.account_id = $1::uuid AND o.phone_number_id = p.phone_number_id AND o."to" = p.contact
+      WHERE o.account_id = $1::uuid AND o.phone_number_id = p.phone_number_id
+        AND COALESCE(o.contact_key, o."to") = p.contact
       ORDER BY o.created_at DESC LIMIT 1)
   ) both_ways ORDER BY at DESC LIMIT 1
 ) l ON true
@@ -167,8 +191,8 @@ ORDER BY p.last_inbound_at DESC, p.phone_number_id DESC, p.contact DESC`;
 
 /**
  * The contacts who wrote to the account's numbers, most recent first, with their last message and 24 h window.
- * `search` matches digits of the contact's number or part of its name; `cursor` is the `next_cursor` of the page
- * before.
+ * `search` matches digits of the contact's number, or part of its name, username or BSUID; `cursor` is the
+ * `next_cursor` of the page before.
  */
 export async function listConversations(
   deps: { db: Db },
@@ -206,6 +230,7 @@ export async function listConversations(
     conversations: page.map((row) => ({
       phone_number_id: row.phone_number_id,
       contact: row.contact,
+      who: contactOf(row.contact, row),
       contact_name: row.contact_name,
       inbound_count: row.inbound_count,
       last_inbound_at: row.last_inbound_at.toISOString(),
@@ -233,12 +258,6 @@ export async function listConversations(
   };
 }
 
-/** The WhatsApp ids a contact's messages may come from: the number, and its old 12-digit form in Brazil. */
-function fromForms(contact: string): string[] {
-  const withNinth = /^55([1-9]{2})9([6-9]\d{7})$/.exec(contact);
-  return withNinth ? [contact, `55${withNinth[1]}${withNinth[2]}`] : [contact];
-}
-
 interface MessageRow {
   direction: "inbound" | "outbound";
   id: string;
@@ -262,16 +281,16 @@ SELECT * FROM (
     i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
     NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at
   FROM inbound_messages i
-  WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.from_number = ANY($3::text[])
+  WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
     o.error_code, o.error_reason, o.created_at
   FROM messages o
-  WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND o."to" = $4
+  WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND COALESCE(o.contact_key, o."to") = $3
 ) both_ways
-WHERE $5::timestamptz IS NULL OR (at, direction, id) < ($5::timestamptz, $6::text, $7::text)
+WHERE $4::timestamptz IS NULL OR (at, direction, id) < ($4::timestamptz, $5::text, $6::text)
 ORDER BY at DESC, direction DESC, id DESC
-LIMIT $8`;
+LIMIT $7`;
 
 /**
  * One conversation: the contact's messages to `phoneNumberId` and the account's sends to the contact from it,
@@ -291,6 +310,7 @@ export async function listConversationMessages(
 ): Promise<{
   phone_number_id: string;
   contact: string;
+  who: ConversationContact;
   contact_name: string | null;
   window: ConversationWindow;
   messages: ConversationMessageView[];
@@ -298,9 +318,11 @@ export async function listConversationMessages(
 }> {
   const notFound = "A conversa não foi encontrada nesta conta.";
   checkAccount(input.accountId, notFound);
-  // Keyed like windows and sends: a valid number's digits with its country code, else the digits given.
-  const contact = normalizePhone(input.contact).digits;
-  if (contact === "") throw new ApiError("not_found", { message: notFound });
+  // A contact's key, or any of its identifiers (a phone in any formatting, a BSUID): its conversation.
+  const given = input.contact.trim();
+  const identifier = isBsuidIdentifier(given) || given.startsWith("contact:") ? given : normalizePhone(given).digits;
+  if (identifier === "") throw new ApiError("not_found", { message: notFound });
+  const contact = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier });
   const owned = await deps.db.sql.query({
     name: "conversation-number-of-account",
     text: `SELECT 1 FROM business_numbers WHERE account_id = $1::uuid AND phone_number_id = $2`,
@@ -310,15 +332,13 @@ export async function listConversationMessages(
 
   const before = decodeCursor(input.cursor, 3);
   const limit = clampLimit(input.limit);
-  const forms = fromForms(contact);
-  const [{ rows }, window, name] = await Promise.all([
+  const [{ rows }, window, name, known] = await Promise.all([
     deps.db.sql.query<MessageRow>({
       name: "list-conversation-messages",
       text: LIST_MESSAGES,
       values: [
         input.accountId,
         input.phoneNumberId,
-        forms,
         contact,
         before?.[0] ?? null,
         before?.[1] ?? null,
@@ -330,16 +350,18 @@ export async function listConversationMessages(
     deps.db.sql.query<{ contact_name: string }>({
       name: "conversation-contact-name",
       text: `SELECT contact_name FROM inbound_messages
-        WHERE account_id = $1::uuid AND phone_number_id = $2 AND from_number = ANY($3::text[]) AND contact_name IS NOT NULL
+        WHERE account_id = $1::uuid AND phone_number_id = $2 AND contact_key = $3 AND contact_name IS NOT NULL
         ORDER BY occurred_at DESC LIMIT 1`,
-      values: [input.accountId, input.phoneNumberId, forms],
+      values: [input.accountId, input.phoneNumberId, contact],
     }),
+    contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contact] }),
   ]);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     phone_number_id: input.phoneNumberId,
     contact,
+    who: contactOf(contact, known.get(contact) ?? { phone: null, bsuid: null, username: null }),
     contact_name: name.rows[0]?.contact_name ?? null,
     window: {
       open: window.open,

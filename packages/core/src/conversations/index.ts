@@ -1,4 +1,9 @@
 export { listConversationMessages, listConversations } from "./conversations.ts";
-export type { ConversationMessageView, ConversationView, ConversationWindow } from "./conversations.ts";
+export type {
+  ConversationContact,
+  ConversationMessageView,
+  ConversationView,
+  ConversationWindow,
+} from "./conversations.ts";
 export { openInboundMedia } from "./media.ts";
 export type { InboundMediaFile } from "./media.ts";

@@ -1,7 +1,6 @@
 import { MESSAGE_RECEIVED_TYPES } from "@gw/contracts";
 import type { Sql } from "@gw/db";
-import type { MetaContact, MetaInboundItem } from "@gw/meta";
-import { normalizePhone } from "../phones/normalize.ts";
+import type { InboundMessage } from "@gw/meta";
 import { WINDOW_MS } from "../windows/windows.ts";
 import { type PendingDelivery } from "./outbox.ts";
 
@@ -20,13 +19,12 @@ function isReceivedType(type: string): type is ReceivedType {
   return (RECEIVED_TYPES as readonly string[]).includes(type);
 }
 
-/** Map Meta's inbound message to the data of `message.received` (spec 6.3). */
-export function toReceivedData(
-  message: MetaInboundItem,
-  phoneNumberId: string,
-  contacts: readonly MetaContact[],
-  receivedAt = new Date(),
-) {
+/**
+ * Map Meta's inbound message to the data of `message.received` (spec 6.3, and the 2026 sender fields: `from` is the
+ * phone when Meta shared it, null when it withheld it; `from_user_id` the sender's BSUID).
+ */
+export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, receivedAt = new Date()) {
+  const { message, sender } = inbound;
   const type: ReceivedType = isReceivedType(message.type) ? message.type : "unsupported";
   const media = isMediaType(type) ? message[type] : undefined;
   let text: string | null = null;
@@ -40,12 +38,14 @@ export function toReceivedData(
   const seconds = /^\d{1,11}$/.test(message.timestamp) ? Number(message.timestamp) : Number.NaN;
   const occurredAt =
     seconds > 0 && seconds * 1000 <= receivedAt.getTime() + 86_400_000 ? new Date(seconds * 1000) : receivedAt;
-  const contact = contacts.find((c) => c.wa_id === message.from) ?? (contacts.length === 1 ? contacts[0] : undefined);
   return {
     occurredAt,
     data: {
       message_id: message.id,
-      from: message.from,
+      from: sender.phone,
+      from_user_id: sender.bsuid,
+      from_parent_user_id: sender.parentBsuid,
+      from_username: sender.username,
       phone_number_id: phoneNumberId,
       type,
       text,
@@ -53,7 +53,7 @@ export function toReceivedData(
       media_mime: media?.mime_type ?? null,
       media_filename: type === "document" ? (media?.filename ?? null) : null,
       reply_to_message_id: message.context?.id ?? null,
-      contact_name: contact?.profile?.name ?? null,
+      contact_name: sender.name,
       occurred_at: occurredAt.toISOString(),
       window_expires_at: new Date(occurredAt.getTime() + WINDOW_MS).toISOString(),
     },
@@ -66,8 +66,9 @@ export function toReceivedData(
 const STORE_INBOUND = `
 WITH stored AS (
   INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
-    reply_to_wamid, contact_name, occurred_at, window_expires_at)
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    reply_to_wamid, contact_name, occurred_at, window_expires_at, contact_key, from_user_id, from_parent_user_id,
+    from_username)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id
 ), window_extended AS (
@@ -82,21 +83,22 @@ FROM stored, LATERAL (SELECT id, created_at FROM integrations
   WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s
 ORDER BY s.created_at, s.id`;
 
-/** Store an inbound message, extend the window; returns the `message.received` deliveries to insert. */
+/**
+ * Store an inbound message and extend its contact's window (keyed by the contact, whichever identifier the
+ * integrator replies to); returns the `message.received` deliveries to insert.
+ */
 export async function applyInbound(
   sql: Sql,
   input: {
     accountId: string;
     phoneNumberId: string;
-    message: MetaInboundItem;
-    contacts: readonly MetaContact[];
+    inbound: InboundMessage;
+    /** The sender's contact key (contacts/learnContacts). */
+    contactKey: string;
     receivedAt?: Date;
   },
 ): Promise<PendingDelivery[]> {
-  const { occurredAt, data } = toReceivedData(input.message, input.phoneNumberId, input.contacts, input.receivedAt);
-  // Keyed like sends and window checks key the contact (normalized digits), so a 12-digit Brazilian WhatsApp id
-  // opens the window of the number an integrator replies to.
-  const contact = normalizePhone(data.from);
+  const { occurredAt, data } = toReceivedData(input.inbound, input.phoneNumberId, input.receivedAt);
   const { rows } = await sql.query<{ integration_id: string; id: string }>({
     name: "store-inbound",
     text: STORE_INBOUND,
@@ -114,7 +116,10 @@ export async function applyInbound(
       data.contact_name,
       occurredAt,
       new Date(data.window_expires_at),
-      contact.valid ? contact.digits : data.from,
+      input.contactKey,
+      data.from_user_id,
+      data.from_parent_user_id,
+      data.from_username,
     ],
   });
   return rows.map((row) => ({

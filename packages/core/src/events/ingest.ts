@@ -2,8 +2,21 @@ import { createHash } from "node:crypto";
 import { replaceUnstorable } from "@gw/contracts";
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Logger } from "@gw/logger";
-import { readMetaWebhook, type InboundGroup, type MetaStatusItem, type QuarantinedItem } from "@gw/meta";
+import {
+  readMetaWebhook,
+  type InboundMessage,
+  type MetaStatusItem,
+  type MetaUserRef,
+  type QuarantinedItem,
+} from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
+import {
+  applyIdentityChanges,
+  learnContacts,
+  type ContactSighting,
+  type IdentityChangeInput,
+} from "../contacts/contacts.ts";
+import { applyAccountEvents, type AccountEventInput } from "../health/index.ts";
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
 import { applyInbound } from "./inbound.ts";
@@ -24,6 +37,10 @@ export interface IngestDeps {
 export interface IngestResult {
   statuses: number;
   messages: number;
+  /** Changes of phone number or of BSUID applied to contacts. */
+  identityChanges: number;
+  /** Account and number health events stored. */
+  accountEvents: number;
   /** Template notices stored (one per notice and account; a notice stored before is not counted). */
   notices: number;
   /** Marketing preference changes (user_preferences stop/resume) that changed the account's suppression list. */
@@ -36,15 +53,24 @@ export interface IngestResult {
 
 interface InboundItem {
   accountId: string;
-  group: InboundGroup;
-  index: number;
+  phoneNumberId: string;
+  inbound: InboundMessage;
+}
+
+/** A marketing preference change before its contact is learnt. */
+interface PreferenceItem extends Omit<PreferenceChange, "contactKey"> {
+  user: MetaUserRef;
 }
 
 interface Plan {
   statuses: MetaStatusItem[];
   inbound: InboundItem[];
+  /** Every user named in the payload; the first `inbound.length` are the inbound messages' senders, in order. */
+  sightings: ContactSighting[];
+  identityChanges: IdentityChangeInput[];
   notices: TemplateNoticeInput[];
-  preferences: PreferenceChange[];
+  preferences: PreferenceItem[];
+  accountEvents: AccountEventInput[];
   quarantined: QuarantinedItem[];
 }
 
@@ -72,6 +98,8 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
   const result: IngestResult = {
     statuses: plan.statuses.length,
     messages: plan.inbound.length,
+    identityChanges: plan.identityChanges.length,
+    accountEvents: plan.accountEvents.length,
     notices: 0,
     preferences: 0,
     deliveries: 0,
@@ -88,10 +116,15 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
         client,
         plan.statuses.map((s) => s.id),
       );
+      // Users first: the inbound messages and preferences are keyed by the contacts they name.
+      const keys = await learnContacts(client, plan.sightings);
+      await applyIdentityChanges(client, plan.identityChanges);
       const deliveries = await applyStatuses(client, plan.statuses, { parkUnknown: true, receivedAt });
-      for (const item of plan.inbound) deliveries.push(...(await applyInboundItem(client, item, receivedAt)));
+      for (const [index, item] of plan.inbound.entries())
+        deliveries.push(...(await applyInboundItem(client, item, keys[index] ?? null, receivedAt)));
       result.notices = await storeTemplateNotices(client, plan.notices, receivedAt);
-      result.preferences = await applyUserPreferences(client, plan.preferences);
+      result.preferences = await applyUserPreferences(client, await preferenceChanges(client, plan.preferences));
+      deliveries.push(...(await applyAccountEvents(client, plan.accountEvents, receivedAt)));
       return insertDeliveries(client, deliveries, receivedAt);
     });
   } catch (error) {
@@ -130,34 +163,55 @@ function storableJson(value: unknown): string {
 }
 
 /**
- * Validate the payload item by item and find the account of each inbound message's and marketing preference's
- * business number and of each template notice's WABA (`entry[].id`, matched against business_numbers.waba_id).
+ * Validate the payload item by item and find the account of each inbound message's, marketing preference's, user's
+ * and identity change's business number, and of each template notice's and health event's WABA (`entry[].id`,
+ * matched against business_numbers.waba_id).
  */
 async function planItems(deps: IngestDeps, body: unknown, receivedAt: Date): Promise<Plan> {
   const read = readMetaWebhook(body);
   const plan: Plan = {
     statuses: read.statuses,
     inbound: [],
+    sightings: [],
+    identityChanges: [],
     notices: [],
     preferences: [],
+    accountEvents: [],
     quarantined: read.quarantined,
   };
+  const accountOf = async (phoneNumberId: string, what: string): Promise<string | null> => {
+    const number = await deps.directory.numberById(phoneNumberId);
+    if (number) return number.accountId;
+    deps.logger.warn(`${what} for an unknown business number`, { phoneNumberId });
+    plan.quarantined.push({
+      path: `metadata.phone_number_id=${phoneNumberId}`,
+      reason: "número comercial desconhecido",
+    });
+    return null;
+  };
   for (const group of read.inbound) {
-    const number = await deps.directory.numberById(group.phoneNumberId);
-    if (!number) {
-      deps.logger.warn("inbound message for an unknown business number", { phoneNumberId: group.phoneNumberId });
-      plan.quarantined.push({
-        path: `metadata.phone_number_id=${group.phoneNumberId}`,
-        reason: "número comercial desconhecido",
-      });
-      continue;
-    }
-    group.messages.forEach((_, index) => plan.inbound.push({ accountId: number.accountId, group, index }));
+    const accountId = await accountOf(group.phoneNumberId, "inbound message");
+    if (accountId === null) continue;
+    for (const inbound of group.messages) plan.inbound.push({ accountId, phoneNumberId: group.phoneNumberId, inbound });
   }
-  const accounts = await accountsByWaba(
-    deps.db.sql,
-    read.templateNotices.map((notice) => notice.wabaId),
-  );
+  // The senders, in the inbound messages' order (their keys come back in that order), then every other user named.
+  plan.sightings.push(...plan.inbound.map((item) => ({ accountId: item.accountId, user: item.inbound.sender })));
+  const seen = new Set(plan.sightings.map(sightingId));
+  for (const { phoneNumberId, user } of read.contacts) {
+    const number = await deps.directory.numberById(phoneNumberId);
+    if (!number) continue;
+    const sighting = { accountId: number.accountId, user };
+    if (!seen.has(sightingId(sighting))) plan.sightings.push(sighting);
+    seen.add(sightingId(sighting));
+  }
+  for (const change of read.identityChanges) {
+    const accountId = await accountOf(change.phoneNumberId, "identity change");
+    if (accountId !== null) plan.identityChanges.push({ accountId, change });
+  }
+  const accounts = await accountsByWaba(deps.db.sql, [
+    ...read.templateNotices.map((notice) => notice.wabaId),
+    ...read.accountEvents.map((event) => event.wabaId),
+  ]);
   for (const notice of read.templateNotices) {
     const owners = accounts.get(notice.wabaId);
     if (!owners) {
@@ -167,35 +221,66 @@ async function planItems(deps: IngestDeps, body: unknown, receivedAt: Date): Pro
     }
     for (const accountId of owners) plan.notices.push({ accountId, notice });
   }
+  for (const event of read.accountEvents) {
+    const owners = accounts.get(event.wabaId);
+    if (!owners) {
+      deps.logger.warn("account event for an unknown WABA", { wabaId: event.wabaId, field: event.field });
+      plan.quarantined.push({ path: `entry.id=${event.wabaId}`, reason: "conta WhatsApp Business desconhecida" });
+      continue;
+    }
+    for (const accountId of owners) plan.accountEvents.push({ accountId, event });
+  }
   for (const preference of read.userPreferences) {
-    const { category, value, wa_id: waId } = preference.value;
+    const { category, value } = preference.value;
     // Meta reports only marketing_messages stop/resume today; anything else is read and left alone.
     if (category !== "marketing_messages" || (value !== "stop" && value !== "resume")) {
       deps.logger.info("user preference not acted on", { category, value });
       continue;
     }
-    const number = await deps.directory.numberById(preference.phoneNumberId);
-    if (!number) {
-      deps.logger.warn("user preference for an unknown business number", { phoneNumberId: preference.phoneNumberId });
-      plan.quarantined.push({
-        path: `metadata.phone_number_id=${preference.phoneNumberId}`,
-        reason: "número comercial desconhecido",
-      });
-      continue;
-    }
-    plan.preferences.push({ accountId: number.accountId, waId, value, at: preference.time ?? receivedAt });
+    const accountId = await accountOf(preference.phoneNumberId, "user preference");
+    if (accountId === null) continue;
+    const user: MetaUserRef = {
+      phone: preference.value.wa_id ?? null,
+      bsuid: preference.value.user_id ?? null,
+      parentBsuid: preference.value.parent_user_id ?? null,
+      username: null,
+      name: null,
+    };
+    plan.preferences.push({ accountId, user, value, at: preference.time ?? receivedAt });
   }
   return plan;
 }
 
-function applyInboundItem(sql: Sql, item: InboundItem, receivedAt: Date): Promise<PendingDelivery[]> {
-  const message = item.group.messages[item.index];
-  if (!message) return Promise.resolve([]);
+function sightingId(sighting: ContactSighting): string {
+  const { user } = sighting;
+  return [sighting.accountId, user.phone, user.bsuid, user.parentBsuid, user.username, user.name].join("|");
+}
+
+/** The preferences with their contacts' keys (learnt now: a preference may name a user seen nowhere else). */
+async function preferenceChanges(sql: Sql, items: readonly PreferenceItem[]): Promise<PreferenceChange[]> {
+  const keys = await learnContacts(
+    sql,
+    items.map((item) => ({ accountId: item.accountId, user: item.user })),
+  );
+  return items.flatMap((item, index) => {
+    const contactKey = keys[index];
+    return contactKey ? [{ accountId: item.accountId, contactKey, value: item.value, at: item.at }] : [];
+  });
+}
+
+async function applyInboundItem(
+  sql: Sql,
+  item: InboundItem,
+  contactKey: string | null,
+  receivedAt: Date,
+): Promise<PendingDelivery[]> {
+  const key = contactKey ?? (await learnContacts(sql, [{ accountId: item.accountId, user: item.inbound.sender }]))[0];
+  if (!key) return [];
   return applyInbound(sql, {
     accountId: item.accountId,
-    phoneNumberId: item.group.phoneNumberId,
-    message,
-    contacts: item.group.contacts,
+    phoneNumberId: item.phoneNumberId,
+    inbound: item.inbound,
+    contactKey: key,
     receivedAt,
   });
 }
@@ -256,6 +341,22 @@ async function ingestItemByItem(
       plan.quarantined.push({ path, reason: (error as Error).message.slice(0, 500) });
     }
   };
+  for (const [index, sighting] of plan.sightings.entries()) {
+    if (index < plan.inbound.length) continue; // learnt with their message below
+    await attempt(`contacts ${sighting.user.bsuid ?? sighting.user.phone ?? ""}`, async (client) => {
+      await learnContacts(client, [sighting]);
+      return [];
+    });
+  }
+  for (const item of plan.identityChanges) {
+    await attempt(
+      `${item.change.source} ${item.change.current.bsuid ?? item.change.current.phone ?? ""}`,
+      async (client) => {
+        await applyIdentityChanges(client, [item]);
+        return [];
+      },
+    );
+  }
   for (const [index, status] of plan.statuses.entries()) {
     await attempt(`statuses[${index}] ${status.id}`, async (client) => {
       await lockWamids(client, [status.id]);
@@ -263,9 +364,7 @@ async function ingestItemByItem(
     });
   }
   for (const item of plan.inbound) {
-    await attempt(`messages[${item.index}] ${item.group.messages[item.index]?.id ?? ""}`, (client) =>
-      applyInboundItem(client, item, receivedAt),
-    );
+    await attempt(`messages ${item.inbound.message.id}`, (client) => applyInboundItem(client, item, null, receivedAt));
   }
   let notices = 0;
   for (const item of plan.notices) {
@@ -276,13 +375,18 @@ async function ingestItemByItem(
   }
   result.notices = notices;
   let preferences = 0;
-  for (const change of plan.preferences) {
-    await attempt(`user_preferences ${change.value}`, async (client) => {
-      preferences += await applyUserPreferences(client, [change]);
+  for (const item of plan.preferences) {
+    await attempt(`user_preferences ${item.value}`, async (client) => {
+      preferences += await applyUserPreferences(client, await preferenceChanges(client, [item]));
       return [];
     });
   }
   result.preferences = preferences;
+  for (const item of plan.accountEvents) {
+    await attempt(`${item.event.field} ${item.event.wabaId}`, (client) =>
+      applyAccountEvents(client, [item], receivedAt),
+    );
+  }
   result.quarantined = plan.quarantined.length;
   await pool.query({
     name: "finish-provider-event",

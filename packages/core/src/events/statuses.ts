@@ -35,6 +35,18 @@ export interface ProviderStatusUpdate {
   status: string;
   timestamp?: string | undefined;
   recipient_id?: string | undefined;
+  /** The recipient's BSUID (every status since 2026, except `failed` ones of a send to a phone). */
+  recipient_user_id?: string | undefined;
+  recipient_parent_user_id?: string | undefined;
+  /** Per-message pricing, on one of the message's statuses; kept verbatim (Meta adds values). */
+  pricing?:
+    | {
+        pricing_model?: string | undefined;
+        type?: string | undefined;
+        category?: string | undefined;
+        billable?: boolean | undefined;
+      }
+    | undefined;
   errors?:
     | {
         code?: number | undefined;
@@ -64,7 +76,23 @@ interface Transition {
   errorCode: number | null;
   errorMessage: string | null;
   errorReason: string | null;
+  recipientUserId: string | null;
+  pricing: string | null;
   payload: ProviderStatusUpdate;
+}
+
+/**
+ * `message.status`'s `pricing` (docs/webhooks.md): the fields Meta sent, verbatim, null when this status carried none.
+ * `billable` is deprecated by Meta and not passed on: `type` says whether it is charged (`regular`).
+ */
+function pricingOf(update: ProviderStatusUpdate): string | null {
+  const pricing = update.pricing;
+  if (!pricing || (!pricing.category && !pricing.type && !pricing.pricing_model)) return null;
+  return JSON.stringify({
+    pricing_model: pricing.pricing_model ?? null,
+    category: pricing.category ?? null,
+    type: pricing.type ?? null,
+  });
 }
 
 function toTransition(update: ProviderStatusUpdate & { status: ProviderStatus }, receivedAt: Date): Transition {
@@ -78,6 +106,8 @@ function toTransition(update: ProviderStatusUpdate & { status: ProviderStatus },
     errorCode,
     errorMessage,
     errorReason: update.status === "failed" ? mapMetaError(errorCode ?? -1, errorMessage) : null,
+    recipientUserId: update.recipient_user_id ?? null,
+    pricing: pricingOf(update),
     payload: update,
   };
 }
@@ -90,6 +120,8 @@ interface AppliedRow {
   wamid: string;
   status: ProviderStatus;
   to: string;
+  recipient_user_id: string | null;
+  pricing: StatusPricing | null;
   phone_number_id: string;
   client_ref: string | null;
   campaign_id: string | null;
@@ -100,22 +132,46 @@ interface AppliedRow {
   delivery_id: string;
 }
 
-// One statement per round: decide and apply every transition of the round under the rows' locks, park the
-// statuses whose message is not stored yet, put on the account's suppression list the recipients of marketing
-// templates Meta failed with 131050 (they stopped marketing messages; at Meta's time, so a later resume wins), and
-// hand back one (transition, subscribed integration) pair per delivery to create, each with its delivery id already
-// drawn (the id is part of the signed body).
+/** `message.status`'s `pricing`, when the status Meta sent carried one. */
+export interface StatusPricing {
+  pricing_model: string | null;
+  category: string | null;
+  type: string | null;
+}
+
+// One statement per round: decide and apply every transition of the round under the rows' locks, keep the pricing
+// and the recipient's BSUID of any status that carries them (even one whose transition does not apply: Meta may send
+// the pricing on a `sent` that arrives after `delivered`), park the statuses whose message is not stored yet, put on
+// the account's suppression list the contacts of marketing templates Meta failed with 131050 (they stopped
+// marketing messages; at Meta's time, so a later resume wins), and hand back one (transition, subscribed
+// integration) pair per delivery to create, each with its delivery id already drawn (the id is part of the signed
+// body).
 const APPLY_ROUND = `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[], $7::int[], $8::jsonb[])
-    AS t(wamid, status, status_at, error_code, error_message, error_reason, ord, payload)
-), applied AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[], $7::int[],
+      $8::jsonb[], $10::text[], $11::jsonb[])
+    AS t(wamid, status, status_at, error_code, error_message, error_reason, ord, payload, recipient_user_id, pricing)
+), decided AS (
+  -- Decided on the row as it is: the caller holds the wamids' locks, so nothing changes it before the UPDATE.
+  SELECT i.*, COALESCE(${SHOULD_APPLY_SQL}, false) AS apply FROM input i JOIN messages m ON m.wamid = i.wamid
+), changed AS (
   UPDATE messages m
-  SET status = i.status, status_at = i.status_at, error_code = i.error_code, error_message = i.error_message, error_reason = i.error_reason
-  FROM input i
-  WHERE m.wamid = i.wamid AND ${SHOULD_APPLY_SQL}
-  RETURNING m.account_id, m.wamid, m.status, m."to", m.phone_number_id, m.client_ref, m.campaign_id,
-    m.error_code, m.error_message, m.error_reason, i.ord
+  SET status = CASE WHEN d.apply THEN d.status ELSE m.status END,
+    status_at = CASE WHEN d.apply THEN d.status_at ELSE m.status_at END,
+    error_code = CASE WHEN d.apply THEN d.error_code ELSE m.error_code END,
+    error_message = CASE WHEN d.apply THEN d.error_message ELSE m.error_message END,
+    error_reason = CASE WHEN d.apply THEN d.error_reason ELSE m.error_reason END,
+    recipient_user_id = COALESCE(d.recipient_user_id, m.recipient_user_id),
+    pricing = COALESCE(m.pricing, d.pricing)
+  FROM decided d
+  WHERE m.wamid = d.wamid AND (d.apply
+    OR (d.pricing IS NOT NULL AND m.pricing IS NULL)
+    OR (d.recipient_user_id IS NOT NULL AND m.recipient_user_id IS DISTINCT FROM d.recipient_user_id))
+  RETURNING m.account_id, m.wamid, m.status, m."to", COALESCE(m.contact_key, m."to") AS contact_key,
+    m.recipient_user_id, m.phone_number_id, m.client_ref, m.campaign_id, m.error_code, m.error_message,
+    m.error_reason, d.ord, d.pricing, d.apply
+), applied AS (
+  SELECT * FROM changed WHERE apply
 ), parked AS (
   INSERT INTO early_statuses (wamid, payload)
   SELECT i.wamid, i.payload FROM input i
@@ -123,11 +179,13 @@ WITH input AS (
   ORDER BY i.ord
 ), opted_out AS (
   INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
-  SELECT a.account_id, a."to", 'provider_131050', i.status_at FROM applied a JOIN input i ON i.ord = a.ord
+  SELECT a.account_id, a.contact_key, 'provider_131050', i.status_at FROM applied a JOIN input i ON i.ord = a.ord
   WHERE a.status = 'failed' AND a.error_code = ${OPTED_OUT_CODE}
   ON CONFLICT (account_id, contact) DO NOTHING
 )
-SELECT a.*, s.id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
+SELECT a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing, a.phone_number_id, a.client_ref,
+  a.campaign_id, a.error_code, a.error_message, a.error_reason, s.id AS integration_id,
+  nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
 FROM applied a
 JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'message.status' = ANY(s.events)
 ORDER BY a.ord, s.created_at, s.id`;
@@ -173,6 +231,8 @@ export async function applyStatuses(
         round.map((_, index) => index),
         round.map((t) => JSON.stringify(t.payload)),
         options.parkUnknown,
+        round.map((t) => t.recipientUserId),
+        round.map((t) => t.pricing),
       ],
     });
     for (const row of rows) {
@@ -186,6 +246,7 @@ export async function applyStatuses(
           status: row.status,
           status_rank: STATUS_RANK[row.status],
           to: row.to,
+          recipient_user_id: row.recipient_user_id,
           // Meta always sends errors[] with a failure; 0 stands for "no provider code" should it ever not.
           error:
             row.status === "failed"
@@ -194,6 +255,7 @@ export async function applyStatuses(
           phone_number_id: row.phone_number_id,
           client_ref: row.client_ref,
           campaign_id: row.campaign_id,
+          pricing: row.pricing,
         },
       });
     }

@@ -14,7 +14,12 @@ import type { SettledSend } from "./outcome.ts";
 export interface AcceptedSend {
   accountId: string;
   phoneNumberId: string;
+  /** As the integrator named the recipient: a phone's digits or a BSUID. */
   to: string;
+  /** The recipient's contact key; absent in journal entries of the previous release (then `to`). */
+  contactKey?: string | null;
+  /** The recipient's BSUID when known at send time (sent to it, or Meta answered it). */
+  recipientUserId?: string | null;
   wamid: string;
   kind: "text" | "template";
   templateName: string | null;
@@ -45,8 +50,9 @@ export function sentOutcome(send: AcceptedSend): SettledSend {
 // wamid's lock (see lockWamids): the statement that then looks for early statuses sees every status committed by a
 // webhook that held the lock before us.
 const STORE_MESSAGE = `
-INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id)
-SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9
+INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
+  contact_key, recipient_user_id)
+SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11
 FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
 ON CONFLICT (wamid) DO NOTHING
 RETURNING id`;
@@ -73,6 +79,8 @@ export async function storeAcceptedMessage(
       send.clientRef,
       send.campaignId,
       send.requestId,
+      send.contactKey ?? send.to,
+      send.recipientUserId ?? null,
     ],
   });
   // The send operation's entry (spec 4.7: `api.` like the other API operations), once per message.

@@ -4,6 +4,8 @@ import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import type { Actor } from "../audit/audit.ts";
+import { contactKeyOf } from "../contacts/contacts.ts";
+import { graphRecipient, isBsuidIdentifier } from "../contacts/recipient.ts";
 import type { Outbox } from "../events/outbox.ts";
 import type { IdempotencyStore } from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
@@ -43,7 +45,7 @@ export interface SendInput {
   /** Who sends: an API key, or a campaign (`campaign:<id>`); the audit trail's actor. */
   actor: Actor;
   requestId: string;
-  /** The recipient, normalized (digits with the country code). */
+  /** The recipient: a phone normalized to digits (country code first), or a BSUID as the integrator gave it. */
   to: string;
   /** The business number; absent, the account's default. */
   phoneNumberId?: string | null | undefined;
@@ -52,8 +54,12 @@ export interface SendInput {
   replyToMessageId?: string | null | undefined;
   /** The caller's reference, echoed in the message's `message.status` events. */
   clientRef?: string | null | undefined;
-  /** The Idempotency-Key and the fingerprint of what was asked (see ReserveInput). */
-  idempotency?: { key: string; fingerprint: string | null } | undefined;
+  /**
+   * The Idempotency-Key, and the fingerprint of what was asked taken with the recipient's contact key (so a repeat
+   * naming the same person by another identifier is the same message); null for the gateway's own keys (see
+   * ReserveInput).
+   */
+  idempotency?: { key: string; fingerprint: ((contactKey: string) => string) | null } | undefined;
   /** The campaign the send belongs to (messages.campaign_id, `campaign_id` of its message.status events). */
   campaignId?: string | undefined;
   /** A number at its rate: `refuse` refuses with rate_limited (public API, the default), `wait` waits for a turn (campaigns). */
@@ -80,15 +86,18 @@ export async function sendMessage(deps: SendDeps, input: SendInput): Promise<Sen
 async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
   const { content } = input;
   // Normalized at the edge (or when a campaign's rows were validated); only its form is checked here.
-  if (!E164_DIGITS.test(input.to))
+  if (!E164_DIGITS.test(input.to) && !isBsuidIdentifier(input.to))
     throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
+  // The person, whichever identifier names them: windows, opt-outs, pacing and the key's fingerprint follow it.
+  const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: input.to });
 
   let reservation: string | null = null;
   if (input.idempotency !== undefined) {
+    const { fingerprint } = input.idempotency;
     const reserved = await deps.idempotency.reserve({
       accountId: input.accountId,
       key: input.idempotency.key,
-      fingerprint: input.idempotency.fingerprint,
+      fingerprint: fingerprint === null ? null : fingerprint(contactKey),
       requestId: input.requestId,
     });
     if (reserved.kind === "replay") return { ...reserved.outcome, replayed: true };
@@ -105,8 +114,8 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     }
     const payload =
       content.kind === "template"
-        ? await templatePayload(deps, input, content, number.wabaId)
-        : await textPayload(deps, input, content, number.phoneNumberId);
+        ? await templatePayload(deps, input, content, number.wabaId, contactKey)
+        : await textPayload(deps, input, content, number.phoneNumberId, contactKey);
 
     const markProviderCall = async () => {
       if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
@@ -114,14 +123,18 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
     // The number's turn (core/src/throughput) comes last; the provider-call mark is made once the turn has come.
     if (paced) {
-      const turn = { phoneNumberId: number.phoneNumberId, ratePerSecond: number.messagingRatePerSecond, to: input.to };
+      const turn = {
+        phoneNumberId: number.phoneNumberId,
+        ratePerSecond: number.messagingRatePerSecond,
+        to: contactKey,
+      };
       await takeSendTurn(paced, { ...turn, pacing: input.pacing ?? "refuse" }, markProviderCall);
     } else await markProviderCall();
     providerCalled = true;
     const result = await deps.meta.sendMessage(number.phoneNumberId, payload).catch(async (error: unknown) => {
-      if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: input.to, error });
+      if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: contactKey, error });
       if (error instanceof MetaApiError && error.reason === "recipient_opted_out")
-        await optOut(deps, input.accountId, input.to);
+        await optOut(deps, input.accountId, contactKey);
       throw error;
     });
     const message: AcceptedMessage = {
@@ -135,6 +148,8 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       accountId: input.accountId,
       phoneNumberId: number.phoneNumberId,
       to: input.to,
+      contactKey,
+      recipientUserId: isBsuidIdentifier(input.to) ? input.to : result.userId,
       wamid: result.wamid,
       kind: content.kind,
       templateName: content.kind === "template" ? content.name : null,
@@ -199,13 +214,14 @@ async function textPayload(
   input: SendInput,
   content: Extract<MessageContent, { kind: "text" }>,
   phoneNumberId: string,
+  contactKey: string,
 ): Promise<GraphMessagePayload> {
-  const window = await getWindow(deps, { phoneNumberId, contact: input.to });
+  const window = await getWindow(deps, { phoneNumberId, contact: contactKey });
   if (!window.open) throw new ApiError("outside_24h_window");
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",
-    to: input.to,
+    ...graphRecipient(input.to),
     type: "text",
     text: { body: content.body, preview_url: false },
     ...(input.replyToMessageId ? { context: { message_id: input.replyToMessageId } } : {}),
@@ -239,6 +255,7 @@ async function templatePayload(
   input: SendInput,
   content: Extract<MessageContent, { kind: "template" }>,
   wabaId: string,
+  contactKey: string,
 ): Promise<GraphMessagePayload> {
   const { name, language } = content;
   let template = findTemplate(await catalogueForSend(deps, wabaId), name, language);
@@ -255,7 +272,7 @@ async function templatePayload(
   // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
   if (
     template.category.toUpperCase() === "MARKETING" &&
-    (await isSuppressed(deps, { accountId: input.accountId, contact: input.to }))
+    (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey }))
   )
     throw new ApiError("recipient_opted_out");
   return payload;

@@ -130,7 +130,7 @@ export function purgeEarlyStatuses(deps: RetentionDeps, input: PurgeInput): Prom
 
 /**
  * Clears the contact's personal content from inbound messages stored before `olderThan` — the text (or caption,
- * button label), the contact's profile name, the media id and the document's file name — keeping the row (wamid,
+ * button label), the contact's profile name and username, the media id and the document's file name — keeping the row (wamid,
  * type, number, times) until `purgeInboundMessages` deletes it. The 24 h window lives in contact_windows.
  */
 export function purgeInboundContent(deps: RetentionDeps, input: PurgeInput): Promise<number> {
@@ -138,7 +138,8 @@ export function purgeInboundContent(deps: RetentionDeps, input: PurgeInput): Pro
     deps,
     {
       name: "retention-inbound-content",
-      text: `UPDATE inbound_messages SET text = NULL, contact_name = NULL, media_id = NULL, media_filename = NULL
+      text: `UPDATE inbound_messages SET text = NULL, contact_name = NULL, from_username = NULL, media_id = NULL,
+          media_filename = NULL
         WHERE id IN (
           SELECT id FROM inbound_messages
           WHERE created_at < $1

@@ -1,5 +1,6 @@
 import type { Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
+import { isBsuid } from "@gw/contracts";
 import { normalizePhone } from "../phones/normalize.ts";
 
 /**
@@ -26,18 +27,21 @@ export interface SuppressionView {
 /** A preference change to apply inside the provider webhook's transaction. */
 export interface PreferenceChange {
   accountId: string;
-  /** As Meta reports it (`wa_id`); keyed by `suppressionContact`. */
-  waId: string;
+  /** The contact's key (contacts/learnContacts), whichever of its identifiers Meta reported. */
+  contactKey: string;
   value: "stop" | "resume";
   /** Meta's `timestamp`, else when the webhook was received. */
   at: Date;
 }
 
 /**
- * The key of a contact, as sends and windows key it: the normalized digits (a 12-digit Brazilian WhatsApp id is
- * the 13-digit number the integrator sends to), else the input's digits, else the input.
+ * An identifier as contacts are looked up by it: a BSUID as given; a phone's normalized digits (a 12-digit
+ * Brazilian WhatsApp id is the 13-digit number the integrator sends to), else its digits, else the input. The
+ * statements below map it to its contact's key (`gateway_contact_key`), so a suppression holds for every identifier
+ * of the contact.
  */
 export function suppressionContact(contact: string): string {
+  if (isBsuid(contact)) return contact;
   const phone = normalizePhone(contact);
   return phone.valid ? phone.digits : phone.digits || contact;
 }
@@ -50,7 +54,7 @@ export async function suppressContact(
   const { rowCount } = await deps.db.sql.query({
     name: "suppress-contact",
     text: `INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
-      VALUES ($1::uuid, $2, $3, COALESCE($4::timestamptz, now()))
+      VALUES ($1::uuid, gateway_contact_key($1::uuid, $2), $3, COALESCE($4::timestamptz, now()))
       ON CONFLICT (account_id, contact) DO NOTHING`,
     values: [input.accountId, suppressionContact(input.contact), input.reason, input.at ?? null],
   });
@@ -64,7 +68,7 @@ export async function unsuppressContact(
 ): Promise<boolean> {
   const { rowCount } = await deps.db.sql.query({
     name: "unsuppress-contact",
-    text: `DELETE FROM contact_suppressions WHERE account_id = $1::uuid AND contact = $2`,
+    text: `DELETE FROM contact_suppressions WHERE account_id = $1::uuid AND contact = gateway_contact_key($1::uuid, $2)`,
     values: [input.accountId, suppressionContact(input.contact)],
   });
   return (rowCount ?? 0) > 0;
@@ -77,7 +81,7 @@ export async function isSuppressed(
 ): Promise<boolean> {
   const { rows } = await deps.db.sql.query({
     name: "is-suppressed",
-    text: `SELECT 1 FROM contact_suppressions WHERE account_id = $1::uuid AND contact = $2`,
+    text: `SELECT 1 FROM contact_suppressions WHERE account_id = $1::uuid AND contact = gateway_contact_key($1::uuid, $2)`,
     values: [input.accountId, suppressionContact(input.contact)],
   });
   return rows.length > 0;
@@ -106,7 +110,7 @@ export async function applyUserPreferences(sql: Sql, changes: readonly Preferenc
     const { rowCount } = await sql.query({
       name: change.value === "stop" ? "user-preference-stop" : "user-preference-resume",
       text: change.value === "stop" ? STOP : RESUME,
-      values: [change.accountId, suppressionContact(change.waId), change.at],
+      values: [change.accountId, change.contactKey, change.at],
     });
     changed += rowCount ?? 0;
   }

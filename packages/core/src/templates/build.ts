@@ -12,6 +12,7 @@ import type {
   PixGoodsType,
   PixKeyType,
 } from "@gw/meta";
+import { graphRecipient, isBsuidIdentifier } from "../contacts/recipient.ts";
 import { templateShape } from "./shape.ts";
 import type { ButtonShape, TemplateShape } from "./shape.ts";
 
@@ -67,7 +68,7 @@ export interface TemplateParameters {
 
 /** What a template send is built from: its parameters, the recipient and the language. */
 export interface TemplateSendInput extends TemplateParameters {
-  /** Recipient, already normalized to digits. */
+  /** Recipient: a phone normalized to digits, or a BSUID. */
   to: string;
   language: string;
   reply_to_message_id?: string | null;
@@ -167,6 +168,14 @@ export function buildTemplateSend(input: TemplateSendInput, template: MetaTempla
     );
   }
 
+  // Meta's 131062, before Meta: an authentication template (its code goes by one-tap, zero-tap or copy-code button
+  // to a phone) cannot go to a user known only by a BSUID.
+  if (shape.isAuthentication && isBsuidIdentifier(input.to))
+    fail(
+      "recipient_phone_required",
+      `O template ${name} é de autenticação: o código só pode ser enviado ao número de telefone do destinatário, não ao seu ID de usuário (BSUID).`,
+    );
+
   const orderButton = shape.buttons.find((b) => b.isOrderDetails);
   if (input.pix_order && !orderButton) {
     fail(
@@ -194,7 +203,7 @@ export function buildTemplateSend(input: TemplateSendInput, template: MetaTempla
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",
-    to: input.to,
+    ...graphRecipient(input.to),
     type: "template",
     template: { name, language: { code: template.language }, ...(components.length > 0 ? { components } : {}) },
     ...(input.reply_to_message_id ? { context: { message_id: input.reply_to_message_id } } : {}),

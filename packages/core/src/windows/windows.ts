@@ -1,6 +1,7 @@
 import type { Db } from "@gw/db";
 import type { AccountDirectory } from "../accounts/directory.ts";
-import { normalizePhone } from "../phones/normalize.ts";
+import { contactKeyOf } from "../contacts/contacts.ts";
+import { parseRecipient } from "../contacts/recipient.ts";
 
 export const WINDOW_MS = 24 * 3_600_000;
 
@@ -10,7 +11,10 @@ export interface WindowState {
   lastInboundAt: Date | null;
 }
 
-/** The 24 h window of a contact on a business number (spec 4.3): only messages FROM the contact count. */
+/**
+ * The 24 h window of a contact (its key: contacts/contactKeyOf) on a business number (spec 4.3): only messages FROM
+ * the contact count.
+ */
 export async function getWindow(
   deps: { db: Db },
   input: { phoneNumberId: string; contact: string; now?: Date },
@@ -41,13 +45,17 @@ export async function windowStatus(
 ) {
   const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
   if (!number && input.phoneNumberId) return null;
-  const phone = normalizePhone(input.to);
-  const contact = phone.valid ? phone.digits : phone.digits || input.to;
+  // A phone as its digits (an invalid one too: the answer is simply closed), a BSUID as given.
+  const recipient = parseRecipient(input.to);
+  const identifier = recipient.identifier;
   const window = number
-    ? await getWindow(deps, { phoneNumberId: number.phoneNumberId, contact })
+    ? await getWindow(deps, {
+        phoneNumberId: number.phoneNumberId,
+        contact: await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier }),
+      })
     : { open: false, expiresAt: null, lastInboundAt: null };
   return {
-    to: contact,
+    to: identifier,
     phone_number_id: number?.phoneNumberId ?? null,
     open: window.open,
     expires_at: window.expiresAt?.toISOString() ?? null,

@@ -21,7 +21,7 @@ import {
 } from "@gw/contracts";
 import {
   fingerprint,
-  normalizePhone,
+  parseRecipient,
   sendMessage,
   type SendDeps,
   type SendInput,
@@ -68,8 +68,9 @@ export function register(router: Router, deps: SendRouteDeps): void {
 
 /**
  * The request as the send service takes it: its refusals of an incomplete request come first (spec 7, 400), the
- * recipient is normalized, and the Idempotency-Key's fingerprint is taken over the body with that recipient (the
- * same body with `to` written another way is the same message).
+ * recipient is read (a phone normalized to digits, or a BSUID as given), and the Idempotency-Key's fingerprint is
+ * taken over the body with the recipient's contact (the same body naming the same person otherwise is the same
+ * message).
  */
 function sendInputOf(
   body: PublicSendIn,
@@ -78,11 +79,11 @@ function sendInputOf(
   const template = body.template ? body.template : null;
   if (body.pix_order && template === null) throw new ApiError("pix_needs_template");
   if (!body.text && template === null) throw new ApiError("empty_message");
-  const phone = normalizePhone(body.to);
-  if (!phone.valid)
+  const recipient = parseRecipient(body.to);
+  if (recipient.kind === "invalid")
     throw new ApiError("invalid_recipient", { message: `O número ${body.to} não é válido para envio.` });
   return {
-    to: phone.digits,
+    to: recipient.identifier,
     phoneNumberId: body.phone_number_id,
     // A template wins over a text given with it.
     content:
@@ -94,7 +95,8 @@ function sendInputOf(
     idempotency:
       idempotencyKey === undefined
         ? undefined
-        : { key: idempotencyKey, fingerprint: fingerprint({ ...body, to: phone.digits }) },
+        : // Over the body with the recipient's contact: the same message to the same person by another identifier.
+          { key: idempotencyKey, fingerprint: (contactKey) => fingerprint({ ...body, to: contactKey }) },
   };
 }
 
