@@ -51,12 +51,14 @@ ALTER TABLE messages
   ADD COLUMN pricing jsonb;
 
 -- The contact of `p_identifier` (a phone's digits, or a BSUID): the key its identifier points at, else the
--- identifier itself (a contact never seen: its rows, if any, are keyed by it). A retired phone names no one.
+-- identifier itself (a contact never seen: its rows, if any, are keyed by it). A retired phone (its user changed
+-- number) names no one any more: a key of its own that no contact has, so no window or opt-out of the old user
+-- applies to whoever has the number now.
 CREATE FUNCTION gateway_contact_key(p_account uuid, p_identifier text) RETURNS text
 LANGUAGE sql STABLE AS $$
   SELECT COALESCE(
-    (SELECT contact_key FROM contact_identifiers
-      WHERE account_id = p_account AND identifier = p_identifier AND (retired_at IS NULL OR kind <> 'phone')),
+    (SELECT CASE WHEN retired_at IS NOT NULL AND kind = 'phone' THEN 'retired:' || p_identifier ELSE contact_key END
+      FROM contact_identifiers WHERE account_id = p_account AND identifier = p_identifier),
     p_identifier)
 $$;
 
