@@ -2,7 +2,7 @@
 // business-scoped user id (BSUID). API + sandbox + dispatcher + a real receiver on loopback.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { listConversationMessages } from "@gw/core";
+import { contactKeyOf, isSuppressed, listConversationMessages } from "@gw/core";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent, MessageStatusEvent } from "@gw/receiver";
 import { eventually } from "@gw/testkit";
@@ -170,5 +170,57 @@ describe("a user known only by a BSUID", () => {
       .set(account.auth)
       .send({ to: "5511966610002", text: "Anotado!" });
     expect(reply.status).toBe(200);
+  });
+
+  it("an opt-out Meta reports by BSUID alone stops marketing templates to the person's phone as well", async () => {
+    const phone = "5511966620001";
+    const user = await control<SandboxUser>("users", { phone, username: "beto.feira", name: "Beto" });
+    // A send to the phone: its statuses name the BSUID behind it, and the gateway learns they are one person.
+    const utility = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: phone, template: "hello_world", language: "en_US" });
+    expect(utility.status).toBe(200);
+    await eventually(
+      async () =>
+        (await contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier: user.user_id })) === phone,
+      { what: "the BSUID learnt as the phone's person" },
+    );
+    // The user hides the phone again (no recent exchange, out of the contact book): Meta's webhook names the BSUID only.
+    await control("users/phone-exchange", { user: { phone }, phone_number_id: account.phoneNumberId, at: null });
+    await control("users/contact-book", {
+      user: { phone },
+      phone_number_id: account.phoneNumberId,
+      in_contact_book: false,
+    });
+    const stop = await control<{ webhook_status: number | null }>("user-preferences", {
+      phone_number_id: account.phoneNumberId,
+      user_id: user.user_id,
+      value: "stop",
+    });
+    expect(stop.webhook_status).toBe(200);
+    const webhooks = (await (await fetch(`${gateway.sandbox.url}/_sandbox/webhooks`)).json()) as { raw: string }[];
+    const preference = webhooks.map((w) => w.raw).find((raw) => raw.includes('"user_preferences"'));
+    expect(preference).toContain(user.user_id);
+    expect(preference).not.toContain(phone);
+
+    expect(await isSuppressed({ db: gateway.db }, { accountId: account.accountId, contact: phone })).toBe(true);
+    const marketing = {
+      template: "cupom_desconto",
+      variables: ["PROMO10", "10%"],
+      coupon_code: "PROMO10",
+      coupon_index: 1,
+    };
+    for (const to of [phone, phone.slice(2), user.user_id]) {
+      const refused = await request(gateway.app)
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .send({ to, ...marketing });
+      expect({ to, status: refused.status, code: refused.body.error?.code }).toEqual({
+        to,
+        status: 422,
+        code: "recipient_opted_out",
+      });
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   createAccountDirectory,
   createCampaign,
   startCampaign,
+  type CampaignDetail,
 } from "@gw/core";
 import type { Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
@@ -148,6 +149,15 @@ export function recipients(count: number, offset = 0): Row[] {
 
 /** A campaign of pedido_confirmado from `phoneNumberId`, started (running); its id. */
 export async function startedCampaign(stack: Stack, phoneNumberId: string, rows: readonly Row[]): Promise<string> {
+  return (await startedCampaignDetail(stack, phoneNumberId, rows)).id;
+}
+
+/** As startedCampaign, with what creating it answered (its accepted and rejected rows). */
+export async function startedCampaignDetail(
+  stack: Stack,
+  phoneNumberId: string,
+  rows: readonly Row[],
+): Promise<CampaignDetail> {
   const who = { accountId: stack.accountId, actor: { id: "test", origin: "api" as const } };
   const campaign = await createCampaign(
     { db: stack.db, directory: createAccountDirectory(stack.db), templates: stack.templates },
@@ -164,7 +174,7 @@ export async function startedCampaign(stack: Stack, phoneNumberId: string, rows:
     { db: stack.db, logger: silentLogger },
     { ...who, campaignId: campaign.id, acceptedRecipients: campaign.accepted_recipients },
   );
-  return campaign.id;
+  return campaign;
 }
 
 /** The worker's environment for this stack: fast sweeps and short bounds (each can be overridden). */
@@ -199,7 +209,9 @@ export function workerConfig(stack: Stack, overrides: Record<string, string> = {
 export interface SandboxSend {
   phone_number_id: string;
   wamid: string;
-  to: string;
+  /** The request's phone; null for a send addressed by `recipient` (a BSUID). */
+  to: string | null;
+  recipient: string | null;
   at: string;
 }
 
