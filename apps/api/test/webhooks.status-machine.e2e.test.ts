@@ -207,6 +207,50 @@ describe("message status machine through HTTP (spec 3.1)", () => {
     expect((await statusEvents(id)).map((e) => e.status)).toEqual(["sent"]);
   });
 
+  it("Meta pricing both sent and delivered: the events carry the pricing once (the first), the message keeps it", async () => {
+    const { id, to } = await send();
+    const pricing = { billable: true, pricing_model: "PMP", type: "regular", category: "utility" };
+    const at = String(Math.floor(Date.now() / 1000));
+    for (const status of ["sent", "delivered"]) {
+      const body = JSON.stringify({
+        object: "whatsapp_business_account",
+        entry: [
+          {
+            id: account.wabaId,
+            changes: [
+              {
+                field: "messages",
+                value: {
+                  messaging_product: "whatsapp",
+                  metadata: { display_phone_number: "551140000000", phone_number_id: account.phoneNumberId },
+                  statuses: [{ id, status, timestamp: at, recipient_id: to, pricing }],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      const res = await request(gateway.app)
+        .post("/provider/meta/webhook")
+        .set("Content-Type", "application/json")
+        .set("X-Hub-Signature-256", metaSignature(APP_SECRET, body))
+        .send(body);
+      expect(res.status).toBe(200);
+    }
+    const events = await statusEvents(id);
+    const priced = await Promise.all(
+      events.map(async (e) => {
+        const one = await request(gateway.app).get(`/public/v1/deliveries/${e.deliveryId}`).set(account.auth);
+        return { status: e.status, pricing: (one.body.data.envelope.data as { pricing: unknown }).pricing };
+      }),
+    );
+    expect(priced).toEqual([
+      { status: "sent", pricing: { pricing_model: "PMP", category: "utility", type: "regular" } },
+      { status: "delivered", pricing: null },
+    ]);
+    expect((await stored(id)).pricing).toMatchObject({ pricing_model: "PMP", category: "utility", type: "regular" });
+  });
+
   describe("provider webhook with a bad signature", () => {
     let wamid: string;
     let to: string;

@@ -78,7 +78,7 @@ export const MessageStatusData = z
     client_ref: z.string().nullable().describe("Reference given at send"),
     campaign_id: z.string().nullable().describe("Filled when the message left from a panel campaign"),
     pricing: MessagePricing.nullable().describe(
-      "What the provider reported it will charge for the message, on the one status that carried it (usually `sent`), else null. Added in 2026",
+      "What the provider reported it will charge for the message, once per message: on the first status that carried it (`sent` or `delivered`), null on the others. Added in 2026",
     ),
   })
   .meta({ id: "MessageStatusData" });

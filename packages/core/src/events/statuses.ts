@@ -141,7 +141,8 @@ export interface StatusPricing {
 
 // One statement per round: decide and apply every transition of the round under the rows' locks, keep the pricing
 // and the recipient's BSUID of any status that carries them (even one whose transition does not apply: Meta may send
-// the pricing on a `sent` that arrives after `delivered`), park the statuses whose message is not stored yet, put on
+// the pricing on a `sent` that arrives after `delivered`; the event carries a message's pricing once, the first time
+// Meta sends it, as Meta may price both `sent` and `delivered`), park the statuses whose message is not stored yet, put on
 // the account's suppression list the contacts of marketing templates Meta failed with 131050 (they stopped
 // marketing messages; at Meta's time, so a later resume wins), and hand back one (transition, subscribed
 // integration) pair per delivery to create, each with its delivery id already drawn (the id is part of the signed
@@ -153,7 +154,8 @@ WITH input AS (
     AS t(wamid, status, status_at, error_code, error_message, error_reason, ord, payload, recipient_user_id, pricing)
 ), decided AS (
   -- Decided on the row as it is: the caller holds the wamids' locks, so nothing changes it before the UPDATE.
-  SELECT i.*, COALESCE(${SHOULD_APPLY_SQL}, false) AS apply FROM input i JOIN messages m ON m.wamid = i.wamid
+  SELECT i.*, COALESCE(${SHOULD_APPLY_SQL}, false) AS apply, m.pricing IS NULL AS first_pricing
+  FROM input i JOIN messages m ON m.wamid = i.wamid
 ), changed AS (
   UPDATE messages m
   SET status = CASE WHEN d.apply THEN d.status ELSE m.status END,
@@ -169,7 +171,7 @@ WITH input AS (
     OR (d.recipient_user_id IS NOT NULL AND m.recipient_user_id IS DISTINCT FROM d.recipient_user_id))
   RETURNING m.account_id, m.wamid, m.status, m."to", COALESCE(m.contact_key, m."to") AS contact_key,
     m.recipient_user_id, m.phone_number_id, m.client_ref, m.campaign_id, m.error_code, m.error_message,
-    m.error_reason, d.ord, d.pricing, d.apply
+    m.error_reason, d.ord, CASE WHEN d.first_pricing THEN d.pricing END AS pricing, d.apply
 ), applied AS (
   SELECT * FROM changed WHERE apply
 ), parked AS (
