@@ -223,4 +223,39 @@ describe("a user known only by a BSUID", () => {
       });
     }
   });
+
+  it("an Idempotency-Key retried with the person's BSUID instead of their phone is the same request (a replay)", async () => {
+    const phone = "5511966630001";
+    const user = await control<SandboxUser>("users", { phone, username: "dora.doces", name: "Dora" });
+    const body = { template: "hello_world", language: "en_US", client_ref: "mesma-chave" };
+    const key = { "Idempotency-Key": "bsuid-ou-telefone-1" };
+    const first = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .set(key)
+      .send({ to: phone, ...body });
+    expect(first.status).toBe(200);
+    await eventually(
+      async () =>
+        (await contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier: user.user_id })) === phone,
+      { what: "the BSUID learnt as the phone's person" },
+    );
+    const sentBefore = (await sandboxControl.sent(gateway)).length;
+    const retried = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .set(key)
+      .send({ to: user.user_id, ...body });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual(first.body);
+    expect(await sandboxControl.sent(gateway)).toHaveLength(sentBefore);
+    // Another person under the same key is a different request.
+    const other = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .set(key)
+      .send({ to: "5511966630002", ...body });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe("idempotency_conflict");
+  });
 });
