@@ -1,6 +1,7 @@
 // Gives the demo account of `npm start` something to look at in the panel, through the same paths production
-// traffic takes: a contact writes (text and a photo, via the provider sandbox's webhooks), the account answers
-// through the public API, and Meta's template notices arrive. Each run adds one photo (the sandbox keeps media in
+// traffic takes: a contact writes (text and a photo, via the provider sandbox's webhooks), a customer who shares no
+// phone writes by username (known only by a BSUID), the account answers both through the public API, and Meta's
+// template notices arrive. Each run adds one photo (the sandbox keeps media in
 // memory, so older photos can no longer be opened once it restarts, as Meta's expire); the rest only once.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +25,11 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
 }
 
+// The sandbox keeps its users in memory: the username-only customer is registered on every start, with a pinned
+// BSUID so the gateway's stored conversation stays theirs across restarts.
+const fernanda = { username: "fernanda.pao", user_id: "BR.1502576394655843" };
+await post(`${sandbox}/_sandbox/users`, { ...fernanda, phone: null, name: "Fernanda Alves" });
+
 const maria = { phone_number_id: phoneNumberId, from: "5511987654321", name: "Maria Souza" };
 await post(`${sandbox}/_sandbox/inbound`, {
   ...maria,
@@ -44,6 +50,17 @@ if (!existsSync(marker)) {
     `${api}/public/v1/messages`,
     { to: "+55 11 98765-4321", text: "Olá, Maria! Seu pedido saiu para entrega hoje." },
     { authorization: `Bearer ${env("DEMO_API_KEY")}`, "idempotency-key": `demo-${Date.now()}` },
+  );
+  await post(`${sandbox}/_sandbox/inbound`, {
+    phone_number_id: phoneNumberId,
+    username: fernanda.username,
+    type: "text",
+    text: "Oi! Vocês têm pão de queijo hoje?",
+  });
+  await post(
+    `${api}/public/v1/messages`,
+    { to: fernanda.user_id, text: "Temos sim, Fernanda! Saiu agora do forno." },
+    { authorization: `Bearer ${env("DEMO_API_KEY")}`, "idempotency-key": `demo-bsuid-${Date.now()}` },
   );
   await post(`${sandbox}/_sandbox/templates/status`, {
     name: "novidades_semana",

@@ -91,6 +91,12 @@ cat >&2 <<INFO
     curl -s -X POST http://127.0.0.1:$API_PORT/public/v1/messages -H "Authorization: Bearer $DEMO_API_KEY" \\
       -H 'Content-Type: application/json' -H "Idempotency-Key: demo-\$(date +%s)" -d '{"to":"+55 11 98765-4321","text":"Olá, Maria!"}'
 
+  Uma cliente que não compartilha o telefone (só username) é respondida pelo BSUID dela:
+    curl -s -X POST http://127.0.0.1:$SANDBOX_PORT/_sandbox/inbound -H 'Content-Type: application/json' \\
+      -d '{"phone_number_id":"$DEMO_PHONE_NUMBER_ID","username":"fernanda.pao","type":"text","text":"Oi!"}'
+    curl -s -X POST http://127.0.0.1:$API_PORT/public/v1/messages -H "Authorization: Bearer $DEMO_API_KEY" \\
+      -H 'Content-Type: application/json' -d '{"to":"BR.1502576394655843","text":"Olá, Fernanda!"}'
+
   Ctrl-C encerra tudo.
 INFO
 
