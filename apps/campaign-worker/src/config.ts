@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from "@gw/config";
+import { env, loadConfig, sections, z } from "@gw/config";
 
 /** Every variable the campaign worker reads, parsed once at start-up (documented in .env.example). */
 export const campaignWorkerConfigSchema = z
@@ -6,25 +6,12 @@ export const campaignWorkerConfigSchema = z
     CAMPAIGN_WORKER_HOST: z.string().default("127.0.0.1"),
     /** Health, readiness and metrics. */
     CAMPAIGN_WORKER_PORT: env.port(8084),
-    DATABASE_URL: env.postgresUrl(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-    REDIS_URL: env.redisUrl(),
-    REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
-    LOG_LEVEL: env.logLevel(),
-
-    // The provider, as the API calls it (the worker sends through the same send service).
-    META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),
-    META_API_VERSION: z
-      .string()
-      .regex(/^v\d+\.\d+$/, "deve ter a forma v23.0")
-      .default("v23.0"),
-    META_ACCESS_TOKEN: env.secret(8),
-    META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-    META_TEMPLATES_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
-    TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
-    NUMBER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
-    IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
-    PROVIDER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
+    ...sections.database(),
+    ...sections.redis(),
+    ...sections.logging(),
+    // The provider and the send service, as the API has them (the worker sends through the same service).
+    ...sections.meta(),
+    ...sections.sending(),
 
     /** Campaigns ticking at once in this process (one BullMQ job each). */
     CAMPAIGN_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
@@ -52,10 +39,6 @@ export const campaignWorkerConfigSchema = z
     CAMPAIGN_TURN_QUEUE_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     /** Longest a campaign send waits for a turn before its recipient goes back to the queue. */
     CAMPAIGN_TURN_MAX_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-    /** After a 130429, each quiet period of this length gives the number back a quarter of its rate. */
-    THROUGHPUT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
-    /** After a 131056, the recipient gets nothing from the number for this long. */
-    THROUGHPUT_PAIR_SPACING_MS: z.coerce.number().int().min(100).max(3_600_000).default(6_000),
   })
   .refine((c) => c.CAMPAIGN_REDRIVE_AFTER_MS >= c.META_TIMEOUT_MS + c.CAMPAIGN_TURN_MAX_WAIT_MS + 5_000, {
     path: ["CAMPAIGN_REDRIVE_AFTER_MS"],

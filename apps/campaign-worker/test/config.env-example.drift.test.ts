@@ -3,7 +3,7 @@ import { envExampleSection, envExampleSections } from "@gw/testkit";
 import { campaignWorkerConfigSchema } from "../src/config.ts";
 
 // `.env.example` documents every variable the campaign worker reads, and its own section lists only variables it
-// reads (the shared ones and the provider's are documented in the shared and API sections).
+// reads (the shared sections it composes from @gw/config are held to it by testkit's test).
 const read = Object.keys(campaignWorkerConfigSchema.shape);
 
 describe(".env.example and the campaign worker's config", () => {

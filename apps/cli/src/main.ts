@@ -1,7 +1,7 @@
 // `pnpm gateway <command>`: the operator CLI (`pnpm gateway --help`). Text on a terminal; JSON with `--json` or when
 // stdout is not a terminal (scripts). Errors go to stderr. Exit 0 on success, 1 when running failed (database
 // unreachable, unexpected error), 2 on a usage error (command, option, value, environment, unknown id).
-import { ConfigError, env, loadConfig, z } from "@gw/config";
+import { ConfigError, env, loadConfig, sections, z } from "@gw/config";
 import type { CliDeps } from "./commands.ts";
 import { chooseFormat, redactSecrets, renderFailure, renderResult, type Failure } from "./output.ts";
 import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
@@ -9,8 +9,9 @@ import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
 const configSchema = z.object({
   // Defaults point at the local stack of `npm start` (scripts/stack.sh).
   DATABASE_URL: env.postgresUrl().default("postgresql://postgres@127.0.0.1:55432/gateway"),
-  REDIS_URL: env.redisUrl().optional(),
-  REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+  // Optional here: only `delivery retry` needs Redis.
+  REDIS_URL: sections.redis().REDIS_URL.optional(),
+  REDIS_KEY_PREFIX: sections.redis().REDIS_KEY_PREFIX,
   // Development only (npm start, tests): `integration set` then accepts http:// and local addresses.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });

@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from "@gw/config";
+import { env, loadConfig, sections, z } from "@gw/config";
 
 /** Days a kind of row is kept (docs/decisions.md, "Retention"); 0 keeps it for ever, else at least `min` days. */
 const retentionDays = (fallback: number, min = 1) =>
@@ -16,11 +16,9 @@ export const dispatcherConfigSchema = z
     DISPATCHER_HOST: z.string().default("127.0.0.1"),
     /** Health, readiness and metrics. */
     DISPATCHER_PORT: env.port(8081),
-    DATABASE_URL: env.postgresUrl(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-    REDIS_URL: env.redisUrl(),
-    REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
-    LOG_LEVEL: env.logLevel(),
+    ...sections.database(),
+    ...sections.redis(),
+    ...sections.logging(),
     /** Deliveries attempted at once by this process. */
     DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /**

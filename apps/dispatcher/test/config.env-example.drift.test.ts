@@ -12,7 +12,7 @@ describe(".env.example and the dispatcher's config", () => {
     expect(read.filter((name) => !documented.includes(name))).toEqual([]);
   });
 
-  it.each(["shared (API, dispatcher, CLI)", "dispatcher (apps/dispatcher)"])(
+  it.each(["shared (API, dispatcher, panel, campaign worker, CLI)", "dispatcher (apps/dispatcher)"])(
     "lists under “%s” only variables the dispatcher reads",
     (title) => {
       expect(envExampleSection(title).filter((name) => !read.includes(name))).toEqual([]);

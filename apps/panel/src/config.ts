@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from "@gw/config";
+import { env, loadConfig, sections, z } from "@gw/config";
 
 /** Every variable the panel reads, parsed once at start-up (documented in .env.example). */
 export const panelConfigSchema = z.object({
@@ -23,21 +23,11 @@ export const panelConfigSchema = z.object({
     .min(0)
     .max(24 * 7)
     .default(24),
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  DATABASE_URL: env.postgresUrl(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
-  REDIS_URL: env.redisUrl(),
-  REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
-  LOG_LEVEL: env.logLevel(),
-  META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),
-  META_API_VERSION: z
-    .string()
-    .regex(/^v\d+\.\d+$/, "deve ter a forma v23.0")
-    .default("v23.0"),
-  META_ACCESS_TOKEN: env.secret(8),
-  /** Seconds a template catalogue read from Meta is reused (the API's variable of the same name). */
-  TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
-  META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  ...sections.proxy(),
+  ...sections.database(5),
+  ...sections.redis(),
+  ...sections.logging(),
+  ...sections.meta(),
   /** Development only: integration URLs on http:// and local addresses (the same switch as the CLI's). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });

@@ -87,3 +87,60 @@ export const env = {
         return items;
       }),
 };
+
+/**
+ * The configuration sections several apps read, each variable spelled once; an app composes the ones it needs with
+ * its own (`z.object({ ...sections.database(), ...sections.redis(), ...ownVariables })`). `.env.example` has one
+ * section per entry here, checked against it by a drift test.
+ */
+export const sections = {
+  /** PostgreSQL, the source of truth. `poolSize`: the app's default connections per process. */
+  database: (poolSize = 10) => ({
+    DATABASE_URL: env.postgresUrl(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(poolSize),
+  }),
+  /** Redis (BullMQ, caches, rate limits) and the key namespace of the environment. */
+  redis: () => ({
+    REDIS_URL: env.redisUrl(),
+    REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+  }),
+  logging: () => ({ LOG_LEVEL: env.logLevel() }),
+  /** Meta's Graph API as a client calls it (sends, templates, media, numbers). */
+  meta: () => ({
+    META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),
+    META_API_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "deve ter a forma v23.0")
+      .default("v23.0"),
+    META_ACCESS_TOKEN: env.secret(8),
+    META_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** Templates per page when reading the catalogue (Meta's `limit`). */
+    META_TEMPLATES_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+    /** Seconds a template catalogue read from Meta is reused. */
+    TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  }),
+  /** The send service (the public API's sends and the campaign worker's): keys, number cache, pacing. */
+  sending: () => ({
+    /** How long a pod trusts a business number lookup (numbers change rarely; a new one works at once). */
+    NUMBER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+    IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(48),
+    /** Retry-After (seconds) answered when the provider throttles; Meta does not send one. */
+    PROVIDER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
+    /** After a 130429, each quiet period of this length gives the number back a quarter of its rate. */
+    THROUGHPUT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    /** After a 131056, the recipient gets nothing from the number for this long. */
+    THROUGHPUT_PAIR_SPACING_MS: z.coerce.number().int().min(100).max(3_600_000).default(6_000),
+  }),
+  /** Proxies in front of an HTTP app whose X-Forwarded-For is believed (0: the socket's address). */
+  proxy: () => ({ TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0) }),
+};
+
+/** Where `.env.example` documents each section (several sections may share one heading). */
+export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
+  database: "shared (API, dispatcher, panel, campaign worker, CLI)",
+  redis: "shared (API, dispatcher, panel, campaign worker, CLI)",
+  logging: "shared (API, dispatcher, panel, campaign worker, CLI)",
+  meta: "Meta Graph API (API, panel, campaign worker)",
+  sending: "sending (API, campaign worker)",
+  proxy: "proxies (API, panel)",
+};

@@ -4,12 +4,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "@jest/globals";
+import { SECTION_HEADINGS, sections } from "@gw/config";
 import { REPO_ROOT, envExampleSection, envExampleSections } from "../src/index.ts";
 
 describe(".env.example sections", () => {
   it("are exactly the ones an app's drift test or scripts/stack.sh checks", () => {
     expect([...envExampleSections().keys()]).toEqual([
-      "shared (API, dispatcher, CLI)",
+      "shared (API, dispatcher, panel, campaign worker, CLI)",
+      "Meta Graph API (API, panel, campaign worker)",
+      "sending (API, campaign worker)",
+      "proxies (API, panel)",
       "API (apps/api)",
       "dispatcher (apps/dispatcher)",
       "web panel (apps/panel)",
@@ -17,6 +21,15 @@ describe(".env.example sections", () => {
       "provider sandbox (apps/provider-sandbox, local and tests only)",
       "local stack (scripts/stack.sh)",
     ]);
+  });
+
+  it("hold exactly the variables of the @gw/config sections documented under them", () => {
+    const expected = new Map<string, string[]>();
+    for (const [name, heading] of Object.entries(SECTION_HEADINGS)) {
+      const keys = Object.keys(sections[name as keyof typeof sections]());
+      expected.set(heading, [...(expected.get(heading) ?? []), ...keys]);
+    }
+    for (const [heading, keys] of expected) expect([...envExampleSection(heading)].sort()).toEqual([...keys].sort());
   });
 
   it("document each variable once", () => {
