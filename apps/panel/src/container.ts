@@ -46,7 +46,7 @@ export function buildPanelDeps(
   overrides: { db?: Db; redis?: Redis; meta?: MetaClient } = {},
 ): PanelDeps {
   const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
-  const redis = overrides.redis ?? createRedis(config.REDIS_URL);
+  const redis = overrides.redis ?? createRedis(config);
   const meta =
     overrides.meta ??
     createMetaClient({
