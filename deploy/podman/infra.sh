@@ -4,7 +4,8 @@
 # (primary, replica, Sentinels) that production provides; the gateway's own images never use it.
 #   infra.sh postgres|pgbouncer|redis|sentinel
 # Every server binds 127.0.0.1 only (the pods share the host's network). Data lives in the container: each run of
-# scripts/test-deploy.sh starts from nothing.
+# scripts/test-deploy.sh starts from nothing. Servers are exec'd through setpriv (no parent left behind), so each is
+# PID 1 and gets podman's SIGTERM itself.
 set -eu
 role=${1:?uso: infra.sh postgres|pgbouncer|redis|sentinel}
 
@@ -23,7 +24,7 @@ case "$role" in
       runuser -u postgres -- "$bin/createdb" -h /run/postgresql -p "$PG_PORT" -U "$PG_USER" "$PG_DATABASE"
       runuser -u postgres -- "$bin/pg_ctl" -D "$data" -w stop >/dev/null
     fi
-    exec runuser -u postgres -- "$bin/postgres" -D "$data" -c listen_addresses=127.0.0.1 -c port="$PG_PORT" \
+    exec setpriv --reuid=postgres --regid=postgres --init-groups "$bin/postgres" -D "$data" -c listen_addresses=127.0.0.1 -c port="$PG_PORT" \
       -c max_connections="${PG_MAX_CONNECTIONS:-100}" -c unix_socket_directories=/run/postgresql \
       -c shared_buffers=128MB -c log_min_messages=warning
     ;;
@@ -37,6 +38,8 @@ case "$role" in
     cat >"$dir/pgbouncer.ini" <<INI
 [databases]
 $PG_DATABASE = host=127.0.0.1 port=$PG_PORT dbname=$PG_DATABASE
+; The dispatcher's entry: its commits skip the WAL flush (PgBouncer forwards no `-c` startup options).
+${PG_DATABASE}_dispatcher = host=127.0.0.1 port=$PG_PORT dbname=$PG_DATABASE connect_query='SET synchronous_commit = off'
 
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -56,7 +59,7 @@ log_disconnections = 0
 INI
     chown postgres:postgres "$dir"/*
     chmod 600 "$dir/userlist.txt"
-    exec runuser -u postgres -- pgbouncer "$dir/pgbouncer.ini"
+    exec setpriv --reuid=postgres --regid=postgres --init-groups pgbouncer "$dir/pgbouncer.ini"
     ;;
 
   redis)
@@ -67,7 +70,7 @@ INI
     set -- --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$dir" --appendonly yes --maxmemory-policy noeviction \
       --save "" --protected-mode no
     if [ -n "${REDIS_REPLICA_OF:-}" ]; then set -- "$@" --replicaof 127.0.0.1 "$REDIS_REPLICA_OF"; fi
-    exec runuser -u redis -- redis-server "$@"
+    exec setpriv --reuid=redis --regid=redis --init-groups redis-server "$@"
     ;;
 
   sentinel)
@@ -87,7 +90,7 @@ sentinel failover-timeout $SENTINEL_MASTER ${SENTINEL_FAILOVER_TIMEOUT_MS:-15000
 sentinel parallel-syncs $SENTINEL_MASTER 1
 CONF
     chown -R redis:redis "$dir"
-    exec runuser -u redis -- redis-sentinel "$dir/sentinel.conf"
+    exec setpriv --reuid=redis --regid=redis --init-groups redis-sentinel "$dir/sentinel.conf"
     ;;
 
   *)
