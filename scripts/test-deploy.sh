@@ -4,7 +4,8 @@
 #      pooling), Redis with a replica and three Sentinels, the sandbox, a receiver, two API pods, two dispatchers, a
 #      campaign worker and the panel; then sends, a campaign, the panel's sign-in, an API pod and a dispatcher killed,
 #      the Redis primary stopped, PgBouncer's prepared statements and a key revocation checked.
-#   2. docker/compose.yaml brought up with podman-compose on the host network, smoke-tested and taken down.
+#   2. docker/compose.yaml brought up (Debian's docker-compose over podman's Docker API, host network), smoke-tested
+#      and taken down (scripts/deploy/compose-smoke.sh).
 # Prints a report (also in .data/deploy-run/report.txt) and exits non-zero on any failure. Loopback only; every pod
 # and container it starts is removed at the end, failed or not (GW_DEPLOY_KEEP=1 keeps the kube pods for a look).
 # Environment: IMAGE_TAG (local), GW_DEPLOY_PORT_BASE (57000: ports base+80.. base+700), GW_DEPLOY_SKIP_COMPOSE=1.
@@ -19,7 +20,7 @@ missing=()
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v runc >/dev/null 2>&1 || missing+=(runc)
 command -v catatonit >/dev/null 2>&1 || missing+=(catatonit)
-if [ "${GW_DEPLOY_SKIP_COMPOSE:-}" != 1 ] && ! command -v podman-compose >/dev/null 2>&1; then missing+=(podman-compose); fi
+if [ "${GW_DEPLOY_SKIP_COMPOSE:-}" != 1 ] && ! command -v docker-compose >/dev/null 2>&1; then missing+=(docker-compose); fi
 if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 bootstrap
 

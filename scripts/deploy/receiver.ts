@@ -14,7 +14,9 @@ const port = Number(process.env.PORT ?? 8099);
 const host = process.env.RECEIVER_HOST ?? "127.0.0.1";
 const store = await JsonlEventStore.open(process.env.DATA_FILE ?? "webhook-events.jsonl");
 const app = createExampleApp({ secret: secret.split(",").map((item) => item.trim()), store, log: () => undefined });
-const server = app.listen(port, host, () => console.log(`receptor de webhooks ouvindo em http://${host}:${port}/webhooks`));
+const server = app.listen(port, host, () =>
+  console.log(`receptor de webhooks ouvindo em http://${host}:${port}/webhooks`),
+);
 const stop = () => server.close(() => void store.close().then(() => process.exit(0)));
 process.once("SIGINT", stop);
 process.once("SIGTERM", stop);

@@ -295,7 +295,8 @@ async function sentToMeta(sends: Sent[]): Promise<{ once: number; twice: string[
 
 function expectDelivered(label: string, sends: Sent[], meta: Awaited<ReturnType<typeof sentToMeta>>): void {
   if (meta.twice.length > 0) throw new Error(`${label}: enviadas duas vezes à Meta: ${meta.twice.join(", ")}`);
-  if (meta.missing.length > 0) throw new Error(`${label}: respondidas 200 e ausentes na Meta: ${meta.missing.join(", ")}`);
+  if (meta.missing.length > 0)
+    throw new Error(`${label}: respondidas 200 e ausentes na Meta: ${meta.missing.join(", ")}`);
   if (new Set(sends.map((s) => s.messageId)).size !== sends.length) throw new Error(`${label}: message_id repetido`);
 }
 
@@ -364,7 +365,9 @@ async function removeEverything(): Promise<void> {
 async function saveLogs(): Promise<void> {
   mkdirSync(join(WORK, "logs"), { recursive: true });
   const names = (await podman("ps", "--all", "--format", "{{.Names}}").catch(() => "")).split("\n").filter(Boolean);
-  for (const name of names.filter((n) => podNames.some((pod) => n.startsWith(pod)) || n.startsWith("gateway-migrate"))) {
+  for (const name of names.filter(
+    (n) => podNames.some((pod) => n.startsWith(pod)) || n.startsWith("gateway-migrate"),
+  )) {
     const output = await run("podman", ["logs", name], { maxBuffer: 64 * 1024 * 1024 }).catch(() => null);
     if (output) writeFileSync(join(WORK, "logs", `${name}.log`), output.stdout + output.stderr);
   }
@@ -412,12 +415,15 @@ async function main(): Promise<void> {
     const exit = await until(
       "o fim do Job de migração",
       async () => {
-        const state = (await podman("inspect", "gateway-migrate-migrate", "--format", "{{.State.Status}} {{.State.ExitCode}}")).trim();
+        const state = (
+          await podman("inspect", "gateway-migrate-migrate", "--format", "{{.State.Status}} {{.State.ExitCode}}")
+        ).trim();
         return state.startsWith("exited") ? state.split(" ")[1] : undefined;
       },
       120_000,
     );
-    if (exit !== "0") throw new Error(`o Job de migração saiu com ${exit}: ${await podman("logs", "gateway-migrate-migrate")}`);
+    if (exit !== "0")
+      throw new Error(`o Job de migração saiu com ${exit}: ${await podman("logs", "gateway-migrate-migrate")}`);
     const { rows } = await direct!.query<{ count: number }>(`SELECT count(*)::int AS count FROM "_prisma_migrations"`);
     await podman("pod", "rm", "--force", "gateway-migrate");
     return `${rows[0]?.count ?? 0} migrações aplicadas`;
@@ -429,7 +435,18 @@ async function main(): Promise<void> {
   let keyId = "";
   await step("conta nova pela CLI (pnpm gateway, pelo PgBouncer)", async () => {
     accountId = String((await cli("account", "create", "--name", "Conta da topologia")).id);
-    await cli("number", "add", "--account", accountId, "--phone-number-id", PHONE_NUMBER_ID, "--waba-id", WABA_ID, "--display", "+55 11 4000-0001");
+    await cli(
+      "number",
+      "add",
+      "--account",
+      accountId,
+      "--phone-number-id",
+      PHONE_NUMBER_ID,
+      "--waba-id",
+      WABA_ID,
+      "--display",
+      "+55 11 4000-0001",
+    );
     const key = await cli("key", "create", "--account", accountId);
     apiKey = String(key.key);
     keyId = String(key.id);
@@ -474,12 +491,19 @@ async function main(): Promise<void> {
       `http://127.0.0.1:${PORTS.receiver}/healthz`,
     ];
     for (const url of probes) await until(url, () => ok(url), 90_000);
-    const names = await podman("ps", "--filter", "name=^(api|dispatcher|campaign-worker|panel)-", "--format", "{{.Names}}");
+    const names = await podman(
+      "ps",
+      "--filter",
+      "name=^(api|dispatcher|campaign-worker|panel)-",
+      "--format",
+      "{{.Names}}",
+    );
     const containers = names.split("\n").filter((n) => n && !n.endsWith("-infra"));
     for (const name of containers) {
       const uid = (await podman("exec", name, "id", "-u")).trim();
       const readOnly = (await podman("inspect", name, "--format", "{{.HostConfig.ReadonlyRootfs}}")).trim();
-      if (uid !== "1000" || readOnly !== "true") throw new Error(`${name}: uid ${uid}, raiz somente leitura ${readOnly}`);
+      if (uid !== "1000" || readOnly !== "true")
+        throw new Error(`${name}: uid ${uid}, raiz somente leitura ${readOnly}`);
     }
     return `${probes.length} sondas prontas em ${((Date.now() - t0) / 1000).toFixed(1)} s; ${containers.length} contêineres como uid 1000 com raiz somente leitura`;
   });
@@ -489,7 +513,13 @@ async function main(): Promise<void> {
     const inbound = await fetch(`http://127.0.0.1:${PORTS.sandbox}/_sandbox/inbound`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ phone_number_id: PHONE_NUMBER_ID, from: "5511987654321", name: "Maria", type: "text", text: "Oi!" }),
+      body: JSON.stringify({
+        phone_number_id: PHONE_NUMBER_ID,
+        from: "5511987654321",
+        name: "Maria",
+        type: "text",
+        text: "Oi!",
+      }),
     });
     if (!inbound.ok) throw new Error(`sandbox: HTTP ${inbound.status} ${await inbound.text()}`);
     await until("a janela aberta", async () => {
@@ -528,7 +558,8 @@ async function main(): Promise<void> {
       body: JSON.stringify({ name: "Topologia", template: "pedido_confirmado", language: "pt_BR", recipients }),
     });
     const campaign = (await created.json()) as { data?: { id: string; accepted_recipients: number } };
-    if (created.status !== 201 || !campaign.data) throw new Error(`criação: HTTP ${created.status} ${JSON.stringify(campaign)}`);
+    if (created.status !== 201 || !campaign.data)
+      throw new Error(`criação: HTTP ${created.status} ${JSON.stringify(campaign)}`);
     const { id, accepted_recipients } = campaign.data;
     const start = await fetch(`http://127.0.0.1:${SERVICE_PORT}/public/v1/campaigns/${id}/start`, {
       method: "POST",
@@ -548,7 +579,9 @@ async function main(): Promise<void> {
     );
     const events = await until("os status da campanha no receptor", async () => {
       const statuses = received().filter((e) => e.event.data.campaign_id === id && e.event.data.status === "read");
-      return new Set(statuses.map((e) => e.event.data.message_id)).size >= accepted_recipients ? statuses.length : undefined;
+      return new Set(statuses.map((e) => e.event.data.message_id)).size >= accepted_recipients
+        ? statuses.length
+        : undefined;
     });
     return `${accepted_recipients} destinatários, completa em ${((Date.now() - t0) / 1000).toFixed(1)} s, progresso ${JSON.stringify(Object.fromEntries(Object.entries(done.progress ?? {}).filter(([, n]) => n > 0)))}, ${events} status read com campaign_id no receptor`;
   });
@@ -588,7 +621,10 @@ async function main(): Promise<void> {
       },
     );
     everything.push(...sends);
-    const arrived = await statusesArrive(sends.map((s) => s.messageId), 150_000);
+    const arrived = await statusesArrive(
+      sends.map((s) => s.messageId),
+      150_000,
+    );
     const meta = await sentToMeta(sends);
     expectDelivered("queda", sends, meta);
     // The Deployment controller's part: the killed pods come back.
@@ -621,7 +657,10 @@ async function main(): Promise<void> {
       },
     );
     everything.push(...sends);
-    const arrived = await statusesArrive(sends.map((s) => s.messageId), 150_000);
+    const arrived = await statusesArrive(
+      sends.map((s) => s.messageId),
+      150_000,
+    );
     const meta = await sentToMeta(sends);
     expectDelivered("failover", sends, meta);
     const after = (await sentinel!.call("SENTINEL", "get-master-addr-by-name", SENTINEL_MASTER)) as string[];
@@ -651,7 +690,8 @@ async function main(): Promise<void> {
     const serverParses = Number(stats.total_server_parse_count ?? 0);
     const binds = Number(stats.total_bind_count ?? 0);
     if (setting("pool_mode") !== "transaction") throw new Error(`pool_mode ${setting("pool_mode")}`);
-    if (!(parses > 0 && binds > parses)) throw new Error(`sem prepared statements pelo PgBouncer (parse ${parses}, bind ${binds})`);
+    if (!(parses > 0 && binds > parses))
+      throw new Error(`sem prepared statements pelo PgBouncer (parse ${parses}, bind ${binds})`);
     // Who holds PostgreSQL connections: PgBouncer's server connections, and one LISTEN session per API pod.
     const { rows } = await direct!.query<{ listen: number; total: number }>(
       `SELECT count(*) FILTER (WHERE query ILIKE 'LISTEN%')::int AS listen, count(*)::int AS total
@@ -660,7 +700,8 @@ async function main(): Promise<void> {
     const dispatcherPool = createSqlPool({ url: SECRETS.DISPATCHER_DATABASE_URL, max: 1, connectionTimeoutMs: 2_000 });
     pools.push(dispatcherPool);
     const commit = (await dispatcherPool.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0];
-    if (commit?.synchronous_commit !== "off") throw new Error("a entrada do dispatcher no PgBouncer não desliga synchronous_commit");
+    if (commit?.synchronous_commit !== "off")
+      throw new Error("a entrada do dispatcher no PgBouncer não desliga synchronous_commit");
     const listen = rows[0]?.listen ?? 0;
     if (listen !== REPLICAS.api) throw new Error(`${listen} conexões LISTEN diretas, esperado ${REPLICAS.api}`);
     return `pool_mode=transaction, max_prepared_statements=${setting("max_prepared_statements")}; ${parses} Parse de clientes → ${serverParses} no servidor, ${binds} Bind; ${String(pools_.sv_active ?? 0)}+${String(pools_.sv_idle ?? 0)} conexões de servidor; no PostgreSQL ${rows[0]?.total ?? 0} sessões, ${listen} delas LISTEN diretas (uma por API); entrada do dispatcher com synchronous_commit=off`;
@@ -675,7 +716,11 @@ async function main(): Promise<void> {
         async () => {
           const response = await fetch(`http://127.0.0.1:${port}/public/v1/messages`, {
             method: "POST",
-            headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": `revoked-${port}` },
+            headers: {
+              authorization: `Bearer ${apiKey}`,
+              "content-type": "application/json",
+              "idempotency-key": `revoked-${port}`,
+            },
             body: JSON.stringify({ to: "+55 11 98765-4321", text: "revogada" }),
           });
           await response.arrayBuffer();
@@ -694,7 +739,8 @@ async function main(): Promise<void> {
     const ours = new Set(everything.map((s) => s.messageId));
     const statuses = events.filter((e) => e.event.data.message_id && ours.has(e.event.data.message_id));
     const distinct = new Set(statuses.map((e) => `${e.event.data.message_id}/${e.event.data.status}`));
-    if (distinct.size !== everything.length * 3) throw new Error(`${distinct.size} status distintos, esperado ${everything.length * 3}`);
+    if (distinct.size !== everything.length * 3)
+      throw new Error(`${distinct.size} status distintos, esperado ${everything.length * 3}`);
     const { rows } = await direct!.query<{ status: string; count: number }>(
       `SELECT status::text, count(*)::int AS count FROM deliveries GROUP BY status ORDER BY status`,
     );
@@ -710,7 +756,10 @@ try {
 } catch (error) {
   failed = true;
   log(`FALHOU: ${error instanceof Error ? error.message : String(error)}`);
-  appendFileSync(join(WORK, "error.txt"), `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  appendFileSync(
+    join(WORK, "error.txt"),
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
 } finally {
   await saveLogs().catch(() => undefined);
   service?.close();
