@@ -8,13 +8,13 @@
 #      and taken down (scripts/deploy/compose-smoke.sh).
 # Prints a report (also in .data/deploy-run/report.txt) and exits non-zero on any failure. Loopback only; every pod
 # and container it starts is removed at the end, failed or not (GW_DEPLOY_KEEP=1 keeps the kube pods for a look).
-# Environment: IMAGE_TAG (local), GW_DEPLOY_PORT_BASE (57000: ports base+80.. base+700), GW_DEPLOY_SKIP_COMPOSE=1.
+# Environment: IMAGE_TAG (local), GW_DEPLOY_PORT_BASE (27000: ports base+80 to base+632), GW_DEPLOY_SKIP_COMPOSE=1.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 started=$SECONDS
 export IMAGE_TAG="${IMAGE_TAG:-local}"
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$ROOT/deploy/podman/containers.conf}"
-export GW_DEPLOY_PORT_BASE="${GW_DEPLOY_PORT_BASE:-57000}"
+export GW_DEPLOY_PORT_BASE="${GW_DEPLOY_PORT_BASE:-27000}"
 
 missing=()
 command -v podman >/dev/null 2>&1 || missing+=(podman)

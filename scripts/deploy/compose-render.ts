@@ -46,7 +46,9 @@ export function renderCompose(): Compose {
     delete merged.build;
     services[name] = merged;
   }
-  const extensions = Object.fromEntries(Object.entries(base).filter(([key]) => key !== "services" && !key.startsWith("x-")));
+  const extensions = Object.fromEntries(
+    Object.entries(base).filter(([key]) => key !== "services" && !key.startsWith("x-")),
+  );
   return interpolate({ ...extensions, services }) as Compose;
 }
 

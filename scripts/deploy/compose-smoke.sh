@@ -8,7 +8,7 @@ cd "$ROOT"
 command -v docker-compose >/dev/null 2>&1 || apt_install docker-compose
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$ROOT/deploy/podman/containers.conf}"
 export IMAGE_TAG="${IMAGE_TAG:-local}"
-base="${GW_COMPOSE_PORT_BASE:-58000}"
+base="${GW_COMPOSE_PORT_BASE:-28000}"
 export GW_COMPOSE_PG_PORT=$((base + 432)) GW_COMPOSE_REDIS_PORT=$((base + 379)) GW_COMPOSE_SANDBOX_PORT=$((base + 90))
 export GW_COMPOSE_API_PORT=$((base + 80)) GW_COMPOSE_API_INTERNAL_PORT=$((base + 82)) GW_COMPOSE_DISPATCHER_PORT=$((base + 81))
 export GW_COMPOSE_PANEL_PORT=$((base + 83)) GW_COMPOSE_CAMPAIGN_WORKER_PORT=$((base + 84))
@@ -25,6 +25,7 @@ compose() { docker-compose --no-ansi -p gw-compose-smoke -f "$work/compose.yaml"
 cleanup() {
   compose logs --no-color >"$work/compose.log" 2>&1 || true
   compose down --volumes --remove-orphans --timeout 5 >/dev/null 2>&1 || true
+  podman network rm gw-compose-smoke_default >/dev/null 2>&1 || true
   kill "$service_pid" 2>/dev/null || true
   wait "$service_pid" 2>/dev/null || true
 }

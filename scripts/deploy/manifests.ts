@@ -122,9 +122,21 @@ const template = (deployment: Manifest) =>
   (deployment.spec as { template: { metadata: { labels: Record<string, string> }; spec: PodSpec } }).template;
 
 /** A pod spec made runnable by podman on this machine (see the header). */
-function localPodSpec(spec: PodSpec, tag: string): PodSpec {
+function localPodSpec(spec: PodSpec, tag: string, podName: string): PodSpec {
   const local = clone(spec);
   local.hostNetwork = true;
+  // podman 4.3 makes an emptyDir a named volume called by the volume's name, shared by every pod using that name:
+  // each pod gets its own (`<pod>-<volume>`, removed by the harness afterwards).
+  const volumes = (local.volumes ?? []) as { name: string; emptyDir?: unknown }[];
+  const renamed = new Map<string, string>();
+  for (const volume of volumes.filter((v) => v.emptyDir !== undefined)) {
+    renamed.set(volume.name, `${podName}-${volume.name}`);
+    volume.name = `${podName}-${volume.name}`;
+  }
+  for (const container of local.containers) {
+    for (const mount of (container.volumeMounts ?? []) as { name: string }[])
+      mount.name = renamed.get(mount.name) ?? mount.name;
+  }
   // Probes: podman would run them as health checks with curl inside the image (there is none); the harness polls
   // /readyz itself. preStop hooks: podman has no endpoints to drain.
   for (const container of local.containers) {
@@ -207,7 +219,7 @@ export function localApps(files: ManifestFile[], topology: LocalTopology): Manif
     Array.from({ length: topology.replicas[app] }, (_, i) => {
       const base = byKind(files, "Deployment", app);
       const { metadata, spec } = template(base);
-      const local = localPodSpec(spec, topology.tag);
+      const local = localPodSpec(spec, topology.tag, replicaName(app, i));
       for (const container of local.containers) {
         setEnv(container, { ...replicaEnv(app, i, topology.ports), ...topology.env?.[app] });
       }
@@ -225,7 +237,7 @@ export function localMigration(files: ManifestFile[], topology: LocalTopology): 
     apiVersion: "v1",
     kind: "Pod",
     metadata: { name: "gateway-migrate", labels: metadata.labels },
-    spec: localPodSpec(spec, topology.tag),
+    spec: localPodSpec(spec, topology.tag, "gateway-migrate"),
   };
 }
 
@@ -311,6 +323,15 @@ export function localFakes(topology: LocalTopology, sandboxEnv: Record<string, s
       [{ name: "data", hostPath: topology.receiverDir }],
     ),
   ];
+}
+
+/** The named volumes podman makes for the emptyDirs of these documents (to remove after a run). */
+export function emptyDirVolumes(documents: Manifest[]): string[] {
+  return documents.flatMap((document) => {
+    const spec = (document.kind === "Pod" ? document.spec : template(document).spec) as PodSpec | undefined;
+    const volumes = (spec?.volumes ?? []) as { name: string; emptyDir?: unknown }[];
+    return volumes.filter((volume) => volume.emptyDir !== undefined).map((volume) => volume.name);
+  });
 }
 
 /** YAML for `podman kube play`, documents separated by `---`. */

@@ -11,6 +11,7 @@ import { Redis } from "ioredis";
 import { createSqlPool, type SqlPool } from "@gw/db";
 import {
   APPS,
+  emptyDirVolumes,
   loadManifests,
   localApps,
   localConfig,
@@ -29,7 +30,8 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");
 const WORK = process.env.GW_DEPLOY_WORK_DIR ?? join(ROOT, ".data/deploy-run");
 const TAG = process.env.IMAGE_TAG ?? "local";
-const PORTS = localPorts(Number(process.env.GW_DEPLOY_PORT_BASE ?? 57000));
+// Below the kernel's ephemeral range (32768+), so no outgoing connection can hold a port a pod must bind.
+const PORTS = localPorts(Number(process.env.GW_DEPLOY_PORT_BASE ?? 27000));
 const SERVICE_PORT = PORTS.api(0) - 1; // the stand-in for the API's Service (round-robin over ready pods)
 const DEADLINE = Date.now() + Number(process.env.GW_DEPLOY_TIMEOUT_MS ?? 13 * 60_000);
 const REPLICAS: Record<App, number> = { api: 2, dispatcher: 2, "campaign-worker": 1, panel: 1 };
@@ -115,10 +117,12 @@ async function podman(...args: string[]): Promise<string> {
 }
 
 const playedFiles: string[] = [];
+const volumes = new Set<string>();
 async function play(file: string, documents: Manifest[]): Promise<void> {
   const path = join(WORK, file);
   writeFileSync(path, toYaml(documents));
   playedFiles.push(path);
+  for (const volume of emptyDirVolumes(documents.filter((d) => d.kind !== "ConfigMap"))) volumes.add(volume);
   await podman("kube", "play", "--network", "host", path);
 }
 
@@ -178,12 +182,14 @@ interface Sent {
   messageId: string;
   via: number;
 }
+/** A send whose first request died with its pod after Meta was called: answered 503 send_unconfirmed, never resent. */
+const unconfirmed: { key: string; text: string }[] = [];
 
 let apiKey = "";
 let sendCounter = 0;
 let serviceErrors = 0;
 
-async function send(text: string, ports: number[]): Promise<Sent> {
+async function send(text: string, ports: number[]): Promise<Sent | null> {
   const key = `deploy-${process.pid}-${++sendCounter}`;
   // A key whose first request died with its pod stays reserved (409) until it goes stale: META_TIMEOUT_MS + 60 s.
   const giveUp = Date.now() + 150_000;
@@ -200,6 +206,11 @@ async function send(text: string, ports: number[]): Promise<Sent> {
       const body = (await response.json()) as { data?: { message_id?: string }; error?: { code?: string } };
       if (response.status === 200 && body.data?.message_id) {
         return { key, text, messageId: body.data.message_id, via: port };
+      }
+      // The request that reserved this key died after calling Meta: the gateway will not resend it, and says so.
+      if (response.status === 503 && body.error?.code === "send_unconfirmed") {
+        unconfirmed.push({ key, text });
+        return null;
       }
       // 503 (a dependency failing over) or 409 (the same key still reserved by a request that died): again, same key.
       if (response.status !== 503 && response.status !== 409) {
@@ -225,13 +236,16 @@ async function load(
 ): Promise<Sent[]> {
   const results: Sent[] = [];
   let issued = 0;
+  let done = 0;
   let fired = false;
   const pending: Promise<void>[] = [];
   const worker = async () => {
     while (issued < count) {
       const i = issued++;
-      results.push(await send(`${prefix} ${i}`, ports()));
-      if (during && !fired && results.length >= count / 3) {
+      const sent = await send(`${prefix} ${i}`, ports());
+      if (sent) results.push(sent);
+      done++;
+      if (during && !fired && done >= count / 3) {
         fired = true;
         pending.push(during());
       }
@@ -291,6 +305,19 @@ async function sentToMeta(sends: Sent[]): Promise<{ once: number; twice: string[
   const twice = sends.filter((s) => (counts.get(s.text) ?? 0) > 1).map((s) => s.text);
   const missing = sends.filter((s) => !counts.has(s.text)).map((s) => s.text);
   return { once: sends.length - twice.length - missing.length, twice, missing };
+}
+
+/** Unconfirmed sends went to Meta at most once (the gateway never resends one). */
+async function unconfirmedAtMostOnce(): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${PORTS.sandbox}/_sandbox/sent`);
+  const list = (await response.json()) as { body: { text?: { body?: string } } }[];
+  let reachedMeta = 0;
+  for (const { text } of unconfirmed) {
+    const count = list.filter((item) => item.body.text?.body === text).length;
+    if (count > 1) throw new Error(`envio não confirmado ${text} chegou ${count} vezes à Meta`);
+    reachedMeta += count;
+  }
+  return reachedMeta;
 }
 
 function expectDelivered(label: string, sends: Sent[], meta: Awaited<ReturnType<typeof sentToMeta>>): void {
@@ -360,6 +387,9 @@ async function removeEverything(): Promise<void> {
   }
   const left = await present();
   if (left.length > 0) throw new Error(`pods que não puderam ser removidos: ${left.join(", ")}`);
+  const existingVolumes = (await podman("volume", "ls", "--format", "{{.Name}}")).split("\n");
+  const ours = [...volumes].filter((volume) => existingVolumes.includes(volume));
+  if (ours.length > 0) await podman("volume", "rm", "--force", ...ours);
 }
 
 async function saveLogs(): Promise<void> {
@@ -382,6 +412,10 @@ async function main(): Promise<void> {
   mkdirSync(join(WORK, "receiver"), { recursive: true });
   // The receiver's pod runs as uid 1000 and writes its JSONL file here.
   chmodSync(join(WORK, "receiver"), 0o777);
+  // What an earlier, interrupted run may have left.
+  for (const volume of emptyDirVolumes([...localApps(files, topology), localMigration(files, topology)])) {
+    volumes.add(volume);
+  }
   await removeEverything();
 
   const apiPorts = Array.from({ length: REPLICAS.api }, (_, i) => PORTS.api(i));
@@ -533,9 +567,11 @@ async function main(): Promise<void> {
   });
 
   await step("envios pelas duas APIs, status assinados no receptor", async () => {
-    const sends = await Promise.all(
+    const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => send(`envio ${i}`, [apiPorts[i % apiPorts.length] as number])),
     );
+    const sends = answers.filter((sent): sent is Sent => sent !== null);
+    if (sends.length !== 40) throw new Error(`${40 - sends.length} envios sem confirmação com todos os pods no ar`);
     everything.push(...sends);
     const perPod = apiPorts.map((port) => sends.filter((s) => s.via === port).length);
     const arrived = await statusesArrive(sends.map((s) => s.messageId));
@@ -610,6 +646,7 @@ async function main(): Promise<void> {
   await step("matar um pod da API e um dispatcher no meio de envios", async () => {
     const killed: string[] = [];
     const errorsBefore = serviceErrors;
+    const unconfirmedBefore = unconfirmed.length;
     const sends = await load(
       "queda",
       60,
@@ -631,11 +668,14 @@ async function main(): Promise<void> {
     for (const name of killed) await podman("pod", "start", `${name}-pod-0`);
     await until("a API reiniciada", () => ok(`http://127.0.0.1:${PORTS.api(0)}/readyz`), 60_000);
     await until("o dispatcher reiniciado", () => ok(`http://127.0.0.1:${PORTS.dispatcher(0)}/readyz`), 60_000);
-    return `SIGKILL em ${killed.join(" e ")}; 60 envios 200 (${serviceErrors - errorsBefore} tentativas sem resposta repetidas com a mesma chave), ${meta.once} aceitos uma vez pela Meta (0 duas vezes), todos com os 3 status (${arrived.events} webhooks, ${arrived.twice} repetidos, deduplicados pelo receptor); pods de volta`;
+    const lost = unconfirmed.length - unconfirmedBefore;
+    const reachedMeta = await unconfirmedAtMostOnce();
+    return `SIGKILL em ${killed.join(" e ")}; ${sends.length} envios 200 e ${lost} "send_unconfirmed" (a requisição morreu com o pod depois de chamar a Meta: ${reachedMeta} chegaram a ela, uma vez, nenhuma reenviada); ${serviceErrors - errorsBefore} tentativas repetidas com a mesma chave; ${meta.once} aceitos uma vez pela Meta (0 duas vezes), todos com os 3 status (${arrived.events} webhooks, ${arrived.twice} repetidos, deduplicados pelo receptor); pods de volta`;
   });
 
   await step("queda do Redis primário: o Sentinel promove a réplica", async () => {
     const before = (await sentinel!.call("SENTINEL", "get-master-addr-by-name", SENTINEL_MASTER)) as string[];
+    const unconfirmedBefore = unconfirmed.length;
     let failoverSeconds = 0;
     const errorsBefore = serviceErrors;
     const sends = await load(
@@ -670,7 +710,7 @@ async function main(): Promise<void> {
       `http://127.0.0.1:${PORTS.campaignWorker(0)}/readyz`,
     ];
     for (const url of probes) await until(`${url} depois do failover`, () => ok(url), 30_000);
-    return `primário :${before[1]} parado, :${after[1]} promovido em ${failoverSeconds.toFixed(1)} s; 60 envios 200 (${serviceErrors - errorsBefore} respostas 503/erros repetidas com a mesma chave), ${meta.once} aceitos uma vez, todos com os 3 status (${arrived.events} webhooks); todas as sondas prontas de novo`;
+    return `primário :${before[1]} parado, :${after[1]} promovido em ${failoverSeconds.toFixed(1)} s; ${sends.length} envios 200 (${serviceErrors - errorsBefore} respostas 503/erros repetidas com a mesma chave), ${meta.once} aceitos uma vez, todos com os 3 status (${arrived.events} webhooks); todas as sondas prontas de novo`;
   });
 
   await step("tudo pelo PgBouncer em modo transação, com prepared statements nomeados", async () => {
