@@ -204,7 +204,7 @@ export function localConfig(files: ManifestFile[], topology: LocalTopology): Man
   const config = clone(byKind(files, "ConfigMap", "gateway-config"));
   config.data = { ...(config.data as Record<string, string>), ...topology.config };
   const secret = byKind(files, "Secret", "gateway-secrets");
-  const keys = Object.keys((secret.stringData ?? secret.data ?? {}) as Record<string, string>);
+  const keys = Object.keys(secret.stringData ?? secret.data ?? {});
   const missing = keys.filter((key) => topology.secrets[key] === undefined);
   if (missing.length > 0) throw new Error(`valores ausentes para o Secret: ${missing.join(", ")}`);
   return [

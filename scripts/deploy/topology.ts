@@ -96,7 +96,11 @@ function printReport(): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 60_000,
+): Promise<T> {
   const end = Math.min(Date.now() + timeoutMs, DEADLINE);
   let last: unknown;
   while (Date.now() < end) {
@@ -276,7 +280,7 @@ async function statusesArrive(messageIds: string[], timeoutMs = 120_000): Promis
   const want = new Set(messageIds);
   return until(
     `os status de ${messageIds.length} mensagens no receptor`,
-    async () => {
+    () => {
       const seen = new Map<string, number>();
       for (const { event } of received()) {
         const id = event.data.message_id;
@@ -613,7 +617,7 @@ async function main(): Promise<void> {
       },
       120_000,
     );
-    const events = await until("os status da campanha no receptor", async () => {
+    const events = await until("os status da campanha no receptor", () => {
       const statuses = received().filter((e) => e.event.data.campaign_id === id && e.event.data.status === "read");
       return new Set(statuses.map((e) => e.event.data.message_id)).size >= accepted_recipients
         ? statuses.length
@@ -697,6 +701,9 @@ async function main(): Promise<void> {
       },
     );
     everything.push(...sends);
+    if (unconfirmed.length > unconfirmedBefore) {
+      throw new Error(`${unconfirmed.length - unconfirmedBefore} envios sem confirmação na queda do Redis`);
+    }
     const arrived = await statusesArrive(
       sends.map((s) => s.messageId),
       150_000,
@@ -744,7 +751,7 @@ async function main(): Promise<void> {
       throw new Error("a entrada do dispatcher no PgBouncer não desliga synchronous_commit");
     const listen = rows[0]?.listen ?? 0;
     if (listen !== REPLICAS.api) throw new Error(`${listen} conexões LISTEN diretas, esperado ${REPLICAS.api}`);
-    return `pool_mode=transaction, max_prepared_statements=${setting("max_prepared_statements")}; ${parses} Parse de clientes → ${serverParses} no servidor, ${binds} Bind; ${String(pools_.sv_active ?? 0)}+${String(pools_.sv_idle ?? 0)} conexões de servidor; no PostgreSQL ${rows[0]?.total ?? 0} sessões, ${listen} delas LISTEN diretas (uma por API); entrada do dispatcher com synchronous_commit=off`;
+    return `pool_mode=transaction, max_prepared_statements=${setting("max_prepared_statements")}; ${parses} Parse de clientes → ${serverParses} no servidor, ${binds} Bind; ${Number(pools_.sv_active ?? 0)}+${Number(pools_.sv_idle ?? 0)} conexões de servidor; no PostgreSQL ${rows[0]?.total ?? 0} sessões, ${listen} delas LISTEN diretas (uma por API); entrada do dispatcher com synchronous_commit=off`;
   });
 
   await step("revogação de chave: NOTIFY pela conexão direta chega às duas APIs", async () => {
