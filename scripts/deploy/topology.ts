@@ -261,6 +261,14 @@ async function load(
   return results;
 }
 
+/** gw_webhook_queue_jobs as the API's internal listener exports it (BullMQ read at scrape time). */
+async function queueDepth(): Promise<{ waiting: number; delayed: number; active: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${PORTS.apiInternal(1)}/metrics`)).text();
+  const value = (state: string) =>
+    Number(new RegExp(`^gw_webhook_queue_jobs\\{state="${state}"\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
+  return { waiting: value("waiting"), delayed: value("delayed"), active: value("active") };
+}
+
 interface ReceivedEvent {
   delivery_id: string;
   event: { event: string; data: { message_id?: string; status?: string; campaign_id?: string | null } };
@@ -361,6 +369,7 @@ const topology: LocalTopology = {
       RECONCILE_INTERVAL_MS: "2000",
       RECONCILE_GRACE_MS: "8000",
       WEBHOOK_RETRY_SCHEDULE_MS: "1000,2000,4000,8000,16000,32000",
+      DISPATCHER_BREAKER_COOLDOWN_MS: "2000",
     },
     "campaign-worker": {
       CAMPAIGN_SWEEP_INTERVAL_MS: "2000",
@@ -674,19 +683,33 @@ async function main(): Promise<void> {
     await until("o dispatcher reiniciado", () => ok(`http://127.0.0.1:${PORTS.dispatcher(0)}/readyz`), 60_000);
     const lost = unconfirmed.length - unconfirmedBefore;
     const reachedMeta = await unconfirmedAtMostOnce();
-    return `SIGKILL em ${killed.join(" e ")}; ${sends.length} envios 200 e ${lost} "send_unconfirmed" (a requisição morreu com o pod depois de chamar a Meta: ${reachedMeta} chegaram a ela, uma vez, nenhuma reenviada); ${serviceErrors - errorsBefore} tentativas repetidas com a mesma chave; ${meta.once} aceitos uma vez pela Meta (0 duas vezes), todos com os 3 status (${arrived.events} webhooks, ${arrived.twice} repetidos, deduplicados pelo receptor); pods de volta`;
+    return `SIGKILL em ${killed.join(" e ")}; ${sends.length} envios 200${lost > 0 ? ` e ${lost} "send_unconfirmed" (a requisição morreu com o pod depois de chamar a Meta; ${reachedMeta} chegaram a ela, uma vez cada, nenhuma reenviada)` : ", nenhum send_unconfirmed"}; ${serviceErrors - errorsBefore} tentativas repetidas com a mesma chave; ${meta.once} aceitos uma vez pela Meta (0 duas vezes), todos com os 3 status (${arrived.events} webhooks, ${arrived.twice} repetidos, deduplicados pelo receptor); pods de volta`;
   });
 
   await step("queda do Redis primário: o Sentinel promove a réplica", async () => {
     const before = (await sentinel!.call("SENTINEL", "get-master-addr-by-name", SENTINEL_MASTER)) as string[];
     const unconfirmedBefore = unconfirmed.length;
     let failoverSeconds = 0;
+    let paused = false;
+    let queuedAtFailover = { waiting: 0, delayed: 0, active: 0 };
     const errorsBefore = serviceErrors;
     const sends = await load(
       "failover",
       60,
       () => [SERVICE_PORT],
       async () => {
+        // The integrator stops answering first, so deliveries wait in Redis (retries as delayed jobs, new ones
+        // waiting behind the attempts that hang) when the primary goes: those are what a failover could lose.
+        await podman("pod", "pause", "receiver-pod-0");
+        paused = true;
+        queuedAtFailover = await until(
+          "entregas na fila do Redis",
+          async () => {
+            const jobs = await queueDepth();
+            return jobs.delayed + jobs.waiting >= 10 ? jobs : undefined;
+          },
+          30_000,
+        );
         const t0 = Date.now();
         await podman("pod", "stop", "--time", "1", "redis-primary-pod-0");
         await until(
@@ -698,8 +721,10 @@ async function main(): Promise<void> {
           60_000,
         );
         failoverSeconds = (Date.now() - t0) / 1000;
+        await podman("pod", "unpause", "receiver-pod-0");
+        paused = false;
       },
-    );
+    ).finally(() => (paused ? podman("pod", "unpause", "receiver-pod-0") : undefined));
     everything.push(...sends);
     if (unconfirmed.length > unconfirmedBefore) {
       throw new Error(`${unconfirmed.length - unconfirmedBefore} envios sem confirmação na queda do Redis`);
@@ -717,7 +742,7 @@ async function main(): Promise<void> {
       `http://127.0.0.1:${PORTS.campaignWorker(0)}/readyz`,
     ];
     for (const url of probes) await until(`${url} depois do failover`, () => ok(url), 30_000);
-    return `primário :${before[1]} parado, :${after[1]} promovido em ${failoverSeconds.toFixed(1)} s; ${sends.length} envios 200 (${serviceErrors - errorsBefore} respostas 503/erros repetidas com a mesma chave), ${meta.once} aceitos uma vez, todos com os 3 status (${arrived.events} webhooks); todas as sondas prontas de novo`;
+    return `receptor pausado até haver ${queuedAtFailover.waiting + queuedAtFailover.delayed + queuedAtFailover.active} entregas na fila do Redis (${queuedAtFailover.delayed} atrasadas, ${queuedAtFailover.waiting} esperando, ${queuedAtFailover.active} ativas); primário :${before[1]} parado, :${after[1]} promovido em ${failoverSeconds.toFixed(1)} s; ${sends.length} envios 200 (${serviceErrors - errorsBefore} respostas 503/erros repetidas com a mesma chave), ${meta.once} aceitos uma vez, todos com os 3 status (${arrived.events} webhooks); todas as sondas prontas de novo`;
   });
 
   await step("tudo pelo PgBouncer em modo transação, com prepared statements nomeados", async () => {
