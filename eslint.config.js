@@ -43,6 +43,12 @@ const boundaries = [
     from: "packages/core",
     message: "contracts, errors, jobs and signer sit below @gw/core and never import it.",
   },
+  // @gw/wiring assembles the services for the apps: it sits above every other package.
+  {
+    target: packages.filter((dir) => dir !== "packages/wiring"),
+    from: "packages/wiring",
+    message: "@gw/wiring is the apps' composition module; no package imports it.",
+  },
   // Production code never runs against the sandbox nor reaches into test code.
   {
     target: [...apps, ...packages].filter((dir) => dir !== sandbox).map((dir) => `${dir}/src`),

@@ -23,6 +23,7 @@ import {
 import { createDb } from "@gw/db";
 import { createRedis } from "@gw/jobs";
 import { REPO_ROOT, freePort, silentLogger, spawnApp, type AppProcess } from "@gw/testkit";
+import { BENCH } from "./lib/seed.ts";
 
 const int = (name: string, fallback: number): number => {
   const value = process.env[name];
@@ -117,11 +118,17 @@ async function main(): Promise<Record<string, unknown>> {
 
   const db = createDb({ url: databaseUrl, poolSize: 4 });
   const redis = createRedis(redisUrl);
-  const account = await createAccount({ db }, { name: "bench-campanha" });
+  const account = await createAccount({ db }, { actor: BENCH, name: "bench-campanha" });
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   await addBusinessNumber(
     { db },
-    { accountId: account.id, phoneNumberId, wabaId: "102290129340398", displayNumber: "+55 11 4000-0000" },
+    {
+      actor: BENCH,
+      accountId: account.id,
+      phoneNumberId,
+      wabaId: "102290129340398",
+      displayNumber: "+55 11 4000-0000",
+    },
   );
   await db.businessNumber.update({ where: { phoneNumberId }, data: { messagingRatePerSecond: TIER } });
   // The catalogue straight from the sandbox's Graph route (the worker reads it through @gw/meta itself).
@@ -135,7 +142,7 @@ async function main(): Promise<Record<string, unknown>> {
     },
   };
   const templates = new TemplateCache({ redis, keyPrefix: prefix, ttlSeconds: 60, source, logger: silentLogger });
-  const who = { accountId: account.id, actor: "bench", origin: "api" as const };
+  const who = { accountId: account.id, actor: { id: "bench", origin: "api" as const } };
   const rows = Array.from({ length: RECIPIENTS }, (_, i) => ({
     to: `55119${String(60_000_000 + i)}`,
     variables: ["Cliente", String(i), "2"],

@@ -10,8 +10,12 @@ import {
   createApiKey,
   createPanelUser,
   setIntegration,
+  type Actor,
 } from "@gw/core";
 import { randomBytes } from "node:crypto";
+
+/** `npm start`'s seeding, as the audit trail names it. */
+const DEMO_SEED: Actor = { id: "system:demo-seed", origin: "system" };
 
 interface DemoState {
   accountId: string;
@@ -38,23 +42,24 @@ async function load(): Promise<DemoState | null> {
 
 let state = await load();
 if (!state) {
-  const account = await createAccount({ db }, { name: "Conta demo (sandbox)" });
+  const account = await createAccount({ db }, { actor: DEMO_SEED, name: "Conta demo (sandbox)" });
   const phoneNumberId = "100000000000001";
   await db.businessNumber.deleteMany({ where: { phoneNumberId } });
   await addBusinessNumber(
     { db },
     {
+      actor: DEMO_SEED,
       accountId: account.id,
       phoneNumberId,
       wabaId: "200000000000001",
       displayNumber: "+55 11 4000-0001",
     },
   );
-  const key = await createApiKey({ db }, { accountId: account.id });
+  const key = await createApiKey({ db }, { actor: DEMO_SEED, accountId: account.id });
   // The demo receiver listens on loopback: only a development policy accepts it (npm start is one).
   const integration = await setIntegration(
     { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
-    { accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] },
+    { actor: DEMO_SEED, accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] },
   );
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
@@ -71,7 +76,7 @@ if (!state.panelEmail || !state.panelPassword) {
       name: "Dona da conta demo",
       role: "owner",
       password: panelPassword,
-      actor: "system",
+      actor: DEMO_SEED,
     },
   );
   state = { ...state, panelEmail, panelPassword };

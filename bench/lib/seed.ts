@@ -8,9 +8,13 @@ import {
   createAccount,
   createApiKey,
   setIntegration,
+  type Actor,
   type WebhookEvent,
 } from "@gw/core";
 import type { Db } from "@gw/db";
+
+/** The benches' set-up, as the audit trail names it. */
+export const BENCH: Actor = { id: "system:bench", origin: "system" };
 
 export interface BenchAccount {
   accountId: string;
@@ -31,17 +35,25 @@ export async function seedAccount(
   db: Db,
   options: { name: string; integrationUrl?: string; events?: WebhookEvent[] },
 ): Promise<BenchAccount> {
-  const account = await createAccount({ db }, { name: options.name });
+  const account = await createAccount({ db }, { actor: BENCH, name: options.name });
   const phoneNumberId = metaId("1");
   const wabaId = metaId("2");
-  await addBusinessNumber({ db }, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
-  const key = await createApiKey({ db }, { accountId: account.id });
+  await addBusinessNumber(
+    { db },
+    { actor: BENCH, accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" },
+  );
+  const key = await createApiKey({ db }, { actor: BENCH, accountId: account.id });
   let integration: BenchAccount["integration"] = null;
   if (options.integrationUrl) {
     // Bench receivers listen on loopback: the development policy.
     const row = await setIntegration(
       { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
-      { accountId: account.id, url: options.integrationUrl, events: options.events ?? ["message.status"] },
+      {
+        actor: BENCH,
+        accountId: account.id,
+        url: options.integrationUrl,
+        events: options.events ?? ["message.status"],
+      },
     );
     integration = { id: row.id, url: row.url, signingSecret: row.signing_secret };
   }

@@ -3,7 +3,7 @@ import type { ApiDeps } from "./container.ts";
 import { requireApiKey } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { authFailuresPerIp, rateLimitPerKey } from "./http/rate-limit.ts";
-import { requestContext } from "./http/request-context.ts";
+import { requestContext } from "@gw/http";
 import { httpMetrics, metricsHandler } from "./metrics.ts";
 import * as docs from "./routes/docs.ts";
 import * as health from "./routes/health.ts";

@@ -1,29 +1,29 @@
 import {
   createAccountDirectory,
-  createNumberThroughput,
-  createIdempotencyStore,
-  createOutbox,
-  createSendJournal,
-  TemplateCache,
-  unconfirmedResponse,
   type AccountDirectory,
+  type CampaignControlDeps,
   type Outbox,
   type SendDeps,
-  type CampaignControlDeps,
   type SendJournal,
+  type TemplateCache,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import {
   createCampaignQueue,
   createRedis,
   createWebhookQueue,
-  wakeCampaigns,
   type CampaignQueue,
   type Redis,
   type WebhookQueue,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { createMetaClient } from "@gw/meta";
+import {
+  createCampaignControls,
+  createPacing,
+  createProvider,
+  createSendDeps,
+  createTemplateCatalogue,
+} from "@gw/wiring";
 import type { ApiConfig } from "./config.ts";
 import { createApiMetrics, timedProvider, type ApiMetrics } from "./metrics.ts";
 
@@ -59,39 +59,28 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   const redis = overrides.redis ?? createRedis(config);
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
   const metrics = createApiMetrics(queue);
-  const meta = timedProvider(
-    createMetaClient({
-      baseUrl: config.META_BASE_URL,
-      apiVersion: config.META_API_VERSION,
-      accessToken: config.META_ACCESS_TOKEN,
-      timeoutMs: config.META_TIMEOUT_MS,
-      logger,
-    }),
-    metrics,
-  );
-  const templates = new TemplateCache({
-    redis,
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
-    source: { listTemplates: (wabaId) => meta.listTemplates(wabaId, { pageSize: config.META_TEMPLATES_PAGE_SIZE }) },
-    logger,
-  });
-  const outbox = createOutbox(queue, logger);
+  const meta = timedProvider(createProvider(config, logger), metrics);
+  const templates = createTemplateCatalogue(config, { redis, meta, logger });
   const directory = createAccountDirectory(db, {
     apiKeyTtlMs: config.API_KEY_CACHE_TTL_MS,
     unknownKeyTtlMs: Math.min(config.API_KEY_CACHE_TTL_MS, 2_000),
     numberTtlMs: config.NUMBER_CACHE_TTL_MS,
     maxEntries: 10_000,
   });
-  const idempotency = createIdempotencyStore(db, {
-    ttlHours: config.IDEMPOTENCY_TTL_HOURS,
-    // Past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
-    staleAfterMs: config.META_TIMEOUT_MS + 60_000,
-    unconfirmedResponse,
-  });
-  const journal = createSendJournal({ redis, keyPrefix: config.REDIS_KEY_PREFIX, logger });
   // Every send from a number is paced at its messaging rate, shared with the other pods and the campaign worker.
-  const throughput = createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX });
+  const throughput = createPacing(config, { redis });
+  const send = createSendDeps(config, {
+    db,
+    redis,
+    webhookQueue: queue,
+    meta,
+    templates,
+    directory,
+    throughput,
+    logger,
+    // Past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
+    reservationStaleAfterMs: config.META_TIMEOUT_MS + 60_000,
+  });
   const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
   return {
     config,
@@ -99,26 +88,15 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     redis,
     queue,
     campaignQueue,
-    campaigns: { db, logger, throughput, wake: (campaigns) => wakeCampaigns(campaignQueue, campaigns) },
-    outbox,
+    campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),
+    outbox: send.outbox,
     templates,
     directory,
-    journal,
+    journal: send.journal,
     stopFollowingRevocations: directory.followRevocations(),
     logger,
     metrics,
-    send: {
-      db,
-      meta,
-      templates,
-      idempotency,
-      directory,
-      outbox,
-      journal,
-      logger,
-      providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
-      throughput,
-    },
+    send,
   };
 }
 

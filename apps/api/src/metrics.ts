@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { routeTemplate } from "./http/request-context.ts";
+import { routeTemplate } from "@gw/http";
 
 /** The API's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
 export function createApiMetrics(queue?: WebhookQueue) {

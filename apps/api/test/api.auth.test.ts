@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHash, randomBytes } from "node:crypto";
 import request from "supertest";
 import { createApiKey, revokeApiKey } from "@gw/core";
-import { eventually } from "@gw/testkit";
+import { eventually, testActor } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
@@ -51,8 +51,8 @@ describe("public API authentication (spec 5, 7)", () => {
     // Over a hundred refused keys from one address here: the per-address limit is another test's subject.
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000", API_AUTH_FAILURES_PER_IP: "10000" } });
     account = await createTestAccount(gateway.db);
-    const revoked = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
-    await revokeApiKey({ db: gateway.db }, { keyId: revoked.id });
+    const revoked = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
+    await revokeApiKey({ db: gateway.db }, { actor: testActor, keyId: revoked.id });
     revokedKey = revoked.key;
     revokedKeyId = revoked.id;
   });
@@ -130,9 +130,9 @@ describe("public API authentication (spec 5, 7)", () => {
   it("a key stops working as soon as it is revoked, and the other keys of the account keep working", async () => {
     const route = ROUTES[1];
     if (!route) throw new Error("route missing");
-    const extra = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
+    const extra = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
     expect((await call(route, `Bearer ${extra.key}`)).status).toBe(200);
-    await revokeApiKey({ db: gateway.db }, { keyId: extra.id });
+    await revokeApiKey({ db: gateway.db }, { actor: testActor, keyId: extra.id });
     const refused = await call(route, `Bearer ${extra.key}`);
     expect({ status: refused.status, code: refused.body?.error?.code }).toEqual({
       status: 401,
@@ -142,8 +142,8 @@ describe("public API authentication (spec 5, 7)", () => {
   });
 
   it("a successful authentication records last_used_at; a refused one does not", async () => {
-    const fresh = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
-    const unused = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
+    const fresh = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
+    const unused = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
     const before = await gateway.db.apiKey.findUniqueOrThrow({ where: { id: fresh.id } });
     expect(before.lastUsedAt).toBeNull();
 
@@ -168,7 +168,7 @@ describe("public API authentication (spec 5, 7)", () => {
       .send({ to: "11987654321" });
     expect(refused.status).toBe(401);
     // A later, successful call with another key is our barrier: its own write has landed by the time we look.
-    const barrier = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
+    const barrier = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
     expect(
       (await request(gateway.app).get("/public/v1/deliveries").set("Authorization", `Bearer ${barrier.key}`)).status,
     ).toBe(200);
@@ -182,7 +182,7 @@ describe("public API authentication (spec 5, 7)", () => {
   });
 
   it("the database holds only the SHA-256 of a key, never the key itself, even after the key was used", async () => {
-    const key = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
+    const key = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
     // Use it on every route, including the send (audit, idempotency, messages) and a retry (audit).
     for (const route of ROUTES) await call(route, `Bearer ${key.key}`);
     await request(gateway.app)

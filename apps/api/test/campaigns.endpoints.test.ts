@@ -5,6 +5,7 @@ import { createNumberThroughput, setNumberMessagingRate } from "@gw/core";
 import { createCampaignQueue } from "@gw/jobs";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
+import { testActor } from "@gw/testkit";
 
 // /public/v1/campaigns over HTTP (supertest against the real app, templates from the provider sandbox): creation
 // from a JSON list and from a CSV upload with its validation report, the controls and their refusals, the recipient
@@ -335,7 +336,7 @@ describe("per-number pacing of POST /public/v1/messages", () => {
     const paced = await createTestAccount(gateway.db);
     await setNumberMessagingRate(
       { db: gateway.db },
-      { phoneNumberId: paced.phoneNumberId, ratePerSecond: 1, actor: "test" },
+      { phoneNumberId: paced.phoneNumberId, ratePerSecond: 1, actor: testActor },
     );
     const send = (n: number) =>
       api()

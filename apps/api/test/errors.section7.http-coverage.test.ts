@@ -5,7 +5,7 @@ import { createAccount, createApiKey, suppressContact } from "@gw/core";
 import { createDb } from "@gw/db";
 import { ERROR_REGISTRY, isErrorCode, type ErrorCode } from "@gw/errors";
 import { createRedis } from "@gw/jobs";
-import { createTempDatabase, eventually, freePort, silentLogger, testEnv } from "@gw/testkit";
+import { createTempDatabase, eventually, freePort, silentLogger, testEnv, testActor } from "@gw/testkit";
 import { createApp } from "../src/app.ts";
 import { loadApiConfig } from "../src/config.ts";
 import { buildApiDeps, closeApiDeps } from "../src/container.ts";
@@ -276,8 +276,8 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
     it.each([["POST /public/v1/messages"], ["GET /public/v1/templates"]] as const)(
       "400 no_connected_number: account without a business number (%s)",
       async (endpoint) => {
-        const bare = await createAccount({ db: gateway.db }, { name: "sem número" });
-        const key = await createApiKey({ db: gateway.db }, { accountId: bare.id });
+        const bare = await createAccount({ db: gateway.db }, { actor: testActor, name: "sem número" });
+        const key = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: bare.id });
         expectEnvelope(
           await call(gateway.app, endpoint, { Authorization: `Bearer ${key.key}` }),
           400,
@@ -310,8 +310,8 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
 
     // Spec 4.3 allows only 401/422/429 on the window: no number means no window, a foreign number is a bad query.
     it("window: an account without a business number gets open:false; another account's phone_number_id is a 422 on the query", async () => {
-      const bare = await createAccount({ db: gateway.db }, { name: "sem número" });
-      const key = await createApiKey({ db: gateway.db }, { accountId: bare.id });
+      const bare = await createAccount({ db: gateway.db }, { actor: testActor, name: "sem número" });
+      const key = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: bare.id });
       const closed = await request(gateway.app)
         .get(`/public/v1/window/${RECIPIENT}`)
         .set({ Authorization: `Bearer ${key.key}` });

@@ -17,6 +17,7 @@ import {
   type TestAccount,
   type TestGateway,
 } from "./support/gateway.ts";
+import { testActor } from "@gw/testkit";
 
 // Property-based fuzzing of every public endpoint, the docs, the health checks and Meta's webhook (hardening issue:
 // "0 × 5xx over at least 10,000 cases per run, every answer an envelope or HTTPValidationError"). Requests go over
@@ -552,10 +553,13 @@ async function setUp(): Promise<Fixture> {
   // The integration points nowhere: no dispatcher runs, deliveries stay as the test sets them.
   const main = await createTestAccount(gateway.db, { integrationUrl: "http://127.0.0.1:9/fuzz" });
   const other = await createTestAccount(gateway.db, { integrationUrl: "http://127.0.0.1:9/fuzz-other" });
-  const bare = await createAccount({ db: gateway.db }, { name: `fuzz-sem-numero-${randomBytes(3).toString("hex")}` });
-  const noNumber = await createApiKey({ db: gateway.db }, { accountId: bare.id });
-  const revoked = await createApiKey({ db: gateway.db }, { accountId: main.accountId });
-  await revokeApiKey({ db: gateway.db }, { keyId: revoked.id });
+  const bare = await createAccount(
+    { db: gateway.db },
+    { actor: testActor, name: `fuzz-sem-numero-${randomBytes(3).toString("hex")}` },
+  );
+  const noNumber = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: bare.id });
+  const revoked = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: main.accountId });
+  await revokeApiKey({ db: gateway.db }, { actor: testActor, keyId: revoked.id });
 
   for (const from of OPEN_CONTACTS) {
     await contactWrites(gateway, { phone_number_id: main.phoneNumberId, from, type: "text", text: "oi" });

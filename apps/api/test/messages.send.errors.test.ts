@@ -8,7 +8,7 @@ import {
   type TestAccount,
   type TestGateway,
 } from "./support/gateway.ts";
-import { eventually } from "@gw/testkit";
+import { eventually, testActor } from "@gw/testkit";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Each error code of spec section 7 for the send endpoint, produced through HTTP: status, code and a
@@ -59,13 +59,13 @@ describe("POST /public/v1/messages error codes", () => {
     });
 
     it("revoked key", async () => {
-      const key = await createApiKey({ db: gateway.db }, { accountId: account.accountId });
+      const key = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: account.accountId });
       const ok = await request(gateway.app)
         .post("/public/v1/validate")
         .set("Authorization", `Bearer ${key.key}`)
         .send({ to: "11987654321" });
       expect(ok.status).toBe(200);
-      await revokeApiKey({ db: gateway.db }, { keyId: key.id });
+      await revokeApiKey({ db: gateway.db }, { actor: testActor, keyId: key.id });
       // The key is in this pod's cache (API_KEY_CACHE_TTL_MS is 5 s); the revocation reaches it through PostgreSQL's
       // NOTIFY at commit, a few milliseconds later, well before the TTL would expire it.
       const revoked = await eventually(

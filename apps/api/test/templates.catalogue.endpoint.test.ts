@@ -4,6 +4,7 @@ import { createAccount, createApiKey } from "@gw/core";
 import { FIXTURE_TEMPLATES } from "@gw/provider-sandbox";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
+import { testActor } from "@gw/testkit";
 
 const ITEM_FIELDS = [
   "id",
@@ -105,8 +106,8 @@ describe("GET /public/v1/templates", () => {
   });
 
   it("400 no_connected_number for an account without numbers", async () => {
-    const bare = await createAccount({ db: gateway.db }, { name: "sem número" });
-    const key = await createApiKey({ db: gateway.db }, { accountId: bare.id });
+    const bare = await createAccount({ db: gateway.db }, { actor: testActor, name: "sem número" });
+    const key = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: bare.id });
     const res = await request(gateway.app).get("/public/v1/templates").set("Authorization", `Bearer ${key.key}`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("no_connected_number");

@@ -1,18 +1,7 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { Worker } from "bullmq";
-import {
-  TemplateCache,
-  campaignsToWake,
-  createAccountDirectory,
-  createIdempotencyStore,
-  createNumberThroughput,
-  createOutbox,
-  createSendJournal,
-  runCampaignTick,
-  unconfirmedResponse,
-  type CampaignRunnerDeps,
-} from "@gw/core";
+import { campaignsToWake, createAccountDirectory, runCampaignTick, type CampaignRunnerDeps } from "@gw/core";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
 import {
   QUEUES,
@@ -28,7 +17,7 @@ import {
   withDeadline,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { createMetaClient } from "@gw/meta";
+import { createPacing, createProvider, createSendDeps, createTemplateCatalogue } from "@gw/wiring";
 import type { CampaignWorkerConfig } from "./config.ts";
 import { createMetrics } from "./metrics.ts";
 
@@ -76,19 +65,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   webhookQueue.on("error", (error: Error) => logger.warn("webhook queue error", { error: error.message }));
   const metrics = createMetrics(queue);
 
-  const meta = createMetaClient({
-    baseUrl: config.META_BASE_URL,
-    apiVersion: config.META_API_VERSION,
-    accessToken: config.META_ACCESS_TOKEN,
-    timeoutMs: config.META_TIMEOUT_MS,
-    logger,
-  });
-  const directory = createAccountDirectory(db, {
-    apiKeyTtlMs: 0,
-    unknownKeyTtlMs: 0,
-    numberTtlMs: config.NUMBER_CACHE_TTL_MS,
-    maxEntries: 10_000,
-  });
+  const meta = createProvider(config, logger);
   const runner: CampaignRunnerDeps = {
     db,
     logger,
@@ -99,42 +76,31 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       maxAttempts: config.CAMPAIGN_MAX_ATTEMPTS,
       statusPollMs: 500,
     },
-    send: {
+    send: createSendDeps(config, {
       db,
+      keysDb,
+      redis,
+      webhookQueue,
       meta,
-      templates: new TemplateCache({
-        redis,
-        keyPrefix: prefix,
-        ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
-        source: {
-          listTemplates: (wabaId) => meta.listTemplates(wabaId, { pageSize: config.META_TEMPLATES_PAGE_SIZE }),
-        },
-        logger,
+      templates: createTemplateCatalogue(config, { redis, meta, logger }),
+      directory: createAccountDirectory(db, {
+        apiKeyTtlMs: 0,
+        unknownKeyTtlMs: 0,
+        numberTtlMs: config.NUMBER_CACHE_TTL_MS,
+        maxEntries: 10_000,
       }),
-      idempotency: createIdempotencyStore(keysDb, {
-        ttlHours: config.IDEMPOTENCY_TTL_HOURS,
-        // A live send has reserved its key, waited for its turn and called the provider within this; a re-drive
-        // (CAMPAIGN_REDRIVE_AFTER_MS after the claim, which came first) then finds the key stale.
-        staleAfterMs: config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 2_000,
-        unconfirmedResponse,
-      }),
-      directory,
-      outbox: createOutbox(webhookQueue, logger),
-      // Accepted sends PostgreSQL could not take go to the API's journal (the API replays it).
-      journal: createSendJournal({ redis, keyPrefix: prefix, logger }),
-      logger,
-      providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
-      throughput: createNumberThroughput({
+      throughput: createPacing(config, {
         redis,
-        keyPrefix: prefix,
         policy: {
           campaignMaxQueueMs: config.CAMPAIGN_TURN_QUEUE_MS,
           campaignMaxWaitMs: config.CAMPAIGN_TURN_MAX_WAIT_MS,
-          cooldownMs: config.THROUGHPUT_COOLDOWN_MS,
-          pairSpacingMs: config.THROUGHPUT_PAIR_SPACING_MS,
         },
       }),
-    },
+      logger,
+      // A live send has reserved its key, waited for its turn and called the provider within this; a re-drive
+      // (CAMPAIGN_REDRIVE_AFTER_MS after the claim, which came first) then finds the key stale.
+      reservationStaleAfterMs: config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 2_000,
+    }),
   };
 
   // Aborted on stop: ticks claim nothing more and hand their campaign back once their sends in flight end.

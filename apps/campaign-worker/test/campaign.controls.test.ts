@@ -36,7 +36,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-const who = () => ({ accountId: stack.accountId, actor: "test", origin: "api" as const });
+const who = () => ({ accountId: stack.accountId, actor: { id: "test", origin: "api" as const } });
 const controls = () => ({
   db: stack.db,
   logger: silentLogger,

@@ -9,7 +9,7 @@ import {
   setIntegration,
 } from "@gw/core";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
-import { eventually, reply, silentLogger, startReceiver, type Receiver } from "@gw/testkit";
+import { eventually, reply, silentLogger, startReceiver, testActor, type Receiver } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
 import {
   ACCESS_TOKEN,
@@ -93,7 +93,7 @@ describe("campaign messages' statuses", () => {
   it("reach the integrator as message.status with campaign_id, and the campaign's progress follows them", async () => {
     await setIntegration(
       { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
-      { accountId: stack.accountId, url: receiver.url, events: ["message.status"] },
+      { actor: testActor, accountId: stack.accountId, url: receiver.url, events: ["message.status"] },
     );
     const number = await addNumber(stack, 80);
     const rows = recipients(3, 500);
@@ -121,7 +121,8 @@ describe("campaign messages' statuses", () => {
     expect(new Set(listed.map((r) => r.message_id))).toEqual(new Set(events.map((e) => e.data.message_id)));
 
     let csv = "";
-    for await (const chunk of await exportCampaignRecipients({ db: stack.db }, account)) csv += chunk;
+    for await (const chunk of await exportCampaignRecipients({ db: stack.db }, { ...account, actor: testActor }))
+      csv += chunk;
     const lines = csv.trimEnd().split("\r\n");
     expect(lines[0]).toBe("row,to,client_ref,status,message_id,error_code,error_message,attempts,updated_at");
     expect(lines.slice(1).map((line) => line.split(",").slice(0, 4))).toEqual(

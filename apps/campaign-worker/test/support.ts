@@ -12,7 +12,7 @@ import type { Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { createMetaClient } from "@gw/meta";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
-import { eventually, freePort, isolatedDatabase, silentLogger, spawnApp, testEnv } from "@gw/testkit";
+import { eventually, freePort, isolatedDatabase, silentLogger, spawnApp, testEnv, testActor } from "@gw/testkit";
 import { loadCampaignWorkerConfig, type CampaignWorkerConfig } from "../src/config.ts";
 
 export const APP_SECRET = "test-app-secret";
@@ -94,7 +94,10 @@ export async function startStack(
     source: { listTemplates: (wabaId) => meta.listTemplates(wabaId) },
     logger: silentLogger,
   });
-  const account = await createAccount({ db: database.db }, { name: `campanhas-${randomBytes(3).toString("hex")}` });
+  const account = await createAccount(
+    { db: database.db },
+    { actor: testActor, name: `campanhas-${randomBytes(3).toString("hex")}` },
+  );
   return {
     db: database.db,
     databaseUrl: database.url,
@@ -119,7 +122,7 @@ export async function addNumber(stack: Stack, ratePerSecond: number): Promise<st
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   await addBusinessNumber(
     { db: stack.db },
-    { accountId: stack.accountId, phoneNumberId, wabaId: WABA_ID, displayNumber: "+55 11 4000-0000" },
+    { actor: testActor, accountId: stack.accountId, phoneNumberId, wabaId: WABA_ID, displayNumber: "+55 11 4000-0000" },
   );
   await stack.db.businessNumber.update({ where: { phoneNumberId }, data: { messagingRatePerSecond: ratePerSecond } });
   return phoneNumberId;
@@ -145,7 +148,7 @@ export function recipients(count: number, offset = 0): Row[] {
 
 /** A campaign of pedido_confirmado from `phoneNumberId`, started (running); its id. */
 export async function startedCampaign(stack: Stack, phoneNumberId: string, rows: readonly Row[]): Promise<string> {
-  const who = { accountId: stack.accountId, actor: "test", origin: "api" as const };
+  const who = { accountId: stack.accountId, actor: { id: "test", origin: "api" as const } };
   const campaign = await createCampaign(
     { db: stack.db, directory: createAccountDirectory(stack.db), templates: stack.templates },
     {

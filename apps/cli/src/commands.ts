@@ -1,5 +1,6 @@
 // What each command does, with the services of @gw/core. Arguments are read and checked in spec.ts.
 import { randomBytes } from "node:crypto";
+import { userInfo } from "node:os";
 import { Prisma, type Db } from "@gw/db";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
@@ -18,6 +19,7 @@ import {
   rotateIntegrationSecret,
   setIntegration,
   setNumberMessagingRate,
+  type Actor,
   type IntegrationPolicy,
   type WebhookEvent,
 } from "@gw/core";
@@ -27,10 +29,24 @@ export { UsageError } from "./spec.ts";
 
 export interface CliDeps {
   db: Db;
+  /** Who runs the command, for the audit trail; the OS user (`cliActor()`) unless given. */
+  actor?: Actor;
   /** Which integration URLs `integration set` accepts; production's (https, public hosts) unless given. */
   integrationPolicy?: IntegrationPolicy;
   /** Extra capabilities that need Redis (webhook retry); absent when not configured. */
-  retryDelivery?: (accountId: string, deliveryId: string) => Promise<unknown>;
+  retryDelivery?: (accountId: string, deliveryId: string, actor: Actor) => Promise<unknown>;
+}
+
+/** The operator at the terminal, as the audit trail names them: `cli:<os user>`. */
+export function cliActor(): Actor {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A container user without a passwd entry.
+    user = process.env.USER ?? `uid-${process.getuid?.() ?? "?"}`;
+  }
+  return { id: `cli:${user}`, origin: "cli", requestId: null };
 }
 
 /** A value spec.ts has already checked as required. */
@@ -57,12 +73,13 @@ function parseEvents(invocation: Invocation): WebhookEvent[] {
 const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
 const MAX_ROTATION_OVERLAP_HOURS = 24 * 7;
 
-const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => Promise<unknown>> = {
-  "account create": (inv, { db }) => createAccount({ db }, { name: value(inv, "name") }),
-  "number add": (inv, { db }) =>
+const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { actor: Actor }) => Promise<unknown>> = {
+  "account create": (inv, { db, actor }) => createAccount({ db }, { name: value(inv, "name"), actor }),
+  "number add": (inv, { db, actor }) =>
     addBusinessNumber(
       { db },
       {
+        actor,
         accountId: value(inv, "account"),
         phoneNumberId: value(inv, "phone-number-id"),
         wabaId: value(inv, "waba-id"),
@@ -70,34 +87,35 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
         ...(inv.flags.has("default") ? { makeDefault: true } : {}),
       },
     ),
-  "number set-rate": async (inv, { db }) => {
+  "number set-rate": async (inv, { db, actor }) => {
     const changed = await setNumberMessagingRate(
       { db },
-      { phoneNumberId: value(inv, "phone-number-id"), ratePerSecond: Number(value(inv, "rate")), actor: "cli" },
+      { phoneNumberId: value(inv, "phone-number-id"), ratePerSecond: Number(value(inv, "rate")), actor },
     );
     if (!changed) throw new UsageError("Número não encontrado: confira --phone-number-id.", inv.command);
     return changed;
   },
-  "key create": async (inv, { db }) => {
-    const created = await createApiKey({ db }, { accountId: value(inv, "account") });
+  "key create": async (inv, { db, actor }) => {
+    const created = await createApiKey({ db }, { accountId: value(inv, "account"), actor });
     return { id: created.id, key: created.key, prefix: created.prefix };
   },
-  "key revoke": async (inv, { db }) => {
-    const revoked = await revokeApiKey({ db }, { keyId: value(inv, "id") });
+  "key revoke": async (inv, { db, actor }) => {
+    const revoked = await revokeApiKey({ db }, { keyId: value(inv, "id"), actor });
     if (!revoked) throw new UsageError("Chave não encontrada.", inv.command);
     return { id: revoked.id, revoked_at: revoked.revoked_at };
   },
-  "integration set": (inv, { db, integrationPolicy }) =>
+  "integration set": (inv, { db, integrationPolicy, actor }) =>
     setIntegration(
       { db, policy: integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY },
       {
+        actor,
         accountId: value(inv, "account"),
         url: value(inv, "url"),
         events: parseEvents(inv),
         active: !inv.flags.has("inactive"),
       },
     ),
-  "integration rotate-secret": async (inv, { db }) => {
+  "integration rotate-secret": async (inv, { db, actor }) => {
     const given = inv.values["overlap-hours"];
     const overlapHours = given === undefined ? DEFAULT_ROTATION_OVERLAP_HOURS : Number(given);
     if (!/^\d+(\.\d+)?$/.test(given ?? "0") || overlapHours > MAX_ROTATION_OVERLAP_HOURS)
@@ -105,11 +123,14 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
         `--overlap-hours deve ser um número de horas entre 0 e ${MAX_ROTATION_OVERLAP_HOURS}.`,
         inv.command,
       );
-    const rotated = await rotateIntegrationSecret({ db }, { integrationId: value(inv, "integration"), overlapHours });
+    const rotated = await rotateIntegrationSecret(
+      { db },
+      { integrationId: value(inv, "integration"), overlapHours, actor },
+    );
     if (!rotated) throw new UsageError("Integração não encontrada: confira --integration.", inv.command);
     return rotated;
   },
-  "user create": async (inv, { db }) => {
+  "user create": async (inv, { db, actor }) => {
     const role = inv.values.role ?? "owner";
     if (!isPanelRole(role)) throw new UsageError("Papel inválido: use owner, admin ou viewer.", inv.command);
     const given = process.env.GATEWAY_USER_PASSWORD;
@@ -122,7 +143,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
         name: inv.values.name ?? value(inv, "email"),
         role,
         password,
-        actor: "cli",
+        actor,
       },
     );
     return { ...user, ...(given ? {} : { password }) };
@@ -131,7 +152,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps) => P
     (await listAudit({ db }, { accountId: value(inv, "account"), limit: Number(inv.values.limit ?? 100) })).entries,
   "delivery retry": (inv, deps) => {
     if (!deps.retryDelivery) throw new UsageError("REDIS_URL é necessário para reenviar entregas.", inv.command);
-    return deps.retryDelivery(value(inv, "account"), value(inv, "id"));
+    return deps.retryDelivery(value(inv, "account"), value(inv, "id"), deps.actor);
   },
 };
 
@@ -190,7 +211,7 @@ export function integrationPolicy(allowPrivateNetworks: boolean): IntegrationPol
 /** Run one parsed command; returns its JSON-serializable result. */
 export async function execute(invocation: Invocation, deps: CliDeps): Promise<unknown> {
   try {
-    return await HANDLERS[invocation.command](invocation, deps);
+    return await HANDLERS[invocation.command](invocation, { ...deps, actor: deps.actor ?? cliActor() });
   } catch (error) {
     throw explain(invocation, error);
   }

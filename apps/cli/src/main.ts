@@ -54,7 +54,7 @@ async function main(): Promise<number> {
     if (config.REDIS_URL) {
       const redisTarget = { ...config, REDIS_URL: config.REDIS_URL };
       const prefix = config.REDIS_KEY_PREFIX;
-      deps.retryDelivery = async (accountId, deliveryId) => {
+      deps.retryDelivery = async (accountId, deliveryId, actor) => {
         const { createRedis, createWebhookQueue } = await import("@gw/jobs");
         const { retryDelivery } = await import("@gw/core");
         // One attempt, no reconnection loop: with Redis down the enqueue fails at once instead of waiting forever,
@@ -79,10 +79,7 @@ async function main(): Promise<number> {
           () => redis.quit(),
         );
         // The panel's resend: audited as `webhook.retry` (the API's own is `api.webhook.retry`).
-        return retryDelivery(
-          { db, queue },
-          { accountId, deliveryId, actor: "cli", action: "webhook.retry", requestId: null },
-        );
+        return retryDelivery({ db, queue }, { accountId, deliveryId, actor });
       };
     }
     const result = await execute(invocation, deps);

@@ -3,7 +3,7 @@
 import { afterAll, expect, it } from "@jest/globals";
 import { createAccount } from "@gw/core";
 import { createDb } from "@gw/db";
-import { testEnv } from "@gw/testkit";
+import { testEnv, testActor } from "@gw/testkit";
 import { runCli } from "./run-cli.ts";
 
 const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 it("with Redis unreachable, delivery retry leaves the delivery pending, warns once and exits 0", async () => {
-  const account = await createAccount({ db }, { name: "Reenvio sem Redis" });
+  const account = await createAccount({ db }, { actor: testActor, name: "Reenvio sem Redis" });
   const integration = await db.integration.create({
     data: { accountId: account.id, url: "https://example.com/hooks", events: ["message.status"], signingSecret: "s" },
   });

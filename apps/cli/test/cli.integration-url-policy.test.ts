@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core";
 import { createDb } from "@gw/db";
-import { testEnv } from "@gw/testkit";
+import { testEnv, testActor } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
 
 const exec = promisify(execFile);
@@ -14,7 +14,7 @@ describe("integration set: URL policy", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
   let accountId: string;
   beforeAll(async () => {
-    accountId = (await createAccount({ db }, { name: "Conta política de URL" })).id;
+    accountId = (await createAccount({ db }, { actor: testActor, name: "Conta política de URL" })).id;
   });
   afterAll(async () => {
     await db.$disconnect();

@@ -1,7 +1,7 @@
 // What `pnpm gateway` prints: JSON for scripts (--json, or stdout not a terminal), readable text for a person (a
 // terminal, or --no-json). The terminal case runs under a real pseudo-terminal (util-linux `script`).
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { createAccount, recordAudit } from "@gw/core";
+import { recordAudit } from "@gw/core";
 import { createDb } from "@gw/db";
 import { testEnv } from "@gw/testkit";
 import { runCli, runCliOnTerminal } from "./run-cli.ts";
@@ -59,7 +59,7 @@ describe("pnpm gateway output for people: text", () => {
   });
 
   it("key create shows the new key once, with the warning that it will not be shown again", async () => {
-    const account = await createAccount({ db }, { name: "Chave em texto" });
+    const account = await db.account.create({ data: { name: "Chave em texto" } });
     const { code, stdout } = await runCli(["key", "create", "--account", account.id, "--no-json"], env);
     expect(code).toBe(0);
     expectReadableText(stdout);
@@ -70,21 +70,18 @@ describe("pnpm gateway output for people: text", () => {
   });
 
   it("lists are tables; nested values are key=value, lists comma-separated, no JSON", async () => {
-    const account = await createAccount({ db }, { name: "Auditoria em texto" });
-    await recordAudit(
-      { db },
-      {
-        accountId: account.id,
-        actor: "cli",
-        action: "webhook.retry",
-        target: "delivery:7",
-        details: { previous_status: "failed", next_attempt: 3 },
-      },
-    );
+    const account = await db.account.create({ data: { name: "Auditoria em texto" } });
+    await recordAudit(db, {
+      accountId: account.id,
+      actor: { id: "cli", origin: "cli" },
+      action: "webhook.retry",
+      target: "delivery:7",
+      details: { previous_status: "failed", next_attempt: 3 },
+    });
     const [list, empty] = await Promise.all([
       runCli(["audit", "list", "--account", account.id, "--no-json"], env),
       runCli(
-        ["audit", "list", "--account", (await createAccount({ db }, { name: "Sem auditoria" })).id, "--no-json"],
+        ["audit", "list", "--account", (await db.account.create({ data: { name: "Sem auditoria" } })).id, "--no-json"],
         env,
       ),
     ]);

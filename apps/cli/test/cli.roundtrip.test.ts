@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { execFile } from "node:child_process";
+import { userInfo } from "node:os";
 import { promisify } from "node:util";
 import { createDb } from "@gw/db";
 import { eventually, freePort, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
@@ -109,8 +110,26 @@ describe("admin CLI round trip", () => {
     );
     expect(await revoked.json()).toMatchObject({ success: false, error: { code: "invalid_api_key" } });
 
-    const audit = (await runCommand(["audit", "list", "--account", accountId], { db })) as unknown[];
-    expect(Array.isArray(audit)).toBe(true);
+    // The CLI audits as the services do, under the operator's OS user: each change one entry, newest first.
+    const audit = (await runCommand(["audit", "list", "--account", accountId], { db })) as {
+      actor: string;
+      action: string;
+      target: string | null;
+    }[];
+    const operator = `cli:${userInfo().username}`;
+    expect(audit.map((entry) => entry.action)).toEqual([
+      "cli.api_key.revoked",
+      "cli.integration.secret_rotated",
+      "cli.integration.saved",
+      "cli.api_key.created",
+      "cli.number.added",
+      "cli.account.created",
+    ]);
+    expect(new Set(audit.map((entry) => entry.actor))).toEqual(new Set([operator]));
+    expect(audit.find((entry) => entry.action === "cli.api_key.created")?.target).toBe(String(key.id));
+    expect(audit.find((entry) => entry.action === "cli.integration.saved")?.target).toBe(
+      `integration:${String(integration.id)}`,
+    );
   });
 
   it("operator mistakes are usage errors with Portuguese messages", async () => {

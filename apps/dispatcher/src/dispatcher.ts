@@ -117,7 +117,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
 
   // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
   const handlers: JobHandlers<typeof QUEUES.webhooks> = {
-    "deliver-webhook": async (payload, job) => {
+    "webhook.deliver": async (payload, job) => {
       const result = await processDeliveryAttempt(processDeps, payload);
       if (result.outcome === "deferred") {
         // Back to the delayed set: no worker slot held, no BullMQ or delivery attempt spent. A job that did not

@@ -146,9 +146,7 @@ describe("dispatcher (worker in this process)", () => {
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id,
-        actor: "cli",
-        action: "webhook.retry",
-        requestId: "req-retry",
+        actor: { id: "cli", origin: "cli", requestId: "req-retry" },
       },
     );
     expect(retried.nextAttempt).toBe(8);

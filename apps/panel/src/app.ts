@@ -3,14 +3,12 @@ import express, { Router } from "express";
 import helmet from "helmet";
 import multer from "multer";
 import type { PanelDeps } from "./container.ts";
-import { requestContext } from "./http/context.ts";
+import { panelRequestContext } from "./http/context.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { loadSession, requireUser, verifyCsrf } from "./http/session.ts";
 import { PUBLIC_PAGES, SIGNED_IN_PAGES } from "./pages/index.ts";
 
 const ASSETS_DIR = fileURLToPath(new URL("./assets/", import.meta.url));
-/** Routes whose forms upload a file (multipart/form-data, field `arquivo`). */
-const MULTIPART_ROUTES = ["/campanhas"];
 /** A CSV of 100 000 recipients with their variables fits well within this. */
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
@@ -19,7 +17,7 @@ export function createPanelApp(deps: PanelDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.config.TRUST_PROXY_HOPS);
-  app.use(requestContext(deps.logger));
+  app.use(panelRequestContext(deps.logger));
   app.use(
     helmet({
       // Strict CSP: only this origin's stylesheet and script, no inline code, no framing, forms post only here.
@@ -47,13 +45,15 @@ export function createPanelApp(deps: PanelDeps): express.Express {
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.use(express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 200 }));
   app.use(loadSession(deps.db, deps.session));
-  // Multipart forms (a campaign's CSV) are read before the CSRF check, so their `_csrf` field is checked like any
-  // form's: only for signed-in users, only on the routes that take a file, in memory, bounded.
+  // Multipart forms (a campaign's CSV, field `arquivo`) are read before the CSRF check, so their `_csrf` field is
+  // checked like any form's: only for signed-in users, only on the routes a page declares, in memory, bounded.
   const upload = multer({
     storage: multer.memoryStorage(),
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024 },
   }).single("arquivo");
-  app.post(MULTIPART_ROUTES, (req, res, next) => (req.panelUser ? upload(req, res, next) : next()));
+  const multipartRoutes = SIGNED_IN_PAGES.flatMap((section) => section.multipartRoutes ?? []);
+  if (multipartRoutes.length > 0)
+    app.post(multipartRoutes, (req, res, next) => (req.panelUser ? upload(req, res, next) : next()));
   app.use(verifyCsrf(deps.session));
   // Pages are per user: never cached by a shared cache or the back button after sign-out.
   app.use((_req, res, next) => {

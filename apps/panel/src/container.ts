@@ -1,10 +1,13 @@
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   PRODUCTION_INTEGRATION_POLICY,
-  TemplateCache,
+  createAccountDirectory,
   createNumberThroughput,
+  type AccountDirectory,
+  type CampaignControlDeps,
   type IntegrationPolicy,
   type NumberThroughput,
+  type TemplateCache,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import {
@@ -16,7 +19,8 @@ import {
   type WebhookQueue,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { createMetaClient, type MetaClient } from "@gw/meta";
+import type { MetaClient } from "@gw/meta";
+import { createCampaignControls, createProvider, createTemplateCatalogue } from "@gw/wiring";
 import type { PanelConfig } from "./config.ts";
 import { createLoginThrottle, type LoginThrottle } from "./http/throttle.ts";
 import type { SessionOptions } from "./http/session.ts";
@@ -30,6 +34,8 @@ export interface PanelDeps {
   queue: WebhookQueue;
   meta: MetaClient;
   templates: TemplateCache;
+  /** Business numbers and their WABAs, as the API resolves them. */
+  directory: AccountDirectory;
   logger: Logger;
   throttle: LoginThrottle;
   session: SessionOptions;
@@ -38,6 +44,8 @@ export interface PanelDeps {
   campaignQueue: CampaignQueue;
   /** The numbers' pacing shared with the API and the worker: campaign ETAs use the rate in force. */
   throughput: NumberThroughput;
+  /** The campaign services' deps: the controls wake the campaign's tick job at once, as the API's do. */
+  campaigns: CampaignControlDeps;
 }
 
 export function buildPanelDeps(
@@ -47,15 +55,10 @@ export function buildPanelDeps(
 ): PanelDeps {
   const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
   const redis = overrides.redis ?? createRedis(config);
-  const meta =
-    overrides.meta ??
-    createMetaClient({
-      baseUrl: config.META_BASE_URL,
-      apiVersion: config.META_API_VERSION,
-      accessToken: config.META_ACCESS_TOKEN,
-      timeoutMs: config.META_TIMEOUT_MS,
-      logger,
-    });
+  const meta = overrides.meta ?? createProvider(config, logger);
+  const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
+  // Read only here (the number's back-off factor, for campaign ETAs); sends happen in the API and the worker.
+  const throughput = createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX });
   return {
     config,
     db,
@@ -63,13 +66,8 @@ export function buildPanelDeps(
     queue: createWebhookQueue(redis, config.REDIS_KEY_PREFIX),
     meta,
     // The same cache the API reads (same Redis keys), so the panel and the API show one catalogue.
-    templates: new TemplateCache({
-      redis,
-      keyPrefix: config.REDIS_KEY_PREFIX,
-      ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
-      source: { listTemplates: (wabaId) => meta.listTemplates(wabaId) },
-      logger,
-    }),
+    templates: createTemplateCatalogue(config, { redis, meta, logger }),
+    directory: createAccountDirectory(db),
     logger,
     throttle: createLoginThrottle({
       redis,
@@ -82,9 +80,9 @@ export function buildPanelDeps(
     integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
       ? DEVELOPMENT_INTEGRATION_POLICY
       : PRODUCTION_INTEGRATION_POLICY,
-    campaignQueue: createCampaignQueue(redis, config.REDIS_KEY_PREFIX),
-    // Read only here (the number's back-off factor); the default policy's headroom is the one sends use.
-    throughput: createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    campaignQueue,
+    throughput,
+    campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),
   };
 }
 

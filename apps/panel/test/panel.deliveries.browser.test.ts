@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
-import { eventually, reply, startReceiver, type Receiver } from "@gw/testkit";
+import { eventually, reply, startReceiver, type Receiver, testActor } from "@gw/testkit";
 import {
   createTenant,
   screenshot,
@@ -49,7 +49,12 @@ describe("panel Entregas in Chromium", () => {
     receiver = await startReceiver((_request, res) => reply(res, 200, "ok"));
     const integration = await setIntegration(
       { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
-      { accountId: tenant.accountId, url: receiver.url, events: ["message.status", "message.received"] },
+      {
+        actor: testActor,
+        accountId: tenant.accountId,
+        url: receiver.url,
+        events: ["message.status", "message.received"],
+      },
     );
     integrationId = integration.id;
     admin = await signIn(stack, tenant.users.admin.email);

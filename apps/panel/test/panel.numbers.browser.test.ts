@@ -9,6 +9,7 @@ import {
   type PanelStack,
   type TestTenant,
 } from "./support/stack.ts";
+import { testActor } from "@gw/testkit";
 
 jest.setTimeout(60_000);
 
@@ -43,9 +44,15 @@ describe("panel Números in Chromium", () => {
     other = await createTenant(stack.db);
     await addBusinessNumber(
       { db: stack.db },
-      { accountId: tenant.accountId, phoneNumberId: second, wabaId: tenant.wabaId, displayNumber: "+55 21 3000-0000" },
+      {
+        actor: testActor,
+        accountId: tenant.accountId,
+        phoneNumberId: second,
+        wabaId: tenant.wabaId,
+        displayNumber: "+55 21 3000-0000",
+      },
     );
-    await setNumberMessagingRate({ db: stack.db }, { phoneNumberId: second, ratePerSecond: 20, actor: "test" });
+    await setNumberMessagingRate({ db: stack.db }, { phoneNumberId: second, ratePerSecond: 20, actor: testActor });
     await control("/numbers", {
       phone_number_id: tenant.phoneNumberId,
       verified_name: "Padaria Verificada",

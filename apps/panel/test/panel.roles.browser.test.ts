@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import { invitePanelUser } from "@gw/core";
 import { SIGNED_IN_PAGES } from "../src/pages/index.ts";
 import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "./support/stack.ts";
+import { testActor } from "@gw/testkit";
 
 jest.setTimeout(90_000);
 
@@ -120,7 +121,7 @@ describe("roles, CSRF and tenant isolation of the panel's forms (Chromium)", () 
         email: `convidado-${randomUUID().slice(0, 6)}@exemplo.com.br`,
         role: "viewer",
         invitedBy: other.users.owner.id,
-        actor: "test",
+        actor: testActor,
       },
     );
     const page = await signIn(stack, tenant.users.owner.email);

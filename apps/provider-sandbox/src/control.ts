@@ -1,30 +1,57 @@
 import { META_TITLES, type MetaCode } from "./graph/errors.ts";
 import express from "express";
 import { z } from "zod";
-import { inboundMessage, inboundSchema } from "./inbound.ts";
+import {
+  accountUpdate,
+  accountUpdateSchema,
+  businessCapabilitySchema,
+  businessCapabilityUpdate,
+  numberQualityUpdate,
+  numberQualityUpdateSchema,
+} from "./account-events.ts";
+import { inboundMessage, inboundSchema, inboundSender } from "./inbound.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
+import { changeIdentity, identityChangeSchema } from "./identity-changes.ts";
 import { pendingRedeliveries } from "./pending.ts";
 import { sentStats } from "./stats.ts";
 import {
   clearState,
-  digitsOf,
+  normalizeRecipient,
   recent,
-  recordContactMessage,
   runtimeConfigFrom,
   type FaultRule,
   type SandboxState,
 } from "./state.ts";
 import {
   findCatalogueTemplate,
+  templateCategorySchema,
+  templateCategoryUpdate,
+  templateComponentsSchema,
+  templateComponentsUpdate,
   templateQualitySchema,
   templateQualityUpdate,
   templateStatusSchema,
   templateStatusUpdate,
 } from "./template-events.ts";
-import type { SandboxOptions, SandboxTemplate } from "./types.ts";
-import { stoppedContacts, userPreferenceSchema, userPreferenceUpdate } from "./user-preferences.ts";
-import { webhookPayload, type TemplateWebhookPayload } from "./webhooks.ts";
+import { MESSAGING_LIMIT_TIERS, type SandboxOptions, type SandboxTemplate } from "./types.ts";
+import { preferenceUser, stoppedContacts, userPreferenceSchema, userPreferenceUpdate } from "./user-preferences.ts";
+import {
+  contactBookSchema,
+  phoneExchangeSchema,
+  portfolioSchema,
+  portfolioView,
+  portfolioViews,
+  registerUser,
+  registerUserSchema,
+  setContactBook,
+  setPhoneExchange,
+  setPortfolio,
+  usersListSchema,
+  type Outcome,
+} from "./user-registry.ts";
+import { findUser, userView, type SandboxUser } from "./users.ts";
+import { webhookPayload, type AccountWebhookPayload, type TemplateWebhookPayload } from "./webhooks.ts";
 
 const statusesSchema = z.object({
   phone_number_id: z.string().min(1).optional(),
@@ -36,6 +63,7 @@ const statusesSchema = z.object({
         id: z.string().min(1),
         status: z.string().min(1),
         recipient_id: z.string().min(1).optional(),
+        recipient_user_id: z.string().min(1).optional(),
         timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).optional(),
         errors: z.array(z.record(z.string(), z.unknown())).optional(),
       }),
@@ -70,8 +98,11 @@ const configSchema = z
     webhookUrl: z.url().nullable(),
     statusDelaysMs: delaysSchema.partial(),
     autoStatuses: z.boolean(),
+    /** Phone numbers or BSUIDs. */
     unreachable: z.array(z.string()),
     failAfterSend: z.array(z.string()),
+    /** ISO countries whose authentication templates are priced `authentication-international`. */
+    authenticationInternational: z.array(z.string().regex(/^[A-Z]{2}$/, "deve ser um código ISO de país (ex.: IN)")),
     enforceWindow: z.boolean(),
     rateLimitPerSecond: z.number().int().min(1).nullable(),
     /** Per phone_number_id (merged into the current ones); null drops a number's own rate (back to the default). */
@@ -102,8 +133,10 @@ const numberSchema = z
     display_phone_number: z.string().min(1),
     verified_name: z.string().min(1),
     quality_rating: z.enum(["GREEN", "YELLOW", "RED", "UNKNOWN"]),
-    messaging_limit_tier: z.enum(["TIER_50", "TIER_250", "TIER_1K", "TIER_10K", "TIER_100K", "TIER_UNLIMITED"]),
+    messaging_limit_tier: z.enum(MESSAGING_LIMIT_TIERS),
     throughput_level: z.enum(["STANDARD", "HIGH", "NOT_APPLICABLE"]),
+    /** The business portfolio the number belongs to (BSUIDs, contact book); not part of the node. */
+    portfolio_id: z.string().min(1),
   })
   .partial()
   .required({ phone_number_id: true })
@@ -130,6 +163,12 @@ function parseValue<S extends z.ZodType>(schema: S, value: unknown, res: express
   return undefined;
 }
 
+/** Answers a control call's outcome: the view of its value, or its Portuguese refusal. */
+function answer<T>(res: express.Response, outcome: Outcome<T>, view: (value: T) => unknown): void {
+  if ("ok" in outcome) res.json(view(outcome.ok));
+  else res.status(outcome.status).json({ error: { message: outcome.error } });
+}
+
 function publicConfig(state: SandboxState): Record<string, unknown> {
   const { templates, numbers: _numbers, ...rest } = state.config;
   return { ...rest, templatesCount: templates.length };
@@ -138,15 +177,21 @@ function publicConfig(state: SandboxState): Record<string, unknown> {
 /** The control API under /_sandbox: drives the sandbox from tests and shows what it received. */
 export function controlRouter(state: SandboxState, initial: SandboxOptions): express.Router {
   const router = express.Router();
+  const limit = () => state.config.historyLimit;
+  const unknownUser = (res: express.Response): void =>
+    void res
+      .status(404)
+      .json({ error: { message: "Usuário desconhecido pelo sandbox (registre-o em POST /_sandbox/users)." } });
+
   router.post("/inbound", async (req, res) => {
     const input = parse(inboundSchema, req, res);
     if (!input) return;
-    const { message, timestampMs } = inboundMessage(state, input);
-    // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
-    recordContactMessage(state, input.phone_number_id, input.from, timestampMs);
+    const user = inboundSender(state, input);
+    if (!user) return unknownUser(res);
+    const { message, contact } = inboundMessage(state, input, user);
     const payload = webhookPayload(state, input.phone_number_id, {
       wabaId: input.waba_id,
-      contacts: [{ profile: { name: input.name ?? "Cliente Sandbox" }, wa_id: digitsOf(input.from) }],
+      contacts: [contact],
       messages: [message],
     });
     const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
@@ -161,19 +206,24 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     for (const item of input.statuses) {
       const known = state.sent.findLast((s) => s.wamid === item.id);
       phoneNumberId ??= known?.phone_number_id;
-      const recipient = item.recipient_id ?? known?.wa_id;
-      if (!recipient) {
+      const recipient = item.recipient_id ?? known?.wa_id ?? undefined;
+      // A send the sandbox addressed by BSUID: its BSUID stands for the recipient when none is given.
+      const recipientUserId = item.recipient_user_id ?? (recipient === undefined ? known?.user_id : undefined);
+      if (recipient === undefined && recipientUserId === undefined) {
         res.status(400).json({
-          error: { message: `recipient_id é obrigatório: a mensagem ${item.id} não foi enviada por este sandbox.` },
+          error: {
+            message: `recipient_id é obrigatório (ou recipient_user_id): a mensagem ${item.id} não foi enviada por este sandbox.`,
+          },
         });
         return;
       }
-      const { id, status, timestamp, recipient_id: _ignored, ...extra } = item;
+      const { id, status, timestamp, recipient_id: _id, recipient_user_id: _userId, ...extra } = item;
       statuses.push({
         id,
         status,
         timestamp: String(timestamp ?? Math.floor(state.now() / 1000)),
-        recipient_id: recipient,
+        ...(recipient === undefined ? {} : { recipient_id: recipient }),
+        ...(recipientUserId === undefined ? {} : { recipient_user_id: recipientUserId }),
         ...extra,
       });
     }
@@ -228,6 +278,103 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (!input) return;
     await emitTemplateWebhook(res, input, (template) => templateQualityUpdate(state, template, input));
   });
+  router.post("/templates/components", async (req, res) => {
+    const input = parse(templateComponentsSchema, req, res);
+    if (!input) return;
+    await emitTemplateWebhook(res, input, (template) => templateComponentsUpdate(state, template, input));
+  });
+  router.post("/templates/category", async (req, res) => {
+    const input = parse(templateCategorySchema, req, res);
+    if (!input) return;
+    await emitTemplateWebhook(res, input, (template) => templateCategoryUpdate(state, template, input));
+  });
+
+  // WABA-level health webhooks (meta-2026 §3): signed and redelivered like the others.
+  const emitAccountWebhook = async (
+    res: express.Response,
+    payload: AccountWebhookPayload,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> => {
+    const webhookStatus = await deliver(state, "account", payload, { source: "control" });
+    res.json({ webhook_status: webhookStatus, payload, ...extra });
+  };
+  router.post("/account-update", async (req, res) => {
+    const input = parse(accountUpdateSchema, req, res);
+    if (!input) return;
+    await emitAccountWebhook(res, accountUpdate(state, input));
+  });
+  router.post("/numbers/quality-update", async (req, res) => {
+    const input = parse(numberQualityUpdateSchema, req, res);
+    if (!input) return;
+    const payload = numberQualityUpdate(state, input);
+    await emitAccountWebhook(res, payload, {
+      number: phoneNumberNode(state, input.phone_number_id),
+      rate_per_second: state.config.numberRates[input.phone_number_id] ?? state.config.rateLimitPerSecond ?? null,
+    });
+  });
+  router.post("/business-capability", async (req, res) => {
+    const input = parse(businessCapabilitySchema, req, res);
+    if (!input) return;
+    const payload = businessCapabilityUpdate(state, input);
+    await emitAccountWebhook(res, payload, {
+      portfolio: portfolioView(state, input.portfolio_id ?? state.config.portfolioId),
+    });
+  });
+
+  // Users: BSUIDs, usernames, phones that may or may not be shared, identity changes (meta-2026 §1).
+  router.get("/users", (req, res) => {
+    const input = parseValue(usersListSchema, req.query, res);
+    if (!input) return;
+    const { phone_number_id: phoneNumberId, ...query } = input;
+    const named = query.phone !== undefined || query.user_id !== undefined || query.username !== undefined;
+    const found = named ? findUser(state, query) : undefined;
+    const users: SandboxUser[] = named ? (found ? [found] : []) : [...state.users.values()];
+    res.json({ users: users.map((user) => userView(state, user, phoneNumberId)) });
+  });
+  router.post("/users", (req, res) => {
+    const input = parse(registerUserSchema, req, res);
+    if (!input) return;
+    answer(res, registerUser(state, input), (user) => userView(state, user));
+  });
+  router.post("/users/contact-book", (req, res) => {
+    const input = parse(contactBookSchema, req, res);
+    if (!input) return;
+    answer(res, setContactBook(state, input), (user) => userView(state, user));
+  });
+  router.post("/users/phone-exchange", (req, res) => {
+    const input = parse(phoneExchangeSchema, req, res);
+    if (!input) return;
+    answer(res, setPhoneExchange(state, input), (user) => userView(state, user, input.phone_number_id));
+  });
+  router.post("/users/identity-change", async (req, res) => {
+    const input = parse(identityChangeSchema, req, res);
+    if (!input) return;
+    const outcome = changeIdentity(state, input);
+    if (!("ok" in outcome)) return void res.status(outcome.status).json({ error: { message: outcome.error } });
+    const webhooks: Record<string, unknown>[] = [];
+    // In order, one at a time: the gateway sees the system messages before user_id_update.
+    for (const notice of outcome.ok.notices) {
+      const webhookStatus = await deliver(state, notice.kind, notice.payload, { source: "control" });
+      webhooks.push({
+        phone_number_id: notice.phoneNumberId,
+        type: notice.what,
+        webhook_status: webhookStatus,
+        payload: notice.payload,
+      });
+    }
+    res.json({ user: userView(state, outcome.ok.user), webhooks });
+  });
+  router.get("/portfolios", (_req, res) => void res.json({ portfolios: portfolioViews(state) }));
+  router.post("/portfolios", (req, res) => {
+    const input = parse(portfolioSchema, req, res);
+    if (!input) return;
+    res.json(portfolioView(state, setPortfolio(state, input)));
+  });
+  router.get("/read-marks", (req, res) => {
+    const phoneNumberId = typeof req.query.phone_number_id === "string" ? req.query.phone_number_id : undefined;
+    const marks = recent(state.readMarks, limit());
+    res.json({ read_marks: phoneNumberId ? marks.filter((m) => m.phone_number_id === phoneNumberId) : marks });
+  });
 
   router.get("/numbers", (_req, res) => {
     res.json({ numbers: Object.keys(state.config.numbers).map((id) => phoneNumberNode(state, id)) });
@@ -235,16 +382,20 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   router.post("/numbers", (req, res) => {
     const input = parse(numberSchema, req, res);
     if (!input) return;
-    const { phone_number_id: id, ...settings } = input;
-    // A new object: the options the sandbox started with stay as they were, for `reset {"config": true}`.
-    state.config.numbers = { ...state.config.numbers, [id]: { ...state.config.numbers[id], ...settings } };
+    const { phone_number_id: id, portfolio_id: portfolio, ...settings } = input;
+    // New objects: the options the sandbox started with stay as they were, for `reset {"config": true}`.
+    if (Object.keys(settings).length > 0 || portfolio === undefined)
+      state.config.numbers = { ...state.config.numbers, [id]: { ...state.config.numbers[id], ...settings } };
+    if (portfolio !== undefined) state.config.numberPortfolios = { ...state.config.numberPortfolios, [id]: portfolio };
     res.json(phoneNumberNode(state, id));
   });
 
   router.post("/user-preferences", async (req, res) => {
     const input = parse(userPreferenceSchema, req, res);
     if (!input) return;
-    const payload = userPreferenceUpdate(state, input);
+    const user = preferenceUser(state, input);
+    if (!user) return unknownUser(res);
+    const payload = userPreferenceUpdate(state, input, user);
     const webhookStatus = input.webhook
       ? await deliver(state, "user_preferences", payload, { source: "control" })
       : null;
@@ -278,7 +429,6 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   });
   router.get("/faults", (_req, res) => void res.json({ faults: state.faults }));
 
-  const limit = () => state.config.historyLimit;
   router.get("/sent", (_req, res) => void res.json(recent(state.sent, limit())));
   router.get("/sent/stats", (req, res) => {
     const input = parseValue(statsSchema, req.query, res);
@@ -297,8 +447,9 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (input.webhookUrl !== undefined) config.webhookUrl = input.webhookUrl ?? undefined;
     if (input.statusDelaysMs) config.statusDelaysMs = { ...config.statusDelaysMs, ...input.statusDelaysMs };
     if (input.autoStatuses !== undefined) config.autoStatuses = input.autoStatuses;
-    if (input.unreachable) config.unreachable = input.unreachable.map(digitsOf);
-    if (input.failAfterSend) config.failAfterSend = input.failAfterSend.map(digitsOf);
+    if (input.unreachable) config.unreachable = input.unreachable.map(normalizeRecipient);
+    if (input.failAfterSend) config.failAfterSend = input.failAfterSend.map(normalizeRecipient);
+    if (input.authenticationInternational) config.authenticationInternational = input.authenticationInternational;
     if (input.enforceWindow !== undefined) config.enforceWindow = input.enforceWindow;
     if (input.rateLimitPerSecond !== undefined) config.rateLimitPerSecond = input.rateLimitPerSecond ?? undefined;
     if (input.numberRates) {

@@ -2,7 +2,21 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { registerMedia } from "./graph/media.ts";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
-import { digitsOf, type SandboxState } from "./state.ts";
+import { recordContactMessage, type SandboxState } from "./state.ts";
+import {
+  BSUID_PATTERN,
+  findUser,
+  identityOf,
+  PARENT_BSUID_PATTERN,
+  PHONE_PATTERN,
+  portfolioOf,
+  recordPhoneExchange,
+  refOf,
+  USERNAME_PATTERN,
+  webhookContact,
+  type SandboxUser,
+} from "./users.ts";
+import type { WebhookContact } from "./webhooks.ts";
 
 const INBOUND_TYPES = [
   "text",
@@ -28,11 +42,19 @@ const DEFAULT_MIME: Record<string, string> = {
 
 const unixSeconds = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
 
-/** Body of POST /_sandbox/inbound: a message from a contact, in the sandbox's own short form. */
+/**
+ * Body of POST /_sandbox/inbound: a message from a contact, in the sandbox's own short form. The sender is named by
+ * exactly one of `from` (its phone), `user_id` (its BSUID or parent BSUID) or `username` (a registered user's).
+ */
 export const inboundSchema = z
   .object({
     phone_number_id: z.string().min(1),
-    from: z.string().regex(/^\+?[\d\s().-]{8,20}$/, "deve ser um número de telefone"),
+    from: z.string().regex(PHONE_PATTERN, "deve ser um número de telefone").optional(),
+    user_id: z
+      .string()
+      .refine((id) => BSUID_PATTERN.test(id) || PARENT_BSUID_PATTERN.test(id), "deve ser um BSUID")
+      .optional(),
+    username: z.string().regex(USERNAME_PATTERN, "deve ser um nome de usuário do WhatsApp").optional(),
     name: z.string().optional(),
     type: z.enum(INBOUND_TYPES),
     text: z.string().optional(),
@@ -74,6 +96,10 @@ export const inboundSchema = z
     waba_id: z.string().min(1).optional(),
   })
   .superRefine((input, ctx) => {
+    const senders = [input.from, input.user_id, input.username].filter((v) => v !== undefined).length;
+    if (senders !== 1) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "informe exatamente um de from, user_id ou username" });
+    }
     const need = (field: "text" | "button" | "interactive", when: string) => {
       if (input.type === when && input[field] === undefined) {
         ctx.addIssue({ code: "custom", path: [field], message: `obrigatório quando type é ${when}` });
@@ -86,27 +112,53 @@ export const inboundSchema = z
 
 export type InboundInput = z.infer<typeof inboundSchema>;
 
+/** The sender a control-API input names; undefined for a BSUID or username the sandbox does not know. */
+export function inboundSender(state: SandboxState, input: InboundInput): SandboxUser | undefined {
+  const query = { phone: input.from, user_id: input.user_id, username: input.username };
+  return findUser(state, query, portfolioOf(state, input.phone_number_id));
+}
+
 /**
- * The `messages[0]` object of Meta's inbound webhook for a control-API input. Media messages get their bytes
- * registered, so GET /{media-id} and its download URL serve them.
+ * The `contacts[0]` and `messages[0]` objects of Meta's inbound webhook for a control-API input (meta-2026 §1.4):
+ * `user_id`/`from_user_id` always, the parent BSUID when enabled, `profile.username` when adopted, the phone
+ * (`wa_id`, `from`) only when this number may see it. Records the sender's window, the inbound message (for
+ * mark-as-read) and, when the phone showed, the phone exchange. Media messages get their bytes registered, so
+ * GET /{media-id} and its download URL serve them.
  */
 export function inboundMessage(
   state: SandboxState,
   input: InboundInput,
-): { message: Record<string, unknown>; timestampMs: number } {
-  const from = digitsOf(input.from);
+  user: SandboxUser,
+): { message: Record<string, unknown>; contact: WebhookContact } {
+  if (input.name !== undefined) {
+    // The profile name the user shows from now on (a phone user's is kept aside: it is not stored).
+    if (user.registered) user.name = input.name;
+    else state.profileNames.set(user.key, input.name);
+  }
+  const identity = { ...identityOf(state, user, input.phone_number_id), ...(input.name ? { name: input.name } : {}) };
   const seconds = input.timestamp ?? Math.floor(state.now() / 1000);
-  const message: Record<string, unknown> = {
-    from,
-    id: input.id ?? newWamid(from),
-    timestamp: String(seconds),
-    type: input.type,
-  };
+  const message: Record<string, unknown> = {};
+  if (identity.phone !== undefined) message.from = identity.phone;
+  message.from_user_id = identity.userId;
+  if (identity.parentUserId !== undefined) message.from_parent_user_id = identity.parentUserId;
+  message.id = input.id ?? newWamid(identity.phone ?? identity.userId);
+  message.timestamp = String(seconds);
+  message.type = input.type;
   if (input.context) {
     message.context = { from: input.context.from ?? displayPhoneNumber(input.phone_number_id), id: input.context.id };
   }
   Object.assign(message, content(state, input));
-  return { message, timestampMs: seconds * 1000 };
+
+  const atMs = seconds * 1000;
+  // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
+  recordContactMessage(state, input.phone_number_id, user.key, atMs);
+  if (identity.phone !== undefined) recordPhoneExchange(state, user, input.phone_number_id, atMs);
+  state.inboundMessages.set(String(message.id), { phoneNumberId: input.phone_number_id, user: refOf(user), atMs });
+  for (const oldest of state.inboundMessages.keys()) {
+    if (state.inboundMessages.size <= state.config.historyLimit) break;
+    state.inboundMessages.delete(oldest);
+  }
+  return { message, contact: webhookContact(identity, { username: true }) };
 }
 
 function content(state: SandboxState, input: InboundInput): Record<string, unknown> {

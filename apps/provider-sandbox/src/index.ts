@@ -11,7 +11,20 @@ export type {
   FaultMode,
   FaultRoute,
 } from "./state.ts";
-export type { WebhookPayload, WebhookValue, UserPreferencesPayload, UserPreferenceItem } from "./webhooks.ts";
+export type {
+  WebhookPayload,
+  WebhookValue,
+  WebhookContact,
+  UserPreferencesPayload,
+  UserPreferenceItem,
+  UserIdUpdatePayload,
+  UserIdUpdateItem,
+  WabaWebhookPayload,
+  TemplateWebhookPayload,
+  AccountWebhookPayload,
+} from "./webhooks.ts";
+export type { ReadMark } from "./users.ts";
+export type { Pricing } from "./pricing.ts";
 export type { NumberStats } from "./stats.ts";
 export { RETRY_WAITS_MS, RETRY_WINDOW_MS, retryWaitMs } from "./deliveries.ts";
 export { MAX_STATUSES_PER_PAYLOAD } from "./statuses.ts";
@@ -26,4 +39,6 @@ export type {
   StatusDelays,
   PairRate,
   RuntimeConfig,
+  PortfolioSettings,
+  MessagingLimitTier,
 } from "./types.ts";

@@ -1,5 +1,6 @@
 import type { Redelivery } from "./deliveries.ts";
 import type { SandboxState } from "./state.ts";
+import type { AnyWebhookPayload } from "./webhooks.ts";
 
 /** One payload waiting for a redelivery, as GET /_sandbox/webhooks/pending lists it. */
 export interface PendingRedelivery {
@@ -20,9 +21,12 @@ export interface PendingRedelivery {
   /** Later statuses of its messages that wait for it to settle (per-message order). */
   held_statuses: number;
   summary: {
+    /** Empty for WABA-level payloads (templates, account health), which name no number in `metadata`. */
     phone_number_id: string;
-    statuses: { id: string; status: string; recipient_id: string }[];
-    messages: { id: string; from: string; type: string }[];
+    /** `recipient_id` is null for a status without it (a BSUID send whose phone cannot be shared). */
+    statuses: { id: string; status: string; recipient_id: string | null }[];
+    /** `from` is null for a message without it (a user whose phone cannot be shared); `from_user_id` when present. */
+    messages: { id: string; from: string | null; from_user_id?: string; type: string }[];
   };
 }
 
@@ -30,8 +34,22 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : String(value);
 }
 
+function optionalText(value: unknown): string | null {
+  return value === undefined ? null : text(value);
+}
+
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** The business number of a messages-like change (`value.metadata`); WABA-level changes have none. */
+function numberOf(change: AnyWebhookPayload["entry"][number]["changes"][number] | undefined): string | undefined {
+  if (!change) return undefined;
+  const value: unknown = change.value;
+  if (typeof value !== "object" || value === null || !("metadata" in value)) return undefined;
+  const metadata: unknown = value.metadata;
+  if (typeof metadata !== "object" || metadata === null || !("phone_number_id" in metadata)) return undefined;
+  return typeof metadata.phone_number_id === "string" ? metadata.phone_number_id : undefined;
 }
 
 /** Pending redeliveries, oldest first failure first. */
@@ -43,7 +61,7 @@ export function pendingRedeliveries(state: SandboxState): PendingRedelivery[] {
     const statuses = (value?.statuses ?? []).map((s) => ({
       id: text(s.id),
       status: text(s.status),
-      recipient_id: text(s.recipient_id),
+      recipient_id: optionalText(s.recipient_id),
     }));
     let held = 0;
     if (delivery.source === "auto") {
@@ -61,9 +79,14 @@ export function pendingRedeliveries(state: SandboxState): PendingRedelivery[] {
       last_error: delivery.lastError,
       held_statuses: held,
       summary: {
-        phone_number_id: (change?.field === "user_preferences" ? change.value : value)?.metadata.phone_number_id ?? "",
+        phone_number_id: numberOf(change) ?? "",
         statuses,
-        messages: (value?.messages ?? []).map((m) => ({ id: text(m.id), from: text(m.from), type: text(m.type) })),
+        messages: (value?.messages ?? []).map((m) => ({
+          id: text(m.id),
+          from: optionalText(m.from),
+          ...(m.from_user_id === undefined ? {} : { from_user_id: text(m.from_user_id) }),
+          type: text(m.type),
+        })),
       },
     };
   });

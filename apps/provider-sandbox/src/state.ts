@@ -5,9 +5,11 @@ import type { Redelivery } from "./deliveries.ts";
 import type { MessageLane, StatusBatch } from "./statuses.ts";
 import { WebhookTransport } from "./transport.ts";
 import type { RuntimeConfig, SandboxOptions } from "./types.ts";
+import type { InboundRecord, ReadMark, SandboxUser } from "./users.ts";
 
 export const DEFAULT_STATUS_DELAYS = { sent: 50, delivered: 150, read: 300 } as const;
 export const DEFAULT_WABA_ID = "102290129340398";
+export const DEFAULT_PORTFOLIO_ID = "102290129340300";
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const PAIRS_SWEEP_MIN = 10_000;
@@ -16,8 +18,14 @@ const PAIRS_SWEEP_MIN = 10_000;
 export interface SentMessage {
   phone_number_id: string;
   wamid: string;
-  to: string;
-  wa_id: string;
+  /** The request's `to` (a phone number); null for a send addressed by `recipient` alone (a BSUID). */
+  to: string | null;
+  /** The digits of `to`, as Meta answers them in `contacts[].wa_id`; null for a BSUID send. */
+  wa_id: string | null;
+  /** The request's `recipient` when it addressed the send (no `to`); null otherwise (`to` wins when both are set). */
+  recipient: string | null;
+  /** The recipient's BSUID in the number's portfolio when the send was accepted. */
+  user_id: string;
   type: string;
   /** The exact JSON received, parsed. */
   body: unknown;
@@ -46,9 +54,11 @@ export interface WebhookRecord {
   url: string;
   /**
    * `templates`: message_template_status_update / message_template_quality_update (POST /_sandbox/templates/…);
-   * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences).
+   * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences);
+   * `user_id_update`: a user's BSUID changed (POST /_sandbox/users/identity-change; its system messages are
+   * `inbound`); `account`: account_update, phone_number_quality_update, business_capability_update.
    */
-  kind: "statuses" | "inbound" | "templates" | "user_preferences";
+  kind: "statuses" | "inbound" | "templates" | "user_preferences" | "user_id_update" | "account";
   payload: unknown;
   raw: string;
   signature: string;
@@ -104,21 +114,41 @@ export interface SandboxState {
   requests: GraphRequestRecord[];
   webhooks: WebhookRecord[];
   faults: FaultRule[];
-  /** `${phone_number_id}:${wa_id}` -> ms of the contact's latest message. */
+  /** `${phone_number_id}:${user key}` -> ms of the contact's latest message. */
   windows: Map<string, number>;
   /** phone_number_id -> ms of accepted sends within the last second, oldest first. */
   rate: Map<string, number[]>;
-  /** `${phone_number_id}:${contact}` -> ms of accepted sends within the pair-rate window, oldest first. */
+  /** `${phone_number_id}:${user key}` -> ms of accepted sends within the pair-rate window, oldest first. */
   pairs: Map<string, number[]>;
   /** `pairs` is swept of expired entries when it reaches this size (amortized: doubles after each sweep). */
   pairsSweepAt: number;
   /** phone_number_id -> Meta code -> sends refused with it (130429, 131056...), for GET /_sandbox/sent/stats. */
   refusals: Map<string, Map<number, number>>;
   /**
-   * `${phone_number_id}:${contact}` -> ms when the contact stopped marketing messages from that number: marketing
+   * `${phone_number_id}:${user key}` -> ms when the contact stopped marketing messages from that number: marketing
    * templates to them are accepted, then fail with 131050 (POST /_sandbox/user-preferences).
    */
   marketingStopped: Map<string, number>;
+  /**
+   * Users registered through the control API (usernames, withheld phones, identity changes), by key. Every other
+   * phone number is a plain phone user the sandbox derives on the fly (`users.ts`), as before BSUIDs.
+   */
+  users: Map<string, SandboxUser>;
+  /** contactKey(phone) -> key of the registered user with that phone. */
+  userPhones: Map<string, string>;
+  userSeq: number;
+  /** BSUIDs and parent BSUIDs replaced by an identity change: sends to them fail like unknown ones. */
+  retiredUserIds: Set<string>;
+  /** `${phone_number_id}:${user key}` -> ms of the latest message exchanged with the user's phone (30-day rule). */
+  phoneExchanges: Map<string, number>;
+  /** portfolio id -> user keys in its contact book. */
+  contactBooks: Map<string, Set<string>>;
+  /** Phone user key -> the profile name its latest inbound message gave (registered users hold their own). */
+  profileNames: Map<string, string>;
+  /** Inbound messages the sandbox posted, by wamid (at most historyLimit): what mark-as-read may name. */
+  inboundMessages: Map<string, InboundRecord>;
+  /** Mark-as-read and typing-indicator calls accepted, oldest first (GET /_sandbox/read-marks). */
+  readMarks: ReadMark[];
   /** Media of inbound messages by media id, oldest first (at most historyLimit). */
   media: Map<string, SandboxMedia>;
   /**
@@ -146,13 +176,18 @@ export function digitsOf(phone: string): string {
   return phone.replace(/[\s+().-]/g, "");
 }
 
+/** An entry of the `unreachable` and `failAfterSend` lists: a phone number as digits, a BSUID as it is. */
+export function normalizeRecipient(value: string): string {
+  return /^[A-Z]{2}\./.test(value) ? value : digitsOf(value);
+}
+
 export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
   return {
     webhookUrl: options.webhookUrl,
     statusDelaysMs: { ...(options.statusDelaysMs ?? DEFAULT_STATUS_DELAYS) },
     autoStatuses: options.autoStatuses ?? true,
-    unreachable: (options.unreachable ?? []).map(digitsOf),
-    failAfterSend: (options.failAfterSend ?? []).map(digitsOf),
+    unreachable: (options.unreachable ?? []).map(normalizeRecipient),
+    failAfterSend: (options.failAfterSend ?? []).map(normalizeRecipient),
     enforceWindow: options.enforceWindow ?? true,
     rateLimitPerSecond: options.rateLimitPerSecond,
     numberRates: { ...options.numberRates },
@@ -160,6 +195,10 @@ export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
     templates: options.templates ?? FIXTURE_TEMPLATES,
     pageSize: options.pageSize ?? 25,
     numbers: { ...options.numbers },
+    portfolioId: options.portfolioId ?? DEFAULT_PORTFOLIO_ID,
+    portfolios: { ...options.portfolios },
+    numberPortfolios: { ...options.numberPortfolios },
+    authenticationInternational: [...(options.authenticationInternational ?? [])],
     webhookRetries: options.webhookRetries ?? true,
     webhookRetryScale: options.webhookRetryScale ?? 1,
     statusBatchMs: options.statusBatchMs ?? 0,
@@ -185,6 +224,15 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     pairsSweepAt: PAIRS_SWEEP_MIN,
     refusals: new Map(),
     marketingStopped: new Map(),
+    users: new Map(),
+    userPhones: new Map(),
+    userSeq: 0,
+    retiredUserIds: new Set(),
+    phoneExchanges: new Map(),
+    contactBooks: new Map(),
+    profileNames: new Map(),
+    inboundMessages: new Map(),
+    readMarks: [],
     media: new Map(),
     mediaIds: new Set(),
     generation: 0,
@@ -212,6 +260,15 @@ export function clearState(state: SandboxState): void {
   state.pairsSweepAt = PAIRS_SWEEP_MIN;
   state.refusals.clear();
   state.marketingStopped.clear();
+  state.users.clear();
+  state.userPhones.clear();
+  state.userSeq = 0;
+  state.retiredUserIds.clear();
+  state.phoneExchanges.clear();
+  state.contactBooks.clear();
+  state.profileNames.clear();
+  state.inboundMessages.clear();
+  state.readMarks = [];
   state.media.clear();
   state.redeliveries.clear();
   state.lanes.clear();
@@ -290,14 +347,18 @@ export function contactKey(waId: string): string {
   return old ? `55${old[1]}9${old[2]}` : digits;
 }
 
-export function recordContactMessage(state: SandboxState, phoneNumberId: string, waId: string, atMs: number): void {
-  const key = `${phoneNumberId}:${contactKey(waId)}`;
+/**
+ * The contact's latest message opens the 24 h window. `contact` is the user's key (`users.ts`: a phone user's is
+ * contactKey(phone), so both forms of a Brazilian number share one window).
+ */
+export function recordContactMessage(state: SandboxState, phoneNumberId: string, contact: string, atMs: number): void {
+  const key = `${phoneNumberId}:${contact}`;
   // Out-of-order arrivals must not shorten the window.
   state.windows.set(key, Math.max(state.windows.get(key) ?? 0, atMs));
 }
 
-export function windowOpen(state: SandboxState, phoneNumberId: string, waId: string): boolean {
-  const last = state.windows.get(`${phoneNumberId}:${contactKey(waId)}`);
+export function windowOpen(state: SandboxState, phoneNumberId: string, contact: string): boolean {
+  const last = state.windows.get(`${phoneNumberId}:${contact}`);
   return last !== undefined && state.now() - last < WINDOW_MS;
 }
 
@@ -323,22 +384,22 @@ export function withinRate(state: SandboxState, phoneNumberId: string): boolean 
   return list.length < limit;
 }
 
-function pairKey(phoneNumberId: string, waId: string): string {
-  return `${phoneNumberId}:${contactKey(waId)}`;
+function pairKey(phoneNumberId: string, contact: string): string {
+  return `${phoneNumberId}:${contact}`;
 }
 
-/** True when one more send from this number to this contact stays within the pair rate (when one is set). */
-export function withinPairRate(state: SandboxState, phoneNumberId: string, waId: string): boolean {
+/** True when one more send from this number to this contact (user key) stays within the pair rate (when one is set). */
+export function withinPairRate(state: SandboxState, phoneNumberId: string, contact: string): boolean {
   const pair = state.config.pairRate;
   if (!pair) return true;
-  const list = state.pairs.get(pairKey(phoneNumberId, waId));
+  const list = state.pairs.get(pairKey(phoneNumberId, contact));
   if (!list) return true;
   expire(list, state.now(), pair.windowMs);
   return list.length < pair.max;
 }
 
 /** Counted only while a limit applies, so the counters do not grow without one. */
-export function countSend(state: SandboxState, phoneNumberId: string, waId: string): void {
+export function countSend(state: SandboxState, phoneNumberId: string, contact: string): void {
   const now = state.now();
   if (rateOf(state, phoneNumberId) !== undefined) {
     const list = state.rate.get(phoneNumberId);
@@ -347,7 +408,7 @@ export function countSend(state: SandboxState, phoneNumberId: string, waId: stri
   }
   const pair = state.config.pairRate;
   if (!pair) return;
-  const key = pairKey(phoneNumberId, waId);
+  const key = pairKey(phoneNumberId, contact);
   const list = state.pairs.get(key);
   if (list) list.push(now);
   else state.pairs.set(key, [now]);
@@ -368,19 +429,19 @@ export function countRefusal(state: SandboxState, phoneNumberId: string, code: n
   codes.set(code, (codes.get(code) ?? 0) + 1);
 }
 
-/** Whether the contact stopped marketing messages from this number (and has not resumed them). */
-export function marketingStopped(state: SandboxState, phoneNumberId: string, waId: string): boolean {
-  return state.marketingStopped.has(pairKey(phoneNumberId, waId));
+/** Whether the contact (user key) stopped marketing messages from this number (and has not resumed them). */
+export function marketingStopped(state: SandboxState, phoneNumberId: string, contact: string): boolean {
+  return state.marketingStopped.has(pairKey(phoneNumberId, contact));
 }
 
-/** Records a contact's marketing preference for a number, as the user_preferences webhook reports it. */
+/** Records a contact's (user key) marketing preference for a number, as the user_preferences webhook reports it. */
 export function setMarketingPreference(
   state: SandboxState,
   phoneNumberId: string,
-  waId: string,
+  contact: string,
   value: "stop" | "resume",
 ): void {
-  const key = pairKey(phoneNumberId, waId);
+  const key = pairKey(phoneNumberId, contact);
   if (value === "stop") state.marketingStopped.set(key, state.now());
   else state.marketingStopped.delete(key);
 }

@@ -1,4 +1,4 @@
-import { contactKey, recent, type SandboxState, type SentMessage } from "./state.ts";
+import { recent, type SandboxState, type SentMessage } from "./state.ts";
 
 /** Per business number: what GET /_sandbox/sent/stats reports about its accepted and refused sends. */
 export interface NumberStats {
@@ -9,7 +9,7 @@ export interface NumberStats {
   last_at_ms: number | null;
   /** Most accepted sends within any `window_ms` (sliding: every window that starts at a send). */
   max_in_window: number;
-  /** Contacts (9th-digit rule applied) that got more than one accepted send. */
+  /** Contacts (users: the 9th-digit rule applied, a BSUID send counted with its user) that got more than one send. */
   repeated_contacts: number;
   /** Sends refused, by Meta code (130429, 131056...); counted since the last reset, not bounded by the history. */
   refused: Record<string, number>;
@@ -29,7 +29,8 @@ function statsOf(state: SandboxState, phoneNumberId: string, sends: SentMessage[
   const times = sends.map((s) => s.at_ms).sort((a, b) => a - b);
   const contacts = new Map<string, number>();
   for (const send of sends) {
-    const key = contactKey(send.wa_id);
+    // The recipient's BSUID: one per user, whichever form of its number (or its BSUID) addressed the send.
+    const key = send.user_id;
     contacts.set(key, (contacts.get(key) ?? 0) + 1);
   }
   return {

@@ -1,6 +1,8 @@
 import { deliver } from "./deliveries.ts";
+import type { Pricing } from "./pricing.ts";
 import { later, type SandboxState } from "./state.ts";
-import { statusError, webhookPayload, type FailureCode } from "./webhooks.ts";
+import { identityOf, userOf, webhookContact, type UserRef } from "./users.ts";
+import { statusError, webhookPayload, type FailureCode, type WebhookContact } from "./webhooks.ts";
 
 /** Meta's cap on statuses in one webhook payload, as the sandbox applies it. */
 export const MAX_STATUSES_PER_PAYLOAD = 100;
@@ -8,9 +10,17 @@ export const MAX_STATUSES_PER_PAYLOAD = 100;
 export interface AcceptedSend {
   phoneNumberId: string;
   wamid: string;
-  waId: string;
-  /** Meta's pricing category: `service` for free-form messages, else the template's category in lower case. */
-  category: string;
+  /** The recipient; its ids are read when each status falls due, so an identity change shows in later statuses. */
+  user: UserRef;
+  /** Digits of `to` for a send addressed to a phone (its statuses' `recipient_id`); undefined for a BSUID send. */
+  toPhone: string | undefined;
+  /**
+   * Carried by the `sent` status only: Meta puts it on one of `sent`/`delivered` per message (v24 wording), the
+   * sandbox on `sent` (with the send's window and category).
+   */
+  pricing: Pricing;
+  /** A failAfterSend recipient: `sent`, then `failed` with 131026. */
+  failAfterSend: boolean;
   /**
    * 131050: a marketing template to a contact who stopped marketing messages. Meta accepts the send and reports
    * only a `failed` status (nothing was delivered nor billed).
@@ -25,12 +35,16 @@ interface DueStatus {
   wamid: string;
   phoneNumberId: string;
   entry: Record<string, unknown>;
+  /** Its recipient in the payload's sibling `contacts` array (none for `failed`). */
+  contact: WebhookContact | undefined;
 }
 
 /** A status payload for one business number: open while it collects, then delivered (and maybe redelivered). */
 export interface StatusBatch {
   phoneNumberId: string;
   entries: Record<string, unknown>[];
+  /** The recipients of its non-failed statuses, by BSUID: the value's `contacts`. */
+  contacts: Map<string, WebhookContact>;
   /** Distinct messages in it, in order of first appearance. */
   wamids: string[];
   open: boolean;
@@ -45,24 +59,26 @@ export interface MessageLane {
   waiting: DueStatus[];
 }
 
-function autoStatus(state: SandboxState, send: AcceptedSend, status: AutoStatus): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
-    id: send.wamid,
-    status,
-    timestamp: String(Math.floor(state.now() / 1000)),
-    recipient_id: send.waId,
-  };
-  if (status === "sent" || status === "delivered") {
-    const service = send.category === "service";
-    entry.pricing = {
-      billable: !service,
-      pricing_model: "PMP",
-      type: service ? "free_customer_service" : "regular",
-      category: send.category,
-    };
+/**
+ * A status as meta-2026 §1.5 shapes it: `recipient_id` is the phone the send was addressed to, or, for a BSUID send,
+ * the phone only when this number may see it; `recipient_user_id` (and the parent when enabled) always, except on
+ * `failed` statuses of phone-addressed sends; a sibling `contacts` entry except for `failed` (username not on `sent`).
+ */
+function autoStatus(state: SandboxState, send: AcceptedSend, status: AutoStatus, wamid: string): DueStatus {
+  const user = userOf(state, send.user);
+  const identity = user ? identityOf(state, user, send.phoneNumberId) : undefined;
+  const entry: Record<string, unknown> = { id: send.wamid, status, timestamp: String(Math.floor(state.now() / 1000)) };
+  const recipientId = send.toPhone ?? identity?.phone;
+  if (recipientId !== undefined) entry.recipient_id = recipientId;
+  if (identity && !(status === "failed" && send.toPhone !== undefined)) {
+    entry.recipient_user_id = identity.userId;
+    if (identity.parentUserId !== undefined) entry.recipient_parent_user_id = identity.parentUserId;
   }
+  if (status === "sent") entry.pricing = send.pricing;
   if (status === "failed") entry.errors = [statusError(send.failure ?? 131026)];
-  return entry;
+  const contact =
+    identity && status !== "failed" ? webhookContact(identity, { username: status !== "sent" }) : undefined;
+  return { wamid, phoneNumberId: send.phoneNumberId, entry, contact };
 }
 
 /**
@@ -78,7 +94,7 @@ export function startStatusSequence(state: SandboxState, send: AcceptedSend): vo
   const steps: [AutoStatus, number][] =
     send.failure === 131050
       ? [["failed", delays.sent]]
-      : state.config.failAfterSend.includes(send.waId)
+      : send.failAfterSend
         ? [
             ["sent", delays.sent],
             ["failed", delays.delivered],
@@ -95,7 +111,7 @@ export function startStatusSequence(state: SandboxState, send: AcceptedSend): vo
     const [status, at] = current;
     later(state, startedAt + at - Date.now(), () => {
       if (state.closed) return;
-      emit(state, { wamid: send.wamid, phoneNumberId: send.phoneNumberId, entry: autoStatus(state, send, status) });
+      emit(state, autoStatus(state, send, status, send.wamid));
       step(index + 1);
     });
   };
@@ -119,7 +135,7 @@ function emit(state: SandboxState, due: DueStatus): void {
 function openBatch(state: SandboxState, phoneNumberId: string): StatusBatch {
   const existing = state.batches.get(phoneNumberId);
   if (existing) return existing;
-  const batch: StatusBatch = { phoneNumberId, entries: [], wamids: [], open: true };
+  const batch: StatusBatch = { phoneNumberId, entries: [], contacts: new Map(), wamids: [], open: true };
   const window = state.config.statusBatchMs;
   // Window 0: one status per payload, posted at once (no batch is ever left open).
   if (window > 0) {
@@ -134,6 +150,13 @@ function openBatch(state: SandboxState, phoneNumberId: string): StatusBatch {
 
 function add(state: SandboxState, batch: StatusBatch, due: DueStatus, newMessage: boolean): void {
   batch.entries.push(due.entry);
+  const contact = due.contact;
+  if (contact?.user_id !== undefined) {
+    const known = batch.contacts.get(contact.user_id);
+    // A delivered/read status of the same user brings the username a `sent` one leaves out.
+    if (!known || (contact.profile.username !== undefined && known.profile.username === undefined))
+      batch.contacts.set(contact.user_id, contact);
+  }
   if (newMessage) batch.wamids.push(due.wamid);
   if (state.config.statusBatchMs <= 0 || batch.entries.length >= MAX_STATUSES_PER_PAYLOAD) flush(state, batch);
 }
@@ -142,7 +165,11 @@ function flush(state: SandboxState, batch: StatusBatch): void {
   batch.open = false;
   if (state.batches.get(batch.phoneNumberId) === batch) state.batches.delete(batch.phoneNumberId);
   const generation = state.generation;
-  void deliver(state, "statuses", webhookPayload(state, batch.phoneNumberId, { statuses: batch.entries }), {
+  const payload = webhookPayload(state, batch.phoneNumberId, {
+    contacts: [...batch.contacts.values()],
+    statuses: batch.entries,
+  });
+  void deliver(state, "statuses", payload, {
     source: "auto",
     onSettled: () => {
       if (generation === state.generation) settle(state, batch);

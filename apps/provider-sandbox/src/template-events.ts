@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SandboxState } from "./state.ts";
-import type { QualityScore, SandboxTemplate, TemplateStatus } from "./types.ts";
-import type { TemplateWebhookField, TemplateWebhookPayload } from "./webhooks.ts";
+import type { QualityScore, SandboxTemplate, TemplateButton, TemplateComponent, TemplateStatus } from "./types.ts";
+import { wabaPayload, type TemplateWebhookPayload } from "./webhooks.ts";
 
 /** Meta's `event` values of message_template_status_update. */
 export const TEMPLATE_EVENTS = [
@@ -62,6 +62,55 @@ export const templateStatusSchema = z.object({
   disable_date: z.number().int().nonnegative().optional(),
 });
 
+const TEMPLATE_CATEGORIES = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
+const BUTTON_TYPES = [
+  "QUICK_REPLY",
+  "URL",
+  "PHONE_NUMBER",
+  "COPY_CODE",
+  "ORDER_DETAILS",
+  "FLOW",
+  "CATALOG",
+] as const satisfies readonly TemplateButton["type"][];
+
+/**
+ * Body of POST /_sandbox/templates/components: the template is edited (Meta's message_template_components_update).
+ * Each part given replaces the catalogue's (`title` and `footer`: null removes them); sends are validated against
+ * the edited template from then on.
+ */
+export const templateComponentsSchema = z.object({
+  ...templateRef,
+  /** The body text (`message_template_element`). */
+  element: z.string().min(1).optional(),
+  /** A text header (`message_template_title`). */
+  title: z.string().min(1).nullable().optional(),
+  footer: z.string().min(1).nullable().optional(),
+  buttons: z
+    .array(
+      z
+        .object({
+          type: z.enum(BUTTON_TYPES),
+          text: z.string().min(1),
+          url: z.string().min(1).optional(),
+          phone_number: z.string().min(1).optional(),
+        })
+        .strict(),
+    )
+    .optional(),
+});
+
+/**
+ * Body of POST /_sandbox/templates/category: Meta's template_category_update. `impending: true` is the 24 h notice
+ * (the catalogue keeps the current category); otherwise the change is done and the catalogue (so pricing) follows.
+ */
+export const templateCategorySchema = z.object({
+  ...templateRef,
+  category: z.enum(TEMPLATE_CATEGORIES),
+  impending: z.boolean().default(false),
+  /** Impending only: when the change happens, Unix seconds; default 24 h from now. */
+  category_update_timestamp: z.number().int().nonnegative().optional(),
+});
+
 /** Body of POST /_sandbox/templates/quality. */
 export const templateQualitySchema = z.object({
   ...templateRef,
@@ -100,18 +149,6 @@ function replaceTemplate(state: SandboxState, id: string, next: SandboxTemplate 
 /** Meta sends template ids as JSON numbers; ids that are not safe integers stay strings. */
 function templateIdValue(id: string): number | string {
   return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
-}
-
-function payload(
-  state: SandboxState,
-  wabaId: string | undefined,
-  field: TemplateWebhookField,
-  value: Record<string, unknown>,
-): TemplateWebhookPayload {
-  return {
-    object: "whatsapp_business_account",
-    entry: [{ id: wabaId ?? state.wabaId, time: Math.floor(state.now() / 1000), changes: [{ value, field }] }],
-  };
 }
 
 /** Applies a status event to the catalogue and builds Meta's message_template_status_update webhook. */
@@ -157,7 +194,7 @@ export function templateStatusUpdate(
       status,
       rejected_reason: status === "REJECTED" ? (reason ?? "NONE") : "NONE",
     });
-  return payload(state, input.waba_id, "message_template_status_update", value);
+  return wabaPayload(state, input.waba_id, "message_template_status_update", value);
 }
 
 /** Applies a quality change to the catalogue and builds Meta's message_template_quality_update webhook. */
@@ -171,11 +208,94 @@ export function templateQualityUpdate(
     ...template,
     quality_score: { score: input.new_quality_score, date: Math.floor(state.now() / 1000) },
   });
-  return payload(state, input.waba_id, "message_template_quality_update", {
+  return wabaPayload(state, input.waba_id, "message_template_quality_update", {
     previous_quality_score: previous,
     new_quality_score: input.new_quality_score,
     message_template_id: templateIdValue(template.id),
     message_template_name: template.name,
     message_template_language: template.language,
   });
+}
+
+function withText(
+  components: TemplateComponent[],
+  type: "HEADER" | "FOOTER",
+  text: string | null | undefined,
+): TemplateComponent[] {
+  if (text === undefined) return components;
+  const others = components.filter((c) => c.type !== type);
+  if (text === null) return others;
+  const next: TemplateComponent = type === "HEADER" ? { type, format: "TEXT", text } : { type, text };
+  // Header first, footer after the body, as Meta lists components.
+  if (type === "HEADER") return [next, ...others];
+  const body = others.findIndex((c) => c.type === "BODY");
+  return [...others.slice(0, body + 1), next, ...others.slice(body + 1)];
+}
+
+/** Applies an edit to the catalogue and builds Meta's message_template_components_update webhook. */
+export function templateComponentsUpdate(
+  state: SandboxState,
+  template: SandboxTemplate,
+  input: z.infer<typeof templateComponentsSchema>,
+): TemplateWebhookPayload {
+  let components = template.components.map((c) =>
+    c.type === "BODY" && input.element !== undefined ? { ...c, text: input.element } : c,
+  );
+  components = withText(components, "HEADER", input.title);
+  components = withText(components, "FOOTER", input.footer);
+  if (input.buttons) {
+    const buttons: TemplateButton[] = input.buttons.map((b) => ({ ...b }));
+    const rest = components.filter((c) => c.type !== "BUTTONS");
+    components = buttons.length > 0 ? [...rest, { type: "BUTTONS", buttons }] : rest;
+  }
+  replaceTemplate(state, template.id, { ...template, components });
+
+  const header = components.find((c) => c.type === "HEADER");
+  const footer = components.find((c) => c.type === "FOOTER");
+  const buttons = components.find((c) => c.type === "BUTTONS")?.buttons ?? [];
+  const value: Record<string, unknown> = {
+    message_template_id: templateIdValue(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+    message_template_element: components.find((c) => c.type === "BODY")?.text ?? "",
+  };
+  if (header?.format === "TEXT" && header.text !== undefined) value.message_template_title = header.text;
+  if (footer?.text !== undefined) value.message_template_footer = footer.text;
+  if (buttons.length > 0) {
+    value.message_template_buttons = buttons.map((button) => {
+      const item: Record<string, string> = { message_template_button_type: button.type };
+      if (button.text !== undefined) item.message_template_button_text = button.text;
+      if (button.url !== undefined) item.message_template_button_url = button.url;
+      if (button.phone_number !== undefined) item.message_template_button_phone_number = button.phone_number;
+      return item;
+    });
+  }
+  return wabaPayload(state, input.waba_id, "message_template_components_update", value);
+}
+
+/**
+ * Builds Meta's template_category_update (meta-2026 §3.5): the impending shape (`new_category` is the current one,
+ * `correct_category` the one it will become) or the completed one (`previous_category`, `new_category`), which also
+ * recategorizes the catalogue entry.
+ */
+export function templateCategoryUpdate(
+  state: SandboxState,
+  template: SandboxTemplate,
+  input: z.infer<typeof templateCategorySchema>,
+): TemplateWebhookPayload {
+  const value: Record<string, unknown> = {
+    message_template_id: templateIdValue(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+  };
+  if (input.impending) {
+    value.new_category = template.category;
+    value.correct_category = input.category;
+    value.category_update_timestamp = input.category_update_timestamp ?? Math.floor(state.now() / 1000) + 24 * 3600;
+  } else {
+    value.previous_category = template.category;
+    value.new_category = input.category;
+    replaceTemplate(state, template.id, { ...template, category: input.category });
+  }
+  return wabaPayload(state, input.waba_id, "template_category_update", value);
 }

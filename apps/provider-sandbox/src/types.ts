@@ -60,8 +60,22 @@ export interface SandboxTemplate {
   library_template_name?: string;
 }
 
-/** Meta's messaging limit tiers (business-initiated conversations per 24 h). */
-export type MessagingLimitTier = "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_10K" | "TIER_100K" | "TIER_UNLIMITED";
+/**
+ * Meta's messaging limit tiers (unique users reached outside a customer-service window per 24 h). TIER_1K is the
+ * per-number tier of before October 2025 (the sandbox's default, kept for compatibility); TIER_2K and TIER_NOT_SET
+ * are values of the portfolio limit (`max_daily_conversations_per_business`, `whatsapp_business_manager_messaging_limit`).
+ */
+export const MESSAGING_LIMIT_TIERS = [
+  "TIER_50",
+  "TIER_250",
+  "TIER_1K",
+  "TIER_2K",
+  "TIER_10K",
+  "TIER_100K",
+  "TIER_UNLIMITED",
+  "TIER_NOT_SET",
+] as const;
+export type MessagingLimitTier = (typeof MESSAGING_LIMIT_TIERS)[number];
 
 /** What GET /{phone-number-id} reports for one business number; set through POST /_sandbox/numbers. */
 export interface PhoneNumberSettings {
@@ -70,6 +84,19 @@ export interface PhoneNumberSettings {
   quality_rating: QualityScore;
   messaging_limit_tier: MessagingLimitTier;
   throughput_level: "STANDARD" | "HIGH" | "NOT_APPLICABLE";
+}
+
+/**
+ * A business portfolio, as the sandbox models it: every business number belongs to one (the default portfolio
+ * unless `numberPortfolios` says otherwise), BSUIDs are scoped to it, and it holds the contact book.
+ */
+export interface PortfolioSettings {
+  /** Meta's contact book: phones exchanged with any of its numbers stay shareable in webhooks. Default true. */
+  contactBook: boolean;
+  /** Parent BSUIDs (`parent_user_id`, `from_parent_user_id`, `recipient_parent_user_id`) in webhooks. Default false. */
+  parentUserIds: boolean;
+  /** The portfolio messaging limit its numbers report unless set per number (business_capability_update). */
+  messagingLimit?: MessagingLimitTier;
 }
 
 /** Meta's pair rate limit (131056), as the sandbox applies it: a sliding window per business number and contact. */
@@ -115,6 +142,14 @@ export interface SandboxOptions {
   numbers?: Record<string, Partial<PhoneNumberSettings>>;
   /** WABA id put in `entry[0].id` of webhooks; default "102290129340398". */
   wabaId?: string;
+  /** The business portfolio of every number not in `numberPortfolios`; default "102290129340300". */
+  portfolioId?: string;
+  /** Per portfolio id: contact book and parent BSUIDs (defaults: contact book on, parent BSUIDs off). */
+  portfolios?: Record<string, Partial<PortfolioSettings>>;
+  /** Per phone_number_id, the portfolio it belongs to (else `portfolioId`). */
+  numberPortfolios?: Record<string, string>;
+  /** ISO countries whose authentication templates are priced `authentication-international`; default none. */
+  authenticationInternational?: string[];
   /** Default true: a webhook answered with anything but 2xx (or not answered) is sent again on RETRY_WAITS_MS. */
   webhookRetries?: boolean;
   /** Factor applied to every wait of the retry schedule; default 1 (Meta's pace), e.g. 0.001 in tests. */
@@ -144,6 +179,10 @@ export interface RuntimeConfig {
   templates: SandboxTemplate[];
   pageSize: number;
   numbers: Record<string, Partial<PhoneNumberSettings>>;
+  portfolioId: string;
+  portfolios: Record<string, Partial<PortfolioSettings>>;
+  numberPortfolios: Record<string, string>;
+  authenticationInternational: string[];
   webhookRetries: boolean;
   webhookRetryScale: number;
   statusBatchMs: number;

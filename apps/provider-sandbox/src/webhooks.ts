@@ -2,10 +2,22 @@ import { META_TITLES } from "./graph/errors.ts";
 import { displayPhoneNumber } from "./ids.ts";
 import type { SandboxState } from "./state.ts";
 
+/**
+ * A `value.contacts[]` entry (meta-2026 Appendix A): `wa_id` only when the number may see the phone, `user_id`
+ * (BSUID) always except in `user_id_update` (Meta's example has none there), `parent_user_id` when enabled,
+ * `profile.username` when the user adopted one (not on `sent` statuses).
+ */
+export interface WebhookContact {
+  profile: { name: string; username?: string };
+  wa_id?: string;
+  user_id?: string;
+  parent_user_id?: string;
+}
+
 export interface WebhookValue {
   messaging_product: "whatsapp";
   metadata: { display_phone_number: string; phone_number_id: string };
-  contacts?: { profile: { name: string }; wa_id: string }[];
+  contacts?: WebhookContact[];
   messages?: Record<string, unknown>[];
   statuses?: Record<string, unknown>[];
 }
@@ -16,17 +28,46 @@ export interface WebhookPayload {
 }
 
 /** Meta's WhatsApp Business Account fields about templates (not about messages). */
-export type TemplateWebhookField = "message_template_status_update" | "message_template_quality_update";
+export type TemplateWebhookField =
+  | "message_template_status_update"
+  | "message_template_quality_update"
+  | "message_template_components_update"
+  | "template_category_update";
 
-/** A template webhook: the WABA in `entry[].id`, `time` in Unix seconds, one change. */
-export interface TemplateWebhookPayload {
+/** WABA-level fields about the account's and its numbers' health (meta-2026 §3). */
+export type AccountWebhookField = "account_update" | "phone_number_quality_update" | "business_capability_update";
+
+/**
+ * A WABA-level webhook: the WABA in `entry[].id`, `time` in Unix seconds, one change; no `messaging_product` nor
+ * `metadata` in the value.
+ */
+export interface WabaWebhookPayload<F extends string = TemplateWebhookField | AccountWebhookField> {
   object: "whatsapp_business_account";
-  entry: { id: string; time: number; changes: { value: Record<string, unknown>; field: TemplateWebhookField }[] }[];
+  entry: { id: string; time: number; changes: { value: Record<string, unknown>; field: F }[] }[];
+}
+
+export type TemplateWebhookPayload = WabaWebhookPayload<TemplateWebhookField>;
+export type AccountWebhookPayload = WabaWebhookPayload<AccountWebhookField>;
+
+/** A WABA-level payload for one change, sent now. */
+export function wabaPayload<F extends string>(
+  state: SandboxState,
+  wabaId: string | undefined,
+  field: F,
+  value: Record<string, unknown>,
+): WabaWebhookPayload<F> {
+  return {
+    object: "whatsapp_business_account",
+    entry: [{ id: wabaId ?? state.wabaId, time: Math.floor(state.now() / 1000), changes: [{ value, field }] }],
+  };
 }
 
 /** One item of `value.user_preferences`: a contact stopped or resumed marketing messages. */
 export interface UserPreferenceItem {
-  wa_id: string;
+  /** Only when the number may see the phone (meta-2026 §1.8). */
+  wa_id?: string;
+  user_id: string;
+  parent_user_id?: string;
   detail: string;
   category: "marketing_messages";
   value: "stop" | "resume";
@@ -44,15 +85,47 @@ export interface UserPreferencesPayload {
       value: {
         messaging_product: "whatsapp";
         metadata: WebhookValue["metadata"];
-        contacts: { profile: { name: string }; wa_id: string }[];
+        contacts: WebhookContact[];
         user_preferences: UserPreferenceItem[];
       };
     }[];
   }[];
 }
 
+/** One item of `value.user_id_update` (meta-2026 §1.7): the ids are `{previous, current}` objects here. */
+export interface UserIdUpdateItem {
+  wa_id?: string;
+  detail: string;
+  user_id: { previous: string; current: string };
+  parent_user_id?: { previous: string; current: string };
+  /** Unix seconds, as a string (Meta's example). */
+  timestamp: string;
+}
+
+/** Meta's `user_id_update` webhook: a user's BSUID changed (a separate field each app subscribes to). */
+export interface UserIdUpdatePayload {
+  object: "whatsapp_business_account";
+  entry: {
+    id: string;
+    changes: {
+      field: "user_id_update";
+      value: {
+        messaging_product: "whatsapp";
+        metadata: WebhookValue["metadata"];
+        contacts: WebhookContact[];
+        user_id_update: UserIdUpdateItem[];
+      };
+    }[];
+  }[];
+}
+
 /** Every payload the sandbox posts. */
-export type AnyWebhookPayload = WebhookPayload | TemplateWebhookPayload | UserPreferencesPayload;
+export type AnyWebhookPayload = WebhookPayload | WabaWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload;
+
+/** The `metadata` of a number's messages-like webhooks. */
+export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] {
+  return { display_phone_number: displayPhoneNumber(phoneNumberId), phone_number_id: phoneNumberId };
+}
 
 /** Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. */
 export function webhookPayload(
@@ -65,10 +138,7 @@ export function webhookPayload(
     statuses?: WebhookValue["statuses"];
   },
 ): WebhookPayload {
-  const value: WebhookValue = {
-    messaging_product: "whatsapp",
-    metadata: { display_phone_number: displayPhoneNumber(phoneNumberId), phone_number_id: phoneNumberId },
-  };
+  const value: WebhookValue = { messaging_product: "whatsapp", metadata: numberMetadata(phoneNumberId) };
   if (parts.contacts?.length) value.contacts = parts.contacts;
   if (parts.messages?.length) value.messages = parts.messages;
   if (parts.statuses?.length) value.statuses = parts.statuses;

@@ -36,8 +36,11 @@ export interface MetaErrorBody {
 /** Every Graph answer the sandbox gives, as one loose shape. */
 export interface GraphBody {
   messaging_product?: string;
-  contacts?: { input: string; wa_id: string }[];
+  /** `wa_id` for a send addressed to a phone, `user_id` for one addressed by BSUID alone. */
+  contacts?: { input: string; wa_id?: string; user_id?: string }[];
   messages?: { id: string; message_status?: string }[];
+  /** Mark-as-read and typing indicators. */
+  success?: boolean;
   error?: MetaErrorBody;
   data?: (Partial<SandboxTemplate> & { id: string })[];
   paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };
@@ -49,7 +52,9 @@ export interface StatusEntry {
   timestamp: string;
   recipient_id: string;
   errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
-  pricing?: { billable: boolean; pricing_model: string; category: string };
+  pricing?: { billable: boolean; pricing_model: string; type: string; category: string };
+  recipient_user_id?: string;
+  recipient_parent_user_id?: string;
   [extra: string]: unknown;
 }
 
@@ -169,6 +174,23 @@ export async function startReceiver(status: number | ((nth: number) => number) =
         server.closeAllConnections();
       }),
   };
+}
+
+/** The `value` of a webhook's first change. */
+export function valueOf(
+  hook: ReceivedWebhook | undefined,
+): WebhookPayload["entry"][number]["changes"][number]["value"] | undefined {
+  return hook?.body.entry[0]?.changes[0]?.value;
+}
+
+/** The webhooks whose first change is of this field (`messages`, `user_id_update`, `account_update`...). */
+export function hooksOf(hooks: ReceivedWebhook[], field: string): ReceivedWebhook[] {
+  return hooks.filter((hook) => (hook.body.entry[0]?.changes[0]?.field as string | undefined) === field);
+}
+
+/** The status webhooks of one message, in the order received. */
+export function statusHooksOf(hooks: ReceivedWebhook[], wamid: string): ReceivedWebhook[] {
+  return hooks.filter((hook) => (valueOf(hook)?.statuses ?? []).some((s) => s.id === wamid));
 }
 
 /** `statuses` of every webhook received, flattened. */

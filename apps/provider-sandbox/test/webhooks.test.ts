@@ -66,7 +66,8 @@ describe("status webhooks after a send", () => {
         display_phone_number: expect.stringMatching(/^\d+$/),
         phone_number_id: PHONE_ID,
       });
-      expect(Object.keys(value ?? {}).sort()).toEqual(["messaging_product", "metadata", "statuses"]);
+      // Since 2026 Meta adds the recipient in a sibling `contacts` array on sent, delivered and read statuses.
+      expect(Object.keys(value ?? {}).sort()).toEqual(["contacts", "messaging_product", "metadata", "statuses"]);
     }
     for (const status of statusesOf(hooks)) {
       expect(status).toMatchObject({ id: wamid, recipient_id: TO, timestamp: expect.stringMatching(/^\d{10}$/) });
@@ -183,10 +184,13 @@ describe("inbound webhooks", () => {
               value: {
                 messaging_product: "whatsapp",
                 metadata: { display_phone_number: expect.stringMatching(/^\d+$/), phone_number_id: PHONE_ID },
-                contacts: [{ profile: { name: "Maria Souza" }, wa_id: TO }],
+                contacts: [
+                  { profile: { name: "Maria Souza" }, wa_id: TO, user_id: expect.stringMatching(/^BR\.\d+$/) },
+                ],
                 messages: [
                   {
                     from: TO,
+                    from_user_id: expect.stringMatching(/^BR\.\d+$/),
                     id: "wamid.INBOUND1",
                     timestamp: "1763900000",
                     type: "text",

@@ -79,10 +79,11 @@ describe("user_preferences webhooks and 131050", () => {
               value: {
                 messaging_product: "whatsapp",
                 metadata: { display_phone_number: expect.stringMatching(/^1555\d{7}$/), phone_number_id: PHONE_ID },
-                contacts: [{ profile: { name: "Maria" }, wa_id: TO }],
+                contacts: [{ profile: { name: "Maria" }, wa_id: TO, user_id: expect.stringMatching(/^BR\.\d+$/) }],
                 user_preferences: [
                   {
                     wa_id: TO,
+                    user_id: expect.stringMatching(/^BR\.\d+$/),
                     detail: "User requested to stop marketing messages",
                     category: "marketing_messages",
                     value: "stop",
@@ -102,6 +103,7 @@ describe("user_preferences webhooks and 131050", () => {
     const item = resumed?.entry[0]?.changes[0]?.value.user_preferences[0];
     expect(item).toEqual({
       wa_id: TO,
+      user_id: expect.stringMatching(/^BR\.\d+$/),
       detail: "User requested to resume marketing messages",
       category: "marketing_messages",
       value: "resume",

@@ -176,3 +176,6 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   sending: "sending (API, campaign worker)",
   proxy: "proxies (API, panel)",
 };
+
+/** The parsed values of one or more shared sections: what a service that reads them takes. */
+export type SectionValues<K extends keyof typeof sections> = z.output<z.ZodObject<ReturnType<(typeof sections)[K]>>>;

@@ -95,10 +95,15 @@ export type CampaignCreateIn = z.infer<typeof CampaignCreateIn>;
 /** POST /campaigns with a `text/csv` body: the campaign's fields go in the query string. */
 export const CampaignCsvQuery = z.object(campaignFields);
 
-/** The CSV's columns (header row, any order, case-insensitive); only `to` is required. */
-export const CAMPAIGN_CSV_COLUMNS = [
+/** Most body variables of a template send (spec 8), hence variable_1 … variable_20 in a campaign CSV. */
+export const CAMPAIGN_CSV_MAX_VARIABLES = 20;
+
+/**
+ * The CSV's named columns (header row, any order, case-insensitive); only `to` is required. Besides them,
+ * `variable_1` … `variable_20` (CAMPAIGN_CSV_VARIABLE_COLUMN).
+ */
+export const CAMPAIGN_CSV_NAMED_COLUMNS = [
   "to",
-  "variable_1 … variable_20",
   "header_text",
   "header_media_link",
   "header_media_type",
@@ -108,6 +113,16 @@ export const CAMPAIGN_CSV_COLUMNS = [
   "coupon_code",
   "client_ref",
 ] as const;
+
+/** A body variable's column: variable_1 … variable_20. */
+export const CAMPAIGN_CSV_VARIABLE_COLUMN = /^variable_([1-9]|1\d|20)$/;
+
+/** Every column, as the documentation lists them. */
+export const CAMPAIGN_CSV_COLUMNS: readonly string[] = [
+  "to",
+  `variable_1 … variable_${CAMPAIGN_CSV_MAX_VARIABLES}`,
+  ...CAMPAIGN_CSV_NAMED_COLUMNS.slice(1),
+];
 
 export const CampaignPath = z.object({ campaign_id: z.guid() });
 

@@ -1,20 +1,14 @@
 export * from "./accounts/index.ts";
 export { listBusinessNumbersWithQuality } from "./accounts/numbers.ts";
 export type { BusinessNumberQualityView } from "./accounts/numbers.ts";
-export { listAudit, recordAudit } from "./audit/audit.ts";
-export type { AuditEntryView, AuditFilters, AuditInput } from "./audit/audit.ts";
+export { auditAction, listAudit, recordAudit } from "./audit/audit.ts";
+export type { Actor, AuditEntry, AuditEntryView, AuditExecutor, AuditFilters, AuditOrigin } from "./audit/audit.ts";
 export * from "./conversations/index.ts";
 export { accountOverview } from "./dashboard/overview.ts";
 export type { AccountOverview, FailingIntegration } from "./dashboard/overview.ts";
 export * from "./events/index.ts";
 export { canonicalJson, createIdempotencyStore, fingerprint } from "./idempotency/idempotency.ts";
-export type {
-  IdempotencyOptions,
-  IdempotencyStore,
-  Reservation,
-  ReserveInput,
-  StoredResponse,
-} from "./idempotency/idempotency.ts";
+export type { IdempotencyOptions, IdempotencyStore, Reservation, ReserveInput } from "./idempotency/idempotency.ts";
 export * from "./messages/index.ts";
 export { normalizePhone } from "./phones/normalize.ts";
 export type { NormalizedPhone } from "./phones/normalize.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
-import { eventually, testEnv } from "@gw/testkit";
+import { eventually, testEnv, testActor } from "@gw/testkit";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../src/accounts/api-keys.ts";
 import { createAccountDirectory } from "../src/accounts/directory.ts";
@@ -14,17 +14,17 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-const account = async () => (await createAccount({ db }, { name: "Padaria" })).id;
+const account = async () => (await createAccount({ db }, { actor: testActor, name: "Padaria" })).id;
 
 describe("API keys as the panel manages them", () => {
   it("keeps a trimmed name, lists keys newest first without their secret, pages and filters them", async () => {
     const accountId = await account();
-    const first = await createApiKey({ db }, { accountId, name: "  ERP da loja  " });
-    const second = await createApiKey({ db }, { accountId });
-    const third = await createApiKey({ db }, { accountId, name: "Site" });
+    const first = await createApiKey({ db }, { actor: testActor, accountId, name: "  ERP da loja  " });
+    const second = await createApiKey({ db }, { actor: testActor, accountId });
+    const third = await createApiKey({ db }, { actor: testActor, accountId, name: "Site" });
     expect(first.name).toBe("ERP da loja");
     expect(second.name).toBeNull();
-    await revokeApiKey({ db }, { keyId: second.id, accountId });
+    await revokeApiKey({ db }, { actor: testActor, keyId: second.id, accountId });
 
     const one = await listApiKeys({ db }, { accountId, limit: 2 });
     expect(one.keys.map((k) => k.id)).toEqual([third.id, second.id]);
@@ -55,25 +55,28 @@ describe("API keys as the panel manages them", () => {
   it("revokes only within the account; the operator's revoke by id alone still works; a second revoke keeps the first time", async () => {
     const accountId = await account();
     const otherAccount = await account();
-    const key = await createApiKey({ db }, { accountId, name: "ERP" });
+    const key = await createApiKey({ db }, { actor: testActor, accountId, name: "ERP" });
 
-    expect(await revokeApiKey({ db }, { keyId: key.id, accountId: otherAccount })).toBeNull();
+    expect(await revokeApiKey({ db }, { actor: testActor, keyId: key.id, accountId: otherAccount })).toBeNull();
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).toBeNull();
-    expect(await revokeApiKey({ db }, { keyId: "não-é-um-id", accountId })).toBeNull();
-    expect(await revokeApiKey({ db }, { keyId: "00000000-0000-4000-8000-000000000000" })).toBeNull();
+    expect(await revokeApiKey({ db }, { actor: testActor, keyId: "não-é-um-id", accountId })).toBeNull();
+    expect(await revokeApiKey({ db }, { actor: testActor, keyId: "00000000-0000-4000-8000-000000000000" })).toBeNull();
 
-    const revoked = await revokeApiKey({ db }, { keyId: key.id, accountId });
+    const revoked = await revokeApiKey({ db }, { actor: testActor, keyId: key.id, accountId });
     expect(revoked).toMatchObject({ id: key.id, prefix: key.prefix, name: "ERP", newly_revoked: true });
-    const again = await revokeApiKey({ db }, { keyId: key.id });
+    const again = await revokeApiKey({ db }, { actor: testActor, keyId: key.id });
     expect(again).toEqual({ ...revoked, newly_revoked: false });
 
-    const cli = await createApiKey({ db }, { accountId });
-    expect(await revokeApiKey({ db }, { keyId: cli.id })).toMatchObject({ id: cli.id, newly_revoked: true });
+    const cli = await createApiKey({ db }, { actor: testActor, accountId });
+    expect(await revokeApiKey({ db }, { actor: testActor, keyId: cli.id })).toMatchObject({
+      id: cli.id,
+      newly_revoked: true,
+    });
   });
 
   it("a key revoked through the account is forgotten by a following directory at once, long before its cache TTL", async () => {
     const accountId = await account();
-    const key = await createApiKey({ db }, { accountId, name: "Integração" });
+    const key = await createApiKey({ db }, { actor: testActor, accountId, name: "Integração" });
     const directory = createAccountDirectory(db, {
       apiKeyTtlMs: 60_000,
       unknownKeyTtlMs: 1_000,
@@ -94,13 +97,13 @@ describe("API keys as the panel manages them", () => {
     try {
       // A barrier key: once its cached entry is dropped, LISTEN is in place (only the listener drops entries of a
       // 60 s cache: on connecting, or on a NOTIFY).
-      const barrier = await createApiKey({ db }, { accountId });
+      const barrier = await createApiKey({ db }, { actor: testActor, accountId });
       expect(await authenticate(barrier.key)).not.toBeNull();
-      await revokeApiKey({ db }, { keyId: barrier.id, accountId });
+      await revokeApiKey({ db }, { actor: testActor, keyId: barrier.id, accountId });
       await eventually(async () => (await authenticate(barrier.key)) === null, { what: "LISTEN in place" });
 
       expect(await authenticate(key.key)).toEqual({ keyId: key.id, accountId });
-      await revokeApiKey({ db }, { keyId: key.id, accountId });
+      await revokeApiKey({ db }, { actor: testActor, keyId: key.id, accountId });
       // Cached for 60 s after LISTEN was in place: only the NOTIFY can make this null within the deadline.
       await eventually(async () => (await authenticate(key.key)) === null, {
         timeoutMs: 5_000,

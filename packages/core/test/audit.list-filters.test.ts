@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { testEnv } from "@gw/testkit";
-import { createAccount } from "../src/accounts/accounts.ts";
 import { listAudit, recordAudit } from "../src/audit/audit.ts";
 
 let db: Db;
@@ -14,11 +13,12 @@ afterAll(async () => {
 });
 
 const HOUR = 3600_000;
+const CLI = { id: "cli", origin: "cli" } as const;
 
 /** Entries with these actions, actors and ages (hours ago), oldest first as they would have been written. */
 async function trail(accountId: string, entries: [action: string, actor: string, hoursAgo: number][]) {
   for (const [action, actor, hoursAgo] of entries) {
-    await recordAudit({ db }, { accountId, actor, action, target: "alvo" });
+    await recordAudit(db, { accountId, actor: { id: actor, origin: "system" }, action, target: "alvo" });
     const last = await db.auditEntry.findFirstOrThrow({ where: { accountId }, orderBy: { id: "desc" } });
     await db.auditEntry.update({ where: { id: last.id }, data: { createdAt: new Date(Date.now() - hoursAgo * HOUR) } });
   }
@@ -26,8 +26,8 @@ async function trail(accountId: string, entries: [action: string, actor: string,
 
 describe("listAudit", () => {
   it("filters by part of the actor, by action or dotted prefix, and by time, within the account only", async () => {
-    const { id: accountId } = await createAccount({ db }, { name: "Auditada" });
-    const { id: otherId } = await createAccount({ db }, { name: "Outra" });
+    const { id: accountId } = await db.account.create({ data: { name: "Auditada" } });
+    const { id: otherId } = await db.account.create({ data: { name: "Outra" } });
     await trail(accountId, [
       ["panel.login", "panel:Ana@Padaria.com.br", 50],
       ["panel.user.invited", "panel:ana@padaria.com.br", 30],
@@ -57,10 +57,10 @@ describe("listAudit", () => {
   });
 
   it("pages newest first with a before-id cursor that keeps the filters, ending with a null cursor", async () => {
-    const { id: accountId } = await createAccount({ db }, { name: "Paginada" });
+    const { id: accountId } = await db.account.create({ data: { name: "Paginada" } });
     for (let i = 0; i < 5; i += 1) {
-      await recordAudit({ db }, { accountId, actor: "cli", action: "panel.api_key.created", target: `k${i}` });
-      await recordAudit({ db }, { accountId, actor: "cli", action: "panel.login", target: `l${i}` });
+      await recordAudit(db, { accountId, actor: CLI, action: "panel.api_key.created", target: `k${i}` });
+      await recordAudit(db, { accountId, actor: CLI, action: "panel.login", target: `l${i}` });
     }
     const seen: string[] = [];
     let beforeId: number | undefined;
@@ -77,8 +77,8 @@ describe("listAudit", () => {
   });
 
   it("keeps the operator's defaults: 100 entries, limits held within 1..1000", async () => {
-    const { id: accountId } = await createAccount({ db }, { name: "Limites" });
-    for (let i = 0; i < 3; i += 1) await recordAudit({ db }, { accountId, actor: "cli", action: "x" });
+    const { id: accountId } = await db.account.create({ data: { name: "Limites" } });
+    for (let i = 0; i < 3; i += 1) await recordAudit(db, { accountId, actor: CLI, action: "x" });
     expect((await listAudit({ db }, { accountId })).entries).toHaveLength(3);
     expect((await listAudit({ db }, { accountId, limit: 0 })).entries).toHaveLength(1);
     expect((await listAudit({ db }, { accountId, limit: Number.NaN })).entries).toHaveLength(3);

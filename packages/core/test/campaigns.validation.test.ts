@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { RequestValidationError } from "@gw/contracts";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { createRedis, type Redis } from "@gw/jobs";
 import { createMetaClient } from "@gw/meta";
 import { startSandbox, type RunningSandbox } from "@gw/provider-sandbox";
-import { silentLogger, testEnv } from "@gw/testkit";
+import { silentLogger, testEnv, testActor } from "@gw/testkit";
 import { addBusinessNumber, createAccount, createAccountDirectory } from "../src/accounts/index.ts";
-import { createCampaign, getCampaign, parseCsv, startCampaign } from "../src/campaigns/index.ts";
+import { RecipientsFileError, createCampaign, getCampaign, parseCsv, startCampaign } from "../src/campaigns/index.ts";
 import { TemplateCache } from "../src/templates/index.ts";
 
 // Validation before anything is sent: every row of a CSV (or list) is checked on its own against the template of
@@ -41,10 +40,12 @@ beforeAll(async () => {
     logger: silentLogger,
   });
   deps = { db, directory: createAccountDirectory(db), templates };
-  accountId = (await createAccount({ db }, { name: `campanhas-${randomBytes(3).toString("hex")}` })).id;
+  accountId = (await createAccount({ db }, { actor: testActor, name: `campanhas-${randomBytes(3).toString("hex")}` }))
+    .id;
   await addBusinessNumber(
     { db },
     {
+      actor: testActor,
       accountId,
       phoneNumberId: `9${randomBytes(6).readUIntBE(0, 6).toString().slice(0, 14)}`,
       wabaId: "102290129340398",
@@ -59,7 +60,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const who = { actor: "cli", origin: "api" as const, requestId: "req-campanha" };
+const who = { actor: { id: "cli", origin: "api" as const, requestId: "req-campanha" } };
 const create = (recipients: Parameters<typeof createCampaign>[1]["recipients"], template = "pedido_confirmado") =>
   createCampaign(deps, { ...who, accountId, name: "Teste", template, language: "pt_BR", recipients });
 
@@ -128,7 +129,7 @@ describe("campaign CSV validation", () => {
     ]);
   });
 
-  it("refuses a file it cannot read, or with unknown or missing columns, as a whole (422 HTTPValidationError)", async () => {
+  it("refuses a file it cannot read, or with unknown or missing columns, as a whole (RecipientsFileError)", async () => {
     const cases: [string, string][] = [
       ['to,variable_1\r\n5511987650001,"sem fim\r\n', "csv_invalid"],
       ["to,varaible_1\r\n5511987650001,Maria\r\n", "csv_column_unknown"],
@@ -143,10 +144,9 @@ describe("campaign CSV validation", () => {
         () => null,
         (e: unknown) => e,
       );
-      expect({ text, error: error instanceof RequestValidationError }).toEqual({ text, error: true });
-      const [issue] = (error as RequestValidationError).detail;
-      expect({ text, type: issue?.type, loc: issue?.loc }).toEqual({ text, type, loc: ["body"] });
-      expect(issue?.msg).toMatch(/^[A-ZÀ-Ú].*[.!?]$/u);
+      expect({ text, error: error instanceof RecipientsFileError }).toEqual({ text, error: true });
+      expect({ text, problem: (error as RecipientsFileError).problem }).toEqual({ text, problem: type });
+      expect((error as RecipientsFileError).message).toMatch(/^[A-ZÀ-Ú].*[.!?]$/u);
     }
   });
 

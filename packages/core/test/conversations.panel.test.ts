@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { createMetaClient, type MetaClient } from "@gw/meta";
-import { testEnv } from "@gw/testkit";
+import { testEnv, testActor } from "@gw/testkit";
 import { listConversationMessages, listConversations, openInboundMedia } from "../src/index.ts";
 import { control, createPanelAccount, startIngestingSandbox, type IngestingSandbox } from "./sandbox-ingest.ts";
 
@@ -229,7 +229,7 @@ describe("openInboundMedia", () => {
   it("fetches the image's bytes from Meta's media endpoint with the token", async () => {
     const file = await openInboundMedia(
       { db, meta },
-      { accountId: a.accountId, inboundMessageId: inboundIds.xImage ?? "" },
+      { actor: testActor, accountId: a.accountId, inboundMessageId: inboundIds.xImage ?? "" },
     );
     expect(file.contentType).toBe("image/png");
     expect(file.type).toBe("image");
@@ -248,7 +248,10 @@ describe("openInboundMedia", () => {
       [a.accountId, inboundIds.xText ?? ""],
       [a.accountId, "../../etc/passwd"],
     ] as const)
-      await expectApiError(openInboundMedia({ db, meta }, { accountId, inboundMessageId }), "not_found");
+      await expectApiError(
+        openInboundMedia({ db, meta }, { actor: testActor, accountId, inboundMessageId }),
+        "not_found",
+      );
     // Refused before any call to the provider.
     expect((await control<unknown[]>(gateway.sandbox, "/requests")).length).toBe(before);
   });
@@ -257,19 +260,19 @@ describe("openInboundMedia", () => {
     const id = inboundIds.xImage ?? "";
     await control(gateway.sandbox, "/faults", { mode: "500", route: "media", count: 1 });
     const unavailable = await expectApiError(
-      openInboundMedia({ db, meta }, { accountId: a.accountId, inboundMessageId: id }),
+      openInboundMedia({ db, meta }, { actor: testActor, accountId: a.accountId, inboundMessageId: id }),
       "provider_unavailable",
     );
     expect(unavailable.message).toMatch(/mídia/);
 
     await expectApiError(
-      openInboundMedia({ db, meta }, { accountId: a.accountId, inboundMessageId: id, maxBytes: 10 }),
+      openInboundMedia({ db, meta }, { actor: testActor, accountId: a.accountId, inboundMessageId: id, maxBytes: 10 }),
       "payload_too_large",
     );
 
     await control(gateway.sandbox, "/reset", {});
     const gone = await expectApiError(
-      openInboundMedia({ db, meta }, { accountId: a.accountId, inboundMessageId: id }),
+      openInboundMedia({ db, meta }, { actor: testActor, accountId: a.accountId, inboundMessageId: id }),
       "not_found",
     );
     expect(gone.message).toMatch(/não está mais disponível/);

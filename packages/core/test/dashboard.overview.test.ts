@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { createDb, type Db } from "@gw/db";
-import { createDelivery, createFixture, testEnv, type Fixture } from "@gw/testkit";
+import { createDelivery, createFixture, testEnv, type Fixture, testActor } from "@gw/testkit";
 import { accountOverview } from "../src/dashboard/overview.ts";
 import { createPanelUser } from "../src/users/users.ts";
 
@@ -58,7 +58,7 @@ async function user(accountId: string) {
       name: "Ana",
       role: "viewer",
       password: "senha-de-teste-123",
-      actor: "test",
+      actor: testActor,
     },
   );
 }

@@ -71,9 +71,7 @@ describe("retryFailedDeliveries over a large backlog", () => {
       { db, queue, logger: silentLogger },
       {
         accountId: fixture.accountId,
-        actor: "api_key:k",
-        action: "api.webhook.retry_failed",
-        requestId: "req-bulk",
+        actor: { id: "api_key:k", origin: "api", requestId: "req-bulk" },
         batchSize: 1_000,
       },
     );
@@ -104,7 +102,7 @@ describe("retryFailedDeliveries over a large backlog", () => {
       { count: 1_000, batch: 2 },
       { count: 500, batch: 3 },
     ]);
-    expect(audit.every((a) => a.requestId === "req-bulk" && a.action === "api.webhook.retry_failed")).toBe(true);
+    expect(audit.every((a) => a.requestId === "req-bulk" && a.action === "api.webhook.retry")).toBe(true);
   });
 
   it("also re-queues a dead letter whose attempt id is held by a finished job (failed as integration_inactive)", async () => {
@@ -130,7 +128,7 @@ describe("retryFailedDeliveries over a large backlog", () => {
 
     const count = await retryFailedDeliveries(
       { db, queue, logger: silentLogger },
-      { accountId: fixture.accountId, actor: "cli", action: "webhook.retry_failed", batchSize: 2 },
+      { accountId: fixture.accountId, actor: { id: "cli", origin: "cli" }, batchSize: 2 },
     );
 
     expect(count).toBe(3);

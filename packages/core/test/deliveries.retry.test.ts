@@ -70,9 +70,7 @@ describe("retryDelivery", () => {
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id.toString(),
-        actor: "api_key:teste",
-        action: "api.webhook.retry",
-        requestId: "req-1",
+        actor: { id: "api_key:teste", origin: "api", requestId: "req-1" },
       },
     );
 
@@ -101,8 +99,7 @@ describe("retryDelivery", () => {
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id,
-        actor: "cli",
-        action: "webhook.retry",
+        actor: { id: "cli", origin: "cli" },
       },
     );
 
@@ -123,8 +120,7 @@ describe("retryDelivery", () => {
         {
           accountId: fixture.accountId,
           deliveryId: pending.id,
-          actor: "cli",
-          action: "webhook.retry",
+          actor: { id: "cli", origin: "cli" },
         },
       ),
       "delivery_not_retryable",
@@ -135,8 +131,7 @@ describe("retryDelivery", () => {
         {
           accountId: fixture.accountId,
           deliveryId: delivering.id,
-          actor: "cli",
-          action: "webhook.retry",
+          actor: { id: "cli", origin: "cli" },
         },
       ),
       "delivery_not_retryable",
@@ -149,7 +144,7 @@ describe("retryDelivery", () => {
     const owner = await createFixture(db, "http://127.0.0.1:9/x");
     const other = await createFixture(db, "http://127.0.0.1:9/y");
     const delivery = await failedDelivery(owner);
-    const base = { actor: "cli", action: "webhook.retry" };
+    const base = { actor: { id: "cli", origin: "cli" as const } };
 
     await expectApiError(
       retryDelivery({ db, queue }, { ...base, accountId: other.accountId, deliveryId: delivery.id }),
@@ -196,8 +191,7 @@ describe("retryDelivery", () => {
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id,
-        actor: "cli",
-        action: "webhook.retry",
+        actor: { id: "cli", origin: "cli" },
       },
     );
 
@@ -224,9 +218,7 @@ describe("retryFailedDeliveries", () => {
       { db, queue },
       {
         accountId: fixture.accountId,
-        actor: "api_key:k",
-        action: "api.webhook.retry_failed",
-        requestId: "req-2",
+        actor: { id: "api_key:k", origin: "api", requestId: "req-2" },
       },
     );
 
@@ -244,15 +236,14 @@ describe("retryFailedDeliveries", () => {
     expect((await db.delivery.findUniqueOrThrow({ where: { id: foreign.id } })).status).toBe("failed");
     const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "api.webhook.retry_failed", requestId: "req-2", details: { count: 3 } });
+    expect(audit[0]).toMatchObject({ action: "api.webhook.retry", requestId: "req-2", details: { count: 3 } });
 
     expect(
       await retryFailedDeliveries(
         { db, queue },
         {
           accountId: fixture.accountId,
-          actor: "api_key:k",
-          action: "api.webhook.retry_failed",
+          actor: { id: "api_key:k", origin: "api" },
         },
       ),
     ).toBe(0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { inTransaction, type Db } from "@gw/db";
-import { isolatedDatabase } from "@gw/testkit";
+import { isolatedDatabase, testActor } from "@gw/testkit";
 import { addBusinessNumber, applyStatuses, createAccount, lockWamids, storeAcceptedMessage } from "../src/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -17,11 +17,12 @@ afterAll(async () => {
 
 describe("a provider status that arrives while the send is being committed", () => {
   it("waits for the send's commit and is applied, instead of being parked in early_statuses for ever", async () => {
-    const account = await createAccount({ db }, { name: "corrida" });
+    const account = await createAccount({ db }, { actor: testActor, name: "corrida" });
     const phoneNumberId = `9${Date.now()}`;
     await addBusinessNumber(
       { db },
       {
+        actor: testActor,
         accountId: account.id,
         phoneNumberId,
         wabaId: `w${phoneNumberId}`,

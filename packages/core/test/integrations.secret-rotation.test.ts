@@ -11,6 +11,7 @@ import {
   testEnv,
   type ReceivedRequest,
   type Receiver,
+  testActor,
 } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
@@ -95,7 +96,13 @@ describe("rotateIntegrationSecret with an overlap", () => {
     const rotatedAt = new Date();
     const rotated = await rotateIntegrationSecret(
       { db },
-      { accountId: fixture.accountId, integrationId: fixture.integrationId, overlapHours: 2, now: rotatedAt },
+      {
+        actor: testActor,
+        accountId: fixture.accountId,
+        integrationId: fixture.integrationId,
+        overlapHours: 2,
+        now: rotatedAt,
+      },
     );
     expect(rotated).not.toBeNull();
     const newSecret = rotated!.signing_secret;
@@ -120,7 +127,10 @@ describe("rotateIntegrationSecret with an overlap", () => {
 
   it("with no overlap (a leaked secret) drops the old secret at once", async () => {
     const fixture = await createFixture(db, receiver.url);
-    const rotated = await rotateIntegrationSecret({ db }, { integrationId: fixture.integrationId, overlapHours: 0 });
+    const rotated = await rotateIntegrationSecret(
+      { db },
+      { actor: testActor, integrationId: fixture.integrationId, overlapHours: 0 },
+    );
     expect(rotated?.previous_secret_expires_at).toBeNull();
     const stored = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
     expect(stored.previousSigningSecret).toBeNull();
@@ -131,8 +141,14 @@ describe("rotateIntegrationSecret with an overlap", () => {
 
   it("a second rotation during the overlap keeps only the secret it replaced", async () => {
     const fixture = await createFixture(db, receiver.url);
-    const first = await rotateIntegrationSecret({ db }, { integrationId: fixture.integrationId, overlapHours: 1 });
-    const second = await rotateIntegrationSecret({ db }, { integrationId: fixture.integrationId, overlapHours: 1 });
+    const first = await rotateIntegrationSecret(
+      { db },
+      { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
+    );
+    const second = await rotateIntegrationSecret(
+      { db },
+      { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
+    );
     const request = await attemptAt(fixture, new Date());
     expect(signedBy(second!.signing_secret, request, "x-pt-signature")).toBe(true);
     expect(signedBy(first!.signing_secret, request, "x-pt-signature-previous")).toBe(true);
@@ -145,10 +161,12 @@ describe("rotateIntegrationSecret with an overlap", () => {
     expect(
       await rotateIntegrationSecret(
         { db },
-        { accountId: mine.accountId, integrationId: theirs.integrationId, overlapHours: 1 },
+        { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId, overlapHours: 1 },
       ),
     ).toBeNull();
-    expect(await rotateIntegrationSecret({ db }, { integrationId: "not-a-uuid", overlapHours: 1 })).toBeNull();
+    expect(
+      await rotateIntegrationSecret({ db }, { actor: testActor, integrationId: "not-a-uuid", overlapHours: 1 }),
+    ).toBeNull();
     const stored = await db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } });
     expect(stored.signingSecret).toBe(theirs.secret);
     expect(stored.previousSigningSecret).toBeNull();
@@ -163,13 +181,13 @@ describe("integration services of the panel", () => {
     const { accountId } = fixture;
     const b = await setIntegration(
       { db, policy },
-      { accountId, url: "http://127.0.0.1:9/b", events: ["message.status"] },
+      { actor: testActor, accountId, url: "http://127.0.0.1:9/b", events: ["message.status"] },
     );
     const c = await setIntegration(
       { db, policy },
-      { accountId, url: "http://127.0.0.1:9/c", events: ["message.received"] },
+      { actor: testActor, accountId, url: "http://127.0.0.1:9/c", events: ["message.received"] },
     );
-    await setIntegrationActive({ db }, { accountId, integrationId: b.id, active: false });
+    await setIntegrationActive({ db }, { actor: testActor, accountId, integrationId: b.id, active: false });
 
     const first = await listIntegrations({ db }, { accountId, limit: 2 });
     expect(first.integrations.map((i) => i.url)).toEqual(["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]);
@@ -190,16 +208,22 @@ describe("integration services of the panel", () => {
     const mine = await createFixture(db, "http://127.0.0.1:9/mine");
     const theirs = await createFixture(db, "http://127.0.0.1:9/theirs");
     expect(
-      await revealIntegrationSecret({ db }, { accountId: mine.accountId, integrationId: mine.integrationId }),
+      await revealIntegrationSecret(
+        { db },
+        { actor: testActor, accountId: mine.accountId, integrationId: mine.integrationId },
+      ),
     ).toMatchObject({ signing_secret: mine.secret });
     expect(
-      await revealIntegrationSecret({ db }, { accountId: mine.accountId, integrationId: theirs.integrationId }),
+      await revealIntegrationSecret(
+        { db },
+        { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId },
+      ),
     ).toBeNull();
     expect(await getIntegration({ db }, { accountId: mine.accountId, integrationId: theirs.integrationId })).toBeNull();
     expect(
       await setIntegrationActive(
         { db },
-        { accountId: mine.accountId, integrationId: theirs.integrationId, active: false },
+        { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId, active: false },
       ),
     ).toBeNull();
     expect((await db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } })).active).toBe(true);
@@ -208,12 +232,15 @@ describe("integration services of the panel", () => {
   it("edits an integration by id (URL included), keeping its secret and state, and refuses a URL already used", async () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/old");
     const { accountId, integrationId } = fixture;
-    await setIntegration({ db, policy }, { accountId, url: "http://127.0.0.1:9/other", events: ["message.status"] });
-    await setIntegrationActive({ db }, { accountId, integrationId, active: false });
+    await setIntegration(
+      { db, policy },
+      { actor: testActor, accountId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
+    );
+    await setIntegrationActive({ db }, { actor: testActor, accountId, integrationId, active: false });
 
     const edited = await setIntegration(
       { db, policy },
-      { accountId, integrationId, url: "http://127.0.0.1:9/new", events: ["message.received"] },
+      { actor: testActor, accountId, integrationId, url: "http://127.0.0.1:9/new", events: ["message.received"] },
     );
     expect(edited).toMatchObject({
       id: integrationId,
@@ -225,7 +252,7 @@ describe("integration services of the panel", () => {
 
     const taken = await setIntegration(
       { db, policy },
-      { accountId, integrationId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
+      { actor: testActor, accountId, integrationId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
     ).catch((error: unknown) => error);
     expect(taken).toBeInstanceOf(IntegrationUrlError);
     expect((taken as IntegrationUrlError).reason).toBe("url_taken");
@@ -233,7 +260,13 @@ describe("integration services of the panel", () => {
     const other = await createFixture(db, "http://127.0.0.1:9/x");
     const foreign = await setIntegration(
       { db, policy },
-      { accountId, integrationId: other.integrationId, url: "http://127.0.0.1:9/y", events: ["message.status"] },
+      {
+        actor: testActor,
+        accountId,
+        integrationId: other.integrationId,
+        url: "http://127.0.0.1:9/y",
+        events: ["message.status"],
+      },
     ).catch((error: unknown) => error);
     expect(foreign).toMatchObject({ code: "not_found" });
     expect((await db.integration.findUniqueOrThrow({ where: { id: other.integrationId } })).url).toBe(

@@ -11,9 +11,10 @@ import {
   createSendJournal,
   fingerprint,
   recordAcceptedSend,
-  unconfirmedResponse,
+  UNCONFIRMED_SEND,
   type AcceptedSend,
   type IdempotencyStore,
+  type SettledSend,
 } from "../src/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -21,7 +22,7 @@ let db: Db;
 let redis: Redis;
 let prefix: string;
 let fixture: Fixture;
-let idempotency: IdempotencyStore;
+let idempotency: IdempotencyStore<SettledSend>;
 const STALE_MS = 200;
 
 beforeAll(async () => {
@@ -31,7 +32,11 @@ beforeAll(async () => {
   redis = createRedis(env.redisUrl);
   prefix = env.redisPrefix;
   fixture = await createFixture(db, "http://127.0.0.1:9/x");
-  idempotency = createIdempotencyStore(db, { ttlHours: 24, staleAfterMs: STALE_MS, unconfirmedResponse });
+  idempotency = createIdempotencyStore<SettledSend>(db, {
+    ttlHours: 24,
+    staleAfterMs: STALE_MS,
+    unconfirmed: UNCONFIRMED_SEND,
+  });
 });
 
 afterAll(async () => {
@@ -57,13 +62,46 @@ describe("a reservation left by a process that died", () => {
     expect(again).not.toEqual(first);
   });
 
-  it("is settled as send_unconfirmed when the provider call had started: the key never sends again", async () => {
+  it("is settled as unconfirmed when the provider call had started: the key never sends again", async () => {
     const first = await idempotency.reserve(reserveInput("morreu-durante"));
     if (first.kind !== "reserved") throw new Error("expected a reservation");
     await idempotency.markProviderCall(first.id);
     await wait(STALE_MS + 100);
     const again = await idempotency.reserve(reserveInput("morreu-durante"));
-    expect(again).toEqual({ kind: "replay", response: unconfirmedResponse() });
+    expect(again).toEqual({ kind: "replay", outcome: { kind: "unconfirmed", messageId: null } });
+  });
+});
+
+describe("a key the gateway makes itself (a campaign recipient's)", () => {
+  it("is never compared with a fingerprint: a repeat is in flight or replayed, never a conflict", async () => {
+    // Reserved with a fingerprint (as a worker of the previous release did), repeated without one.
+    const first = await idempotency.reserve(reserveInput("campaign:1"));
+    if (first.kind !== "reserved") throw new Error("expected a reservation");
+    const own = { accountId: fixture.accountId, key: "campaign:1", fingerprint: null, requestId: null };
+    await expect(idempotency.reserve(own)).rejects.toMatchObject({ code: "idempotency_in_flight" });
+    await idempotency.complete(db.sql, first.id, UNCONFIRMED_SEND);
+    expect(await idempotency.reserve(own)).toEqual({ kind: "replay", outcome: UNCONFIRMED_SEND });
+  });
+});
+
+describe("a key completed by the release that kept HTTP answers", () => {
+  it("is answered as unconfirmed when no outcome can be read, and never sends again", async () => {
+    // What a pod of the previous release writes during a rolling update: the answer, no outcome.
+    await db.idempotencyKey.create({
+      data: {
+        accountId: fixture.accountId,
+        key: "antes-da-versao",
+        fingerprint: fingerprint({ key: "antes-da-versao" }),
+        state: "completed",
+        responseStatus: 200,
+        responseBody: '{"success":true}',
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
+    expect(await idempotency.reserve(reserveInput("antes-da-versao"))).toEqual({
+      kind: "replay",
+      outcome: { kind: "unconfirmed", messageId: null },
+    });
   });
 });
 
@@ -83,7 +121,6 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
       requestId: "req-journal",
       actor: "api_key:test",
       reservationId: reserved.id,
-      response: { status: 200, body: '{"success":true}' },
     };
     const down = createDb({ url: `postgresql://postgres@127.0.0.1:${await freePort()}/fora`, poolSize: 1 });
     const journal = createSendJournal({ redis, keyPrefix: prefix, logger: silentLogger });
@@ -116,7 +153,10 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
     expect(await db.auditEntry.count({ where: { target: `message:${send.wamid}` } })).toBe(1);
     expect(await db.idempotencyKey.findUniqueOrThrow({ where: { id: BigInt(reserved.id) } })).toMatchObject({
       state: "completed",
-      responseStatus: 200,
+      outcome: {
+        kind: "sent",
+        message: { messageId: send.wamid, to: send.to, type: "text", phoneNumberId: "1000", clientRef: "pedido-1" },
+      },
       wamid: send.wamid,
     });
     // Replaying the same entry again (another pod, a crash before LREM) changes nothing.
@@ -147,7 +187,6 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
           requestId: "r",
           actor: "a",
           reservationId: null,
-          response: { status: 200, body: "{}" },
         },
       );
       expect(outcome.kind).toBe("lost");

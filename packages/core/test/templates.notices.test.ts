@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import { testEnv } from "@gw/testkit";
+import { testEnv, testActor } from "@gw/testkit";
 import {
   countUnreadTemplateNotices,
   ingestProviderWebhook,
@@ -93,12 +93,12 @@ describe("template notices from Meta's webhooks", () => {
 
     const marked = await markTemplateNoticeRead(
       { db },
-      { accountId: a.accountId, userId: owner, noticeId: rejected?.id ?? 0 },
+      { actor: testActor, accountId: a.accountId, userId: owner, noticeId: rejected?.id ?? 0 },
     );
     expect(marked.id).toBe(rejected?.id);
     const again = await markTemplateNoticeRead(
       { db },
-      { accountId: a.accountId, userId: owner, noticeId: String(marked.id) },
+      { actor: testActor, accountId: a.accountId, userId: owner, noticeId: String(marked.id) },
     );
     expect(again.read_at).toBe(marked.read_at);
 
@@ -114,7 +114,9 @@ describe("template notices from Meta's webhooks", () => {
       { accountId: a.accountId, userId: owner, unreadOnly: true, limit: 10 },
     );
     expect(unread.notices.map((n) => n.event)).toEqual(["YELLOW", "PAUSED"]);
-    expect(await markAllTemplateNoticesRead({ db }, { accountId: a.accountId, userId: owner })).toBe(2);
+    expect(await markAllTemplateNoticesRead({ db }, { actor: testActor, accountId: a.accountId, userId: owner })).toBe(
+      2,
+    );
     expect(await countUnreadTemplateNotices({ db }, { accountId: a.accountId, userId: owner })).toBe(0);
     expect(await countUnreadTemplateNotices({ db }, { accountId: a.accountId, userId: viewer })).toBe(3);
   });
@@ -131,20 +133,23 @@ describe("template notices from Meta's webhooks", () => {
     expect(aNotices.some((n) => n.id === bNotice)).toBe(false);
     // Account A's user cannot mark B's notice through A's account...
     await expectApiError(
-      markTemplateNoticeRead({ db }, { accountId: a.accountId, userId: aOwner, noticeId: bNotice }),
+      markTemplateNoticeRead({ db }, { actor: testActor, accountId: a.accountId, userId: aOwner, noticeId: bNotice }),
       "not_found",
     );
     // ...nor through B's account, to which the user does not belong; an unknown id reads the same.
     await expectApiError(
-      markTemplateNoticeRead({ db }, { accountId: b.accountId, userId: aOwner, noticeId: bNotice }),
+      markTemplateNoticeRead({ db }, { actor: testActor, accountId: b.accountId, userId: aOwner, noticeId: bNotice }),
       "not_found",
     );
     await expectApiError(
-      markTemplateNoticeRead({ db }, { accountId: a.accountId, userId: aOwner, noticeId: 999999999999 }),
+      markTemplateNoticeRead(
+        { db },
+        { actor: testActor, accountId: a.accountId, userId: aOwner, noticeId: 999999999999 },
+      ),
       "not_found",
     );
     await expectApiError(
-      markTemplateNoticeRead({ db }, { accountId: a.accountId, userId: aOwner, noticeId: "1; drop" }),
+      markTemplateNoticeRead({ db }, { actor: testActor, accountId: a.accountId, userId: aOwner, noticeId: "1; drop" }),
       "not_found",
     );
     expect(await db.templateNoticeRead.count({ where: { noticeId: BigInt(bNotice) } })).toBe(0);
@@ -153,7 +158,9 @@ describe("template notices from Meta's webhooks", () => {
       [],
     );
     expect(await countUnreadTemplateNotices({ db }, { accountId: a.accountId, userId: bUser })).toBe(0);
-    expect(await markAllTemplateNoticesRead({ db }, { accountId: a.accountId, userId: bUser })).toBe(0);
+    expect(await markAllTemplateNoticesRead({ db }, { actor: testActor, accountId: a.accountId, userId: bUser })).toBe(
+      0,
+    );
   });
 
   it("quarantines the notice of a WABA no account has, storing nothing", async () => {

@@ -18,7 +18,7 @@ function fixture(name: string): MetaTemplate {
 /** Runs the build and returns the ApiError it threw. */
 function refusal(template: MetaTemplate, input: Partial<TemplateSendInput>): ApiError {
   try {
-    buildTemplateSend({ to: TO, language: template.language, template: template.name, ...input }, template);
+    buildTemplateSend({ to: TO, language: template.language, ...input }, template);
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;

@@ -96,7 +96,7 @@ describe("template sends built from the listed catalogue are accepted by the pro
     // The catalogue tells the caller exactly how many `variables` to send.
     expect(input.variables?.length ?? 0).toBe(item.variables_count);
 
-    const payload = buildTemplateSend({ to: TO, template: name, language, ...input }, template);
+    const payload = buildTemplateSend({ to: TO, language, ...input }, template);
     const result = await meta.sendMessage(PHONE_NUMBER_ID, payload);
     expect(result.wamid).toMatch(/^wamid\./);
     expect(result.messageStatus).toBe("accepted");

@@ -14,7 +14,7 @@ function fixture(name: string, language = "pt_BR"): MetaTemplate {
 }
 
 function build(name: string, input: Partial<TemplateSendInput> = {}, language = "pt_BR") {
-  return buildTemplateSend({ to: TO, template: name, language, ...input }, fixture(name, language));
+  return buildTemplateSend({ to: TO, language, ...input }, fixture(name, language));
 }
 
 /** The envelope of reference E around a `template` object. */

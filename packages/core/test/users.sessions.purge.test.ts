@@ -8,7 +8,7 @@ import {
   purgeExpiredPanelSessions,
 } from "../src/index.ts";
 import { createDb, type Db } from "@gw/db";
-import { testEnv } from "@gw/testkit";
+import { testEnv, testActor } from "@gw/testkit";
 
 describe("expired panel sessions purge", () => {
   let db: Db;
@@ -20,7 +20,7 @@ describe("expired panel sessions purge", () => {
   });
 
   it("removes sessions past their expiry in bounded batches and leaves live ones", async () => {
-    const account = await createAccount({ db }, { name: "sessões" });
+    const account = await createAccount({ db }, { actor: testActor, name: "sessões" });
     const user = await createPanelUser(
       { db },
       {
@@ -29,7 +29,7 @@ describe("expired panel sessions purge", () => {
         name: "S",
         role: "viewer",
         password: "senha-de-teste-123",
-        actor: "test",
+        actor: testActor,
       },
     );
     const live = await createPanelSession({ db }, { userId: user.id, ttlMs: 3_600_000 });

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { LookupAddress } from "node:dns";
 import type { AddressInfo } from "node:net";
 import { createDb, type Db } from "@gw/db";
-import { testEnv } from "@gw/testkit";
+import { testEnv, testActor } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
@@ -261,14 +261,14 @@ describe("setIntegration (registration)", () => {
 
   beforeAll(async () => {
     db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
-    accountId = (await createAccount({ db }, { name: "Conta SSRF" })).id;
+    accountId = (await createAccount({ db }, { actor: testActor, name: "Conta SSRF" })).id;
   });
   afterAll(async () => {
     await db.$disconnect();
   });
 
   const register = (url: string, policy = PRODUCTION_INTEGRATION_POLICY) =>
-    setIntegration({ db, policy }, { accountId, url, events: ["message.status"] });
+    setIntegration({ db, policy }, { actor: testActor, accountId, url, events: ["message.status"] });
 
   async function expectRefused(
     url: string,

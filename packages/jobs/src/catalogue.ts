@@ -12,7 +12,7 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const deliverWebhookJob = {
-  name: "deliver-webhook",
+  name: "webhook.deliver",
   queue: QUEUES.webhooks,
   payload: z.object({
     deliveryId: z.string().regex(/^\d+$/),
@@ -65,11 +65,19 @@ export const campaignTickJob = {
 
 export type CampaignTickPayload = z.infer<typeof campaignTickJob.payload>;
 
-/** Every job, by name. */
+/** Every job, by name: `<subject>.<verb>`. */
 export const JOB_CATALOGUE = {
   [deliverWebhookJob.name]: deliverWebhookJob,
   [campaignTickJob.name]: campaignTickJob,
 } as const;
+
+/**
+ * Names jobs had in earlier releases, still read: jobs a pod of the previous release queued are processed during a
+ * rolling update (and until they drain). Dropped once no release writes them.
+ */
+export const LEGACY_JOB_NAMES: Readonly<Record<string, keyof typeof JOB_CATALOGUE>> = {
+  "deliver-webhook": deliverWebhookJob.name,
+};
 
 type Catalogue = typeof JOB_CATALOGUE;
 export type JobName = keyof Catalogue;

@@ -21,4 +21,6 @@ export type { CampaignQueue, CampaignWake } from "./campaigns.ts";
 export { closeRedis, periodicTask, withDeadline } from "./process/lifecycle.ts";
 export type { PeriodicTask } from "./process/lifecycle.ts";
 export { createProbeServer } from "./process/probes.ts";
+export { runWorkerProcess } from "./process/run.ts";
+export type { WorkerApp, WorkerProcessSpec } from "./process/run.ts";
 export type { ProbeDeps } from "./process/probes.ts";

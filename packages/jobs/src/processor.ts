@@ -1,8 +1,17 @@
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
-import { JOB_CATALOGUE, type JobControl, type JobHandlers, type JobName, type QueueName } from "./catalogue.ts";
+import {
+  JOB_CATALOGUE,
+  LEGACY_JOB_NAMES,
+  type JobControl,
+  type JobHandlers,
+  type JobName,
+  type QueueName,
+} from "./catalogue.ts";
 
-function isJobName(name: string): name is JobName {
-  return Object.hasOwn(JOB_CATALOGUE, name);
+/** The catalogue's name of a job, read under its current name or an earlier one. */
+function jobNameOf(name: string): JobName | undefined {
+  if (Object.hasOwn(JOB_CATALOGUE, name)) return name as JobName;
+  return Object.hasOwn(LEGACY_JOB_NAMES, name) ? LEGACY_JOB_NAMES[name] : undefined;
 }
 
 /**
@@ -20,8 +29,9 @@ export function createProcessor<Q extends QueueName>(
     ((payload: unknown, control: JobControl<unknown>) => Promise<string>) | undefined
   >;
   return async (job, token) => {
-    const definition = isJobName(job.name) ? JOB_CATALOGUE[job.name] : undefined;
-    const handler = byName[job.name];
+    const name = jobNameOf(job.name);
+    const definition = name === undefined ? undefined : JOB_CATALOGUE[name];
+    const handler = name === undefined ? undefined : byName[name];
     if (!definition || definition.queue !== queue || !handler)
       throw new UnrecoverableError(`unknown job ${job.name} on queue ${queue}`);
     const payload = definition.payload.safeParse(job.data);

@@ -5,6 +5,7 @@ export type { TestEnv } from "./env.ts";
 export { eventually } from "./eventually.ts";
 export type { EventuallyOptions } from "./eventually.ts";
 export { silentLogger } from "./logger.ts";
+export { testActor } from "./actors.ts";
 export { freePort } from "./ports.ts";
 export { startThrowawayPostgres } from "./postgres-server.ts";
 export type { ThrowawayPostgres } from "./postgres-server.ts";

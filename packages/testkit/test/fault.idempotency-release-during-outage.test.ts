@@ -4,7 +4,13 @@
 // reservation went stale (the provider deadline + 60 s), although nothing had been sent. The release is retried while
 // the database is unavailable.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createIdempotencyStore, fingerprint, unconfirmedResponse, type IdempotencyStore } from "@gw/core";
+import {
+  UNCONFIRMED_SEND,
+  createIdempotencyStore,
+  fingerprint,
+  type IdempotencyStore,
+  type SettledSend,
+} from "@gw/core";
 import { applyMigrations, createDb, type Db } from "@gw/db";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../src/index.ts";
 import { seedAccount, type Account } from "./support/fault/apps.ts";
@@ -12,7 +18,7 @@ import { seedAccount, type Account } from "./support/fault/apps.ts";
 let postgres: ThrowawayPostgres;
 let db: Db;
 let account: Account;
-let idempotency: IdempotencyStore;
+let idempotency: IdempotencyStore<SettledSend>;
 
 beforeAll(async () => {
   postgres = await startThrowawayPostgres();
@@ -21,10 +27,10 @@ beforeAll(async () => {
   account = await seedAccount(url);
   db = createDb({ url, poolSize: 2 });
   // A stale reservation would be freed only after a minute: longer than this test waits for anything.
-  idempotency = createIdempotencyStore(db, {
+  idempotency = createIdempotencyStore<SettledSend>(db, {
     ttlHours: 24,
     staleAfterMs: 60_000,
-    unconfirmedResponse,
+    unconfirmed: UNCONFIRMED_SEND,
     releaseRetryMs: 30_000,
   });
 }, 60_000);

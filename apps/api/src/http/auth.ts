@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { AccountDirectory } from "@gw/core";
+import type { AccountDirectory, Actor } from "@gw/core";
 import { ApiError } from "@gw/errors";
 import { withLogContext } from "@gw/logger";
 
@@ -35,4 +35,9 @@ export function requireApiKey(directory: AccountDirectory): RequestHandler {
 export function authOf(req: Express.Request): { accountId: string; keyId: string } {
   if (!req.auth) throw new ApiError("invalid_api_key");
   return req.auth;
+}
+
+/** The API key as the services' audit trail names it (`api_key:<id>`, origin api), with the request's id. */
+export function apiActor(req: Express.Request): Actor {
+  return { id: `api_key:${authOf(req).keyId}`, origin: "api", requestId: req.requestId };
 }

@@ -13,7 +13,7 @@ import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
-import { silentLogger, testEnv } from "@gw/testkit";
+import { silentLogger, testEnv, testActor } from "@gw/testkit";
 import { createApp } from "../../src/app.ts";
 import { loadApiConfig, type ApiConfig } from "../../src/config.ts";
 import { buildApiDeps, closeApiDeps, type ApiDeps } from "../../src/container.ts";
@@ -106,17 +106,21 @@ export async function createTestAccount(
   db: Db,
   options: { integrationUrl?: string; events?: WebhookEvent[] } = {},
 ): Promise<TestAccount & { signingSecret: string | null }> {
-  const account = await createAccount({ db }, { name: `test-${randomBytes(3).toString("hex")}` });
+  const account = await createAccount({ db }, { actor: testActor, name: `test-${randomBytes(3).toString("hex")}` });
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   const wabaId = `2${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
-  await addBusinessNumber({ db }, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
-  const key = await createApiKey({ db }, { accountId: account.id });
+  await addBusinessNumber(
+    { db },
+    { actor: testActor, accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" },
+  );
+  const key = await createApiKey({ db }, { actor: testActor, accountId: account.id });
   let signingSecret: string | null = null;
   if (options.integrationUrl) {
     // Test receivers listen on loopback: the development policy.
     const integration = await setIntegration(
       { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
       {
+        actor: testActor,
         accountId: account.id,
         url: options.integrationUrl,
         events: options.events ?? ["message.status", "message.received"],

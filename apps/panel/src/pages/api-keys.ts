@@ -1,5 +1,5 @@
 import type { Request, Router } from "express";
-import { API_KEY_NAME_MAX_LENGTH, createApiKey, listApiKeys, recordAudit, revokeApiKey } from "@gw/core";
+import { API_KEY_NAME_MAX_LENGTH, createApiKey, listApiKeys, revokeApiKey } from "@gw/core";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -114,17 +114,9 @@ export const apiKeysPage: PanelPage = {
       const user = currentUser(req);
       const parsed = createForm.safeParse(req.body);
       if (!parsed.success) return res.redirect(303, "/chaves?erro=nome");
-      const created = await createApiKey({ db: deps.db }, { accountId: user.accountId, name: parsed.data.name });
-      await recordAudit(
+      const created = await createApiKey(
         { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.api_key.created",
-          target: created.id,
-          requestId: req.requestId,
-          details: { name: created.name, prefix: created.prefix },
-        },
+        { accountId: user.accountId, name: parsed.data.name, actor: panelActor(req) },
       );
       res
         .status(201)
@@ -149,22 +141,11 @@ export const apiKeysPage: PanelPage = {
       const user = currentUser(req);
       const id = keyId.safeParse(req.params.id);
       const revoked = id.success
-        ? await revokeApiKey({ db: deps.db }, { keyId: id.data, accountId: user.accountId })
+        ? await revokeApiKey({ db: deps.db }, { keyId: id.data, accountId: user.accountId, actor: panelActor(req) })
         : null;
       // Another account's key is as unknown as a made-up id.
       if (!revoked) throw new PanelHttpError(404, "Chave não encontrada nesta conta.");
       if (!revoked.newly_revoked) return res.redirect(303, "/chaves?erro=ja_revogada");
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.api_key.revoked",
-          target: revoked.id,
-          requestId: req.requestId,
-          details: { name: revoked.name, prefix: revoked.prefix },
-        },
-      );
       res.redirect(303, "/chaves?ok=revogada");
     });
   },

@@ -6,7 +6,6 @@ import {
   createPanelSession,
   deletePanelSession,
   findPanelInvite,
-  recordAudit,
 } from "@gw/core";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
@@ -95,7 +94,10 @@ export const authPages: PanelPage = {
           );
         return;
       }
-      const user = await authenticatePanelUser({ db: deps.db }, { email: normalized, password });
+      const user = await authenticatePanelUser(
+        { db: deps.db },
+        { email: normalized, password, requestId: req.requestId },
+      );
       if (!user) {
         await deps.throttle.recordFailure(normalized, ip);
         res
@@ -108,26 +110,12 @@ export const authPages: PanelPage = {
       }
       await deps.throttle.recordSuccess(normalized);
       await startSession(deps, res, user.id);
-      await recordAudit(
-        { db: deps.db },
-        { accountId: user.account_id, actor: `panel:${user.email}`, action: "panel.login", requestId: req.requestId },
-      );
       res.redirect(303, safeNext(next));
     });
 
     router.post("/sair", async (req, res) => {
       const token = sessionToken(req, deps.session);
-      if (token) await deletePanelSession({ db: deps.db }, { token });
-      if (req.panelUser)
-        await recordAudit(
-          { db: deps.db },
-          {
-            accountId: req.panelUser.accountId,
-            actor: `panel:${req.panelUser.email}`,
-            action: "panel.logout",
-            requestId: req.requestId,
-          },
-        );
+      if (token) await deletePanelSession({ db: deps.db }, { token, requestId: req.requestId });
       clearSessionCookie(res, deps.session);
       res.redirect(303, "/entrar?ok=saiu");
     });
@@ -168,7 +156,7 @@ export const authPages: PanelPage = {
         throw new PanelHttpError(400, "As senhas não conferem.");
       const user = await acceptPanelInvite(
         { db: deps.db },
-        { token: req.params.token, name: parsed.data.name, password: parsed.data.password },
+        { token: req.params.token, name: parsed.data.name, password: parsed.data.password, requestId: req.requestId },
       );
       await startSession(deps, res, user.id);
       res.redirect(303, "/");

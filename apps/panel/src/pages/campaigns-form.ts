@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { templateShape, type BusinessNumberQualityView } from "@gw/core";
+import { campaignTemplateRefusal, type BusinessNumberQualityView } from "@gw/core";
 import { z } from "@gw/config";
 import type { MetaTemplate } from "@gw/meta";
 import { csrfField, table } from "../views/components.ts";
@@ -115,16 +115,10 @@ export function parseCreateForm(req: Request, now = new Date()): ParsedCreateFor
   };
 }
 
-/** Templates a campaign can send: approved, fillable by the API, neither authentication nor Pix (core refuses those). */
+/** Templates a campaign can send (core's rule: campaignTemplateRefusal), by name and language. */
 export function campaignTemplates(templates: readonly MetaTemplate[]): MetaTemplate[] {
   return templates
-    .filter((template) => {
-      if (template.status !== "APPROVED") return false;
-      const shape = templateShape(template);
-      return (
-        shape.unsupportedReason === null && !shape.isAuthentication && !shape.buttons.some((b) => b.isOrderDetails)
-      );
-    })
+    .filter((template) => campaignTemplateRefusal(template) === null)
     .sort((a, b) => (a.name === b.name ? a.language.localeCompare(b.language) : a.name.localeCompare(b.name)));
 }
 

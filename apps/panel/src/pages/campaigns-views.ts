@@ -1,6 +1,6 @@
 import { templateShape, type CampaignView, type RecipientView } from "@gw/core";
 import type { MetaTemplate } from "@gw/meta";
-import { badge } from "../views/components.ts";
+import { badge, pager, select, table } from "../views/components.ts";
 import { formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 
@@ -34,6 +34,72 @@ export const OUTCOME_LABELS: Record<RecipientOutcome, { text: string; plural: st
 
 export const CAMPAIGN_STATUSES = Object.keys(CAMPAIGN_STATUS_LABELS) as [CampaignStatus, ...CampaignStatus[]];
 export const RECIPIENT_OUTCOMES = Object.keys(OUTCOME_LABELS) as [RecipientOutcome, ...RecipientOutcome[]];
+
+/** The notices of the Campanhas pages (`?ok=` and `?erro=` after a post, PRG). */
+export const CAMPAIGN_NOTICES = {
+  criada: "Campanha criada como rascunho: confira o relatório de validação antes de iniciar.",
+  iniciada: "Campanha iniciada: os envios seguem a taxa do número.",
+  agendada: "Campanha agendada: os envios começam no início marcado.",
+  pausada: "Campanha pausada: os envios em andamento terminam e os demais esperam a retomada.",
+  retomada: "Campanha retomada.",
+  cancelada: "Campanha cancelada: os destinatários ainda na fila não receberão a mensagem.",
+  estado: "A campanha não aceita esta ação no estado em que está agora; confira o status atual.",
+  contagem:
+    "A quantidade de destinatários aceitos não é a do relatório mostrado; confira o relatório e inicie de novo.",
+  vazia: "A campanha não tem destinatários aceitos; corrija a lista e crie outra campanha.",
+};
+
+const counted = (count: number, one: string, many: string) => `${formatNumber(count)} ${count === 1 ? one : many}`;
+
+/** The campaigns list: a page of campaigns (newest first), its status filter and the next page's cursor. */
+export function campaignListBody(options: {
+  campaigns: readonly CampaignView[];
+  /** Each campaign's number as people know it (display number), by phone_number_id. */
+  numbers: ReadonlyMap<string, string>;
+  status: CampaignStatus | undefined;
+  next: string | null;
+  manage: boolean;
+}): SafeHtml {
+  const { campaigns, numbers, status } = options;
+  return html`<p class="hint">
+      Envios de um template aprovado a uma lista de destinatários, no ritmo da taxa de cada número. Cada destinatário
+      recebe a campanha uma vez, e o resultado de cada um fica registrado.
+    </p>
+    ${
+      options.manage
+        ? html`<p class="actions"><a href="/campanhas/nova">Nova campanha</a></p>`
+        : html`<p class="hint">Seu papel permite acompanhar as campanhas; owners e admins as criam e controlam.</p>`
+    }
+    <form method="get" action="/campanhas" class="filters">
+      ${select(
+        "status",
+        "Status",
+        CAMPAIGN_STATUSES.map((value) => ({ value, text: CAMPAIGN_STATUS_LABELS[value].text })),
+        status,
+      )}
+      <button type="submit" class="secondary">Filtrar</button>
+      ${status ? html`<a href="/campanhas">Limpar filtro</a>` : ""}
+    </form>
+    ${table({
+      caption: "Campanhas da conta, da mais nova à mais antiga",
+      headers: ["Campanha", "Status", "Número", "Template", "Destinatários", "Progresso", "Criada em"],
+      rows: campaigns.map((campaign) => [
+        html`<a href="/campanhas/${campaign.id}">${campaign.name}</a>`,
+        campaignBadge(campaign.status),
+        numbers.get(campaign.phone_number_id) ?? campaign.phone_number_id,
+        html`<code>${campaign.template}</code> <span class="hint">(${campaign.language})</span>`,
+        html`${counted(campaign.accepted_recipients, "aceito", "aceitos")}${
+          campaign.rejected_count > 0
+            ? html`<br /><span class="hint">${counted(campaign.rejected_count, "recusado", "recusados")}</span>`
+            : ""
+        }`,
+        progressSummary(campaign),
+        formatDateTime(campaign.created_at),
+      ]),
+      empty: status ? "Nenhuma campanha com este status." : "Nenhuma campanha ainda.",
+    })}
+    ${pager({ path: "/campanhas", query: { status }, next: options.next })}`;
+}
 
 export function campaignBadge(status: CampaignStatus): SafeHtml {
   const label = CAMPAIGN_STATUS_LABELS[status];

@@ -3,7 +3,6 @@ import {
   listConversationMessages,
   listConversations,
   openInboundMedia,
-  recordAudit,
   type ConversationMessageView,
   type ConversationView,
   type ConversationWindow,
@@ -181,22 +180,11 @@ async function sendMedia(req: Request, res: Response, deps: PanelDeps): Promise<
   if (!id.success) throw new PanelHttpError(404, "A mídia não foi encontrada nesta conta.");
   const file = await openInboundMedia(
     { db: deps.db, meta: deps.meta, logger: deps.logger },
-    { accountId: user.accountId, inboundMessageId: id.data },
+    { accountId: user.accountId, inboundMessageId: id.data, actor: panelActor(req) },
   );
   const served = file.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   const type = MIME.test(served) ? served : "application/octet-stream";
   const inline = INLINE_MEDIA.test(type);
-  await recordAudit(
-    { db: deps.db },
-    {
-      accountId: user.accountId,
-      actor: panelActor(user),
-      action: "panel.media.opened",
-      target: `inbound_message:${id.data}`,
-      requestId: req.requestId,
-      details: { type: file.type, content_type: type, bytes: file.bytes.length },
-    },
-  );
   // The contact's file is foreign content: never sniffed, never cached, never run as a page of this origin.
   res.setHeader("Content-Type", type);
   res.setHeader("X-Content-Type-Options", "nosniff");

@@ -15,16 +15,13 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
-import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
+import { badge, noticeFrom, pager, postButton, queryText, table, select } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
-
-/** The spec's resends are audited under this action, whatever the channel (spec 4.7). */
-const RESEND_ACTION = "webhook.retry";
 
 const STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], { text: string; tone: "ok" | "warn" | "bad" }> = {
   pending: { text: "pendente", tone: "warn" },
@@ -90,19 +87,6 @@ function errorKindText(kind: string | null): string {
 function lastOutcome(delivery: { last_status_code: number | null; last_error_kind: string | null }): string {
   if (delivery.last_status_code !== null) return `HTTP ${delivery.last_status_code}`;
   return delivery.last_error_kind ?? "—";
-}
-
-function select(name: string, label: string, values: readonly { value: string; text: string }[], current?: string) {
-  return html`<label
-    >${label}
-    <select name="${name}">
-      <option value="">Todos</option>
-      ${values.map(
-        (option) =>
-          html`<option value="${option.value}" ${option.value === current ? "selected" : ""}>${option.text}</option>`,
-      )}
-    </select></label
-  >`;
 }
 
 function resentNotice(req: Request): { kind: "ok"; text: string } | null {
@@ -203,7 +187,7 @@ export const deliveriesPage: PanelPage = {
       const user = currentUser(req);
       const requeued = await retryFailedDeliveries(
         { db: deps.db, queue: deps.queue, logger: deps.logger },
-        { accountId: user.accountId, actor: panelActor(user), action: RESEND_ACTION, requestId: req.requestId },
+        { accountId: user.accountId, actor: panelActor(req) },
       );
       res.redirect(303, requeued === 0 ? "/entregas?erro=nenhuma_falha" : `/entregas?ok=reenviadas&n=${requeued}`);
     });
@@ -308,9 +292,7 @@ export const deliveriesPage: PanelPage = {
           {
             accountId: user.accountId,
             deliveryId,
-            actor: panelActor(user),
-            action: RESEND_ACTION,
-            requestId: req.requestId,
+            actor: panelActor(req),
           },
         );
       } catch (error) {

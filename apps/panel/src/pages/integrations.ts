@@ -5,7 +5,6 @@ import {
   confirmPanelPassword,
   getIntegration,
   listIntegrations,
-  recordAudit,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
@@ -345,18 +344,7 @@ export const integrationsPage: PanelPage = {
       try {
         const saved = await setIntegration(
           { db: deps.db, policy: deps.integrationPolicy },
-          { accountId: user.accountId, url: form.url, events: form.events },
-        );
-        await recordAudit(
-          { db: deps.db },
-          {
-            accountId: user.accountId,
-            actor: panelActor(user),
-            action: "panel.integration.saved",
-            target: `integration:${saved.id}`,
-            requestId: req.requestId,
-            details: { url: saved.url, events: saved.events },
-          },
+          { accountId: user.accountId, url: form.url, events: form.events, actor: panelActor(req) },
         );
         res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
       } catch (error) {
@@ -384,7 +372,13 @@ export const integrationsPage: PanelPage = {
       try {
         await setIntegration(
           { db: deps.db, policy: deps.integrationPolicy },
-          { accountId: user.accountId, integrationId: integration.id, url: form.url, events: form.events },
+          {
+            accountId: user.accountId,
+            integrationId: integration.id,
+            url: form.url,
+            events: form.events,
+            actor: panelActor(req),
+          },
         );
       } catch (error) {
         if (!(error instanceof IntegrationUrlError)) throw error;
@@ -393,17 +387,6 @@ export const integrationsPage: PanelPage = {
           notice: { kind: "error", text: error.message },
         });
       }
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.integration.updated",
-          target: `integration:${integration.id}`,
-          requestId: req.requestId,
-          details: { url: form.url, events: form.events, previous_url: integration.url },
-        },
-      );
       res.redirect(303, `/integracoes/${integration.id}?ok=salva`);
     });
 
@@ -436,19 +419,9 @@ export const integrationsPage: PanelPage = {
       }
       const secret = await revealIntegrationSecret(
         { db: deps.db },
-        { accountId: user.accountId, integrationId: integration.id },
+        { accountId: user.accountId, integrationId: integration.id, actor: panelActor(req) },
       );
       if (!secret) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.integration.secret_revealed",
-          target: `integration:${integration.id}`,
-          requestId: req.requestId,
-        },
-      );
       sendDetail(res, req, deps, integration, 200, { revealed: secret.signing_secret, notice: null });
     });
 
@@ -460,20 +433,9 @@ export const integrationsPage: PanelPage = {
       const overlapHours = parsed.data.encerrar_anterior ? 0 : deps.config.SECRET_ROTATION_OVERLAP_HOURS;
       const rotated = await rotateIntegrationSecret(
         { db: deps.db },
-        { accountId: user.accountId, integrationId: integration.id, overlapHours },
+        { accountId: user.accountId, integrationId: integration.id, overlapHours, actor: panelActor(req) },
       );
       if (!rotated) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.integration.secret_rotated",
-          target: `integration:${integration.id}`,
-          requestId: req.requestId,
-          details: { overlap_hours: overlapHours, previous_secret_expires_at: rotated.previous_secret_expires_at },
-        },
-      );
       res.redirect(303, `/integracoes/${integration.id}?ok=segredo_trocado`);
     });
 
@@ -486,19 +448,9 @@ export const integrationsPage: PanelPage = {
         const integration = await loadIntegration(deps, req);
         const updated = await setIntegrationActive(
           { db: deps.db },
-          { accountId: user.accountId, integrationId: integration.id, active },
+          { accountId: user.accountId, integrationId: integration.id, active, actor: panelActor(req) },
         );
         if (!updated) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
-        await recordAudit(
-          { db: deps.db },
-          {
-            accountId: user.accountId,
-            actor: panelActor(user),
-            action: active ? "panel.integration.resumed" : "panel.integration.paused",
-            target: `integration:${integration.id}`,
-            requestId: req.requestId,
-          },
-        );
         res.redirect(303, `/integracoes/${integration.id}?ok=${active ? "retomada" : "pausada"}`);
       });
     }

@@ -2,11 +2,9 @@ import type { Router } from "express";
 import {
   TEMPLATE_STATUSES,
   countUnreadTemplateNotices,
-  createAccountDirectory,
   listTemplateNotices,
   markAllTemplateNoticesRead,
   markTemplateNoticeRead,
-  recordAudit,
   templateShape,
   toCatalogueItem,
   type TemplateNoticeView,
@@ -17,7 +15,7 @@ import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
-import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
+import { badge, noticeFrom, pager, postButton, queryText, table, select } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -96,19 +94,6 @@ function byNameAndLanguage(a: { name: string; language: string }, b: { name: str
   return a.language < b.language ? -1 : a.language > b.language ? 1 : 0;
 }
 
-function select(name: string, label: string, values: readonly { value: string; text: string }[], current?: string) {
-  return html`<label
-    >${label}
-    <select name="${name}">
-      <option value="">Todos</option>
-      ${values.map(
-        (option) =>
-          html`<option value="${option.value}" ${option.value === current ? "selected" : ""}>${option.text}</option>`,
-      )}
-    </select></label
-  >`;
-}
-
 function templateSection(template: MetaTemplate, index: number): SafeHtml {
   const shape = templateShape(template);
   const item = toCatalogueItem(template);
@@ -161,7 +146,7 @@ function noticeWhat(notice: TemplateNoticeView): SafeHtml {
 export const templatesPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
     // Numbers are resolved exactly as the public API's catalogue resolves them (the default one, or the one named).
-    const directory = createAccountDirectory(deps.db);
+    const { directory } = deps;
 
     router.get("/templates", async (req, res) => {
       const user = currentUser(req);
@@ -354,19 +339,9 @@ export const templatesPage: PanelPage = {
       const user = currentUser(req);
       const marked = await markAllTemplateNoticesRead(
         { db: deps.db },
-        { accountId: user.accountId, userId: user.userId },
+        { accountId: user.accountId, userId: user.userId, actor: panelActor(req) },
       );
       if (marked === 0) return res.redirect(303, "/templates/avisos?erro=nenhum_novo");
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.template_notice.read_all",
-          requestId: req.requestId,
-          details: { count: marked },
-        },
-      );
       res.redirect(303, "/templates/avisos?ok=todos_lidos");
     });
 
@@ -374,22 +349,15 @@ export const templatesPage: PanelPage = {
       const user = currentUser(req);
       const noticeId = typeof req.params.id === "string" ? req.params.id : "";
       try {
-        await markTemplateNoticeRead({ db: deps.db }, { accountId: user.accountId, userId: user.userId, noticeId });
+        await markTemplateNoticeRead(
+          { db: deps.db },
+          { accountId: user.accountId, userId: user.userId, noticeId, actor: panelActor(req) },
+        );
       } catch (error) {
         if (error instanceof ApiError && error.code === "not_found")
           throw new PanelHttpError(404, "O aviso de template não foi encontrado nesta conta.");
         throw error;
       }
-      await recordAudit(
-        { db: deps.db },
-        {
-          accountId: user.accountId,
-          actor: panelActor(user),
-          action: "panel.template_notice.read",
-          target: `template_notice:${noticeId}`,
-          requestId: req.requestId,
-        },
-      );
       res.redirect(303, "/templates/avisos?ok=lido");
     });
   },

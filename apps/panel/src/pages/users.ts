@@ -216,8 +216,7 @@ export const usersPage: PanelPage = {
             email: parsed.data.email,
             role: parsed.data.role,
             invitedBy: user.userId,
-            actor: panelActor(user),
-            requestId: req.requestId,
+            actor: panelActor(req),
           },
         );
         const link = `${deps.config.PANEL_PUBLIC_URL.replace(/\/+$/, "")}/convite/${token}`;
@@ -246,7 +245,7 @@ export const usersPage: PanelPage = {
       const user = currentUser(req);
       await cancelPanelInvite(
         { db: deps.db },
-        { accountId: user.accountId, inviteId: idParam(req), actor: panelActor(user), requestId: req.requestId },
+        { accountId: user.accountId, inviteId: idParam(req), actor: panelActor(req) },
       );
       res.redirect(303, "/usuarios?ok=convite_cancelado");
     });
@@ -262,8 +261,7 @@ export const usersPage: PanelPage = {
             accountId: user.accountId,
             userId: idParam(req),
             role: parsed.data.role,
-            actor: panelActor(user),
-            requestId: req.requestId,
+            actor: panelActor(req),
           },
         );
         res.redirect(303, "/usuarios?ok=papel");
@@ -275,7 +273,7 @@ export const usersPage: PanelPage = {
       await refusalShown(deps, req, res, async () => {
         await removePanelUser(
           { db: deps.db },
-          { accountId: user.accountId, userId: idParam(req), actor: panelActor(user), requestId: req.requestId },
+          { accountId: user.accountId, userId: idParam(req), actor: panelActor(req) },
         );
         // Removing oneself ends one's own session too: the list then asks to sign in again.
         res.redirect(303, "/usuarios?ok=removido");

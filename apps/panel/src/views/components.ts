@@ -108,3 +108,22 @@ export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];
   return typeof value === "string" && value !== "" ? value : undefined;
 }
+
+/** A filter's `<select>` with its label; the empty choice ("Todos") means no filter. */
+export function select(
+  name: string,
+  label: string,
+  values: readonly { value: string; text: string }[],
+  current?: string,
+): SafeHtml {
+  return html`<label
+    >${label}
+    <select name="${name}">
+      <option value="">Todos</option>
+      ${values.map(
+        (option) =>
+          html`<option value="${option.value}" ${option.value === current ? "selected" : ""}>${option.text}</option>`,
+      )}
+    </select></label
+  >`;
+}

@@ -12,7 +12,7 @@ import { createDb, type Db } from "@gw/db";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
 import { createRedis, type Redis } from "@gw/jobs";
 import { startSandbox, type RunningSandbox } from "@gw/provider-sandbox";
-import { REPO_ROOT, silentLogger, testEnv } from "@gw/testkit";
+import { REPO_ROOT, silentLogger, testEnv, testActor } from "@gw/testkit";
 import { createPanelApp } from "../../src/app.ts";
 import { loadPanelConfig } from "../../src/config.ts";
 import { buildPanelDeps, closePanelDeps, type PanelDeps } from "../../src/container.ts";
@@ -148,17 +148,27 @@ export interface TestTenant {
 /** A fresh account with a business number, a key and one panel user per role. */
 export async function createTenant(db: Db): Promise<TestTenant> {
   const tag = randomBytes(3).toString("hex");
-  const account = await createAccount({ db }, { name: `Padaria ${tag}` });
+  const account = await createAccount({ db }, { actor: testActor, name: `Padaria ${tag}` });
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   const wabaId = `2${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
-  await addBusinessNumber({ db }, { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" });
-  const key = await createApiKey({ db }, { accountId: account.id });
+  await addBusinessNumber(
+    { db },
+    { actor: testActor, accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" },
+  );
+  const key = await createApiKey({ db }, { actor: testActor, accountId: account.id });
   const users = {} as Record<PanelRole, { id: string; email: string }>;
   for (const role of ["owner", "admin", "viewer"] as const) {
     const email = `${role}-${tag}@exemplo.com.br`;
     const user = await createPanelUser(
       { db },
-      { accountId: account.id, email, name: `${role} ${tag}`, role, password: PASSWORD, actor: "test" },
+      {
+        accountId: account.id,
+        email,
+        name: `${role} ${tag}`,
+        role,
+        password: PASSWORD,
+        actor: testActor,
+      },
     );
     users[role] = { id: user.id, email };
   }

@@ -21,6 +21,8 @@ export const META_TITLES = {
   131050:
     "Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.",
   131056: "(Business Account, Consumer Account) pair rate limit hit",
+  // meta-2026 §1.9: an authentication template with a one-tap, zero-tap or copy-code button sent to a BSUID.
+  131062: "Business-scoped User ID (BSUID) recipients are not supported for this message.",
   132000: "Number of parameters does not match the expected number of params",
   132001: "Template name does not exist in the translation",
   132005: "Translated text too long",
@@ -46,7 +48,8 @@ export function fbtraceId(): string {
 
 /**
  * A refusal with Meta's WhatsApp error envelope. Every code answers HTTP 400 except 131000 (500), as Meta's
- * error-code table does; 132001 is sometimes seen with 404 in the wild, the sandbox always uses 400.
+ * error-code table does; 132001 is sometimes seen with 404 in the wild, the sandbox always uses 400. Meta does not
+ * state the HTTP status of 131062 (meta-2026 Appendix B.2): 400 is assumed.
  */
 export class MetaError extends Error {
   constructor(

@@ -1,5 +1,6 @@
 import { newWamid } from "../ids.ts";
 import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
+import { pricingOf } from "../pricing.ts";
 import {
   countRefusal,
   countSend,
@@ -15,7 +16,22 @@ import {
   type SentMessage,
 } from "../state.ts";
 import { startStatusSequence } from "../statuses.ts";
+import type { SandboxTemplate } from "../types.ts";
+import {
+  BSUID_PATTERN,
+  findByParentUserId,
+  findByUserId,
+  PARENT_BSUID_PATTERN,
+  portfolioOf,
+  portfolioSettings,
+  recordPhoneExchange,
+  refOf,
+  userForPhone,
+  userIdOf,
+  type SandboxUser,
+} from "../users.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
+import { markMessageRead } from "./mark-read.ts";
 import { validateOrderDetails } from "./order-details.ts";
 import { validateTemplateSend } from "./template-send.ts";
 
@@ -45,7 +61,10 @@ function parseBody(raw: string): JsonRecord {
   return body;
 }
 
-function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: string } {
+/** Who a send is addressed to (meta-2026 §1.6): `to` (a phone) wins over `recipient` (a BSUID or parent BSUID). */
+type Addressee = { kind: "phone"; to: string; waId: string } | { kind: "user_id"; recipient: string };
+
+export function checkMessagingProduct(body: JsonRecord): void {
   if (body.messaging_product === undefined) throw new MetaError(100, "The parameter messaging_product is required.");
   if (body.messaging_product !== "whatsapp") {
     throw new MetaError(
@@ -53,12 +72,30 @@ function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: stri
       `Param messaging_product must be one of {WHATSAPP} - got "${shown(body.messaging_product)}".`,
     );
   }
+}
+
+function checkAddressee(body: JsonRecord): Addressee {
+  if (nonEmptyString(body.to)) {
+    const waId = digitsOf(body.to);
+    if (!/^\d{8,15}$/.test(waId)) throw new MetaError(100, `Invalid WhatsApp phone number in parameter to: ${body.to}`);
+    return { kind: "phone", to: body.to, waId };
+  }
+  // Meta's answer when neither is given names `to` (its MM API example).
+  if (body.recipient === undefined) throw new MetaError(100, "The parameter to is required.");
+  const recipient = body.recipient;
+  if (typeof recipient !== "string" || !(BSUID_PATTERN.test(recipient) || PARENT_BSUID_PATTERN.test(recipient))) {
+    // Meta's wording for a malformed BSUID is not published; the code (100, invalid parameter) is the usual one.
+    throw new MetaError(100, `Invalid Business-scoped User ID (BSUID) in parameter recipient: ${shown(recipient)}`);
+  }
+  return { kind: "user_id", recipient };
+}
+
+function checkEnvelope(body: JsonRecord): { addressee: Addressee; type: string } {
+  checkMessagingProduct(body);
   if (body.recipient_type !== undefined && body.recipient_type !== "individual") {
     throw new MetaError(100, `Param recipient_type must be one of {INDIVIDUAL} - got "${shown(body.recipient_type)}".`);
   }
-  if (!nonEmptyString(body.to)) throw new MetaError(100, "The parameter to is required.");
-  const waId = digitsOf(body.to);
-  if (!/^\d{8,15}$/.test(waId)) throw new MetaError(100, `Invalid WhatsApp phone number in parameter to: ${body.to}`);
+  const addressee = checkAddressee(body);
   // Meta defaults `type` to text.
   const type = body.type === undefined ? "text" : body.type;
   if (typeof type !== "string" || !META_TYPES.includes(type)) {
@@ -70,7 +107,41 @@ function checkEnvelope(body: JsonRecord): { to: string; waId: string; type: stri
   if (body.context !== undefined && (!isRecord(body.context) || !nonEmptyString(body.context.message_id))) {
     throw new MetaError(100, "The parameter context['message_id'] is required.");
   }
-  return { to: body.to, waId, type };
+  return { addressee, type };
+}
+
+/**
+ * The user a send reaches. A BSUID must be current and of this number's portfolio; a parent BSUID is taken only
+ * where the portfolio has parent BSUIDs enabled. Meta documents no code for a BSUID of another portfolio (meta-2026
+ * §1.9, unverified): the sandbox answers 131009 (parameter value is not valid).
+ */
+function recipientOf(state: SandboxState, phoneNumberId: string, addressee: Addressee): SandboxUser {
+  if (addressee.kind === "phone") return userForPhone(state, addressee.waId);
+  const portfolio = portfolioOf(state, phoneNumberId);
+  const user = PARENT_BSUID_PATTERN.test(addressee.recipient)
+    ? portfolioSettings(state, portfolio).parentUserIds
+      ? findByParentUserId(state, addressee.recipient)
+      : undefined
+    : findByUserId(state, addressee.recipient, portfolio);
+  if (!user) {
+    throw new MetaError(
+      131009,
+      `recipient: ${addressee.recipient} is not a Business-scoped User ID (BSUID) of this business portfolio.`,
+    );
+  }
+  return user;
+}
+
+/** One-tap, zero-tap and copy-code buttons (stored by Meta as URL buttons with `otp_type`) need the phone. */
+function needsPhoneNumber(template: SandboxTemplate): boolean {
+  if (template.category !== "AUTHENTICATION") return false;
+  const buttons = template.components.find((c) => c.type === "BUTTONS")?.buttons ?? [];
+  return buttons.some((b) => b.type === "COPY_CODE" || (b.type === "URL" && /[?&]otp_type=/i.test(b.url ?? "")));
+}
+
+/** Whether an `unreachable` / `failAfterSend` list names this recipient, by phone or by BSUID. */
+function listed(list: string[], names: (string | undefined)[]): boolean {
+  return names.some((name) => name !== undefined && list.includes(name));
 }
 
 function checkText(body: JsonRecord): void {
@@ -110,13 +181,21 @@ export function handleSend(
   raw: string,
   fault: FaultMode | null,
 ): GraphResult {
+  let body: JsonRecord;
   try {
-    const body = parseBody(raw);
-    const { to, waId, type } = checkEnvelope(body);
+    body = parseBody(raw);
+  } catch (error) {
+    return refused(state, phoneNumberId, error);
+  }
+  // Mark-as-read and typing indicators share the endpoint: a `status` instead of a message.
+  if (body.status !== undefined) return markMessageRead(state, phoneNumberId, body);
+  try {
+    const { addressee, type } = checkEnvelope(body);
+    const user = recipientOf(state, phoneNumberId, addressee);
     if (!withinRate(state, phoneNumberId)) {
       throw new MetaError(130429, "Cloud API message throughput has been reached.", { errorSubcode: 2494055 });
     }
-    if (!withinPairRate(state, phoneNumberId, waId)) {
+    if (!withinPairRate(state, phoneNumberId, user.key)) {
       throw new MetaError(
         131056,
         "Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.",
@@ -125,25 +204,38 @@ export function handleSend(
     let category = "service";
     if (type === "text") checkText(body);
     else if (type === "interactive") checkInteractive(body);
-    else if (type === "template")
-      category = validateTemplateSend(state.config.templates, body.template).category.toLowerCase();
-    else throw new MetaError(100, `The sandbox does not implement messages of type ${type}.`);
+    else if (type === "template") {
+      const template = validateTemplateSend(state.config.templates, body.template);
+      if (addressee.kind === "user_id" && needsPhoneNumber(template)) {
+        throw new MetaError(
+          131062,
+          "Authentication templates with one-tap, zero-tap or copy-code buttons must be sent to the recipient's phone number.",
+        );
+      }
+      category = template.category.toLowerCase();
+    } else throw new MetaError(100, `The sandbox does not implement messages of type ${type}.`);
 
-    if (type !== "template" && state.config.enforceWindow && !windowOpen(state, phoneNumberId, waId)) {
+    const inWindow = windowOpen(state, phoneNumberId, user.key);
+    if (type !== "template" && state.config.enforceWindow && !inWindow) {
       throw new MetaError(
         131047,
         "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
       );
     }
-    if (state.config.unreachable.includes(waId)) throw new MetaError(131026, "Message Undeliverable.");
+    const userId = userIdOf(user, portfolioOf(state, phoneNumberId));
+    const toPhone = addressee.kind === "phone" ? addressee.waId : undefined;
+    const names = [toPhone, user.phone, userId, addressee.kind === "user_id" ? addressee.recipient : undefined];
+    if (listed(state.config.unreachable, names)) throw new MetaError(131026, "Message Undeliverable.");
 
-    const wamid = newWamid(waId);
+    const wamid = newWamid(addressee.kind === "phone" ? addressee.waId : addressee.recipient);
     const now = state.now();
     const sent: SentMessage = {
       phone_number_id: phoneNumberId,
       wamid,
-      to,
-      wa_id: waId,
+      to: addressee.kind === "phone" ? addressee.to : null,
+      wa_id: toPhone ?? null,
+      recipient: addressee.kind === "user_id" ? addressee.recipient : null,
+      user_id: userId,
       type,
       body,
       raw,
@@ -152,23 +244,39 @@ export function handleSend(
       fault,
     };
     remember(state.sent, sent, state.config.historyLimit);
-    countSend(state, phoneNumberId, waId);
+    countSend(state, phoneNumberId, user.key);
+    // A send to the phone lets this number see it for 30 days (and puts the user in the contact book).
+    if (addressee.kind === "phone") recordPhoneExchange(state, user, phoneNumberId, now);
     // Meta takes a marketing template to a contact who stopped marketing messages, then reports it failed (131050).
-    const stopped = category === "marketing" && marketingStopped(state, phoneNumberId, waId);
-    startStatusSequence(state, { phoneNumberId, wamid, waId, category, ...(stopped ? { failure: 131050 } : {}) });
+    const stopped = category === "marketing" && marketingStopped(state, phoneNumberId, user.key);
+    startStatusSequence(state, {
+      phoneNumberId,
+      wamid,
+      user: refOf(user),
+      toPhone,
+      pricing: pricingOf(state, { category, windowOpen: inWindow, country: user.country }),
+      failAfterSend: listed(state.config.failAfterSend, names),
+      ...(stopped ? { failure: 131050 } : {}),
+    });
     if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
     // Template sends carry Meta's pacing field.
     const message: Record<string, string> =
       type === "template" ? { id: wamid, message_status: "accepted" } : { id: wamid };
-    return {
-      status: 200,
-      body: { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: waId }], messages: [message] },
-    };
+    // A BSUID send is answered with the BSUID (`user_id`), never the phone (meta-2026 §1.6).
+    const contact =
+      addressee.kind === "phone"
+        ? { input: addressee.to, wa_id: addressee.waId }
+        : { input: addressee.recipient, user_id: addressee.recipient };
+    return { status: 200, body: { messaging_product: "whatsapp", contacts: [contact], messages: [message] } };
   } catch (error) {
-    if (!(error instanceof MetaError)) throw error;
-    countRefusal(state, phoneNumberId, error.code);
-    if (logs(state, "info"))
-      state.logger.info("sandbox send refused", { phoneNumberId, code: error.code, details: error.details });
-    return error.toResult();
+    return refused(state, phoneNumberId, error);
   }
+}
+
+function refused(state: SandboxState, phoneNumberId: string, error: unknown): GraphResult {
+  if (!(error instanceof MetaError)) throw error;
+  countRefusal(state, phoneNumberId, error.code);
+  if (logs(state, "info"))
+    state.logger.info("sandbox send refused", { phoneNumberId, code: error.code, details: error.details });
+  return error.toResult();
 }

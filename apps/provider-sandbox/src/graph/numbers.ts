@@ -1,6 +1,7 @@
 import { displayPhoneNumber } from "../ids.ts";
 import type { SandboxState } from "../state.ts";
 import type { PhoneNumberSettings } from "../types.ts";
+import { portfolioOf, portfolioSettings } from "../users.ts";
 import { fbtraceId, type GraphResult } from "./errors.ts";
 
 /** Fields Meta answers when the call names none (messaging_limit_tier only when asked, as Meta). */
@@ -20,13 +21,16 @@ function formatDisplay(digits: string): string {
   return us ? `+1 ${us[1]}-${us[2]}-${us[3]}` : `+${digits}`;
 }
 
-/** A number's settings: what POST /_sandbox/numbers gave, over the defaults. */
+/**
+ * A number's settings: what POST /_sandbox/numbers (or a quality / capability webhook) gave, over the defaults; the
+ * messaging limit defaults to its portfolio's (business_capability_update), else TIER_1K.
+ */
 export function phoneNumberSettings(state: SandboxState, phoneNumberId: string): PhoneNumberSettings {
   return {
     display_phone_number: formatDisplay(displayPhoneNumber(phoneNumberId)),
     verified_name: "Empresa Sandbox",
     quality_rating: "GREEN",
-    messaging_limit_tier: "TIER_1K",
+    messaging_limit_tier: portfolioSettings(state, portfolioOf(state, phoneNumberId)).messagingLimit ?? "TIER_1K",
     throughput_level: "STANDARD",
     ...state.config.numbers[phoneNumberId],
   };
@@ -41,6 +45,8 @@ export function phoneNumberNode(state: SandboxState, phoneNumberId: string): Rec
     verified_name: settings.verified_name,
     quality_rating: settings.quality_rating,
     messaging_limit_tier: settings.messaging_limit_tier,
+    // The 2025 name of the (portfolio) messaging limit; messaging_limit_tier is deprecated (meta-2026 §5.3).
+    whatsapp_business_manager_messaging_limit: settings.messaging_limit_tier,
     throughput: { level: settings.throughput_level },
     code_verification_status: "VERIFIED",
     platform_type: "CLOUD_API",

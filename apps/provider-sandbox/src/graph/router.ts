@@ -9,6 +9,7 @@ import {
   type GraphRequestRecord,
   type SandboxState,
 } from "../state.ts";
+import { deleteContactBookEntry } from "./contact-book.ts";
 import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
 import { downloadResult, MEDIA_DOWNLOAD_PATH, mediaResult } from "./media.ts";
 import { handleSend } from "./messages.ts";
@@ -126,6 +127,10 @@ export function graphRouter(state: SandboxState): express.Router {
     handle("messages", (req, _url, fault) =>
       handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null),
     ),
+  );
+  router.delete(
+    "/:version/:phoneNumberId/contact_book",
+    handle("other", (req, url) => deleteContactBookEntry(state, String(req.params.phoneNumberId), url())),
   );
   router.get(
     "/:version/:wabaId/message_templates",

@@ -1,13 +1,24 @@
 import { randomBytes } from "node:crypto";
-import { Prisma, type Db } from "@gw/db";
+import { Prisma, type Db, type DbTx } from "@gw/db";
 import { ApiError } from "@gw/errors";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
 
 export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-export async function createAccount(deps: { db: Db }, input: { name: string }) {
-  const row = await deps.db.account.create({ data: { name: input.name } });
+export async function createAccount(deps: { db: Db }, input: { name: string; actor: Actor }) {
+  const row = await deps.db.$transaction(async (tx) => {
+    const created = await tx.account.create({ data: { name: input.name } });
+    await recordAudit(tx, {
+      accountId: created.id,
+      actor: input.actor,
+      action: auditAction(input.actor, "account.created"),
+      target: `account:${created.id}`,
+      details: { name: created.name },
+    });
+    return created;
+  });
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString() };
 }
 
@@ -18,6 +29,7 @@ export interface NumberInput {
   displayNumber: string;
   /** The account's first number becomes the default unless said otherwise. */
   makeDefault?: boolean;
+  actor: Actor;
 }
 
 export async function addBusinessNumber(deps: { db: Db }, input: NumberInput) {
@@ -37,6 +49,13 @@ export async function addBusinessNumber(deps: { db: Db }, input: NumberInput) {
         displayNumber: input.displayNumber,
         isDefault,
       },
+    });
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "number.added"),
+      target: `number:${row.phoneNumberId}`,
+      details: { waba_id: row.wabaId, display_number: row.displayNumber, is_default: row.isDefault },
     });
     return {
       id: row.id,
@@ -66,6 +85,7 @@ export interface IntegrationInput {
    * of another account, or no such id, is `not_found`.
    */
   integrationId?: string;
+  actor: Actor;
 }
 
 interface IntegrationRow {
@@ -174,33 +194,56 @@ const integrationNotFound = () =>
 export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }, input: IntegrationInput) {
   checkIntegrationUrl(input.url, deps.policy);
   const events = [...new Set(input.events)];
-  if (input.integrationId !== undefined) {
-    if (!UUID.test(input.integrationId)) throw integrationNotFound();
+  const { integrationId } = input;
+  if (integrationId !== undefined) {
+    if (!UUID.test(integrationId)) throw integrationNotFound();
     try {
-      const { count } = await deps.db.integration.updateMany({
-        where: { id: input.integrationId, accountId: input.accountId },
-        data: { url: input.url, events, ...(input.active === undefined ? {} : { active: input.active }) },
+      return await deps.db.$transaction(async (tx) => {
+        const before = await tx.integration.findFirst({
+          where: { id: integrationId, accountId: input.accountId },
+          select: { url: true },
+        });
+        if (!before) throw integrationNotFound();
+        const row = await tx.integration.update({
+          where: { id: integrationId },
+          data: { url: input.url, events, ...(input.active === undefined ? {} : { active: input.active }) },
+        });
+        await recordAudit(tx, {
+          accountId: input.accountId,
+          actor: input.actor,
+          action: auditAction(input.actor, "integration.updated"),
+          target: `integration:${row.id}`,
+          details: { url: row.url, events: row.events, previous_url: before.url },
+        });
+        return integrationView(row);
       });
-      if (count === 0) throw integrationNotFound();
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
         throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
       throw error;
     }
-    return integrationView(await deps.db.integration.findUniqueOrThrow({ where: { id: input.integrationId } }));
   }
-  const row = await deps.db.integration.upsert({
-    where: { accountId_url: { accountId: input.accountId, url: input.url } },
-    create: {
+  return deps.db.$transaction(async (tx) => {
+    const row = await tx.integration.upsert({
+      where: { accountId_url: { accountId: input.accountId, url: input.url } },
+      create: {
+        accountId: input.accountId,
+        url: input.url,
+        events,
+        signingSecret: newSigningSecret(),
+        active: input.active ?? true,
+      },
+      update: { events, active: input.active ?? true },
+    });
+    await recordAudit(tx, {
       accountId: input.accountId,
-      url: input.url,
-      events,
-      signingSecret: newSigningSecret(),
-      active: input.active ?? true,
-    },
-    update: { events, active: input.active ?? true },
+      actor: input.actor,
+      action: auditAction(input.actor, "integration.saved"),
+      target: `integration:${row.id}`,
+      details: { url: row.url, events: row.events },
+    });
+    return integrationView(row);
   });
-  return integrationView(row);
 }
 
 interface RotatedRow {
@@ -224,14 +267,14 @@ interface RotatedRow {
  */
 export async function rotateIntegrationSecret(
   deps: { db: Db },
-  input: { integrationId: string; accountId?: string; overlapHours: number; now?: Date },
+  input: { integrationId: string; accountId?: string; overlapHours: number; now?: Date; actor: Actor },
 ) {
   if (!UUID.test(input.integrationId) || (input.accountId !== undefined && !UUID.test(input.accountId))) return null;
   if (!(input.overlapHours >= 0)) throw new RangeError("overlapHours must be a number >= 0");
   const now = input.now ?? new Date();
   const expiresAt = input.overlapHours > 0 ? new Date(now.getTime() + input.overlapHours * 3_600_000) : null;
   // One statement: SET reads the row as it was, so the secret kept as previous is exactly the one replaced.
-  const rows = await deps.db.$queryRaw<RotatedRow[]>`
+  const rotate = (tx: DbTx) => tx.$queryRaw<RotatedRow[]>`
     UPDATE integrations SET
       previous_signing_secret = CASE WHEN ${expiresAt}::timestamptz IS NULL THEN NULL ELSE signing_secret END,
       previous_secret_expires_at = ${expiresAt}::timestamptz,
@@ -241,7 +284,21 @@ export async function rotateIntegrationSecret(
       AND (${input.accountId ?? null}::uuid IS NULL OR account_id = ${input.accountId ?? null}::uuid)
     RETURNING id::text, account_id::text, url, events, active, signing_secret, previous_secret_expires_at,
       created_at, updated_at`;
-  const row = rows[0];
+  const row = await deps.db.$transaction(async (tx) => {
+    const rotated = (await rotate(tx))[0];
+    if (rotated)
+      await recordAudit(tx, {
+        accountId: rotated.account_id,
+        actor: input.actor,
+        action: auditAction(input.actor, "integration.secret_rotated"),
+        target: `integration:${rotated.id}`,
+        details: {
+          overlap_hours: input.overlapHours,
+          previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null,
+        },
+      });
+    return rotated;
+  });
   if (!row) return null;
   return integrationView({
     id: row.id,
@@ -317,14 +374,24 @@ export async function getIntegration(deps: { db: Db }, input: { accountId: strin
 
 /**
  * The integration with its current signing secret, for the panel's reveal (after the user confirmed the
- * password; the caller audits it). Null when it is not the account's.
+ * password); audited as `<origin>.integration.secret_revealed`. Null when it is not the account's.
  */
-export async function revealIntegrationSecret(deps: { db: Db }, input: { accountId: string; integrationId: string }) {
+export async function revealIntegrationSecret(
+  deps: { db: Db },
+  input: { accountId: string; integrationId: string; actor: Actor },
+) {
   if (!UUID.test(input.integrationId)) return null;
-  const row = await deps.db.integration.findFirst({
-    where: { id: input.integrationId, accountId: input.accountId },
+  return deps.db.$transaction(async (tx) => {
+    const row = await tx.integration.findFirst({ where: { id: input.integrationId, accountId: input.accountId } });
+    if (!row) return null;
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "integration.secret_revealed"),
+      target: `integration:${row.id}`,
+    });
+    return integrationView(row);
   });
-  return row ? integrationView(row) : null;
 }
 
 /**
@@ -334,12 +401,22 @@ export async function revealIntegrationSecret(deps: { db: Db }, input: { account
  */
 export async function setIntegrationActive(
   deps: { db: Db },
-  input: { accountId: string; integrationId: string; active: boolean },
+  input: { accountId: string; integrationId: string; active: boolean; actor: Actor },
 ) {
   if (!UUID.test(input.integrationId)) return null;
-  const { count } = await deps.db.integration.updateMany({
-    where: { id: input.integrationId, accountId: input.accountId },
-    data: { active: input.active },
+  const changed = await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.integration.updateMany({
+      where: { id: input.integrationId, accountId: input.accountId },
+      data: { active: input.active },
+    });
+    if (count === 0) return false;
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, input.active ? "integration.resumed" : "integration.paused"),
+      target: `integration:${input.integrationId}`,
+    });
+    return true;
   });
-  return count === 0 ? null : getIntegration(deps, input);
+  return changed ? getIntegration(deps, input) : null;
 }

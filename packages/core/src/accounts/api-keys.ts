@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Prisma } from "@gw/db";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 
 /** Fixed live-key prefix (spec 5.1); the rest is opaque. */
 export const API_KEY_PREFIX = "pt_live_";
@@ -15,13 +16,23 @@ export function hashApiKey(key: string): string {
 /** A new key; `key` is returned only here (shown once), the database keeps its hash and its prefix. */
 export async function createApiKey(
   deps: { db: Db },
-  input: { accountId: string; name?: string | null | undefined },
+  input: { accountId: string; name?: string | null | undefined; actor: Actor },
 ): Promise<{ id: string; key: string; prefix: string; name: string | null }> {
   const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const prefix = key.slice(0, API_KEY_PREFIX.length + 6);
   const name = input.name?.trim().slice(0, API_KEY_NAME_MAX_LENGTH) || null;
-  const row = await deps.db.apiKey.create({
-    data: { accountId: input.accountId, keyHash: hashApiKey(key), prefix, name },
+  const row = await deps.db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { accountId: input.accountId, keyHash: hashApiKey(key), prefix, name },
+    });
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "api_key.created"),
+      target: created.id,
+      details: { name, prefix },
+    });
+    return created;
   });
   return { id: row.id, key, prefix, name };
 }
@@ -97,27 +108,38 @@ export async function listApiKeys(
  */
 export async function revokeApiKey(
   deps: { db: Db },
-  input: { keyId: string; accountId?: string | undefined },
+  input: { keyId: string; accountId?: string | undefined; actor: Actor },
 ): Promise<{ id: string; prefix: string; name: string | null; revoked_at: string; newly_revoked: boolean } | null> {
   if (!UUID.test(input.keyId)) return null;
   const where = { id: input.keyId, ...(input.accountId === undefined ? {} : { accountId: input.accountId }) };
-  // Conditional update: two revocations at once record one time, and only one of them is "newly".
-  const updated = await deps.db.apiKey.updateMany({
-    where: { ...where, revokedAt: null },
-    data: { revokedAt: new Date() },
+  return deps.db.$transaction(async (tx) => {
+    // Conditional update: two revocations at once record one time, and only one of them is "newly".
+    const updated = await tx.apiKey.updateMany({
+      where: { ...where, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    const row = await tx.apiKey.findFirst({
+      where,
+      select: { id: true, accountId: true, prefix: true, name: true, revokedAt: true },
+    });
+    if (!row?.revokedAt) return null;
+    const newlyRevoked = updated.count === 1;
+    if (newlyRevoked)
+      await recordAudit(tx, {
+        accountId: row.accountId,
+        actor: input.actor,
+        action: auditAction(input.actor, "api_key.revoked"),
+        target: row.id,
+        details: { name: row.name, prefix: row.prefix },
+      });
+    return {
+      id: row.id,
+      prefix: row.prefix,
+      name: row.name,
+      revoked_at: row.revokedAt.toISOString(),
+      newly_revoked: newlyRevoked,
+    };
   });
-  const row = await deps.db.apiKey.findFirst({
-    where,
-    select: { id: true, prefix: true, name: true, revokedAt: true },
-  });
-  if (!row?.revokedAt) return null;
-  return {
-    id: row.id,
-    prefix: row.prefix,
-    name: row.name,
-    revoked_at: row.revokedAt.toISOString(),
-    newly_revoked: updated.count === 1,
-  };
 }
 
 export interface AuthenticatedKey {

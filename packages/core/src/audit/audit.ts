@@ -1,27 +1,69 @@
-import type { Db, DbTx, Prisma } from "@gw/db";
+import type { Db, DbTx, Prisma, Sql } from "@gw/db";
 
-export interface AuditInput {
+/** The door an action came through: the public API, the panel, the operator's CLI, or the gateway itself. */
+export type AuditOrigin = "api" | "panel" | "cli" | "system";
+
+/**
+ * Who acts, as every changing service takes it (ARCHITECTURE.md, "The audit rule"). `id`: `api_key:<id>`,
+ * `panel:<email>`, `cli:<os user>`, `campaign:<id>`, `user:<id>`.
+ */
+export interface Actor {
+  id: string;
+  origin: AuditOrigin;
+  /** The request that carried the action, when there was one. */
+  requestId?: string | null | undefined;
+}
+
+/** `<origin>.<name>`: how an action is named in the audit trail (`panel.integration.saved`, `cli.api_key.created`). */
+export function auditAction(actor: Actor, name: string): string {
+  return `${actor.origin}.${name}`;
+}
+
+export interface AuditEntry {
   accountId: string | null;
-  /** Who acted: `api_key:<id>`, `panel:<email>`, `cli`, `system`. */
-  actor: string;
-  /** Dotted action; API-originated actions start with `api.` (spec 3.2, 4.7), the panel's with `panel.`. */
+  actor: Actor;
+  /** The whole action name, usually `auditAction(actor, ...)`; the contract fixes a few (spec 3.2, 4.7). */
   action: string;
   target?: string | null;
-  requestId?: string | null;
   details?: Prisma.InputJsonObject;
 }
 
-/** One audit entry; `deps.db` may be the caller's transaction, so the entry commits with the change it records. */
-export async function recordAudit(deps: { db: Db | DbTx }, entry: AuditInput): Promise<void> {
-  await deps.db.auditEntry.create({
-    data: {
-      accountId: entry.accountId,
-      actor: entry.actor,
-      action: entry.action,
-      target: entry.target ?? null,
-      requestId: entry.requestId ?? null,
-      ...(entry.details ? { details: entry.details } : {}),
-    },
+/** A Prisma client or transaction, or a `pg` pool or client (the hot paths' hand-written SQL). */
+export type AuditExecutor = Db | DbTx | Sql;
+
+const INSERT_AUDIT = `INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb)`;
+
+/**
+ * The one way an audit entry is written. Services call it with their own transaction (Prisma's or a `pg` client
+ * inside `inTransaction`), so the entry commits with the change it records, or not at all.
+ */
+export async function recordAudit(executor: AuditExecutor, entry: AuditEntry): Promise<void> {
+  const requestId = entry.actor.requestId ?? null;
+  if ("auditEntry" in executor) {
+    await executor.auditEntry.create({
+      data: {
+        accountId: entry.accountId,
+        actor: entry.actor.id,
+        action: entry.action,
+        target: entry.target ?? null,
+        requestId,
+        ...(entry.details ? { details: entry.details } : {}),
+      },
+    });
+    return;
+  }
+  await executor.query({
+    name: "audit-insert",
+    text: INSERT_AUDIT,
+    values: [
+      entry.accountId,
+      entry.actor.id,
+      entry.action,
+      entry.target ?? null,
+      requestId,
+      entry.details ? JSON.stringify(entry.details) : null,
+    ],
   });
 }
 

@@ -5,6 +5,7 @@ import type { CampaignWake } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { MetaTemplate } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { findTemplate } from "../templates/find.ts";
 import { templateShape } from "../templates/shape.ts";
 import type { TemplateCache } from "../templates/cache.ts";
@@ -18,15 +19,10 @@ import {
   type RejectedRow,
 } from "./recipients.ts";
 
-/** Where a control comes from: its audit action is `<origin>.campaign.<verb>`. */
-export type CampaignOrigin = "api" | "panel";
-
+/** The account a campaign service acts on, and who acts (audited as `<origin>.campaign.<verb>`). */
 export interface CampaignActor {
   accountId: string;
-  /** `api_key:<id>`, `panel:<email>`. */
-  actor: string;
-  origin: CampaignOrigin;
-  requestId?: string | null | undefined;
+  actor: Actor;
 }
 
 export type CampaignProgress = Record<RecipientOutcome, number>;
@@ -234,19 +230,22 @@ export async function getCampaign(
   return { ...view, rejected_rows: rows[0]?.rejected ?? [] };
 }
 
-/** The account's campaigns, newest first; `beforeId` is the previous page's `next_before_id`. */
+/**
+ * The account's campaigns, newest first, only those in `status` when given; `beforeId` is the previous page's
+ * `next_before_id`.
+ */
 export async function listCampaigns(
   deps: CampaignReadDeps,
-  input: { accountId: string; limit: number; beforeId?: string | undefined },
+  input: { accountId: string; limit: number; beforeId?: string | undefined; status?: CampaignStatus | undefined },
 ): Promise<{ campaigns: CampaignView[]; next_before_id: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(input.limit), 1), 200);
   const { rows } = await deps.db.sql.query<CampaignRow>({
     name: "campaigns-list",
     text: `SELECT ${CAMPAIGN_COLUMNS} FROM ${CAMPAIGN_FROM}
-      WHERE c.account_id = $1::uuid
+      WHERE c.account_id = $1::uuid AND ($4::text IS NULL OR c.status = $4)
         AND ($2::uuid IS NULL OR (c.created_at, c.id) < (SELECT created_at, id FROM campaigns WHERE id = $2::uuid AND account_id = $1::uuid))
       ORDER BY c.created_at DESC, c.id DESC LIMIT $3`,
-    values: [input.accountId, input.beforeId ?? null, limit + 1],
+    values: [input.accountId, input.beforeId ?? null, limit + 1, input.status ?? null],
   });
   const page = rows.slice(0, limit);
   return {
@@ -265,6 +264,30 @@ export interface CreateCampaignInput extends CampaignActor {
   recipients: { kind: "list"; rows: readonly CampaignRecipientIn[] } | { kind: "csv"; text: string };
 }
 
+/**
+ * Why `template` cannot be a campaign's, or null when it can: it must be approved, fillable by the API, and neither
+ * an authentication template (a code per recipient) nor a Pix charge. The panel offers only the templates this
+ * accepts; creating a campaign refuses the others with this error.
+ */
+export function campaignTemplateRefusal(template: MetaTemplate): ApiError | null {
+  const { name, language } = template;
+  if (template.status !== "APPROVED") {
+    return new ApiError(template.status === "PAUSED" ? "template_paused" : "invalid_template", {
+      message: `O template ${name} (${language}) está com status ${template.status}; uma campanha só envia templates aprovados (APPROVED).`,
+    });
+  }
+  const shape = templateShape(template);
+  if (shape.unsupportedReason !== null)
+    return new ApiError("template_format_unsupported", {
+      message: `O template ${name} não pode ser enviado pela API. ${shape.unsupportedReason}`,
+    });
+  if (shape.buttons.some((button) => button.isOrderDetails) || shape.isAuthentication)
+    return new ApiError("template_format_unsupported", {
+      message: `O template ${name} é de ${shape.isAuthentication ? "autenticação (código por destinatário)" : "cobrança Pix"} e não pode ser enviado em campanha.`,
+    });
+  return null;
+}
+
 async function campaignTemplate(
   templates: TemplateCache,
   wabaId: string,
@@ -278,20 +301,8 @@ async function campaignTemplate(
     throw new ApiError("template_not_found", {
       message: `O template ${name} não existe no idioma ${language} para esta conta.`,
     });
-  if (template.status !== "APPROVED") {
-    throw new ApiError(template.status === "PAUSED" ? "template_paused" : "invalid_template", {
-      message: `O template ${name} (${language}) está com status ${template.status}; uma campanha só envia templates aprovados (APPROVED).`,
-    });
-  }
-  const shape = templateShape(template);
-  if (shape.unsupportedReason !== null)
-    throw new ApiError("template_format_unsupported", {
-      message: `O template ${name} não pode ser enviado pela API. ${shape.unsupportedReason}`,
-    });
-  if (shape.buttons.some((button) => button.isOrderDetails) || shape.isAuthentication)
-    throw new ApiError("template_format_unsupported", {
-      message: `O template ${name} é de ${shape.isAuthentication ? "autenticação (código por destinatário)" : "cobrança Pix"} e não pode ser enviado em campanha.`,
-    });
+  const refusal = campaignTemplateRefusal(template);
+  if (refusal) throw refusal;
   return template;
 }
 
@@ -341,18 +352,12 @@ export async function createCampaign(
     if (!id) throw new Error("campaign insert returned no id");
     for (let start = 0; start < accepted.length; start += INSERT_CHUNK)
       await insertRecipients(client, id, accepted.slice(start, start + INSERT_CHUNK));
-    await client.query({
-      name: "campaign-audit",
-      text: `INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)
-        VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb)`,
-      values: [
-        input.accountId,
-        input.actor,
-        `${input.origin}.campaign.created`,
-        `campaign:${id}`,
-        input.requestId ?? null,
-        JSON.stringify({ template: template.name, rows: given.length, accepted: accepted.length }),
-      ],
+    await recordAudit(client, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "campaign.created"),
+      target: `campaign:${id}`,
+      details: { template: template.name, rows: given.length, accepted: accepted.length },
     });
     return id;
   });
@@ -447,18 +452,12 @@ async function control(
           WHERE campaign_id = $1::uuid AND status = 'queued'`,
         values: [input.campaignId],
       });
-    await client.query({
-      name: "campaign-audit",
-      text: `INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)
-        VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb)`,
-      values: [
-        input.accountId,
-        input.actor,
-        `${input.origin}.campaign.${VERB_WORDS[verb].done}`,
-        `campaign:${input.campaignId}`,
-        input.requestId ?? null,
-        JSON.stringify({ from: current.status, to: row.status }),
-      ],
+    await recordAudit(client, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, `campaign.${VERB_WORDS[verb].done}`),
+      target: `campaign:${input.campaignId}`,
+      details: { from: current.status, to: row.status },
     });
     return row;
   });
@@ -598,13 +597,20 @@ export const RECIPIENT_EXPORT_COLUMNS = [
 
 /**
  * The outcome list as CSV lines (header first), read in pages so a 100 000-recipient campaign is never in memory
- * at once. The campaign is looked up before the first line, so a missing one fails before anything is written.
+ * at once. The campaign is looked up before the first line, so a missing one fails before anything is written; the
+ * export is audited then (`<origin>.campaign.exported`: the list holds the recipients' numbers).
  */
 export async function exportCampaignRecipients(
   deps: { db: Db },
-  input: { accountId: string; campaignId: string; pageSize?: number },
+  input: CampaignActor & { campaignId: string; pageSize?: number },
 ): Promise<AsyncIterable<string>> {
   await ensureCampaign(deps.db, input.accountId, input.campaignId);
+  await recordAudit(deps.db.sql, {
+    accountId: input.accountId,
+    actor: input.actor,
+    action: auditAction(input.actor, "campaign.exported"),
+    target: `campaign:${input.campaignId}`,
+  });
   const pageSize = input.pageSize ?? 5_000;
   return (async function* lines() {
     yield csvLine(RECIPIENT_EXPORT_COLUMNS);

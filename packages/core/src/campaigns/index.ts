@@ -1,5 +1,6 @@
 export {
   RECIPIENT_EXPORT_COLUMNS,
+  campaignTemplateRefusal,
   cancelCampaign,
   createCampaign,
   exportCampaignRecipients,
@@ -14,7 +15,6 @@ export type {
   CampaignActor,
   CampaignControlDeps,
   CampaignDetail,
-  CampaignOrigin,
   CampaignProgress,
   CampaignReadDeps,
   CampaignView,
@@ -24,8 +24,14 @@ export type {
 } from "./campaigns.ts";
 export { CsvError, csvLine, parseCsv } from "./csv.ts";
 export type { CsvRecord } from "./csv.ts";
-export { rowsFromCsv, rowsFromList, validateRecipients } from "./recipients.ts";
-export type { AcceptedRecipient, GivenRow, RecipientParameters, RejectedRow } from "./recipients.ts";
+export { RecipientsFileError, rowsFromCsv, rowsFromList, validateRecipients } from "./recipients.ts";
+export type {
+  AcceptedRecipient,
+  GivenRow,
+  RecipientParameters,
+  RecipientsFileProblem,
+  RejectedRow,
+} from "./recipients.ts";
 export {
   DEFAULT_CAMPAIGN_RUN_SETTINGS,
   SKIPPED_CODES,

@@ -1,7 +1,9 @@
 import {
+  CAMPAIGN_CSV_MAX_VARIABLES,
+  CAMPAIGN_CSV_NAMED_COLUMNS,
+  CAMPAIGN_CSV_VARIABLE_COLUMN,
   CAMPAIGN_MAX_RECIPIENTS,
   CampaignRecipientIn,
-  RequestValidationError,
   toValidationIssue,
   type ValidationIssue,
 } from "@gw/contracts";
@@ -41,28 +43,34 @@ export interface RejectedRow {
 /** One row as given, before validation: parsed, or refused already (a CSV row that does not fit the schema). */
 export type GivenRow = { row: number; input: CampaignRecipientIn } | { row: number; rejected: RejectedRow };
 
-function csvFailure(msg: string, type: string): RequestValidationError {
-  return new RequestValidationError([{ loc: ["body"], msg, type }]);
+/** Why a recipients file is refused as a whole (the API's 422 `type`, the panel's notice). */
+export type RecipientsFileProblem =
+  "csv_invalid" | "csv_empty" | "csv_column_unknown" | "csv_column_duplicate" | "csv_column_missing" | "too_long";
+
+/**
+ * A recipients file refused as a whole: nothing was created. `message` is a Portuguese sentence for the person who
+ * sent the file; each edge renders it its own way (the API as a 422 HTTPValidationError, the panel as a notice).
+ */
+export class RecipientsFileError extends Error {
+  constructor(
+    readonly problem: RecipientsFileProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RecipientsFileError";
+  }
 }
 
-const MAX_VARIABLES = 20;
-const COLUMNS = new Set([
-  "to",
-  "header_text",
-  "header_media_link",
-  "header_media_type",
-  "header_media_filename",
-  "button_url_param",
-  "button_url_index",
-  "coupon_code",
-  "client_ref",
-]);
-const VARIABLE_COLUMN = /^variable_([1-9]|1\d|20)$/;
+const csvFailure = (message: string, problem: RecipientsFileProblem) => new RecipientsFileError(problem, message);
+
+const MAX_VARIABLES = CAMPAIGN_CSV_MAX_VARIABLES;
+const COLUMNS: ReadonlySet<string> = new Set(CAMPAIGN_CSV_NAMED_COLUMNS);
+const VARIABLE_COLUMN = CAMPAIGN_CSV_VARIABLE_COLUMN;
 
 /**
  * The rows of a CSV upload (see CAMPAIGN_CSV_COLUMNS in the contracts). Problems with the file itself (unreadable,
- * unknown or missing columns, no rows, too many) refuse the whole upload (422); a row whose values do not fit is
- * refused on its own. Cells are trimmed; empty cells are absent values.
+ * unknown or missing columns, no rows, too many) refuse the whole upload (RecipientsFileError); a row whose values do
+ * not fit is refused on its own. Cells are trimmed; empty cells are absent values.
  */
 export function rowsFromCsv(text: string): GivenRow[] {
   let records;
@@ -79,7 +87,7 @@ export function rowsFromCsv(text: string): GivenRow[] {
   for (const [index, name] of columns.entries()) {
     if (!COLUMNS.has(name) && !VARIABLE_COLUMN.test(name))
       throw csvFailure(
-        `A coluna "${header.fields[index] ?? ""}" do CSV não é conhecida; use to, variable_1 a variable_${MAX_VARIABLES}, header_text, header_media_link, header_media_type, header_media_filename, button_url_param, button_url_index, coupon_code ou client_ref.`,
+        `A coluna "${header.fields[index] ?? ""}" do CSV não é conhecida; use to, variable_1 a variable_${MAX_VARIABLES}, ${CAMPAIGN_CSV_NAMED_COLUMNS.slice(1, -1).join(", ")} ou ${CAMPAIGN_CSV_NAMED_COLUMNS.at(-1) ?? ""}.`,
         "csv_column_unknown",
       );
     if (columns.indexOf(name) !== index)
@@ -223,10 +231,7 @@ export async function validateRecipients(
     firstRowOf.set(phone.digits, row);
     const parameters = parametersOf(input, headerFormat);
     try {
-      buildTemplateSend(
-        { ...parameters, to: phone.digits, template: template.name, language: template.language },
-        template,
-      );
+      buildTemplateSend({ ...parameters, to: phone.digits, language: template.language }, template);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       rejected.push({ row, to: input.to, code: error.code, message: error.message });

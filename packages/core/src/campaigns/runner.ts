@@ -1,5 +1,5 @@
 import type { Db } from "@gw/db";
-import type { CampaignStatus, PublicSendIn, SendResultOut } from "@gw/contracts";
+import type { CampaignStatus } from "@gw/contracts";
 import { ApiError, ERROR_REGISTRY } from "@gw/errors";
 import type { CampaignWake } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
@@ -142,25 +142,6 @@ async function loadRunRow(db: Db, campaignId: string): Promise<CampaignRunRow | 
   return rows[0] ?? null;
 }
 
-function sendRequestOf(campaign: CampaignRunRow, recipient: ClaimedRecipient): PublicSendIn {
-  const p = recipient.parameters ?? {};
-  return {
-    to: recipient.contact,
-    phone_number_id: campaign.phone_number_id,
-    template: campaign.template_name,
-    language: campaign.template_language,
-    variables: p.variables ?? null,
-    header_text: p.header_text ?? null,
-    header_media: p.header_media ?? null,
-    button_url_param: p.button_url_param ?? null,
-    button_url_index: p.button_url_index ?? 0,
-    coupon_code: p.coupon_code ?? null,
-    coupon_index: 0,
-    otp_index: 0,
-    client_ref: recipient.client_ref,
-  };
-}
-
 /** How long a recipient refused for a passing reason waits before it is claimed again. */
 function retryDelayMs(deps: CampaignRunnerDeps, error: ApiError, attempts: number): number {
   const policy = deps.send.throughput?.policy;
@@ -182,51 +163,72 @@ async function sendToRecipient(
   recipient: ClaimedRecipient,
 ): Promise<SendResult> {
   const sql = deps.db.sql;
-  let outcome;
-  try {
-    outcome = await sendMessage(deps.send, {
-      accountId: campaign.account_id,
-      actor: `campaign:${campaign.id}`,
-      requestId: `campaign:${campaign.id}:${recipient.id}`,
-      idempotencyKey: recipientIdempotencyKey(recipient.id),
-      message: sendRequestOf(campaign, recipient),
-      campaignId: campaign.id,
-      pacing: "wait",
-    });
-  } catch (error) {
-    // Anything but a refusal (the database or Redis failing): the row stays `sending` and is driven again later
-    // with the same key, which settles whatever this try did.
-    if (!(error instanceof ApiError)) throw error;
-    if (error.code === "idempotency_in_flight") {
-      await sql.query({ name: "campaign-keep-sending", text: KEEP_SENDING, values: [recipient.id] });
-      return "kept";
-    }
-    if (RETRY_LATER.has(error.code) && recipient.attempts < deps.settings.maxAttempts) {
+  // Anything but an outcome (the database or Redis failing) is thrown: the row stays `sending` and is driven again
+  // later with the same key, which settles whatever this try did.
+  const outcome = await sendMessage(deps.send, {
+    accountId: campaign.account_id,
+    actor: { id: `campaign:${campaign.id}`, origin: "system" },
+    requestId: `campaign:${campaign.id}:${recipient.id}`,
+    to: recipient.contact,
+    phoneNumberId: campaign.phone_number_id,
+    content: {
+      kind: "template",
+      name: campaign.template_name,
+      language: campaign.template_language,
+      parameters: recipient.parameters ?? {},
+    },
+    clientRef: recipient.client_ref,
+    // The gateway's own key, one recipient's one message: nothing to compare (ReserveInput.fingerprint).
+    idempotency: { key: recipientIdempotencyKey(recipient.id), fingerprint: null },
+    campaignId: campaign.id,
+    pacing: "wait",
+  });
+  switch (outcome.kind) {
+    case "sent":
       await sql.query({
-        name: "campaign-requeue",
-        text: REQUEUE,
-        values: [recipient.id, retryDelayMs(deps, error, recipient.attempts), error.code, error.message],
+        name: "campaign-mark-sent",
+        text: MARK_SENT,
+        values: [recipient.id, outcome.message.messageId],
       });
-      return "requeued";
+      return "sent";
+    case "unconfirmed": {
+      // The message may have gone out and is never resent.
+      const error = new ApiError("send_unconfirmed");
+      await sql.query({
+        name: "campaign-mark-final",
+        text: MARK_FINAL,
+        values: [recipient.id, "failed", error.code, error.message, outcome.messageId],
+      });
+      return "final";
     }
+    case "refused":
+      return settleRefusal(deps, recipient, outcome.error);
+  }
+}
+
+/** A confirmed refusal: nothing went out. Tried again later when the reason passes, else the recipient's outcome. */
+async function settleRefusal(
+  deps: CampaignRunnerDeps,
+  recipient: ClaimedRecipient,
+  error: ApiError,
+): Promise<SendResult> {
+  const sql = deps.db.sql;
+  if (error.code === "idempotency_in_flight") {
+    await sql.query({ name: "campaign-keep-sending", text: KEEP_SENDING, values: [recipient.id] });
+    return "kept";
+  }
+  if (RETRY_LATER.has(error.code) && recipient.attempts < deps.settings.maxAttempts) {
     await sql.query({
-      name: "campaign-mark-final",
-      text: MARK_FINAL,
-      values: [recipient.id, SKIPPED_CODES.has(error.code) ? "skipped" : "failed", error.code, error.message, null],
+      name: "campaign-requeue",
+      text: REQUEUE,
+      values: [recipient.id, retryDelayMs(deps, error, recipient.attempts), error.code, error.message],
     });
-    return "final";
+    return "requeued";
   }
-  const body = JSON.parse(outcome.body) as
-    SendResultOut | { error: { code: string; message: string; message_id?: string } };
-  if ("data" in body) {
-    await sql.query({ name: "campaign-mark-sent", text: MARK_SENT, values: [recipient.id, body.data.message_id] });
-    return "sent";
-  }
-  // A stored answer other than 200 is send_unconfirmed: the message may have gone out and is never resent.
   await sql.query({
     name: "campaign-mark-final",
     text: MARK_FINAL,
-    values: [recipient.id, "failed", body.error.code, body.error.message, body.error.message_id ?? null],
+    values: [recipient.id, SKIPPED_CODES.has(error.code) ? "skipped" : "failed", error.code, error.message, null],
   });
   return "final";
 }
@@ -260,7 +262,7 @@ async function settleAbandonedOfCancelled(deps: CampaignRunnerDeps, campaignId: 
   const { rowCount } = await deps.db.sql.query({
     name: "campaign-settle-abandoned",
     text: `WITH stale AS (
-        SELECT r.id, k.state, k.response_status, k.wamid, k.provider_called_at
+        SELECT r.id, k.state, k.outcome, k.wamid, k.provider_called_at
         FROM campaign_recipients r
         JOIN campaigns c ON c.id = r.campaign_id
         LEFT JOIN idempotency_keys k ON k.account_id = c.account_id AND k.key = 'campaign:' || r.id
@@ -269,7 +271,7 @@ async function settleAbandonedOfCancelled(deps: CampaignRunnerDeps, campaignId: 
         FOR UPDATE OF r SKIP LOCKED
       ), settled AS (
         SELECT id, wamid, CASE
-            WHEN state = 'completed' AND response_status = 200 THEN 'sent'
+            WHEN state = 'completed' AND outcome ->> 'kind' = 'sent' THEN 'sent'
             WHEN state = 'completed' OR provider_called_at IS NOT NULL THEN 'failed'
             ELSE 'cancelled' END AS status
         FROM stale

@@ -2,6 +2,7 @@ import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaReadError, type MetaClient } from "@gw/meta";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 
 export interface InboundMediaFile {
   bytes: Buffer;
@@ -25,7 +26,7 @@ const GENERIC_TYPES = new Set(["application/octet-stream", "binary/octet-stream"
  */
 export async function openInboundMedia(
   deps: { db: Db; meta: Pick<MetaClient, "getMedia" | "downloadMedia">; logger?: Logger },
-  input: { accountId: string; inboundMessageId: string; maxBytes?: number },
+  input: { accountId: string; inboundMessageId: string; maxBytes?: number; actor: Actor },
 ): Promise<InboundMediaFile> {
   const notFound = new ApiError("not_found", { message: "A mídia não foi encontrada nesta conta." });
   if (!UUID.test(input.accountId) || !UUID.test(input.inboundMessageId)) throw notFound;
@@ -49,13 +50,17 @@ export async function openInboundMedia(
     const file = await deps.meta.downloadMedia(info.url, input.maxBytes ? { maxBytes: input.maxBytes } : {});
     const announced = info.mimeType ?? row.media_mime;
     const served = file.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+    const contentType = GENERIC_TYPES.has(served) && announced ? announced : file.contentType;
     deps.logger?.info("inbound media opened", { ...logFields, bytes: file.bytes.length });
-    return {
-      bytes: file.bytes,
-      contentType: GENERIC_TYPES.has(served) && announced ? announced : file.contentType,
-      filename: row.media_filename,
-      type: row.type,
-    };
+    // The contact's file left the gateway: who opened it is in the trail.
+    await recordAudit(deps.db.sql, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "media.opened"),
+      target: `inbound_message:${input.inboundMessageId}`,
+      details: { type: row.type, content_type: contentType, bytes: file.bytes.length },
+    });
+    return { bytes: file.bytes, contentType, filename: row.media_filename, type: row.type };
   } catch (error) {
     if (error instanceof MetaApiError && (error.httpStatus === 404 || error.code === 100)) {
       deps.logger?.info("inbound media gone from the provider", { ...logFields, metaCode: error.code });

@@ -2,7 +2,15 @@ import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { recordAudit } from "../audit/audit.ts";
+import { recordAudit, type Actor } from "../audit/audit.ts";
+
+/**
+ * The contract names a resend's audit action (spec 3.2, 4.7): `api.webhook.retry` from the public API, and
+ * `webhook.retry` (the panel's) from the panel and the operator's CLI.
+ */
+function retryAction(actor: Actor): string {
+  return actor.origin === "api" ? "api.webhook.retry" : "webhook.retry";
+}
 import { ensureAttemptQueued, ensureAttemptsQueued } from "./queueing.ts";
 
 export interface RetryDeps {
@@ -16,11 +24,8 @@ export interface RetryDeliveryInput {
   accountId: string;
   /** The path parameter; anything that is not a positive integer is simply not found. */
   deliveryId: string | number | bigint;
-  /** Who asked: `api_key:<id>`, `cli`, `panel:<user>`. */
-  actor: string;
-  /** `api.webhook.retry` from the public API, `webhook.retry` from the panel or the CLI (spec 4.7). */
-  action: string;
-  requestId?: string | null;
+  /** Who asked: the public API, the panel or the CLI. */
+  actor: Actor;
   now?: Date;
 }
 
@@ -70,17 +75,13 @@ export async function retryDelivery(deps: RetryDeps, input: RetryDeliveryInput):
         updatedAt: now,
       },
     });
-    await recordAudit(
-      { db: tx },
-      {
-        accountId,
-        actor: input.actor,
-        action: input.action,
-        target: `delivery:${id}`,
-        requestId: input.requestId ?? null,
-        details: { previous_status: row.status, next_attempt: row.attempt_count + 1 },
-      },
-    );
+    await recordAudit(tx, {
+      accountId,
+      actor: input.actor,
+      action: retryAction(input.actor),
+      target: `delivery:${id}`,
+      details: { previous_status: row.status, next_attempt: row.attempt_count + 1 },
+    });
     return { previousStatus: row.status, nextAttempt: row.attempt_count + 1 };
   });
 
@@ -131,17 +132,13 @@ export async function retryFailedDeliveries(deps: RetryDeps, input: RetryFailedI
         WHERE d.id = batch.id AND d.status = 'failed'
         RETURNING d.id, d.attempt_count, d.integration_id::text AS integration_id`;
       if (updated.length > 0) {
-        await recordAudit(
-          { db: tx },
-          {
-            accountId,
-            actor: input.actor,
-            action: input.action,
-            target: "deliveries:failed",
-            requestId: input.requestId ?? null,
-            details: { count: updated.length, batch },
-          },
-        );
+        await recordAudit(tx, {
+          accountId,
+          actor: input.actor,
+          action: retryAction(input.actor),
+          target: "deliveries:failed",
+          details: { count: updated.length, batch },
+        });
       }
       return updated;
     });

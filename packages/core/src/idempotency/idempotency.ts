@@ -4,20 +4,18 @@ import { ApiError } from "@gw/errors";
 
 /**
  * Idempotency-Key reservations (spec 4.1). The key is reserved in Postgres BEFORE the provider is called:
- * - same key + same fingerprint after completion -> the stored answer, byte for byte;
+ * - same key + same fingerprint after completion -> the stored outcome, which every repeat gets;
  * - same key while the first call runs -> 409 idempotency_in_flight;
  * - same key + different content -> 409 idempotency_conflict;
  * - a record without fingerprint (written before fingerprints existed) -> 409 idempotency_legacy_unverified.
- * A confirmed refusal releases the key; a provider call without confirmation completes it with a 503 that
+ * A confirmed refusal releases the key; a provider call without confirmation completes it as `unconfirmed`, which
  * every repeat gets, so the message is never sent twice. The moment the provider call starts is recorded, so
  * a reservation left by a process that died before reaching the provider is freed instead.
+ *
+ * The store keeps the caller's domain outcome (JSON, `Outcome`), never an HTTP answer: the API renders it at its edge,
+ * the same way for the first answer and for every replay.
  */
-export interface StoredResponse {
-  status: number;
-  body: string;
-}
-
-export type Reservation = { kind: "reserved"; id: string } | { kind: "replay"; response: StoredResponse };
+export type Reservation<Outcome> = { kind: "reserved"; id: string } | { kind: "replay"; outcome: Outcome };
 
 /** Canonical JSON (sorted keys) so that field order does not change the fingerprint. */
 export function canonicalJson(value: unknown): string {
@@ -36,16 +34,20 @@ export function fingerprint(request: unknown): string {
 export interface ReserveInput {
   accountId: string;
   key: string;
-  fingerprint: string;
+  /**
+   * What the call asked for, hashed (`fingerprint()`); a repeat with another one is a conflict. Null for a key the
+   * gateway makes itself for one message only (a campaign recipient's): it is never compared.
+   */
+  fingerprint: string | null;
   requestId: string | null;
 }
 
-export interface IdempotencyStore {
-  reserve(input: ReserveInput): Promise<Reservation>;
+export interface IdempotencyStore<Outcome> {
+  reserve(input: ReserveInput): Promise<Reservation<Outcome>>;
   /** Record that the provider call is about to start: from now on the send may have gone out. */
   markProviderCall(id: string): Promise<void>;
-  /** Store the final answer (and the provider's message id), inside the caller's transaction. */
-  complete(sql: Sql, id: string, response: StoredResponse, wamid?: string | null): Promise<void>;
+  /** Store the final outcome (and the provider's message id), inside the caller's transaction. */
+  complete(sql: Sql, id: string, outcome: Outcome, wamid?: string | null): Promise<void>;
   /**
    * Forget the key after a confirmed refusal or a failure before the provider call, so the caller may try again with
    * it. Retried while the database is unavailable (see `releaseRetryMs`).
@@ -53,7 +55,7 @@ export interface IdempotencyStore {
   release(id: string): Promise<void>;
 }
 
-export interface IdempotencyOptions {
+export interface IdempotencyOptions<Outcome> {
   /** How long keys are kept (at least 24 h). */
   ttlHours: number;
   /**
@@ -61,7 +63,11 @@ export interface IdempotencyOptions {
    * call, the send may have gone out, so it is settled as unconfirmed; otherwise it is freed.
    */
   staleAfterMs: number;
-  unconfirmedResponse: () => StoredResponse;
+  /**
+   * The outcome of a send that may have gone out unconfirmed: what a stale reservation that reached the provider is
+   * settled as, and what a completed key without a readable outcome answers (never a resend).
+   */
+  unconfirmed: Outcome;
   /**
    * How long `release` keeps trying while the database is unavailable (default 8 s, an accepted send's commit
    * window). The failure that led to the release is often that same outage, and a key left in flight would answer
@@ -76,18 +82,20 @@ interface ExistingRow {
   id: string;
   fingerprint: string | null;
   state: string;
-  response_status: number | null;
-  response_body: string | null;
+  outcome: unknown;
   expired: boolean;
   stale: boolean;
   provider_called: boolean;
   updated_at: Date;
 }
 
-export function createIdempotencyStore(db: Db, options: IdempotencyOptions): IdempotencyStore {
+export function createIdempotencyStore<Outcome>(
+  db: Db,
+  options: IdempotencyOptions<Outcome>,
+): IdempotencyStore<Outcome> {
   const pool = db.sql;
 
-  async function reserve(input: ReserveInput): Promise<Reservation> {
+  async function reserve(input: ReserveInput): Promise<Reservation<Outcome>> {
     for (let round = 0; round < 3; round++) {
       const inserted = await pool.query<{ id: string }>({
         name: "idempotency-reserve",
@@ -102,7 +110,7 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
 
       const { rows } = await pool.query<ExistingRow>({
         name: "idempotency-existing",
-        text: `SELECT id::text, fingerprint, state, response_status, response_body, updated_at,
+        text: `SELECT id::text, fingerprint, state, outcome, updated_at,
             expires_at <= now() AS expired,
             updated_at < now() - make_interval(secs => $3 / 1000.0) AS stale,
             provider_called_at IS NOT NULL AS provider_called
@@ -120,11 +128,14 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
         });
         continue;
       }
-      if (existing.fingerprint === null) throw new ApiError("idempotency_legacy_unverified");
-      if (existing.fingerprint !== input.fingerprint) throw new ApiError("idempotency_conflict");
-      if (existing.state === "completed" && existing.response_status !== null && existing.response_body !== null) {
-        return { kind: "replay", response: { status: existing.response_status, body: existing.response_body } };
+      if (input.fingerprint !== null) {
+        if (existing.fingerprint === null) throw new ApiError("idempotency_legacy_unverified");
+        if (existing.fingerprint !== input.fingerprint) throw new ApiError("idempotency_conflict");
       }
+      // A completed key without an outcome was completed by a release that kept HTTP answers (docs/decisions.md,
+      // "Idempotency outcomes"): answered as unconfirmed, never sent again.
+      if (existing.state === "completed")
+        return { kind: "replay", outcome: (existing.outcome as Outcome | null) ?? options.unconfirmed };
       if (existing.stale) {
         if (!existing.provider_called) {
           // The process died before reaching the provider: nothing went out, the key is free.
@@ -135,14 +146,13 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
           });
           continue;
         }
-        const response = options.unconfirmedResponse();
         const settled = await pool.query({
           name: "idempotency-settle-stale",
-          text: `UPDATE idempotency_keys SET state = 'completed', response_status = $2, response_body = $3, updated_at = now()
-            WHERE id = $1::bigint AND state = 'in_flight' AND updated_at = $4`,
-          values: [existing.id, response.status, response.body, existing.updated_at],
+          text: `UPDATE idempotency_keys SET state = 'completed', outcome = $2::jsonb, updated_at = now()
+            WHERE id = $1::bigint AND state = 'in_flight' AND updated_at = $3`,
+          values: [existing.id, JSON.stringify(options.unconfirmed), existing.updated_at],
         });
-        if (settled.rowCount === 1) return { kind: "replay", response };
+        if (settled.rowCount === 1) return { kind: "replay", outcome: options.unconfirmed };
         continue;
       }
       throw new ApiError("idempotency_in_flight");
@@ -159,12 +169,12 @@ export function createIdempotencyStore(db: Db, options: IdempotencyOptions): Ide
         values: [id],
       });
     },
-    async complete(sql, id, response, wamid = null) {
+    async complete(sql, id, outcome, wamid = null) {
       await sql.query({
         name: "idempotency-complete",
-        text: `UPDATE idempotency_keys SET state = 'completed', response_status = $2, response_body = $3, wamid = COALESCE($4, wamid), updated_at = now()
+        text: `UPDATE idempotency_keys SET state = 'completed', outcome = $2::jsonb, wamid = COALESCE($3, wamid), updated_at = now()
           WHERE id = $1::bigint`,
-        values: [id, response.status, response.body, wamid],
+        values: [id, JSON.stringify(outcome), wamid],
       });
     },
     async release(id) {

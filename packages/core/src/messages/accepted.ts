@@ -1,9 +1,11 @@
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
-import type { IdempotencyStore, StoredResponse } from "../idempotency/idempotency.ts";
+import { recordAudit } from "../audit/audit.ts";
+import type { IdempotencyStore } from "../idempotency/idempotency.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../events/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
+import type { SettledSend } from "./outcome.ts";
 
 /**
  * A send the provider accepted: everything needed to record it. Also the unit of the send journal, so it is
@@ -19,25 +21,35 @@ export interface AcceptedSend {
   clientRef: string | null;
   campaignId: string | null;
   requestId: string;
+  /** Who sent it (`Actor.id`): the journal keeps it as plain JSON. */
   actor: string;
-  /** The Idempotency-Key reservation to complete with `response`, if the call had a key. */
+  /** The Idempotency-Key reservation to complete (as `sent`), if the call had a key. */
   reservationId: string | null;
-  response: StoredResponse;
 }
 
-// The message (once: the wamid is unique, so a replayed journal entry is a no-op) and its audit entry. The same
-// statement takes the wamid's lock (see lockWamids): the next statement, which looks for early statuses, then sees
-// every status committed by a webhook that held the lock before us.
+/** What the key of an accepted send keeps: the message, as the send's answer describes it. */
+export function sentOutcome(send: AcceptedSend): SettledSend {
+  return {
+    kind: "sent",
+    message: {
+      messageId: send.wamid,
+      to: send.to,
+      type: send.kind,
+      phoneNumberId: send.phoneNumberId,
+      clientRef: send.clientRef,
+    },
+  };
+}
+
+// The message, once: the wamid is unique, so a replayed journal entry is a no-op. The same statement takes the
+// wamid's lock (see lockWamids): the statement that then looks for early statuses sees every status committed by a
+// webhook that held the lock before us.
 const STORE_MESSAGE = `
-WITH stored AS (
-  INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id)
-  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9
-  FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
-  ON CONFLICT (wamid) DO NOTHING
-  RETURNING id
-)
-INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)
-SELECT $1::uuid, $10, 'api.messages.send', 'message:' || $4, $9, $11::jsonb FROM stored`;
+INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id)
+SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9
+FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
+ON CONFLICT (wamid) DO NOTHING
+RETURNING id`;
 
 /**
  * Inside the caller's transaction: the message (status `accepted`, once — the wamid is unique, so a replayed
@@ -46,9 +58,9 @@ SELECT $1::uuid, $10, 'api.messages.send', 'message:' || $4, $9, $11::jsonb FROM
  */
 export async function storeAcceptedMessage(
   sql: Sql,
-  send: Omit<AcceptedSend, "reservationId" | "response">,
+  send: Omit<AcceptedSend, "reservationId">,
 ): Promise<PendingDelivery[]> {
-  await sql.query({
+  const stored = await sql.query({
     name: "store-accepted-message",
     text: STORE_MESSAGE,
     values: [
@@ -61,10 +73,17 @@ export async function storeAcceptedMessage(
       send.clientRef,
       send.campaignId,
       send.requestId,
-      send.actor,
-      JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
     ],
   });
+  // The send operation's entry (spec 4.7: `api.` like the other API operations), once per message.
+  if (stored.rowCount === 1)
+    await recordAudit(sql, {
+      accountId: send.accountId,
+      actor: { id: send.actor, origin: "api", requestId: send.requestId },
+      action: "api.messages.send",
+      target: `message:${send.wamid}`,
+      details: { to: send.to, type: send.kind, template: send.templateName },
+    });
   return applyEarlyStatuses(sql, send.wamid);
 }
 
@@ -74,13 +93,13 @@ export async function storeAcceptedMessage(
  * the ids of the deliveries to queue.
  */
 export async function recordAcceptedSend(
-  deps: { db: Db; idempotency: IdempotencyStore },
+  deps: { db: Db; idempotency: IdempotencyStore<SettledSend> },
   send: AcceptedSend,
 ): Promise<CommittedDelivery[]> {
   return inTransaction(deps.db.sql, async (client) => {
     const early = await storeAcceptedMessage(client, send);
     if (send.reservationId !== null)
-      await deps.idempotency.complete(client, send.reservationId, send.response, send.wamid);
+      await deps.idempotency.complete(client, send.reservationId, sentOutcome(send), send.wamid);
     return insertDeliveries(client, early);
   });
 }
@@ -160,7 +179,7 @@ export type CommitOutcome =
 export async function commitAcceptedSend(
   deps: {
     db: Db;
-    idempotency: IdempotencyStore;
+    idempotency: IdempotencyStore<SettledSend>;
     journal: SendJournal | null;
     logger: Logger;
     commitPolicy?: CommitPolicy;

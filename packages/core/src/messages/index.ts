@@ -1,10 +1,13 @@
-export { sendMessage, unconfirmedResponse } from "./send.ts";
-export type { MessageSender, SendDeps, SendInput, SendOutcome } from "./send.ts";
+export { sendMessage } from "./send.ts";
+export type { MessageContent, MessageSender, SendDeps, SendInput } from "./send.ts";
+export { UNCONFIRMED_SEND } from "./outcome.ts";
+export type { AcceptedMessage, SendOutcome, SettledSend } from "./outcome.ts";
 export {
   DEFAULT_COMMIT_POLICY,
   commitAcceptedSend,
   createSendJournal,
   recordAcceptedSend,
+  sentOutcome,
   storeAcceptedMessage,
 } from "./accepted.ts";
 export type { AcceptedSend, CommitOutcome, CommitPolicy, SendJournal, SendJournalOptions } from "./accepted.ts";

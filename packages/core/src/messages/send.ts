@@ -2,17 +2,17 @@ import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
-import type { PublicSendIn, SendResultOut } from "@gw/contracts";
 import type { AccountDirectory } from "../accounts/directory.ts";
+import type { Actor } from "../audit/audit.ts";
 import type { Outbox } from "../events/outbox.ts";
-import { fingerprint, type IdempotencyStore, type StoredResponse } from "../idempotency/idempotency.ts";
-import { normalizePhone } from "../phones/normalize.ts";
+import type { IdempotencyStore } from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
 import { noteProviderRefusal, takeSendTurn, type NumberThroughput, type Pacing } from "../throughput/index.ts";
-import { buildTemplateSend, findTemplate } from "../templates/index.ts";
+import { buildTemplateSend, findTemplate, type TemplateParameters } from "../templates/index.ts";
 import { getWindow } from "../windows/windows.ts";
 import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accepted.ts";
+import { UNCONFIRMED_SEND, type AcceptedMessage, type SendOutcome, type SettledSend } from "./outcome.ts";
 
 export interface MessageSender {
   sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
@@ -22,7 +22,7 @@ export interface SendDeps {
   db: Db;
   meta: MessageSender;
   templates: TemplateCache;
-  idempotency: IdempotencyStore;
+  idempotency: IdempotencyStore<SettledSend>;
   directory: AccountDirectory;
   outbox: Outbox;
   journal: SendJournal | null;
@@ -34,78 +34,79 @@ export interface SendDeps {
   throughput?: NumberThroughput;
 }
 
+/** What to send: free text (the contact's window must be open) or an approved template with its parameters. */
+export type MessageContent =
+  { kind: "text"; body: string } | { kind: "template"; name: string; language: string; parameters: TemplateParameters };
+
 export interface SendInput {
   accountId: string;
-  /** `api_key:<id>` for the audit trail. */
-  actor: string;
+  /** Who sends: an API key, or a campaign (`campaign:<id>`); the audit trail's actor. */
+  actor: Actor;
   requestId: string;
-  idempotencyKey?: string | undefined;
-  /** The request body, as validated at the edge. */
-  message: PublicSendIn;
+  /** The recipient, normalized (digits with the country code). */
+  to: string;
+  /** The business number; absent, the account's default. */
+  phoneNumberId?: string | null | undefined;
+  content: MessageContent;
+  /** The message the send quotes (Graph `context`). */
+  replyToMessageId?: string | null | undefined;
+  /** The caller's reference, echoed in the message's `message.status` events. */
+  clientRef?: string | null | undefined;
+  /** The Idempotency-Key and the fingerprint of what was asked (see ReserveInput). */
+  idempotency?: { key: string; fingerprint: string | null } | undefined;
   /** The campaign the send belongs to (messages.campaign_id, `campaign_id` of its message.status events). */
   campaignId?: string | undefined;
-  /** A number at its rate: `refuse` answers 429 (public API, the default), `wait` waits for a turn (campaigns). */
+  /** A number at its rate: `refuse` refuses with rate_limited (public API, the default), `wait` waits for a turn (campaigns). */
   pacing?: Pacing | undefined;
 }
 
-export interface SendOutcome extends StoredResponse {
-  /** True when the stored answer of an earlier call was replayed. */
-  replayed: boolean;
-  /** Stable code of the outcome, for metrics ("sent" or an error code). */
-  outcome: string;
-}
-
-function render(status: number, body: unknown): StoredResponse {
-  return { status, body: JSON.stringify(body) };
-}
-
-/** The answer every repeat of an unconfirmed send gets (the message may have gone out; never resent). */
-export function unconfirmedResponse(): StoredResponse {
-  return render(503, new ApiError("send_unconfirmed").toBody());
-}
-
 /**
- * POST /public/v1/messages (spec 4.1). Deterministic refusals come first (they need no reservation: the same
- * body always gets the same refusal); then the Idempotency-Key is reserved before anything that leads to the
- * provider; confirmed refusals release it, unconfirmed provider calls settle it as `send_unconfirmed`. Once
- * the provider accepted, the send is recorded (retried, else journaled) before it is answered.
+ * POST /public/v1/messages (spec 4.1) and every campaign send. Deterministic refusals come first (they need no
+ * reservation: the same input always gets the same refusal); then the Idempotency-Key is reserved before anything
+ * that leads to the provider; confirmed refusals release it, unconfirmed provider calls settle it as `unconfirmed`.
+ * Once the provider accepted, the send is recorded (retried, else journaled) before it is answered.
  */
-export async function sendMessage(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
-  const { message } = input;
-  const hasText = typeof message.text === "string" && message.text.length > 0;
-  const hasTemplate = typeof message.template === "string" && message.template.length > 0;
-  if (message.pix_order && !hasTemplate) throw new ApiError("pix_needs_template");
-  if (!hasText && !hasTemplate) throw new ApiError("empty_message");
-  const phone = normalizePhone(message.to);
-  if (!phone.valid)
-    throw new ApiError("invalid_recipient", { message: `O número ${message.to} não é válido para envio.` });
+const E164_DIGITS = /^[1-9]\d{7,14}$/;
 
-  const normalized = { ...message, to: phone.digits };
+export async function sendMessage(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
+  try {
+    return await send(deps, input);
+  } catch (error) {
+    if (error instanceof ApiError) return { kind: "refused", error };
+    throw error;
+  }
+}
+
+async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
+  const { content } = input;
+  // Normalized at the edge (or when a campaign's rows were validated); only its form is checked here.
+  if (!E164_DIGITS.test(input.to))
+    throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
+
   let reservation: string | null = null;
-  if (input.idempotencyKey !== undefined) {
+  if (input.idempotency !== undefined) {
     const reserved = await deps.idempotency.reserve({
       accountId: input.accountId,
-      key: input.idempotencyKey,
-      fingerprint: fingerprint(normalized),
+      key: input.idempotency.key,
+      fingerprint: input.idempotency.fingerprint,
       requestId: input.requestId,
     });
-    if (reserved.kind === "replay") return { ...reserved.response, replayed: true, outcome: "replayed" };
+    if (reserved.kind === "replay") return { ...reserved.outcome, replayed: true };
     reservation = reserved.id;
   }
 
   let providerCalled = false;
   try {
-    const number = await deps.directory.resolveNumber(input.accountId, message.phone_number_id);
+    const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
     if (!number) {
       throw new ApiError("no_connected_number", {
-        message: message.phone_number_id
-          ? `O número ${message.phone_number_id} não está conectado a esta conta.`
-          : undefined,
+        message: input.phoneNumberId ? `O número ${input.phoneNumberId} não está conectado a esta conta.` : undefined,
       });
     }
-    const payload = hasTemplate
-      ? await templatePayload(deps, normalized, number.wabaId, input.accountId)
-      : await textPayload(deps, normalized, number.phoneNumberId);
+    const payload =
+      content.kind === "template"
+        ? await templatePayload(deps, input, content, number.wabaId)
+        : await textPayload(deps, input, content, number.phoneNumberId);
 
     const markProviderCall = async () => {
       if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
@@ -113,66 +114,52 @@ export async function sendMessage(deps: SendDeps, input: SendInput): Promise<Sen
     const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
     // The number's turn (core/src/throughput) comes last; the provider-call mark is made once the turn has come.
     if (paced) {
-      const turn = {
-        phoneNumberId: number.phoneNumberId,
-        ratePerSecond: number.messagingRatePerSecond,
-        to: phone.digits,
-      };
+      const turn = { phoneNumberId: number.phoneNumberId, ratePerSecond: number.messagingRatePerSecond, to: input.to };
       await takeSendTurn(paced, { ...turn, pacing: input.pacing ?? "refuse" }, markProviderCall);
     } else await markProviderCall();
     providerCalled = true;
     const result = await deps.meta.sendMessage(number.phoneNumberId, payload).catch(async (error: unknown) => {
-      if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: phone.digits, error });
+      if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: input.to, error });
       if (error instanceof MetaApiError && error.reason === "recipient_opted_out")
-        await optOut(deps, input.accountId, phone.digits);
+        await optOut(deps, input.accountId, input.to);
       throw error;
     });
-    const kind = hasTemplate ? "template" : "text";
-    const data = {
-      message_id: result.wamid,
-      to: phone.digits,
-      status: "sent",
-      type: kind,
-      phone_number_id: number.phoneNumberId,
-      client_ref: message.client_ref ?? null,
-    } satisfies SendResultOut["data"];
-    const response = render(200, { success: true, data } satisfies SendResultOut);
+    const message: AcceptedMessage = {
+      messageId: result.wamid,
+      to: input.to,
+      type: content.kind,
+      phoneNumberId: number.phoneNumberId,
+      clientRef: input.clientRef ?? null,
+    };
     const committed = await commitAcceptedSend(deps, {
       accountId: input.accountId,
       phoneNumberId: number.phoneNumberId,
-      to: phone.digits,
+      to: input.to,
       wamid: result.wamid,
-      kind,
-      templateName: hasTemplate ? (message.template ?? null) : null,
-      clientRef: message.client_ref ?? null,
+      kind: content.kind,
+      templateName: content.kind === "template" ? content.name : null,
+      clientRef: message.clientRef,
       campaignId: input.campaignId ?? null,
       requestId: input.requestId,
-      actor: input.actor,
+      actor: input.actor.id,
       reservationId: reservation,
-      response,
     });
     if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveries);
-    if (committed.kind === "lost") {
-      // Nowhere to record it: never resent with this key; the integrator gets the id to follow its statuses.
-      const error = new ApiError("send_unconfirmed", { cause: committed.error });
-      return {
-        ...render(503, { ...error.toBody(), error: { ...error.toBody().error, message_id: result.wamid } }),
-        replayed: false,
-        outcome: "send_unconfirmed",
-      };
-    }
-    return { ...response, replayed: false, outcome: "sent" };
+    // Nowhere to record it: never resent with this key; the caller gets the id to follow its statuses.
+    if (committed.kind === "lost") return { kind: "unconfirmed", messageId: result.wamid, replayed: false };
+    return { kind: "sent", message, replayed: false };
   } catch (error) {
     return settleFailure(deps, reservation, providerCalled, error);
   }
 }
 
+/** A send that did not end `sent`: release or settle its key, and say what it came to (refusals are thrown). */
 async function settleFailure(
   deps: SendDeps,
   reservation: string | null,
   providerCalled: boolean,
   error: unknown,
-): Promise<never> {
+): Promise<SendOutcome> {
   const confirmedRefusal =
     error instanceof ApiError || error instanceof MetaApiError || error instanceof MetaUnavailableError;
   if (reservation !== null) {
@@ -183,7 +170,7 @@ async function settleFailure(
     } else {
       // The provider may have sent it: keep the key, answer (and replay) send_unconfirmed.
       await deps.idempotency
-        .complete(deps.db.sql, reservation, unconfirmedResponse())
+        .complete(deps.db.sql, reservation, UNCONFIRMED_SEND)
         .catch((e: unknown) => deps.logger.error("could not settle idempotency key", { error: e }));
     }
   }
@@ -202,12 +189,17 @@ async function settleFailure(
   if (error instanceof ApiError) throw error;
   if (providerCalled) {
     deps.logger.error("provider call without confirmation", { error });
-    throw new ApiError("send_unconfirmed", { cause: error });
+    return { ...UNCONFIRMED_SEND, replayed: false };
   }
   throw error;
 }
 
-async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: string): Promise<GraphMessagePayload> {
+async function textPayload(
+  deps: SendDeps,
+  input: SendInput,
+  content: Extract<MessageContent, { kind: "text" }>,
+  phoneNumberId: string,
+): Promise<GraphMessagePayload> {
   const window = await getWindow(deps, { phoneNumberId, contact: input.to });
   if (!window.open) throw new ApiError("outside_24h_window");
   return {
@@ -215,8 +207,8 @@ async function textPayload(deps: SendDeps, input: PublicSendIn, phoneNumberId: s
     recipient_type: "individual",
     to: input.to,
     type: "text",
-    text: { body: input.text ?? "", preview_url: false },
-    ...(input.reply_to_message_id ? { context: { message_id: input.reply_to_message_id } } : {}),
+    text: { body: content.body, preview_url: false },
+    ...(input.replyToMessageId ? { context: { message_id: input.replyToMessageId } } : {}),
   };
 }
 
@@ -244,21 +236,27 @@ async function optOut(deps: SendDeps, accountId: string, contact: string): Promi
 
 async function templatePayload(
   deps: SendDeps,
-  input: PublicSendIn,
+  input: SendInput,
+  content: Extract<MessageContent, { kind: "template" }>,
   wabaId: string,
-  accountId: string,
 ): Promise<GraphMessagePayload> {
-  const name = input.template ?? "";
-  let template = findTemplate(await catalogueForSend(deps, wabaId), name, input.language);
+  const { name, language } = content;
+  let template = findTemplate(await catalogueForSend(deps, wabaId), name, language);
   // A miss may be a template approved after the cache was filled: look once more at the provider.
-  if (!template) template = findTemplate(await catalogueForSend(deps, wabaId, { refresh: true }), name, input.language);
+  if (!template) template = findTemplate(await catalogueForSend(deps, wabaId, { refresh: true }), name, language);
   if (!template)
     throw new ApiError("template_not_found", {
-      message: `O template ${name} não existe no idioma ${input.language} para esta conta.`,
+      message: `O template ${name} não existe no idioma ${language} para esta conta.`,
     });
-  const payload = buildTemplateSend(input, template);
+  const payload = buildTemplateSend(
+    { ...content.parameters, to: input.to, language, reply_to_message_id: input.replyToMessageId ?? null },
+    template,
+  );
   // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
-  if (template.category.toUpperCase() === "MARKETING" && (await isSuppressed(deps, { accountId, contact: input.to })))
+  if (
+    template.category.toUpperCase() === "MARKETING" &&
+    (await isSuppressed(deps, { accountId: input.accountId, contact: input.to }))
+  )
     throw new ApiError("recipient_opted_out");
   return payload;
 }

@@ -41,8 +41,8 @@ export interface PixOrderInput {
 }
 
 /**
- * The fields of the send request (spec 2.1) that shape a template send. `PublicSendIn` (already validated and
- * with its defaults applied) fits it as is.
+ * A template send's parameters (the names of the send request's fields, spec 2.1, so that a refusal's message names
+ * the field the caller gave). Campaign recipients carry a subset of them.
  *
  * Index fields (`button_url_index`, `coupon_index`, `otp_index`): the template has at most one button of each
  * kind (otherwise it is not api_supported), so its position is known. The given index is accepted when it is that
@@ -51,11 +51,7 @@ export interface PixOrderInput {
  *
  * `header_media.type`: the spec's default is `document`; absent (undefined/null) means "the template's format".
  */
-export interface TemplateSendInput {
-  /** Recipient, already normalized to digits. */
-  to: string;
-  template?: string | null;
-  language: string;
+export interface TemplateParameters {
   variables?: readonly string[] | null;
   variable_names?: readonly string[] | null;
   header_media?: { type?: string | null; link: string; filename?: string | null } | null;
@@ -66,8 +62,15 @@ export interface TemplateSendInput {
   coupon_index?: number | null;
   otp_code?: string | null;
   otp_index?: number | null;
-  reply_to_message_id?: string | null;
   pix_order?: PixOrderInput | null;
+}
+
+/** What a template send is built from: its parameters, the recipient and the language. */
+export interface TemplateSendInput extends TemplateParameters {
+  /** Recipient, already normalized to digits. */
+  to: string;
+  language: string;
+  reply_to_message_id?: string | null;
 }
 
 // Meta's per-parameter limits for text parameters (Graph "parameter object"): header 60 characters; body

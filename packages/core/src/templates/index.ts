@@ -7,7 +7,7 @@ export {
   OTP_MAX,
   URL_MAX,
 } from "./build.ts";
-export type { PixItemInput, PixOrderInput, TemplateSendInput } from "./build.ts";
+export type { PixItemInput, PixOrderInput, TemplateParameters, TemplateSendInput } from "./build.ts";
 export { TEMPLATE_STATUSES, templateCatalogue, toCatalogueItem } from "./catalogue.ts";
 export { TemplateCache } from "./cache.ts";
 export type { TemplateCacheOptions, TemplateSource } from "./cache.ts";

@@ -1,6 +1,7 @@
-import type { Db, Sql } from "@gw/db";
+import { inTransaction, type Db, type Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { MetaTemplateNotice } from "@gw/meta";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 
 /**
  * Meta's template notices (message_template_status_update, message_template_quality_update): panel-only, never
@@ -239,36 +240,54 @@ SELECT EXISTS (SELECT 1 FROM target) AS found,
  */
 export async function markTemplateNoticeRead(
   deps: { db: Db },
-  input: { accountId: string; userId: string; noticeId: number | string },
+  input: { accountId: string; userId: string; noticeId: number | string; actor: Actor },
 ): Promise<{ id: number; read_at: string }> {
   checkIds(input);
   const noticeId = String(input.noticeId);
   const notFound = new ApiError("not_found", { message: "O aviso de template não foi encontrado nesta conta." });
   if (!/^\d{1,18}$/.test(noticeId)) throw notFound;
-  const { rows } = await deps.db.sql.query<{ found: boolean; read_at: Date | null }>({
-    name: "mark-template-notice-read",
-    text: MARK_READ,
-    values: [noticeId, input.accountId, input.userId],
+  return inTransaction(deps.db.sql, async (client) => {
+    const { rows } = await client.query<{ found: boolean; read_at: Date | null }>({
+      name: "mark-template-notice-read",
+      text: MARK_READ,
+      values: [noticeId, input.accountId, input.userId],
+    });
+    const row = rows[0];
+    if (!row?.found || !row.read_at) throw notFound;
+    await recordAudit(client, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "template_notice.read"),
+      target: `template_notice:${noticeId}`,
+    });
+    return { id: Number(noticeId), read_at: row.read_at.toISOString() };
   });
-  const row = rows[0];
-  if (!row?.found || !row.read_at) throw notFound;
-  return { id: Number(noticeId), read_at: row.read_at.toISOString() };
 }
 
 /** Marks every notice of the account read for `userId`; returns how many were unread. */
 export async function markAllTemplateNoticesRead(
   deps: { db: Db },
-  input: { accountId: string; userId: string },
+  input: { accountId: string; userId: string; actor: Actor },
 ): Promise<number> {
   checkIds(input);
-  const { rowCount } = await deps.db.sql.query({
-    name: "mark-all-template-notices-read",
-    text: `INSERT INTO template_notice_reads (notice_id, user_id)
-      SELECT n.id, u.id FROM template_notices n
-      JOIN panel_users u ON u.account_id = n.account_id AND u.id = $2::uuid
-      WHERE n.account_id = $1::uuid
-      ON CONFLICT (notice_id, user_id) DO NOTHING`,
-    values: [input.accountId, input.userId],
+  return inTransaction(deps.db.sql, async (client) => {
+    const { rowCount } = await client.query({
+      name: "mark-all-template-notices-read",
+      text: `INSERT INTO template_notice_reads (notice_id, user_id)
+        SELECT n.id, u.id FROM template_notices n
+        JOIN panel_users u ON u.account_id = n.account_id AND u.id = $2::uuid
+        WHERE n.account_id = $1::uuid
+        ON CONFLICT (notice_id, user_id) DO NOTHING`,
+      values: [input.accountId, input.userId],
+    });
+    const marked = rowCount ?? 0;
+    if (marked > 0)
+      await recordAudit(client, {
+        accountId: input.accountId,
+        actor: input.actor,
+        action: auditAction(input.actor, "template_notice.read_all"),
+        details: { count: marked },
+      });
+    return marked;
   });
-  return rowCount ?? 0;
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@gw/db";
-import { recordAudit } from "../audit/audit.ts";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 
 /** Meta's messaging rates: 80/s by default, up to 1 000/s; 20/s for a number shared with the WhatsApp Business app. */
 export const MIN_MESSAGING_RATE = 1;
@@ -26,7 +26,7 @@ export interface NumberRateView {
  */
 export async function setNumberMessagingRate(
   deps: { db: Db },
-  input: { phoneNumberId: string; ratePerSecond: number; actor: string },
+  input: { phoneNumberId: string; ratePerSecond: number; actor: Actor },
 ): Promise<NumberRateView | null> {
   const rate = input.ratePerSecond;
   if (!Number.isInteger(rate) || rate < MIN_MESSAGING_RATE || rate > MAX_MESSAGING_RATE) {
@@ -41,16 +41,13 @@ export async function setNumberMessagingRate(
       where: { phoneNumberId: input.phoneNumberId },
       data: { messagingRatePerSecond: rate },
     });
-    await recordAudit(
-      { db: tx },
-      {
-        accountId: after.accountId,
-        actor: input.actor,
-        action: "number.messaging_rate_changed",
-        target: `number:${after.phoneNumberId}`,
-        details: { from: before.messagingRatePerSecond, to: rate },
-      },
-    );
+    await recordAudit(tx, {
+      accountId: after.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "number.messaging_rate_changed"),
+      target: `number:${after.phoneNumberId}`,
+      details: { from: before.messagingRatePerSecond, to: rate },
+    });
     return {
       phone_number_id: after.phoneNumberId,
       account_id: after.accountId,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "@gw/db";
+import { recordAudit } from "../audit/audit.ts";
 import type { PanelRole } from "./users.ts";
 import { isPanelRole } from "./users.ts";
 
@@ -59,6 +60,22 @@ export async function loadPanelSession(
   };
 }
 
-export async function deletePanelSession(deps: { db: Db }, input: { token: string }): Promise<void> {
-  await deps.db.panelSession.deleteMany({ where: { id: sessionId(input.token) } });
+/** Signs out: the session goes, and its user's sign-out is audited (`panel.logout`) when there was one. */
+export async function deletePanelSession(
+  deps: { db: Db },
+  input: { token: string; requestId?: string | undefined },
+): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const deleted = await tx.panelSession.findUnique({
+      where: { id: sessionId(input.token) },
+      select: { user: { select: { accountId: true, email: true } } },
+    });
+    if (!deleted) return;
+    await tx.panelSession.deleteMany({ where: { id: sessionId(input.token) } });
+    await recordAudit(tx, {
+      accountId: deleted.user.accountId,
+      actor: { id: `panel:${deleted.user.email}`, origin: "panel", requestId: input.requestId },
+      action: "panel.logout",
+    });
+  });
 }

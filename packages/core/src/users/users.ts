@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "@gw/db";
-import { recordAudit } from "../audit/audit.ts";
+import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { MIN_PASSWORD_LENGTH, decoyHash, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** owner: everything, users and keys included; admin: integrations, deliveries, templates, conversations; viewer: read. */
@@ -92,7 +92,7 @@ export interface CreateUserInput {
   name: string;
   role: PanelRole;
   password: string;
-  actor: string;
+  actor: Actor;
 }
 
 /** The operator's `gateway user create` (the account's first owner) and an accepted invite end here. */
@@ -106,16 +106,13 @@ export async function createPanelUser(deps: { db: Db }, input: CreateUserInput):
       const row = await tx.panelUser.create({
         data: { accountId: input.accountId, email, name: input.name.trim() || email, role, passwordHash },
       });
-      await recordAudit(
-        { db: tx },
-        {
-          accountId: input.accountId,
-          actor: input.actor,
-          action: "panel.user.created",
-          target: row.id,
-          details: { role },
-        },
-      );
+      await recordAudit(tx, {
+        accountId: input.accountId,
+        actor: input.actor,
+        action: auditAction(input.actor, "user.created"),
+        target: row.id,
+        details: { role },
+      });
       return view(row);
     });
   } catch (error) {
@@ -124,10 +121,13 @@ export async function createPanelUser(deps: { db: Db }, input: CreateUserInput):
   }
 }
 
-/** The user for this email and password, or null; an unknown email costs the same time as a wrong password. */
+/**
+ * The user for this email and password, or null; an unknown email costs the same time as a wrong password. A
+ * success is a sign-in: audited as `panel.login` by the user it authenticates.
+ */
 export async function authenticatePanelUser(
   deps: { db: Db },
-  input: { email: string; password: string },
+  input: { email: string; password: string; requestId?: string | undefined },
 ): Promise<PanelUserView | null> {
   const email = input.email.trim().toLowerCase();
   const row = await deps.db.panelUser.findUnique({ where: { email } });
@@ -136,8 +136,15 @@ export async function authenticatePanelUser(
     return null;
   }
   if (!(await verifyPassword(input.password, row.passwordHash))) return null;
-  const updated = await deps.db.panelUser.update({ where: { id: row.id }, data: { lastLoginAt: new Date() } });
-  return view(updated);
+  return deps.db.$transaction(async (tx) => {
+    const updated = await tx.panelUser.update({ where: { id: row.id }, data: { lastLoginAt: new Date() } });
+    await recordAudit(tx, {
+      accountId: row.accountId,
+      actor: { id: `panel:${row.email}`, origin: "panel", requestId: input.requestId },
+      action: "panel.login",
+    });
+    return view(updated);
+  });
 }
 
 /** Re-entering the password before a sensitive action (revealing a signing secret). */
@@ -215,7 +222,7 @@ async function ensureAnotherOwner(
 
 export async function changePanelUserRole(
   deps: { db: Db },
-  input: { accountId: string; userId: string; role: string; actor: string; requestId?: string | undefined },
+  input: { accountId: string; userId: string; role: string; actor: Actor },
 ): Promise<PanelUserView> {
   const role = checkRole(input.role);
   // Not an id at all (a hand-edited URL) is simply not found, never a database error.
@@ -227,24 +234,20 @@ export async function changePanelUserRole(
     if (!row) throw new PanelUserError("not_found", "Usuário não encontrado.");
     if (row.role === "owner" && role !== "owner") await ensureAnotherOwner(tx, input.accountId, row.id);
     const updated = await tx.panelUser.update({ where: { id: row.id }, data: { role } });
-    await recordAudit(
-      { db: tx },
-      {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: "panel.user.role_changed",
-        target: row.id,
-        requestId: input.requestId ?? null,
-        details: { email: row.email, from: row.role, to: role },
-      },
-    );
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "user.role_changed"),
+      target: row.id,
+      details: { email: row.email, from: row.role, to: role },
+    });
     return view(updated);
   });
 }
 
 export async function removePanelUser(
   deps: { db: Db },
-  input: { accountId: string; userId: string; actor: string; requestId?: string | undefined },
+  input: { accountId: string; userId: string; actor: Actor },
 ): Promise<void> {
   if (!UUID.test(input.userId)) throw new PanelUserError("not_found", "Usuário não encontrado.");
   await deps.db.$transaction(async (tx) => {
@@ -254,17 +257,13 @@ export async function removePanelUser(
     if (row.role === "owner") await ensureAnotherOwner(tx, input.accountId, row.id);
     // Sessions and notice reads go with the user (ON DELETE CASCADE): a removed user is signed out at once.
     await tx.panelUser.delete({ where: { id: row.id } });
-    await recordAudit(
-      { db: tx },
-      {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: "panel.user.removed",
-        target: row.id,
-        requestId: input.requestId ?? null,
-        details: { email: row.email },
-      },
-    );
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "user.removed"),
+      target: row.id,
+      details: { email: row.email },
+    });
   });
 }
 
@@ -287,8 +286,7 @@ export async function invitePanelUser(
     email: string;
     role: string;
     invitedBy: string;
-    actor: string;
-    requestId?: string | undefined;
+    actor: Actor;
   },
 ): Promise<{ invite: PanelInviteView; token: string }> {
   const email = normalizeEmail(input.email);
@@ -307,17 +305,13 @@ export async function invitePanelUser(
         expiresAt: new Date(Date.now() + INVITE_TTL_MS),
       },
     });
-    await recordAudit(
-      { db: tx },
-      {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: "panel.user.invited",
-        target: row.id,
-        requestId: input.requestId ?? null,
-        details: { email, role },
-      },
-    );
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "user.invited"),
+      target: row.id,
+      details: { email, role },
+    });
     return { invite: inviteView(row), token };
   });
 }
@@ -351,7 +345,7 @@ export async function listPanelInvites(deps: { db: Db }, input: { accountId: str
 /** Withdraws a pending invite: its link stops working at once. Another account's invite is not found. */
 export async function cancelPanelInvite(
   deps: { db: Db },
-  input: { accountId: string; inviteId: string; actor: string; requestId?: string | undefined },
+  input: { accountId: string; inviteId: string; actor: Actor },
 ): Promise<void> {
   if (!UUID.test(input.inviteId)) throw new PanelUserError("not_found", "Convite não encontrado.");
   await deps.db.$transaction(async (tx) => {
@@ -360,17 +354,13 @@ export async function cancelPanelInvite(
     // deleteMany with the same condition: an invite accepted meanwhile is not withdrawn.
     const deleted = row ? await tx.panelInvite.deleteMany({ where }) : { count: 0 };
     if (!row || deleted.count !== 1) throw new PanelUserError("not_found", "Convite não encontrado.");
-    await recordAudit(
-      { db: tx },
-      {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: "panel.user.invite_cancelled",
-        target: row.id,
-        requestId: input.requestId ?? null,
-        details: { email: row.email },
-      },
-    );
+    await recordAudit(tx, {
+      accountId: input.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "user.invite_cancelled"),
+      target: row.id,
+      details: { email: row.email },
+    });
   });
 }
 
@@ -383,7 +373,7 @@ export async function findPanelInvite(deps: { db: Db }, input: { token: string }
 
 export async function acceptPanelInvite(
   deps: { db: Db },
-  input: { token: string; name: string; password: string },
+  input: { token: string; name: string; password: string; requestId?: string | undefined },
 ): Promise<PanelUserView> {
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
@@ -406,16 +396,13 @@ export async function acceptPanelInvite(
           passwordHash,
         },
       });
-      await recordAudit(
-        { db: tx },
-        {
-          accountId: invite.accountId,
-          actor: `user:${row.id}`,
-          action: "panel.user.invite_accepted",
-          target: row.id,
-          details: { role: invite.role },
-        },
-      );
+      await recordAudit(tx, {
+        accountId: invite.accountId,
+        actor: { id: `user:${row.id}`, origin: "panel", requestId: input.requestId },
+        action: "panel.user.invite_accepted",
+        target: row.id,
+        details: { role: invite.role },
+      });
       return view(row);
     });
   } catch (error) {

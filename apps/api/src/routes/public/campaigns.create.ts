@@ -11,14 +11,15 @@ import {
   errorResponse,
   errorSchema,
   parseRequest,
+  RequestValidationError,
   requestExamples,
   validationRef,
   type PublicOperation,
 } from "@gw/contracts";
-import { createCampaign } from "@gw/core";
+import { RecipientsFileError, createCampaign } from "@gw/core";
 import type { ErrorCode } from "@gw/errors";
 import type { ApiDeps } from "../../container.ts";
-import { authOf } from "../../http/auth.ts";
+import { apiActor, authOf } from "../../http/auth.ts";
 import { bodyCutShort } from "../../http/errors.ts";
 
 // A campaign's list is far above the 256 KiB of other bodies: up to 100 000 rows of JSON or CSV.
@@ -37,13 +38,7 @@ const campaignBody: RequestHandler = (req, res, next) => {
 /** POST /public/v1/campaigns: a draft campaign, with the validation report of every row. */
 export function register(router: Router, deps: ApiDeps): void {
   router.post("/campaigns", campaignBody, async (req, res) => {
-    const auth = authOf(req);
-    const who = {
-      accountId: auth.accountId,
-      actor: `api_key:${auth.keyId}`,
-      origin: "api" as const,
-      requestId: req.requestId,
-    };
+    const who = { accountId: authOf(req).accountId, actor: apiActor(req) };
     const services = {
       db: deps.db,
       directory: deps.directory,
@@ -68,6 +63,11 @@ export function register(router: Router, deps: ApiDeps): void {
       phoneNumberId: fields.phone_number_id,
       startAt: fields.start_at ? new Date(fields.start_at) : null,
       recipients,
+    }).catch((error: unknown) => {
+      // A file refused as a whole is a request that does not validate (422 HTTPValidationError, `type` the problem).
+      if (error instanceof RecipientsFileError)
+        throw new RequestValidationError([{ loc: ["body"], msg: error.message, type: error.problem }]);
+      throw error;
     });
     res.status(201).json({ success: true, data: campaign });
   });

@@ -11,7 +11,7 @@ import {
 } from "@gw/contracts";
 import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core";
 import type { ApiDeps } from "../../container.ts";
-import { authOf } from "../../http/auth.ts";
+import { apiActor, authOf } from "../../http/auth.ts";
 
 /** GET /public/v1/campaigns/{campaign_id}/recipients/export: the outcome list as a CSV file. */
 export function register(router: Router, deps: ApiDeps): void {
@@ -19,7 +19,10 @@ export function register(router: Router, deps: ApiDeps): void {
     const { accountId } = authOf(req);
     const path = parseRequest(CampaignPath, "path", req.params);
     // Looked up first: a missing campaign is a 404 envelope, not a CSV cut short.
-    const lines = await exportCampaignRecipients({ db: deps.db }, { accountId, campaignId: path.campaign_id });
+    const lines = await exportCampaignRecipients(
+      { db: deps.db },
+      { accountId, actor: apiActor(req), campaignId: path.campaign_id },
+    );
     res.status(200);
     res.setHeader("Content-Type", "text/csv; charset=utf-8");
     res.setHeader("Content-Disposition", `attachment; filename="campanha-${path.campaign_id}.csv"`);

@@ -17,7 +17,7 @@ import {
 } from "@gw/contracts";
 import { startCampaign } from "@gw/core";
 import type { ApiDeps } from "../../container.ts";
-import { authOf } from "../../http/auth.ts";
+import { apiActor, authOf } from "../../http/auth.ts";
 import { jsonBody } from "../../http/json-body.ts";
 
 /** POST /public/v1/campaigns/{campaign_id}/start: only with the accepted recipient count of its validation. */
@@ -28,9 +28,7 @@ export function register(router: Router, deps: ApiDeps): void {
     const body = parseRequest(CampaignStartIn, "body", req.body);
     const data = await startCampaign(deps.campaigns, {
       accountId: auth.accountId,
-      actor: `api_key:${auth.keyId}`,
-      origin: "api",
-      requestId: req.requestId,
+      actor: apiActor(req),
       campaignId: path.campaign_id,
       acceptedRecipients: body.accepted_recipients,
     });

@@ -22,7 +22,7 @@ import {
 import { getDelivery, listDeliveries, retryDelivery, retryFailedDeliveries } from "@gw/core";
 import type { Db } from "@gw/db";
 import type { WebhookQueue } from "@gw/jobs";
-import { authOf } from "../../http/auth.ts";
+import { apiActor, authOf } from "../../http/auth.ts";
 
 /** Spec 4.5–4.8: the account's webhook delivery queue. */
 export function register(router: Router, deps: { db: Db; queue: WebhookQueue }): void {
@@ -40,12 +40,10 @@ export function register(router: Router, deps: { db: Db; queue: WebhookQueue }):
 
   // Declared before /deliveries/:delivery_id so "retry-failed" is never read as an id.
   router.post("/deliveries/retry-failed", async (req, res) => {
-    const { accountId, keyId } = authOf(req);
+    const { accountId } = authOf(req);
     const requeued = await retryFailedDeliveries(deps, {
       accountId,
-      actor: `api_key:${keyId}`,
-      action: "api.webhook.retry",
-      requestId: req.requestId,
+      actor: apiActor(req),
     });
     res.json({ success: true, data: { requeued } });
   });
@@ -57,14 +55,12 @@ export function register(router: Router, deps: { db: Db; queue: WebhookQueue }):
   });
 
   router.post("/deliveries/:delivery_id/retry", async (req, res) => {
-    const { accountId, keyId } = authOf(req);
+    const { accountId } = authOf(req);
     const path = parseRequest(DeliveryPath, "path", req.params);
     const result = await retryDelivery(deps, {
       accountId,
       deliveryId: String(path.delivery_id),
-      actor: `api_key:${keyId}`,
-      action: "api.webhook.retry",
-      requestId: req.requestId,
+      actor: apiActor(req),
     });
     res.json({
       success: true,

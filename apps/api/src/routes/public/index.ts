@@ -1,7 +1,19 @@
-import { readdirSync } from "node:fs";
 import type { Router } from "express";
 import type { PublicOperation } from "@gw/contracts";
 import type { ApiDeps } from "../../container.ts";
+import * as campaignsControl from "./campaigns.control.ts";
+import * as campaignsCreate from "./campaigns.create.ts";
+import * as campaignsExport from "./campaigns.export.ts";
+import * as campaignsGet from "./campaigns.get.ts";
+import * as campaignsList from "./campaigns.list.ts";
+import * as campaignsRecipients from "./campaigns.recipients.ts";
+import * as campaignsStart from "./campaigns.start.ts";
+import * as deliveries from "./deliveries.ts";
+import * as messagesSend from "./messages.send.ts";
+import * as templates from "./templates.ts";
+import * as validate from "./validate.ts";
+import * as window from "./window.ts";
+
 /** Path prefix of every public operation (spec 9): where app.ts mounts them and what the document's paths start with. */
 export const PUBLIC_PREFIX = "/public/v1";
 
@@ -14,30 +26,21 @@ export interface PublicRouteModule {
   operations: readonly PublicOperation[];
 }
 
-function isRouteModule(module: unknown): module is PublicRouteModule {
-  if (typeof module !== "object" || module === null) return false;
-  const candidate = module as Partial<PublicRouteModule>;
-  return typeof candidate.register === "function" && Array.isArray(candidate.operations);
-}
-
 /**
- * Every public endpoint module: each `.ts` file of this folder (but this index), in file-name order. app.ts mounts
- * them and the OpenAPI document lists their operations from here, so a new endpoint is its module, its contract
- * and its service, and nothing else. A file that is not a route module stops the start-up.
+ * Every public endpoint module, in the order the document lists them. app.ts mounts them and the OpenAPI document
+ * lists their operations from here: a new endpoint is its module (added here), its contract and its service.
  */
-async function discoverRoutes(): Promise<PublicRouteModule[]> {
-  const folder = new URL("./", import.meta.url);
-  const files = readdirSync(folder)
-    .filter((name) => /\.ts$/.test(name) && !name.endsWith(".d.ts") && name !== "index.ts")
-    .sort();
-  // One after the other: the modules share imports, and jest's ESM loader mishandles concurrent dynamic imports.
-  const modules: PublicRouteModule[] = [];
-  for (const name of files) {
-    const module: unknown = await import(new URL(name, folder).href);
-    if (!isRouteModule(module)) throw new Error(`routes/public/${name} must export register() and operations`);
-    modules.push(module);
-  }
-  return modules;
-}
-
-export const PUBLIC_ROUTES: readonly PublicRouteModule[] = await discoverRoutes();
+export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
+  messagesSend,
+  validate,
+  window,
+  templates,
+  deliveries,
+  campaignsCreate,
+  campaignsList,
+  campaignsGet,
+  campaignsRecipients,
+  campaignsExport,
+  campaignsStart,
+  campaignsControl,
+];

@@ -19,9 +19,18 @@ import {
   type PublicOperation,
   parseRequest,
 } from "@gw/contracts";
-import { sendMessage, type SendDeps } from "@gw/core";
-import type { ErrorCode } from "@gw/errors";
-import { authOf } from "../../http/auth.ts";
+import {
+  fingerprint,
+  normalizePhone,
+  sendMessage,
+  type SendDeps,
+  type SendInput,
+  type SendOutcome,
+  type SettledSend,
+  type TemplateParameters,
+} from "@gw/core";
+import { ApiError, type ErrorCode } from "@gw/errors";
+import { apiActor, authOf } from "../../http/auth.ts";
 import { sendRaw } from "../../http/respond.ts";
 import { jsonBody } from "../../http/json-body.ts";
 import type { ApiMetrics } from "../../metrics.ts";
@@ -36,24 +45,103 @@ export function register(router: Router, deps: SendRouteDeps): void {
   router.post("/messages", jsonBody, async (req, res) => {
     const auth = authOf(req);
     const headers = parseRequest(SendHeaders, "header", { "idempotency-key": req.header("idempotency-key") });
-    const idempotencyKey = headers["idempotency-key"];
-    const input = parseRequest(PublicSendIn, "body", req.body);
+    const body = parseRequest(PublicSendIn, "body", req.body);
+    let outcome: SendOutcome;
     try {
-      const result = await sendMessage(deps.send, {
+      outcome = await sendMessage(deps.send, {
+        ...sendInputOf(body, headers["idempotency-key"]),
         accountId: auth.accountId,
-        actor: `api_key:${auth.keyId}`,
+        actor: apiActor(req),
         requestId: req.requestId,
-        idempotencyKey,
-        message: input,
       });
-      if (result.replayed) res.setHeader("Idempotent-Replayed", "true");
-      deps.metrics.sends.inc({ outcome: result.outcome });
-      sendRaw(res, result.status, result.body);
     } catch (error) {
       deps.metrics.sends.inc({ outcome: (error as { code?: string }).code ?? "error" });
       throw error;
     }
+    deps.metrics.sends.inc({ outcome: metricOutcome(outcome) });
+    if (outcome.kind === "refused") throw outcome.error;
+    if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
+    const answer = renderSettled(outcome);
+    sendRaw(res, answer.status, answer.body);
   });
+}
+
+/**
+ * The request as the send service takes it: its refusals of an incomplete request come first (spec 7, 400), the
+ * recipient is normalized, and the Idempotency-Key's fingerprint is taken over the body with that recipient (the
+ * same body with `to` written another way is the same message).
+ */
+function sendInputOf(
+  body: PublicSendIn,
+  idempotencyKey: string | undefined,
+): Omit<SendInput, "accountId" | "actor" | "requestId"> {
+  const template = body.template ? body.template : null;
+  if (body.pix_order && template === null) throw new ApiError("pix_needs_template");
+  if (!body.text && template === null) throw new ApiError("empty_message");
+  const phone = normalizePhone(body.to);
+  if (!phone.valid)
+    throw new ApiError("invalid_recipient", { message: `O número ${body.to} não é válido para envio.` });
+  return {
+    to: phone.digits,
+    phoneNumberId: body.phone_number_id,
+    // A template wins over a text given with it.
+    content:
+      template === null
+        ? { kind: "text", body: body.text ?? "" }
+        : { kind: "template", name: template, language: body.language, parameters: templateParametersOf(body) },
+    replyToMessageId: body.reply_to_message_id,
+    clientRef: body.client_ref,
+    idempotency:
+      idempotencyKey === undefined
+        ? undefined
+        : { key: idempotencyKey, fingerprint: fingerprint({ ...body, to: phone.digits }) },
+  };
+}
+
+function templateParametersOf(body: PublicSendIn): TemplateParameters {
+  return {
+    variables: body.variables,
+    variable_names: body.variable_names,
+    header_media: body.header_media,
+    header_text: body.header_text,
+    button_url_param: body.button_url_param,
+    button_url_index: body.button_url_index,
+    coupon_code: body.coupon_code,
+    coupon_index: body.coupon_index,
+    otp_code: body.otp_code,
+    otp_index: body.otp_index,
+    pix_order: body.pix_order,
+  };
+}
+
+/**
+ * The HTTP answer of a settled send, the same for the first call and for every repeat with its key (so a replay is
+ * byte for byte the first answer): 200 with the message, or 503 send_unconfirmed (with the message id when the
+ * provider gave one).
+ */
+function renderSettled(outcome: SettledSend): { status: number; body: string } {
+  if (outcome.kind === "sent") {
+    const { message } = outcome;
+    const data = {
+      message_id: message.messageId,
+      to: message.to,
+      status: "sent",
+      type: message.type,
+      phone_number_id: message.phoneNumberId,
+      client_ref: message.clientRef,
+    } satisfies SendResultOut["data"];
+    return { status: 200, body: JSON.stringify({ success: true, data } satisfies SendResultOut) };
+  }
+  const { error } = new ApiError("send_unconfirmed").toBody();
+  const body = { success: false, error: outcome.messageId ? { ...error, message_id: outcome.messageId } : error };
+  return { status: 503, body: JSON.stringify(body) };
+}
+
+/** The `outcome` label of the sends counter: sent, replayed, send_unconfirmed or the refusal's code. */
+function metricOutcome(outcome: SendOutcome): string {
+  if (outcome.kind === "refused") return outcome.error.code;
+  if (outcome.replayed) return "replayed";
+  return outcome.kind === "sent" ? "sent" : "send_unconfirmed";
 }
 
 const REFUSED_422: readonly ErrorCode[] = [

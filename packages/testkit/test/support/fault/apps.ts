@@ -11,6 +11,7 @@ import {
 } from "@gw/core";
 import { createDb } from "@gw/db";
 import { eventually, freePort, spawnApp, type AppProcess } from "../../../src/index.ts";
+import { testActor } from "@gw/testkit";
 
 /** Shared by the sandbox (which signs its webhooks and checks the token) and the API. */
 const SECRETS = {
@@ -168,18 +169,21 @@ export interface Account {
 export async function seedAccount(databaseUrl: string, options: { integrationUrl?: string } = {}): Promise<Account> {
   const db = createDb({ url: databaseUrl, poolSize: 1 });
   try {
-    const account = await createAccount({ db }, { name: `Conta de falhas ${randomBytes(3).toString("hex")}` });
+    const account = await createAccount(
+      { db },
+      { actor: testActor, name: `Conta de falhas ${randomBytes(3).toString("hex")}` },
+    );
     const phoneNumberId = `1${randomBytes(7).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
     const wabaId = `2${phoneNumberId.slice(1)}`;
     await addBusinessNumber(
       { db },
-      { accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0002" },
+      { actor: testActor, accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0002" },
     );
-    const key = await createApiKey({ db }, { accountId: account.id });
+    const key = await createApiKey({ db }, { actor: testActor, accountId: account.id });
     const integration = options.integrationUrl
       ? await setIntegration(
           { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
-          { accountId: account.id, url: options.integrationUrl, events: ["message.status"] },
+          { actor: testActor, accountId: account.id, url: options.integrationUrl, events: ["message.status"] },
         )
       : null;
     return {

@@ -1,30 +1,40 @@
+// The HTTP edges' shared middleware (the API and the panel): the request id and the one log line per request.
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       requestId: string;
-      /** The exact bytes of the body, kept for signature checks (provider webhook). */
-      rawBody?: Buffer;
     }
   }
 }
 
-/** The matched route's template under its mount point (`/public/v1/deliveries/:id`), or undefined when no route
- * matched. Express types `req.route` as `any`. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The matched route's template under its mount point (`/public/v1/deliveries/:id`), or undefined when no route
+ * matched. Express types `req.route` as `any`.
+ */
 export function routeTemplate(req: Request): string | undefined {
   const route: unknown = req.route;
   if (typeof route !== "object" || route === null || !("path" in route)) return undefined;
   return typeof route.path === "string" && route.path ? `${req.baseUrl}${route.path}` : undefined;
 }
 
-/** Echo a well-formed `X-Request-Id` or make one; every log line of the request carries it. */
-export function requestContext(logger: Logger): RequestHandler {
+export interface RequestContextOptions {
+  /** Fields the app adds to the request's log line once it is answered (the panel's signed-in user). */
+  fields?: (req: Request) => Record<string, unknown>;
+}
+
+/**
+ * Echo a well-formed `X-Request-Id` or make one; every log line of the request carries it, and one structured line
+ * per request is written when it is answered. The line names the route's template, never the path itself: a path
+ * may carry a secret (an invite's token), and never a body or a cookie.
+ */
+export function requestContext(logger: Logger, options: RequestContextOptions = {}): RequestHandler {
   return (req, res, next) => {
     const incoming = req.header("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -36,8 +46,9 @@ export function requestContext(logger: Logger): RequestHandler {
       withLogContext({ requestId }, () =>
         logger.http("request", {
           method: req.method,
-          path: routeTemplate(req) ?? req.path,
+          path: routeTemplate(req) ?? "unmatched",
           status: res.statusCode,
+          ...options.fields?.(req),
           durationMs: Math.round(durationMs * 10) / 10,
         }),
       );

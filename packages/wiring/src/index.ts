@@ -1,0 +1,133 @@
+// The one place the apps assemble the services of @gw/core from their configuration (ARCHITECTURE.md, "Wiring"):
+// the API, the campaign worker and the panel build their provider client, template catalogue, send service and
+// campaign controls here, so the same settings mean the same thing in every process.
+import type { SectionValues } from "@gw/config";
+import {
+  TemplateCache,
+  UNCONFIRMED_SEND,
+  createIdempotencyStore,
+  createNumberThroughput,
+  createOutbox,
+  createSendJournal,
+  type AccountDirectory,
+  type CampaignControlDeps,
+  type MessageSender,
+  type NumberThroughput,
+  type SendDeps,
+  type SendJournal,
+  type SettledSend,
+  type ThroughputPolicy,
+} from "@gw/core";
+import type { Db } from "@gw/db";
+import { wakeCampaigns, type CampaignQueue, type Redis, type WebhookQueue } from "@gw/jobs";
+import type { Logger } from "@gw/logger";
+import { createMetaClient, type MetaClient } from "@gw/meta";
+
+type ProviderConfig = SectionValues<"meta"> & SectionValues<"redis">;
+
+/** Meta's Graph API client, as every app calls it. */
+export function createProvider(config: SectionValues<"meta">, logger: Logger): MetaClient {
+  return createMetaClient({
+    baseUrl: config.META_BASE_URL,
+    apiVersion: config.META_API_VERSION,
+    accessToken: config.META_ACCESS_TOKEN,
+    timeoutMs: config.META_TIMEOUT_MS,
+    logger,
+  });
+}
+
+/** The template catalogue per WABA, cached in Redis under the same keys in every app (one catalogue for all). */
+export function createTemplateCatalogue(
+  config: ProviderConfig,
+  parts: { redis: Redis; meta: Pick<MetaClient, "listTemplates">; logger: Logger },
+): TemplateCache {
+  return new TemplateCache({
+    redis: parts.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    ttlSeconds: config.TEMPLATE_CACHE_TTL_SECONDS,
+    source: {
+      listTemplates: (wabaId) => parts.meta.listTemplates(wabaId, { pageSize: config.META_TEMPLATES_PAGE_SIZE }),
+    },
+    logger: parts.logger,
+  });
+}
+
+/**
+ * The numbers' pacing (one Lua script in Redis, shared by every pod), with the sending section's back-off settings;
+ * `policy` adds a process's own (the campaign worker's turn queue and wait).
+ */
+export function createPacing(
+  config: SectionValues<"sending"> & SectionValues<"redis">,
+  parts: { redis: Redis; policy?: Partial<ThroughputPolicy> },
+): NumberThroughput {
+  return createNumberThroughput({
+    redis: parts.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    policy: {
+      cooldownMs: config.THROUGHPUT_COOLDOWN_MS,
+      pairSpacingMs: config.THROUGHPUT_PAIR_SPACING_MS,
+      ...parts.policy,
+    },
+  });
+}
+
+export interface SendParts {
+  db: Db;
+  /**
+   * Connections for the Idempotency-Key statements; `db` when absent. The campaign worker gives them a pool of
+   * their own, so the provider-call mark never queues behind other sends' commits.
+   */
+  keysDb?: Db;
+  redis: Redis;
+  /** Where the deliveries of statuses that arrived before a send was recorded are queued. */
+  webhookQueue: WebhookQueue;
+  meta: MessageSender;
+  templates: TemplateCache;
+  directory: AccountDirectory;
+  throughput: NumberThroughput;
+  logger: Logger;
+  /**
+   * An in-flight reservation older than this belongs to a dead process: longer than the longest a live send takes
+   * between its reservation and the provider's answer (turn wait and provider deadline included).
+   */
+  reservationStaleAfterMs: number;
+}
+
+/** The send service's dependencies (`sendMessage`), for the public API and the campaign worker alike. */
+export function createSendDeps(
+  config: SectionValues<"sending"> & SectionValues<"redis">,
+  parts: SendParts,
+): SendDeps & { journal: SendJournal } {
+  return {
+    db: parts.db,
+    meta: parts.meta,
+    templates: parts.templates,
+    idempotency: createIdempotencyStore<SettledSend>(parts.keysDb ?? parts.db, {
+      ttlHours: config.IDEMPOTENCY_TTL_HOURS,
+      staleAfterMs: parts.reservationStaleAfterMs,
+      unconfirmed: UNCONFIRMED_SEND,
+    }),
+    directory: parts.directory,
+    outbox: createOutbox(parts.webhookQueue, parts.logger),
+    // Accepted sends PostgreSQL could not take wait here; the API replays them.
+    journal: createSendJournal({ redis: parts.redis, keyPrefix: config.REDIS_KEY_PREFIX, logger: parts.logger }),
+    logger: parts.logger,
+    providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
+    throughput: parts.throughput,
+  };
+}
+
+/** What the campaign services need: their controls give the campaign its tick job at once (the worker runs it). */
+export function createCampaignControls(parts: {
+  db: Db;
+  logger: Logger;
+  throughput: NumberThroughput;
+  campaignQueue: CampaignQueue;
+}): CampaignControlDeps {
+  return {
+    db: parts.db,
+    logger: parts.logger,
+    throughput: parts.throughput,
+    wake: (campaigns) => wakeCampaigns(parts.campaignQueue, campaigns),
+  };
+}
