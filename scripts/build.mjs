@@ -15,7 +15,7 @@
 //
 // Why bundles: under tsx an app carries tsx's loader thread and the transpiled sources (the API idles at ≈ 185 MB
 // RSS under tsx, ≈ 140 MB as a bundle). See docs/performance.md.
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,21 +35,12 @@ const APPS = {
 };
 
 /**
- * Sources that find their siblings at run time and are rewritten at build time: apps/api's public routes are
- * discovered by listing their folder and importing each `.ts` file, which a bundle cannot do. The same list
- * (same filter, same order) is computed here and imported statically; the runtime check of each module's
- * shape stays. If the discovery code changes, the build fails rather than shipping an API without routes.
+ * Sources that find their siblings at run time and are rewritten at build time (a bundle cannot list a folder and
+ * import what it finds): `{ list, load, files(dir) }` per source, the same list computed here and imported
+ * statically. If the discovery code changes, the build fails rather than shipping an app without its modules.
+ * None today: apps/api's public routes, the last such source, are now listed explicitly in their index.
  */
-const DISCOVERED_FOLDERS = {
-  "apps/api/src/routes/public/index.ts": {
-    list: "readdirSync(folder)",
-    load: "await import(new URL(name, folder).href)",
-    files: (dir) =>
-      readdirSync(dir)
-        .filter((name) => /\.ts$/.test(name) && !name.endsWith(".d.ts") && name !== "index.ts")
-        .sort(),
-  },
-};
+const DISCOVERED_FOLDERS = {};
 
 const usage = `uso: node scripts/build.mjs [${Object.keys(APPS).join("|")} ...]`;
 const requested = process.argv.slice(2);

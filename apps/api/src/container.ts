@@ -49,8 +49,14 @@ export interface ApiDeps {
 }
 
 export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
-  const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
-  const redis = overrides.redis ?? createRedis(config.REDIS_URL);
+  const db =
+    overrides.db ??
+    createDb({
+      url: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      ...(config.DATABASE_LISTEN_URL ? { listenUrl: config.DATABASE_LISTEN_URL } : {}),
+    });
+  const redis = overrides.redis ?? createRedis(config);
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
   const metrics = createApiMetrics(queue);
   const meta = timedProvider(createProvider(config, logger), metrics);

@@ -49,8 +49,8 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   // bunch with the next ones).
   const keysDb = createDb({ url: config.DATABASE_URL, poolSize: IDEMPOTENCY_POOL_SIZE });
   // Separate connections: the worker's blocks (and must never give up on a command), the others fail fast.
-  const workerRedis = createRedis(config.REDIS_URL, "worker");
-  const redis = createRedis(config.REDIS_URL, "request");
+  const workerRedis = createRedis(config, "worker");
+  const redis = createRedis(config, "request");
   for (const [role, connection] of [
     ["worker", workerRedis],
     ["request", redis],

@@ -12,6 +12,8 @@ const configSchema = z.object({
   // Optional here: only `delivery retry` needs Redis.
   REDIS_URL: sections.redis().REDIS_URL.optional(),
   REDIS_KEY_PREFIX: sections.redis().REDIS_KEY_PREFIX,
+  REDIS_SENTINELS: sections.redis().REDIS_SENTINELS,
+  REDIS_SENTINEL_MASTER: sections.redis().REDIS_SENTINEL_MASTER,
   // Development only (npm start, tests): `integration set` then accepts http:// and local addresses.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });
@@ -50,14 +52,14 @@ async function main(): Promise<number> {
     cleanups.push(() => db.$disconnect());
     const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
     if (config.REDIS_URL) {
-      const redisUrl = config.REDIS_URL;
+      const redisTarget = { ...config, REDIS_URL: config.REDIS_URL };
       const prefix = config.REDIS_KEY_PREFIX;
       deps.retryDelivery = async (accountId, deliveryId, actor) => {
         const { createRedis, createWebhookQueue } = await import("@gw/jobs");
         const { retryDelivery } = await import("@gw/core");
         // One attempt, no reconnection loop: with Redis down the enqueue fails at once instead of waiting forever,
         // and the committed retry is left pending for the dispatcher's reconciler.
-        const redis = createRedis(redisUrl, "request", { retryStrategy: () => null });
+        const redis = createRedis(redisTarget, "request", { retryStrategy: () => null });
         const queue = createWebhookQueue(redis, prefix);
         // ioredis and BullMQ report an unreachable Redis as 'error' events (printed raw when nobody listens), at
         // every reconnection attempt: say it once, readably.

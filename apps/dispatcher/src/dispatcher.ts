@@ -55,8 +55,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       synchronousCommit: config.DISPATCHER_SYNCHRONOUS_COMMIT,
     });
   // Separate connections: the worker's blocks (and must never give up on a command), the producer's fails fast.
-  const workerRedis = createRedis(config.REDIS_URL, "worker");
-  const queueRedis = createRedis(config.REDIS_URL, "request");
+  const workerRedis = createRedis(config, "worker");
+  const queueRedis = createRedis(config, "request");
   for (const [role, redis] of [
     ["worker", workerRedis],
     ["queue", queueRedis],

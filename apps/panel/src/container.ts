@@ -54,7 +54,7 @@ export function buildPanelDeps(
   overrides: { db?: Db; redis?: Redis; meta?: MetaClient } = {},
 ): PanelDeps {
   const db = overrides.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
-  const redis = overrides.redis ?? createRedis(config.REDIS_URL);
+  const redis = overrides.redis ?? createRedis(config);
   const meta = overrides.meta ?? createProvider(config, logger);
   const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
   // Read only here (the number's back-off factor, for campaign ETAs); sends happen in the API and the worker.

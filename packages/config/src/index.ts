@@ -73,6 +73,27 @@ export const env = {
       .enum(["true", "false", "1", "0"])
       .default(fallback ? "true" : "false")
       .transform((v) => v === "true" || v === "1"),
+  /** Comma-separated `host:port` list (empty or unset: none), e.g. Redis Sentinels. */
+  hostPortList: () =>
+    z
+      .string()
+      .default("")
+      .transform((value, ctx) => {
+        const items = value
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean)
+          .map((item) => {
+            const match = /^(.+):(\d{1,5})$/.exec(item);
+            const port = Number(match?.[2] ?? 0);
+            return match?.[1] && port > 0 && port <= 65535 ? { host: match[1].replace(/^\[|\]$/g, ""), port } : null;
+          });
+        if (items.some((item) => item === null)) {
+          ctx.addIssue({ code: "custom", message: "deve ser uma lista host:porta separada por vírgula" });
+          return z.NEVER;
+        }
+        return items as { host: string; port: number }[];
+      }),
   /** Comma-separated list of positive integers, e.g. a retry schedule in milliseconds. */
   intList: (fallback: number[]) =>
     z
@@ -98,11 +119,22 @@ export const sections = {
   database: (poolSize = 10) => ({
     DATABASE_URL: env.postgresUrl(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(poolSize),
+    /**
+     * The session connection for LISTEN (API-key revocations), when DATABASE_URL goes through a transaction pooler
+     * such as PgBouncer, where LISTEN does not work: straight to PostgreSQL. Unset: DATABASE_URL.
+     */
+    DATABASE_LISTEN_URL: z.preprocess((value) => (value === "" ? undefined : value), env.postgresUrl().optional()),
   }),
   /** Redis (BullMQ, caches, rate limits) and the key namespace of the environment. */
   redis: () => ({
     REDIS_URL: env.redisUrl(),
     REDIS_KEY_PREFIX: z.string().min(1).default("gw"),
+    /**
+     * Sentinels (`host:port,host:port`) watching the primary named REDIS_SENTINEL_MASTER: connections ask them for
+     * the current primary and follow a failover. REDIS_URL then gives only the password and database index.
+     */
+    REDIS_SENTINELS: env.hostPortList(),
+    REDIS_SENTINEL_MASTER: z.string().min(1).default("mymaster"),
   }),
   logging: () => ({ LOG_LEVEL: env.logLevel() }),
   /** Meta's Graph API as a client calls it (sends, templates, media, numbers). */

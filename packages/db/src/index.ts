@@ -28,6 +28,8 @@ export interface DbOptions {
   connectionTimeoutMs?: number;
   /** See SqlPoolOptions.synchronousCommit; true (PostgreSQL's default) unless said otherwise. */
   synchronousCommit?: boolean;
+  /** See SqlPoolOptions.listenUrl: LISTEN's own connection when `url` goes through a transaction pooler. */
+  listenUrl?: string;
 }
 
 export function createDb(options: DbOptions): Db {
@@ -36,6 +38,7 @@ export function createDb(options: DbOptions): Db {
     max: options.poolSize ?? 10,
     connectionTimeoutMs: options.connectionTimeoutMs ?? 30_000,
     synchronousCommit: options.synchronousCommit ?? true,
+    ...(options.listenUrl ? { listenUrl: options.listenUrl } : {}),
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   return Object.assign(prisma, { sql: pool });

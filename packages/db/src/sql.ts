@@ -24,7 +24,15 @@ export interface SqlPoolOptions {
    * whose writes may be lost in a database crash without losing anything else (see the dispatcher's setting).
    */
   synchronousCommit?: boolean;
+  /**
+   * Where `listen` connects (a session straight to PostgreSQL when `url` goes through a transaction pooler, where
+   * LISTEN does not work). Default: `url`.
+   */
+  listenUrl?: string;
 }
+
+/** The LISTEN connection string of each pool that has its own (`SqlPoolOptions.listenUrl`). */
+const listenUrls = new WeakMap<SqlPool, string>();
 
 export function createSqlPool(options: SqlPoolOptions): SqlPool {
   const pool = new pg.Pool({
@@ -37,6 +45,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
   });
   // An idle client losing its server (restart, failover) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
+  if (options.listenUrl) listenUrls.set(pool, options.listenUrl);
   return pool;
 }
 
@@ -127,7 +136,8 @@ export interface Listener {
 }
 
 /**
- * LISTEN on `channel` over a dedicated connection (not one of the pool's), reconnecting after a loss. While the
+ * LISTEN on `channel` over a dedicated connection (not one of the pool's; the pool's `listenUrl` when it has one),
+ * reconnecting after a loss. While the
  * connection was down notifications may have been missed: `onGap` is called after each reconnect so the caller
  * can drop what it cached.
  */
@@ -141,7 +151,8 @@ export function listen(
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client(pool.options);
+    const listenUrl = listenUrls.get(pool);
+    const next = new pg.Client(listenUrl ? { ...pool.options, connectionString: listenUrl } : pool.options);
     next.on("notification", (message) => {
       if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
     });

@@ -1,5 +1,5 @@
 export { createRedis, pingRedis } from "./redis.ts";
-export type { Redis } from "./redis.ts";
+export type { Redis, RedisTarget } from "./redis.ts";
 export { JOB_CATALOGUE, QUEUES, campaignTickJob, deliverWebhookJob } from "./catalogue.ts";
 export type {
   CampaignTickPayload,

@@ -2,12 +2,28 @@ import { Redis, type RedisOptions } from "ioredis";
 
 export type { Redis };
 
+/** Where Redis is: a URL, or (the config's redis section) a URL and the Sentinels that know the current primary. */
+export type RedisTarget =
+  | string
+  | {
+      REDIS_URL: string;
+      /** Empty: REDIS_URL's host. */
+      REDIS_SENTINELS?: readonly { host: string; port: number }[];
+      REDIS_SENTINEL_MASTER?: string;
+    };
+
 /**
- * Redis connections. Workers need `maxRetriesPerRequest: null` (BullMQ blocks on them); request paths
- * (API producers, rate limiter, caches) fail fast instead, so an outage turns into a 503, not a hang.
+ * Redis connections, every one of the apps' (BullMQ queues and workers, rate limiter, caches). Workers need
+ * `maxRetriesPerRequest: null` (BullMQ blocks on them); request paths (API producers, rate limiter, caches) fail
+ * fast instead, so an outage turns into a 503, not a hang. Through Sentinel, the connection asks the Sentinels for the
+ * primary, and after a failover (connection lost, or the Sentinels' +switch-master) asks again and reconnects.
  */
-export function createRedis(url: string, role: "worker" | "request" = "request", extra: RedisOptions = {}): Redis {
-  return new Redis(url, {
+export function createRedis(
+  target: RedisTarget,
+  role: "worker" | "request" = "request",
+  extra: RedisOptions = {},
+): Redis {
+  const options: RedisOptions = {
     lazyConnect: false,
     connectTimeout: 5_000,
     ...(role === "worker"
@@ -16,7 +32,32 @@ export function createRedis(url: string, role: "worker" | "request" = "request",
     // Keep reconnecting, at most every 2 s: Redis outages are expected to be transient.
     retryStrategy: (times) => Math.min(times * 100, 2_000),
     ...extra,
-  });
+  };
+  if (typeof target === "string") return new Redis(target, options);
+  const sentinels = target.REDIS_SENTINELS ?? [];
+  if (sentinels.length === 0) return new Redis(target.REDIS_URL, options);
+  return new Redis({ ...sentinelOptions(target.REDIS_URL, sentinels, target.REDIS_SENTINEL_MASTER), ...options });
+}
+
+/** The primary's credentials and database come from REDIS_URL; its address from the Sentinels. */
+function sentinelOptions(
+  url: string,
+  sentinels: readonly { host: string; port: number }[],
+  name = "mymaster",
+): RedisOptions {
+  const parsed = new URL(url);
+  const db = Number(parsed.pathname.replace(/^\//, "") || 0);
+  return {
+    sentinels: sentinels.map(({ host, port }) => ({ host, port })),
+    name,
+    role: "master",
+    // Subscribe to the Sentinels' +switch-master: reconnect to the promoted replica as soon as it is chosen.
+    failoverDetector: true,
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(Number.isInteger(db) && db > 0 ? { db } : {}),
+    ...(parsed.protocol === "rediss:" ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+  };
 }
 
 /**
