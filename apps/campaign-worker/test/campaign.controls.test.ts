@@ -4,6 +4,7 @@ import { createCampaignQueue, wakeCampaigns, type CampaignQueue } from "@gw/jobs
 import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
 import {
+  addressee,
   addNumber,
   campaignStatus,
   recipientStatuses,
@@ -13,6 +14,7 @@ import {
   startStack,
   startedCampaign,
   workerConfig,
+  type SandboxSend,
   type Stack,
 } from "./support.ts";
 
@@ -55,9 +57,9 @@ async function settledSends(number: string, quietMs = 1_200): Promise<number> {
   }
 }
 
-function expectEachOnce(sends: { to: string }[]): void {
+function expectEachOnce(sends: SandboxSend[]): void {
   const seen = new Map<string, number>();
-  for (const send of sends) seen.set(send.to, (seen.get(send.to) ?? 0) + 1);
+  for (const send of sends) seen.set(addressee(send), (seen.get(addressee(send)) ?? 0) + 1);
   expect([...seen.entries()].filter(([, n]) => n > 1)).toEqual([]);
 }
 

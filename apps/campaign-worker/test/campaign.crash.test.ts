@@ -3,6 +3,7 @@ import { createRedis, type Redis } from "@gw/jobs";
 import { eventually, spawnApp, startThrowawayRedis, type AppProcess } from "@gw/testkit";
 import {
   addNumber,
+  addressee,
   busiestWindow,
   campaignStatus,
   recipientStatuses,
@@ -105,7 +106,7 @@ describe("a campaign across a worker SIGKILL and a Redis FLUSHALL", () => {
 
     // Nobody got two messages, and the sandbox got nothing for anyone outside the campaign.
     const sendsTo = new Map<string, string[]>();
-    for (const send of sends) sendsTo.set(send.to, [...(sendsTo.get(send.to) ?? []), send.wamid]);
+    for (const send of sends) sendsTo.set(addressee(send), [...(sendsTo.get(addressee(send)) ?? []), send.wamid]);
     expect([...sendsTo.entries()].filter(([, wamids]) => wamids.length > 1)).toEqual([]);
     const contacts = new Set(rows.map((r) => r.contact));
     expect([...sendsTo.keys()].filter((to) => !contacts.has(to))).toEqual([]);

@@ -215,6 +215,11 @@ export interface SandboxSend {
   at: string;
 }
 
+/** Whom a send addressed: its phone, or its BSUID when it went by `recipient`. */
+export function addressee(send: SandboxSend): string {
+  return send.to ?? send.recipient ?? "";
+}
+
 /** What the sandbox accepted (its /_sandbox/sent), over HTTP as any client would read it. */
 export async function sandboxSends(stack: Stack, phoneNumberId?: string): Promise<SandboxSend[]> {
   const sent = (await (await fetch(`${stack.sandboxUrl}/_sandbox/sent`)).json()) as SandboxSend[];
