@@ -13,6 +13,7 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [131026, "recipient_unreachable", 422],
   [131021, "recipient_unreachable", 422],
   [131050, "recipient_opted_out", 422],
+  [131062, "recipient_phone_required", 422],
   [131049, "delivery_limited", 422],
   [131048, "account_restricted", 422],
   [130497, "account_restricted", 422],
@@ -100,7 +101,7 @@ describe("Meta error mapping", () => {
     expect(mapMetaError(130429, "Parameter name is missing or empty")).toBe("rate_limited");
   });
 
-  it.each([5, 999, 131062, 132068, 2494055, -1])("unknown Meta code %i -> provider_rejected (422)", (metaCode) => {
+  it.each([5, 999, 131063, 132068, 2494055, -1])("unknown Meta code %i -> provider_rejected (422)", (metaCode) => {
     expect(mapMetaError(metaCode)).toBe("provider_rejected");
     expect(mapMetaError(metaCode, "header: Format mismatch")).toBe("provider_rejected");
     expect(ERROR_REGISTRY.provider_rejected.status).toBe(422);
