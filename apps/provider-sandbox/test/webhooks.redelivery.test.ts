@@ -118,7 +118,8 @@ describe("webhook redelivery", () => {
   it("sends the same bytes with the same signature after 503, 503 at growing gaps, listed as pending meanwhile", async () => {
     const { sandbox, receiver } = await setUp((nth) => (nth <= 2 ? 503 : 200), {
       autoStatuses: false,
-      webhookRetryScale: 0.1, // waits of 100 ms, then 500 ms
+      // Waits of 500 ms, then 2.5 s: the pending list is read well before the first redelivery on a loaded machine.
+      webhookRetryScale: 0.5,
     });
     const first = await inbound(sandbox.url, "Quero saber do meu pedido");
     expect(first.body.webhook_status).toBe(503);
@@ -153,8 +154,8 @@ describe("webhook redelivery", () => {
     }
     const gap1 = (b ?? 0) - (a ?? 0);
     const gap2 = (c ?? 0) - (b ?? 0);
-    expect(gap1).toBeGreaterThanOrEqual(85); // 100 ms -10 %
-    expect(gap2).toBeGreaterThanOrEqual(440); // 500 ms -10 %
+    expect(gap1).toBeGreaterThanOrEqual(445); // 500 ms -10 %
+    expect(gap2).toBeGreaterThanOrEqual(2245); // 2.5 s -10 %
     expect(gap2).toBeGreaterThan(gap1);
 
     expect(await eventually(async () => ((await pendingOf(sandbox.url)).length === 0 ? true : undefined))).toBe(true);
@@ -173,7 +174,7 @@ describe("webhook redelivery", () => {
   it("holds a message's later statuses behind its earlier one until that one is redelivered", async () => {
     const { sandbox, receiver } = await setUp((nth) => (nth === 1 ? 503 : 200), {
       statusDelaysMs: { sent: 0, delivered: 10, read: 20 },
-      webhookRetryScale: 0.2, // `sent` again after 200 ms; delivered and read are due long before
+      webhookRetryScale: 0.5, // `sent` again after 500 ms; delivered and read are due long before
     });
     const answer = await sendMessage(sandbox.url, template(TO, "hello_world", [], "en_US"));
     const wamid = answer.body.messages?.[0]?.id;
@@ -198,7 +199,8 @@ describe("webhook redelivery", () => {
   it("stops redelivering on reset: nothing pending, nothing more posted", async () => {
     const { sandbox, receiver } = await setUp(503, {
       statusDelaysMs: { sent: 0, delivered: 0, read: 0 },
-      webhookRetryScale: 0.1,
+      // Redeliveries due 450–550 ms after the first POSTs: the reset below comes well before them on a loaded machine.
+      webhookRetryScale: 0.5,
     });
     await inbound(sandbox.url);
     await sendMessage(sandbox.url, template(TO, "hello_world", [], "en_US"));
@@ -207,7 +209,7 @@ describe("webhook redelivery", () => {
 
     expect((await control(sandbox.url, "/reset", {})).status).toBe(200);
     expect(await pendingOf(sandbox.url)).toEqual([]);
-    await pause(400); // the first redeliveries were due after 90–110 ms
+    await pause(800); // the first redeliveries were due after 450–550 ms
     expect(receiver.received).toHaveLength(before);
     expect(await pendingOf(sandbox.url)).toEqual([]);
   });
@@ -215,11 +217,11 @@ describe("webhook redelivery", () => {
   it("stops redelivering at shutdown", async () => {
     const refusing = await startReceiver(503);
     open.push(refusing);
-    const sandbox = await start({ webhookUrl: refusing.url, autoStatuses: false, webhookRetryScale: 0.2 });
+    const sandbox = await start({ webhookUrl: refusing.url, autoStatuses: false, webhookRetryScale: 0.5 });
     await inbound(sandbox.url);
     expect(await pendingOf(sandbox.url)).toHaveLength(1);
     await sandbox.close();
-    await pause(400); // the redelivery was due after 180–220 ms
+    await pause(800); // the redelivery was due after 450–550 ms
     expect(refusing.received).toHaveLength(1);
   });
 
@@ -267,7 +269,9 @@ describe("webhook redelivery", () => {
   });
 
   it("redelivers to the webhook URL configured when the attempt is due", async () => {
-    const { sandbox, receiver } = await setUp(503, { autoStatuses: false, webhookRetryScale: 0.1 });
+    // The first redelivery is due about 1 s after the first POST (scale 1): ample time to point the sandbox at the
+    // recovered receiver even on a loaded machine (at 0.1 the 100 ms wait was sometimes shorter than the /config call).
+    const { sandbox, receiver } = await setUp(503, { autoStatuses: false, webhookRetryScale: 1 });
     const recovered = await startReceiver(200);
     open.push(recovered);
     await inbound(sandbox.url);
