@@ -340,6 +340,25 @@ describe("panel Conversas in Chromium", () => {
       expect(await readAtOf(ids.y)).not.toBeNull();
     });
 
+    it("does not hold the page for a Meta that does not answer: it is shown after about 2 s, the message unread", async () => {
+      const slow = await inbound(tenant, { from: Y, name: "João Lima", type: "text", text: "Tem alguém?" });
+      // Meta hangs 4 s, then drops the connection: the page must not wait for it.
+      await fetch(`${stack.sandbox.url}/_sandbox/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode: "timeout", route: "messages", delay_ms: 4_000 }),
+      });
+      const started = Date.now();
+      const response = await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Y}`);
+      const elapsed = Date.now() - started;
+      expect(response?.status()).toBe(200);
+      expect(elapsed).toBeLessThan(3_500);
+      expect(await contactBubbles(viewer).last().innerText()).toMatch(/não lida/);
+      // The call went on in the background and failed when Meta dropped it: nothing was recorded.
+      await new Promise((resolve) => setTimeout(resolve, 4_500 - elapsed));
+      expect(await readAtOf(slow)).toBeNull();
+    });
+
     it("turned off again, opening a conversation marks nothing", async () => {
       await admin.goto("/conversas");
       await admin.getByRole("button", { name: "Desligar confirmação de leitura" }).click();

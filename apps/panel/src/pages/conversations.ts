@@ -243,8 +243,10 @@ async function markReadOnOpen(req: Request, deps: PanelDeps, phoneNumberId: stri
     actor: panelActor(req),
   }).then(
     (outcome) => {
-      if (outcome.kind === "refused")
-        deps.logger.warn("conversation not marked read", { ...logFields, code: outcome.error.code });
+      if (outcome.kind !== "refused") return;
+      // A conversation whose newest message is past Meta's 30 days is expected, not a failure.
+      const level = outcome.error.code === "message_too_old" ? "info" : "warn";
+      deps.logger[level]("conversation not marked read", { ...logFields, code: outcome.error.code });
     },
     (error: unknown) => deps.logger.error("conversation not marked read", { ...logFields, error }),
   );
