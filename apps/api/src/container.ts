@@ -3,6 +3,7 @@ import {
   type AccountDirectory,
   type CampaignControlDeps,
   type Outbox,
+  type ReadReceiptDeps,
   type SendDeps,
   type SendJournal,
   type TemplateCache,
@@ -21,6 +22,7 @@ import {
   createCampaignControls,
   createPacing,
   createProvider,
+  createReadReceipts,
   createSendDeps,
   createTemplateCatalogue,
 } from "@gw/wiring";
@@ -44,6 +46,8 @@ export interface ApiDeps {
   /** Stops following API key revocations (closes its connection). */
   stopFollowingRevocations: () => Promise<void>;
   send: SendDeps;
+  /** Read receipts and typing indicators (POST /messages/{message_id}/read). */
+  readReceipts: ReadReceiptDeps;
   metrics: ApiMetrics;
   logger: Logger;
 }
@@ -97,6 +101,15 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     logger,
     metrics,
     send,
+    readReceipts: createReadReceipts(config, {
+      db,
+      redis,
+      meta,
+      directory,
+      throughput,
+      logger,
+      providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
+    }),
   };
 }
 

@@ -125,6 +125,7 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
   not_found:
     "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
   delivery_not_retryable: "POST /deliveries/{id}/retry only",
+  message_too_old: "POST /messages/{message_id}/read only (messages.read.endpoint.test.ts)",
 };
 
 /** Not an envelope code: spec 7's body for request-validation failures. */

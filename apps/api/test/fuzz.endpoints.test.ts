@@ -530,6 +530,8 @@ interface Fixture {
   openContacts: string[];
   /** wamids of messages main sent: statuses about them go through the status machine. */
   wamids: string[];
+  /** wamids of the messages contacts wrote to main and to other: read receipts mark them (or refuse other's). */
+  inbound: { own: string[]; other: string[] };
   deliveries: { own: string[]; other: string[] };
   /** Every operation of the served document. */
   operations: DocumentedOperation[];
@@ -561,10 +563,12 @@ async function setUp(): Promise<Fixture> {
   const revoked = await createApiKey({ db: gateway.db }, { actor: testActor, accountId: main.accountId });
   await revokeApiKey({ db: gateway.db }, { actor: testActor, keyId: revoked.id });
 
+  const ownInbound: string[] = [];
   for (const from of OPEN_CONTACTS) {
-    await contactWrites(gateway, { phone_number_id: main.phoneNumberId, from, type: "text", text: "oi" });
+    const wrote = await contactWrites(gateway, { phone_number_id: main.phoneNumberId, from, type: "text", text: "oi" });
+    ownInbound.push(wrote.id);
   }
-  await contactWrites(gateway, {
+  const otherInbound = await contactWrites(gateway, {
     phone_number_id: other.phoneNumberId,
     from: OPEN_CONTACTS[0],
     type: "text",
@@ -613,6 +617,7 @@ async function setUp(): Promise<Fixture> {
     keys: { valid: main.apiKey, other: other.apiKey, noNumber: noNumber.key, revoked: revoked.key },
     openContacts: OPEN_CONTACTS,
     wamids,
+    inbound: { own: ownInbound, other: [otherInbound.id] },
     deliveries: { own, other: otherDeliveries },
   };
 }
@@ -1203,9 +1208,41 @@ function publicCases(): fc.Arbitrary<PublicCase> {
       },
     }));
 
+  // Read receipts: main's messages (marked, repeated, typing limited), other's (404), sent ones, anything.
+  const markRead = fc
+    .record({
+      auth,
+      // Wamids are base64 (`/`, `+`, `=`): percent-encoded in the path; a segment comes as it is.
+      id: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...fx.inbound.own).map(encodeURIComponent) },
+        { weight: 1, arbitrary: fc.constantFrom(...fx.inbound.other, ...fx.wamids).map(encodeURIComponent) },
+        { weight: 1, arbitrary: segment },
+      ),
+      body: fc.oneof(
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(bodyHeaders, fc.constantFrom({ typing: true }, { typing: false }, {}, { typing: "sim" }, null))
+            .map(([headers, value]): [typeof headers, Buffer] => [headers, Buffer.from(jsonText(value))]),
+        },
+        { weight: 1, arbitrary: body },
+      ),
+    })
+    .map(({ auth, id, body }): PublicCase => ({
+      kind: "public",
+      op: { method: "post", path: "/public/v1/messages/{message_id}/read" },
+      wire: {
+        method: "POST",
+        path: `/public/v1/messages/${id}/read`,
+        ...(body ? withBody(authHeaders(auth), body[0], body[1]) : { headers: authHeaders(auth) }),
+      },
+    }));
+
   // Other methods and other spellings of the known paths, and paths nobody serves.
   const KNOWN = [
     "/public/v1/messages",
+    "/public/v1/messages/x/read",
     "/public/v1/validate",
     "/public/v1/window/11987654321",
     "/public/v1/templates",
@@ -1309,6 +1346,7 @@ function publicCases(): fc.Arbitrary<PublicCase> {
     { weight: 2, arbitrary: detail },
     { weight: 2, arbitrary: retry },
     { weight: 1, arbitrary: retryFailed },
+    { weight: 2, arbitrary: markRead },
     { weight: 3, arbitrary: elsewhere },
     { weight: 2, arbitrary: docs },
     { weight: 1, arbitrary: health },

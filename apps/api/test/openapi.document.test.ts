@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(17);
+    expect(all.length).toBe(18);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -126,6 +126,7 @@ describe("OpenAPI document", () => {
   it("the statuses of spec section 4 for each endpoint, and every listed code answers with that status", () => {
     const spec: Record<string, number[]> = {
       "post /public/v1/messages": [200, 400, 401, 409, 422, 429, 503],
+      "post /public/v1/messages/{message_id}/read": [200, 401, 404, 422, 429, 503],
       "post /public/v1/validate": [200, 401, 422, 429],
       "get /public/v1/window/{to}": [200, 401, 422, 429],
       "get /public/v1/templates": [200, 400, 401, 422, 429, 503],
@@ -314,6 +315,14 @@ describe("OpenAPI document", () => {
         schema: { type: "integer" },
       });
     }
+    expect(param("post", "/public/v1/messages/{message_id}/read", "message_id")).toMatchObject({
+      in: "path",
+      required: true,
+      schema: { type: "string", minLength: 1, maxLength: 128 },
+    });
+    // The read receipt's body is optional: none is `{}` (no typing indicator).
+    expect(operation("post", "/public/v1/messages/{message_id}/read").requestBody).toMatchObject({ required: false });
+    expect(schema("ReadIn").required ?? []).toEqual([]);
     expect(operation("post", "/public/v1/deliveries/retry-failed").parameters).toBeUndefined();
     expect(operation("post", "/public/v1/deliveries/retry-failed").requestBody).toBeUndefined();
   });

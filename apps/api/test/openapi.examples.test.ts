@@ -208,6 +208,54 @@ describe("documented examples and responses against the running API", () => {
     }
   });
 
+  it("POST /messages/{message_id}/read documents its examples; each is answered with 200 through the sandbox, and its refusals match the document", async () => {
+    const docPath = "/public/v1/messages/{message_id}/read";
+    const examples = schemas.examples("post", docPath);
+    expect(examples.map(([name]) => name)).toEqual(["typing", "read"]);
+    for (const [name, body] of examples) {
+      expectValid(schemas.requestBody("post", docPath), body, `example ${name}`);
+      // A message of its own for each example: the typing indicator is one per message at a time.
+      const inbound = await contactWrites(gateway, {
+        phone_number_id: account.phoneNumberId,
+        from: "5511987650707",
+        type: "text",
+        text: `exemplo ${name}`,
+      });
+      expect(inbound.webhook_status).toBe(200);
+      const path = `/public/v1/messages/${encodeURIComponent(inbound.id)}/read`;
+      const res = await checked(
+        "post",
+        docPath,
+        api()
+          .post(path)
+          .set(account.auth)
+          .send(body as object),
+        200,
+      );
+      expect(res.body.data).toMatchObject({ message_id: inbound.id, read: true, typing: name === "typing" });
+      if (name === "typing")
+        await checked(
+          "post",
+          docPath,
+          api()
+            .post(path)
+            .set(account.auth)
+            .send(body as object),
+          429,
+        );
+    }
+    await checked("post", docPath, api().post("/public/v1/messages/wamid.desconhecido/read").set(account.auth), 404);
+    await checked(
+      "post",
+      docPath,
+      api()
+        .post(`/public/v1/messages/${"w".repeat(129)}/read`)
+        .set(account.auth),
+      422,
+    );
+    await checked("post", docPath, api().post("/public/v1/messages/x/read").send({}), 401);
+  });
+
   it("the 200 answers of the read operations and of retry-failed match their documented schemas", async () => {
     await checked("get", "/public/v1/window/{to}", api().get("/public/v1/window/5511987654321").set(account.auth), 200);
     await checked("get", "/public/v1/window/{to}", api().get("/public/v1/window/11900001111").set(account.auth), 200);

@@ -7,6 +7,7 @@ import {
   type CampaignControlDeps,
   type IntegrationPolicy,
   type NumberThroughput,
+  type ReadReceiptDeps,
   type TemplateCache,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
@@ -20,7 +21,7 @@ import {
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { MetaClient } from "@gw/meta";
-import { createCampaignControls, createProvider, createTemplateCatalogue } from "@gw/wiring";
+import { createCampaignControls, createProvider, createReadReceipts, createTemplateCatalogue } from "@gw/wiring";
 import type { PanelConfig } from "./config.ts";
 import { createLoginThrottle, type LoginThrottle } from "./http/throttle.ts";
 import type { SessionOptions } from "./http/session.ts";
@@ -42,8 +43,13 @@ export interface PanelDeps {
   integrationPolicy: IntegrationPolicy;
   /** Campaign controls give the campaign its tick job here (apps/campaign-worker runs it), as the API's do. */
   campaignQueue: CampaignQueue;
-  /** The numbers' pacing shared with the API and the worker: campaign ETAs use the rate in force. */
+  /**
+   * The numbers' pacing shared with the API and the worker: campaign ETAs use the rate in force, and Conversas'
+   * read receipts take the number's turn like any call that goes out through it.
+   */
   throughput: NumberThroughput;
+  /** Conversas marks a conversation read at Meta when it is opened (when the account's setting is on). */
+  readReceipts: ReadReceiptDeps;
   /** The campaign services' deps: the controls wake the campaign's tick job at once, as the API's do. */
   campaigns: CampaignControlDeps;
 }
@@ -57,8 +63,10 @@ export function buildPanelDeps(
   const redis = overrides.redis ?? createRedis(config);
   const meta = overrides.meta ?? createProvider(config, logger);
   const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
-  // Read only here (the number's back-off factor, for campaign ETAs); sends happen in the API and the worker.
+  // The number's back-off factor (campaign ETAs) and a turn per read receipt; sends happen in the API and the
+  // worker. The panel has no sending section: a throttle it hears backs the number off with the default settings.
   const throughput = createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX });
+  const directory = createAccountDirectory(db);
   return {
     config,
     db,
@@ -67,7 +75,7 @@ export function buildPanelDeps(
     meta,
     // The same cache the API reads (same Redis keys), so the panel and the API show one catalogue.
     templates: createTemplateCatalogue(config, { redis, meta, logger }),
-    directory: createAccountDirectory(db),
+    directory,
     logger,
     throttle: createLoginThrottle({
       redis,
@@ -83,6 +91,7 @@ export function buildPanelDeps(
     campaignQueue,
     throughput,
     campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),
+    readReceipts: createReadReceipts(config, { db, redis, meta, directory, throughput, logger }),
   };
 }
 

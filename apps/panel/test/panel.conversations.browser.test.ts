@@ -232,4 +232,144 @@ describe("panel Conversas in Chromium", () => {
       }),
     ).toBe(0);
   });
+
+  describe("read receipts (the account's setting)", () => {
+    let admin: Page;
+
+    /** The mark-as-read calls the sandbox accepted for the tenant's number. */
+    async function readMarks(): Promise<{ message_id: string; typing_indicator: string | null }[]> {
+      const response = await fetch(`${stack.sandbox.url}/_sandbox/read-marks?phone_number_id=${tenant.phoneNumberId}`);
+      return ((await response.json()) as { read_marks: { message_id: string; typing_indicator: string | null }[] })
+        .read_marks;
+    }
+    const wamidOf = async (id: string | undefined) =>
+      (await stack.db.inboundMessage.findUniqueOrThrow({ where: { id: id ?? "" } })).wamid;
+    const readAtOf = async (id: string | undefined) =>
+      (await stack.db.inboundMessage.findUniqueOrThrow({ where: { id: id ?? "" } })).readAt;
+    const contactBubbles = (page: Page) => page.locator("article.bubble:not(.out)");
+    const setting = async () =>
+      (await stack.db.account.findUniqueOrThrow({ where: { id: tenant.accountId } })).panelReadReceipts;
+
+    beforeAll(async () => {
+      admin = await signIn(stack, tenant.users.admin.email);
+    });
+    afterAll(async () => {
+      await admin.context().close();
+    });
+
+    it("is off by default: the conversations opened above marked nothing read at Meta, and show as unread", async () => {
+      expect(await setting()).toBe(false);
+      expect(await readMarks()).toEqual([]);
+      await viewer.goto(`/conversas/${tenant.phoneNumberId}/${X}`);
+      const bubbles = contactBubbles(viewer);
+      expect(await bubbles.count()).toBe(4);
+      for (const text of await bubbles.allInnerTexts()) expect(text).toMatch(/^Contato · \S+, \S+ não lida/);
+      expect(await readMarks()).toEqual([]);
+      expect(await readAtOf(ids.xText)).toBeNull();
+    });
+
+    it("shows a viewer the setting without the button, and refuses a viewer's forged POST (403)", async () => {
+      await viewer.goto("/conversas");
+      const section = viewer.getByRole("region", { name: "Confirmação de leitura" });
+      expect(await textOf(section)).toMatch(/desligada Abrir uma conversa não marca as mensagens como lidas/);
+      expect(await section.getByRole("button").count()).toBe(0);
+      const _csrf = await viewer.locator('input[name="_csrf"]').first().inputValue();
+      const forged = await viewer.request.post("/conversas/confirmacao-de-leitura", {
+        form: { _csrf, ativar: "1" },
+        maxRedirects: 0,
+      });
+      expect(forged.status()).toBe(403);
+      expect(await setting()).toBe(false);
+    });
+
+    it("an admin turns it on (audited); opening a conversation then marks its newest message read at Meta, and the contact's messages show as read", async () => {
+      await admin.goto("/conversas");
+      await admin.getByRole("button", { name: "Ligar confirmação de leitura" }).click();
+      await admin.waitForURL(/\/conversas\?ok=confirmacao_ligada$/);
+      expect(await textOf(admin.getByRole("status"))).toMatch(/^Confirmação de leitura ligada/);
+      await screenshot(admin, "conversas-confirmacao-de-leitura");
+      expect(await setting()).toBe(true);
+      expect(
+        await stack.db.auditEntry.findMany({
+          where: { accountId: tenant.accountId, action: "panel.account.read_receipts_changed" },
+        }),
+      ).toEqual([
+        expect.objectContaining({ actor: `panel:${tenant.users.admin.email}`, details: { from: false, to: true } }),
+      ]);
+
+      await viewer.goto(`/conversas/${tenant.phoneNumberId}/${X}`);
+      // The newest of X's messages (the SVG) is marked; Meta marks the earlier ones with it, and so does the gateway.
+      expect(await readMarks()).toEqual([
+        expect.objectContaining({ message_id: await wamidOf(ids.xSvg), typing_indicator: null }),
+      ]);
+      const bubbles = contactBubbles(viewer);
+      for (const text of await bubbles.allInnerTexts()) expect(text).toMatch(/^Contato · \S+, \S+ lida/);
+      expect(await bubbles.first().locator('[title^="Marcada como lida em"]').count()).toBe(1);
+      await screenshot(viewer, "conversa-lida");
+      for (const id of [ids.xText, ids.xImage, ids.xDocument, ids.xSvg]) expect(await readAtOf(id)).not.toBeNull();
+      expect(await readAtOf(ids.y)).toBeNull();
+      expect(
+        await stack.db.auditEntry.count({
+          where: { accountId: tenant.accountId, action: "panel.inbound_message.marked_read" },
+        }),
+      ).toBe(1);
+
+      // Nothing unread any more: opening it again asks Meta nothing.
+      await viewer.reload();
+      expect(await readMarks()).toHaveLength(1);
+    });
+
+    it("keeps the page when Meta fails: the conversation is shown unread, and the next opening marks it", async () => {
+      ids.yNew = await inbound(tenant, { from: Y, name: "João Lima", type: "text", text: "Alô?" });
+      await fetch(`${stack.sandbox.url}/_sandbox/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode: "500", route: "messages" }),
+      });
+      const response = await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Y}`);
+      expect(response?.status()).toBe(200);
+      expect(await textOf(viewer.getByRole("heading", { level: 1 }))).toBe("João Lima");
+      expect(await contactBubbles(viewer).last().innerText()).toMatch(/não lida/);
+      expect(await readAtOf(ids.yNew)).toBeNull();
+      const before = await readMarks();
+
+      await viewer.reload();
+      expect((await readMarks()).slice(before.length)).toEqual([
+        expect.objectContaining({ message_id: await wamidOf(ids.yNew) }),
+      ]);
+      expect(await readAtOf(ids.y)).not.toBeNull();
+    });
+
+    it("does not hold the page for a Meta that does not answer: it is shown after about 2 s, the message unread", async () => {
+      const slow = await inbound(tenant, { from: Y, name: "João Lima", type: "text", text: "Tem alguém?" });
+      // Meta hangs 4 s, then drops the connection: the page must not wait for it.
+      await fetch(`${stack.sandbox.url}/_sandbox/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode: "timeout", route: "messages", delay_ms: 4_000 }),
+      });
+      const started = Date.now();
+      const response = await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Y}`);
+      const elapsed = Date.now() - started;
+      expect(response?.status()).toBe(200);
+      expect(elapsed).toBeLessThan(3_500);
+      expect(await contactBubbles(viewer).last().innerText()).toMatch(/não lida/);
+      // The call went on in the background and failed when Meta dropped it: nothing was recorded.
+      await new Promise((resolve) => setTimeout(resolve, 4_500 - elapsed));
+      expect(await readAtOf(slow)).toBeNull();
+    });
+
+    it("turned off again, opening a conversation marks nothing", async () => {
+      await admin.goto("/conversas");
+      await admin.getByRole("button", { name: "Desligar confirmação de leitura" }).click();
+      await admin.waitForURL(/ok=confirmacao_desligada$/);
+      expect(await setting()).toBe(false);
+      const newest = await inbound(tenant, { from: X, name: "Maria Souza", type: "text", text: "Oi de novo" });
+      const before = (await readMarks()).length;
+      await viewer.goto(`/conversas/${tenant.phoneNumberId}/${X}`);
+      expect(await contactBubbles(viewer).last().innerText()).toMatch(/não lida/);
+      expect((await readMarks()).length).toBe(before);
+      expect(await readAtOf(newest)).toBeNull();
+    });
+  });
 });

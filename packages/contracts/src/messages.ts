@@ -217,3 +217,46 @@ export const SendResponseHeaders = z.object({
     .optional()
     .describe("Present when this is the stored answer of an earlier call with the same Idempotency-Key"),
 });
+
+/** POST /messages/{message_id}/read: the inbound message, by the id `message.received` carried (Meta's wamid). */
+export const ReadPath = z.object({
+  message_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .describe(
+      "The `message_id` of a `message.received` event of this account (the contact's message), percent-encoded in the path",
+    ),
+});
+
+/** The body is optional: absent, or `{}`, marks the message read without a typing indicator. Unknown fields are ignored. */
+export const ReadIn = z
+  .object({
+    typing: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Also show the contact a typing indicator (until the reply arrives, or 25 s). Only when a reply is coming: one per conversation at a time",
+      ),
+  })
+  // Docs only: `examples` feeds the OpenAPI document (messages.read.ts names them); no effect on parsing.
+  .meta({ id: "ReadIn", examples: [{ typing: true }, {}] });
+export type ReadIn = z.infer<typeof ReadIn>;
+
+export const ReadOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      message_id: z.string().describe("The inbound message marked read (no message is sent: there is no new id)"),
+      phone_number_id: z.string().describe("The business number that received it, through which it was marked"),
+      read: z.literal(true),
+      typing: z.boolean().describe("Whether a typing indicator was shown"),
+      read_at: z
+        .string()
+        .describe(
+          "ISO 8601 UTC: when it was marked read, by this call or an earlier one (marking a message also marks the earlier messages of its conversation)",
+        ),
+    }),
+  })
+  .meta({ id: "ReadOut" });
+export type ReadOut = z.infer<typeof ReadOut>;

@@ -98,6 +98,11 @@ export const ERROR_REGISTRY = {
       "Esta mensagem só pode ser enviada ao número de telefone do destinatário, não ao seu ID de usuário do WhatsApp (BSUID).",
   },
   delivery_not_retryable: { status: 422, message: "Só é possível reenviar entregas com status failed ou delivered." },
+  // Read receipts: Meta marks messages read within 30 days of receipt (docs/decisions.md, "Read receipts and typing").
+  message_too_old: {
+    status: 422,
+    message: "A mensagem foi recebida há mais de 30 dias; a Meta só marca como lidas as mensagens dos últimos 30 dias.",
+  },
   campaign_empty: {
     status: 422,
     message: "A campanha não tem destinatários aceitos; corrija a lista e crie outra campanha.",

@@ -9,10 +9,12 @@ import {
   createNumberThroughput,
   createOutbox,
   createSendJournal,
+  createTypingLimiter,
   type AccountDirectory,
   type CampaignControlDeps,
   type MessageSender,
   type NumberThroughput,
+  type ReadReceiptDeps,
   type SendDeps,
   type SendJournal,
   type SettledSend,
@@ -129,5 +131,36 @@ export function createCampaignControls(parts: {
     logger: parts.logger,
     throughput: parts.throughput,
     wake: (campaigns) => wakeCampaigns(parts.campaignQueue, campaigns),
+  };
+}
+
+/**
+ * What marking inbound messages read needs (the public API's read route and the panel's Conversas): the numbers'
+ * pacing (a receipt takes a turn like a send) and the per-conversation typing indicator limit, in the same Redis
+ * keys in every process.
+ */
+export function createReadReceipts(
+  config: SectionValues<"redis">,
+  parts: {
+    db: Db;
+    redis: Redis;
+    meta: Pick<MetaClient, "markRead">;
+    directory: AccountDirectory;
+    throughput: NumberThroughput;
+    logger: Logger;
+    /** The sending section's PROVIDER_RETRY_AFTER_SECONDS, where the process has it (the API). */
+    providerRetryAfterSeconds?: number;
+  },
+): ReadReceiptDeps {
+  return {
+    db: parts.db,
+    meta: parts.meta,
+    directory: parts.directory,
+    logger: parts.logger,
+    throughput: parts.throughput,
+    typing: createTypingLimiter({ redis: parts.redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    ...(parts.providerRetryAfterSeconds === undefined
+      ? {}
+      : { providerRetryAfterSeconds: parts.providerRetryAfterSeconds }),
   };
 }

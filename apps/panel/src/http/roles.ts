@@ -4,8 +4,8 @@ import { PanelHttpError } from "./errors.ts";
 
 /**
  * What each role may change (issue "web panel"): owner everything, users and keys included; admin integrations,
- * deliveries, templates and conversations; viewer reads only. Enforced here on the server; the pages also hide
- * what a role cannot do, but hiding is not the control.
+ * deliveries, templates, campaigns and Conversas' read receipts; viewer reads only. Enforced here on the server; the
+ * pages also hide what a role cannot do, but hiding is not the control.
  */
 const CAPABILITIES = {
   "users.manage": ["owner"],
@@ -14,6 +14,8 @@ const CAPABILITIES = {
   "integrations.reveal_secret": ["owner", "admin"],
   "deliveries.resend": ["owner", "admin"],
   "campaigns.manage": ["owner", "admin"],
+  // Whether opening a conversation tells the contact their messages were read: the account's choice.
+  "conversations.read_receipts": ["owner", "admin"],
 } as const satisfies Record<string, readonly PanelRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -2,7 +2,10 @@ import type { Request, Response, Router } from "express";
 import {
   listConversationMessages,
   listConversations,
+  markConversationReadOnOpen,
   openInboundMedia,
+  panelReadReceiptsEnabled,
+  setPanelReadReceipts,
   type ConversationContact,
   type ConversationMessageView,
   type ConversationView,
@@ -12,7 +15,8 @@ import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
-import { badge, pager, queryText, table } from "../views/components.ts";
+import { can, requireCapability } from "../http/roles.ts";
+import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -21,6 +25,17 @@ import type { PanelPage } from "./types.ts";
 const PAGE_SIZE = 25;
 const MESSAGES_PAGE_SIZE = 30;
 const PREVIEW_LENGTH = 80;
+/**
+ * How long opening a conversation waits for Meta to confirm its read receipt before the page is shown anyway (the
+ * call goes on, and its outcome is logged): a slow Meta never holds the page for the whole provider deadline.
+ */
+const READ_RECEIPT_WAIT_MS = 2_000;
+const READ_RECEIPTS_PATH = "/conversas/confirmacao-de-leitura";
+const NOTICE_MESSAGES = {
+  confirmacao_ligada:
+    "Confirmação de leitura ligada: ao abrir uma conversa, as mensagens do contato são marcadas como lidas no WhatsApp.",
+  confirmacao_desligada: "Confirmação de leitura desligada: abrir uma conversa não avisa mais o contato.",
+};
 
 const TIME = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" });
 
@@ -61,6 +76,7 @@ const conversationParams = z.object({
   cursor: CURSOR,
 });
 const mediaId = z.uuid();
+const readReceiptsForm = z.object({ ativar: z.enum(["0", "1"]) });
 
 /** Shown inline only: images (never SVG, which can carry script), audio and video. Everything else downloads. */
 const INLINE_MEDIA = /^(image\/(?!svg)[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/;
@@ -174,10 +190,72 @@ function messageBlock(message: ConversationMessageView): SafeHtml {
   }
   const kind = message.type === "text" ? "" : ` · ${typeText(message.type)}`;
   return html`<article class="bubble" aria-label="Mensagem do contato, ${when}">
-    <p class="hint">Contato · ${when}${kind}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}</p>
+    <p class="hint">
+      Contato · ${when}
+      ${readBadge(message.read_at)}${kind}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}
+    </p>
     ${message.text ? html`<p>${message.text}</p>` : ""} ${mediaBlock(message)}
     ${!message.text && !message.media ? html`<p class="hint">Sem conteúdo para mostrar.</p>` : ""}
   </article>`;
+}
+
+/** Whether the business marked a contact's message read at Meta (the contact sees it as read). */
+function readBadge(readAt: string | null): SafeHtml {
+  if (!readAt) return html`<span title="Não marcada como lida no WhatsApp">${badge("não lida")}</span>`;
+  return html`<span title="Marcada como lida em ${formatDateTime(readAt)}">${badge("lida", "ok")}</span>`;
+}
+
+/** The account's read-receipt setting, and the button that turns it over for those who may. */
+function readReceiptsSection(req: Request, enabled: boolean): SafeHtml {
+  return html`<section class="setting" aria-labelledby="confirmacao-de-leitura">
+    <h2 id="confirmacao-de-leitura">Confirmação de leitura</h2>
+    <p>
+      ${
+        enabled
+          ? html`${badge("ligada", "ok")} Ao abrir uma conversa, as mensagens do contato são marcadas como lidas no
+            WhatsApp: o contato vê que alguém da empresa as leu.`
+          : html`${badge("desligada")} Abrir uma conversa não marca as mensagens como lidas: o contato não é avisado.`
+      }
+    </p>
+    ${
+      can(req.panelUser, "conversations.read_receipts")
+        ? postButton(req, {
+            action: READ_RECEIPTS_PATH,
+            label: enabled ? "Desligar confirmação de leitura" : "Ligar confirmação de leitura",
+            fields: { ativar: enabled ? "0" : "1" },
+          })
+        : ""
+    }
+  </section>`;
+}
+
+/**
+ * Opening a conversation marks it read at Meta when the account's setting is on (core decides), quietly: a refusal
+ * or a failure is logged and the page is shown all the same; a slow answer is waited for READ_RECEIPT_WAIT_MS at most.
+ */
+async function markReadOnOpen(req: Request, deps: PanelDeps, phoneNumberId: string, contact: string): Promise<void> {
+  const user = currentUser(req);
+  const logFields = { accountId: user.accountId, phoneNumberId };
+  const marking = markConversationReadOnOpen(deps.readReceipts, {
+    accountId: user.accountId,
+    phoneNumberId,
+    contact,
+    actor: panelActor(req),
+  }).then(
+    (outcome) => {
+      if (outcome.kind !== "refused") return;
+      // A conversation whose newest message is past Meta's 30 days is expected, not a failure.
+      const level = outcome.error.code === "message_too_old" ? "info" : "warn";
+      deps.logger[level]("conversation not marked read", { ...logFields, code: outcome.error.code });
+    },
+    (error: unknown) => deps.logger.error("conversation not marked read", { ...logFields, error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, READ_RECEIPT_WAIT_MS);
+  });
+  await Promise.race([marking, waited]);
+  clearTimeout(timer);
 }
 
 /** `Content-Disposition` for the media answer (RFC 6266: an ASCII fallback and the UTF-8 name). */
@@ -215,14 +293,18 @@ export const conversationsPage: PanelPage = {
       const parsed = listFilters.safeParse({ busca: queryText(req, "busca"), cursor: queryText(req, "cursor") });
       if (!parsed.success) throw new PanelHttpError(400, "Busca inválida: use até 100 caracteres.");
       const filters = parsed.data;
-      const result = await listConversations(
-        { db: deps.db },
-        { accountId: user.accountId, search: filters.busca, cursor: filters.cursor, limit: PAGE_SIZE },
-      );
+      const [result, readReceipts] = await Promise.all([
+        listConversations(
+          { db: deps.db },
+          { accountId: user.accountId, search: filters.busca, cursor: filters.cursor, limit: PAGE_SIZE },
+        ),
+        panelReadReceiptsEnabled({ db: deps.db }, { accountId: user.accountId }),
+      ]);
       const body = html`<p class="hint">
           Os contatos que escreveram para os números da conta, do contato mais recente ao mais antigo, com a janela de
           24 h de atendimento: aberta, a conta pode responder com texto livre; fechada, só com um template aprovado.
         </p>
+        ${readReceiptsSection(req, readReceipts)}
         <form method="get" action="/conversas" class="filters" role="search">
           <label
             >Buscar por nome ou número
@@ -250,7 +332,25 @@ export const conversationsPage: PanelPage = {
           empty: filters.busca ? "Nenhum contato com esta busca." : "Nenhum contato escreveu ainda.",
         })}
         ${pager({ path: "/conversas", query: { busca: filters.busca }, next: result.next_cursor })}`;
-      res.type("html").send(page(req, { title: "Conversas", section: "/conversas", body }).value);
+      res
+        .type("html")
+        .send(
+          page(req, { title: "Conversas", section: "/conversas", notice: noticeFrom(req, NOTICE_MESSAGES), body })
+            .value,
+        );
+    });
+
+    router.post(READ_RECEIPTS_PATH, requireCapability("conversations.read_receipts"), async (req, res) => {
+      const user = currentUser(req);
+      const form = readReceiptsForm.safeParse(req.body);
+      if (!form.success) throw new PanelHttpError(400, "Formulário inválido.");
+      const enabled = form.data.ativar === "1";
+      const saved = await setPanelReadReceipts(
+        { db: deps.db },
+        { accountId: user.accountId, enabled, actor: panelActor(req) },
+      );
+      if (!saved) throw new PanelHttpError(404, "A conta não foi encontrada.");
+      res.redirect(303, `/conversas?ok=${enabled ? "confirmacao_ligada" : "confirmacao_desligada"}`);
     });
 
     // Before the conversation route: `/conversas/midia/<id>` must never be read as a number and a contact.
@@ -265,6 +365,8 @@ export const conversationsPage: PanelPage = {
       });
       if (!parsed.success) throw new PanelHttpError(404, "A conversa não foi encontrada nesta conta.");
       const { phoneNumberId, contact, cursor } = parsed.data;
+      // Opening the conversation (its newest page), before its messages are read, so they show as read.
+      if (!cursor) await markReadOnOpen(req, deps, phoneNumberId, contact);
       const conversation = await listConversationMessages(
         { db: deps.db },
         { accountId: user.accountId, phoneNumberId, contact, cursor, limit: MESSAGES_PAGE_SIZE },

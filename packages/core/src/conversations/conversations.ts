@@ -1,4 +1,4 @@
-import type { Db } from "@gw/db";
+import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
 import { isBsuidIdentifier } from "../contacts/recipient.ts";
@@ -70,6 +70,8 @@ export interface ConversationMessageView {
   error_reason: string | null;
   /** Inbound: when the contact sent it; outbound: when the gateway sent it. */
   at: string;
+  /** Inbound: when the business marked it read at Meta (API or panel; or a later message was); null while unread. */
+  read_at: string | null;
 }
 
 const MAX_LIMIT = 200;
@@ -258,6 +260,20 @@ export async function listConversations(
   };
 }
 
+/**
+ * The contact key a conversation's address names: a contact's key, or any of its identifiers (a phone in any
+ * formatting, a BSUID). Null when it names nothing that could be one.
+ */
+export async function conversationContactKey(
+  sql: Sql,
+  input: { accountId: string; given: string },
+): Promise<string | null> {
+  const given = input.given.trim();
+  const identifier = isBsuidIdentifier(given) || given.startsWith("contact:") ? given : normalizePhone(given).digits;
+  if (identifier === "") return null;
+  return contactKeyOf(sql, { accountId: input.accountId, identifier });
+}
+
 interface MessageRow {
   direction: "inbound" | "outbound";
   id: string;
@@ -273,18 +289,19 @@ interface MessageRow {
   error_code: number | null;
   error_reason: string | null;
   at: Date;
+  read_at: Date | null;
 }
 
 const LIST_MESSAGES = `
 SELECT * FROM (
   SELECT 'inbound' AS direction, i.id::text AS id, i.wamid, i.type, i.text, i.media_id IS NOT NULL AS has_media,
     i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
-    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at
+    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.read_at
   FROM inbound_messages i
   WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
-    o.error_code, o.error_reason, o.created_at
+    o.error_code, o.error_reason, o.created_at, NULL::timestamptz
   FROM messages o
   WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND COALESCE(o.contact_key, o."to") = $3
 ) both_ways
@@ -318,11 +335,8 @@ export async function listConversationMessages(
 }> {
   const notFound = "A conversa não foi encontrada nesta conta.";
   checkAccount(input.accountId, notFound);
-  // A contact's key, or any of its identifiers (a phone in any formatting, a BSUID): its conversation.
-  const given = input.contact.trim();
-  const identifier = isBsuidIdentifier(given) || given.startsWith("contact:") ? given : normalizePhone(given).digits;
-  if (identifier === "") throw new ApiError("not_found", { message: notFound });
-  const contact = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier });
+  const contact = await conversationContactKey(deps.db.sql, { accountId: input.accountId, given: input.contact });
+  if (contact === null) throw new ApiError("not_found", { message: notFound });
   const owned = await deps.db.sql.query({
     name: "conversation-number-of-account",
     text: `SELECT 1 FROM business_numbers WHERE account_id = $1::uuid AND phone_number_id = $2`,
@@ -381,6 +395,7 @@ export async function listConversationMessages(
       error_code: row.error_code,
       error_reason: row.error_reason,
       at: row.at.toISOString(),
+      read_at: row.read_at?.toISOString() ?? null,
     })),
     next_cursor: rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.direction, last.id]) : null,
   };

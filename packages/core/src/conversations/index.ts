@@ -7,3 +7,13 @@ export type {
 } from "./conversations.ts";
 export { openInboundMedia } from "./media.ts";
 export type { InboundMediaFile } from "./media.ts";
+export {
+  READ_RECEIPT_MAX_AGE_MS,
+  markConversationReadOnOpen,
+  markInboundMessageRead,
+  panelReadReceiptsEnabled,
+  setPanelReadReceipts,
+} from "./read.ts";
+export type { ReadReceipt, ReadReceiptDeps, ReadReceiptOutcome } from "./read.ts";
+export { TYPING_INDICATOR_MS, createTypingLimiter } from "./typing.ts";
+export type { TypingClaim, TypingLimiter, TypingTarget } from "./typing.ts";

@@ -66,8 +66,11 @@ export interface TakeTurnInput {
   phoneNumberId: string;
   /** The number's configured rate (business_numbers.messaging_rate_per_second). */
   ratePerSecond: number;
-  /** The recipient, digits only: a recipient being spaced out (131056) is refused at once. */
-  to: string;
+  /**
+   * The recipient, digits only: a recipient being spaced out (131056) is refused at once. Absent for a call that
+   * sends the recipient no message (a read receipt), which no pair limit concerns.
+   */
+  to?: string | undefined;
   maxQueueMs: number;
 }
 
@@ -189,7 +192,10 @@ export function createNumberThroughput(options: ThroughputOptions): NumberThroug
     async take(input) {
       const [granted, ms, reason, factor, grantedAt] = await run(
         "take",
-        [numberKey(input.phoneNumberId), pairKey(input.phoneNumberId, input.to)],
+        [
+          numberKey(input.phoneNumberId),
+          input.to === undefined ? `${numberKey(input.phoneNumberId)}:none` : pairKey(input.phoneNumberId, input.to),
+        ],
         input.ratePerSecond * (1 - policy.headroom),
         input.maxQueueMs,
       );

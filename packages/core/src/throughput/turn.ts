@@ -9,8 +9,8 @@ export type Pacing = "refuse" | "wait";
 export interface SendTurnInput {
   phoneNumberId: string;
   ratePerSecond: number;
-  /** Recipient, digits only. */
-  to: string;
+  /** Recipient, digits only; absent for a call that sends no message to anyone (a read receipt: no pair limit). */
+  to?: string | undefined;
   pacing: Pacing;
 }
 

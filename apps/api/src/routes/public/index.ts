@@ -9,6 +9,7 @@ import * as campaignsList from "./campaigns.list.ts";
 import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
 import * as deliveries from "./deliveries.ts";
+import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
 import * as validate from "./validate.ts";
@@ -32,6 +33,7 @@ export interface PublicRouteModule {
  */
 export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   messagesSend,
+  messagesRead,
   validate,
   window,
   templates,
