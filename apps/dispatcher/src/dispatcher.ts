@@ -16,8 +16,10 @@ import {
 import type { Logger } from "@gw/logger";
 import { oldestEarlyStatusAgeSeconds, purgeExpiredIdempotencyKeys, purgeExpiredPanelSessions } from "@gw/core";
 import {
+  budgetLifetimeMs,
   createDeliveryScheduler,
   createWebhookSender,
+  failExpiredDeliveries,
   processDeliveryAttempt,
   sweepDeliveries,
   type SweepResult,
@@ -41,7 +43,13 @@ export interface Dispatcher {
   /** The probe server's port, once started (useful with DISPATCHER_PORT=0). */
   readonly port: number;
   /** One sweep now (also what the interval does); null when it failed. */
-  reconcileNow(): Promise<SweepResult | null>;
+  reconcileNow(): Promise<ReconcileResult | null>;
+}
+
+/** One run of the sweep: deliveries past their schedule's deadline failed, then missing jobs queued. */
+export interface ReconcileResult extends SweepResult {
+  /** Deliveries failed because their retry schedule's deadline passed. */
+  expired: number;
 }
 
 export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps): Dispatcher {
@@ -72,7 +80,10 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     maxSockets: config.DISPATCHER_MAX_SOCKETS,
     responseBodyLimit: config.WEBHOOK_RESPONSE_BODY_LIMIT,
   });
-  const metrics = createMetrics(queue, { oldestEarlyStatusAgeSeconds: () => oldestEarlyStatusAgeSeconds({ db }) });
+  const metrics = createMetrics(queue, {
+    oldestEarlyStatusAgeSeconds: () => oldestEarlyStatusAgeSeconds({ db }),
+    openBreakers: () => gate.openBreakers(),
+  });
   const scheduler = createDeliveryScheduler({
     queue,
     logger,
@@ -89,7 +100,6 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     breakerCooldownMs: config.DISPATCHER_BREAKER_COOLDOWN_MS,
     onBreakerOpened(integrationId, { failures, cooldownMs, probe }) {
       metrics.breakerOpened.inc({ cause: probe ? "probe_failed" : "failures" });
-      if (!probe) metrics.breakersOpen.inc();
       logger.warn(
         probe
           ? "integration still not answering; circuit breaker open again"
@@ -98,8 +108,12 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       );
     },
     onBreakerClosed(integrationId) {
-      metrics.breakersOpen.dec();
       logger.info("integration answering again; circuit breaker closed", { integrationId });
+    },
+    onBreakerForgotten(integrationId) {
+      logger.info("circuit breaker forgotten: no delivery of the integration is waiting to probe it", {
+        integrationId,
+      });
     },
   });
   const processDeps = {
@@ -179,11 +193,29 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   let running: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
 
-  // Gives every due delivery (and every retry entering the horizon) its job; repeats at once while there is more.
+  // The longest one budget of the configured schedule can take (spec 6.5): a delivery still pending past it was held
+  // back (breaker, cap, outage) and is failed by the sweep.
+  const lifetimeMs = budgetLifetimeMs({
+    scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    jitter: config.WEBHOOK_RETRY_JITTER,
+    attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  });
+
+  // Fails the deliveries past their schedule's deadline, then gives every due delivery (and every retry entering the
+  // horizon) its job; repeats at once while there is more.
   const sweep = periodicTask(
-    async (): Promise<SweepResult> => {
+    async (): Promise<ReconcileResult> => {
       // Without Redis there is nowhere to put jobs (and BullMQ would wait for the connection): next cycle.
-      if (queueRedis.status !== "ready") return { scanned: 0, queued: 0, more: false };
+      if (queueRedis.status !== "ready") return { scanned: 0, queued: 0, more: false, expired: 0 };
+      // First, so the sweep does not queue what is about to fail.
+      const expiry = await failExpiredDeliveries(
+        { db, queue, logger },
+        { lifetimeMs, batchSize: config.RECONCILE_BATCH_SIZE },
+      );
+      for (const [event, count] of Object.entries(expiry.byEvent)) {
+        metrics.deadLetters.inc({ event }, count);
+        metrics.expired.inc({ event }, count);
+      }
       const result = await sweepDeliveries(
         { db, queue, redis: queueRedis, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS },
         {
@@ -194,7 +226,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
         },
       );
       metrics.requeued.inc(result.queued);
-      return result;
+      return { ...result, expired: expiry.expired, more: result.more || expiry.more };
     },
     (error) => logger.warn("delivery sweep failed; trying again next cycle", { error: error.message }),
     (result) => result.more,

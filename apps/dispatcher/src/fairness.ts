@@ -14,6 +14,11 @@ import type { AttemptAdmission, AttemptGate, DeliveryErrorKind, WebhookResult } 
  * so a backlog returns at about the pace the integration can take it; behind an open breaker, spread over one
  * cool-down after it ends. A deferral spends no delivery attempt and makes no query (when the job names its
  * integration).
+ *
+ * An open breaker no job comes back to (its deliveries were failed by their schedule's deadline, and their jobs
+ * removed) is forgotten once every job it deferred would have returned, plus `FORGET_IDLE_MS`: nobody is left to
+ * probe the endpoint, and it would count as open for ever. The next delivery to that integration then starts from
+ * a closed breaker (at worst `breakerFailures` more unanswered attempts before it opens again).
  */
 export interface FairnessOptions {
   maxInFlight: number;
@@ -24,10 +29,12 @@ export interface FairnessOptions {
   random?: () => number;
   onBreakerOpened?: (integrationId: string, details: { failures: number; cooldownMs: number; probe: boolean }) => void;
   onBreakerClosed?: (integrationId: string) => void;
+  /** An open breaker forgotten because no job of its integration came back (see above). */
+  onBreakerForgotten?: (integrationId: string) => void;
 }
 
 export interface FairnessGate extends AttemptGate {
-  /** Integrations whose breaker is open or half-open in this process. */
+  /** Integrations whose breaker is open or half-open in this process (dormant ones forgotten first, when due). */
   openBreakers(): number;
   /** Attempts in flight to one integration in this process. */
   inFlight(integrationId: string): number;
@@ -56,7 +63,10 @@ const INITIAL_EXPECTED_MS = 100;
 const MAX_CAP_DEFER_MS = 60_000;
 /** Weight of the newest duration in the moving average. */
 const EWMA_WEIGHT = 0.2;
-/** An integration idle (closed, nothing in flight or deferred) this long is forgotten (its average with it). */
+/**
+ * An integration idle (closed, nothing in flight or deferred) this long is forgotten (its average with it); an open
+ * breaker, this long after every job it deferred would have come back.
+ */
 const FORGET_IDLE_MS = 600_000;
 
 interface IntegrationState {
@@ -82,7 +92,7 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
   let prunedAt = now();
 
   function stateOf(integrationId: string, at: number): IntegrationState {
-    if (at - prunedAt >= FORGET_IDLE_MS) prune(at);
+    pruneWhenDue(at);
     let state = states.get(integrationId);
     if (!state) {
       state = {
@@ -101,11 +111,26 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
     return state;
   }
 
+  function pruneWhenDue(at: number): void {
+    if (at - prunedAt >= FORGET_IDLE_MS) prune(at);
+  }
+
   function prune(at: number): void {
     prunedAt = at;
     for (const [integrationId, state] of states) {
       const idle = state.inFlight === 0 && state.failures === 0 && state.openUntil === 0 && state.nextSlotAt <= at;
       if (idle && at - state.lastSeen >= FORGET_IDLE_MS) states.delete(integrationId);
+      // Open, and every job it deferred (each back within a cool-down of the later of its deferral and the end of
+      // the breaker) should have returned long ago: none is left to probe with.
+      const dormant =
+        state.openUntil !== 0 &&
+        state.inFlight === 0 &&
+        !state.probing &&
+        at - Math.max(state.lastSeen, state.openUntil) >= state.cooldownMs + FORGET_IDLE_MS;
+      if (dormant) {
+        states.delete(integrationId);
+        options.onBreakerForgotten?.(integrationId);
+      }
     }
   }
 
@@ -187,6 +212,7 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
       };
     },
     openBreakers() {
+      pruneWhenDue(now());
       let count = 0;
       for (const state of states.values()) if (state.openUntil !== 0) count++;
       return count;

@@ -5,6 +5,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 export interface MetricSources {
   /** Age in seconds of the oldest status parked in early_statuses, 0 when none. */
   oldestEarlyStatusAgeSeconds(): Promise<number>;
+  /** Integrations whose circuit breaker is open in this process (the fairness gate's count). */
+  openBreakers(): number;
 }
 
 /** Per-dispatcher registry (not the global one), so several dispatchers in one process never collide. */
@@ -32,7 +34,13 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
     }),
     deadLetters: new Counter({
       name: "gw_webhook_dead_letters_total",
-      help: "Entregas que esgotaram as tentativas automáticas (ou cuja integração está inativa) e foram para failed",
+      help: "Entregas que foram para failed: esgotaram as tentativas automáticas, passaram do prazo do cronograma de tentativas ou a integração está inativa",
+      labelNames: ["event"] as const,
+      registers: [registry],
+    }),
+    expired: new Counter({
+      name: "gw_webhook_deliveries_expired_total",
+      help: "Entregas que foram para failed porque o prazo do cronograma de tentativas passou enquanto aguardavam (por exemplo, com o disjuntor aberto); também contadas em gw_webhook_dead_letters_total",
       labelNames: ["event"] as const,
       registers: [registry],
     }),
@@ -60,10 +68,14 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
       labelNames: ["cause"] as const,
       registers: [registry],
     }),
+    // Read from the gate at scrape time: a breaker forgotten (no job left to probe it) leaves the count with it.
     breakersOpen: new Gauge({
       name: "gw_webhook_breakers_open",
       help: "Integrações com o disjuntor aberto (ou em sondagem) neste processo",
       registers: [registry],
+      collect() {
+        this.set(sources.openBreakers());
+      },
     }),
     requeued: new Counter({
       name: "gw_webhook_reconciled_total",

@@ -1,4 +1,6 @@
-export { attemptBudget, nextDelayMs } from "./schedule.ts";
+export { attemptBudget, budgetLifetimeMs, nextDelayMs } from "./schedule.ts";
+export { failExpiredDeliveries } from "./expiry.ts";
+export type { ExpiryDeps, ExpiryOptions, ExpiryResult } from "./expiry.ts";
 export { classifyError, createWebhookSender, DELIVERY_ERROR_KIND_MESSAGES } from "./sender.ts";
 export type {
   DeliveryErrorKind,

@@ -15,6 +15,9 @@ export type EnsureResult = "queued" | "already_live" | "replaced";
  * Make sure a job for this attempt will run. The job id (delivery + attempt) keeps it idempotent; a finished
  * job with the same id (completed or failed while the row still wants this attempt, e.g. after an
  * "integration_inactive" failure followed by a manual retry) would swallow the add, so it is removed first.
+ * Asked for now (`delayMs` 0, a manual retry), a delayed job of the same attempt is promoted rather than left to
+ * its time: one deferred behind a circuit breaker that outlived its delivery's deadline (expiry.ts could not
+ * remove it) would otherwise hold the retry back for up to a cool-down.
  */
 export async function ensureAttemptQueued(
   queue: WebhookQueue,
@@ -28,12 +31,22 @@ export async function ensureAttemptQueued(
   let replaced = false;
   if (existing) {
     const state = await existing.getState();
+    if (state === "delayed" && delayMs <= 0) await promoteQuietly(existing);
     if (LIVE_STATES.has(state)) return "already_live";
     await queue.remove(jobId);
     replaced = true;
   }
   await enqueueDeliveryAttempt(queue, String(deliveryId), attempt, delayMs, integrationId);
   return replaced ? "replaced" : "queued";
+}
+
+/** Promote a delayed job; one that moved on meanwhile (it started, or was promoted) is left as it is. */
+async function promoteQuietly(job: { promote(): Promise<void> }): Promise<void> {
+  try {
+    await job.promote();
+  } catch {
+    // Not delayed any more: it runs anyway.
+  }
 }
 
 /**

@@ -48,9 +48,9 @@ function parseDeliveryId(value: string | number | bigint): bigint | null {
 }
 
 /**
- * Put a failed or delivered delivery back in the queue with a fresh budget of automatic attempts (spec 3.2,
- * 4.7). The row change and the audit entry commit together; the job is queued after the commit (should that
- * fail, the row is pending and due, so the reconciler queues it).
+ * Put a failed or delivered delivery back in the queue with a fresh budget of automatic attempts (spec 3.2, 4.7),
+ * and so a fresh deadline (`budget_started_at`, see expiry.ts). The row change and the audit entry commit together;
+ * the job is queued after the commit (should that fail, the row is pending and due, so the reconciler queues it).
  */
 export async function retryDelivery(deps: RetryDeps, input: RetryDeliveryInput): Promise<RetriedDelivery> {
   const { db } = deps;
@@ -70,6 +70,8 @@ export async function retryDelivery(deps: RetryDeps, input: RetryDeliveryInput):
       data: {
         status: "pending",
         budgetStart: row.attempt_count,
+        // A fresh budget, so a fresh deadline (the dispatcher's expiry counts from here).
+        budgetStartedAt: now,
         nextAttemptAt: now,
         deliveredAt: null,
         updatedAt: now,
@@ -122,8 +124,8 @@ export async function retryFailedDeliveries(deps: RetryDeps, input: RetryFailedI
       // Through the (account_id, status, id) index; a row changed meanwhile is left alone by the outer WHERE.
       const updated = await tx.$queryRaw<{ id: bigint; attempt_count: number; integration_id: string }[]>`
         UPDATE deliveries d
-        SET status = 'pending', budget_start = d.attempt_count, next_attempt_at = ${now}, delivered_at = NULL,
-          updated_at = ${now}
+        SET status = 'pending', budget_start = d.attempt_count, budget_started_at = ${now}, next_attempt_at = ${now},
+          delivered_at = NULL, updated_at = ${now}
         FROM (
           SELECT id FROM deliveries
           WHERE account_id = ${accountId}::uuid AND status = 'failed' AND id > ${after}

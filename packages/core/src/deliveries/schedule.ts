@@ -27,3 +27,23 @@ export function nextDelayMs(
   const factor = 1 + (2 * random() - 1) * spread;
   return Math.max(0, Math.round(base * factor));
 }
+
+/**
+ * How long one budget of automatic attempts may last, from its start (the delivery's creation, or the manual
+ * retry that gave it a fresh budget): the longest the schedule itself can take, every wait at its upper jitter
+ * bound and every attempt at its time limit (the next wait starts when an attempt ends). A delivery still
+ * `pending` past it was held back (an open circuit breaker, the in-flight cap, a dispatcher outage) rather than
+ * on its schedule, and is failed with its last error (spec 6.5: "about 31 hours", ±20 %). Never shorter than the
+ * schedule: a delivery that is never held back always gets all its attempts before it.
+ */
+export function budgetLifetimeMs(settings: {
+  scheduleMs: readonly number[];
+  jitter: number;
+  /** The time limit of one attempt (WEBHOOK_TIMEOUT_MS). */
+  attemptTimeoutMs: number;
+}): number {
+  const spread = Math.min(Math.max(settings.jitter, 0), 1);
+  // Each wait is rounded to whole ms by nextDelayMs: ceil keeps the bound above every rounding.
+  const waits = settings.scheduleMs.reduce((sum, base) => sum + Math.ceil(base * (1 + spread)), 0);
+  return waits + attemptBudget(settings.scheduleMs) * settings.attemptTimeoutMs;
+}

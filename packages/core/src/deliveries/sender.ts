@@ -9,6 +9,8 @@ import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHo
  * Why an attempt failed, stored in `lastErrorKind` and on each attempt row. `http_status` = the endpoint
  * answered outside 2xx and 3xx; `redirect` = it answered 3xx (spec 6.4: redirects are not followed);
  * `address_refused` = the host is or resolves to a non-public address (SSRF guard): nothing was sent.
+ * `integration_inactive` and `expired` are never an attempt's: a delivery failed without one (its integration
+ * paused; its retry schedule's deadline passed while its attempts were held back, e.g. by the circuit breaker).
  */
 export type DeliveryErrorKind =
   | "http_status"
@@ -23,7 +25,8 @@ export type DeliveryErrorKind =
   | "address_refused"
   | "protocol"
   | "network"
-  | "integration_inactive";
+  | "integration_inactive"
+  | "expired";
 
 /** Portuguese explanation of each error kind, for the panel and the API. */
 export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, string>> = {
@@ -41,6 +44,8 @@ export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, st
   protocol: "O endpoint respondeu algo que não é HTTP válido.",
   network: "Falha de rede ao contatar o endpoint.",
   integration_inactive: "A integração está desativada; a entrega não foi enviada.",
+  expired:
+    "O prazo do cronograma de tentativas automáticas acabou sem que a entrega fosse tentada (o endpoint não respondia e as entregas aguardavam); ela pode ser reenviada.",
 };
 
 export interface WebhookSenderOptions {
