@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(17);
+    expect(all.length).toBe(18);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -142,6 +142,7 @@ describe("OpenAPI document", () => {
       "post /public/v1/campaigns/{campaign_id}/cancel": [200, 401, 404, 409, 422, 429],
       "get /public/v1/campaigns/{campaign_id}/recipients": [200, 401, 404, 422, 429],
       "get /public/v1/campaigns/{campaign_id}/recipients/export": [200, 401, 404, 422, 429],
+      "get /public/v1/usage": [200, 401, 422, 429],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");

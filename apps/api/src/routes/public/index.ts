@@ -11,6 +11,7 @@ import * as campaignsStart from "./campaigns.start.ts";
 import * as deliveries from "./deliveries.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
+import * as usage from "./usage.ts";
 import * as validate from "./validate.ts";
 import * as window from "./window.ts";
 
@@ -43,4 +44,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   campaignsExport,
   campaignsStart,
   campaignsControl,
+  usage,
 ];
