@@ -103,7 +103,13 @@ describe("POST /public/v1/campaigns", () => {
       progress: { queued: 2, sent: 0 },
       // Two utility templates at the default rate card's R$ 0,0364; nothing sent, nothing spent yet.
       estimated_cost: { currency: "BRL", amount_brl: "0.0728", rate_brl: "0.0364", category: "utility", recipients: 2 },
-      running_cost: { currency: "BRL", amount_brl: "0.0000", priced_messages: 0, charged_messages: 0 },
+      running_cost: {
+        currency: "BRL",
+        amount_brl: "0.0000",
+        priced_messages: 0,
+        charged_messages: 0,
+        failed_messages: 0,
+      },
     });
     expect(res.body.data.rejected_rows).toEqual([
       {

@@ -87,13 +87,22 @@ const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Pa
 describe("GET /public/v1/usage", () => {
   it("prices the sandbox's statuses end to end: only regular is charged, each category at its rate, free ones shown", async () => {
     // Authentication to an Indian number is authentication-international (meta-2026 §2.2).
-    await sandboxControl.config(gateway, { authenticationInternational: ["IN"] });
+    // One recipient's message is accepted, priced on `sent`, then fails: Meta charges only delivered messages.
     const inWindow = phone();
     const outOfWindow = phone();
+    const unreachable = phone();
+    await sandboxControl.config(gateway, { authenticationInternational: ["IN"], failAfterSend: [unreachable] });
     await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: inWindow, type: "text", text: "oi" });
     const order = { template: "pedido_confirmado", variables: ["Maria", "123", "3"], header_text: "123" };
     await send({
       to: outOfWindow,
+      template: "cupom_desconto",
+      variables: ["PROMO10", "10%"],
+      coupon_code: "PROMO10",
+      coupon_index: 1,
+    });
+    await send({
+      to: unreachable,
       template: "cupom_desconto",
       variables: ["PROMO10", "10%"],
       coupon_code: "PROMO10",
@@ -111,60 +120,29 @@ describe("GET /public/v1/usage", () => {
     const body = await eventually(
       async () => {
         const answer = await usage(`?since=${yesterday}&until=${day}&group_by=category,type`, 200);
-        return answer.data.totals.messages === 6 ? answer : null;
+        return answer.data.totals.messages === 7 && answer.data.totals.failed_messages === 1 ? answer : null;
       },
-      { what: "the pricing of the six sends' sent statuses" },
+      { what: "the pricing of the seven sends' sent statuses, and the failure of one" },
     );
+    const row = (category: string, type: string, counts: [number, number, number], cost: string) => ({
+      category,
+      type,
+      messages: counts[0],
+      charged_messages: counts[1],
+      failed_messages: counts[2],
+      cost_brl: cost,
+      fallback_messages: 0,
+    });
+    // [messages, charged, failed]
     expect(body.data.rows).toEqual([
-      {
-        category: "authentication",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.0364",
-        fallback_messages: 0,
-      },
-      {
-        category: "authentication-international",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.0364",
-        fallback_messages: 0,
-      },
-      {
-        category: "marketing",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.3350",
-        fallback_messages: 0,
-      },
-      {
-        category: "service",
-        type: "free_customer_service",
-        messages: 1,
-        charged_messages: 0,
-        cost_brl: "0.0000",
-        fallback_messages: 0,
-      },
-      {
-        category: "utility",
-        type: "free_customer_service",
-        messages: 1,
-        charged_messages: 0,
-        cost_brl: "0.0000",
-        fallback_messages: 0,
-      },
-      {
-        category: "utility",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.0364",
-        fallback_messages: 0,
-      },
+      row("authentication", "regular", [1, 1, 0], "0.0364"),
+      row("authentication-international", "regular", [1, 1, 0], "0.0364"),
+      row("marketing", "regular", [2, 1, 1], "0.3350"),
+      row("service", "free_customer_service", [1, 0, 0], "0.0000"),
+      row("utility", "free_customer_service", [1, 0, 0], "0.0000"),
+      row("utility", "regular", [1, 1, 0], "0.0364"),
     ]);
+    const totals = { messages: 7, charged_messages: 4, failed_messages: 1, cost_brl: "0.4442", fallback_messages: 0 };
     expect(body.data).toMatchObject({
       currency: "BRL",
       time_zone: "America/Sao_Paulo",
@@ -172,22 +150,16 @@ describe("GET /public/v1/usage", () => {
       until: day,
       group_by: ["category", "type"],
       phone_number_id: null,
-      totals: { messages: 6, charged_messages: 4, cost_brl: "0.4442", fallback_messages: 0 },
+      totals,
     });
 
     // Defaults: the 30 days up to today, by day; the number filter keeps this number's messages only.
     const byDay = await usage("", 200);
-    expect(byDay.data).toMatchObject({ group_by: ["day"], totals: { messages: 6, cost_brl: "0.4442" } });
+    expect(byDay.data).toMatchObject({ group_by: ["day"], totals });
     expect(Date.parse(String(byDay.data.until)) - Date.parse(String(byDay.data.since))).toBe(29 * 86_400_000);
     expect(byDay.data.rows.map((row) => Object.keys(row)[0])).toEqual(byDay.data.rows.map(() => "day"));
     expect((await usage(`?phone_number_id=${account.phoneNumberId}&group_by=number`, 200)).data.rows).toEqual([
-      {
-        phone_number_id: account.phoneNumberId,
-        messages: 6,
-        charged_messages: 4,
-        cost_brl: "0.4442",
-        fallback_messages: 0,
-      },
+      { phone_number_id: account.phoneNumberId, ...totals },
     ]);
     expect((await usage("?phone_number_id=1999&group_by=number", 200)).data.rows).toEqual([]);
 
@@ -196,6 +168,7 @@ describe("GET /public/v1/usage", () => {
     expect((await usage("", 200, other.auth)).data.totals).toEqual({
       messages: 0,
       charged_messages: 0,
+      failed_messages: 0,
       cost_brl: "0.0000",
       fallback_messages: 0,
     });

@@ -130,6 +130,7 @@ describe("campaign messages' statuses", () => {
       amount_brl: "0.1092",
       priced_messages: 3,
       charged_messages: 3,
+      failed_messages: 0,
       fallback_messages: 0,
     });
     const { recipients: listed } = await listCampaignRecipients({ db: stack.db }, { ...account, limit: 10 });

@@ -55,6 +55,6 @@ describe("dispatcher pricing rollup", () => {
     const rows = await db.messagePricingDay.findMany({ where: { accountId } });
     // One message 36 h ago: yesterday or the day before in São Paulo, never today.
     expect(rows.map((row) => [row.category, row.pricingType, row.messages])).toEqual([["marketing", "regular", 1]]);
-    expect(rows[0]?.day.toISOString().slice(0, 10) < today).toBe(true);
+    expect((rows[0]?.day.toISOString().slice(0, 10) ?? today) < today).toBe(true);
   });
 });

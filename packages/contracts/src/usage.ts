@@ -75,7 +75,10 @@ const count = () => z.int().min(0);
 
 const figures = {
   messages: count().describe("Messages Meta reported a pricing for"),
-  charged_messages: count().describe("Of them, those Meta charges: pricing.type `regular`"),
+  charged_messages: count().describe(
+    "Of them, those Meta charges: pricing.type `regular`, not failed afterwards (sent and not yet delivered counts)",
+  ),
+  failed_messages: count().describe("Priced messages that failed afterwards: Meta charges only delivered messages"),
   cost_brl: brl().describe("Estimated cost in BRL (reais, four decimals) by the rate card in force on each day"),
   fallback_messages: count().describe(
     "Charged messages of a category the rate card has no rate for, estimated at the marketing rate",
@@ -118,13 +121,14 @@ const USAGE_EXAMPLE = {
     until: "2026-11-02",
     group_by: ["day", "category"],
     phone_number_id: null,
-    totals: { messages: 1250, charged_messages: 1050, cost_brl: "306.9600", fallback_messages: 0 },
+    totals: { messages: 1250, charged_messages: 1050, failed_messages: 0, cost_brl: "306.9600", fallback_messages: 0 },
     rows: [
       {
         day: "2026-11-01",
         category: "marketing",
         messages: 900,
         charged_messages: 900,
+        failed_messages: 0,
         cost_brl: "301.5000",
         fallback_messages: 0,
       },
@@ -133,6 +137,7 @@ const USAGE_EXAMPLE = {
         category: "utility",
         messages: 300,
         charged_messages: 100,
+        failed_messages: 0,
         cost_brl: "3.6400",
         fallback_messages: 0,
       },
@@ -141,6 +146,7 @@ const USAGE_EXAMPLE = {
         category: "authentication",
         messages: 50,
         charged_messages: 50,
+        failed_messages: 0,
         cost_brl: "1.8200",
         fallback_messages: 0,
       },

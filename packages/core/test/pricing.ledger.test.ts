@@ -36,6 +36,7 @@ interface Sent {
   type?: string | null;
   number?: string;
   priced?: boolean;
+  status?: string;
 }
 
 /** Messages as the status path leaves them: `pricing` verbatim, or none when Meta reported none (yet). */
@@ -48,7 +49,7 @@ async function sends(accountId: string, messages: readonly Sent[]): Promise<void
         to: "5511999990000",
         wamid: `wamid.${randomBytes(8).toString("hex")}`,
         kind: "template",
-        status: "delivered",
+        status: message.status ?? "delivered",
         createdAt: new Date(message.at),
         ...(message.priced === false
           ? {}
@@ -86,77 +87,39 @@ describe("the cost ledger", () => {
       { at: "2026-11-10T15:00:09Z", category: "marketing", type: null },
       // Not priced (yet): not in the ledger at all.
       { at: "2026-11-10T15:00:10Z", priced: false },
+      // Priced on `sent`, then failed: Meta charges only delivered messages.
+      { at: "2026-11-10T15:00:11Z", category: "marketing", status: "failed" },
     ]);
     const ledger = await report(accountId, "2026-11-10", "2026-11-10", ["category", "type"]);
+    const row = (category: string, type: string | null, counts: [number, number, number, number], cost: string) => ({
+      category,
+      type,
+      messages: counts[0],
+      charged_messages: counts[1],
+      failed_messages: counts[2],
+      cost_brl: cost,
+      fallback_messages: counts[3],
+    });
+    // [messages, charged, failed, by the fallback rate]
     expect(ledger.rows).toEqual([
-      {
-        category: "authentication",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.0364",
-        fallback_messages: 0,
-      },
-      {
-        category: "authentication_international",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.0364",
-        fallback_messages: 0,
-      },
-      {
-        category: "group_marketing",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.3350",
-        fallback_messages: 1,
-      },
-      { category: "marketing", type: null, messages: 1, charged_messages: 0, cost_brl: "0.0000", fallback_messages: 0 },
-      {
-        category: "marketing",
-        type: "regular",
-        messages: 2,
-        charged_messages: 2,
-        cost_brl: "0.6700",
-        fallback_messages: 0,
-      },
-      {
-        category: "referral_conversion",
-        type: "free_entry_point",
-        messages: 1,
-        charged_messages: 0,
-        cost_brl: "0.0000",
-        fallback_messages: 0,
-      },
-      {
-        category: "service",
-        type: "free_customer_service",
-        messages: 1,
-        charged_messages: 0,
-        cost_brl: "0.0000",
-        fallback_messages: 0,
-      },
-      {
-        category: "utility",
-        type: "free_customer_service",
-        messages: 1,
-        charged_messages: 0,
-        cost_brl: "0.0000",
-        fallback_messages: 0,
-      },
-      {
-        category: "utility",
-        type: "regular",
-        messages: 1,
-        charged_messages: 1,
-        cost_brl: "0.0364",
-        fallback_messages: 0,
-      },
+      row("authentication", "regular", [1, 1, 0, 0], "0.0364"),
+      row("authentication_international", "regular", [1, 1, 0, 0], "0.0364"),
+      row("group_marketing", "regular", [1, 1, 0, 1], "0.3350"),
+      row("marketing", null, [1, 0, 0, 0], "0.0000"),
+      row("marketing", "regular", [3, 2, 1, 0], "0.6700"),
+      row("referral_conversion", "free_entry_point", [1, 0, 0, 0], "0.0000"),
+      row("service", "free_customer_service", [1, 0, 0, 0], "0.0000"),
+      row("utility", "free_customer_service", [1, 0, 0, 0], "0.0000"),
+      row("utility", "regular", [1, 1, 0, 0], "0.0364"),
     ]);
     // 2 × 0.3350 + 3 × 0.0364 + 0.3350 (fallback), summed as integers of R$ 0,0001.
-    expect(ledger.totals).toEqual({ messages: 10, charged_messages: 6, cost_brl: "1.1142", fallback_messages: 1 });
+    expect(ledger.totals).toEqual({
+      messages: 11,
+      charged_messages: 6,
+      failed_messages: 1,
+      cost_brl: "1.1142",
+      fallback_messages: 1,
+    });
     expect(ledger.rates.map((rate) => [rate.category, rate.rate_brl, rate.scope])).toEqual([
       ["authentication", "0.0364", "deployment"],
       ["authentication-international", "0.0364", "deployment"],
@@ -211,7 +174,7 @@ describe("the cost ledger", () => {
       ["utility", 1],
     ]);
     expect((await report(accountId, "2026-11-13", "2026-11-13", [])).rows).toEqual([
-      { messages: 3, charged_messages: 3, cost_brl: "0.7064", fallback_messages: 0 },
+      { messages: 3, charged_messages: 3, failed_messages: 0, cost_brl: "0.7064", fallback_messages: 0 },
     ]);
   });
 
@@ -264,23 +227,27 @@ describe("the daily rollup", () => {
     await sends(accountId, [
       { at: "2026-11-20T12:00:00Z", category: "marketing" },
       { at: "2026-11-20T12:00:01Z", category: "utility", type: "free_customer_service" },
+      { at: "2026-11-20T12:00:02Z", category: "marketing", status: "failed" },
       { at: "2026-11-21T02:00:00Z", category: "authentication" },
       { at: "2026-11-21T12:00:00Z", category: "marketing", number: "2000" },
       { at: "2026-11-22T12:00:00Z", category: "marketing" },
     ]);
     const grouping: UsageDimension[] = ["day", "number", "category", "type"];
     const live = await report(accountId, "2026-11-19", "2026-11-22", grouping);
+    expect(live.totals).toMatchObject({ messages: 6, charged_messages: 4, failed_messages: 1 });
 
     // "Today" is 2026-11-22 in São Paulo: the 20th and 21st are closed and rolled, the 22nd stays live.
     const first = await rollupPricingDays({ db }, { now: new Date("2026-11-22T15:00:00Z") });
     expect(first).toMatchObject({ ran: true, rolledBefore: "2026-11-22" });
     const rolled = await db.messagePricingDay.findMany({ where: { accountId } });
-    expect(rolled.map((row) => [row.day.toISOString().slice(0, 10), row.category, row.messages]).sort()).toEqual(
+    expect(
+      rolled.map((row) => [row.day.toISOString().slice(0, 10), row.category, row.messages, row.failed]).sort(),
+    ).toEqual(
       [
-        ["2026-11-20", "marketing", 1],
-        ["2026-11-20", "utility", 1],
-        ["2026-11-20", "authentication", 1],
-        ["2026-11-21", "marketing", 1],
+        ["2026-11-20", "marketing", 2, 1],
+        ["2026-11-20", "utility", 1, 0],
+        ["2026-11-20", "authentication", 1, 0],
+        ["2026-11-21", "marketing", 1, 0],
       ].sort(),
     );
     expect(await report(accountId, "2026-11-19", "2026-11-22", grouping)).toEqual(live);

@@ -65,18 +65,32 @@ describe("which rate prices a message", () => {
     expect(price("2026-11-01", "marketing", "free_customer_service", 5)).toEqual({
       messages: 5,
       charged: 0,
+      failed: 0,
       costUnits: 0,
       fallback: 0,
     });
     expect(price("2026-11-01", "group_utility", "regular", 2)).toEqual({
       messages: 2,
       charged: 2,
+      failed: 0,
       costUnits: 6700,
       fallback: 2,
     });
     expect(price("2026-11-01", null, "regular")).toMatchObject({ costUnits: 3350, fallback: 1 });
     // No rate at all on that day (before the card): charged, flagged, priced 0.
-    expect(price("2025-01-01", "utility")).toEqual({ messages: 1, charged: 1, costUnits: 0, fallback: 1 });
+    expect(price("2025-01-01", "utility")).toEqual({ messages: 1, charged: 1, failed: 0, costUnits: 0, fallback: 1 });
+  });
+
+  it("never charges a message that failed after Meta priced it", () => {
+    expect(
+      priceMessages(card, { day: "2026-11-01", category: "marketing", type: "regular", messages: 5, failed: 2 }),
+    ).toEqual({
+      messages: 5,
+      charged: 3,
+      failed: 2,
+      costUnits: 3 * 3350,
+      fallback: 0,
+    });
   });
 });
 

@@ -36,8 +36,9 @@ INSERT INTO pricing_rates (category, effective_from, rate_brl) VALUES
   ('service', '2025-07-01', 0.0364);
 
 -- The cost ledger's daily rollup: priced messages per account, São Paulo day of the send, number, pricing category
--- and type ('' when Meta's pricing lacked the field). Filled by the dispatcher from messages.pricing for closed days
--- (never on the status path); the days from pricing_rollup_state.rolled_before on are read from messages directly.
+-- and type ('' when Meta's pricing lacked the field), and how many of them failed afterwards (Meta charges only
+-- delivered messages). Filled by the dispatcher from messages.pricing for closed days (never on the status path);
+-- the days from pricing_rollup_state.rolled_before on are read from messages directly.
 CREATE TABLE message_pricing_days (
   account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
   day date NOT NULL,
@@ -45,6 +46,7 @@ CREATE TABLE message_pricing_days (
   category text NOT NULL,
   pricing_type text NOT NULL,
   messages integer NOT NULL,
+  failed integer NOT NULL,
   PRIMARY KEY (account_id, day, phone_number_id, category, pricing_type)
 );
 

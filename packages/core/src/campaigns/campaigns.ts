@@ -58,9 +58,10 @@ export interface CampaignCostEstimate {
 export interface CampaignRunningCost {
   currency: "BRL";
   amount_brl: string;
-  /** Messages Meta reported a pricing for, and of them those charged (`type` regular). */
+  /** Messages Meta reported a pricing for; of them those charged (`type` regular, not failed) and those failed. */
   priced_messages: number;
   charged_messages: number;
+  failed_messages: number;
   /** Charged messages of a category without a rate, estimated at the marketing rate. */
   fallback_messages: number;
 }
@@ -216,13 +217,21 @@ async function pricedProgressOf(
     values: [campaignId],
   });
   const progress = { ...EMPTY_PROGRESS };
-  const sums = { priced: 0, charged: 0, costUnits: 0, fallback: 0 };
+  const sums = { priced: 0, charged: 0, failed: 0, costUnits: 0, fallback: 0 };
   for (const row of rows) {
     progress[row.outcome] += row.count;
     if (row.day === null) continue;
-    const priced = priceMessages(card, { day: row.day, category: row.category, type: row.type, messages: row.count });
+    // A sent recipient's outcome is its message's status: `failed` here is a message that failed after its pricing.
+    const priced = priceMessages(card, {
+      day: row.day,
+      category: row.category,
+      type: row.type,
+      messages: row.count,
+      failed: row.outcome === "failed" ? row.count : 0,
+    });
     sums.priced += priced.messages;
     sums.charged += priced.charged;
+    sums.failed += priced.failed;
     sums.costUnits += priced.costUnits;
     sums.fallback += priced.fallback;
   }
@@ -233,6 +242,7 @@ async function pricedProgressOf(
       amount_brl: formatBrlUnits(sums.costUnits),
       priced_messages: sums.priced,
       charged_messages: sums.charged,
+      failed_messages: sums.failed,
       fallback_messages: sums.fallback,
     },
   };

@@ -16,13 +16,17 @@ export interface LedgerCount {
   category: string | null;
   type: string | null;
   messages: number;
+  /** Of them, those that failed afterwards: Meta charges only delivered messages. */
+  failed: number;
 }
 
 export interface UsageFigures {
   /** Messages Meta reported a pricing for. */
   messages: number;
-  /** Of them, those charged (`type` regular). */
+  /** Of them, those charged: `type` regular, and not failed afterwards. */
   charged_messages: number;
+  /** Priced messages that failed afterwards (never charged). */
+  failed_messages: number;
   /** Estimated cost in BRL, four decimals. */
   cost_brl: string;
   /** Charged messages of a category without a rate, estimated at the fallback (marketing) rate. */
@@ -64,18 +68,19 @@ interface CountRow {
   category: string;
   pricing_type: string;
   messages: number;
+  failed: number;
 }
 
 // Days before `rolled_before` come from the daily rollup (a few rows per day); later days are aggregated from the
 // messages themselves, through the (account_id, created_at) index: today's, and any the rollup has not reached.
 const LEDGER_COUNTS = `
-SELECT d.day::text AS day, d.phone_number_id, d.category, d.pricing_type, d.messages
+SELECT d.day::text AS day, d.phone_number_id, d.category, d.pricing_type, d.messages, d.failed
 FROM message_pricing_days d
 WHERE d.account_id = $1::uuid AND d.day >= $2::date AND d.day <= $3::date AND d.day < $4::date
   AND ($5::text IS NULL OR d.phone_number_id = $5)
 UNION ALL
 SELECT ${SEND_DAY_SQL}::text, m.phone_number_id, COALESCE(m.pricing->>'category', ''), COALESCE(m.pricing->>'type', ''),
-  count(*)::int
+  count(*)::int, (count(*) FILTER (WHERE m.status = 'failed'))::int
 FROM messages m
 WHERE m.account_id = $1::uuid AND m.pricing IS NOT NULL
   AND m.created_at >= ${dayStartSql("GREATEST($2::date, $4::date)")} AND m.created_at < ${dayStartSql("($3::date + 1)")}
@@ -100,12 +105,14 @@ export async function ledgerCounts(
     category: row.category === "" ? null : row.category,
     type: row.pricing_type === "" ? null : row.pricing_type,
     messages: row.messages,
+    failed: row.failed,
   }));
 }
 
 interface Sums {
   messages: number;
   charged: number;
+  failed: number;
   costUnits: number;
   fallback: number;
 }
@@ -113,6 +120,7 @@ interface Sums {
 const figures = (sums: Sums): UsageFigures => ({
   messages: sums.messages,
   charged_messages: sums.charged,
+  failed_messages: sums.failed,
   cost_brl: formatBrlUnits(sums.costUnits),
   fallback_messages: sums.fallback,
 });
@@ -120,6 +128,7 @@ const figures = (sums: Sums): UsageFigures => ({
 function add(into: Sums, more: Sums): void {
   into.messages += more.messages;
   into.charged += more.charged;
+  into.failed += more.failed;
   into.costUnits += more.costUnits;
   into.fallback += more.fallback;
 }
@@ -152,14 +161,14 @@ export function foldUsage(
   counts: readonly LedgerCount[],
   groupBy: readonly UsageDimension[],
 ): { totals: UsageFigures; rows: UsageRow[] } {
-  const totals: Sums = { messages: 0, charged: 0, costUnits: 0, fallback: 0 };
+  const totals: Sums = { messages: 0, charged: 0, failed: 0, costUnits: 0, fallback: 0 };
   const groups = new Map<string, { values: (string | null)[]; sums: Sums }>();
   for (const count of counts) {
     const priced = priceMessages(card, count);
     add(totals, priced);
     const values = groupBy.map((dimension) => DIMENSIONS[dimension].valueOf(count));
     const id = JSON.stringify(values);
-    const group = groups.get(id) ?? { values, sums: { messages: 0, charged: 0, costUnits: 0, fallback: 0 } };
+    const group = groups.get(id) ?? { values, sums: { messages: 0, charged: 0, failed: 0, costUnits: 0, fallback: 0 } };
     add(group.sums, priced);
     groups.set(id, group);
   }

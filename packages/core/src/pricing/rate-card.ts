@@ -84,25 +84,31 @@ export async function loadRateCard(sql: Sql, input: { accountId: string | null }
 export interface PricedMessages {
   messages: number;
   charged: number;
+  /** Failed after their pricing was reported: never charged. */
+  failed: number;
   costUnits: number;
   /** Charged messages of a category without a rate, estimated at FALLBACK_CATEGORY's rate. */
   fallback: number;
 }
 
 /**
- * Price `messages` messages Meta reported with `category` and `type` on `day`. Only `regular` is charged (never
- * `billable`, which Meta deprecates); a missing type (pre-v24 payloads, meta-2026 §2.2) is not charged either,
- * since the gateway keeps no `billable` to fall back to.
+ * Price `messages` messages Meta reported with `category` and `type` on `day`, `failed` of which failed afterwards.
+ * Only `regular` is charged (never `billable`, which Meta deprecates), and never a failed message: Meta charges
+ * delivered messages, and may report the pricing on `sent` before a failure. A message sent and not delivered yet
+ * counts as charged (most are delivered: the estimate leans high). A missing type (pre-v24 payloads, meta-2026
+ * §2.2) is not charged either, since the gateway keeps no `billable` to fall back to.
  */
 export function priceMessages(
   card: RateCard,
-  input: { day: string; category: string | null; type: string | null; messages: number },
+  input: { day: string; category: string | null; type: string | null; messages: number; failed?: number },
 ): PricedMessages {
   const { messages } = input;
-  if (input.type !== CHARGED_TYPE) return { messages, charged: 0, costUnits: 0, fallback: 0 };
+  const failed = input.failed ?? 0;
+  if (input.type !== CHARGED_TYPE) return { messages, charged: 0, failed, costUnits: 0, fallback: 0 };
   const own = input.category ? card.rateOn(rateCategoryOf(input.category), input.day) : null;
   const rate = own ?? card.rateOn(FALLBACK_CATEGORY, input.day);
-  return { messages, charged: messages, costUnits: messages * (rate?.units ?? 0), fallback: own ? 0 : messages };
+  const charged = messages - failed;
+  return { messages, charged, failed, costUnits: charged * (rate?.units ?? 0), fallback: own ? 0 : charged };
 }
 
 export interface RateView {

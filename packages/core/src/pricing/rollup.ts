@@ -25,9 +25,11 @@ export async function readRolledBefore(sql: Sql): Promise<string | null> {
 }
 
 const CLEAR_DAYS = `DELETE FROM message_pricing_days WHERE account_id = $1::uuid AND day >= $2::date AND day <= $3::date`;
-const ROLL_DAYS = `INSERT INTO message_pricing_days (account_id, day, phone_number_id, category, pricing_type, messages)
+const ROLL_DAYS = `INSERT INTO message_pricing_days (account_id, day, phone_number_id, category, pricing_type, messages,
+    failed)
   SELECT m.account_id, ${SEND_DAY_SQL}, m.phone_number_id,
-    COALESCE(m.pricing->>'category', ''), COALESCE(m.pricing->>'type', ''), count(*)::int
+    COALESCE(m.pricing->>'category', ''), COALESCE(m.pricing->>'type', ''), count(*)::int,
+    (count(*) FILTER (WHERE m.status = 'failed'))::int
   FROM messages m
   WHERE m.account_id = $1::uuid AND m.pricing IS NOT NULL
     AND m.created_at >= ${dayStartSql("$2")} AND m.created_at < ${dayStartSql("($3::date + 1)")}
