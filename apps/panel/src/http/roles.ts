@@ -5,7 +5,9 @@ import { PanelHttpError } from "./errors.ts";
 /**
  * What each role may change (issue "web panel"): owner everything, users and keys included; admin integrations,
  * deliveries, templates and conversations; viewer reads only. Enforced here on the server; the pages also hide
- * what a role cannot do, but hiding is not the control.
+ * what a role cannot do, but hiding is not the control. `costs.view` is the one read with a capability of its own:
+ * spending is the business's commercial information, every role reads it today (viewers read every page, and see
+ * campaigns' costs), and restricting it is this one line.
  */
 const CAPABILITIES = {
   "users.manage": ["owner"],
@@ -14,6 +16,7 @@ const CAPABILITIES = {
   "integrations.reveal_secret": ["owner", "admin"],
   "deliveries.resend": ["owner", "admin"],
   "campaigns.manage": ["owner", "admin"],
+  "costs.view": ["owner", "admin", "viewer"],
 } as const satisfies Record<string, readonly PanelRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;
