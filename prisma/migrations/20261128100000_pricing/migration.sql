@@ -22,7 +22,7 @@ CREATE TABLE account_pricing_rates (
 );
 
 -- The defaults: Meta's rate card for recipients in Brazil (USD marketing 0.0625, utility and authentication 0.0068,
--- read on 2026-11-28 from third-party copies of Meta's card effective 2026-01-01 and 2026-10-01), converted at
+-- read on 2026-11-25 from third-party copies of Meta's card effective 2026-01-01 and 2026-10-01), converted at
 -- R$ 5,36 per US$ (an assumption, not Meta's BRL card: unverified). Service messages are charged only past the
 -- number's free tier from 2026-10-01 (Meta reports them `regular` then), at the utility rate [BSP-reported].
 -- Brazil has no authentication-international rate: that category is priced like authentication until configured.
