@@ -199,7 +199,10 @@ export const CampaignRunningCostOut = z
     amount_brl: brl().describe("Estimated cost of the messages Meta charged so far, at the rate card's rates"),
     priced_messages: z.int().min(0).describe("Messages Meta reported a pricing for"),
     charged_messages: z.int().min(0).describe("Of them, pricing.type `regular` and not failed afterwards"),
-    failed_messages: z.int().min(0).describe("Priced messages that failed afterwards: Meta charges only delivered ones"),
+    failed_messages: z
+      .int()
+      .min(0)
+      .describe("Priced messages that failed afterwards: Meta charges only delivered ones"),
     fallback_messages: z
       .int()
       .min(0)
