@@ -1,4 +1,4 @@
-import { brlUnits, type AccountNumberView, type UsageBreakdown, type UsageRow } from "@gw/core";
+import { brlUnits, formatBrlUnits, type AccountNumberView, type UsageBreakdown, type UsageRow } from "@gw/core";
 import { select, table } from "../views/components.ts";
 import { formatBrl, formatBrlRate, formatDay, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
@@ -52,11 +52,13 @@ function seriesOf(category: string | null | undefined): number {
 const seriesLabel = (series: number) => (series === OTHER_SERIES ? "Outras" : categoryLabel(SERIES[series]));
 
 const units = (amount: string) => brlUnits(amount) ?? 0;
-const reais = (amountUnits: number) => (amountUnits / 10_000).toFixed(4);
+/** Units of R$ 0,0001 (the chart adds them up) as the decimal text formatBrl reads. */
+const reais = (amountUnits: number) => formatBrlUnits(Math.round(amountUnits));
 
 export interface CostsPageData {
+  /** The ledger folded by (day, category), (day), (category, type) and (number), in that order (costs.ts). */
   report: UsageBreakdown;
-  /** The days from `since` to `until`, each with its rows grouped by (day, category). */
+  /** Every day from `since` to `until`, a bar each (days without charges too). */
   days: readonly string[];
   numbers: readonly AccountNumberView[];
   /** The filter as typed (dates YYYY-MM-DD, number id or undefined). */
@@ -117,9 +119,7 @@ function costChart(days: readonly string[], byDayCategory: readonly UsageRow[]):
           y1="${y(value).toFixed(2)}"
           y2="${y(value).toFixed(2)}"
         ></line>
-        <text x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(2)}" text-anchor="end"
-          >${formatBrl(reais(Math.round(value)))}</text
-        >
+        <text x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(2)}" text-anchor="end">${formatBrl(reais(value))}</text>
       </g>`,
   );
   const labelDays = [...new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])];
