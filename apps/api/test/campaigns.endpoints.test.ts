@@ -101,6 +101,15 @@ describe("POST /public/v1/campaigns", () => {
       accepted_recipients: 2,
       rejected_count: 2,
       progress: { queued: 2, sent: 0 },
+      // Two utility templates at the default rate card's R$ 0,0364; nothing sent, nothing spent yet.
+      estimated_cost: { currency: "BRL", amount_brl: "0.0728", rate_brl: "0.0364", category: "utility", recipients: 2 },
+      running_cost: {
+        currency: "BRL",
+        amount_brl: "0.0000",
+        priced_messages: 0,
+        charged_messages: 0,
+        failed_messages: 0,
+      },
     });
     expect(res.body.data.rejected_rows).toEqual([
       {
@@ -277,6 +286,9 @@ describe("campaign reads over HTTP", () => {
     }
     const page1 = await documented("get", "/campaigns", api().get("/public/v1/campaigns?limit=2").set(mine.auth), 200);
     expect(page1.body.data.campaigns.map((c: { name: string }) => c.name)).toEqual(["C", "B"]);
+    // The list carries each campaign's estimate; its running cost (a pass over the recipients) is the detail's alone.
+    expect(page1.body.data.campaigns[0]).toMatchObject({ estimated_cost: { amount_brl: "0.0728" } });
+    expect(page1.body.data.campaigns[0]).not.toHaveProperty("running_cost");
     const page2 = await documented(
       "get",
       "/campaigns",

@@ -143,6 +143,7 @@ describe("OpenAPI document", () => {
       "post /public/v1/campaigns/{campaign_id}/cancel": [200, 401, 404, 409, 422, 429],
       "get /public/v1/campaigns/{campaign_id}/recipients": [200, 401, 404, 422, 429],
       "get /public/v1/campaigns/{campaign_id}/recipients/export": [200, 401, 404, 422, 429],
+      "get /public/v1/usage": [200, 401, 422, 429],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");

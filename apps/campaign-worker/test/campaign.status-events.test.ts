@@ -116,6 +116,23 @@ describe("campaign messages' statuses", () => {
     expect(campaign.status).toBe("completed");
     expect(campaign.progress).toMatchObject({ read: 3, sent: 0, delivered: 0, queued: 0, failed: 0 });
     expect(campaign.eta_seconds).toBeNull();
+    // Its cost: estimated as every recipient charged at the utility rate, and what Meta's pricing says it was (the
+    // sandbox charges utility templates outside the customer-service window).
+    expect(campaign.estimated_cost).toEqual({
+      currency: "BRL",
+      amount_brl: "0.1092",
+      rate_brl: "0.0364",
+      category: "utility",
+      recipients: 3,
+    });
+    expect(campaign.running_cost).toEqual({
+      currency: "BRL",
+      amount_brl: "0.1092",
+      priced_messages: 3,
+      charged_messages: 3,
+      failed_messages: 0,
+      fallback_messages: 0,
+    });
     const { recipients: listed } = await listCampaignRecipients({ db: stack.db }, { ...account, limit: 10 });
     expect(listed.map((r) => r.status)).toEqual(["read", "read", "read"]);
     expect(new Set(listed.map((r) => r.message_id))).toEqual(new Set(events.map((e) => e.data.message_id)));

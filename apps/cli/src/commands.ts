@@ -12,13 +12,17 @@ import {
   createAccount,
   createApiKey,
   PanelUserError,
+  PricingRateError,
   createPanelUser,
   isPanelRole,
   listAudit,
+  listPricingRates,
+  removePricingRate,
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
   setNumberMessagingRate,
+  setPricingRate,
   type Actor,
   type IntegrationPolicy,
   type WebhookEvent,
@@ -150,6 +154,26 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
   },
   "audit list": async (inv, { db }) =>
     (await listAudit({ db }, { accountId: value(inv, "account"), limit: Number(inv.values.limit ?? 100) })).entries,
+  "pricing rates": (inv, { db }) => listPricingRates({ db }, { accountId: inv.values.account }),
+  "pricing set-rate": (inv, { db, actor }) =>
+    setPricingRate(
+      { db },
+      {
+        category: value(inv, "category"),
+        rateBrl: value(inv, "rate"),
+        effectiveFrom: value(inv, "from"),
+        accountId: inv.values.account,
+        actor,
+      },
+    ),
+  "pricing remove-rate": async (inv, { db, actor }) => {
+    const removed = await removePricingRate(
+      { db },
+      { category: value(inv, "category"), effectiveFrom: value(inv, "from"), accountId: inv.values.account, actor },
+    );
+    if (!removed) throw new UsageError("Tarifa não encontrada: confira --category, --from e --account.", inv.command);
+    return removed;
+  },
   "delivery retry": (inv, deps) => {
     if (!deps.retryDelivery) throw new UsageError("REDIS_URL é necessário para reenviar entregas.", inv.command);
     return deps.retryDelivery(value(inv, "account"), value(inv, "id"), deps.actor);
@@ -179,7 +203,12 @@ function lastLine(error: Error): string {
 /** Tell operator mistakes (UsageError) from failures, in words an operator can act on. */
 function explain(invocation: Invocation, error: unknown): unknown {
   const command = invocation.command;
-  if (error instanceof IntegrationUrlError || error instanceof PanelUserError || error instanceof MessagingRateError)
+  if (
+    error instanceof IntegrationUrlError ||
+    error instanceof PanelUserError ||
+    error instanceof MessagingRateError ||
+    error instanceof PricingRateError
+  )
     return new UsageError(error.message, command);
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const mistake = OPERATOR_MISTAKES[command]?.[error.code];

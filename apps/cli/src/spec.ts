@@ -168,6 +168,60 @@ export const COMMANDS = {
     done: "Auditoria da conta (do mais recente ao mais antigo):",
     empty: "Nenhum registro de auditoria para esta conta.",
   },
+  "pricing rates": {
+    summary: "Lista a tabela de preços por mensagem (em reais) com que o gateway estima os custos.",
+    options: {
+      account: {
+        value: "ID",
+        kind: "uuid",
+        help: "inclui as tarifas próprias desta conta (que valem sobre as da instalação)",
+      },
+    },
+    notes: [
+      "Só mensagens que a Meta cobra (pricing.type regular) custam; cada dia usa a tarifa mais recente em vigor nele.",
+      'A origem dos valores padrão e a data estão em docs/decisions.md ("Per-message pricing and costs").',
+    ],
+    examples: ["pnpm gateway pricing rates", `pnpm gateway pricing rates --account ${ACCOUNT}`],
+    done: "Tabela de preços (por categoria e data de início):",
+    empty: "Nenhuma tarifa cadastrada: todas as mensagens cobradas custariam R$ 0.",
+  },
+  "pricing set-rate": {
+    summary: "Define o preço em reais de uma mensagem cobrada de uma categoria, a partir de uma data.",
+    options: {
+      category: {
+        value: "CATEGORIA",
+        required: true,
+        help: "como a Meta a envia em pricing.category: marketing, utility, authentication, authentication-international, service...",
+      },
+      rate: {
+        value: "REAIS",
+        required: true,
+        help: "preço por mensagem, com ponto e até 4 casas decimais (ex.: 0.3350)",
+      },
+      from: { value: "DATA", required: true, help: "primeiro dia em que vale (AAAA-MM-DD, horário de Brasília)" },
+      account: { value: "ID", kind: "uuid", help: "tarifa só desta conta; sem --account, a de toda a instalação" },
+    },
+    notes: [
+      "Os dias anteriores a --from mantêm a tarifa que tinham: uma tabela nova da Meta entra com a data em que passa",
+      "a valer, e o histórico não muda. A mesma categoria e data substitui a tarifa. Fica na auditoria.",
+    ],
+    examples: [
+      "pnpm gateway pricing set-rate --category marketing --rate 0.3350 --from 2027-01-01",
+      `pnpm gateway pricing set-rate --category utility --rate 0.0300 --from 2027-01-01 --account ${ACCOUNT}`,
+    ],
+    done: "Tarifa definida.",
+  },
+  "pricing remove-rate": {
+    summary: "Remove a tarifa de uma categoria a partir de uma data (um lançamento errado).",
+    options: {
+      category: { value: "CATEGORIA", required: true, help: "categoria da tarifa" },
+      from: { value: "DATA", required: true, help: "data de início da tarifa (AAAA-MM-DD)" },
+      account: { value: "ID", kind: "uuid", help: "remove a tarifa desta conta; sem --account, a da instalação" },
+    },
+    notes: ["Os dias que ela cobria passam a usar a tarifa anterior da mesma categoria. Fica na auditoria."],
+    examples: ["pnpm gateway pricing remove-rate --category marketing --from 2027-01-01"],
+    done: "Tarifa removida.",
+  },
   "delivery retry": {
     summary: "Reenfileira uma entrega de webhook com status failed ou delivered (exige REDIS_URL).",
     options: {

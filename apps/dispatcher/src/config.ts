@@ -105,6 +105,11 @@ export const dispatcherConfigSchema = z
     INBOUND_RETENTION_DAYS: retentionDays(90, 7),
     /** Audit entries (evidence of who did what). */
     AUDIT_RETENTION_DAYS: retentionDays(365),
+    /**
+     * How often the cost ledger's rollup looks for a new São Paulo day to roll (it works once a day; the other runs
+     * read one row).
+     */
+    PRICING_ROLLUP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   })
   .refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
     path: ["DISPATCHER_LOCK_DURATION_MS"],

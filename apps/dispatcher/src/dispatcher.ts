@@ -27,6 +27,7 @@ import {
 import type { DispatcherConfig } from "./config.ts";
 import { createFairnessGate } from "./fairness.ts";
 import { createMetrics } from "./metrics.ts";
+import { createPricingRollupTask } from "./pricing-rollup.ts";
 import { createRetentionTask } from "./retention.ts";
 
 export interface DispatcherDeps {
@@ -247,6 +248,9 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   // Rows past their retention (docs/decisions.md, "Retention"); any dispatcher pod may run it.
   const retention = createRetentionTask({ db, logger, metrics, config });
 
+  // The cost ledger's daily rollup of messages.pricing (docs/decisions.md, "Per-message pricing and costs").
+  const pricingRollup = createPricingRollupTask({ db, logger });
+
   async function start(): Promise<void> {
     server.listen(config.DISPATCHER_PORT, config.DISPATCHER_HOST);
     await once(server, "listening");
@@ -257,6 +261,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     sweep.start(config.RECONCILE_INTERVAL_MS);
     idempotencyPurge.start(config.IDEMPOTENCY_PURGE_INTERVAL_MS);
     retention.start(config.RETENTION_INTERVAL_MS);
+    pricingRollup.start(config.PRICING_ROLLUP_INTERVAL_MS);
     logger.info("dispatcher started", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
       concurrency: config.DISPATCHER_CONCURRENCY,
@@ -275,7 +280,10 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
         ? withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000)
         : Promise.resolve(false);
       // No new maintenance runs; the ones in progress finish while the queue is still open.
-      await withDeadline(Promise.all([sweep.stop(), idempotencyPurge.stop(), retention.stop()]), 5_000);
+      await withDeadline(
+        Promise.all([sweep.stop(), idempotencyPurge.stop(), retention.stop(), pricingRollup.stop()]),
+        5_000,
+      );
       const drained = redisUp && (await closing);
       if (!drained) {
         logger.warn(

@@ -215,6 +215,14 @@ describe("panel Campanhas in Chromium", () => {
     const outcomes = (await recipients.locator("tbody tr td:nth-child(4)").allTextContents()).map((t) => t.trim());
     expect(outcomes).toEqual(["lida", "lida", "lida", "falhou"]);
     expect(await textOf(recipients.locator("tbody tr").nth(3).locator("td").nth(4))).toContain("recipient_unreachable");
+    // Its cost: 4 utility templates estimated at R$ 0,0364; Meta priced all 4 on `sent`, and the one that failed
+    // afterwards is not charged.
+    const costCard = (label: string) =>
+      textOf(admin.locator(".card").filter({ has: admin.getByText(label, { exact: true }) }));
+    expect(await costCard("Custo estimado")).toBe("Custo estimado R$ 0,15 4 destinatários × R$ 0,0364 (Utilidade)");
+    expect(await costCard("Custo até agora")).toBe(
+      "Custo até agora R$ 0,11 3 cobradas de 4 mensagens com preço informado pela Meta (1 falhou e não é cobrada)",
+    );
     await screenshot(admin, "campanha");
 
     // The outcome filter.
@@ -368,6 +376,12 @@ describe("panel Campanhas in Chromium", () => {
           .allTextContents()
       ).map((name) => name.trim());
     expect(await names(admin)).toEqual(["Rascunho", "Ofertas de amanhã", "Lembrete de pagamento", "Pedidos de março"]);
+    // Each campaign's estimate in the list: the draft's one recipient at the utility rate (R$ 0,0364).
+    const draftRow = admin
+      .getByRole("table", { name: /^Campanhas da conta/ })
+      .locator("tbody tr")
+      .first();
+    expect(await textOf(draftRow.locator("td").nth(6))).toBe("R$ 0,04");
     await screenshot(admin, "campanhas");
     await admin.getByRole("combobox", { name: /^Status/ }).selectOption("completed");
     await admin.getByRole("button", { name: "Filtrar" }).click();
@@ -380,6 +394,8 @@ describe("panel Campanhas in Chromium", () => {
     expect(await viewer.getByRole("link", { name: "Nova campanha" }).count()).toBe(0);
     await viewer.goto(`/campanhas/${draftId}`);
     expect(await card(viewer, "Aceitas")).toBe(1);
+    // A viewer reads the costs too (http/roles.ts, costs.view).
+    expect(await textOf(viewer.getByRole("heading", { name: "Custo", exact: true }))).toBe("Custo");
     expect(await viewer.getByRole("button", { name: "Iniciar" }).count()).toBe(0);
     expect(await viewer.getByRole("button", { name: "Cancelar campanha" }).count()).toBe(0);
     const token = await viewer.locator('input[name="_csrf"]').first().inputValue();

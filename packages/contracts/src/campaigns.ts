@@ -177,6 +177,40 @@ export const CampaignRejectedRowOut = z
   })
   .meta({ id: "CampaignRejectedRowOut" });
 
+/** Money in the API: reais as a decimal string with four decimals (Meta prints its rates with four). */
+const brl = () => z.string().regex(/^\d+\.\d{4}$/);
+
+export const CampaignCostEstimateOut = z
+  .object({
+    currency: z.literal("BRL"),
+    amount_brl: brl().describe("accepted_recipients × rate_brl"),
+    rate_brl: brl().describe("The rate card's price of one charged message of `category` when the campaign starts"),
+    category: z.string().describe("Pricing category of the template (marketing when the rate card has no rate for it)"),
+    recipients: z.int().min(0),
+  })
+  .describe(
+    "An upper bound: every accepted recipient charged once. Meta charges only delivered messages, lowers utility and authentication rates by volume tier, and until 30 Sep 2026 did not charge utility templates inside an open customer-service window",
+  )
+  .meta({ id: "CampaignCostEstimateOut" });
+
+export const CampaignRunningCostOut = z
+  .object({
+    currency: z.literal("BRL"),
+    amount_brl: brl().describe("Estimated cost of the messages Meta charged so far, at the rate card's rates"),
+    priced_messages: z.int().min(0).describe("Messages Meta reported a pricing for"),
+    charged_messages: z.int().min(0).describe("Of them, pricing.type `regular` and not failed afterwards"),
+    failed_messages: z
+      .int()
+      .min(0)
+      .describe("Priced messages that failed afterwards: Meta charges only delivered ones"),
+    fallback_messages: z
+      .int()
+      .min(0)
+      .describe("Charged messages of a category without a rate, estimated at the marketing rate"),
+  })
+  .describe("What the campaign's messages cost so far, from the pricing of their status webhooks")
+  .meta({ id: "CampaignRunningCostOut" });
+
 export const CampaignOut = z
   .object({
     id: z.string(),
@@ -198,13 +232,14 @@ export const CampaignOut = z
     rate_per_second: z.number().describe("The number's rate in force (lower while it backs off after a 130429)"),
     eta_seconds: z.int().nullable().describe("Time the queued recipients need at that rate; null when none are left"),
     estimated_completion_at: z.string().nullable().describe("ISO 8601 UTC; running or scheduled campaigns only"),
+    estimated_cost: CampaignCostEstimateOut,
   })
   .meta({ id: "CampaignOut" });
 
 export const CampaignDetailOut = z
   .object({
     success: z.literal(true),
-    data: CampaignOut.extend({ rejected_rows: z.array(CampaignRejectedRowOut) }),
+    data: CampaignOut.extend({ rejected_rows: z.array(CampaignRejectedRowOut), running_cost: CampaignRunningCostOut }),
   })
   .meta({ id: "CampaignDetailOut" });
 

@@ -15,3 +15,4 @@ export * from "./campaigns.ts";
 export * from "./webhooks.ts";
 export * from "./openapi.ts";
 export * from "./webhooks.openapi.ts";
+export * from "./usage.ts";

@@ -1,6 +1,6 @@
 export * from "./accounts/index.ts";
-export { listBusinessNumbersWithQuality } from "./accounts/numbers.ts";
-export type { BusinessNumberQualityView } from "./accounts/numbers.ts";
+export { listAccountNumbers, listBusinessNumbersWithQuality } from "./accounts/numbers.ts";
+export type { AccountNumberView, BusinessNumberQualityView } from "./accounts/numbers.ts";
 export { auditAction, listAudit, recordAudit } from "./audit/audit.ts";
 export type { Actor, AuditEntry, AuditEntryView, AuditExecutor, AuditFilters, AuditOrigin } from "./audit/audit.ts";
 export * from "./conversations/index.ts";
@@ -23,3 +23,4 @@ export * from "./users/index.ts";
 export * from "./throughput/index.ts";
 export * from "./campaigns/index.ts";
 export * from "./contacts/index.ts";
+export * from "./pricing/index.ts";

@@ -5,7 +5,9 @@ import { PanelHttpError } from "./errors.ts";
 /**
  * What each role may change (issue "web panel"): owner everything, users and keys included; admin integrations,
  * deliveries, templates, campaigns and Conversas' read receipts; viewer reads only. Enforced here on the server; the
- * pages also hide what a role cannot do, but hiding is not the control.
+ * pages also hide what a role cannot do, but hiding is not the control. `costs.view` is the one read with a capability
+ * of its own: spending is the business's commercial information, every role reads it today (viewers read every page,
+ * and see campaigns' costs), and restricting it is this one line.
  */
 const CAPABILITIES = {
   "users.manage": ["owner"],
@@ -16,6 +18,7 @@ const CAPABILITIES = {
   "campaigns.manage": ["owner", "admin"],
   // Whether opening a conversation tells the contact their messages were read: the account's choice.
   "conversations.read_receipts": ["owner", "admin"],
+  "costs.view": ["owner", "admin", "viewer"],
 } as const satisfies Record<string, readonly PanelRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import type { BusinessNumberRef, CampaignDetail, RecipientView } from "@gw/core";
 import { csrfField, pager, postButton, select, table } from "../views/components.ts";
-import { formatDateTime, formatNumber } from "../views/format.ts";
+import { formatBrl, formatBrlRate, formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import {
   CAMPAIGN_NOTICES,
@@ -12,6 +12,7 @@ import {
   progressSection,
   type RecipientOutcome,
 } from "./campaigns-views.ts";
+import { categoryLabel } from "./costs-views.ts";
 import { categoryText } from "./templates-preview.ts";
 
 /** A campaign's page and its rejected rows' page: what the handlers in campaigns.ts render. */
@@ -78,12 +79,56 @@ export function campaignPageBody(req: Request, data: CampaignPageData): SafeHtml
           : ""
       }
     </dl>
+    ${costSection(campaign)}
     ${
       campaign.status === "draft"
         ? html`${report} ${controls(req, campaign, data.manage)} ${progress}`
         : html`${progress} ${controls(req, campaign, data.manage)} ${report}`
     }
     ${recipientsSection(data)}`;
+}
+
+/**
+ * What the campaign costs: the estimate before it starts (every accepted recipient charged once at the rate of the
+ * template's category, an upper bound) and what its messages cost so far, as Meta priced them.
+ */
+function costSection(campaign: CampaignDetail): SafeHtml {
+  const estimate = campaign.estimated_cost;
+  const running = campaign.running_cost;
+  return html`<section aria-labelledby="custo">
+    <h2 id="custo">Custo</h2>
+    <div class="cards" role="group" aria-label="Custo da campanha">
+      <div class="card">
+        <div>Custo estimado</div>
+        <div class="value">${formatBrl(estimate.amount_brl)}</div>
+        <div class="hint">
+          ${formatNumber(estimate.recipients)} destinatários × ${formatBrlRate(estimate.rate_brl)}
+          (${categoryLabel(estimate.category)})
+        </div>
+      </div>
+      <div class="card">
+        <div>Custo até agora</div>
+        <div class="value">${formatBrl(running.amount_brl)}</div>
+        <div class="hint">
+          ${formatNumber(running.charged_messages)} cobradas de ${formatNumber(running.priced_messages)} mensagens com
+          preço informado pela
+          Meta${
+            running.failed_messages === 1
+              ? " (1 falhou e não é cobrada)"
+              : running.failed_messages > 1
+                ? ` (${formatNumber(running.failed_messages)} falharam e não são cobradas)`
+                : ""
+          }
+        </div>
+      </div>
+    </div>
+    <p class="hint">
+      A estimativa é um teto: cada destinatário aceito cobrado uma vez pela tabela de preços. A Meta só cobra mensagens
+      entregues, reduz o preço de utilidade e autenticação por volume e, até 30/09/2026, não cobrava templates de
+      utilidade dentro da janela de atendimento. O custo até agora soma o preço que a Meta informou no status de cada
+      mensagem; o da conta inteira está em <a href="/custos">Custos</a>.
+    </p>
+  </section>`;
 }
 
 function recipientsSection({ campaign, recipients, outcome }: CampaignPageData): SafeHtml {

@@ -1,7 +1,7 @@
 import { templateShape, type CampaignView, type RecipientView } from "@gw/core";
 import type { MetaTemplate } from "@gw/meta";
 import { badge, pager, select, table } from "../views/components.ts";
-import { formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
+import { formatBrl, formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 
 /** What the Campanhas pages show of a campaign and its recipients: labels, progress, the CSV format. */
@@ -82,7 +82,16 @@ export function campaignListBody(options: {
     </form>
     ${table({
       caption: "Campanhas da conta, da mais nova à mais antiga",
-      headers: ["Campanha", "Status", "Número", "Template", "Destinatários", "Progresso", "Criada em"],
+      headers: [
+        "Campanha",
+        "Status",
+        "Número",
+        "Template",
+        "Destinatários",
+        "Progresso",
+        "Custo estimado",
+        "Criada em",
+      ],
       rows: campaigns.map((campaign) => [
         html`<a href="/campanhas/${campaign.id}">${campaign.name}</a>`,
         campaignBadge(campaign.status),
@@ -94,6 +103,7 @@ export function campaignListBody(options: {
             : ""
         }`,
         progressSummary(campaign),
+        formatBrl(campaign.estimated_cost.amount_brl),
         formatDateTime(campaign.created_at),
       ]),
       empty: status ? "Nenhuma campanha com este status." : "Nenhuma campanha ainda.",

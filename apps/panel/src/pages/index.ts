@@ -3,6 +3,7 @@ import { auditPage } from "./audit.ts";
 import { campaignsPage } from "./campaigns.ts";
 import { authPages } from "./auth.ts";
 import { conversationsPage } from "./conversations.ts";
+import { costsPage } from "./costs.ts";
 import { deliveriesPage } from "./deliveries.ts";
 import { integrationsPage } from "./integrations.ts";
 import { numbersPage } from "./numbers.ts";
@@ -24,6 +25,7 @@ export const SIGNED_IN_PAGES: readonly PanelPage[] = [
   templatesPage,
   conversationsPage,
   campaignsPage,
+  costsPage,
   auditPage,
   usersPage,
 ];

@@ -8,6 +8,7 @@ export const NAV = [
   { href: "/templates", label: "Templates" },
   { href: "/conversas", label: "Conversas" },
   { href: "/campanhas", label: "Campanhas" },
+  { href: "/custos", label: "Custos" },
   { href: "/auditoria", label: "Auditoria" },
   { href: "/usuarios", label: "Usuários" },
 ] as const;

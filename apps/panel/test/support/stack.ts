@@ -51,8 +51,14 @@ async function closeServer(server: Server): Promise<void> {
   });
 }
 
-export async function startPanelStack(options: { panelEnv?: Record<string, string> } = {}): Promise<PanelStack> {
-  const env = testEnv();
+/**
+ * The stack on the test database, or on `databaseUrl` (a database of the test's own: the cost ledger's rollup, which
+ * the dispatcher runs at start, is global).
+ */
+export async function startPanelStack(
+  options: { panelEnv?: Record<string, string>; databaseUrl?: string } = {},
+): Promise<PanelStack> {
+  const env = { ...testEnv(), ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}) };
   const executablePath = process.env.CHROMIUM_PATH;
   if (!executablePath)
     throw new Error("CHROMIUM_PATH ausente: rode os testes com `npm test` (ele instala o Chromium).");

@@ -79,3 +79,22 @@ export async function listBusinessNumbersWithQuality(
     }),
   );
 }
+
+export interface AccountNumberView {
+  phone_number_id: string;
+  display_number: string;
+  is_default: boolean;
+}
+
+/** The account's business numbers as people know them, the default first (no call to Meta). */
+export async function listAccountNumbers(deps: { db: Db }, input: { accountId: string }): Promise<AccountNumberView[]> {
+  const numbers = await deps.db.businessNumber.findMany({
+    where: { accountId: input.accountId },
+    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }, { id: "asc" }],
+  });
+  return numbers.map((number) => ({
+    phone_number_id: number.phoneNumberId,
+    display_number: number.displayNumber,
+    is_default: number.isDefault,
+  }));
+}

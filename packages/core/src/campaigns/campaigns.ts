@@ -11,6 +11,16 @@ import { findTemplate } from "../templates/find.ts";
 import { templateShape } from "../templates/shape.ts";
 import type { TemplateCache } from "../templates/cache.ts";
 import type { NumberThroughput } from "../throughput/throughput.ts";
+import { saoPauloDay, SEND_DAY_SQL } from "../pricing/days.ts";
+import { formatBrlUnits } from "../pricing/money.ts";
+import {
+  FALLBACK_CATEGORY,
+  loadRateCard,
+  priceMessages,
+  rateCardOf,
+  rateCategoryOf,
+  type RateCard,
+} from "../pricing/rate-card.ts";
 import { csvLine } from "./csv.ts";
 import {
   rowsFromCsv,
@@ -28,6 +38,33 @@ export interface CampaignActor {
 }
 
 export type CampaignProgress = Record<RecipientOutcome, number>;
+
+/**
+ * What the campaign would cost if every accepted recipient were charged once at the rate of the template's category
+ * (the rate card's, on the day it starts): an upper bound. Meta charges only delivered messages, lowers utility and
+ * authentication rates by volume tier, and until 30 Sep 2026 did not charge utility templates inside an open
+ * customer-service window.
+ */
+export interface CampaignCostEstimate {
+  currency: "BRL";
+  amount_brl: string;
+  rate_brl: string;
+  /** The pricing category whose rate was used: the template's, or marketing when the card has no rate for it. */
+  category: string;
+  recipients: number;
+}
+
+/** What the campaign's messages cost so far, as Meta priced them in their status webhooks (the cost ledger's way). */
+export interface CampaignRunningCost {
+  currency: "BRL";
+  amount_brl: string;
+  /** Messages Meta reported a pricing for; of them those charged (`type` regular, not failed) and those failed. */
+  priced_messages: number;
+  charged_messages: number;
+  failed_messages: number;
+  /** Charged messages of a category without a rate, estimated at the marketing rate. */
+  fallback_messages: number;
+}
 
 export interface CampaignView {
   id: string;
@@ -49,10 +86,12 @@ export interface CampaignView {
   rate_per_second: number;
   eta_seconds: number | null;
   estimated_completion_at: string | null;
+  estimated_cost: CampaignCostEstimate;
 }
 
 export interface CampaignDetail extends CampaignView {
   rejected_rows: RejectedRow[];
+  running_cost: CampaignRunningCost;
 }
 
 export interface RecipientView {
@@ -151,6 +190,80 @@ async function progressOf(sql: Sql, campaignIds: readonly string[]): Promise<Map
   return progress;
 }
 
+interface PricedOutcomeRow {
+  outcome: RecipientOutcome;
+  /** Null for a recipient whose message has no pricing (not sent yet, or not priced by Meta yet). */
+  day: string | null;
+  category: string | null;
+  type: string | null;
+  count: number;
+}
+
+/**
+ * One campaign's progress and the pricing of its messages, in one pass over its recipients (the detail's query;
+ * the list keeps `progressOf`, which reads no pricing).
+ */
+async function pricedProgressOf(
+  sql: Sql,
+  card: RateCard,
+  campaignId: string,
+): Promise<{ progress: CampaignProgress; running: CampaignRunningCost }> {
+  const { rows } = await sql.query<PricedOutcomeRow>({
+    name: "campaign-progress-priced",
+    text: `SELECT ${OUTCOME_SQL} AS outcome, CASE WHEN m.pricing IS NULL THEN NULL ELSE ${SEND_DAY_SQL}::text END AS day,
+        m.pricing->>'category' AS category, m.pricing->>'type' AS type, count(*)::int AS count
+      FROM campaign_recipients r LEFT JOIN messages m ON m.wamid = r.wamid
+      WHERE r.campaign_id = $1::uuid GROUP BY 1, 2, 3, 4`,
+    values: [campaignId],
+  });
+  const progress = { ...EMPTY_PROGRESS };
+  const sums = { priced: 0, charged: 0, failed: 0, costUnits: 0, fallback: 0 };
+  for (const row of rows) {
+    progress[row.outcome] += row.count;
+    if (row.day === null) continue;
+    // A sent recipient's outcome is its message's status: `failed` here is a message that failed after its pricing.
+    const priced = priceMessages(card, {
+      day: row.day,
+      category: row.category,
+      type: row.type,
+      messages: row.count,
+      failed: row.outcome === "failed" ? row.count : 0,
+    });
+    sums.priced += priced.messages;
+    sums.charged += priced.charged;
+    sums.failed += priced.failed;
+    sums.costUnits += priced.costUnits;
+    sums.fallback += priced.fallback;
+  }
+  return {
+    progress,
+    running: {
+      currency: "BRL",
+      amount_brl: formatBrlUnits(sums.costUnits),
+      priced_messages: sums.priced,
+      charged_messages: sums.charged,
+      failed_messages: sums.failed,
+      fallback_messages: sums.fallback,
+    },
+  };
+}
+
+/** The estimate of `row` with `card`, at the rates of the day it started (or will start). */
+function estimateOf(card: RateCard, row: CampaignRow, now: number): CampaignCostEstimate {
+  const day = saoPauloDay(row.started_at ?? row.start_at ?? new Date(now));
+  const templateCategory = row.template_category ? rateCategoryOf(row.template_category.toLowerCase()) : null;
+  const own = templateCategory ? card.rateOn(templateCategory, day) : null;
+  const rate = own ?? card.rateOn(FALLBACK_CATEGORY, day);
+  const units = rate?.units ?? 0;
+  return {
+    currency: "BRL",
+    amount_brl: formatBrlUnits(units * row.accepted_recipients),
+    rate_brl: formatBrlUnits(units),
+    category: own && templateCategory ? templateCategory : FALLBACK_CATEGORY,
+    recipients: row.accepted_recipients,
+  };
+}
+
 async function rateFactor(deps: CampaignReadDeps, phoneNumberId: string): Promise<number> {
   if (!deps.throughput) return 1;
   try {
@@ -160,11 +273,24 @@ async function rateFactor(deps: CampaignReadDeps, phoneNumberId: string): Promis
   }
 }
 
-async function toViews(deps: CampaignReadDeps, rows: readonly CampaignRow[]): Promise<CampaignView[]> {
-  const progress = await progressOf(
-    deps.db.sql,
-    rows.map((row) => row.id),
-  );
+/**
+ * Views of campaigns of one account. `known` carries what the caller already read (the detail's progress, read with
+ * its pricing, and the account's rate card).
+ */
+async function toViews(
+  deps: CampaignReadDeps,
+  rows: readonly CampaignRow[],
+  known: { progress?: Map<string, CampaignProgress>; card?: RateCard } = {},
+): Promise<CampaignView[]> {
+  const accountId = rows[0]?.account_id;
+  const [progress, card] = await Promise.all([
+    known.progress ??
+      progressOf(
+        deps.db.sql,
+        rows.map((row) => row.id),
+      ),
+    known.card ?? (accountId ? loadRateCard(deps.db.sql, { accountId }) : Promise.resolve(rateCardOf([]))),
+  ]);
   const factors = new Map<string, number>();
   for (const row of rows)
     if (!factors.has(row.phone_number_id))
@@ -202,6 +328,7 @@ async function toViews(deps: CampaignReadDeps, rows: readonly CampaignRow[]): Pr
         eta !== null && (row.status === "running" || row.status === "scheduled")
           ? new Date(from + eta * 1000).toISOString()
           : null,
+      estimated_cost: estimateOf(card, row, now),
     };
   });
 }
@@ -215,21 +342,23 @@ async function loadCampaign(db: Db, accountId: string, campaignId: string): Prom
   return rows[0] ?? null;
 }
 
-/** A campaign with its progress, ETA and the rows its validation refused. */
+/** A campaign with its progress, ETA, estimated and running cost, and the rows its validation refused. */
 export async function getCampaign(
   deps: CampaignReadDeps,
   input: { accountId: string; campaignId: string },
 ): Promise<CampaignDetail> {
   const row = await loadCampaign(deps.db, input.accountId, input.campaignId);
   if (!row) throw notFound();
-  const [view] = await toViews(deps, [row]);
+  const card = await loadRateCard(deps.db.sql, { accountId: row.account_id });
+  const { progress, running } = await pricedProgressOf(deps.db.sql, card, row.id);
+  const [view] = await toViews(deps, [row], { progress: new Map([[row.id, progress]]), card });
   const { rows } = await deps.db.sql.query<{ rejected: RejectedRow[] | null }>({
     name: "campaign-rejected-rows",
     text: `SELECT rejected_rows AS rejected FROM campaigns WHERE id = $1::uuid`,
     values: [row.id],
   });
   if (!view) throw notFound();
-  return { ...view, rejected_rows: rows[0]?.rejected ?? [] };
+  return { ...view, rejected_rows: rows[0]?.rejected ?? [], running_cost: running };
 }
 
 /**

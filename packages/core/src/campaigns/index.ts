@@ -14,9 +14,11 @@ export {
 export type {
   CampaignActor,
   CampaignControlDeps,
+  CampaignCostEstimate,
   CampaignDetail,
   CampaignProgress,
   CampaignReadDeps,
+  CampaignRunningCost,
   CampaignView,
   CampaignWaker,
   CreateCampaignInput,

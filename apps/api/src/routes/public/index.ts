@@ -12,6 +12,7 @@ import * as deliveries from "./deliveries.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
+import * as usage from "./usage.ts";
 import * as validate from "./validate.ts";
 import * as window from "./window.ts";
 
@@ -45,4 +46,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   campaignsExport,
   campaignsStart,
   campaignsControl,
+  usage,
 ];

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { createAccount } from "@gw/core";
+import { eventually, isolatedDatabase, silentLogger, testActor, testEnv } from "@gw/testkit";
+import { createDispatcher, type Dispatcher } from "../src/index.ts";
+import { testConfig, testSettings } from "./support.ts";
+
+// The dispatcher runs the cost ledger's daily rollup as a maintenance task: at start it rolls the closed São Paulo
+// days of priced messages, and leaves today's to the live aggregation. A database of its own (the rollup is global).
+
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
+let dispatcher: Dispatcher | undefined;
+
+beforeAll(async () => {
+  database = await isolatedDatabase();
+});
+
+afterAll(async () => {
+  await dispatcher?.stop();
+  await database.drop();
+});
+
+describe("dispatcher pricing rollup", () => {
+  it("rolls yesterday's priced messages at start, not today's, and records how far it got", async () => {
+    const db = database.db;
+    const { id: accountId } = await createAccount({ db }, { name: "Padaria", actor: testActor });
+    const pricing = { pricing_model: "PMP", category: "marketing", type: "regular" };
+    const sent = (wamid: string, createdAt: Date) =>
+      db.message.create({
+        data: {
+          accountId,
+          phoneNumberId: "1000",
+          to: "5511999990000",
+          wamid,
+          kind: "template",
+          status: "sent",
+          createdAt,
+          pricing,
+        },
+      });
+    await sent("wamid.ontem", new Date(Date.now() - 36 * 3600_000));
+    await sent("wamid.agora", new Date());
+
+    const env = testEnv();
+    dispatcher = createDispatcher(
+      testConfig(testSettings({ databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix })),
+      { logger: silentLogger, db },
+    );
+    await dispatcher.start();
+
+    const state = await eventually(() => db.pricingRollupState.findUnique({ where: { id: "messages" } }), {
+      what: "the rollup run at start",
+    });
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
+    expect(state.rolledBefore.toISOString().slice(0, 10)).toBe(today);
+    const rows = await db.messagePricingDay.findMany({ where: { accountId } });
+    // One message 36 h ago: yesterday or the day before in São Paulo, never today.
+    expect(rows.map((row) => [row.category, row.pricingType, row.messages])).toEqual([["marketing", "regular", 1]]);
+    expect((rows[0]?.day.toISOString().slice(0, 10) ?? today) < today).toBe(true);
+  });
+});
