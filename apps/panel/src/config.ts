@@ -13,6 +13,8 @@ export const panelConfigSchema = z.object({
     .min(0.1)
     .max(24 * 30)
     .default(12),
+  /** Media downloads from Meta served at once by one panel process; more wait briefly for a turn, then get 503. */
+  PANEL_MEDIA_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(8),
   /** Failed sign-ins allowed per email and per client address within PANEL_LOGIN_WINDOW_MINUTES. */
   PANEL_LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(8),
   PANEL_LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
