@@ -79,7 +79,12 @@ export function buildPanelDeps(
       maxFailuresPerIp: config.PANEL_LOGIN_MAX_FAILURES_PER_IP,
       windowMinutes: config.PANEL_LOGIN_WINDOW_MINUTES,
     }),
-    session: { secure: config.PANEL_COOKIE_SECURE, ttlMs: config.PANEL_SESSION_TTL_HOURS * 3600_000 },
+    session: {
+      secure: config.PANEL_COOKIE_SECURE,
+      ttlMs: config.PANEL_SESSION_TTL_HOURS * 3600_000,
+      maxAgeMs: config.PANEL_SESSION_MAX_HOURS * 3600_000,
+      reauthIdleMs: config.PANEL_REAUTH_IDLE_MINUTES * 60_000,
+    },
     mediaSlots: createDownloadSlots({ max: config.PANEL_MEDIA_MAX_CONCURRENT }),
     integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
       ? DEVELOPMENT_INTEGRATION_POLICY
