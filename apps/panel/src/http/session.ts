@@ -95,6 +95,13 @@ function sameToken(a: string, b: string): boolean {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Whether an `Origin` header names another host; a malformed one counts as another (refused, never a 500). */
+function isForeignOrigin(origin: string, host: string | undefined): boolean {
+  if (origin === "null") return false;
+  if (!URL.canParse(origin)) return true;
+  return new URL(origin).host !== host;
+}
+
 /**
  * Every state-changing request must carry the form's token, and must not come from another site (Sec-Fetch-Site,
  * then Origin, as defence in depth next to the SameSite=Strict cookie).
@@ -106,7 +113,7 @@ export function verifyCsrf(options: SessionOptions): RequestHandler {
     if (site && site !== "same-origin" && site !== "none")
       return next(new PanelHttpError(403, "Requisição recusada: ela não veio do painel."));
     const origin = req.header("origin");
-    if (origin && origin !== "null" && new URL(origin).host !== req.header("host"))
+    if (origin && isForeignOrigin(origin, req.header("host")))
       return next(new PanelHttpError(403, "Requisição recusada: ela não veio do painel."));
     const body: unknown = req.body;
     const sent =

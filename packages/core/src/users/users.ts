@@ -316,7 +316,11 @@ export async function invitePanelUser(
 ): Promise<{ invite: PanelInviteView; token: string }> {
   const email = normalizeEmail(input.email);
   const role = checkRole(input.role);
-  if (await deps.db.panelUser.findUnique({ where: { email } }))
+  // A user of THIS account is refused (the owner sees them in the list anyway). A user of another account is
+  // invited exactly like a new email: the same answer after the same statements, so the invite form cannot tell
+  // whether an email has access to some other tenant. Accepting such an invite is refused (one email, one account).
+  const existing = await deps.db.panelUser.findUnique({ where: { email }, select: { accountId: true } });
+  if (existing?.accountId === input.accountId)
     throw new PanelUserError("email_taken", "Já existe um usuário com este e-mail.");
   const token = randomBytes(24).toString("base64url");
   return deps.db.$transaction(async (tx) => {
@@ -431,7 +435,12 @@ export async function acceptPanelInvite(
       return view(row);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new PanelUserError("email_taken", "Já existe um usuário com este e-mail.");
+    // The email has access through another account (invitePanelUser invites it like any new email).
+    if (isUniqueViolation(error))
+      throw new PanelUserError(
+        "email_taken",
+        "Este e-mail já tem acesso ao painel por outra conta, e um e-mail entra em uma conta só. Entre com ele, ou peça o convite para outro e-mail.",
+      );
     throw error;
   }
 }
