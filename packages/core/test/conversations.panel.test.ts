@@ -270,12 +270,6 @@ describe("openInboundMedia", () => {
         r.path.startsWith("/whatsapp_business/attachments/"),
       ).length;
 
-    const small = await openInboundMedia(
-      { db, meta },
-      { actor: testActor, accountId: a.accountId, inboundMessageId: await sticker(400 * 1024) },
-    );
-    expect(Buffer.concat((await small.body.toArray()) as Buffer[]).length).toBe(400 * 1024);
-
     const large = await sticker(500 * 1024 + 1);
     const before = await downloads();
     const refused = await expectApiError(
@@ -290,6 +284,13 @@ describe("openInboundMedia", () => {
         where: { action: { endsWith: "media.opened" }, target: `inbound_message:${large}` },
       }),
     ).toBe(0);
+
+    // Within the cap, the sticker opens.
+    const small = await openInboundMedia(
+      { db, meta },
+      { actor: testActor, accountId: a.accountId, inboundMessageId: await sticker(400 * 1024) },
+    );
+    expect(Buffer.concat((await small.body.toArray()) as Buffer[]).length).toBe(400 * 1024);
   });
 
   it("maps the provider's failures: unavailable on a 500, not_found once Meta dropped the media, too large", async () => {

@@ -17,6 +17,8 @@ const PASSWORD = "senha-certa-do-teste-1";
 let db: Db;
 let panel: RunningApp;
 let email: string;
+/** Password checks the first test ran. */
+let phaseOne = 0;
 
 beforeAll(async () => {
   const env = testEnv();
@@ -81,12 +83,14 @@ describe("a running panel under parallel sign-in guesses", () => {
     const form = await signInForm();
     const statuses = await Promise.all(Array.from({ length: GUESSES }, () => guess(form, email)));
     const checked = checks();
-    expect({ checked, unexpected: statuses.filter((s) => s !== 401 && s !== 429) }).toEqual({
-      checked: PER_EMAIL,
-      unexpected: [],
-    });
-    // Each check answered 401; everything else was refused before any check.
-    expect(statuses.filter((s) => s === 401)).toHaveLength(checked);
+    // Each check answered 401; everything else was refused (429) before any check.
+    expect({
+      wrongPassword: statuses.filter((s) => s === 401).length,
+      unexpected: statuses.filter((s) => s !== 401 && s !== 429),
+    }).toEqual({ wrongPassword: checked, unexpected: [] });
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(PER_EMAIL);
+    phaseOne = checked;
     // The right password now waits for the window like any guess: it is not checked either.
     const right = await fetch(`${panel.url}/entrar`, {
       method: "POST",
@@ -95,7 +99,7 @@ describe("a running panel under parallel sign-in guesses", () => {
       body: new URLSearchParams({ email, password: PASSWORD, _csrf: form.csrf }).toString(),
     });
     expect(right.status).toBe(429);
-    expect(checks()).toBe(PER_EMAIL);
+    expect(checks()).toBe(phaseOne);
   }, 120_000);
 
   it(`${GUESSES} simultaneous guesses for ${GUESSES} different emails from one address: at most ${PER_ADDRESS} checks in all`, async () => {
@@ -105,10 +109,14 @@ describe("a running panel under parallel sign-in guesses", () => {
         guess(form, `ninguem-${i}-${randomBytes(2).toString("hex")}@exemplo.com.br`),
       ),
     );
-    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    const checked = checks() - phaseOne;
+    expect({
+      wrongPassword: statuses.filter((s) => s === 401).length,
+      unexpected: statuses.filter((s) => s !== 401 && s !== 429),
+    }).toEqual({ wrongPassword: checked, unexpected: [] });
+    expect(checked).toBeGreaterThan(0);
     // The first test's checks took their points from this address too.
-    expect(checks()).toBe(PER_ADDRESS);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(PER_ADDRESS - PER_EMAIL);
+    expect(phaseOne + checked).toBeLessThanOrEqual(PER_ADDRESS);
     if (panel.process.child.exitCode !== null) throw new Error(`the panel exited:\n${tail(panel)}`);
   }, 120_000);
 });

@@ -42,10 +42,7 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
   });
 
   return {
-    /**
-     * Takes the attempt's points before the check. When either budget is spent, the other one's point is given
-     * back at once (a refused attempt checks nothing, so it costs the other budget nothing).
-     */
+    /** Takes the attempt's points before the check; a refused attempt gives them back (it checks nothing). */
     async admit(email: string, ip: string): Promise<AttemptAdmission> {
       const address = clientAddressKey(ip);
       // consume() is one Redis script each: the count and the decision are one step, whatever runs alongside.
@@ -58,9 +55,14 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
           result.status === "rejected" && !(result.reason instanceof RateLimiterRes),
       );
       if (failure || refused.length > 0) {
+        // Refused: both points go back, the refused budget's too (its count rose past the limit all the same), so
+        // the counts hold only checks that ran. A refusal then costs neither budget, and a flood refused by one
+        // budget does not lift the other past its limit. Overlapping points only ever refuse more, never admit more.
+        const taken = (result: PromiseSettledResult<RateLimiterRes>) =>
+          result.status === "fulfilled" || result.reason instanceof RateLimiterRes;
         await Promise.all([
-          byEmail.status === "fulfilled" ? perEmail.reward(email, 1) : null,
-          byIp.status === "fulfilled" ? perIp.reward(address, 1) : null,
+          taken(byEmail) ? perEmail.reward(email, 1) : null,
+          taken(byIp) ? perIp.reward(address, 1) : null,
         ]);
         // Anything but "over the limit" (Redis down) propagates, and no password is checked.
         if (failure) throw failure.reason;
