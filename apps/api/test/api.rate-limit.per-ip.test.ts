@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
-import { clientAddressKey } from "../src/http/rate-limit.ts";
+import { clientAddressKey } from "@gw/http";
 
 // Refused API keys are limited per client address, before the key is looked up: past API_AUTH_FAILURES_PER_IP
 // refusals in the window, the address gets 429 `api_rate_limited` with Retry-After and its keys cost no lookup.

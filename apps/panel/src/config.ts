@@ -8,11 +8,26 @@ export const panelConfigSchema = z.object({
   PANEL_PUBLIC_URL: env.httpUrl().default("http://127.0.0.1:8083"),
   /** Secure cookies (https). Only a local development stack on http://127.0.0.1 sets false. */
   PANEL_COOKIE_SECURE: env.bool(true),
+  /** A session ends after this long without use (sliding). */
   PANEL_SESSION_TTL_HOURS: z.coerce
     .number()
     .min(0.1)
     .max(24 * 30)
     .default(12),
+  /** A session ends this long after sign-in, however much it is used. */
+  PANEL_SESSION_MAX_HOURS: z.coerce
+    .number()
+    .min(0.1)
+    .max(24 * 30)
+    .default(12),
+  /** Managing users and revealing a signing secret ask for the password again after this long without doing so. */
+  PANEL_REAUTH_IDLE_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
+  /** Media downloads from Meta served at once by one panel process; more wait briefly for a turn, then get 503. */
+  PANEL_MEDIA_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(8),
   /** Failed sign-ins allowed per email and per client address within PANEL_LOGIN_WINDOW_MINUTES. */
   PANEL_LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(8),
   PANEL_LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),

@@ -23,6 +23,7 @@ import type { Logger } from "@gw/logger";
 import type { MetaClient } from "@gw/meta";
 import { createCampaignControls, createProvider, createReadReceipts, createTemplateCatalogue } from "@gw/wiring";
 import type { PanelConfig } from "./config.ts";
+import { createDownloadSlots, type DownloadSlots } from "./http/download-slots.ts";
 import { createLoginThrottle, type LoginThrottle } from "./http/throttle.ts";
 import type { SessionOptions } from "./http/session.ts";
 
@@ -40,6 +41,8 @@ export interface PanelDeps {
   logger: Logger;
   throttle: LoginThrottle;
   session: SessionOptions;
+  /** Media downloads from Meta this process serves at once (PANEL_MEDIA_MAX_CONCURRENT). */
+  mediaSlots: DownloadSlots;
   integrationPolicy: IntegrationPolicy;
   /** Campaign controls give the campaign its tick job here (apps/campaign-worker runs it), as the API's do. */
   campaignQueue: CampaignQueue;
@@ -84,7 +87,13 @@ export function buildPanelDeps(
       maxFailuresPerIp: config.PANEL_LOGIN_MAX_FAILURES_PER_IP,
       windowMinutes: config.PANEL_LOGIN_WINDOW_MINUTES,
     }),
-    session: { secure: config.PANEL_COOKIE_SECURE, ttlMs: config.PANEL_SESSION_TTL_HOURS * 3600_000 },
+    session: {
+      secure: config.PANEL_COOKIE_SECURE,
+      ttlMs: config.PANEL_SESSION_TTL_HOURS * 3600_000,
+      maxAgeMs: config.PANEL_SESSION_MAX_HOURS * 3600_000,
+      reauthIdleMs: config.PANEL_REAUTH_IDLE_MINUTES * 60_000,
+    },
+    mediaSlots: createDownloadSlots({ max: config.PANEL_MEDIA_MAX_CONCURRENT }),
     integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
       ? DEVELOPMENT_INTEGRATION_POLICY
       : PRODUCTION_INTEGRATION_POLICY,

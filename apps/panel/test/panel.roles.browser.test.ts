@@ -20,8 +20,11 @@ function postRoutes(stack: PanelStack): string[] {
 
 /** Owner-only areas (capabilities users.manage and keys.manage of http/roles.ts). */
 const OWNER_ONLY = /^\/(chaves|usuarios)(\/|$)/;
-/** A viewer's own bookkeeping (marking template notices read) is not a change to the account. */
-const VIEWER_OWN = /\/avisos?(\/|$)/;
+/**
+ * A viewer's own bookkeeping is not a change to the account: marking template notices read, and confirming one's
+ * own password (it only restarts the session's re-authentication clock).
+ */
+const VIEWER_OWN = /\/avisos?(\/|$)|^\/confirmar-senha$/;
 
 /** The route with each `:param` filled: the role check comes before any lookup, so any value will do. */
 const concrete = (path: string) => path.replace(/:\w+/g, () => randomUUID());

@@ -233,12 +233,14 @@ describe("openInboundMedia", () => {
     );
     expect(file.contentType).toBe("image/png");
     expect(file.type).toBe("image");
-    expect(file.bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
+    const bytes = Buffer.concat((await file.body.toArray()) as Buffer[]);
+    expect(file.contentLength).toBe(bytes.length);
+    expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
     const row = await db.inboundMessage.findUniqueOrThrow({ where: { id: inboundIds.xImage ?? "" } });
     const held = (await control<{ media: { id: string; sha256: string }[] }>(gateway.sandbox, "/media")).media.find(
       (m) => m.id === row.mediaId,
     );
-    expect(createHash("sha256").update(file.bytes).digest("hex")).toBe(held?.sha256);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(held?.sha256);
   });
 
   it("is not_found for another account's message, a message without media and an id that is no uuid", async () => {
@@ -254,6 +256,41 @@ describe("openInboundMedia", () => {
       );
     // Refused before any call to the provider.
     expect((await control<unknown[]>(gateway.sandbox, "/requests")).length).toBe(before);
+  });
+
+  it("caps each media by its type's WhatsApp limit: a sticker past 500 KB is refused before any byte is downloaded", async () => {
+    const sticker = async (bytes: number) =>
+      inbound({
+        from: Y,
+        type: "sticker",
+        media: { mime_type: "image/webp", animated: true, data: Buffer.alloc(bytes, 1).toString("base64") },
+      });
+    const downloads = async () =>
+      (await control<{ path: string }[]>(gateway.sandbox, "/requests")).filter((r) =>
+        r.path.startsWith("/whatsapp_business/attachments/"),
+      ).length;
+
+    const large = await sticker(500 * 1024 + 1);
+    const before = await downloads();
+    const refused = await expectApiError(
+      openInboundMedia({ db, meta }, { actor: testActor, accountId: a.accountId, inboundMessageId: large }),
+      "payload_too_large",
+    );
+    expect(refused.message).toMatch(/grande demais/);
+    expect(await downloads()).toBe(before);
+    // Not audited as opened: nothing left the gateway.
+    expect(
+      await db.auditEntry.count({
+        where: { action: { endsWith: "media.opened" }, target: `inbound_message:${large}` },
+      }),
+    ).toBe(0);
+
+    // Within the cap, the sticker opens.
+    const small = await openInboundMedia(
+      { db, meta },
+      { actor: testActor, accountId: a.accountId, inboundMessageId: await sticker(400 * 1024) },
+    );
+    expect(Buffer.concat((await small.body.toArray()) as Buffer[]).length).toBe(400 * 1024);
   });
 
   it("maps the provider's failures: unavailable on a 500, not_found once Meta dropped the media, too large", async () => {

@@ -123,8 +123,8 @@ describe("panel users of an account", () => {
     const owner = await member(accountId, "owner");
     const viewer = await member(accountId, "viewer");
     const stranger = await member((await createAccount({ db }, { actor: testActor, name: "Outra" })).id, "viewer");
-    const { token } = await createPanelSession({ db }, { userId: viewer.id, ttlMs: 3600_000 });
-    expect(await loadPanelSession({ db }, { token, ttlMs: 3600_000 })).not.toBeNull();
+    const { token } = await createPanelSession({ db }, { userId: viewer.id, ttlMs: 3600_000, maxAgeMs: 3600_000 });
+    expect(await loadPanelSession({ db }, { token, ttlMs: 3600_000, maxAgeMs: 3600_000 })).not.toBeNull();
 
     expect(
       await refusal(
@@ -139,7 +139,7 @@ describe("panel users of an account", () => {
     expect(await db.panelUser.findUnique({ where: { id: stranger.id } })).not.toBeNull();
 
     await removePanelUser({ db }, { accountId, userId: viewer.id, actor: { id: "panel:t", origin: "panel" } });
-    expect(await loadPanelSession({ db }, { token, ttlMs: 3600_000 })).toBeNull();
+    expect(await loadPanelSession({ db }, { token, ttlMs: 3600_000, maxAgeMs: 3600_000 })).toBeNull();
     expect((await listPanelUsers({ db }, { accountId })).users.map((u) => u.id)).toEqual([owner.id]);
   });
 

@@ -32,9 +32,9 @@ describe("expired panel sessions purge", () => {
         actor: testActor,
       },
     );
-    const live = await createPanelSession({ db }, { userId: user.id, ttlMs: 3_600_000 });
+    const live = await createPanelSession({ db }, { userId: user.id, ttlMs: 3_600_000, maxAgeMs: 3_600_000 });
     const expired = await Promise.all(
-      [1, 2, 3].map(() => createPanelSession({ db }, { userId: user.id, ttlMs: 3_600_000 })),
+      [1, 2, 3].map(() => createPanelSession({ db }, { userId: user.id, ttlMs: 3_600_000, maxAgeMs: 3_600_000 })),
     );
     await db.panelSession.updateMany({
       where: { userId: user.id, NOT: { csrfToken: live.csrfToken } },
@@ -44,6 +44,8 @@ describe("expired panel sessions purge", () => {
     expect(await purgeExpiredPanelSessions({ db }, { batchSize: 2 })).toBeGreaterThanOrEqual(expired.length);
 
     expect(await db.panelSession.count({ where: { userId: user.id } })).toBe(1);
-    expect(await loadPanelSession({ db }, { token: live.token, ttlMs: 3_600_000 })).toMatchObject({ userId: user.id });
+    expect(await loadPanelSession({ db }, { token: live.token, ttlMs: 3_600_000, maxAgeMs: 3_600_000 })).toMatchObject({
+      userId: user.id,
+    });
   });
 });

@@ -1,4 +1,5 @@
-// The HTTP edges' shared middleware (the API and the panel): the request id and the one log line per request.
+// The HTTP edges' shared middleware (the API and the panel): the request id, the one log line per request, and the
+// client address that per-address limits count.
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
@@ -22,6 +23,23 @@ export function routeTemplate(req: Request): string | undefined {
   const route: unknown = req.route;
   if (typeof route !== "object" || route === null || !("path" in route)) return undefined;
   return typeof route.path === "string" && route.path ? `${req.baseUrl}${route.path}` : undefined;
+}
+
+/**
+ * The address a per-address limit counts: IPv4 as is, IPv6 by its /64 (one host commonly holds a whole /64, so
+ * counting single IPv6 addresses would give one client 2^64 budgets). Used by the API's and the panel's limits.
+ */
+export function clientAddressKey(ip: string): string {
+  const address = ip.split("%")[0] ?? ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(":")) return address;
+  const [head = "", tail] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0");
+  const groups = [...left, ...zeros, ...right].slice(0, 4);
+  return `${groups.map((group) => (Number.parseInt(group, 16) || 0).toString(16)).join(":")}::/64`;
 }
 
 export interface RequestContextOptions {

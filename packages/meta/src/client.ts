@@ -1,5 +1,6 @@
-import got, { CancelError, RequestError, TimeoutError } from "got";
-import type { Got, Response } from "got";
+import { Transform, type Readable } from "node:stream";
+import got, { RequestError, TimeoutError } from "got";
+import type { Got, PlainResponse, Response } from "got";
 import type { Logger } from "@gw/logger";
 import {
   MetaApiError,
@@ -13,8 +14,8 @@ import type {
   GraphMessagePayload,
   GraphReadReceiptPayload,
   GraphSendResponse,
-  MetaMediaFile,
   MetaMediaInfo,
+  MetaMediaStream,
   MetaPhoneNumber,
   MetaSendResult,
   MetaTemplate,
@@ -31,7 +32,10 @@ export interface MetaClientOptions {
   timeoutMs: number;
   /** Largest media download accepted, in bytes; default 100 MiB (Meta's largest media, documents). */
   maxMediaBytes?: number;
-  /** Time limit of one media download; default the larger of timeoutMs and 60 s. */
+  /**
+   * Media downloads: how long the answer may take to start, and the longest gap between its bytes; default the
+   * larger of timeoutMs and 60 s. A whole download ends within 10 minutes.
+   */
   mediaTimeoutMs?: number;
   /**
    * Hosts whose media URLs get the token (https only), besides `baseUrl`'s own origin; default Meta's media host
@@ -59,11 +63,13 @@ export interface MetaClient {
   /** A media's short-lived download URL and metadata; MetaApiError (e.g. unknown or expired media) or MetaReadError. */
   getMedia(mediaId: string): Promise<MetaMediaInfo>;
   /**
-   * The bytes at a media URL from getMedia, fetched with the token. Only URLs on a trusted host are fetched (Meta's
-   * media host or `baseUrl`'s origin), redirects are not followed, and the body is cut off past `maxBytes`
-   * (default: the client's maxMediaBytes); MetaApiError or MetaReadError.
+   * The media at a URL from getMedia, fetched with the token and handed on as a stream (never held whole in
+   * memory). Only URLs on a trusted host are fetched (Meta's media host or `baseUrl`'s origin), redirects are not
+   * followed. Resolves once Meta answered with the file: MetaApiError or MetaReadError before that; a length
+   * announced past `maxBytes` (default: the client's maxMediaBytes) is `too_large` at once, and a body that grows
+   * past it fails the stream with `too_large`, as a cut connection fails it with a MetaReadError.
    */
-  downloadMedia(url: string, options?: { maxBytes?: number }): Promise<MetaMediaFile>;
+  streamMedia(url: string, options?: { maxBytes?: number }): Promise<MetaMediaStream>;
   /**
    * Mark an inbound message read, with the typing indicator when `typing`; resolves when Meta answered
    * `{"success": true}`. MetaApiError (refused, e.g. an unknown message), MetaUnavailableError or MetaReadError.
@@ -80,6 +86,8 @@ const TEMPLATE_FIELDS =
 
 const PHONE_NUMBER_FIELDS = "id,display_phone_number,verified_name,quality_rating,messaging_limit_tier,throughput";
 const DEFAULT_MAX_MEDIA_BYTES = 100 * 1024 * 1024;
+/** A media download ends within this, however slowly its reader takes it (a stalled browser frees its turn). */
+const MEDIA_STREAM_DEADLINE_MS = 10 * 60_000;
 /** Where Meta serves media downloads (the `url` of GET /{media-id}). */
 const META_MEDIA_HOSTS = ["lookaside.fbsbx.com"];
 
@@ -372,7 +380,7 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     return url.protocol === "https:" && url.port === "" && trustedMediaHosts.has(url.hostname.toLowerCase());
   }
 
-  async function downloadMedia(url: string, downloadOptions: { maxBytes?: number } = {}): Promise<MetaMediaFile> {
+  async function streamMedia(url: string, downloadOptions: { maxBytes?: number } = {}): Promise<MetaMediaStream> {
     const target = URL.canParse(url) ? new URL(url) : null;
     if (!target || !isTrustedMediaUrl(target)) {
       // Only the host is logged: the URL itself is a short-lived credential.
@@ -381,40 +389,58 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     }
     const maxBytes = downloadOptions.maxBytes ?? maxMediaBytes;
     const logFields = { host: target.host };
-    const request = reader.get(target, {
-      responseType: "buffer",
+    const tooLarge = () => {
+      logger?.warn("meta.media.too_large", { ...logFields, maxBytes });
+      return new MetaReadError("too_large", `A mídia passa do limite de ${maxBytes} bytes.`);
+    };
+    // A stream, never retried (its bytes go on to the caller as they come). The answer must start within the
+    // media time limit, no gap between bytes may last longer, and the whole download ends within the deadline.
+    const request = http.stream(target, {
       headers: { accept: "*/*" },
-      timeout: { request: mediaTimeoutMs },
+      timeout: { request: MEDIA_STREAM_DEADLINE_MS, response: mediaTimeoutMs, socket: mediaTimeoutMs },
     });
-    let tooLarge = false;
-    // `on` returns the same request, awaited below.
-    void request.on("downloadProgress", (progress) => {
-      // Announced (Content-Length) or actual size over the cap: stop reading at once.
-      if ((progress.total ?? 0) > maxBytes || progress.transferred > maxBytes) {
-        tooLarge = true;
-        request.cancel();
-      }
-    });
-    let response: Response<Buffer>;
+    let response: PlainResponse;
     try {
-      response = await request;
+      response = await new Promise<PlainResponse>((resolve, reject) => {
+        request.once("response", resolve);
+        request.once("error", reject);
+      });
     } catch (cause) {
-      if (tooLarge || cause instanceof CancelError) {
-        logger?.warn("meta.media.too_large", { ...logFields, maxBytes });
-        throw new MetaReadError("too_large", `A mídia passa do limite de ${maxBytes} bytes.`, { cause });
-      }
       throw readFailure(cause, "a mídia", logFields);
     }
     const status = response.statusCode;
     if (status < 200 || status >= 300) {
-      const body = parseJson(response.body.toString("utf8"));
-      throw answerFailure(status, body, "a mídia", logFields);
+      // Meta's refusal is a small JSON envelope; more than that is not read.
+      const text = await readAtMost(request, 64 * 1024).catch(() => "");
+      throw answerFailure(status, parseJson(text), "a mídia", logFields);
     }
+    const announced = Number(response.headers["content-length"] ?? Number.NaN);
+    const contentLength = Number.isSafeInteger(announced) && announced >= 0 ? announced : null;
+    if (contentLength !== null && contentLength > maxBytes) {
+      request.destroy();
+      throw tooLarge();
+    }
+    let received = 0;
+    const body = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        if (received > maxBytes) done(tooLarge());
+        else done(null, chunk);
+      },
+      flush(done) {
+        logger?.info("meta.media.downloaded", { ...logFields, bytes: received });
+        done();
+      },
+    });
+    request.on("error", (cause) => body.destroy(readFailure(cause, "a mídia", logFields)));
+    // A reader that stops early (the browser went away) or a body past the cap ends the download at once.
+    body.once("close", () => request.destroy());
+    request.pipe(body);
     const contentType = response.headers["content-type"];
-    logger?.info("meta.media.downloaded", { ...logFields, bytes: response.body.length });
     return {
-      bytes: response.body,
       contentType: typeof contentType === "string" && contentType !== "" ? contentType : "application/octet-stream",
+      contentLength,
+      body,
     };
   }
 
@@ -444,7 +470,7 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     throw new MetaReadError("bad_response", `Meta respondeu ${response.statusCode} sem confirmar a leitura.`);
   }
 
-  return { sendMessage, listTemplates, getPhoneNumber, getMedia, downloadMedia, markRead };
+  return { sendMessage, listTemplates, getPhoneNumber, getMedia, streamMedia, markRead };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -530,4 +556,20 @@ function readTemplate(raw: unknown): MetaTemplate | null {
     category: typeof category === "string" ? category : "",
     components: list as MetaTemplateComponent[],
   };
+}
+
+/** Up to `limit` bytes of a stream as UTF-8 text; the stream is destroyed afterwards. */
+async function readAtMost(stream: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
 }

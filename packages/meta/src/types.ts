@@ -2,6 +2,7 @@
  * Graph API shapes of the WhatsApp Cloud API as this service uses them
  * (see /work/shared/reference/meta-cloud-api.md, sections C, D and E).
  */
+import type { Readable } from "node:stream";
 
 // ---------------------------------------------------------------------------------------------
 // Template listing (GET /{WABA-ID}/message_templates)
@@ -288,9 +289,12 @@ export interface MetaMediaInfo {
   fileSize: number | null;
 }
 
-/** The bytes of a media, downloaded from its URL with the token. */
-export interface MetaMediaFile {
-  bytes: Buffer;
+/** A media being downloaded from its URL with the token: what Meta announced, and its bytes as they come. */
+export interface MetaMediaStream {
   /** The answer's Content-Type, or application/octet-stream when it had none. */
   contentType: string;
+  /** The answer's Content-Length, when it gave one (never past the cap). */
+  contentLength: number | null;
+  /** The bytes; fails with MetaReadError (`too_large`, `network`, `timeout`) when the download does. */
+  body: Readable;
 }

@@ -53,6 +53,16 @@ async function inbound(type: string, media: Record<string, unknown> = {}): Promi
   return item;
 }
 
+/** streamMedia read to the end: its type and bytes. */
+async function download(
+  client: MetaClient,
+  url: string,
+  options: { maxBytes?: number } = {},
+): Promise<{ contentType: string; contentLength: number | null; bytes: Buffer }> {
+  const file = await client.streamMedia(url, options);
+  return { ...file, bytes: Buffer.concat((await file.body.toArray()) as Buffer[]) };
+}
+
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => {
@@ -87,7 +97,7 @@ async function startServer(
   };
 }
 
-describe("getMedia and downloadMedia against the sandbox", () => {
+describe("getMedia and streamMedia against the sandbox", () => {
   it("reads a media's metadata and downloads exactly its bytes with the token", async () => {
     const media = await inbound("image", { mime_type: "image/png" });
     const info = await meta.getMedia(media.id);
@@ -98,7 +108,7 @@ describe("getMedia and downloadMedia against the sandbox", () => {
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       fileSize: expect.any(Number),
     });
-    const file = await meta.downloadMedia(info.url);
+    const file = await download(meta, info.url);
     expect(file.contentType).toBe("image/png");
     expect(file.bytes.length).toBe(info.fileSize);
     expect(createHash("sha256").update(file.bytes).digest("hex")).toBe(info.sha256);
@@ -117,7 +127,7 @@ describe("getMedia and downloadMedia against the sandbox", () => {
     const media = await inbound("image");
     const info = await meta.getMedia(media.id);
     await control(sandbox.url, "reset", {});
-    const error = await failure(meta.downloadMedia(info.url));
+    const error = await failure(download(meta, info.url));
     expect(error).toBeInstanceOf(MetaApiError);
     expect(error).toMatchObject({ code: 100, httpStatus: 404 });
   });
@@ -135,13 +145,50 @@ describe("getMedia and downloadMedia against the sandbox", () => {
       maxMediaBytes: 64 * 1024,
       logger,
     });
-    const error = await failure(small.downloadMedia(info.url));
+    const error = await failure(download(small, info.url));
     expect(error).toBeInstanceOf(MetaReadError);
     expect(error).toMatchObject({ kind: "too_large" });
-    const perCall = await failure(meta.downloadMedia(info.url, { maxBytes: data.length - 1 }));
+    const perCall = await failure(download(meta, info.url, { maxBytes: data.length - 1 }));
     expect(perCall).toMatchObject({ kind: "too_large" });
     // At the cap exactly, it passes.
-    expect((await meta.downloadMedia(info.url, { maxBytes: data.length })).bytes).toEqual(data);
+    expect((await download(meta, info.url, { maxBytes: data.length })).bytes).toEqual(data);
+  });
+
+  it("hands the bytes on as they come, and fails a body without Content-Length once it passes the cap", async () => {
+    // A media host that sends 64 KiB, then waits to be told before sending more (chunked: no length announced).
+    const chunk = Buffer.alloc(64 * 1024, 3);
+    let sendMore: () => void = () => undefined;
+    const server = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "video/mp4" });
+      res.write(chunk);
+      sendMore = () => {
+        for (let i = 0; i < 4; i += 1) res.write(chunk);
+        res.end();
+      };
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const client = createMetaClient({ baseUrl: base, apiVersion: "v23.0", accessToken: TOKEN, timeoutMs: 5_000 });
+      const file = await client.streamMedia(`${base}/file`, { maxBytes: 3 * chunk.length });
+      expect(file).toMatchObject({ contentType: "video/mp4", contentLength: null });
+      // The first bytes are readable while the host still holds the rest: nothing waits for the whole file.
+      const iterator = file.body[Symbol.asyncIterator]();
+      const first = (await iterator.next()) as IteratorResult<Buffer>;
+      expect(first.value?.length).toBeGreaterThan(0);
+      sendMore();
+      const error = await failure(
+        (async () => {
+          for (let next = await iterator.next(); !next.done; next = await iterator.next());
+        })(),
+      );
+      expect(error).toBeInstanceOf(MetaReadError);
+      expect(error).toMatchObject({ kind: "too_large" });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("a 500 on the media node is a read failure (server_error), not Meta's refusal", async () => {
@@ -159,7 +206,7 @@ describe("getMedia and downloadMedia against the sandbox", () => {
   });
 });
 
-describe("downloadMedia sends the token only to trusted hosts", () => {
+describe("streamMedia sends the token only to trusted hosts", () => {
   it("refuses a URL on another origin without making any request", async () => {
     const foreign = await startServer(() => ({ status: 200, body: "{}" }));
     try {
@@ -170,7 +217,7 @@ describe("downloadMedia sends the token only to trusted hosts", () => {
         "https://lookaside.fbsbx.com:8443/whatsapp_business/attachments/?mid=1",
         "not a url",
       ]) {
-        const error = await failure(meta.downloadMedia(url));
+        const error = await failure(download(meta, url));
         expect(error).toBeInstanceOf(MetaReadError);
         expect(error).toMatchObject({ kind: "untrusted_url" });
       }
@@ -196,7 +243,7 @@ describe("downloadMedia sends the token only to trusted hosts", () => {
       });
       const info = await client.getMedia("42");
       expect(info).toMatchObject({ id: "42", mimeType: null, sha256: null, fileSize: null });
-      const error = await failure(client.downloadMedia(info.url));
+      const error = await failure(download(client, info.url));
       expect(error).toBeInstanceOf(MetaReadError);
       expect(error).toMatchObject({ kind: "bad_response", httpStatus: 302 });
       expect(graph.seen.map((s) => s.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);

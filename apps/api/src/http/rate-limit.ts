@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "@gw/errors";
+import { clientAddressKey } from "@gw/http";
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -41,20 +42,6 @@ export function rateLimitPerKey(options: RateLimitOptions): RequestHandler {
       next(rejection);
     }
   };
-}
-
-/** The address a per-address limit counts: IPv4 as is, IPv6 by its /64 (one host commonly holds a whole /64). */
-export function clientAddressKey(ip: string): string {
-  const address = ip.split("%")[0] ?? ip;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  if (!address.includes(":")) return address;
-  const [head = "", tail] = address.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0");
-  const groups = [...left, ...zeros, ...right].slice(0, 4);
-  return `${groups.map((group) => (Number.parseInt(group, 16) || 0).toString(16)).join(":")}::/64`;
 }
 
 /** Addresses with a refusal in the current window on this pod, bounded; only they pay the Redis check. */

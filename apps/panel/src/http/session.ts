@@ -8,7 +8,12 @@ import { PanelHttpError } from "./errors.ts";
 export interface SessionOptions {
   /** Secure cookies; the `__Host-` prefix then also pins them to this host and path `/`. */
   secure: boolean;
+  /** Idle expiry (sliding). */
   ttlMs: number;
+  /** Absolute end, counted from sign-in. */
+  maxAgeMs: number;
+  /** Sensitive actions ask for the password again when the last proof is older than this. */
+  reauthIdleMs: number;
 }
 
 const sessionCookie = (secure: boolean) => (secure ? "__Host-gw_panel" : "gw_panel");
@@ -29,8 +34,12 @@ function cookieOptions(options: SessionOptions, maxAgeSeconds?: number) {
   };
 }
 
+/** The cookie lives as long as the session can (its absolute end); the idle expiry is the server's to enforce. */
 export function setSessionCookie(res: Response, options: SessionOptions, token: string): void {
-  res.append("Set-Cookie", setCookie(sessionCookie(options.secure), token, options, Math.floor(options.ttlMs / 1000)));
+  res.append(
+    "Set-Cookie",
+    setCookie(sessionCookie(options.secure), token, options, Math.floor(options.maxAgeMs / 1000)),
+  );
 }
 
 export function clearSessionCookie(res: Response, options: SessionOptions): void {
@@ -46,7 +55,7 @@ export function loadSession(db: Db, options: SessionOptions): RequestHandler {
   return async (req, _res, next) => {
     const token = sessionToken(req, options);
     if (token && /^[A-Za-z0-9_-]{43}$/.test(token)) {
-      const user = await loadPanelSession({ db }, { token, ttlMs: options.ttlMs });
+      const user = await loadPanelSession({ db }, { token, ttlMs: options.ttlMs, maxAgeMs: options.maxAgeMs });
       if (user) req.panelUser = user;
     }
     next();
@@ -86,6 +95,13 @@ function sameToken(a: string, b: string): boolean {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Whether an `Origin` header names another host; a malformed one counts as another (refused, never a 500). */
+function isForeignOrigin(origin: string, host: string | undefined): boolean {
+  if (origin === "null") return false;
+  if (!URL.canParse(origin)) return true;
+  return new URL(origin).host !== host;
+}
+
 /**
  * Every state-changing request must carry the form's token, and must not come from another site (Sec-Fetch-Site,
  * then Origin, as defence in depth next to the SameSite=Strict cookie).
@@ -97,7 +113,7 @@ export function verifyCsrf(options: SessionOptions): RequestHandler {
     if (site && site !== "same-origin" && site !== "none")
       return next(new PanelHttpError(403, "Requisição recusada: ela não veio do painel."));
     const origin = req.header("origin");
-    if (origin && origin !== "null" && new URL(origin).host !== req.header("host"))
+    if (origin && isForeignOrigin(origin, req.header("host")))
       return next(new PanelHttpError(403, "Requisição recusada: ela não veio do painel."));
     const body: unknown = req.body;
     const sent =

@@ -3,15 +3,20 @@ import {
   MIN_PASSWORD_LENGTH,
   acceptPanelInvite,
   authenticatePanelUser,
+  confirmPanelPassword,
   createPanelSession,
   deletePanelSession,
   findPanelInvite,
+  markPanelSessionReauthenticated,
 } from "@gw/core";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
+import { currentUser } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
+import { CONFIRM_PASSWORD_PATH } from "../http/reauth.ts";
 import { clearSessionCookie, csrfToken, sessionToken, setSessionCookie, type SessionOptions } from "../http/session.ts";
-import { noticeFrom } from "../views/components.ts";
+import { retryInMinutes } from "../http/throttle.ts";
+import { csrfField, noticeFrom } from "../views/components.ts";
 import { html } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
@@ -58,7 +63,10 @@ function signInPage(req: Request, res: Response, session: SessionOptions, option
 }
 
 async function startSession(deps: PanelDeps, res: Response, userId: string): Promise<void> {
-  const { token } = await createPanelSession({ db: deps.db }, { userId, ttlMs: deps.session.ttlMs });
+  const { token } = await createPanelSession(
+    { db: deps.db },
+    { userId, ttlMs: deps.session.ttlMs, maxAgeMs: deps.session.maxAgeMs },
+  );
   setSessionCookie(res, deps.session, token);
 }
 
@@ -77,11 +85,10 @@ export const authPages: PanelPage = {
       if (!parsed.success) throw new PanelHttpError(400, "Preencha e-mail e senha.");
       const { email, password, next } = parsed.data;
       const normalized = email.toLowerCase();
-      const ip = req.ip ?? "unknown";
-      const wait = await deps.throttle.retryAfterSeconds(normalized, ip);
-      if (wait > 0) {
-        res.setHeader("Retry-After", String(wait));
-        const minutes = Math.max(1, Math.ceil(wait / 60));
+      // A point is taken before the password is checked (http/throttle.ts): parallel guesses cannot overrun it.
+      const admission = await deps.throttle.admit(normalized, req.ip ?? "unknown");
+      if (!admission.admitted) {
+        res.setHeader("Retry-After", String(admission.retryAfterSeconds));
         res
           .status(429)
           .type("html")
@@ -89,17 +96,16 @@ export const authPages: PanelPage = {
             form(req, res, {
               email,
               ...(next === undefined ? {} : { next }),
-              error: `Muitas tentativas de entrada. Tente de novo em ${minutes} minuto${minutes > 1 ? "s" : ""}.`,
+              error: `Muitas tentativas de entrada. ${retryInMinutes(admission.retryAfterSeconds)}`,
             }),
           );
         return;
       }
       const user = await authenticatePanelUser(
-        { db: deps.db },
+        { db: deps.db, logger: deps.logger },
         { email: normalized, password, requestId: req.requestId },
       );
       if (!user) {
-        await deps.throttle.recordFailure(normalized, ip);
         res
           .status(401)
           .type("html")
@@ -108,7 +114,7 @@ export const authPages: PanelPage = {
           );
         return;
       }
-      await deps.throttle.recordSuccess(normalized);
+      await admission.attempt.succeeded({ clearEmail: true });
       await startSession(deps, res, user.id);
       res.redirect(303, safeNext(next));
     });
@@ -160,6 +166,77 @@ export const authPages: PanelPage = {
       );
       await startSession(deps, res, user.id);
       res.redirect(303, "/");
+    });
+  },
+};
+
+const confirmForm = z.object({ password: z.string().max(1024), next: z.string().max(2048).optional() });
+
+function confirmPage(req: Request, options: { next: string; error?: string }): string {
+  return page(req, {
+    title: "Confirme sua senha",
+    notice: {
+      kind: options.error ? "error" : "ok",
+      text: options.error ?? "Por segurança, confirme sua senha para continuar.",
+    },
+    body: html`<p class="hint">
+        Gerenciar usuários e revelar segredos pedem a senha de novo quando você passa um tempo sem confirmá-la. Depois
+        de confirmar, você volta à página em que estava e pode repetir a ação.
+      </p>
+      <form method="post" action="${CONFIRM_PASSWORD_PATH}" class="stack">
+        ${csrfField(req)}
+        <input type="hidden" name="next" value="${options.next}" />
+        <label>Senha <input type="password" name="password" autocomplete="current-password" required /></label>
+        <button type="submit">Confirmar senha</button>
+      </form>`,
+  }).value;
+}
+
+/**
+ * The password asked again before a sensitive action (http/reauth.ts sends here), behind sign-in. Each check takes
+ * a point of the same throttle as sign-in (the user's email and the client address) before scrypt runs, so a stolen
+ * session cannot guess the password faster than a sign-in could.
+ */
+export const confirmPasswordPage: PanelPage = {
+  register(router: Router, deps: PanelDeps) {
+    router.get(CONFIRM_PASSWORD_PATH, (req, res) => {
+      const next = safeNext(typeof req.query.next === "string" ? req.query.next : undefined);
+      res.type("html").send(confirmPage(req, { next }));
+    });
+
+    router.post(CONFIRM_PASSWORD_PATH, async (req, res) => {
+      const user = currentUser(req);
+      const parsed = confirmForm.safeParse(req.body);
+      if (!parsed.success) throw new PanelHttpError(400, "Informe sua senha.");
+      const next = safeNext(parsed.data.next);
+      const admission = await deps.throttle.admit(user.email, req.ip ?? "unknown");
+      if (!admission.admitted) {
+        res.setHeader("Retry-After", String(admission.retryAfterSeconds));
+        res
+          .status(429)
+          .type("html")
+          .send(
+            confirmPage(req, {
+              next,
+              error: `Muitas tentativas com senha errada. ${retryInMinutes(admission.retryAfterSeconds)}`,
+            }),
+          );
+        return;
+      }
+      const confirmed = await confirmPanelPassword(
+        { db: deps.db, logger: deps.logger },
+        { userId: user.userId, password: parsed.data.password },
+      );
+      if (!confirmed) {
+        res
+          .status(401)
+          .type("html")
+          .send(confirmPage(req, { next, error: "Senha incorreta." }));
+        return;
+      }
+      await admission.attempt.succeeded();
+      await markPanelSessionReauthenticated({ db: deps.db }, { sessionId: user.sessionId });
+      res.redirect(303, next);
     });
   },
 };

@@ -1,3 +1,4 @@
+import { pipeline } from "node:stream/promises";
 import type { Request, Response, Router } from "express";
 import {
   listConversationMessages,
@@ -269,21 +270,42 @@ async function sendMedia(req: Request, res: Response, deps: PanelDeps): Promise<
   const user = currentUser(req);
   const id = mediaId.safeParse(req.params.id);
   if (!id.success) throw new PanelHttpError(404, "A mídia não foi encontrada nesta conta.");
-  const file = await openInboundMedia(
-    { db: deps.db, meta: deps.meta, logger: deps.logger },
-    { accountId: user.accountId, inboundMessageId: id.data, actor: panelActor(req) },
-  );
-  const served = file.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-  const type = MIME.test(served) ? served : "application/octet-stream";
-  const inline = INLINE_MEDIA.test(type);
-  // The contact's file is foreign content: never sniffed, never cached, never run as a page of this origin.
-  res.setHeader("Content-Type", type);
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Cache-Control", "private, no-store");
-  res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
-  res.setHeader("Content-Disposition", disposition(inline ? "inline" : "attachment", file.filename));
-  res.setHeader("Content-Length", String(file.bytes.length));
-  res.end(file.bytes);
+  // One turn of this process's media downloads (PANEL_MEDIA_MAX_CONCURRENT), held until the last byte left.
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
+  const release = await deps.mediaSlots.acquire(gone.signal);
+  if (!release) {
+    if (gone.signal.aborted) return;
+    res.setHeader("Retry-After", "5");
+    throw new PanelHttpError(503, "Muitas mídias sendo abertas agora. Tente de novo em instantes.");
+  }
+  try {
+    const file = await openInboundMedia(
+      { db: deps.db, meta: deps.meta, logger: deps.logger },
+      { accountId: user.accountId, inboundMessageId: id.data, actor: panelActor(req) },
+    );
+    const served = file.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+    const type = MIME.test(served) ? served : "application/octet-stream";
+    const inline = INLINE_MEDIA.test(type);
+    // The contact's file is foreign content: never sniffed, never cached, never run as a page of this origin.
+    res.setHeader("Content-Type", type);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Cache-Control", "private, no-store");
+    res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+    res.setHeader("Content-Disposition", disposition(inline ? "inline" : "attachment", file.filename));
+    if (file.contentLength !== null) res.setHeader("Content-Length", String(file.contentLength));
+    // Streamed as it comes from Meta. A download that fails midway destroys the answer, so the browser sees a
+    // broken download, never a short file that looks whole.
+    await pipeline(file.body, res).catch((error: unknown) => {
+      // The browser leaving early is its right; a broken download from Meta is worth a line.
+      if ((error as { code?: unknown }).code !== "ERR_STREAM_PREMATURE_CLOSE")
+        deps.logger.warn("inbound media stream broke", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+    });
+  } finally {
+    release();
+  }
 }
 
 export const conversationsPage: PanelPage = {

@@ -1,7 +1,7 @@
 import { apiKeysPage } from "./api-keys.ts";
 import { auditPage } from "./audit.ts";
 import { campaignsPage } from "./campaigns.ts";
-import { authPages } from "./auth.ts";
+import { authPages, confirmPasswordPage } from "./auth.ts";
 import { conversationsPage } from "./conversations.ts";
 import { costsPage } from "./costs.ts";
 import { deliveriesPage } from "./deliveries.ts";
@@ -28,4 +28,5 @@ export const SIGNED_IN_PAGES: readonly PanelPage[] = [
   costsPage,
   auditPage,
   usersPage,
+  confirmPasswordPage,
 ];

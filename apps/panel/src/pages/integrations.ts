@@ -5,6 +5,7 @@ import {
   confirmPanelPassword,
   getIntegration,
   listIntegrations,
+  markPanelSessionReauthenticated,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
@@ -17,6 +18,7 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
+import { retryInMinutes } from "../http/throttle.ts";
 import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
@@ -398,25 +400,28 @@ export const integrationsPage: PanelPage = {
         return sendDetail(res, req, deps, integration, 400, {
           notice: { kind: "error", text: "Informe sua senha para revelar o segredo." },
         });
-      // The sign-in throttle also counts wrong confirmations: a stolen session cannot guess the password.
-      const ip = req.ip ?? "unknown";
-      const wait = await deps.throttle.retryAfterSeconds(user.email, ip);
-      if (wait > 0) {
-        res.setHeader("Retry-After", String(wait));
-        const minutes = Math.max(1, Math.ceil(wait / 60));
+      // The sign-in throttle's point is taken before the check (http/throttle.ts): a stolen session cannot guess the
+      // password, not even with parallel requests. A right password also counts as a fresh re-authentication.
+      const admission = await deps.throttle.admit(user.email, req.ip ?? "unknown");
+      if (!admission.admitted) {
+        res.setHeader("Retry-After", String(admission.retryAfterSeconds));
         return sendDetail(res, req, deps, integration, 429, {
           notice: {
             kind: "error",
-            text: `Muitas tentativas com senha errada. Tente de novo em ${minutes} minuto${minutes > 1 ? "s" : ""}.`,
+            text: `Muitas tentativas com senha errada. ${retryInMinutes(admission.retryAfterSeconds)}`,
           },
         });
       }
-      if (!(await confirmPanelPassword({ db: deps.db }, { userId: user.userId, password: parsed.data.password }))) {
-        await deps.throttle.recordFailure(user.email, ip);
+      const confirmed = await confirmPanelPassword(
+        { db: deps.db, logger: deps.logger },
+        { userId: user.userId, password: parsed.data.password },
+      );
+      if (!confirmed)
         return sendDetail(res, req, deps, integration, 401, {
           notice: { kind: "error", text: "Senha incorreta: o segredo não foi revelado." },
         });
-      }
+      await admission.attempt.succeeded();
+      await markPanelSessionReauthenticated({ db: deps.db }, { sessionId: user.sessionId });
       const secret = await revealIntegrationSecret(
         { db: deps.db },
         { accountId: user.accountId, integrationId: integration.id, actor: panelActor(req) },

@@ -15,6 +15,7 @@ import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
+import { requireRecentAuthentication } from "../http/reauth.ts";
 import { can, requireCapability } from "../http/roles.ts";
 import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime } from "../views/format.ts";
@@ -201,9 +202,11 @@ async function refusalShown(deps: PanelDeps, req: Request, res: Response, change
 
 export const usersPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
+    // Every change to the account's staff needs a recent password (http/reauth.ts); the list itself does not.
+    const recent = requireRecentAuthentication(deps, "/usuarios");
     router.get("/usuarios", (req, res) => renderUsers(deps, req, res));
 
-    router.post("/usuarios/convites", requireCapability("users.manage"), async (req, res) => {
+    router.post("/usuarios/convites", requireCapability("users.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       const parsed = inviteForm.safeParse(req.body);
       if (!parsed.success)
@@ -241,7 +244,7 @@ export const usersPage: PanelPage = {
       });
     });
 
-    router.post("/usuarios/convites/:id/cancelar", requireCapability("users.manage"), async (req, res) => {
+    router.post("/usuarios/convites/:id/cancelar", requireCapability("users.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       await cancelPanelInvite(
         { db: deps.db },
@@ -250,7 +253,7 @@ export const usersPage: PanelPage = {
       res.redirect(303, "/usuarios?ok=convite_cancelado");
     });
 
-    router.post("/usuarios/:id/papel", requireCapability("users.manage"), async (req, res) => {
+    router.post("/usuarios/:id/papel", requireCapability("users.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       const parsed = roleForm.safeParse(req.body);
       if (!parsed.success) throw new PanelHttpError(400, "Escolha um papel: owner, admin ou viewer.");
@@ -268,7 +271,7 @@ export const usersPage: PanelPage = {
       });
     });
 
-    router.post("/usuarios/:id/remover", requireCapability("users.manage"), async (req, res) => {
+    router.post("/usuarios/:id/remover", requireCapability("users.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       await refusalShown(deps, req, res, async () => {
         await removePanelUser(

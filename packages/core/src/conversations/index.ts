@@ -5,8 +5,8 @@ export type {
   ConversationView,
   ConversationWindow,
 } from "./conversations.ts";
-export { openInboundMedia } from "./media.ts";
-export type { InboundMediaFile } from "./media.ts";
+export { INBOUND_MEDIA_MAX_BYTES, openInboundMedia } from "./media.ts";
+export type { InboundMediaStream } from "./media.ts";
 export {
   READ_RECEIPT_MAX_AGE_MS,
   markConversationReadOnOpen,

@@ -15,6 +15,11 @@ export {
   listPanelUsers,
   removePanelUser,
 } from "./users.ts";
-export type { CreateUserInput, PanelInviteView, PanelRole, PanelUserView } from "./users.ts";
-export { createPanelSession, deletePanelSession, loadPanelSession } from "./sessions.ts";
-export type { PanelSessionUser } from "./sessions.ts";
+export type { CreateUserInput, PanelInviteView, PanelRole, PanelUserView, PasswordCheckPurpose } from "./users.ts";
+export {
+  createPanelSession,
+  deletePanelSession,
+  loadPanelSession,
+  markPanelSessionReauthenticated,
+} from "./sessions.ts";
+export type { PanelSessionLifetime, PanelSessionUser } from "./sessions.ts";

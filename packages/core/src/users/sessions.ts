@@ -14,6 +14,24 @@ export interface PanelSessionUser {
   email: string;
   name: string;
   role: PanelRole;
+  /**
+   * When this session last proved its password (sign-in, a confirmation) or did a sensitive action: sensitive
+   * actions ask for the password again once it is older than the panel's re-authentication idle time.
+   */
+  reauthenticatedAt: Date;
+}
+
+/** How long a session lives: idle expiry (sliding), and an absolute end counted from sign-in. */
+export interface PanelSessionLifetime {
+  /** Ends after this long without use; each use (at most once a minute) pushes the end further. */
+  ttlMs: number;
+  /** Ends this long after sign-in whatever the use: a stolen cookie is not good for ever. */
+  maxAgeMs: number;
+}
+
+/** The session's end: its idle expiry from `from`, never past its absolute end. */
+function expiryOf(createdAt: Date, from: number, lifetime: PanelSessionLifetime): Date {
+  return new Date(Math.min(from + lifetime.ttlMs, createdAt.getTime() + lifetime.maxAgeMs));
 }
 
 const sessionId = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -23,30 +41,48 @@ const TOUCH_EVERY_MS = 60_000;
 /** A new session; the token goes to the cookie, only its hash to the database. */
 export async function createPanelSession(
   deps: { db: Db },
-  input: { userId: string; ttlMs: number },
-): Promise<{ token: string; csrfToken: string }> {
+  input: { userId: string } & PanelSessionLifetime,
+): Promise<{ token: string; csrfToken: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const csrfToken = randomBytes(32).toString("base64url");
+  const now = new Date();
+  const expiresAt = expiryOf(now, now.getTime(), input);
   await deps.db.panelSession.create({
-    data: { id: sessionId(token), userId: input.userId, csrfToken, expiresAt: new Date(Date.now() + input.ttlMs) },
+    data: {
+      id: sessionId(token),
+      userId: input.userId,
+      csrfToken,
+      createdAt: now,
+      lastSeenAt: now,
+      reauthenticatedAt: now,
+      expiresAt,
+    },
   });
-  return { token, csrfToken };
+  return { token, csrfToken, expiresAt };
 }
 
 export async function loadPanelSession(
   deps: { db: Db },
-  input: { token: string; ttlMs: number },
+  input: { token: string } & PanelSessionLifetime,
 ): Promise<PanelSessionUser | null> {
   const id = sessionId(input.token);
   const row = await deps.db.panelSession.findUnique({
     where: { id },
     include: { user: { include: { account: { select: { name: true } } } } },
   });
-  if (!row || row.expiresAt <= new Date() || !isPanelRole(row.user.role)) return null;
-  if (Date.now() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS)
+  const now = Date.now();
+  // The absolute end is checked on its own too: a row written before it existed may carry a later expiry.
+  if (
+    !row ||
+    row.expiresAt.getTime() <= now ||
+    row.createdAt.getTime() + input.maxAgeMs <= now ||
+    !isPanelRole(row.user.role)
+  )
+    return null;
+  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS)
     await deps.db.panelSession.update({
       where: { id },
-      data: { lastSeenAt: new Date(), expiresAt: new Date(Date.now() + input.ttlMs) },
+      data: { lastSeenAt: new Date(now), expiresAt: expiryOf(row.createdAt, now, input) },
     });
   return {
     sessionId: id,
@@ -57,7 +93,19 @@ export async function loadPanelSession(
     email: row.user.email,
     name: row.user.name,
     role: row.user.role,
+    reauthenticatedAt: row.reauthenticatedAt,
   };
+}
+
+/** The session proved its password again (or did a sensitive action): its re-authentication clock restarts. */
+export async function markPanelSessionReauthenticated(
+  deps: { db: Db },
+  input: { sessionId: string; at?: Date },
+): Promise<void> {
+  await deps.db.panelSession.updateMany({
+    where: { id: input.sessionId },
+    data: { reauthenticatedAt: input.at ?? new Date() },
+  });
 }
 
 /** Signs out: the session goes, and its user's sign-out is audited (`panel.logout`) when there was one. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "@gw/db";
+import type { Logger } from "@gw/logger";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { MIN_PASSWORD_LENGTH, decoyHash, hashPassword, verifyPassword } from "./passwords.ts";
 
@@ -121,21 +122,42 @@ export async function createPanelUser(deps: { db: Db }, input: CreateUserInput):
   }
 }
 
+/** Why a password was checked: a sign-in, or its re-entry before a sensitive action. */
+export type PasswordCheckPurpose = "sign_in" | "confirmation";
+
+/**
+ * One line per password checked with scrypt (the throttle's budget is counted in these), without the email: it
+ * is personal data, and people type their password in the email field.
+ */
+function logPasswordCheck(
+  logger: Logger | undefined,
+  fields: { purpose: PasswordCheckPurpose; accepted: boolean; userId: string | null },
+): void {
+  logger?.info("panel password checked", {
+    purpose: fields.purpose,
+    outcome: fields.accepted ? "accepted" : "refused",
+    userId: fields.userId,
+  });
+}
+
 /**
  * The user for this email and password, or null; an unknown email costs the same time as a wrong password. A
  * success is a sign-in: audited as `panel.login` by the user it authenticates.
  */
 export async function authenticatePanelUser(
-  deps: { db: Db },
+  deps: { db: Db; logger?: Logger | undefined },
   input: { email: string; password: string; requestId?: string | undefined },
 ): Promise<PanelUserView | null> {
   const email = input.email.trim().toLowerCase();
   const row = await deps.db.panelUser.findUnique({ where: { email } });
   if (!row) {
     await verifyPassword(input.password, await decoyHash());
+    logPasswordCheck(deps.logger, { purpose: "sign_in", accepted: false, userId: null });
     return null;
   }
-  if (!(await verifyPassword(input.password, row.passwordHash))) return null;
+  const accepted = await verifyPassword(input.password, row.passwordHash);
+  logPasswordCheck(deps.logger, { purpose: "sign_in", accepted, userId: row.id });
+  if (!accepted) return null;
   return deps.db.$transaction(async (tx) => {
     const updated = await tx.panelUser.update({ where: { id: row.id }, data: { lastLoginAt: new Date() } });
     await recordAudit(tx, {
@@ -147,13 +169,16 @@ export async function authenticatePanelUser(
   });
 }
 
-/** Re-entering the password before a sensitive action (revealing a signing secret). */
+/** Re-entering the password before a sensitive action (revealing a signing secret, managing users). */
 export async function confirmPanelPassword(
-  deps: { db: Db },
+  deps: { db: Db; logger?: Logger | undefined },
   input: { userId: string; password: string },
 ): Promise<boolean> {
   const row = await deps.db.panelUser.findUnique({ where: { id: input.userId } });
-  return row !== null && (await verifyPassword(input.password, row.passwordHash));
+  // A user removed meanwhile costs the same check, like an unknown email at sign-in.
+  const accepted = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash()));
+  logPasswordCheck(deps.logger, { purpose: "confirmation", accepted: row !== null && accepted, userId: input.userId });
+  return row !== null && accepted;
 }
 
 /**
@@ -291,7 +316,11 @@ export async function invitePanelUser(
 ): Promise<{ invite: PanelInviteView; token: string }> {
   const email = normalizeEmail(input.email);
   const role = checkRole(input.role);
-  if (await deps.db.panelUser.findUnique({ where: { email } }))
+  // A user of THIS account is refused (the owner sees them in the list anyway). A user of another account is
+  // invited exactly like a new email: the same answer after the same statements, so the invite form cannot tell
+  // whether an email has access to some other tenant. Accepting such an invite is refused (one email, one account).
+  const existing = await deps.db.panelUser.findUnique({ where: { email }, select: { accountId: true } });
+  if (existing?.accountId === input.accountId)
     throw new PanelUserError("email_taken", "Já existe um usuário com este e-mail.");
   const token = randomBytes(24).toString("base64url");
   return deps.db.$transaction(async (tx) => {
@@ -406,7 +435,12 @@ export async function acceptPanelInvite(
       return view(row);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new PanelUserError("email_taken", "Já existe um usuário com este e-mail.");
+    // The email has access through another account (invitePanelUser invites it like any new email).
+    if (isUniqueViolation(error))
+      throw new PanelUserError(
+        "email_taken",
+        "Este e-mail já tem acesso ao painel por outra conta, e um e-mail entra em uma conta só. Entre com ele, ou peça o convite para outro e-mail.",
+      );
     throw error;
   }
 }

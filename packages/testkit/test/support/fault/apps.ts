@@ -23,6 +23,7 @@ const SECRETS = {
 const ENTRIES = {
   api: "apps/api/src/main.ts",
   dispatcher: "apps/dispatcher/src/main.ts",
+  panel: "apps/panel/src/main.ts",
   sandbox: "apps/provider-sandbox/src/main.ts",
 } as const;
 
@@ -119,6 +120,30 @@ export async function startApi(
     }),
     livenessPath: "/healthz",
     readinessPath: "/readyz",
+  };
+  await waitUntilUp(app);
+  return app;
+}
+
+/** The web panel on plain cookies (loopback http), waited for until it serves. */
+export async function startPanel(
+  name: string,
+  stack: Stack,
+  options: { port?: number; env?: Record<string, string> } = {},
+): Promise<RunningApp> {
+  const port = options.port ?? (await freePort());
+  const app: RunningApp = {
+    ...launch("panel", name, port, {
+      META_ACCESS_TOKEN: SECRETS.META_ACCESS_TOKEN,
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: stack.redisPrefix,
+      PANEL_PORT: String(port),
+      PANEL_COOKIE_SECURE: "false",
+      ...options.env,
+    }),
+    livenessPath: "/healthz",
+    readinessPath: null,
   };
   await waitUntilUp(app);
   return app;
