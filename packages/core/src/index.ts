@@ -23,3 +23,4 @@ export * from "./users/index.ts";
 export * from "./throughput/index.ts";
 export * from "./campaigns/index.ts";
 export * from "./contacts/index.ts";
+export * from "./health/index.ts";
