@@ -24,7 +24,8 @@ import {
 
 // Meta's health webhooks during a running campaign (issue 18 §4), with a worker in this process: a quality drop to
 // low pauses the number's campaign, which stops sending within a moment and keeps the rest queued, with the
-// reason shown; a campaign of another number goes on. The webhook is ingested as the API's provider route does.
+// reason shown, while a campaign of another number goes on; a throughput upgrade raises the pace of a running
+// campaign at once. The webhook is ingested as the API's provider route does.
 
 let stack: Stack;
 let worker: CampaignWorker;
@@ -117,5 +118,27 @@ describe("health events during a running campaign", () => {
       what: "a campanha terminar",
     });
     expect(await recipientStatuses(stack, campaignId)).toEqual({ sent: 150 });
+  }, 60_000);
+
+  it("a tier upgrade raises the pacing rate of a running campaign: what is left goes out at once instead of at 5/s", async () => {
+    const number = await numberDisplayed("+55 11 4100-0003", 5);
+    const campaignId = await startedCampaign(stack, number, recipients(80, 30_000));
+    await eventually(async () => (await sandboxSends(stack, number)).length >= 5, {
+      timeoutMs: 15_000,
+      what: "os primeiros envios",
+    });
+    const upgradedAt = Date.now();
+    expect(await ingestProviderWebhook(ingest, qualityUpdate("551141000003", "THROUGHPUT_UPGRADE"))).toMatchObject({
+      accountEvents: 1,
+    });
+    // At 5/s the 70-odd recipients left need some 15 s; the worker's directory drops the number at once.
+    await eventually(async () => (await campaignStatus(stack, campaignId)) === "completed", {
+      timeoutMs: 6_000,
+      what: "a campanha terminar na vazão nova",
+    });
+    expect(Date.now() - upgradedAt).toBeLessThan(6_000);
+    expect(await recipientStatuses(stack, campaignId)).toEqual({ sent: 80 });
+    const row = await stack.db.businessNumber.findUniqueOrThrow({ where: { phoneNumberId: number } });
+    expect(row.messagingRatePerSecond).toBe(1000);
   }, 60_000);
 });
