@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AccountUpdateEvent } from "@gw/contracts";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import { eventually, testActor, testEnv } from "@gw/testkit";
+import { eventually, silentLogger, testActor, testEnv } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   countUnreadAccountEvents,
@@ -23,7 +23,6 @@ import {
   setIntegration,
   type AccountDirectory,
 } from "../src/index.ts";
-import { silentLogger } from "@gw/testkit";
 import { control, createPanelAccount, startIngestingSandbox, type IngestingSandbox } from "./sandbox-ingest.ts";
 
 let db: Db;
