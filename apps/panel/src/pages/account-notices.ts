@@ -51,6 +51,8 @@ export const FIELD_LABELS: Record<AccountEventField, string> = {
 
 /** Meta's events as the staff read them; an event not listed is shown as Meta named it. */
 export const EVENT_LABELS: Record<string, { text: string; tone: Tone }> = {
+  // Without a ban state the gateway knows (the ban states are BAN_STATES below).
+  DISABLED_UPDATE: { text: "situação de bloqueio da conta", tone: "warn" },
   ACCOUNT_DELETED: { text: "conta excluída", tone: "bad" },
   ACCOUNT_VIOLATION: { text: "violação de política", tone: "bad" },
   ACCOUNT_RESTRICTION: { text: "conta restrita", tone: "bad" },
