@@ -50,16 +50,17 @@ function send(acc: TestAccount, to: string, key?: string): request.Test {
 }
 
 describe("account and number health, seen by the public API", () => {
-  it("a tier upgrade raises the pacing rate: at 1/s a second send is refused, after THROUGHPUT_UPGRADE a burst of 20 all go", async () => {
+  it("a tier upgrade raises the pacing rate: at 1/s a burst is refused, after THROUGHPUT_UPGRADE a burst of 20 all go", async () => {
     const acc = await account();
     await gateway.db.businessNumber.update({
       where: { phoneNumberId: acc.phoneNumberId },
       data: { messagingRatePerSecond: 1 },
     });
-    expect((await send(acc, recipient(1))).status).toBe(200);
-    const paced = await send(acc, recipient(2));
-    expect(paced.status).toBe(429);
-    expect(paced.body.error.code).toBe("rate_limited");
+    // Three at once at 1/s: the turns are 1.1 s apart and a send waits at most 1 s for its turn, so at least the
+    // third is refused (however slow this machine answers the first).
+    const paced = await Promise.all([1, 2, 3].map((i) => send(acc, recipient(i))));
+    expect(paced.map((res) => res.status)).toContain(200);
+    expect(paced.filter((res) => res.status === 429).map((res) => res.body.error.code)).toContain("rate_limited");
 
     const upgrade = await sandbox<{ webhook_status: number }>("/numbers/quality-update", {
       phone_number_id: acc.phoneNumberId,
@@ -71,8 +72,8 @@ describe("account and number health, seen by the public API", () => {
       async () => (await gateway.deps.directory.resolveNumber(acc.accountId))?.messagingRatePerSecond === 1000,
       { timeoutMs: 3_000, what: "a vazão de 1000/s no diretório da API" },
     );
-    // The turn the first send took (1.1 s at 1/s) has passed: what follows is paced at the new rate only.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // The turns taken at 1/s (at most two, 1.1 s apart) have passed: what follows is paced at the new rate only.
+    await new Promise((resolve) => setTimeout(resolve, 2_400));
     const started = Date.now();
     const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => send(acc, recipient(100 + i))));
     expect(burst.map((res) => res.status)).toEqual(Array.from({ length: 20 }, () => 200));
