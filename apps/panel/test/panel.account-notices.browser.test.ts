@@ -53,8 +53,9 @@ describe("panel Avisos da conta in Chromium", () => {
         phoneNumberId: tenant.phoneNumberId,
         templateName: "hello_world",
         templateLanguage: "en_US",
-        status: "running",
-        startedAt: new Date(),
+        // Scheduled for later: the campaign worker another suite runs on this database leaves it alone.
+        status: "scheduled",
+        startAt: new Date(Date.now() + 3_600_000),
         createdBy: "test",
       },
     });

@@ -4,9 +4,9 @@
 // forwarded as account.update to the integrations that opted in, and listed for the panel.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AccountUpdateEvent } from "@gw/contracts";
-import { createDb, type Db } from "@gw/db";
+import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import { eventually, silentLogger, testActor, testEnv } from "@gw/testkit";
+import { eventually, isolatedDatabase, silentLogger, testActor } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   countUnreadAccountEvents,
@@ -26,6 +26,7 @@ import {
 import { control, createPanelAccount, startIngestingSandbox, type IngestingSandbox } from "./sandbox-ingest.ts";
 
 let db: Db;
+let dropDatabase: () => Promise<void>;
 let gateway: IngestingSandbox;
 let directory: AccountDirectory;
 let stopFollowing: () => Promise<void>;
@@ -33,7 +34,8 @@ let stopFollowing: () => Promise<void>;
 type PanelAccount = Awaited<ReturnType<typeof createPanelAccount>>;
 
 beforeAll(async () => {
-  db = createDb({ url: testEnv().databaseUrl, poolSize: 4 });
+  // A database of its own: a campaign worker another suite runs sweeps every running campaign of the shared one.
+  ({ db, drop: dropDatabase } = await isolatedDatabase());
   gateway = await startIngestingSandbox(db);
   // A pod's directory that trusts a number for a minute: only the announcement can make it see a change sooner.
   directory = createAccountDirectory(db, {
@@ -48,7 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopFollowing();
   await gateway.close();
-  await db.$disconnect();
+  await dropDatabase();
 });
 
 /** The account's numbers as the sandbox reports them (display number = the one registered). */
