@@ -5,9 +5,9 @@ import type { CampaignWake } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { MetaTemplate } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
-import { accountDisabledError } from "../health/blocks.ts";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { contactKeysOf } from "../contacts/contacts.ts";
+import { accountDisabledError } from "../health/blocks.ts";
 import { findTemplate } from "../templates/find.ts";
 import { templateShape } from "../templates/shape.ts";
 import type { TemplateCache } from "../templates/cache.ts";
@@ -127,8 +127,8 @@ interface CampaignRow {
 }
 
 const CAMPAIGN_COLUMNS = `c.id, c.account_id, c.name, c.status, c.phone_number_id, c.template_name, c.template_language,
-  c.template_category, c.start_at, c.created_at, c.started_at, c.completed_at, c.cancelled_at, c.pause_reason, c.total_rows,
-  c.accepted_recipients, COALESCE(jsonb_array_length(c.rejected_rows), 0) AS rejected_count,
+  c.template_category, c.start_at, c.created_at, c.started_at, c.completed_at, c.cancelled_at, c.pause_reason,
+  c.total_rows, c.accepted_recipients, COALESCE(jsonb_array_length(c.rejected_rows), 0) AS rejected_count,
   b.messaging_rate_per_second AS rate`;
 const CAMPAIGN_FROM = `campaigns c LEFT JOIN business_numbers b ON b.phone_number_id = c.phone_number_id`;
 
@@ -488,7 +488,7 @@ async function transition(
 }
 
 /** Why a campaign from this number cannot start or resume now: Meta banned or disconnected its WABA. */
-async function sendingBlockRefusal(db: Db, accountId: string, phoneNumberId: string): Promise<ApiError | null> {
+async function blockedNumberRefusal(db: Db, accountId: string, phoneNumberId: string): Promise<ApiError | null> {
   const { rows } = await db.sql.query<{ waba_id: string; sending_blocked_at: Date; sending_block_reason: string }>({
     name: "campaign-number-sending-block",
     text: `SELECT h.waba_id, h.sending_blocked_at, h.sending_block_reason FROM business_numbers n
@@ -498,12 +498,7 @@ async function sendingBlockRefusal(db: Db, accountId: string, phoneNumberId: str
   });
   const row = rows[0];
   if (!row) return null;
-  return accountDisabledError({
-    wabaId: row.waba_id,
-    since: row.sending_blocked_at,
-    event: "",
-    reason: row.sending_block_reason,
-  });
+  return accountDisabledError({ wabaId: row.waba_id, since: row.sending_blocked_at, reason: row.sending_block_reason });
 }
 
 async function control(
@@ -522,7 +517,7 @@ async function control(
   }
   // Every send would be refused (account_disabled): the campaign stays as it is until Meta lifts the block.
   if ((verb === "start" && current.status === "draft") || (verb === "resume" && current.status === "paused")) {
-    const blocked = await sendingBlockRefusal(deps.db, input.accountId, current.phone_number_id);
+    const blocked = await blockedNumberRefusal(deps.db, input.accountId, current.phone_number_id);
     if (blocked) throw blocked;
   }
   const changed = await inTransaction(deps.db.sql, (client) =>

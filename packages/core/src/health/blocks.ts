@@ -15,7 +15,7 @@ function sinceText(since: Date): string {
 }
 
 /** The refusal of a send (or of a campaign's start) from a number whose WABA is blocked. */
-export function accountDisabledError(block: SendingBlock): ApiError {
+export function accountDisabledError(block: Pick<SendingBlock, "wabaId" | "since" | "reason">): ApiError {
   return new ApiError("account_disabled", {
     message: `Os envios da conta WhatsApp Business ${block.wabaId} estão bloqueados desde ${sinceText(block.since)}: ${block.reason}. Nada foi enviado; os envios voltam quando a Meta reativar ou reconectar a conta.`,
   });
