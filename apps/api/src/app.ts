@@ -27,6 +27,7 @@ export function createApp(deps: ApiDeps): express.Express {
     outbox: deps.outbox,
     logger: deps.logger,
     directory: deps.directory,
+    templates: deps.templates,
     onQuarantined: (count) => deps.metrics.providerItemsQuarantined.inc(count),
     appSecret: deps.config.META_APP_SECRET,
     verifyToken: deps.config.META_VERIFY_TOKEN,

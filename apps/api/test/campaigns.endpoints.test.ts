@@ -243,6 +243,59 @@ describe("campaign controls over HTTP", () => {
     expect(new Set(audit.map((a) => a.actor))).toEqual(new Set([`api_key:${account.keyId}`]));
   });
 
+  it("Meta's offboarding pauses a scheduled campaign with its reason; starting or resuming one from that WABA is 422 account_disabled", async () => {
+    const offboarded = await createTestAccount(gateway.db);
+    // Scheduled for later: nothing is sent whatever runs campaigns meanwhile.
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const create = async (name: string) =>
+      (
+        await api()
+          .post("/public/v1/campaigns")
+          .set(offboarded.auth)
+          .send({ name, template: "pedido_confirmado", start_at: later, recipients: ROWS })
+      ).body.data.id as string;
+    const scheduled = await create("Agendada");
+    const draft = await create("Rascunho");
+    const started = await api()
+      .post(`/public/v1/campaigns/${scheduled}/start`)
+      .set(offboarded.auth)
+      .send({ accepted_recipients: 2 });
+    expect(started.body.data.status).toBe("scheduled");
+
+    const webhook = await fetch(`${gateway.sandbox.url}/_sandbox/account-update`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ waba_id: offboarded.wabaId, event: "ACCOUNT_OFFBOARDED" }),
+    });
+    expect(((await webhook.json()) as { webhook_status: number }).webhook_status).toBe(200);
+
+    const view = await documented(
+      "get",
+      "/campaigns/{campaign_id}",
+      api().get(`/public/v1/campaigns/${scheduled}`).set(offboarded.auth),
+      200,
+    );
+    expect(view.body.data).toMatchObject({
+      status: "paused",
+      pause_reason: `Pausada automaticamente: a conta WhatsApp Business ${offboarded.wabaId} foi desligada desta plataforma (ACCOUNT_OFFBOARDED). Os envios da conta estão bloqueados até a Meta reativá-la ou reconectá-la.`,
+    });
+    const resumed = await documented(
+      "post",
+      "/campaigns/{campaign_id}/resume",
+      api().post(`/public/v1/campaigns/${scheduled}/resume`).set(offboarded.auth),
+      422,
+    );
+    expect(resumed.body.error.code).toBe("account_disabled");
+    const refused = await documented(
+      "post",
+      "/campaigns/{campaign_id}/start",
+      api().post(`/public/v1/campaigns/${draft}/start`).set(offboarded.auth).send({ accepted_recipients: 2 }),
+      422,
+    );
+    expect(refused.body.error.code).toBe("account_disabled");
+    expect(refused.body.error.message).toContain("(ACCOUNT_OFFBOARDED)");
+  });
+
   it("a campaign without accepted recipients never starts; another account's campaign is 404; a bad id is 422", async () => {
     const empty = await api()
       .post("/public/v1/campaigns")

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import request from "supertest";
-import { createAccount, createApiKey, suppressContact } from "@gw/core";
+import { createAccount, createApiKey, listWabaHealth, suppressContact } from "@gw/core";
 import { createDb } from "@gw/db";
 import { ERROR_REGISTRY, isErrorCode, type ErrorCode } from "@gw/errors";
 import { createRedis } from "@gw/jobs";
@@ -63,6 +63,7 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * delivery_limited               | 422    | messages                              | "422 delivery_limited from the provider's 131049" (also: S)
  * payment_issue                  | 422    | messages                              | "422 payment_issue from the provider's 131042" (also: S)
  * account_restricted             | 422    | messages                              | "422 account_restricted from the provider's 131031"; "422 account_restricted from the provider's 131048"; "422 account_restricted from the provider's 368" (also: S)
+ * account_disabled               | 422    | messages                              | "422 account_disabled (pre-check): Meta deleted the number's WhatsApp Business Account" (also: health.account-events.e2e.test.ts)
  * variable_too_long              | 422    | messages                              | "422 variable_too_long (pre-check): a variable over 1024 characters"; "422 variable_too_long: the sandbox refuses a body over 1024 characters after substitution (132005)"; "422 variable_too_long from the provider's 132005" (also: S)
  * variable_bad_format            | 422    | messages                              | "422 variable_bad_format (pre-check): a variable with a line break"; "422 variable_bad_format from the provider's 132018" (also: S)
  * invalid_pix_order              | 422    | messages                              | "422 invalid_pix_order (pre-check): order-details template without pix_order"; "422 invalid_pix_order from the provider's 131009 about the order" (also: S)
@@ -704,6 +705,30 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       await sandboxControl.fault(gateway, { mode: "error", code: 131050, count: 1, route: "messages" });
       expectEnvelope(await send({ to: RECIPIENT, ...HELLO }, fresh), 422, "recipient_opted_out");
       expect(await pendingFaults()).toEqual([]);
+    });
+  });
+
+  describe("422 account_disabled", () => {
+    it("422 account_disabled (pre-check): Meta deleted the number's WhatsApp Business Account", async () => {
+      const fresh = await createTestAccount(gateway.db);
+      const webhook = (await (
+        await fetch(`${gateway.sandbox.url}/_sandbox/account-update`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ waba_id: fresh.wabaId, event: "ACCOUNT_DELETED" }),
+        })
+      ).json()) as { webhook_status: number };
+      expect(webhook.webhook_status).toBe(200);
+      const [block] = await listWabaHealth({ db: gateway.db }, { accountId: fresh.accountId, blockedOnly: true });
+      const since = `${(block?.sending_blocked_at ?? "").slice(0, 16).replace("T", " ")} UTC`;
+      const before = (await sandboxControl.sent(gateway)).length;
+      expectEnvelope(
+        await send({ to: RECIPIENT, ...HELLO }, fresh),
+        422,
+        "account_disabled",
+        `Os envios da conta WhatsApp Business ${fresh.wabaId} estão bloqueados desde ${since}: a conta WhatsApp Business ${fresh.wabaId} foi excluída na Meta (ACCOUNT_DELETED). Nada foi enviado; os envios voltam quando a Meta reativar ou reconectar a conta.`,
+      );
+      expect((await sandboxControl.sent(gateway)).length).toBe(before);
     });
   });
 

@@ -360,9 +360,9 @@ describe("OpenAPI document", () => {
     });
   });
 
-  it("the webhooks message.status and message.received: X-PT-* headers and the envelope of 2.7", () => {
+  it("the webhooks message.status, message.received and account.update: X-PT-* headers and the envelope of 2.7", () => {
     const webhooks = at(document, "webhooks");
-    expect(Object.keys(webhooks).sort()).toEqual(["message.received", "message.status"]);
+    expect(Object.keys(webhooks).sort()).toEqual(["account.update", "message.received", "message.status"]);
     // Spec 6.2 and 6.3's fields, and those added in 2026 (BSUIDs, pricing): documented and always present.
     const data: Record<string, string[]> = {
       "message.status": [
@@ -393,6 +393,16 @@ describe("OpenAPI document", () => {
         "contact_name",
         "occurred_at",
         "window_expires_at",
+      ],
+      "account.update": [
+        "account_event_id",
+        "waba_id",
+        "field",
+        "event",
+        "phone_number_id",
+        "occurred_at",
+        "value",
+        "effects",
       ],
     };
     for (const [event, fields] of Object.entries(data)) {

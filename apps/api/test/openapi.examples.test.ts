@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
-import { eventually } from "@gw/testkit";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
+import { eventually, testActor } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
@@ -408,6 +409,53 @@ describe("documented examples and responses against the running API", () => {
         expectValid(header.validate, value, `${event} header ${header.name}`);
       }
     }
+    expect(receiver.rejected).toBe(0);
+  });
+
+  it("the signed account.update an integration that opted in gets matches the documented webhook, headers included", async () => {
+    // Opt in (the same URL: its events are updated), then Meta moves the number to high throughput.
+    await setIntegration(
+      { db: gateway.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      {
+        accountId: account.accountId,
+        url: receiver.url,
+        events: ["message.status", "message.received", "account.update"],
+        actor: testActor,
+      },
+    );
+    await fetch(`${gateway.sandbox.url}/_sandbox/numbers`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phone_number_id: account.phoneNumberId, display_phone_number: "+55 11 4000-0000" }),
+    });
+    await fetch(`${gateway.sandbox.url}/_sandbox/numbers/quality-update`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        phone_number_id: account.phoneNumberId,
+        waba_id: account.wabaId,
+        event: "THROUGHPUT_UPGRADE",
+      }),
+    });
+    await eventually(() => receiver.received.some((r) => r.event.event === "account.update"));
+    const got = receiver.received.find((r) => r.event.event === "account.update");
+    if (!got) throw new Error("nenhum account.update");
+    expectValid(schemas.webhookBody("account.update"), got.event, "webhook account.update");
+    for (const header of schemas.webhookHeaders("account.update")) {
+      const value = got.headers[header.name.toLowerCase()];
+      if (value === undefined) {
+        expect({ header: header.name, required: header.required }).toEqual({ header: header.name, required: false });
+        continue;
+      }
+      expectValid(header.validate, value, `account.update header ${header.name}`);
+    }
+    expect(got.event.data).toMatchObject({
+      waba_id: account.wabaId,
+      field: "phone_number_quality_update",
+      event: "THROUGHPUT_UPGRADE",
+      phone_number_id: account.phoneNumberId,
+      effects: { messaging_rate_per_second: 1000 },
+    });
     expect(receiver.rejected).toBe(0);
   });
 

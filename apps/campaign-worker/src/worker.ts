@@ -66,6 +66,14 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   const metrics = createMetrics(queue);
 
   const meta = createProvider(config, logger);
+  // Follows number changes (a rate Meta raised, a WABA blocked) as they commit: started and stopped with the worker.
+  const directory = createAccountDirectory(db, {
+    apiKeyTtlMs: 0,
+    unknownKeyTtlMs: 0,
+    numberTtlMs: config.NUMBER_CACHE_TTL_MS,
+    maxEntries: 10_000,
+  });
+  let stopFollowingNumbers: (() => Promise<void>) | null = null;
   const runner: CampaignRunnerDeps = {
     db,
     logger,
@@ -83,12 +91,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       webhookQueue,
       meta,
       templates: createTemplateCatalogue(config, { redis, meta, logger }),
-      directory: createAccountDirectory(db, {
-        apiKeyTtlMs: 0,
-        unknownKeyTtlMs: 0,
-        numberTtlMs: config.NUMBER_CACHE_TTL_MS,
-        maxEntries: 10_000,
-      }),
+      directory,
       throughput: createPacing(config, {
         redis,
         policy: {
@@ -160,6 +163,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     server.listen(config.CAMPAIGN_WORKER_PORT, config.CAMPAIGN_WORKER_HOST);
     await once(server, "listening");
     port = (server.address() as AddressInfo).port;
+    stopFollowingNumbers = directory.followRevocations();
     running = worker.run().catch((error: unknown) => {
       logger.error("campaign worker stopped with an error", { error: (error as Error).message });
     });
@@ -193,6 +197,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       await withDeadline(running ?? Promise.resolve(), 2_000);
       await withDeadline(Promise.all([queue.close(), webhookQueue.close()]), 2_000);
       await Promise.all([closeRedis(workerRedis), closeRedis(redis)]);
+      await withDeadline(stopFollowingNumbers?.() ?? Promise.resolve(), 2_000);
       if (ownsDb) await db.$disconnect();
       await keysDb.$disconnect();
       server.closeAllConnections();

@@ -15,6 +15,7 @@ import {
   PricingRateError,
   createPanelUser,
   isPanelRole,
+  liftSendingBlock,
   listAudit,
   listPricingRates,
   removePricingRate,
@@ -98,6 +99,16 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     );
     if (!changed) throw new UsageError("Número não encontrado: confira --phone-number-id.", inv.command);
     return changed;
+  },
+  "account unblock": async (inv, { db, actor }) => {
+    const input = { accountId: value(inv, "account"), wabaId: value(inv, "waba-id") };
+    const lifted = await liftSendingBlock({ db }, { ...input, actor });
+    if (!lifted)
+      throw new UsageError(
+        "Os envios desta WABA não estão bloqueados nesta conta: confira --account e --waba-id.",
+        inv.command,
+      );
+    return { account_id: input.accountId, waba_id: input.wabaId, sending_blocked: false };
   },
   "key create": async (inv, { db, actor }) => {
     const created = await createApiKey({ db }, { accountId: value(inv, "account"), actor });

@@ -76,10 +76,25 @@ export const COMMANDS = {
     },
     notes: [
       "Todo envio do número (API pública e campanhas) é ritmado por essa vazão, compartilhada por todos os pods.",
-      "Os pods passam a usar o novo valor em até NUMBER_CACHE_TTL_MS (30 s por padrão).",
+      "Os pods passam a usar o novo valor assim que a mudança é gravada (aviso pelo PostgreSQL; se o aviso se perder,",
+      "em até NUMBER_CACHE_TTL_MS, 30 s por padrão). A Meta também eleva a 1000 o número que recebe THROUGHPUT_UPGRADE.",
     ],
     examples: ["pnpm gateway number set-rate --phone-number-id 106540352242922 --rate 1000"],
     done: "Vazão do número alterada.",
+  },
+  "account unblock": {
+    summary: "Libera os envios de uma WABA que a Meta desativou ou desconectou (quando a reativação não chegou).",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      "waba-id": { value: "ID", required: true, help: "id da conta do WhatsApp Business (WABA) na Meta" },
+    },
+    notes: [
+      "Os envios da WABA ficam bloqueados (account_disabled) quando a Meta a desativa, exclui ou desconecta, e voltam",
+      "sozinhos quando a Meta a reativa ou reconecta. Use este comando só quando a Meta confirmou a volta e o aviso",
+      "dela não chegou. As campanhas pausadas continuam pausadas: retome-as no painel ou na API.",
+    ],
+    examples: [`pnpm gateway account unblock --account ${ACCOUNT} --waba-id 102290129340398`],
+    done: "Envios da WABA liberados.",
   },
   "key create": {
     summary: "Cria uma chave de API e a mostra uma única vez.",
@@ -103,7 +118,7 @@ export const COMMANDS = {
       events: {
         value: "EVENTOS",
         required: true,
-        help: "eventos separados por vírgula: message.status, message.received",
+        help: "eventos separados por vírgula: message.status, message.received, account.update (avisos da Meta sobre a conta e os números; só quem o escolhe recebe)",
       },
       inactive: { help: "salva a integração desativada" },
     },

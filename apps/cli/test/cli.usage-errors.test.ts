@@ -6,6 +6,7 @@ import { runCli } from "./run-cli.ts";
 
 const COMMANDS = [
   "account create",
+  "account unblock",
   "number add",
   "key create",
   "key revoke",

@@ -3,7 +3,7 @@ import express, { Router } from "express";
 import helmet from "helmet";
 import multer from "multer";
 import type { PanelDeps } from "./container.ts";
-import { panelRequestContext } from "./http/context.ts";
+import { loadSendingBlocks, panelRequestContext } from "./http/context.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { loadSession, requireUser, verifyCsrf } from "./http/session.ts";
 import { PUBLIC_PAGES, SIGNED_IN_PAGES } from "./pages/index.ts";
@@ -67,6 +67,7 @@ export function createPanelApp(deps: PanelDeps): express.Express {
 
   const signedIn = Router();
   signedIn.use(requireUser);
+  signedIn.use(loadSendingBlocks(deps.db));
   for (const section of SIGNED_IN_PAGES) section.register(signedIn, deps);
   app.use(signedIn);
 

@@ -90,6 +90,9 @@ describe("panel Integrações in Chromium", () => {
     expect(await admin.getByLabel("URL do endpoint").inputValue()).toBe("ftp://exemplo.com.br/webhooks");
 
     await admin.getByLabel("URL do endpoint").fill(receiver.url);
+    // account.update (Meta's notices about the account) is listed, and opt-in: not selected for a new integration.
+    expect(await admin.getByLabel(/account\.update:/).isChecked()).toBe(false);
+    expect(await admin.getByLabel(/message\.received:/).isChecked()).toBe(true);
     await admin.getByLabel(/message\.status:/).uncheck();
     await admin.getByLabel(/message\.received:/).check();
     await admin.getByRole("button", { name: "Salvar integração" }).click();

@@ -81,6 +81,7 @@ describe("panel Números in Chromium", () => {
         "alto",
         "80 msg/s",
         `${tenant.wabaId} Templates`,
+        "nenhum",
       ],
       [
         expect.stringMatching(new RegExp(`^\\+55 21 3000-0000 phone_number_id ${second}`)),
@@ -90,6 +91,7 @@ describe("panel Números in Chromium", () => {
         "padrão",
         "20 msg/s",
         `${tenant.wabaId} Templates`,
+        "nenhum",
       ],
     ]);
     // Another account's number is not listed.
@@ -122,6 +124,38 @@ describe("panel Números in Chromium", () => {
     const known = rows.find((row) => !row[2]?.startsWith("desconhecida"));
     expect(["média (YELLOW)", "baixa (RED)"]).toContain(known?.[2]);
     expect(await page.getByRole("alert").textContent()).toMatch(/Não foi possível consultar a Meta sobre 1 número/);
+    await page.context().close();
+  });
+
+  it("shows Meta's last health notice of each number, the rate it raised, the portfolio's limit and a blocked WABA", async () => {
+    const healthy = await createTenant(stack.db);
+    await control("/numbers", { phone_number_id: healthy.phoneNumberId, display_phone_number: "+55 11 4000-0000" });
+    await control("/numbers/quality-update", {
+      phone_number_id: healthy.phoneNumberId,
+      waba_id: healthy.wabaId,
+      event: "THROUGHPUT_UPGRADE",
+    });
+    await control("/business-capability", { waba_id: healthy.wabaId, max_daily_conversations_per_business: 2000 });
+    const page = await signIn(stack, healthy.users.viewer.email);
+    await page.goto("/numeros");
+    const [row] = await rowsOf(page);
+    expect(row?.slice(5)).toEqual([
+      "1.000 msg/s",
+      `${healthy.wabaId} limite do portfólio: 2.000 contatos / 24 h Templates`,
+      expect.stringMatching(/^vazão elevada a 1\.000 msg\/s \(THROUGHPUT_UPGRADE\) \d{2}\/\d{2}\/\d{4}/),
+    ]);
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    // Meta cannot be asked now: the figures its last webhook reported are shown, marked as such.
+    await control("/faults", { mode: "500", route: "numbers", count: 1 });
+    await page.goto("/numeros");
+    const [unknown] = await rowsOf(page);
+    expect(unknown?.slice(3, 5)).toEqual(["ilimitado (último aviso da Meta)", "alto (último aviso da Meta)"]);
+
+    await control("/account-update", { waba_id: healthy.wabaId, event: "PARTNER_REMOVED" });
+    await page.goto("/numeros");
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/Envios bloqueados/);
+    expect((await rowsOf(page))[0]?.[6]).toContain("envios bloqueados");
     await page.context().close();
   });
 });

@@ -225,6 +225,12 @@ export const CampaignOut = z
     started_at: z.string().nullable(),
     completed_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
+    pause_reason: z
+      .string()
+      .nullable()
+      .describe(
+        "Why the gateway paused the campaign by itself (Meta reported that the number's quality dropped to low, or that the account was restricted, disabled, banned or disconnected), in Portuguese; null when a person paused it or it is not paused. Added in 2026",
+      ),
     total_rows: z.int().describe("Rows given"),
     accepted_recipients: z.int().describe("Rows that passed validation: the campaign's recipients"),
     rejected_count: z.int(),

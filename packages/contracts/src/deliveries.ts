@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WEBHOOK_EVENT_NAMES } from "./webhooks.ts";
 
 export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
 export const DELIVERIES_MAX_LIMIT = 200;
@@ -25,7 +26,7 @@ export const DeliveryPath = z.object({ delivery_id: urlInt(z.int().min(1)) });
 export const DeliveryOut = z
   .object({
     id: z.int(),
-    event: z.enum(["message.status", "message.received"]),
+    event: z.enum(WEBHOOK_EVENT_NAMES),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.int().describe("Attempts made so far (X-PT-Attempt of the last one)"),
     next_attempt_at: z.string().nullable(),

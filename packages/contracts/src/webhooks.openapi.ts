@@ -1,5 +1,5 @@
 import { WEBHOOKS_TAG, type OperationConfig } from "./openapi.ts";
-import { MessageReceivedEvent, MessageStatusEvent, WebhookRequestHeaders } from "./webhooks.ts";
+import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent, WebhookRequestHeaders } from "./webhooks.ts";
 import type { z } from "zod";
 
 /** Spec 6.4, 6.5: what the integrator's answer means. */
@@ -106,6 +106,64 @@ const STATUS_EXAMPLES: Record<string, NamedExample> = {
   },
 };
 
+/** Issue 18: a block and a pause, as an integrator subscribed to `account.update` gets them. */
+const ACCOUNT_UPDATE_EXAMPLES: Record<string, NamedExample> = {
+  throughput_upgrade: {
+    summary: "Meta moved a number to high throughput: its pacing rate became 1,000 messages/s",
+    value: AccountUpdateEvent.parse(AccountUpdateEvent.meta()?.example),
+  },
+  disabled: {
+    summary: "Meta disabled the WABA: sends are refused with `account_disabled` and its running campaign paused",
+    value: {
+      event: "account.update",
+      occurred_at: "2026-11-20T15:00:01.000Z",
+      delivery_id: "2302",
+      data: {
+        account_event_id: "58",
+        waba_id: "100000000000001",
+        field: "account_update",
+        event: "DISABLED_UPDATE",
+        phone_number_id: null,
+        occurred_at: "2026-11-20T15:00:00.000Z",
+        value: {
+          event: "DISABLED_UPDATE",
+          ban_info: { waba_ban_state: "DISABLE", waba_ban_date: "November 20, 2026" },
+        },
+        effects: {
+          sending_blocked: true,
+          paused_campaign_ids: ["5b0c7d1e-8f7a-4c1e-9a51-2f1f0a9c3d11"],
+          messaging_rate_per_second: null,
+        },
+      },
+    },
+  },
+  category_change: {
+    summary: "A template's category will change in 24 h (its price changes): stored and forwarded, nothing else",
+    value: {
+      event: "account.update",
+      occurred_at: "2026-11-20T16:00:01.000Z",
+      delivery_id: "2303",
+      data: {
+        account_event_id: "59",
+        waba_id: "100000000000001",
+        field: "template_category_update",
+        event: null,
+        phone_number_id: null,
+        occurred_at: "2026-11-20T16:00:00.000Z",
+        value: {
+          message_template_id: 300000000000004,
+          message_template_name: "boas_vindas",
+          message_template_language: "pt_BR",
+          new_category: "UTILITY",
+          correct_category: "MARKETING",
+          category_update_timestamp: 1795276800,
+        },
+        effects: { sending_blocked: null, paused_campaign_ids: [], messaging_rate_per_second: null },
+      },
+    },
+  },
+};
+
 /** Spec 6: the signed POSTs the gateway sends to the integrator's endpoint, as OpenAPI `webhooks`. */
 export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
   webhook(
@@ -123,5 +181,13 @@ export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
     "A contact wrote to a business number (must be enabled explicitly). Events may arrive out of order. The sender is `from` (phone) and, since 2026, `from_user_id` (BSUID); `from` is null when Meta withheld the phone.",
     MessageReceivedEvent,
     RECEIVED_EXAMPLES,
+  ),
+  webhook(
+    "account.update",
+    "onAccountUpdate",
+    "Account or number health reported by Meta",
+    "Meta reported a change to the WhatsApp Business Account or one of its numbers (account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update, account_alerts): `value` as Meta sent it, events the gateway does not know included, and `effects`, what the gateway did (sends blocked or unblocked, campaigns paused, a number's rate raised). Opt-in: only integrations that selected `account.update` get it. Events of one WABA may arrive out of order: order them by `occurred_at`.",
+    AccountUpdateEvent,
+    ACCOUNT_UPDATE_EXAMPLES,
   ),
 ];

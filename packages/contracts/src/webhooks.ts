@@ -8,6 +8,13 @@ import { z } from "zod";
 
 const isoUtc = (description: string) => z.string().describe(`ISO 8601 UTC; ${description}`);
 
+/**
+ * The events an integration can select. `account.update` (issue 18) is opt-in: an integration gets it only when it
+ * selects it, and a new integration's form does not pre-select it.
+ */
+export const WEBHOOK_EVENT_NAMES = ["message.status", "message.received", "account.update"] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+
 /** Spec 6.1; header names as sent (HTTP header names are case-insensitive). */
 export const WebhookRequestHeaders = z.object({
   "X-PT-Timestamp": z
@@ -29,8 +36,8 @@ export const WebhookRequestHeaders = z.object({
     .regex(/^[1-9]\d*$/)
     .describe("Attempt number, starting at 1"),
   "X-PT-Event": z
-    .enum(["message.status", "message.received"])
-    .describe("`message.status` or `message.received`; check `event` in the signed body too"),
+    .enum(WEBHOOK_EVENT_NAMES)
+    .describe("`message.status`, `message.received` or `account.update`; check `event` in the signed body too"),
 });
 
 export const MessageStatusError = z.object({
@@ -143,6 +150,57 @@ export const MessageReceivedData = z
   })
   .meta({ id: "MessageReceivedData" });
 
+/** What the gateway did about an account or number health event (issue 18). */
+export const AccountUpdateEffects = z
+  .object({
+    sending_blocked: z
+      .boolean()
+      .nullable()
+      .describe(
+        "For a ban, deletion or disconnection (DISABLED_UPDATE with DISABLE, ACCOUNT_DELETED, ACCOUNT_OFFBOARDED, PARTNER_REMOVED, PARTNER_APP_UNINSTALLED) and for a reinstatement or reconnection (DISABLED_UPDATE with REINSTATE, ACCOUNT_RECONNECTED, PARTNER_ADDED, PARTNER_APP_INSTALLED): whether sends from the WABA's numbers are refused now (`account_disabled`); null for every other event",
+      ),
+    paused_campaign_ids: z
+      .array(z.string())
+      .describe(
+        "Campaigns the gateway paused because of this event (a number's quality dropped to low, the account was restricted, disabled, banned or disconnected), each with its `pause_reason`; they stay paused until someone resumes them",
+      ),
+    messaging_rate_per_second: z
+      .int()
+      .nullable()
+      .describe(
+        "The number's new messaging rate when this event changed it (1000 after THROUGHPUT_UPGRADE), else null",
+      ),
+  })
+  .meta({ id: "AccountUpdateEffects" });
+
+/** Issue 18: one of Meta's account and number health webhooks, as Meta sent it, with what the gateway did. */
+export const AccountUpdateData = z
+  .object({
+    account_event_id: z.string().describe("The gateway's id of the stored event (the same on every retry)"),
+    waba_id: z.string().describe("The WhatsApp Business Account the event is about (Meta's `entry[].id`)"),
+    field: z
+      .string()
+      .describe(
+        "Meta's webhook field: account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update or account_alerts",
+      ),
+    event: z
+      .string()
+      .nullable()
+      .describe(
+        "`value.event` as Meta sent it (DISABLED_UPDATE, ACCOUNT_RESTRICTION, THROUGHPUT_UPGRADE, ...), values the gateway does not know included; null when the field carries none (capability, template and alert updates)",
+      ),
+    phone_number_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The business number a phone_number_quality_update is about (matched by its display number), else null",
+      ),
+    occurred_at: isoUtc("Meta's time of the change (`entry[].time`), else when the gateway received it"),
+    value: z.record(z.string(), z.unknown()).describe("Meta's `value`, exactly as sent (new keys included)"),
+    effects: AccountUpdateEffects,
+  })
+  .meta({ id: "AccountUpdateData" });
+
 /** Spec 2.7, one envelope per event so each webhook documents its own `data`. */
 const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
   z.object({
@@ -199,5 +257,30 @@ export const MessageReceivedEvent = envelope("message.received", MessageReceived
   },
 });
 
+export const AccountUpdateEvent = envelope("account.update", AccountUpdateData).meta({
+  id: "AccountUpdateEvent",
+  example: {
+    event: "account.update",
+    occurred_at: "2026-11-20T14:10:02.000Z",
+    delivery_id: "2301",
+    data: {
+      account_event_id: "57",
+      waba_id: "100000000000001",
+      field: "phone_number_quality_update",
+      event: "THROUGHPUT_UPGRADE",
+      phone_number_id: "200000000000002",
+      occurred_at: "2026-11-20T14:10:00.000Z",
+      value: {
+        display_phone_number: "15550000000",
+        event: "THROUGHPUT_UPGRADE",
+        max_daily_conversations_per_business: "TIER_UNLIMITED",
+      },
+      effects: { sending_blocked: null, paused_campaign_ids: [], messaging_rate_per_second: 1000 },
+    },
+  },
+});
+
 export type MessageStatusEvent = z.infer<typeof MessageStatusEvent>;
+export type AccountUpdateEvent = z.infer<typeof AccountUpdateEvent>;
+export type AccountUpdateData = z.infer<typeof AccountUpdateData>;
 export type MessageReceivedEvent = z.infer<typeof MessageReceivedEvent>;

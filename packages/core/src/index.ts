@@ -24,3 +24,4 @@ export * from "./throughput/index.ts";
 export * from "./campaigns/index.ts";
 export * from "./contacts/index.ts";
 export * from "./pricing/index.ts";
+export * from "./health/index.ts";

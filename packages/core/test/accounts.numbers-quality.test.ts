@@ -67,6 +67,8 @@ describe("listBusinessNumbersWithQuality", () => {
         messaging_limit_tier: "TIER_10K",
         throughput_level: "HIGH",
         error: null,
+        // No phone_number_quality_update webhook came for it yet.
+        reported: { quality: null, messaging_limit: null, throughput: null, event: null, at: null },
       },
       expect.objectContaining({
         phone_number_id: a.phoneNumberIds[1],

@@ -77,6 +77,13 @@ export const ERROR_REGISTRY = {
   },
   payment_issue: { status: 422, message: "O envio foi recusado por uma pendência de pagamento na conta do provedor." },
   account_restricted: { status: 422, message: "A conta ou o número comercial está restrito pelo provedor." },
+  // Meta banned, deleted or disconnected the WhatsApp Business Account (docs/decisions.md, "Account and number
+  // health"): refused before the provider, until Meta reinstates or reconnects it.
+  account_disabled: {
+    status: 422,
+    message:
+      "Os envios desta conta WhatsApp Business estão bloqueados porque a Meta a desativou ou a desconectou; nada foi enviado.",
+  },
   variable_too_long: { status: 422, message: "Uma variável do template excede o tamanho permitido." },
   variable_bad_format: { status: 422, message: "Uma variável do template tem formato inválido." },
   invalid_pix_order: { status: 422, message: "O pedido Pix é inválido." },

@@ -49,6 +49,14 @@ function describe(event: GatewayWebhookEvent, meta: WebhookMeta, outcome: "store
     const who = [contact_name, username ? `@${username}` : null].filter(Boolean).join(" ");
     return `${head} de ${sender}${who ? ` (${who})` : ""} tipo=${type} texto=${JSON.stringify(text)}`;
   }
+  if (event.event === "account.update") {
+    // Meta's word on the account or a number; `effects` says what the gateway did (sends blocked, campaigns paused).
+    const { field, event: name, waba_id: wabaId, effects } = event.data;
+    const blocked = effects.sending_blocked === null ? "" : ` envios_bloqueados=${effects.sending_blocked}`;
+    const paused =
+      effects.paused_campaign_ids.length > 0 ? ` campanhas_pausadas=${effects.paused_campaign_ids.length}` : "";
+    return `${head} waba=${wabaId} ${field}${name ? `/${name}` : ""}${blocked}${paused}`;
+  }
   const { message_id, to, status, error } = event.data;
   return `${head} mensagem=${message_id} para ${to} status=${status}${error ? ` erro=${error.reason} (${error.code})` : ""}`;
 }

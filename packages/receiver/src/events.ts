@@ -1,4 +1,5 @@
-// Event types of spec 2.7, 6.2 and 6.3, and a parser that checks a signed body against them.
+// Event types of spec 2.7, 6.2 and 6.3 and of account.update (issue 18), and a parser that checks a signed body
+// against them.
 
 /** Spec 2.7. */
 export interface WebhookEnvelope<E extends string, D> {
@@ -102,12 +103,48 @@ export interface MessageReceivedData {
   window_expires_at: string;
 }
 
+/** What the gateway did about an account or number health event. */
+export interface AccountUpdateEffects {
+  /**
+   * For a ban or disconnection and for a reinstatement or reconnection: whether sends from the WABA's numbers are
+   * refused now (`account_disabled`); null for every other event.
+   */
+  sending_blocked: boolean | null;
+  /** Campaigns the gateway paused because of the event; they stay paused until someone resumes them. */
+  paused_campaign_ids: string[];
+  /** The number's new messaging rate when the event changed it (1000 after THROUGHPUT_UPGRADE), else null. */
+  messaging_rate_per_second: number | null;
+}
+
+/** One of Meta's account and number health webhooks, as Meta sent it, with what the gateway did (opt-in event). */
+export interface AccountUpdateData {
+  /** The gateway's id of the stored event. */
+  account_event_id: string;
+  waba_id: string;
+  /** account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update or account_alerts. */
+  field: string;
+  /** Meta's `value.event` (unknown values included); null when the field carries none. */
+  event: string | null;
+  /** The number a phone_number_quality_update is about, else null. */
+  phone_number_id: string | null;
+  /** Meta's time of the change; events of one WABA may arrive out of order. */
+  occurred_at: string;
+  /** Meta's value, as sent. */
+  value: Record<string, unknown>;
+  effects: AccountUpdateEffects;
+}
+
 export type MessageStatusEvent = WebhookEnvelope<"message.status", MessageStatusData>;
 export type MessageReceivedEvent = WebhookEnvelope<"message.received", MessageReceivedData>;
-export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent;
+export type AccountUpdateEvent = WebhookEnvelope<"account.update", AccountUpdateData>;
+export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent;
 export type WebhookEventName = GatewayWebhookEvent["event"];
 
-export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const satisfies readonly WebhookEventName[];
+export const WEBHOOK_EVENTS = [
+  "message.status",
+  "message.received",
+  "account.update",
+] as const satisfies readonly WebhookEventName[];
 
 export type WebhookPayloadErrorCode = "invalid_json" | "unknown_event" | "invalid_payload";
 
@@ -136,7 +173,7 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
   }
   if (!isObject(parsed)) throw invalid("o corpo não é um objeto JSON");
   const event = parsed.event;
-  if (event !== "message.status" && event !== "message.received") {
+  if (!isOneOf(event, WEBHOOK_EVENTS)) {
     throw new WebhookPayloadError("unknown_event", `Evento de webhook desconhecido: ${JSON.stringify(event)}.`);
   }
   expectString(parsed, "occurred_at", "");
@@ -144,8 +181,24 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
   const data = parsed.data;
   if (!isObject(data)) throw invalid("o campo data não é um objeto");
   if (event === "message.status") checkStatusData(data);
-  else checkReceivedData(data);
+  else if (event === "message.received") checkReceivedData(data);
+  else checkAccountUpdateData(data);
   return parsed as unknown as GatewayWebhookEvent;
+}
+
+function checkAccountUpdateData(data: Json): void {
+  for (const key of ["account_event_id", "waba_id", "field", "occurred_at"]) expectString(data, key, "data.");
+  for (const key of ["event", "phone_number_id"]) expectNullableString(data, key, "data.");
+  if (!isObject(data.value)) throw invalid("data.value deve ser um objeto");
+  const effects = data.effects;
+  if (!isObject(effects)) throw invalid("data.effects deve ser um objeto");
+  if (effects.sending_blocked !== null && typeof effects.sending_blocked !== "boolean")
+    throw invalid("data.effects.sending_blocked deve ser true, false ou null");
+  if (!Array.isArray(effects.paused_campaign_ids) || !effects.paused_campaign_ids.every((id) => typeof id === "string"))
+    throw invalid("data.effects.paused_campaign_ids deve ser uma lista de strings");
+  const rate = effects.messaging_rate_per_second;
+  if (rate !== null && (typeof rate !== "number" || !Number.isInteger(rate)))
+    throw invalid("data.effects.messaging_rate_per_second deve ser um inteiro ou null");
 }
 
 function checkStatusData(data: Json): void {

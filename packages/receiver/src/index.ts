@@ -22,6 +22,9 @@ export {
   WebhookPayloadError,
 } from "./events.ts";
 export type {
+  AccountUpdateData,
+  AccountUpdateEffects,
+  AccountUpdateEvent,
   GatewayWebhookEvent,
   MessagePricing,
   MessageReceivedData,

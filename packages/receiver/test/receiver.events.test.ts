@@ -21,7 +21,28 @@ function summary(event: GatewayWebhookEvent): string {
       return event.data.status === "failed"
         ? `failed:${event.data.error.reason}`
         : `${event.data.status}:${event.data.status_rank}`;
+    case "account.update":
+      return `${event.data.field}:${event.data.event ?? "-"}:${String(event.data.effects.sending_blocked)}`;
   }
+}
+
+/** An account.update as the gateway sends it: Meta banned the WABA, the gateway blocked its sends. */
+function accountUpdateEvent() {
+  return {
+    event: "account.update",
+    occurred_at: "2026-11-20T15:00:01.000Z",
+    delivery_id: "2302",
+    data: {
+      account_event_id: "58",
+      waba_id: "100000000000001",
+      field: "account_update",
+      event: "DISABLED_UPDATE",
+      phone_number_id: null,
+      occurred_at: "2026-11-20T15:00:00.000Z",
+      value: { event: "DISABLED_UPDATE", ban_info: { waba_ban_state: "DISABLE" } },
+      effects: { sending_blocked: true, paused_campaign_ids: ["c1"], messaging_rate_per_second: null },
+    },
+  };
 }
 
 describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
@@ -37,6 +58,37 @@ describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
     const parsed = parseWebhookEvent(JSON.stringify(read));
     expect(summary(parsed)).toBe("read:4");
     expect(parsed.data).toHaveProperty("extra", 1);
+  });
+
+  it("reads account.update with Meta's value as sent, and refuses one whose effects break the contract", () => {
+    const event = accountUpdateEvent();
+    const parsed = parseWebhookEvent(JSON.stringify(event));
+    expect(summary(parsed)).toBe("account_update:DISABLED_UPDATE:true");
+    // An event Meta adds later, with keys the gateway never saw: still an account.update.
+    const unknown = {
+      ...event,
+      data: { ...event.data, event: "SOMETHING_NEW", value: { event: "SOMETHING_NEW", novo: { a: 1 } } },
+    };
+    expect(summary(parseWebhookEvent(JSON.stringify(unknown)))).toBe("account_update:SOMETHING_NEW:true");
+    const cases: Array<[string, unknown]> = [
+      ["value missing", { ...event, data: { ...event.data, value: null } }],
+      ["effects missing", { ...event, data: { ...event.data, effects: undefined } }],
+      [
+        "sending_blocked as text",
+        { ...event, data: { ...event.data, effects: { ...event.data.effects, sending_blocked: "sim" } } },
+      ],
+      [
+        "paused ids not strings",
+        { ...event, data: { ...event.data, effects: { ...event.data.effects, paused_campaign_ids: [1] } } },
+      ],
+      [
+        "rate not an integer",
+        { ...event, data: { ...event.data, effects: { ...event.data.effects, messaging_rate_per_second: 1.5 } } },
+      ],
+      ["waba_id missing", { ...event, data: { ...event.data, waba_id: undefined } }],
+    ];
+    for (const [what, body] of cases)
+      expect({ what, code: payloadError(JSON.stringify(body)).code }).toEqual({ what, code: "invalid_payload" });
   });
 
   it("throws on invalid JSON and on an unknown event", () => {

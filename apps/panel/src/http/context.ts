@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
-import type { Actor, PanelSessionUser } from "@gw/core";
+import { listWabaHealth, type Actor, type PanelSessionUser, type WabaHealthView } from "@gw/core";
+import type { Db } from "@gw/db";
 import { requestContext } from "@gw/http";
 import type { Logger } from "@gw/logger";
 
@@ -9,6 +10,8 @@ declare global {
     interface Request {
       /** The signed-in staff member (set by the session middleware), undefined on public pages. */
       panelUser?: PanelSessionUser;
+      /** The account's WABAs whose sends Meta's ban or disconnection stopped: every page shows a banner. */
+      sendingBlocks?: readonly WabaHealthView[];
     }
   }
 }
@@ -27,4 +30,19 @@ export function currentUser(req: Express.Request): PanelSessionUser {
 /** The signed-in user as the services' audit trail names them (`panel:<email>`, origin panel). */
 export function panelActor(req: Express.Request): Actor {
   return { id: `panel:${currentUser(req).email}`, origin: "panel", requestId: req.requestId };
+}
+
+/**
+ * For the signed-in pages (GET): the account's blocked WABAs, for the banner every page shows (one indexed query;
+ * forms redirect, so POSTs skip it).
+ */
+export function loadSendingBlocks(db: Db): RequestHandler {
+  return (req, _res, next) => {
+    const user = req.panelUser;
+    if (!user || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    listWabaHealth({ db }, { accountId: user.accountId, blockedOnly: true }).then((blocks) => {
+      req.sendingBlocks = blocks;
+      next();
+    }, next);
+  };
 }

@@ -42,6 +42,12 @@ export function campaignPageBody(req: Request, data: CampaignPageData): SafeHtml
     <dl>
       <dt>Status</dt>
       <dd>${campaignBadge(campaign.status)}</dd>
+      ${
+        campaign.pause_reason
+          ? html`<dt>Motivo da pausa</dt>
+              <dd class="pause-reason">${campaign.pause_reason}</dd>`
+          : ""
+      }
       <dt>Número</dt>
       <dd>
         ${

@@ -47,6 +47,8 @@ export const CAMPAIGN_NOTICES = {
   contagem:
     "A quantidade de destinatários aceitos não é a do relatório mostrado; confira o relatório e inicie de novo.",
   vazia: "A campanha não tem destinatários aceitos; corrija a lista e crie outra campanha.",
+  bloqueada:
+    "Os envios do número desta campanha estão bloqueados: a Meta desativou ou desconectou a conta WhatsApp Business (veja Avisos da conta). A campanha só pode ser iniciada ou retomada quando a Meta a reativar.",
 };
 
 const counted = (count: number, one: string, many: string) => `${formatNumber(count)} ${count === 1 ? one : many}`;

@@ -277,6 +277,7 @@ const CONTROL_REFUSALS: Record<string, keyof typeof CAMPAIGN_NOTICES> = {
   campaign_state_conflict: "estado",
   campaign_count_mismatch: "contagem",
   campaign_empty: "vazia",
+  account_disabled: "bloqueada",
 };
 
 type Verb = "iniciar" | "pausar" | "retomar" | "cancelar";

@@ -1,3 +1,4 @@
+import { accountNoticesPage } from "./account-notices.ts";
 import { apiKeysPage } from "./api-keys.ts";
 import { auditPage } from "./audit.ts";
 import { campaignsPage } from "./campaigns.ts";
@@ -22,6 +23,7 @@ export const SIGNED_IN_PAGES: readonly PanelPage[] = [
   deliveriesPage,
   apiKeysPage,
   numbersPage,
+  accountNoticesPage,
   templatesPage,
   conversationsPage,
   campaignsPage,

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from "express";
 import {
   IntegrationUrlError,
+  DEFAULT_WEBHOOK_EVENTS,
   WEBHOOK_EVENTS,
   confirmPanelPassword,
   getIntegration,
@@ -30,6 +31,8 @@ const PAGE_SIZE = 25;
 const EVENT_LABELS: Record<WebhookEvent, string> = {
   "message.status": "message.status: status das mensagens enviadas (enviada, entregue, lida, falhou)",
   "message.received": "message.received: mensagens que os contatos enviam",
+  "account.update":
+    "account.update: avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
 };
 
 const MESSAGES = {
@@ -152,7 +155,7 @@ function listPage(
         manage
           ? html`<h2>Cadastrar integração</h2>
               <form method="post" action="/integracoes" class="stack">
-                ${csrfField(req)} ${integrationFields(form ?? { url: "", events: [...WEBHOOK_EVENTS] })}
+                ${csrfField(req)} ${integrationFields(form ?? { url: "", events: DEFAULT_WEBHOOK_EVENTS })}
                 <p class="hint">
                   ${
                     deps.integrationPolicy.allowHttp

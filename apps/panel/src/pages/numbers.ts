@@ -1,9 +1,14 @@
 import type { Router } from "express";
-import { listBusinessNumbersWithQuality, type BusinessNumberQualityView } from "@gw/core";
+import {
+  listBusinessNumbersWithQuality,
+  listWabaHealth,
+  type BusinessNumberQualityView,
+  type WabaHealthView,
+} from "@gw/core";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { badge, table } from "../views/components.ts";
-import { formatNumber } from "../views/format.ts";
+import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
@@ -16,13 +21,25 @@ const QUALITY: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neu
 };
 
 /** Meta's messaging limit: how many different contacts the business may start conversations with in 24 h. */
-const TIERS: Record<string, string> = {
+export const LIMIT_LABELS: Record<string, string> = {
   TIER_50: "50 contatos / 24 h",
   TIER_250: "250 contatos / 24 h",
   TIER_1K: "1.000 contatos / 24 h",
+  TIER_2K: "2.000 contatos / 24 h",
   TIER_10K: "10.000 contatos / 24 h",
   TIER_100K: "100.000 contatos / 24 h",
   TIER_UNLIMITED: "ilimitado",
+  TIER_NOT_SET: "não definido",
+};
+
+/** Meta's phone_number_quality_update events, as the last notice of a number. */
+const HEALTH_EVENTS: Record<string, string> = {
+  THROUGHPUT_UPGRADE: "vazão elevada a 1.000 msg/s",
+  ONBOARDING: "em cadastro",
+  FLAGGED: "qualidade baixa (sinalizado)",
+  UNFLAGGED: "sinalização removida",
+  DOWNGRADE: "limite reduzido por qualidade",
+  UPGRADE: "limite elevado",
 };
 
 const THROUGHPUT: Record<string, string> = {
@@ -33,11 +50,54 @@ const THROUGHPUT: Record<string, string> = {
 
 const UNKNOWN = html`<span class="hint">desconhecido</span>`;
 
+/** A figure Meta's webhook reported while Meta's API could not be asked now. */
+const lastNotice = html`<span class="hint">(último aviso da Meta)</span>`;
+
 function quality(number: BusinessNumberQualityView): SafeHtml {
   const label = QUALITY[number.quality_rating];
   if (label) return html`${badge(label.text, label.tone)} <span class="hint">(${number.quality_rating})</span>`;
+  const reported = number.reported.quality ? QUALITY[number.reported.quality] : undefined;
+  if (reported) return html`${badge(reported.text, reported.tone)} ${lastNotice}`;
   // UNKNOWN: Meta could not be asked, or did not say.
   return badge("desconhecida");
+}
+
+function messagingLimit(number: BusinessNumberQualityView): SafeHtml | string {
+  if (number.messaging_limit_tier) return LIMIT_LABELS[number.messaging_limit_tier] ?? number.messaging_limit_tier;
+  const reported = number.reported.messaging_limit;
+  return reported ? html`${LIMIT_LABELS[reported] ?? reported} ${lastNotice}` : UNKNOWN;
+}
+
+function throughput(number: BusinessNumberQualityView): SafeHtml | string {
+  if (number.throughput_level) return THROUGHPUT[number.throughput_level] ?? number.throughput_level;
+  const reported = number.reported.throughput;
+  return reported ? html`${THROUGHPUT[reported] ?? reported} ${lastNotice}` : UNKNOWN;
+}
+
+/** The last phone_number_quality_update Meta sent about the number. */
+function lastHealthEvent(number: BusinessNumberQualityView): SafeHtml {
+  const event = number.reported.event;
+  if (event === null) return html`<span class="hint">nenhum</span>`;
+  return html`${HEALTH_EVENTS[event] ?? event} <span class="hint">(<code>${event}</code>)</span><br /><span class="hint"
+      >${formatDateTime(number.reported.at)}</span
+    >`;
+}
+
+function wabaCell(number: BusinessNumberQualityView, waba: WabaHealthView | undefined): SafeHtml {
+  return html`<code>${number.waba_id}</code>
+    ${waba?.sending_blocked_at ? html`<br />${badge("envios bloqueados", "bad")}` : ""}
+    ${
+      waba?.messaging_limit
+        ? html`<br /><span class="hint"
+              >limite do portfólio: ${LIMIT_LABELS[waba.messaging_limit] ?? waba.messaging_limit}</span
+            >`
+        : ""
+    }
+    <br /><a
+      href="/templates?numero=${number.phone_number_id}"
+      aria-label="Templates da WABA do número ${number.display_number}"
+      >Templates</a
+    >`;
 }
 
 function numberCell(number: BusinessNumberQualityView): SafeHtml {
@@ -54,15 +114,21 @@ export const numbersPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
     router.get("/numeros", async (req, res) => {
       const user = currentUser(req);
-      const numbers = await listBusinessNumbersWithQuality(
-        { db: deps.db, meta: deps.meta, logger: deps.logger },
-        { accountId: user.accountId },
-      );
+      const [numbers, wabas] = await Promise.all([
+        listBusinessNumbersWithQuality(
+          { db: deps.db, meta: deps.meta, logger: deps.logger },
+          { accountId: user.accountId },
+        ),
+        listWabaHealth({ db: deps.db }, { accountId: user.accountId }),
+      ]);
+      const wabaOf = new Map(wabas.map((waba) => [waba.waba_id, waba]));
       const failed = numbers.filter((number) => number.error !== null).length;
       const body = html`<p class="hint">
           Os números comerciais da conta, com a qualidade e o limite de mensagens que a Meta informa neste momento. A
           taxa de envio é definida pelo operador da plataforma (<code>pnpm gateway number set-rate</code>) conforme o
-          que a Meta concedeu ao número; todo envio do número segue esse ritmo.
+          que a Meta concedeu ao número; todo envio do número segue esse ritmo, e a Meta o eleva a 1.000 msg/s quando
+          avisa que o número passou à vazão alta. O último aviso da Meta sobre cada número está na última coluna; todos
+          estão em <a href="/conta/avisos">Avisos da conta</a>.
         </p>
         ${
           failed > 0
@@ -86,19 +152,17 @@ export const numbersPage: PanelPage = {
             "Throughput",
             "Taxa de envio",
             "WABA",
+            "Último aviso da Meta",
           ],
           rows: numbers.map((number) => [
             numberCell(number),
             number.verified_name ?? UNKNOWN,
             html`${quality(number)}${number.error ? html`<br /><span class="hint">${number.error}</span>` : ""}`,
-            number.messaging_limit_tier ? (TIERS[number.messaging_limit_tier] ?? number.messaging_limit_tier) : UNKNOWN,
-            number.throughput_level ? (THROUGHPUT[number.throughput_level] ?? number.throughput_level) : UNKNOWN,
+            messagingLimit(number),
+            throughput(number),
             `${formatNumber(number.messaging_rate_per_second)} msg/s`,
-            html`<code>${number.waba_id}</code><br /><a
-                href="/templates?numero=${number.phone_number_id}"
-                aria-label="Templates da WABA do número ${number.display_number}"
-                >Templates</a
-              >`,
+            wabaCell(number, wabaOf.get(number.waba_id)),
+            lastHealthEvent(number),
           ]),
           empty: "A conta ainda não tem números comerciais; o operador da plataforma os cadastra.",
         })}`;

@@ -1,5 +1,6 @@
 import type { Request } from "express";
-import type { PanelSessionUser } from "@gw/core";
+import type { PanelSessionUser, WabaHealthView } from "@gw/core";
+import { formatDateTime } from "./format.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { NAV, type NavHref } from "./nav.ts";
 
@@ -39,6 +40,24 @@ function header(user: PanelSessionUser | undefined, section: NavHref | undefined
     </nav>`;
 }
 
+/** Meta banned or disconnected a WABA of the account: said on every page, since nothing leaves its numbers. */
+function sendingBlockBanner(blocks: readonly WabaHealthView[] | undefined): SafeHtml {
+  if (!blocks || blocks.length === 0) return html``;
+  return html`<div class="notice error banner" role="alert">
+    ${blocks.map(
+      (block) =>
+        html`<p>
+          <strong>Envios bloqueados</strong> na conta WhatsApp Business <code>${block.waba_id}</code> desde
+          ${formatDateTime(block.sending_blocked_at)}: ${block.sending_block_reason ?? block.sending_block_event ?? ""}.
+        </p>`,
+    )}
+    <p>
+      Nenhuma mensagem sai dos números dela, pela API ou por campanhas, até a Meta reativá-la ou reconectá-la; as
+      campanhas foram pausadas. <a href="/conta/avisos">Ver os avisos da conta</a>
+    </p>
+  </div>`;
+}
+
 export function page(req: Request, options: PageOptions): SafeHtml {
   const notice = options.notice;
   return html`<!doctype html>
@@ -54,6 +73,7 @@ export function page(req: Request, options: PageOptions): SafeHtml {
         <a class="skip" href="#conteudo">Pular para o conteúdo</a>
         ${header(req.panelUser, options.section)}
         <main id="conteudo" tabindex="-1">
+          ${sendingBlockBanner(req.sendingBlocks)}
           <h1>${options.title}</h1>
           ${
             notice

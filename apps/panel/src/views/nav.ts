@@ -5,6 +5,7 @@ export const NAV = [
   { href: "/entregas", label: "Entregas" },
   { href: "/chaves", label: "Chaves de API" },
   { href: "/numeros", label: "Números" },
+  { href: "/conta/avisos", label: "Avisos da conta" },
   { href: "/templates", label: "Templates" },
   { href: "/conversas", label: "Conversas" },
   { href: "/campanhas", label: "Campanhas" },

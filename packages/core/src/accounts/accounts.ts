@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from "@gw/contracts";
 import { Prisma, type Db, type DbTx } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
 
-export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */
+export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
+export type WebhookEvent = WebhookEventName;
+/** What a new integration's form selects at first: the message events; account health only when asked for. */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = ["message.status", "message.received"];
 
 export async function createAccount(deps: { db: Db }, input: { name: string; actor: Actor }) {
   const row = await deps.db.$transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { listen, type Db } from "@gw/db";
+import { listen, type Db, type Sql } from "@gw/db";
 import { hashApiKey, isWellFormedApiKey, type AuthenticatedKey } from "./api-keys.ts";
 
 export interface BusinessNumberRef {
@@ -10,6 +10,19 @@ export interface BusinessNumberRef {
   isDefault: boolean;
   /** Meta's messaging rate of the number (messages/s): every send from it is paced by it (core/src/throughput). */
   messagingRatePerSecond: number;
+  /** Set while Meta has banned, deleted or disconnected the number's WABA: sends are refused (core/src/health). */
+  sendingBlock: SendingBlock | null;
+}
+
+/** Why and since when sends from a WABA's numbers are refused (`account_disabled`). */
+export interface SendingBlock {
+  wabaId: string;
+  /** Meta's time of the event that blocked it. */
+  since: Date;
+  /** Meta's event (DISABLED_UPDATE, ACCOUNT_DELETED, PARTNER_REMOVED...). */
+  event: string;
+  /** What happened, in Portuguese (the refusal's and the panel's sentence). */
+  reason: string;
 }
 
 export interface DirectoryOptions {
@@ -17,7 +30,10 @@ export interface DirectoryOptions {
   apiKeyTtlMs: number;
   /** How long an unknown key is remembered as unknown (fake keys then cost no query). */
   unknownKeyTtlMs: number;
-  /** How long a business number's lookup is trusted (numbers are added by the operator, rarely changed). */
+  /**
+   * How long a business number's lookup is trusted (numbers are added by the operator, rarely changed). Changes of a
+   * number's rate and of its WABA's sending block are also announced (followRevocations), so this is the fallback.
+   */
   numberTtlMs: number;
   maxEntries: number;
 }
@@ -44,8 +60,10 @@ export interface AccountDirectory {
   forgetKey(presentedKey: string): void;
   forgetAll(): void;
   /**
-   * Follow revocations as they commit (PostgreSQL NOTIFY from a trigger on api_keys), so a revoked key stops
-   * working at once on every pod; the TTL is only the fallback. Returns the function that stops listening.
+   * Follow revocations as they commit, so they take effect at once on every pod (the TTLs are only the fallback):
+   * revoked API keys (PostgreSQL NOTIFY from a trigger on api_keys), and the numbers of an account whose sending
+   * block or messaging rate changed (NOTIFY NUMBER_CHANGES_CHANNEL by the service that changed them). Returns the
+   * function that stops listening.
    */
   followRevocations(): () => Promise<void>;
 }
@@ -53,8 +71,17 @@ export interface AccountDirectory {
 const UNKNOWN = Symbol("unknown");
 /** Notified with the key's hash by the `api_keys_notify_change` trigger (see the hot_paths migration). */
 const API_KEY_CHANGES_CHANNEL = "gw_api_key_changes";
-const NUMBER_COLUMNS =
-  "SELECT account_id, phone_number_id, waba_id, display_number, is_default, messaging_rate_per_second FROM business_numbers";
+/**
+ * Notified, with the account's id, when the numbers of that account changed in a way a send must see at once: a
+ * messaging rate, a WABA's sending block (`announceNumberChange`). Sent inside the change's transaction, so
+ * PostgreSQL delivers it on commit.
+ */
+export const NUMBER_CHANGES_CHANNEL = "gw_number_changes";
+// The WABA's sending block rides along with the number: the send's check costs no query of its own.
+const NUMBER_COLUMNS = `SELECT n.account_id, n.phone_number_id, n.waba_id, n.display_number, n.is_default,
+    n.messaging_rate_per_second, h.sending_blocked_at, h.sending_block_event, h.sending_block_reason
+  FROM business_numbers n
+  LEFT JOIN waba_health h ON h.account_id = n.account_id AND h.waba_id = n.waba_id AND h.sending_blocked_at IS NOT NULL`;
 
 interface NumberRow {
   account_id: string;
@@ -63,6 +90,9 @@ interface NumberRow {
   display_number: string;
   is_default: boolean;
   messaging_rate_per_second: number;
+  sending_blocked_at: Date | null;
+  sending_block_event: string | null;
+  sending_block_reason: string | null;
 }
 type Cached<T> = T | typeof UNKNOWN;
 
@@ -105,18 +135,18 @@ export function createAccountDirectory(
       accountId === ""
         ? {
             name: "business-number-by-id",
-            text: `${NUMBER_COLUMNS} WHERE phone_number_id = $1`,
+            text: `${NUMBER_COLUMNS} WHERE n.phone_number_id = $1`,
             values: [phoneNumberId],
           }
         : phoneNumberId === ""
           ? {
               name: "business-number-default",
-              text: `${NUMBER_COLUMNS} WHERE account_id = $1::uuid ORDER BY is_default DESC, created_at, id LIMIT 1`,
+              text: `${NUMBER_COLUMNS} WHERE n.account_id = $1::uuid ORDER BY n.is_default DESC, n.created_at, n.id LIMIT 1`,
               values: [accountId],
             }
           : {
               name: "business-number-of-account",
-              text: `${NUMBER_COLUMNS} WHERE account_id = $1::uuid AND phone_number_id = $2`,
+              text: `${NUMBER_COLUMNS} WHERE n.account_id = $1::uuid AND n.phone_number_id = $2`,
               values: [accountId, phoneNumberId],
             };
     const { rows } = await db.sql.query<NumberRow>(query);
@@ -129,6 +159,14 @@ export function createAccountDirectory(
           displayNumber: row.display_number,
           isDefault: row.is_default,
           messagingRatePerSecond: row.messaging_rate_per_second,
+          sendingBlock: row.sending_blocked_at
+            ? {
+                wabaId: row.waba_id,
+                since: row.sending_blocked_at,
+                event: row.sending_block_event ?? "",
+                reason: row.sending_block_reason ?? "",
+              }
+            : null,
         }
       : null;
   }
@@ -144,6 +182,15 @@ export function createAccountDirectory(
         values: [key.keyId],
       })
       .catch(() => undefined);
+  }
+
+  /** Drops every cached number of the account (by account and by Meta's id alike). */
+  function forgetAccountNumbers(accountId: string): void {
+    // Keys first (no deletion while iterating); a lookup still in flight may be of that account: dropped too.
+    for (const key of [...numbers.keys()]) {
+      const value = numbers.peek(key, { allowStale: true });
+      if (value === undefined || value === UNKNOWN || value.accountId === accountId) numbers.delete(key);
+    }
   }
 
   async function fetchFound<T extends object>(
@@ -185,13 +232,33 @@ export function createAccountDirectory(
       numbers.clear();
     },
     followRevocations() {
-      const listener = listen(
+      const keyListener = listen(
         db.sql,
         API_KEY_CHANGES_CHANNEL,
         (keyHash) => keys.delete(keyHash),
         () => keys.clear(),
       );
-      return () => listener.close();
+      const numberListener = listen(
+        db.sql,
+        NUMBER_CHANGES_CHANNEL,
+        (accountId) => forgetAccountNumbers(accountId),
+        () => numbers.clear(),
+      );
+      return async () => {
+        await Promise.all([keyListener.close(), numberListener.close()]);
+      };
     },
   };
+}
+
+/**
+ * Inside the transaction that changed them: tells every pod's directory to drop the account's cached numbers once
+ * it commits (a new messaging rate, a WABA blocked or unblocked), so the next send reads them again.
+ */
+export async function announceNumberChange(sql: Sql, accountId: string): Promise<void> {
+  await sql.query({
+    name: "announce-number-change",
+    text: `SELECT pg_notify($1, $2)`,
+    values: [NUMBER_CHANGES_CHANNEL, accountId],
+  });
 }

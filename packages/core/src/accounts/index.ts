@@ -8,10 +8,16 @@ export {
   revokeApiKey,
 } from "./api-keys.ts";
 export type { ApiKeyView } from "./api-keys.ts";
-export { DEFAULT_DIRECTORY_OPTIONS, createAccountDirectory } from "./directory.ts";
-export type { AccountDirectory, BusinessNumberRef, DirectoryOptions } from "./directory.ts";
+export {
+  DEFAULT_DIRECTORY_OPTIONS,
+  NUMBER_CHANGES_CHANNEL,
+  announceNumberChange,
+  createAccountDirectory,
+} from "./directory.ts";
+export type { AccountDirectory, BusinessNumberRef, DirectoryOptions, SendingBlock } from "./directory.ts";
 export type { AuthenticatedKey } from "./api-keys.ts";
 export {
+  DEFAULT_WEBHOOK_EVENTS,
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
   PRODUCTION_INTEGRATION_POLICY,

@@ -22,6 +22,17 @@ export interface BusinessNumberQualityView {
   throughput_level: string | null;
   /** Null when Meta answered; otherwise why the figures are unknown (a Portuguese sentence). */
   error: string | null;
+  /**
+   * What Meta's last phone_number_quality_update webhook said of the number (core/src/health), null until one came:
+   * its quality when the payload had one, its messaging limit, HIGH after a throughput upgrade, the event and when.
+   */
+  reported: {
+    quality: string | null;
+    messaging_limit: string | null;
+    throughput: string | null;
+    event: string | null;
+    at: string | null;
+  };
 }
 
 /**
@@ -48,6 +59,13 @@ export async function listBusinessNumbersWithQuality(
         is_default: number.isDefault,
         messaging_rate_per_second: number.messagingRatePerSecond,
         created_at: number.createdAt.toISOString(),
+        reported: {
+          quality: number.reportedQuality,
+          messaging_limit: number.reportedMessagingLimit,
+          throughput: number.reportedThroughput,
+          event: number.healthEvent,
+          at: number.healthEventAt?.toISOString() ?? null,
+        },
       };
       try {
         const meta = await deps.meta.getPhoneNumber(number.phoneNumberId);

@@ -7,6 +7,7 @@ import type { MetaTemplate } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { contactKeysOf } from "../contacts/contacts.ts";
+import { accountDisabledError } from "../health/blocks.ts";
 import { findTemplate } from "../templates/find.ts";
 import { templateShape } from "../templates/shape.ts";
 import type { TemplateCache } from "../templates/cache.ts";
@@ -79,6 +80,8 @@ export interface CampaignView {
   started_at: string | null;
   completed_at: string | null;
   cancelled_at: string | null;
+  /** Why the gateway paused it by itself (a health event from Meta); null when a person paused it or not paused. */
+  pause_reason: string | null;
   total_rows: number;
   accepted_recipients: number;
   rejected_count: number;
@@ -155,6 +158,7 @@ interface CampaignRow {
   started_at: Date | null;
   completed_at: Date | null;
   cancelled_at: Date | null;
+  pause_reason: string | null;
   total_rows: number;
   accepted_recipients: number;
   rejected_count: number;
@@ -162,8 +166,8 @@ interface CampaignRow {
 }
 
 const CAMPAIGN_COLUMNS = `c.id, c.account_id, c.name, c.status, c.phone_number_id, c.template_name, c.template_language,
-  c.template_category, c.start_at, c.created_at, c.started_at, c.completed_at, c.cancelled_at, c.total_rows,
-  c.accepted_recipients, COALESCE(jsonb_array_length(c.rejected_rows), 0) AS rejected_count,
+  c.template_category, c.start_at, c.created_at, c.started_at, c.completed_at, c.cancelled_at, c.pause_reason,
+  c.total_rows, c.accepted_recipients, COALESCE(jsonb_array_length(c.rejected_rows), 0) AS rejected_count,
   b.messaging_rate_per_second AS rate`;
 const CAMPAIGN_FROM = `campaigns c LEFT JOIN business_numbers b ON b.phone_number_id = c.phone_number_id`;
 
@@ -318,6 +322,7 @@ async function toViews(
       started_at: iso(row.started_at),
       completed_at: iso(row.completed_at),
       cancelled_at: iso(row.cancelled_at),
+      pause_reason: row.status === "paused" ? row.pause_reason : null,
       total_rows: row.total_rows,
       accepted_recipients: row.accepted_recipients,
       rejected_count: row.rejected_count,
@@ -542,20 +547,88 @@ const ALLOWED_FROM: Record<Verb, readonly CampaignStatus[]> = {
 };
 
 // One statement per control: the status changes only from an allowed one, so two controls at once cannot both win.
-// A start (or resume) goes to `scheduled` while start_at is ahead, else to `running`.
+// A start (or resume) goes to `scheduled` while start_at is ahead, else to `running`. A pause keeps its reason ($3:
+// the gateway's own, null for a person's); any other control clears it.
 const TRANSITION_SQL: Record<Verb, string> = {
   start: `UPDATE campaigns SET status = CASE WHEN start_at > now() THEN 'scheduled' ELSE 'running' END,
-      started_at = CASE WHEN start_at > now() THEN NULL ELSE now() END, updated_at = now()
+      started_at = CASE WHEN start_at > now() THEN NULL ELSE now() END, pause_reason = NULL, updated_at = now()
     WHERE id = $1::uuid AND account_id = $2::uuid AND status = 'draft' RETURNING status, start_at`,
-  pause: `UPDATE campaigns SET status = 'paused', updated_at = now()
+  pause: `UPDATE campaigns SET status = 'paused', pause_reason = $3, updated_at = now()
     WHERE id = $1::uuid AND account_id = $2::uuid AND status IN ('running', 'scheduled') RETURNING status, start_at`,
   resume: `UPDATE campaigns SET status = CASE WHEN start_at > now() THEN 'scheduled' ELSE 'running' END,
-      started_at = CASE WHEN start_at > now() THEN started_at ELSE COALESCE(started_at, now()) END, updated_at = now()
+      started_at = CASE WHEN start_at > now() THEN started_at ELSE COALESCE(started_at, now()) END,
+      pause_reason = NULL, updated_at = now()
     WHERE id = $1::uuid AND account_id = $2::uuid AND status = 'paused' RETURNING status, start_at`,
-  cancel: `UPDATE campaigns SET status = 'cancelled', cancelled_at = now(), updated_at = now()
+  cancel: `UPDATE campaigns SET status = 'cancelled', cancelled_at = now(), pause_reason = NULL, updated_at = now()
     WHERE id = $1::uuid AND account_id = $2::uuid AND status IN ('draft', 'scheduled', 'running', 'paused')
     RETURNING status, start_at`,
 };
+
+interface TransitionInput extends CampaignActor {
+  campaignId: string;
+  /** The status the campaign had when the control was asked (the audit entry's `from`). */
+  from: CampaignStatus;
+  /** Pause only: why the gateway paused it by itself. */
+  reason?: string | null | undefined;
+  /** Added to the audit entry's details. */
+  details?: Record<string, string> | undefined;
+}
+
+/**
+ * One control inside the caller's transaction: the status change (only from an allowed status) and its audit entry
+ * `<origin>.campaign.<done>`. Null when the campaign was not in a status the control applies to.
+ */
+async function transition(
+  sql: Sql,
+  verb: Verb,
+  input: TransitionInput,
+): Promise<{ status: CampaignStatus; start_at: Date | null } | null> {
+  const { rows } = await sql.query<{ status: CampaignStatus; start_at: Date | null }>({
+    name: `campaign-${verb}`,
+    text: TRANSITION_SQL[verb],
+    values:
+      verb === "pause"
+        ? [input.campaignId, input.accountId, input.reason ?? null]
+        : [input.campaignId, input.accountId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  // Recipients not reserved yet are cancelled with the campaign; one being sent finishes its send.
+  if (verb === "cancel")
+    await sql.query({
+      name: "campaign-cancel-recipients",
+      text: `UPDATE campaign_recipients SET status = 'cancelled', updated_at = now()
+        WHERE campaign_id = $1::uuid AND status = 'queued'`,
+      values: [input.campaignId],
+    });
+  await recordAudit(sql, {
+    accountId: input.accountId,
+    actor: input.actor,
+    action: auditAction(input.actor, `campaign.${VERB_WORDS[verb].done}`),
+    target: `campaign:${input.campaignId}`,
+    details: {
+      from: input.from,
+      to: row.status,
+      ...(input.reason ? { reason: input.reason } : {}),
+      ...input.details,
+    },
+  });
+  return row;
+}
+
+/** Why a campaign from this number cannot start or resume now: Meta banned or disconnected its WABA. */
+async function blockedNumberRefusal(db: Db, accountId: string, phoneNumberId: string): Promise<ApiError | null> {
+  const { rows } = await db.sql.query<{ waba_id: string; sending_blocked_at: Date; sending_block_reason: string }>({
+    name: "campaign-number-sending-block",
+    text: `SELECT h.waba_id, h.sending_blocked_at, h.sending_block_reason FROM business_numbers n
+      JOIN waba_health h ON h.account_id = n.account_id AND h.waba_id = n.waba_id AND h.sending_blocked_at IS NOT NULL
+      WHERE n.account_id = $1::uuid AND n.phone_number_id = $2`,
+    values: [accountId, phoneNumberId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  return accountDisabledError({ wabaId: row.waba_id, since: row.sending_blocked_at, reason: row.sending_block_reason });
+}
 
 async function control(
   deps: CampaignControlDeps,
@@ -571,31 +644,14 @@ async function control(
         message: `A campanha tem ${current.accepted_recipients} destinatários aceitos, não ${input.acceptedRecipients ?? 0}; confira o relatório de validação e repita com accepted_recipients igual a ${current.accepted_recipients}.`,
       });
   }
-  const changed = await inTransaction(deps.db.sql, async (client) => {
-    const { rows } = await client.query<{ status: CampaignStatus; start_at: Date | null }>({
-      name: `campaign-${verb}`,
-      text: TRANSITION_SQL[verb],
-      values: [input.campaignId, input.accountId],
-    });
-    const row = rows[0];
-    if (!row) return null;
-    // Recipients not reserved yet are cancelled with the campaign; one being sent finishes its send.
-    if (verb === "cancel")
-      await client.query({
-        name: "campaign-cancel-recipients",
-        text: `UPDATE campaign_recipients SET status = 'cancelled', updated_at = now()
-          WHERE campaign_id = $1::uuid AND status = 'queued'`,
-        values: [input.campaignId],
-      });
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, `campaign.${VERB_WORDS[verb].done}`),
-      target: `campaign:${input.campaignId}`,
-      details: { from: current.status, to: row.status },
-    });
-    return row;
-  });
+  // Every send would be refused (account_disabled): the campaign stays as it is until Meta lifts the block.
+  if ((verb === "start" && current.status === "draft") || (verb === "resume" && current.status === "paused")) {
+    const blocked = await blockedNumberRefusal(deps.db, input.accountId, current.phone_number_id);
+    if (blocked) throw blocked;
+  }
+  const changed = await inTransaction(deps.db.sql, (client) =>
+    transition(client, verb, { ...input, from: current.status }),
+  );
   if (!changed) {
     const now = await loadCampaign(deps.db, input.accountId, input.campaignId);
     if (!now) throw notFound();
@@ -618,6 +674,39 @@ async function control(
     );
   }
   return getCampaign(deps, input);
+}
+
+/**
+ * The gateway pausing campaigns by itself (Meta reported a quality drop, a restriction or a ban), inside the
+ * caller's transaction: every running or scheduled campaign of the account sending from one of `phoneNumberIds`
+ * goes through the same pause as a person's, with `reason` kept and shown. Returns the ids paused. The worker sees
+ * the status within its poll (CAMPAIGN statusPollMs) and stops claiming recipients.
+ */
+export async function pauseCampaignsOfNumbers(
+  sql: Sql,
+  input: CampaignActor & { phoneNumberIds: readonly string[]; reason: string; details?: Record<string, string> },
+): Promise<string[]> {
+  if (input.phoneNumberIds.length === 0) return [];
+  const { rows } = await sql.query<{ id: string; status: CampaignStatus }>({
+    name: "campaigns-to-pause-of-numbers",
+    text: `SELECT id::text, status FROM campaigns
+      WHERE account_id = $1::uuid AND phone_number_id = ANY($2::text[]) AND status IN ('running', 'scheduled')
+      ORDER BY created_at, id FOR UPDATE`,
+    values: [input.accountId, [...input.phoneNumberIds]],
+  });
+  const paused: string[] = [];
+  for (const row of rows) {
+    const done = await transition(sql, "pause", {
+      accountId: input.accountId,
+      actor: input.actor,
+      campaignId: row.id,
+      from: row.status,
+      reason: input.reason,
+      details: input.details,
+    });
+    if (done) paused.push(row.id);
+  }
+  return paused;
 }
 
 /** Start a draft: only with the accepted recipient count its validation reported (`campaign_count_mismatch`). */

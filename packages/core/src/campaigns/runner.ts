@@ -66,12 +66,16 @@ export function recipientIdempotencyKey(recipientId: string | number | bigint): 
  */
 export const SKIPPED_CODES: ReadonlySet<string> = new Set<string>(["recipient_opted_out"]);
 
-/** Refusals that say nothing about the recipient: nothing was sent, and a later try may go through. */
+/**
+ * Refusals that say nothing about the recipient: nothing was sent, and a later try may go through. A blocked account
+ * (`account_disabled`) pauses its campaigns in the same transaction; a send that was already on its way waits too.
+ */
 const RETRY_LATER: ReadonlySet<string> = new Set([
   "rate_limited",
   "templates_unavailable",
   "provider_unavailable",
   "service_unavailable",
+  "account_disabled",
 ]);
 
 interface CampaignRunRow {

@@ -23,7 +23,7 @@ function view(row: DeliveryRow & { integration: { url: string } }) {
 export interface ListDeliveriesInput {
   accountId: string;
   status?: string | undefined;
-  /** Only this event (`message.status`, `message.received`). */
+  /** Only this event (`message.status`, `message.received`, `account.update`). */
   event?: string | undefined;
   /** Created at or after this instant. */
   createdFrom?: Date | undefined;

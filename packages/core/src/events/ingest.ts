@@ -16,7 +16,7 @@ import {
   type ContactSighting,
   type IdentityChangeInput,
 } from "../contacts/contacts.ts";
-import { applyAccountEvents, type AccountEventInput } from "../health/index.ts";
+import { applyAccountEvents, changedTemplateCatalogues, type AccountEventInput } from "../health/index.ts";
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
 import { applyInbound } from "./inbound.ts";
@@ -32,6 +32,8 @@ export interface IngestDeps {
   directory: AccountDirectory;
   /** Told about every item set aside, for the metric. */
   onQuarantined?: (count: number) => void;
+  /** The template catalogue cache, dropped after commit for a WABA whose templates Meta changed (health events). */
+  templates?: { forget(wabaId: string): Promise<void> } | undefined;
 }
 
 export interface IngestResult {
@@ -149,6 +151,8 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
   }
   result.deliveries = ids.length;
   await deps.outbox.dispatch(ids);
+  // After commit, so the next read of the catalogue (a send's, the panel's) asks Meta and finds the change.
+  for (const wabaId of changedTemplateCatalogues(plan.accountEvents)) await deps.templates?.forget(wabaId);
   return result;
 }
 

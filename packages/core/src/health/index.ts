@@ -1,21 +1,14 @@
-import type { Sql } from "@gw/db";
-import type { MetaAccountEvent } from "@gw/meta";
-import type { PendingDelivery } from "../events/outbox.ts";
-
-/** One account or number health event (Meta's account_update, phone_number_quality_update...), for an account. */
-export interface AccountEventInput {
-  accountId: string;
-  event: MetaAccountEvent;
-}
-
-/**
- * Store and act on account and number health events, inside the provider webhook's transaction. Returns the
- * deliveries they create.
- */
-export function applyAccountEvents(
-  _sql: Sql,
-  _events: readonly AccountEventInput[],
-  _receivedAt: Date,
-): Promise<PendingDelivery[]> {
-  return Promise.resolve([]);
-}
+export { META_ACTOR, applyAccountEvents, changedTemplateCatalogues } from "./apply.ts";
+export type { AccountEventInput } from "./apply.ts";
+export { accountDisabledError, listWabaHealth, liftSendingBlock, sendingBlockRefusal } from "./blocks.ts";
+export type { WabaHealthView } from "./blocks.ts";
+export { HIGH_THROUGHPUT_RATE, healthAction } from "./meta-events.ts";
+export type { HealthAction } from "./meta-events.ts";
+export {
+  ACCOUNT_EVENT_FIELDS,
+  countUnreadAccountEvents,
+  listAccountEvents,
+  markAccountEventRead,
+  markAllAccountEventsRead,
+} from "./notices.ts";
+export type { AccountEventField, AccountEventView } from "./notices.ts";

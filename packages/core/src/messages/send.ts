@@ -7,6 +7,7 @@ import type { Actor } from "../audit/audit.ts";
 import { contactKeyOf } from "../contacts/contacts.ts";
 import { graphRecipient, isBsuidIdentifier } from "../contacts/recipient.ts";
 import type { Outbox } from "../events/outbox.ts";
+import { sendingBlockRefusal } from "../health/blocks.ts";
 import type { IdempotencyStore } from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
@@ -112,6 +113,9 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
         message: input.phoneNumberId ? `O número ${input.phoneNumberId} não está conectado a esta conta.` : undefined,
       });
     }
+    // Meta banned or disconnected the number's WABA (core/src/health): refused before the provider; the key is freed.
+    const blocked = sendingBlockRefusal(number);
+    if (blocked) throw blocked;
     const payload =
       content.kind === "template"
         ? await templatePayload(deps, input, content, number.wabaId, contactKey)

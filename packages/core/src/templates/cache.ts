@@ -55,6 +55,16 @@ export class TemplateCache {
     return fetching;
   }
 
+  /**
+   * Drop the WABA's catalogue (Meta changed a template's components or category): the next read asks the provider.
+   * Other pods' in-process copies live on for at most `localTtlMs`; if Redis cannot be reached, its copy expires
+   * within `ttlSeconds`.
+   */
+  async forget(wabaId: string): Promise<void> {
+    this.local?.delete(wabaId);
+    await this.options.redis.del(this.key(wabaId)).catch(() => undefined);
+  }
+
   private remember(wabaId: string, templates: MetaTemplate[]): MetaTemplate[] {
     this.local?.set(wabaId, templates);
     return templates;

@@ -9,5 +9,11 @@ export type {
 } from "./throughput.ts";
 export { noteProviderRefusal, takeSendTurn } from "./turn.ts";
 export type { Pacing, SendTurnInput } from "./turn.ts";
-export { MAX_MESSAGING_RATE, MIN_MESSAGING_RATE, MessagingRateError, setNumberMessagingRate } from "./rates.ts";
+export {
+  MAX_MESSAGING_RATE,
+  MIN_MESSAGING_RATE,
+  MessagingRateError,
+  applyMessagingRate,
+  setNumberMessagingRate,
+} from "./rates.ts";
 export type { NumberRateView } from "./rates.ts";

@@ -1,4 +1,5 @@
-import type { Db } from "@gw/db";
+import { inTransaction, type Db, type Sql } from "@gw/db";
+import { announceNumberChange } from "../accounts/directory.ts";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 
 /** Meta's messaging rates: 80/s by default, up to 1 000/s; 20/s for a number shared with the WhatsApp Business app. */
@@ -21,8 +22,9 @@ export interface NumberRateView {
 }
 
 /**
- * Set the number's messaging rate (what Meta granted it). Every pod paces the number by it once its cached copy of
- * the number expires (NUMBER_CACHE_TTL_MS, 30 s by default). Null when the number is not connected to any account.
+ * Set the number's messaging rate (what Meta granted it). Every pod paces the number by it as soon as the change
+ * commits (its cached copy of the number is dropped, `announceNumberChange`; NUMBER_CACHE_TTL_MS is the fallback).
+ * Null when the number is not connected to any account.
  */
 export async function setNumberMessagingRate(
   deps: { db: Db },
@@ -34,25 +36,43 @@ export async function setNumberMessagingRate(
       `A vazão deve ser um número inteiro de mensagens por segundo entre ${MIN_MESSAGING_RATE} e ${MAX_MESSAGING_RATE} (a Meta concede 80 por padrão, até 1000; 20 para um número compartilhado com o app WhatsApp Business).`,
     );
   }
-  return deps.db.$transaction(async (tx) => {
-    const before = await tx.businessNumber.findUnique({ where: { phoneNumberId: input.phoneNumberId } });
-    if (!before) return null;
-    const after = await tx.businessNumber.update({
-      where: { phoneNumberId: input.phoneNumberId },
-      data: { messagingRatePerSecond: rate },
-    });
-    await recordAudit(tx, {
-      accountId: after.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "number.messaging_rate_changed"),
-      target: `number:${after.phoneNumberId}`,
-      details: { from: before.messagingRatePerSecond, to: rate },
-    });
-    return {
-      phone_number_id: after.phoneNumberId,
-      account_id: after.accountId,
-      messaging_rate_per_second: after.messagingRatePerSecond,
-      previous_rate_per_second: before.messagingRatePerSecond,
-    };
+  return inTransaction(deps.db.sql, (client) => applyMessagingRate(client, input));
+}
+
+// The rate before the change is read in the same statement (the CTE sees the row as it was).
+const SET_RATE = `WITH before AS (
+    SELECT messaging_rate_per_second AS rate FROM business_numbers WHERE phone_number_id = $1 FOR UPDATE)
+  UPDATE business_numbers n SET messaging_rate_per_second = $2 FROM before WHERE n.phone_number_id = $1
+  RETURNING n.account_id::text AS account_id, n.messaging_rate_per_second AS rate, before.rate AS previous`;
+
+/**
+ * The rate change inside the caller's transaction (the operator's `number set-rate`, Meta's THROUGHPUT_UPGRADE):
+ * sets it, audits `<origin>.number.messaging_rate_changed` and announces it to every pod's directory. `details`
+ * are added to the audit entry's.
+ */
+export async function applyMessagingRate(
+  sql: Sql,
+  input: { phoneNumberId: string; ratePerSecond: number; actor: Actor; details?: Record<string, string | number> },
+): Promise<NumberRateView | null> {
+  const { rows } = await sql.query<{ account_id: string; rate: number; previous: number }>({
+    name: "number-set-rate",
+    text: SET_RATE,
+    values: [input.phoneNumberId, input.ratePerSecond],
   });
+  const row = rows[0];
+  if (!row) return null;
+  await recordAudit(sql, {
+    accountId: row.account_id,
+    actor: input.actor,
+    action: auditAction(input.actor, "number.messaging_rate_changed"),
+    target: `number:${input.phoneNumberId}`,
+    details: { from: row.previous, to: row.rate, ...input.details },
+  });
+  await announceNumberChange(sql, row.account_id);
+  return {
+    phone_number_id: input.phoneNumberId,
+    account_id: row.account_id,
+    messaging_rate_per_second: row.rate,
+    previous_rate_per_second: row.previous,
+  };
 }

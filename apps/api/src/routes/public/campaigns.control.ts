@@ -4,14 +4,19 @@ import {
   CampaignPath,
   campaignCommonResponses,
   campaignNotFound,
+  codeList,
+  errorExamples,
   errorResponse,
+  errorSchema,
   jsonResponse,
   parseRequest,
   requestValidation,
   unreadableRequest,
+  validationRef,
   type PublicOperation,
 } from "@gw/contracts";
 import { cancelCampaign, pauseCampaign, resumeCampaign, type CampaignControlDeps } from "@gw/core";
+import type { ErrorCode } from "@gw/errors";
 import type { ApiDeps } from "../../container.ts";
 import { apiActor, authOf } from "../../http/auth.ts";
 
@@ -25,6 +30,7 @@ const CONTROLS = [
     description:
       "From `running` or `scheduled`. Recipients being sent finish; the others wait for `resume`. No body (one sent is ignored). Audited as `api.campaign.paused`.",
     conflict: "The campaign is not running or scheduled.",
+    refusals: [],
   },
   {
     verb: "resume",
@@ -32,8 +38,9 @@ const CONTROLS = [
     service: resumeCampaign,
     summary: "Resume a paused campaign",
     description:
-      "From `paused`: `running` again (`scheduled` while its `start_at` is ahead). No body (one sent is ignored). Audited as `api.campaign.resumed`.",
+      "From `paused`: `running` again (`scheduled` while its `start_at` is ahead). No body (one sent is ignored). Refused with `account_disabled` while Meta keeps the number's WhatsApp Business Account banned or disconnected (every send would be refused). A campaign the gateway paused by itself says why in `pause_reason`. Audited as `api.campaign.resumed`.",
     conflict: "The campaign is not paused.",
+    refusals: ["account_disabled"],
   },
   {
     verb: "cancel",
@@ -43,6 +50,7 @@ const CONTROLS = [
     description:
       "From `draft`, `scheduled`, `running` or `paused`, for good: recipients not yet reserved become `cancelled`; one being sent finishes its send. No body (one sent is ignored). Audited as `api.campaign.cancelled`.",
     conflict: "The campaign is not draft, scheduled, running or paused.",
+    refusals: [],
   },
 ] as const satisfies readonly {
   verb: string;
@@ -51,6 +59,8 @@ const CONTROLS = [
   summary: string;
   description: string;
   conflict: string;
+  /** Error codes of its 422 besides request validation. */
+  refusals: readonly ErrorCode[];
 }[];
 
 /** POST /public/v1/campaigns/{campaign_id}/pause, /resume and /cancel (no body). */
@@ -81,7 +91,18 @@ export const operations: readonly PublicOperation[] = CONTROLS.map((control) => 
     400: unreadableRequest("The path (an invalid %-escape)"),
     404: campaignNotFound,
     409: errorResponse(control.conflict, ["campaign_state_conflict"]),
-    422: requestValidation("path"),
+    422:
+      control.refusals.length === 0
+        ? requestValidation("path")
+        : {
+            description: `Sending is blocked for the campaign's number — error envelope, code ${codeList(control.refusals)}; or an invalid path — \`HTTPValidationError\`.`,
+            content: {
+              "application/json": {
+                schema: { anyOf: [errorSchema(control.refusals), validationRef] },
+                examples: errorExamples(control.refusals),
+              },
+            },
+          },
     ...campaignCommonResponses,
   },
 }));

@@ -56,11 +56,11 @@ export const operations: readonly PublicOperation[] = [
       413: errorResponse("Body above 256 KiB.", ["payload_too_large"]),
       422: {
         description:
-          "The campaign has no accepted recipient — error envelope, code `campaign_empty`; or an invalid path or body — `HTTPValidationError`.",
+          "The campaign has no accepted recipient — error envelope, code `campaign_empty`; Meta keeps the number's WhatsApp Business Account banned or disconnected — `account_disabled`; or an invalid path or body — `HTTPValidationError`.",
         content: {
           "application/json": {
-            schema: { anyOf: [errorSchema(["campaign_empty"]), validationRef] },
-            examples: errorExamples(["campaign_empty"]),
+            schema: { anyOf: [errorSchema(["campaign_empty", "account_disabled"]), validationRef] },
+            examples: errorExamples(["campaign_empty", "account_disabled"]),
           },
         },
       },

@@ -158,6 +158,7 @@ const REFUSED_422: readonly ErrorCode[] = [
   "delivery_limited",
   "payment_issue",
   "account_restricted",
+  "account_disabled",
   "variable_too_long",
   "variable_bad_format",
   "invalid_pix_order",

@@ -1,0 +1,353 @@
+import type { Router } from "express";
+import {
+  ACCOUNT_EVENT_FIELDS,
+  countUnreadAccountEvents,
+  listAccountEvents,
+  listWabaHealth,
+  markAccountEventRead,
+  markAllAccountEventsRead,
+  type AccountEventField,
+  type AccountEventView,
+  type WabaHealthView,
+} from "@gw/core";
+import { z } from "@gw/config";
+import { ApiError } from "@gw/errors";
+import type { PanelDeps } from "../container.ts";
+import { currentUser, panelActor } from "../http/context.ts";
+import { PanelHttpError } from "../http/errors.ts";
+import { badge, noticeFrom, pager, postButton, queryText, select, table } from "../views/components.ts";
+import { formatDateTime, formatNumber } from "../views/format.ts";
+import { html, type SafeHtml } from "../views/html.ts";
+import { page } from "../views/layout.ts";
+import { LIMIT_LABELS } from "./numbers.ts";
+import type { PanelPage } from "./types.ts";
+
+/**
+ * "Avisos da conta": Meta's account and number health webhooks (account_update, phone_number_quality_update,
+ * business_capability_update, template edits and category changes, account alerts) as notices, every one as Meta
+ * sent it (events the gateway does not know included) with what the gateway did; each WABA's sending state and
+ * portfolio limit above them. Read per user, like template notices.
+ */
+
+const PAGE_SIZE = 25;
+const PATH = "/conta/avisos";
+
+const MESSAGES = {
+  lido: "Aviso marcado como lido.",
+  todos_lidos: "Todos os avisos foram marcados como lidos.",
+  nenhum_novo: "Não havia avisos por ler.",
+};
+
+type Tone = "ok" | "warn" | "bad" | "neutral";
+
+export const FIELD_LABELS: Record<AccountEventField, string> = {
+  account_update: "Conta",
+  phone_number_quality_update: "Número",
+  business_capability_update: "Limite do portfólio",
+  message_template_components_update: "Template editado",
+  template_category_update: "Categoria de template",
+  account_alerts: "Alerta da conta",
+};
+
+/** Meta's events as the staff read them; an event not listed is shown as Meta named it. */
+export const EVENT_LABELS: Record<string, { text: string; tone: Tone }> = {
+  // Without a ban state the gateway knows (the ban states are BAN_STATES below).
+  DISABLED_UPDATE: { text: "situação de bloqueio da conta", tone: "warn" },
+  ACCOUNT_DELETED: { text: "conta excluída", tone: "bad" },
+  ACCOUNT_VIOLATION: { text: "violação de política", tone: "bad" },
+  ACCOUNT_RESTRICTION: { text: "conta restrita", tone: "bad" },
+  ACCOUNT_OFFBOARDED: { text: "conta desligada da plataforma", tone: "bad" },
+  ACCOUNT_RECONNECTED: { text: "conta reconectada", tone: "ok" },
+  PARTNER_REMOVED: { text: "plataforma removida como parceira", tone: "bad" },
+  PARTNER_ADDED: { text: "plataforma adicionada como parceira", tone: "ok" },
+  PARTNER_APP_UNINSTALLED: { text: "app da plataforma desinstalado", tone: "bad" },
+  PARTNER_APP_INSTALLED: { text: "app da plataforma instalado", tone: "ok" },
+  PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE: { text: "certificação do cliente", tone: "neutral" },
+  VOLUME_BASED_PRICING_TIER_UPDATE: { text: "faixa de preço por volume", tone: "neutral" },
+  AUTH_INTL_PRICE_ELIGIBILITY_UPDATE: { text: "preço internacional de autenticação", tone: "neutral" },
+  BUSINESS_PRIMARY_LOCATION_COUNTRY_UPDATE: { text: "país principal da empresa", tone: "neutral" },
+  AD_ACCOUNT_LINKED: { text: "conta de anúncios vinculada", tone: "neutral" },
+  MM_LITE_TERMS_SIGNED: { text: "termos de mensagens de marketing aceitos", tone: "neutral" },
+  THROUGHPUT_UPGRADE: { text: "vazão elevada a 1.000 msg/s", tone: "ok" },
+  ONBOARDING: { text: "em cadastro", tone: "neutral" },
+  FLAGGED: { text: "qualidade baixa (sinalizado)", tone: "bad" },
+  UNFLAGGED: { text: "sinalização removida", tone: "ok" },
+  DOWNGRADE: { text: "limite reduzido por qualidade", tone: "bad" },
+  UPGRADE: { text: "limite elevado", tone: "ok" },
+};
+
+const BAN_STATES: Record<string, { text: string; tone: Tone }> = {
+  DISABLE: { text: "conta desativada pela Meta", tone: "bad" },
+  REINSTATE: { text: "conta reativada", tone: "ok" },
+  SCHEDULE_FOR_DISABLE: { text: "desativação agendada", tone: "warn" },
+};
+
+const filtersSchema = z.object({
+  estado: z.enum(["nao_lidos"]).optional(),
+  tipo: z.enum(ACCOUNT_EVENT_FIELDS).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A scalar of Meta's value as text (objects and lists are in the full data below each notice). */
+function scalar(value: unknown): string | null {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return null;
+}
+
+function limitText(value: unknown): string | null {
+  const given = scalar(value);
+  return given === null ? null : (LIMIT_LABELS[given] ?? given);
+}
+
+/** What the notice is: the field, then Meta's event (or the ban state of DISABLED_UPDATE). */
+function what(event: AccountEventView): SafeHtml {
+  const field = FIELD_LABELS[event.field as AccountEventField] ?? event.field;
+  const banInfo = event.value.ban_info;
+  const ban = event.event === "DISABLED_UPDATE" && isRecord(banInfo) ? scalar(banInfo.waba_ban_state) : null;
+  const label = (ban ? BAN_STATES[ban] : undefined) ?? (event.event ? EVENT_LABELS[event.event] : undefined);
+  const eventBadge = label
+    ? badge(label.text, label.tone)
+    : event.event
+      ? html`${badge("evento novo", "warn")} <code>${event.event}</code>`
+      : "";
+  return html`<strong>${field}</strong> ${eventBadge}
+    ${event.event && label ? html`<br /><span class="hint"><code>${event.event}</code></span>` : ""}`;
+}
+
+/** The few facts of Meta's value worth a sentence; the whole value is always one click away. */
+function facts(event: AccountEventView): string[] {
+  const v = event.value;
+  const lines: string[] = [];
+  const template = scalar(v.message_template_name);
+  const language = scalar(v.message_template_language);
+  const templateName = template ? `${template}${language ? ` (${language})` : ""}` : null;
+  switch (event.field) {
+    case "phone_number_quality_update": {
+      const number = event.display_number ?? scalar(v.display_phone_number);
+      if (number) lines.push(`Número ${number}${event.phone_number_id ? "" : " (não encontrado entre os da conta)"}.`);
+      const limit = limitText(v.max_daily_conversations_per_business) ?? limitText(v.current_limit);
+      if (limit) lines.push(`Limite de mensagens: ${limit}.`);
+      const quality = scalar(v.quality_rating) ?? scalar(v.current_quality);
+      if (quality) lines.push(`Qualidade: ${quality}.`);
+      break;
+    }
+    case "business_capability_update": {
+      const limit = limitText(v.max_daily_conversations_per_business) ?? limitText(v.max_daily_conversation_per_phone);
+      if (limit) lines.push(`Limite do portfólio: ${limit}.`);
+      const numbers = scalar(v.max_phone_numbers_per_waba) ?? scalar(v.max_phone_numbers_per_business);
+      if (numbers) lines.push(`Até ${numbers} números.`);
+      break;
+    }
+    case "message_template_components_update": {
+      if (templateName) lines.push(`Template ${templateName} editado na Meta.`);
+      const body = scalar(v.message_template_element);
+      if (body) lines.push(`Corpo: «${body}»`);
+      break;
+    }
+    case "template_category_update": {
+      const correct = scalar(v.correct_category);
+      const current = scalar(v.new_category);
+      const previous = scalar(v.previous_category);
+      const when = typeof v.category_update_timestamp === "number" ? v.category_update_timestamp : null;
+      if (correct)
+        lines.push(
+          `O template ${templateName ?? "?"} passará de ${current ?? "?"} para ${correct}${
+            when ? ` em ${formatDateTime(new Date(when * 1000))}` : ""
+          }: o preço de cada envio muda.`,
+        );
+      else if (current)
+        lines.push(`O template ${templateName ?? "?"} passou de ${previous ?? "?"} para ${current}: o preço mudou.`);
+      break;
+    }
+    case "account_alerts": {
+      const info = isRecord(v.alert_info) ? v.alert_info : {};
+      const type = scalar(info.alert_type);
+      const severity = scalar(info.alert_severity);
+      const description = scalar(info.alert_description);
+      if (type) lines.push(`${type}${severity ? ` (${severity})` : ""}${description ? `: ${description}` : ""}`);
+      break;
+    }
+    default: {
+      const ban = isRecord(v.ban_info) ? scalar(v.ban_info.waba_ban_date) : null;
+      if (ban) lines.push(`Data informada pela Meta: ${ban}.`);
+      const violation = isRecord(v.violation_info) ? scalar(v.violation_info.violation_type) : null;
+      if (violation) lines.push(`Violação: ${violation}.`);
+      const restrictions = Array.isArray(v.restriction_info) ? v.restriction_info : [];
+      for (const item of restrictions) {
+        const type = isRecord(item) ? scalar(item.restriction_type) : null;
+        const until = isRecord(item) && typeof item.expiration === "number" ? item.expiration : null;
+        if (type) lines.push(`Restrição ${type}${until ? ` até ${formatDateTime(new Date(until * 1000))}` : ""}.`);
+      }
+      const country = scalar(v.country);
+      if (country) lines.push(`País: ${country}.`);
+    }
+  }
+  return lines;
+}
+
+function details(event: AccountEventView): SafeHtml {
+  return html`${facts(event).map((line) => html`<span>${line}</span><br />`)}
+    <details>
+      <summary>Dados enviados pela Meta</summary>
+      <pre aria-label="Dados do aviso ${String(event.id)}">${JSON.stringify(event.value, null, 2)}</pre>
+    </details>`;
+}
+
+/** What the gateway did about it. */
+function effects(event: AccountEventView): SafeHtml {
+  const done = event.effects;
+  if (!done) return html`—`;
+  const parts: SafeHtml[] = [];
+  if (done.sending_blocked === true) parts.push(badge("envios bloqueados", "bad"));
+  if (done.sending_blocked === false) parts.push(badge("envios liberados", "ok"));
+  if (done.messaging_rate_per_second !== null)
+    parts.push(badge(`vazão ${formatNumber(done.messaging_rate_per_second)} msg/s`, "ok"));
+  for (const id of done.paused_campaign_ids) parts.push(html`<a href="/campanhas/${id}">campanha pausada</a>`);
+  return parts.length > 0 ? html`${parts.map((part) => html`${part}<br />`)}` : html`<span class="hint">nada</span>`;
+}
+
+function wabaState(waba: WabaHealthView): SafeHtml {
+  if (waba.sending_blocked_at === null) return badge("envios liberados", "ok");
+  return html`${badge("envios bloqueados", "bad")}
+    <span class="hint">desde ${formatDateTime(waba.sending_blocked_at)}</span>
+    <br />${waba.sending_block_reason ?? ""}`;
+}
+
+function wabaSection(wabas: readonly WabaHealthView[]): SafeHtml {
+  return table({
+    caption: "Contas WhatsApp Business (WABA) da conta, como a Meta as informou",
+    headers: ["WABA", "Envios", "Limite do portfólio", "Números permitidos"],
+    rows: wabas.map((waba) => [
+      html`<code>${waba.waba_id}</code>`,
+      wabaState(waba),
+      waba.messaging_limit
+        ? html`${LIMIT_LABELS[waba.messaging_limit] ?? waba.messaging_limit}
+            <span class="hint">(${formatDateTime(waba.capability_updated_at)})</span>`
+        : html`<span class="hint">não informado</span>`,
+      waba.max_phone_numbers === null ? "—" : formatNumber(waba.max_phone_numbers),
+    ]),
+    empty: "A conta ainda não tem números comerciais; o operador da plataforma os cadastra.",
+  });
+}
+
+export const accountNoticesPage: PanelPage = {
+  register(router: Router, deps: PanelDeps) {
+    router.get(PATH, async (req, res) => {
+      const user = currentUser(req);
+      const parsed = filtersSchema.safeParse({
+        estado: queryText(req, "estado"),
+        tipo: queryText(req, "tipo"),
+        cursor: queryText(req, "cursor"),
+      });
+      if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o estado e o tipo.");
+      const filters = parsed.data;
+      const ids = { accountId: user.accountId, userId: user.userId };
+      const [result, unread, wabas] = await Promise.all([
+        listAccountEvents(
+          { db: deps.db },
+          {
+            ...ids,
+            unreadOnly: filters.estado === "nao_lidos",
+            field: filters.tipo,
+            cursor: filters.cursor,
+            limit: PAGE_SIZE,
+          },
+        ),
+        countUnreadAccountEvents({ db: deps.db }, ids),
+        listWabaHealth({ db: deps.db }, { accountId: user.accountId }),
+      ]);
+      const { cursor: _cursor, ...kept } = filters;
+      const filtered = filters.estado !== undefined || filters.tipo !== undefined;
+      const body = html`<p class="hint">
+          O que a Meta avisou sobre a conta WhatsApp Business e os números: bloqueios e restrições, qualidade e vazão
+          dos números, limites de mensagens, templates editados ou com a categoria mudada (o que muda o preço) e
+          alertas. Cada aviso mostra os dados como a Meta os enviou e o que a plataforma fez: envios bloqueados ou
+          liberados, campanhas pausadas, vazão alterada. Cada pessoa marca os avisos como lidos para si.
+        </p>
+        <h2>Situação</h2>
+        ${wabaSection(wabas)}
+        <h2>Avisos</h2>
+        <div class="actions">
+          <p role="status">
+            ${
+              unread === 0
+                ? "Nenhum aviso por ler."
+                : unread === 1
+                  ? "1 aviso não lido."
+                  : `${formatNumber(unread)} avisos não lidos.`
+            }
+          </p>
+          ${unread > 0 ? postButton(req, { action: `${PATH}/marcar-todos`, label: "Marcar todos como lidos" }) : ""}
+        </div>
+        <form method="get" action="${PATH}" class="filters">
+          ${select("estado", "Estado", [{ value: "nao_lidos", text: "Não lidos" }], filters.estado)}
+          ${select(
+            "tipo",
+            "Tipo",
+            ACCOUNT_EVENT_FIELDS.map((field) => ({ value: field, text: FIELD_LABELS[field] })),
+            filters.tipo,
+          )}
+          <button type="submit" class="secondary">Filtrar</button>
+          ${filtered ? html`<a href="${PATH}">Limpar filtros</a>` : ""}
+        </form>
+        ${table({
+          caption: "Avisos da conta, do mais recente ao mais antigo",
+          headers: ["Quando", "WABA", "Aviso", "Detalhes", "O que a plataforma fez", "Leitura"],
+          rows: result.events.map((event) => [
+            formatDateTime(event.occurred_at),
+            html`<code>${event.waba_id}</code>`,
+            what(event),
+            details(event),
+            effects(event),
+            event.read
+              ? html`${badge("lido", "ok")} <span class="hint">${formatDateTime(event.read_at)}</span>`
+              : html`${badge("não lido", "warn")}
+                ${postButton(req, {
+                  action: `${PATH}/${event.id}/lido`,
+                  label: "Marcar como lido",
+                  ariaLabel: `Marcar como lido o aviso de ${formatDateTime(event.occurred_at)}`,
+                })}`,
+          ]),
+          empty: filtered ? "Nenhum aviso com estes filtros." : "Nenhum aviso da Meta sobre a conta ainda.",
+        })}
+        ${pager({ path: PATH, query: kept, next: result.next_cursor })}`;
+      res
+        .type("html")
+        .send(page(req, { title: "Avisos da conta", section: PATH, notice: noticeFrom(req, MESSAGES), body }).value);
+    });
+
+    // Read state is the user's own: every role, viewers included, may mark notices read.
+    router.post(`${PATH}/marcar-todos`, async (req, res) => {
+      const user = currentUser(req);
+      const marked = await markAllAccountEventsRead(
+        { db: deps.db },
+        { accountId: user.accountId, userId: user.userId, actor: panelActor(req) },
+      );
+      res.redirect(303, marked === 0 ? `${PATH}?erro=nenhum_novo` : `${PATH}?ok=todos_lidos`);
+    });
+
+    router.post(`${PATH}/:id/lido`, async (req, res) => {
+      const user = currentUser(req);
+      const eventId = typeof req.params.id === "string" ? req.params.id : "";
+      try {
+        await markAccountEventRead(
+          { db: deps.db },
+          { accountId: user.accountId, userId: user.userId, eventId, actor: panelActor(req) },
+        );
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "not_found")
+          throw new PanelHttpError(404, "O aviso da conta não foi encontrado nesta conta.");
+        throw error;
+      }
+      res.redirect(303, `${PATH}?ok=lido`);
+    });
+  },
+};
