@@ -297,7 +297,8 @@ describe("BSUID fields in inbound and status webhooks", () => {
   });
 
   it("collects the recipients of a batched payload in one contacts array, username from delivered or read", async () => {
-    await control(sandbox.url, "/config", { statusBatchMs: 200, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
+    // A window wide enough that both sends' statuses fall in it on a loaded machine.
+    await control(sandbox.url, "/config", { statusBatchMs: 1_500, statusDelaysMs: { sent: 0, delivered: 0, read: 0 } });
     const user = await register({ username: "pablomorales", name: "Pablo M." });
     await inbound({ username: "pablomorales", type: "text", text: "Oi" });
     await inbound({ from: TO, type: "text", text: "Oi" });
@@ -308,8 +309,10 @@ describe("BSUID fields in inbound and status webhooks", () => {
       type: "text",
       text: { body: "Olá" },
     });
-    await sendMessage(sandbox.url, text({ recipient: user.user_id }));
-    await sendMessage(sandbox.url, text({ to: TO }));
+    await Promise.all([
+      sendMessage(sandbox.url, text({ recipient: user.user_id })),
+      sendMessage(sandbox.url, text({ to: TO })),
+    ]);
     await receiver.waitFor((all) => all.flatMap((h) => statuses(h)).length === 6);
     const [hook] = receiver.received;
     expect(receiver.received).toHaveLength(1);
