@@ -22,4 +22,5 @@ export * from "./templates/index.ts";
 export * from "./users/index.ts";
 export * from "./throughput/index.ts";
 export * from "./campaigns/index.ts";
+export * from "./csv/index.ts";
 export * from "./contacts/index.ts";
