@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { createNumberThroughput, setNumberMessagingRate } from "@gw/core";
 import { createCampaignQueue } from "@gw/jobs";
@@ -183,6 +184,102 @@ describe("POST /public/v1/campaigns", () => {
     });
   });
 });
+
+describe("POST /public/v1/campaigns with a CSV read as it arrives", () => {
+  const CSV_QUERY = "/public/v1/campaigns?name=CSV&template=pedido_confirmado&language=pt_BR";
+  const HEADER = "to;variable_1;variable_2;variable_3;header_text;client_ref\r\n";
+  const csvPost = (mine: TestAccount, contentType = "text/csv") =>
+    api().post(CSV_QUERY).set(mine.auth).set("Content-Type", contentType);
+  const campaignsOf = async (mine: TestAccount) =>
+    (
+      await gateway.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1", [
+        mine.accountId,
+      ])
+    ).rows[0]?.n;
+
+  it("reads a gzip body and the charset Content-Type names (Windows-1252 from Excel in Portuguese)", async () => {
+    const mine = await createTestAccount(gateway.db);
+    const zipped = await documented(
+      "post",
+      "/campaigns",
+      csvPost(mine)
+        .set("Content-Encoding", "gzip")
+        .send(gzipSync(Buffer.from(HEADER + "5511987653001;Bia;9;1;9;gz-1\r\n"))),
+      201,
+    );
+    expect(zipped.body.data).toMatchObject({ accepted_recipients: 1, rejected_count: 0 });
+    const latin = await documented(
+      "post",
+      "/campaigns",
+      csvPost(mine, "text/csv; charset=windows-1252").send(
+        Buffer.from(HEADER + "5511987653002;João;9;1;9;latin-1\r\n", "latin1"),
+      ),
+      201,
+    );
+    const { rows } = await gateway.db.sql.query<{ parameters: { variables: string[] } }>(
+      "SELECT parameters FROM campaign_recipients WHERE campaign_id = $1",
+      [latin.body.data.id],
+    );
+    expect(rows[0]?.parameters.variables).toEqual(["João", "9", "1"]);
+  });
+
+  it("refuses a file past the limits with the contract's answers, creating nothing", async () => {
+    const mine = await createTestAccount(gateway.db);
+    // Declared above 20 MiB: refused before a byte is read.
+    const large = await documented(
+      "post",
+      "/campaigns",
+      csvPost(mine).send(Buffer.alloc(20 * 1024 * 1024 + 1, "1")),
+      413,
+    );
+    expect(large.body).toEqual({
+      success: false,
+      error: { code: "payload_too_large", message: "O corpo da requisição passa de 20 MiB." },
+    });
+    // Above 20 MiB once inflated (800 rows of 30 kB): refused as it is read.
+    const bomb = await documented(
+      "post",
+      "/campaigns",
+      csvPost(mine)
+        .set("Content-Encoding", "gzip")
+        .send(gzipSync(Buffer.from("to,variable_1\n" + `1,${"x".repeat(30_000)}\n`.repeat(800)))),
+      413,
+    );
+    expect(bomb.body.error.code).toBe("payload_too_large");
+    const tooMany = await documented("post", "/campaigns", csvPost(mine).send("to\n" + "1\n".repeat(100_001)), 422);
+    expect(tooMany.body.detail).toEqual([
+      {
+        loc: ["body"],
+        msg: "O CSV tem mais de 100000 linhas de destinatários; o máximo por campanha é 100000.",
+        type: "too_long",
+      },
+    ]);
+    const commas = await documented("post", "/campaigns", csvPost(mine).send("to\n" + ",".repeat(1_000_000)), 422);
+    expect(commas.body.detail[0]).toMatchObject({
+      type: "csv_invalid",
+      msg: expect.stringMatching(/mais de 64 campos/),
+    });
+    const unknownEncoding = await documented(
+      "post",
+      "/campaigns",
+      csvPost(mine).set("Content-Encoding", "x-unknown").send(HEADER),
+      422,
+    );
+    expect(unknownEncoding.body.detail[0]).toMatchObject({ msg: "Codificação do corpo não suportada." });
+    const broken = await documented(
+      "post",
+      "/campaigns",
+      csvPost(mine)
+        .set("Content-Encoding", "gzip")
+        .send(gzipSync(Buffer.from(HEADER)).subarray(0, 12)),
+      400,
+    );
+    expect(broken.body.error.code).toBe("bad_request");
+    expect(await campaignsOf(mine)).toBe(0);
+    // The same connection goes on serving after a refusal that left the rest of its body unread.
+    await documented("post", "/campaigns", csvPost(mine).send(HEADER + "5511987653003;Bia;9;1;9;depois\r\n"), 201);
+  });
+}, 60_000);
 
 describe("campaign controls over HTTP", () => {
   it("start (only with the accepted count), pause, resume, cancel; a control the status does not allow is 409", async () => {
@@ -379,10 +476,13 @@ describe("campaign reads over HTTP", () => {
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.headers["content-disposition"]).toBe(`attachment; filename="campanha-${id}.csv"`);
     const lines = csv.text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("row,to,client_ref,status,message_id,error_code,error_message,attempts,updated_at");
+    // Every text cell quoted (a spreadsheet splitting on `;` never splits one), numbers bare.
+    expect(lines[0]).toBe(
+      '"row","to","client_ref","status","message_id","error_code","error_message","attempts","updated_at"',
+    );
     expect(lines.slice(1).map((l) => l.split(",").slice(0, 5))).toEqual([
-      ["1", "5511987651001", "c-1", "queued", ""],
-      ["2", "5511987651002", "c-2", "queued", ""],
+      ["1", '"5511987651001"', '"c-1"', '"queued"', ""],
+      ["2", '"5511987651002"', '"c-2"', '"queued"', ""],
     ]);
     await documented(
       "get",
@@ -390,6 +490,38 @@ describe("campaign reads over HTTP", () => {
       api().get(`/public/v1/campaigns/${id}/recipients/export`).set(account.auth),
       404,
     );
+  });
+
+  it("exports a client_ref made to run in a spreadsheet as text: quoted, a formula defused by an apostrophe", async () => {
+    const mine = await createTestAccount(gateway.db);
+    const refs = ["x;=cmd|' /C calc'!A0;", '=HYPERLINK("http://x")', "@SUM(1)", "-1+1"];
+    const created = await api()
+      .post("/public/v1/campaigns")
+      .set(mine.auth)
+      .send({
+        name: "Fórmulas",
+        template: "pedido_confirmado",
+        recipients: refs.map((client_ref, i) => ({
+          to: `551198765${2001 + i}`,
+          variables: ["Maria", "1", "2"],
+          header_text: "1",
+          client_ref,
+        })),
+      });
+    expect(created.body.data.accepted_recipients).toBe(4);
+    const csv = await api()
+      .get(`/public/v1/campaigns/${created.body.data.id as string}/recipients/export`)
+      .set(mine.auth)
+      .buffer(true);
+    const lines = csv.text.trimEnd().split("\r\n").slice(1);
+    expect(lines.map((line) => /^\d+,"\d+",("(?:[^"]|"")*")/.exec(line)?.[1])).toEqual([
+      `"x;=cmd|' /C calc'!A0;"`,
+      `"'=HYPERLINK(""http://x"")"`,
+      `"'@SUM(1)"`,
+      `"'-1+1"`,
+    ]);
+    // Outside the quotes only commas separate the cells: Excel in Portuguese (`;`) splits nothing.
+    for (const line of lines) expect(line.replace(/"(?:[^"]|"")*"/g, "")).not.toMatch(/[;\t]/);
   });
 });
 

@@ -141,9 +141,12 @@ describe("campaign messages' statuses", () => {
     for await (const chunk of await exportCampaignRecipients({ db: stack.db }, { ...account, actor: testActor }))
       csv += chunk;
     const lines = csv.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("row,to,client_ref,status,message_id,error_code,error_message,attempts,updated_at");
+    // Every text cell quoted (csvLine), numbers bare.
+    expect(lines[0]).toBe(
+      '"row","to","client_ref","status","message_id","error_code","error_message","attempts","updated_at"',
+    );
     expect(lines.slice(1).map((line) => line.split(",").slice(0, 4))).toEqual(
-      rows.map((r, i) => [String(i + 1), r.to, r.client_ref, "read"]),
+      rows.map((r, i) => [String(i + 1), `"${r.to}"`, `"${r.client_ref}"`, '"read"']),
     );
   }, 40_000);
 });

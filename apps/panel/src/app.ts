@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import express, { Router } from "express";
+import { CAMPAIGN_CSV_MAX_BYTES } from "@gw/contracts";
 import helmet from "helmet";
 import multer from "multer";
 import type { PanelDeps } from "./container.ts";
@@ -9,8 +10,8 @@ import { loadSession, requireUser, verifyCsrf } from "./http/session.ts";
 import { PUBLIC_PAGES, SIGNED_IN_PAGES } from "./pages/index.ts";
 
 const ASSETS_DIR = fileURLToPath(new URL("./assets/", import.meta.url));
-/** A CSV of 100 000 recipients with their variables fits well within this. */
-const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** A campaign's CSV: the same cap as the API's (what 100 000 real rows need, see the contracts). */
+const MAX_UPLOAD_BYTES = CAMPAIGN_CSV_MAX_BYTES;
 
 /** The web panel: server-rendered pages, sessions in PostgreSQL, forms protected by CSRF tokens. */
 export function createPanelApp(deps: PanelDeps): express.Express {

@@ -244,12 +244,15 @@ describe("panel Campanhas in Chromium", () => {
     ]);
     expect(download.suggestedFilename()).toBe(`campanha-${firstId}.csv`);
     const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("row,to,client_ref,status,message_id,error_code,error_message,attempts,updated_at");
+    // Every text cell quoted (Excel in Portuguese splits on `;`), numbers bare.
+    expect(lines[0]).toBe(
+      '"row","to","client_ref","status","message_id","error_code","error_message","attempts","updated_at"',
+    );
     expect(lines.slice(1).map((line) => line.split(",").slice(0, 4))).toEqual([
-      ["1", mobile(0, 1), "cliente-1", "read"],
-      ["2", mobile(0, 2), "cliente-2", "read"],
-      ["3", mobile(0, 3), "cliente-3", "read"],
-      ["4", mobile(0, 4), "cliente-4", "failed"],
+      ["1", `"${mobile(0, 1)}"`, '"cliente-1"', '"read"'],
+      ["2", `"${mobile(0, 2)}"`, '"cliente-2"', '"read"'],
+      ["3", `"${mobile(0, 3)}"`, '"cliente-3"', '"read"'],
+      ["4", `"${mobile(0, 4)}"`, '"cliente-4"', '"failed"'],
     ]);
     expect(lines[4]).toContain("recipient_unreachable");
     await eventually(
@@ -438,5 +441,19 @@ describe("panel Campanhas in Chromium", () => {
     await admin.waitForURL(new RegExp(`/campanhas/${id}/recusadas$`));
     expect(await table(admin).count()).toBe(25);
     expect(await textOf(table(admin).last().locator("td").nth(1))).toBe("124");
+  });
+
+  it("exports a client_ref made to run in a spreadsheet as text: quoted, a formula defused by an apostrophe", async () => {
+    await createWithText(
+      "Fórmulas",
+      [HEADER, `${mobile(500, 0)},Ana,1,2,1,x;=cmd|' /C calc'!A0;`, `${mobile(500, 1)},Bia,1,2,1,=1+1`].join("\n"),
+    );
+    const [attackDownload] = await Promise.all([
+      admin.waitForEvent("download"),
+      admin.getByRole("link", { name: "Exportar CSV" }).click(),
+    ]);
+    const attackLines = (await readFile(await attackDownload.path(), "utf8")).trimEnd().split("\r\n");
+    expect(attackLines[1]).toContain(`,"x;=cmd|' /C calc'!A0;",`);
+    expect(attackLines[2]).toContain(`,"'=1+1",`);
   });
 });

@@ -20,6 +20,22 @@ export const RECIPIENT_OUTCOMES = [
 export type RecipientOutcome = (typeof RECIPIENT_OUTCOMES)[number];
 /** Rows of one campaign (a JSON list or a CSV upload). */
 export const CAMPAIGN_MAX_RECIPIENTS = 100_000;
+/**
+ * Bytes of a campaign's CSV file (the API's `text/csv` body after any Content-Encoding, the panel's upload): what
+ * 100 000 real rows need. A generous real row is about 190 bytes: a phone as people type it (`"+55 (11) 98765-4321"`,
+ * 21 with its quotes), three variables of up to 32 bytes (a full name with accents, an order number, an amount),
+ * a `client_ref` of up to 64 and the separators and CRLF (8); 100 000 of them are 19 MB, under 20 MiB
+ * (20 971 520 bytes, 209 per row). The rows of a file are kept in memory while they are validated, so this bounds
+ * what one upload can take from the process.
+ */
+export const CAMPAIGN_CSV_MAX_BYTES = 20 * 1024 * 1024;
+/**
+ * Fields one CSV line may have: the columns are at most 29 (to, variable_1…20 and the 8 others), and spreadsheets
+ * add empty fields at the end of some lines. A line of separators is refused at the 65th field, not at its end.
+ */
+export const CAMPAIGN_CSV_MAX_FIELDS = 64;
+/** Characters one CSV field may have: the longest value a send takes (a body-only template's variable). */
+export const CAMPAIGN_CSV_MAX_FIELD_LENGTH = 32_768;
 export const CAMPAIGNS_MAX_LIMIT = 200;
 export const CAMPAIGN_RECIPIENTS_MAX_LIMIT = 1_000;
 

@@ -22,6 +22,7 @@ export * from "./templates/index.ts";
 export * from "./users/index.ts";
 export * from "./throughput/index.ts";
 export * from "./campaigns/index.ts";
+export * from "./csv/index.ts";
 export * from "./contacts/index.ts";
 export * from "./pricing/index.ts";
 export * from "./health/index.ts";

@@ -7,7 +7,8 @@ import { createMetaClient } from "@gw/meta";
 import { startSandbox, type RunningSandbox } from "@gw/provider-sandbox";
 import { silentLogger, testEnv, testActor } from "@gw/testkit";
 import { addBusinessNumber, createAccount, createAccountDirectory } from "../src/accounts/index.ts";
-import { RecipientsFileError, createCampaign, getCampaign, parseCsv, startCampaign } from "../src/campaigns/index.ts";
+import { RecipientsFileError, createCampaign, getCampaign, startCampaign } from "../src/campaigns/index.ts";
+import { readCsv, type CsvRecord } from "../src/csv/index.ts";
 import { TemplateCache } from "../src/templates/index.ts";
 
 // Validation before anything is sent: every row of a CSV (or list) is checked on its own against the template of
@@ -208,21 +209,28 @@ describe("campaign CSV validation", () => {
   });
 });
 
-describe("parseCsv (RFC 4180, as spreadsheets write it)", () => {
-  it("reads quotes, doubled quotes, line breaks inside quotes, CRLF/LF, a BOM and `;` separators", () => {
-    expect(parseCsv('\uFEFFa,b\r\n"x, y","say ""hi"""\n"multi\nline",2\n\n')).toEqual([
+/** Every record of `text`, read with the campaign upload's limits. */
+async function parseCsv(text: string): Promise<CsvRecord[]> {
+  const records: CsvRecord[] = [];
+  for await (const record of readCsv(text, { maxFields: 64, maxFieldLength: 32_768 })) records.push(record);
+  return records;
+}
+
+describe("readCsv (RFC 4180, as spreadsheets write it)", () => {
+  it("reads quotes, doubled quotes, line breaks inside quotes, CRLF/LF, a BOM and `;` separators", async () => {
+    expect(await parseCsv('\uFEFFa,b\r\n"x, y","say ""hi"""\n"multi\nline",2\n\n')).toEqual([
       { line: 1, fields: ["a", "b"] },
       { line: 2, fields: ["x, y", 'say "hi"'] },
       { line: 3, fields: ["multi\nline", "2"] },
     ]);
-    expect(parseCsv("a;b\r\n1;2,5\r\n").map((r) => r.fields)).toEqual([
+    expect((await parseCsv("a;b\r\n1;2,5\r\n")).map((r) => r.fields)).toEqual([
       ["a", "b"],
       ["1", "2,5"],
     ]);
   });
 
-  it("names the line of a quote left open or a field that goes on after its closing quote", () => {
-    expect(() => parseCsv('a,b\n1,"2\n3,4\n')).toThrow("As aspas abertas na linha 2 nunca são fechadas.");
-    expect(() => parseCsv('a,b\n1,"2"x\n')).toThrow(/^Na linha 2, um campo entre aspas continua/);
+  it("names the line of a quote left open or a field that goes on after its closing quote", async () => {
+    await expect(parseCsv('a,b\n1,"2\n3,4\n')).rejects.toThrow("As aspas abertas na linha 2 nunca são fechadas.");
+    await expect(parseCsv('a,b\n1,"2"x\n')).rejects.toThrow(/^Na linha 2, um campo entre aspas continua/);
   });
 });

@@ -14,10 +14,11 @@ export interface AppProcess {
 
 /**
  * `node --import tsx <entry>` from the repository root, one process as a pod runs it (the tsx CLI would add a
- * wrapper process), with only PATH, HOME and `env` in its environment (LOG_LEVEL warn unless given).
+ * wrapper process), with only PATH, HOME and `env` in its environment (LOG_LEVEL warn unless given). `nodeArgs` go
+ * before the entry: the V8 flags the image runs the app with (docker/Dockerfile), for instance.
  */
-export function spawnApp(entry: string, env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+export function spawnApp(entry: string, env: Record<string, string>, nodeArgs: readonly string[] = []): AppProcess {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

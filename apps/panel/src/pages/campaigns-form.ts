@@ -1,6 +1,7 @@
 import type { Request } from "express";
-import { campaignTemplateRefusal, type BusinessNumberQualityView } from "@gw/core";
+import { campaignTemplateRefusal, decodeCsv, type BusinessNumberQualityView, type CsvSource } from "@gw/core";
 import { z } from "@gw/config";
+import { CAMPAIGN_CSV_MAX_BYTES } from "@gw/contracts";
 import type { MetaTemplate } from "@gw/meta";
 import { csrfField, table } from "../views/components.ts";
 import { formatNumber } from "../views/format.ts";
@@ -49,18 +50,6 @@ function saoPauloTime(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/**
- * Spreadsheets save CSV in UTF-8 or, Excel in Portuguese, in Windows-1252: bytes that are not valid UTF-8 are read
- * as the latter, so "João" never arrives as "Jo�o".
- */
-function decodeCsv(bytes: Buffer): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder("windows-1252").decode(bytes);
-  }
-}
-
 export type ParsedCreateForm =
   | {
       ok: true;
@@ -69,7 +58,8 @@ export type ParsedCreateForm =
       template: string;
       language: string;
       startAt: Date | null;
-      csv: string;
+      /** The file's text as core reads it, piece by piece (an upload: UTF-8, or Windows-1252 as Excel saves it). */
+      csv: CsvSource;
     }
   | { ok: false; error: string };
 
@@ -111,7 +101,7 @@ export function parseCreateForm(req: Request, now = new Date()): ParsedCreateFor
     template,
     language,
     startAt,
-    csv: file ? decodeCsv(file.buffer) : (pasted ?? ""),
+    csv: file ? decodeCsv(file.buffer, "auto") : (pasted ?? ""),
   };
 }
 
@@ -204,7 +194,7 @@ export function createFormBody(
       <label
         >Arquivo CSV de destinatários
         <input type="file" name="arquivo" accept=".csv,.txt,text/csv,text/plain" aria-describedby="arquivo-ajuda" />
-        <span class="hint" id="arquivo-ajuda">Até 20 MB e 100.000 linhas.</span>
+        <span class="hint" id="arquivo-ajuda">Até ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MB e 100.000 linhas.</span>
       </label>
       <label
         >Ou cole o CSV aqui

@@ -22,13 +22,15 @@ import {
   rateCategoryOf,
   type RateCard,
 } from "../pricing/rate-card.ts";
-import { csvLine } from "./csv.ts";
+import type { CsvSource } from "../csv/read.ts";
+import { csvLine } from "../csv/write.ts";
 import {
   rowsFromCsv,
   rowsFromList,
   recipientIdentifiers,
   validateRecipients,
   type AcceptedRecipient,
+  type GivenRow,
   type RejectedRow,
 } from "./recipients.ts";
 
@@ -396,8 +398,8 @@ export interface CreateCampaignInput extends CampaignActor {
   language: string;
   phoneNumberId?: string | null | undefined;
   startAt?: Date | null | undefined;
-  /** A JSON list (validated by the request schema) or the text of a CSV upload. */
-  recipients: { kind: "list"; rows: readonly CampaignRecipientIn[] } | { kind: "csv"; text: string };
+  /** A JSON list (validated by the request schema) or the text of a CSV upload, whole or as it arrives. */
+  recipients: { kind: "list"; rows: readonly CampaignRecipientIn[] } | { kind: "csv"; text: CsvSource };
 }
 
 /**
@@ -443,6 +445,45 @@ async function campaignTemplate(
 }
 
 const INSERT_CHUNK = 5_000;
+const CONTACT_LOOKUP_CHUNK = 5_000;
+
+/**
+ * The contacts the rows name by another of their identifiers (a phone whose person is known by a BSUID, or the
+ * reverse), looked up a chunk at a time; an identifier that is its own key is left out, so a list of new numbers
+ * keeps no map of 100 000 entries.
+ */
+async function contactKeysOfRows(sql: Sql, accountId: string, rows: readonly GivenRow[]): Promise<Map<string, string>> {
+  const keys = new Map<string, string>();
+  let chunk: string[] = [];
+  const lookUp = async () => {
+    for (const [identifier, key] of await contactKeysOf(sql, { accountId, identifiers: chunk }))
+      if (key !== identifier) keys.set(identifier, key);
+    chunk = [];
+  };
+  for await (const identifier of recipientIdentifiers(rows)) {
+    chunk.push(identifier);
+    if (chunk.length === CONTACT_LOOKUP_CHUNK) await lookUp();
+  }
+  await lookUp();
+  return keys;
+}
+
+/**
+ * The rows read (a CSV as it arrives) and checked against the template; what is kept of them for the insert. The
+ * rows as given are not kept past this: with 100 000 of them the process's memory is what limits a campaign.
+ */
+async function checkedRecipients(
+  deps: { db: Db; templates: TemplateCache },
+  input: CreateCampaignInput,
+  wabaId: string,
+): Promise<{ template: MetaTemplate; totalRows: number; accepted: AcceptedRecipient[]; rejected: RejectedRow[] }> {
+  const given =
+    input.recipients.kind === "csv" ? await rowsFromCsv(input.recipients.text) : rowsFromList(input.recipients.rows);
+  const template = await campaignTemplate(deps.templates, wabaId, input.template, input.language);
+  const contactKeys = await contactKeysOfRows(deps.db.sql, input.accountId, given);
+  const { accepted, rejected } = await validateRecipients(given, template, contactKeys);
+  return { template, totalRows: given.length, accepted, rejected };
+}
 
 /**
  * Create a campaign as a draft: every row is validated before anything is sent; the accepted ones become its
@@ -459,14 +500,7 @@ export async function createCampaign(
       message: input.phoneNumberId ? `O número ${input.phoneNumberId} não está conectado a esta conta.` : undefined,
     });
   }
-  const given =
-    input.recipients.kind === "csv" ? rowsFromCsv(input.recipients.text) : rowsFromList(input.recipients.rows);
-  const template = await campaignTemplate(deps.templates, number.wabaId, input.template, input.language);
-  const contactKeys = await contactKeysOf(deps.db.sql, {
-    accountId: input.accountId,
-    identifiers: recipientIdentifiers(given),
-  });
-  const { accepted, rejected } = await validateRecipients(given, template, contactKeys);
+  const { template, totalRows, accepted, rejected } = await checkedRecipients(deps, input, number.wabaId);
 
   const campaignId = await inTransaction(deps.db.sql, async (client) => {
     const { rows } = await client.query<{ id: string }>({
@@ -483,7 +517,7 @@ export async function createCampaign(
         template.category,
         input.startAt ?? null,
         input.actor,
-        given.length,
+        totalRows,
         accepted.length,
         JSON.stringify(rejected),
       ],
@@ -497,7 +531,7 @@ export async function createCampaign(
       actor: input.actor,
       action: auditAction(input.actor, "campaign.created"),
       target: `campaign:${id}`,
-      details: { template: template.name, rows: given.length, accepted: accepted.length },
+      details: { template: template.name, rows: totalRows, accepted: accepted.length },
     });
     return id;
   });

@@ -24,8 +24,6 @@ export type {
   CreateCampaignInput,
   RecipientView,
 } from "./campaigns.ts";
-export { CsvError, csvLine, parseCsv } from "./csv.ts";
-export type { CsvRecord } from "./csv.ts";
 export { RecipientsFileError, rowsFromCsv, rowsFromList, validateRecipients } from "./recipients.ts";
 export type {
   AcceptedRecipient,

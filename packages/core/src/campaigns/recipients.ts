@@ -1,4 +1,6 @@
 import {
+  CAMPAIGN_CSV_MAX_FIELD_LENGTH,
+  CAMPAIGN_CSV_MAX_FIELDS,
   CAMPAIGN_CSV_MAX_VARIABLES,
   CAMPAIGN_CSV_NAMED_COLUMNS,
   CAMPAIGN_CSV_VARIABLE_COLUMN,
@@ -12,7 +14,7 @@ import type { MetaTemplate } from "@gw/meta";
 import { parseRecipient } from "../contacts/recipient.ts";
 import { buildTemplateSend } from "../templates/build.ts";
 import { templateShape } from "../templates/shape.ts";
-import { CsvError, parseCsv } from "./csv.ts";
+import { CsvError, readCsv, type CsvRecord, type CsvSource } from "../csv/read.ts";
 
 /** A row's template parameters as stored (campaign_recipients.parameters) and sent. */
 export interface RecipientParameters {
@@ -67,22 +69,8 @@ const MAX_VARIABLES = CAMPAIGN_CSV_MAX_VARIABLES;
 const COLUMNS: ReadonlySet<string> = new Set(CAMPAIGN_CSV_NAMED_COLUMNS);
 const VARIABLE_COLUMN = CAMPAIGN_CSV_VARIABLE_COLUMN;
 
-/**
- * The rows of a CSV upload (see CAMPAIGN_CSV_COLUMNS in the contracts). Problems with the file itself (unreadable,
- * unknown or missing columns, no rows, too many) refuse the whole upload (RecipientsFileError); a row whose values do
- * not fit is refused on its own. Cells are trimmed; empty cells are absent values.
- */
-export function rowsFromCsv(text: string): GivenRow[] {
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvError) throw csvFailure(`O CSV não pôde ser lido: ${error.message}`, "csv_invalid");
-    throw error;
-  }
-  const [header, ...data] = records;
-  if (!header)
-    throw csvFailure("O CSV está vazio; a primeira linha deve ter os nomes das colunas (ao menos to).", "csv_empty");
+/** The header's column names (trimmed, lower case), refusing unknown, repeated or missing ones. */
+function columnsOf(header: CsvRecord): string[] {
   const columns = header.fields.map((name) => name.trim().toLowerCase());
   for (const [index, name] of columns.entries()) {
     if (!COLUMNS.has(name) && !VARIABLE_COLUMN.test(name))
@@ -95,60 +83,90 @@ export function rowsFromCsv(text: string): GivenRow[] {
   }
   if (!columns.includes("to"))
     throw csvFailure("O CSV precisa de uma coluna to com o número de cada destinatário.", "csv_column_missing");
-  if (data.length === 0) throw csvFailure("O CSV não tem nenhuma linha de destinatário.", "csv_empty");
-  if (data.length > CAMPAIGN_MAX_RECIPIENTS)
-    throw csvFailure(
-      `O CSV tem ${data.length} linhas de destinatários; o máximo por campanha é ${CAMPAIGN_MAX_RECIPIENTS}.`,
-      "too_long",
-    );
+  return columns;
+}
 
-  return data.map((record, index): GivenRow => {
-    const row = index + 1;
-    const cell = (name: string): string | undefined => {
-      const at = columns.indexOf(name);
-      const value = at < 0 ? undefined : record.fields[at]?.trim();
-      return value === "" ? undefined : value;
-    };
-    const to = cell("to") ?? "";
-    if (record.fields.slice(columns.length).some((extra) => extra.trim() !== "")) {
-      return {
-        row,
-        rejected: {
-          row,
-          to,
-          code: "csv_extra_fields",
-          message: `A linha ${record.line} do CSV tem mais campos que o cabeçalho; confira separadores e aspas.`,
-        },
-      };
-    }
-    const variables: string[] = [];
-    for (let n = 1; n <= MAX_VARIABLES; n++) variables.push(cell(`variable_${n}`) ?? "");
-    // Variables run up to the last one filled: a template with 2 variables needs no variable_3 column.
-    while (variables.length > 0 && variables.at(-1) === "") variables.pop();
-    const link = cell("header_media_link");
-    const urlIndex = cell("button_url_index");
-    const candidate = {
-      to,
-      variables: variables.length > 0 ? variables : undefined,
-      header_text: cell("header_text"),
-      header_media: link
-        ? { link, type: cell("header_media_type")?.toLowerCase(), filename: cell("header_media_filename") }
-        : undefined,
-      button_url_param: cell("button_url_param"),
-      button_url_index: urlIndex === undefined ? undefined : /^\d+$/.test(urlIndex) ? Number(urlIndex) : urlIndex,
-      coupon_code: cell("coupon_code"),
-      client_ref: cell("client_ref"),
-    };
-    const parsed = CampaignRecipientIn.safeParse(candidate, { reportInput: true });
-    if (parsed.success) return { row, input: parsed.data };
-    const issue: ValidationIssue | undefined =
-      parsed.error.issues[0] && toValidationIssue(parsed.error.issues[0], "body");
-    const column = issue ? csvColumnOf(issue.loc.slice(1)) : "to";
+/** One data record as a row: its input, or its refusal when its values do not fit the schema. */
+function givenRowOf(record: CsvRecord, columns: readonly string[], row: number): GivenRow {
+  const cell = (name: string): string | undefined => {
+    const at = columns.indexOf(name);
+    const value = at < 0 ? undefined : record.fields[at]?.trim();
+    return value === "" ? undefined : value;
+  };
+  const to = cell("to") ?? "";
+  if (record.fields.slice(columns.length).some((extra) => extra.trim() !== "")) {
     return {
       row,
-      rejected: { row, to, code: "invalid_parameter", message: `Coluna ${column}: ${issue?.msg ?? "valor inválido."}` },
+      rejected: {
+        row,
+        to,
+        code: "csv_extra_fields",
+        message: `A linha ${record.line} do CSV tem mais campos que o cabeçalho; confira separadores e aspas.`,
+      },
     };
-  });
+  }
+  const variables: string[] = [];
+  for (let n = 1; n <= MAX_VARIABLES; n++) variables.push(cell(`variable_${n}`) ?? "");
+  // Variables run up to the last one filled: a template with 2 variables needs no variable_3 column.
+  while (variables.length > 0 && variables.at(-1) === "") variables.pop();
+  const link = cell("header_media_link");
+  const urlIndex = cell("button_url_index");
+  const candidate = {
+    to,
+    variables: variables.length > 0 ? variables : undefined,
+    header_text: cell("header_text"),
+    header_media: link
+      ? { link, type: cell("header_media_type")?.toLowerCase(), filename: cell("header_media_filename") }
+      : undefined,
+    button_url_param: cell("button_url_param"),
+    button_url_index: urlIndex === undefined ? undefined : /^\d+$/.test(urlIndex) ? Number(urlIndex) : urlIndex,
+    coupon_code: cell("coupon_code"),
+    client_ref: cell("client_ref"),
+  };
+  const parsed = CampaignRecipientIn.safeParse(candidate, { reportInput: true });
+  if (parsed.success) return { row, input: parsed.data };
+  const issue: ValidationIssue | undefined =
+    parsed.error.issues[0] && toValidationIssue(parsed.error.issues[0], "body");
+  const column = issue ? csvColumnOf(issue.loc.slice(1)) : "to";
+  return {
+    row,
+    rejected: { row, to, code: "invalid_parameter", message: `Coluna ${column}: ${issue?.msg ?? "valor inválido."}` },
+  };
+}
+
+/**
+ * The rows of a CSV upload (see CAMPAIGN_CSV_COLUMNS in the contracts), read as the text arrives. Problems with the
+ * file itself (unreadable, unknown or missing columns, no rows, too many) refuse the whole upload
+ * (RecipientsFileError); the reading stops there, at the latest at row CAMPAIGN_MAX_RECIPIENTS + 1. A row whose
+ * values do not fit is refused on its own. Cells are trimmed; empty cells are absent values.
+ */
+export async function rowsFromCsv(source: CsvSource): Promise<GivenRow[]> {
+  const rows: GivenRow[] = [];
+  let columns: string[] | undefined;
+  try {
+    for await (const record of readCsv(source, {
+      maxFields: CAMPAIGN_CSV_MAX_FIELDS,
+      maxFieldLength: CAMPAIGN_CSV_MAX_FIELD_LENGTH,
+    })) {
+      if (!columns) {
+        columns = columnsOf(record);
+        continue;
+      }
+      if (rows.length === CAMPAIGN_MAX_RECIPIENTS)
+        throw csvFailure(
+          `O CSV tem mais de ${CAMPAIGN_MAX_RECIPIENTS} linhas de destinatários; o máximo por campanha é ${CAMPAIGN_MAX_RECIPIENTS}.`,
+          "too_long",
+        );
+      rows.push(givenRowOf(record, columns, rows.length + 1));
+    }
+  } catch (error) {
+    if (error instanceof CsvError) throw csvFailure(`O CSV não pôde ser lido: ${error.message}`, "csv_invalid");
+    throw error;
+  }
+  if (!columns)
+    throw csvFailure("O CSV está vazio; a primeira linha deve ter os nomes das colunas (ao menos to).", "csv_empty");
+  if (rows.length === 0) throw csvFailure("O CSV não tem nenhuma linha de destinatário.", "csv_empty");
+  return rows;
 }
 
 /** The CSV column a schema path comes from (["header_media", "link"] -> header_media_link). */
@@ -166,7 +184,8 @@ export function rowsFromList(recipients: readonly CampaignRecipientIn[]): GivenR
 
 function parametersOf(input: CampaignRecipientIn, headerFormat: string | null): RecipientParameters | null {
   const parameters: RecipientParameters = {};
-  if (input.variables && input.variables.length > 0) parameters.variables = [...input.variables];
+  // The row's own list: the row as given is dropped once checked, so nothing else holds it.
+  if (input.variables && input.variables.length > 0) parameters.variables = input.variables;
   if (input.header_text) parameters.header_text = input.header_text;
   if (input.header_media) {
     // No type given: the template's own header format (the send API's default would be document).
@@ -189,12 +208,14 @@ function parametersOf(input: CampaignRecipientIn, headerFormat: string | null): 
 const ROWS_PER_SLICE = 2_000;
 
 /** The identifiers (a phone's digits, a BSUID) of the rows that name a valid recipient, to look their contacts up. */
-export function recipientIdentifiers(rows: readonly GivenRow[]): string[] {
-  return rows.flatMap((given) => {
-    if ("rejected" in given) return [];
+export async function* recipientIdentifiers(rows: readonly GivenRow[]): AsyncGenerator<string, void, undefined> {
+  for (const [index, given] of rows.entries()) {
+    // libphonenumber is CPU work too: yield as validateRecipients does.
+    if (index > 0 && index % ROWS_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    if ("rejected" in given) continue;
     const recipient = parseRecipient(given.input.to);
-    return recipient.kind === "invalid" ? [] : [recipient.identifier];
-  });
+    if (recipient.kind !== "invalid") yield recipient.identifier;
+  }
 }
 
 /**

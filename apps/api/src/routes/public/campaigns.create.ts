@@ -1,6 +1,9 @@
 import express, { type RequestHandler, type Router } from "express";
 import {
   CAMPAIGN_CSV_COLUMNS,
+  CAMPAIGN_CSV_MAX_BYTES,
+  CAMPAIGN_CSV_MAX_FIELD_LENGTH,
+  CAMPAIGN_CSV_MAX_FIELDS,
   CAMPAIGN_MAX_RECIPIENTS,
   CampaignCreateIn,
   CampaignCsvQuery,
@@ -16,23 +19,28 @@ import {
   validationRef,
   type PublicOperation,
 } from "@gw/contracts";
-import { RecipientsFileError, createCampaign } from "@gw/core";
+import { RecipientsFileError, createCampaign, decodeCsv, isCsvCharset } from "@gw/core";
 import type { ErrorCode } from "@gw/errors";
 import type { ApiDeps } from "../../container.ts";
 import { apiActor, authOf } from "../../http/auth.ts";
 import { bodyCutShort } from "../../http/errors.ts";
+import { streamedBody } from "../../http/streamed-body.ts";
 
-// A campaign's list is far above the 256 KiB of other bodies: up to 100 000 rows of JSON or CSV.
-const BODY_LIMIT = "32mb";
-const parseJson = express.json({ type: () => true, limit: BODY_LIMIT, strict: false });
-const parseCsv = express.text({ type: () => true, limit: BODY_LIMIT });
+// A campaign's JSON list is far above the 256 KiB of other bodies: up to 100 000 rows.
+const JSON_BODY_LIMIT = "32mb";
+const parseJson = express.json({ type: () => true, limit: JSON_BODY_LIMIT, strict: false });
 
 const isCsv = (req: express.Request) => req.is("text/csv") === "text/csv";
 
-/** JSON, whatever the Content-Type (as the other bodies), except `text/csv`: the recipients as a CSV file. */
+/**
+ * JSON, whatever the Content-Type (as the other bodies), except `text/csv`: the recipients as a CSV file, left
+ * unread here and parsed as it arrives (core's rowsFromCsv), so a file is never whole in memory and its reading
+ * stops at the first row that refuses it.
+ */
 const campaignBody: RequestHandler = (req, res, next) => {
   if (req.readableAborted) return next(bodyCutShort());
-  (isCsv(req) ? parseCsv : parseJson)(req, res, next);
+  if (isCsv(req)) return next();
+  parseJson(req, res, next);
 };
 
 /** POST /public/v1/campaigns: a draft campaign, with the validation report of every row. */
@@ -49,7 +57,8 @@ export function register(router: Router, deps: ApiDeps): void {
     let recipients: Parameters<typeof createCampaign>[1]["recipients"];
     if (isCsv(req)) {
       fields = parseRequest(CampaignCsvQuery, "query", req.query);
-      recipients = { kind: "csv", text: typeof req.body === "string" ? req.body : "" };
+      const body = streamedBody(req, { limitBytes: CAMPAIGN_CSV_MAX_BYTES, isCharset: isCsvCharset });
+      recipients = { kind: "csv", text: decodeCsv(body.bytes, body.charset) };
     } else {
       const body = parseRequest(CampaignCreateIn, "body", req.body);
       fields = body;
@@ -92,7 +101,7 @@ export const operations: readonly PublicOperation[] = [
     operationId: "createCampaign",
     summary: "Create a campaign (a bulk template send), as a draft",
     description:
-      `Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in \`rejected_rows\`; the others are the campaign's recipients. Nothing is sent until \`POST /campaigns/{campaign_id}/start\` names the accepted count. Up to ${CAMPAIGN_MAX_RECIPIENTS} rows, as a JSON list or as a CSV file (\`Content-Type: text/csv\`, the campaign's fields in the query string; columns: ${CAMPAIGN_CSV_COLUMNS.join(", ")}; separated by \`,\` or \`;\`; the header line is required and \`row\` numbers count data rows). ` +
+      `Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in \`rejected_rows\`; the others are the campaign's recipients. Nothing is sent until \`POST /campaigns/{campaign_id}/start\` names the accepted count. Up to ${CAMPAIGN_MAX_RECIPIENTS} rows, as a JSON list or as a CSV file (\`Content-Type: text/csv\`, the campaign's fields in the query string; columns: ${CAMPAIGN_CSV_COLUMNS.join(", ")}; separated by \`,\` or \`;\`; the header line is required and \`row\` numbers count data rows; at most ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB, ${CAMPAIGN_CSV_MAX_FIELDS} fields per line and ${CAMPAIGN_CSV_MAX_FIELD_LENGTH} characters per field: the file is read as it arrives and refused at the first line past a limit or past row ${CAMPAIGN_MAX_RECIPIENTS}). ` +
       "Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate.",
     request: {
       query: CampaignCsvQuery.partial(),
@@ -121,9 +130,12 @@ export const operations: readonly PublicOperation[] = [
         "Business number not in the account, or a body that cannot be read (Content-Encoding, cut short).",
         ["no_connected_number", "bad_request"],
       ),
-      413: errorResponse("Body above 32 MiB.", ["payload_too_large"]),
+      413: errorResponse(
+        `JSON body above 32 MiB, or CSV file above ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB (after any Content-Encoding).`,
+        ["payload_too_large"],
+      ),
       422: {
-        description: `The template cannot be sent in a campaign — error envelope, codes: ${codeList(TEMPLATE_REFUSALS)}; or the request or the CSV file itself is invalid (unreadable, unknown or missing columns, no rows, too many) — \`HTTPValidationError\`.`,
+        description: `The template cannot be sent in a campaign — error envelope, codes: ${codeList(TEMPLATE_REFUSALS)}; or the request or the CSV file itself is invalid (unreadable, unknown or missing columns, no rows, too many rows, a line past the field limits) — \`HTTPValidationError\`.`,
         content: {
           "application/json": {
             schema: { anyOf: [errorSchema(TEMPLATE_REFUSALS), validationRef] },

@@ -43,13 +43,21 @@ export function tail(app: RunningApp, lines = 30): string {
   return app.process.output().trimEnd().split("\n").slice(-lines).join("\n");
 }
 
+/** How the process runs: the node flags before its entry, and its entry when not the app's sources (a bundle). */
+interface Runtime {
+  nodeArgs?: readonly string[];
+  entry?: string;
+}
+
 function launch(
   kind: keyof typeof ENTRIES,
   name: string,
   port: number,
   env: Record<string, string>,
+  runtime: Runtime = {},
 ): Omit<RunningApp, "livenessPath" | "readinessPath"> {
-  return { name, process: spawnApp(ENTRIES[kind], env), url: `http://127.0.0.1:${port}` };
+  const process = spawnApp(runtime.entry ?? ENTRIES[kind], env, runtime.nodeArgs);
+  return { name, process, url: `http://127.0.0.1:${port}` };
 }
 
 /** Poll `path` until it answers 200; fails at once, with the process's output, if it exits first. */
@@ -102,22 +110,28 @@ export async function startSandbox(
 export async function startApi(
   name: string,
   stack: Stack,
-  options: { port: number; metaBaseUrl: string; env?: Record<string, string> },
+  options: { port: number; metaBaseUrl: string; env?: Record<string, string> } & Runtime,
 ): Promise<RunningApp> {
   const app: RunningApp = {
-    ...launch("api", name, options.port, {
-      ...SECRETS,
-      DATABASE_URL: stack.databaseUrl,
-      REDIS_URL: stack.redisUrl,
-      REDIS_KEY_PREFIX: stack.redisPrefix,
-      API_PORT: String(options.port),
-      // No internal listener: its fixed default port would clash with a running `npm start`.
-      API_INTERNAL_PORT: "0",
-      META_BASE_URL: options.metaBaseUrl,
-      // The suites measure faults, not the per-key limit.
-      API_RATE_LIMIT_POINTS: "1000000",
-      ...options.env,
-    }),
+    ...launch(
+      "api",
+      name,
+      options.port,
+      {
+        ...SECRETS,
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL: stack.redisUrl,
+        REDIS_KEY_PREFIX: stack.redisPrefix,
+        API_PORT: String(options.port),
+        // No internal listener: its fixed default port would clash with a running `npm start`.
+        API_INTERNAL_PORT: "0",
+        META_BASE_URL: options.metaBaseUrl,
+        // The suites measure faults, not the per-key limit.
+        API_RATE_LIMIT_POINTS: "1000000",
+        ...options.env,
+      },
+      options,
+    ),
     livenessPath: "/healthz",
     readinessPath: "/readyz",
   };
