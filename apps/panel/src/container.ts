@@ -3,10 +3,12 @@ import {
   PRODUCTION_INTEGRATION_POLICY,
   createAccountDirectory,
   createNumberThroughput,
+  createSecretBox,
   type AccountDirectory,
   type CampaignControlDeps,
   type IntegrationPolicy,
   type NumberThroughput,
+  type SecretBox,
   type TemplateCache,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
@@ -40,6 +42,8 @@ export interface PanelDeps {
   throttle: LoginThrottle;
   session: SessionOptions;
   integrationPolicy: IntegrationPolicy;
+  /** Seals and opens integrations' signing secrets (SECRETS_KEYS). */
+  secrets: SecretBox;
   /** Campaign controls give the campaign its tick job here (apps/campaign-worker runs it), as the API's do. */
   campaignQueue: CampaignQueue;
   /** The numbers' pacing shared with the API and the worker: campaign ETAs use the rate in force. */
@@ -80,6 +84,7 @@ export function buildPanelDeps(
     integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
       ? DEVELOPMENT_INTEGRATION_POLICY
       : PRODUCTION_INTEGRATION_POLICY,
+    secrets: createSecretBox(config.SECRETS_KEYS),
     campaignQueue,
     throughput,
     campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),

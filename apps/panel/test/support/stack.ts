@@ -94,6 +94,7 @@ export async function startPanelStack(options: { panelEnv?: Record<string, strin
       META_ACCESS_TOKEN: ACCESS_TOKEN,
       PANEL_COOKIE_SECURE: "false",
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: env.secretsKeys,
       ...options.panelEnv,
     }),
     silentLogger,
@@ -109,6 +110,7 @@ export async function startPanelStack(options: { panelEnv?: Record<string, strin
       WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
       RECONCILE_INTERVAL_MS: "500",
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: env.secretsKeys,
     }),
     { logger: silentLogger },
   );
