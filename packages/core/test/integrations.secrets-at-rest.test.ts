@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createDb, type Db } from "@gw/db";
+import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import {
   createDelivery,
@@ -46,6 +46,9 @@ const policy = DEVELOPMENT_INTEGRATION_POLICY;
 const cli: Actor = { id: "cli:operadora", origin: "cli" };
 const secrets = testSecretBox();
 
+// Deliveries whose secret does not open stay due: in a database of their own, no other test file's dispatcher sweeps
+// them up.
+let shared: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
 let redis: Redis;
 let queue: WebhookQueue;
@@ -54,7 +57,8 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   const env = testEnv();
-  db = createDb({ url: env.databaseUrl, poolSize: 4 });
+  shared = await isolatedDatabase();
+  db = shared.db;
   redis = createRedis(env.redisUrl);
   queue = createWebhookQueue(redis, env.redisPrefix);
   sender = createWebhookSender({
@@ -73,7 +77,7 @@ afterAll(async () => {
   await queue.obliterate({ force: true });
   await queue.close();
   redis.disconnect();
-  await db.$disconnect();
+  await shared.drop();
 });
 
 function attemptDeps(database: Db, box: Pick<SecretBox, "open">): ProcessDeliveryDeps {
@@ -284,7 +288,7 @@ describe("signing secrets at rest", () => {
     expect((swapped.error as SecretUnreadableError).reason).toBe("rejected");
   });
 
-  it("a row stored in clear text by the previous release still signs and reveals until rotate-key seals it", async () => {
+  it("a row stored in clear text by the previous release still signs and reveals; its clear write into a sealed row is refused", async () => {
     const legacy = await clearTextIntegration(db);
     const before = await attempt(db, secrets, legacy);
     expect(before.request && signatureIsValid(legacy.secret, before.request)).toBe(true);
@@ -316,7 +320,7 @@ describe("signing secrets at rest", () => {
     );
     expect((await rawRow(db, ended.integrationId)).previous_signing_secret_encrypted).not.toBeNull();
 
-    expect(await clearExpiredPreviousSecrets({ db })).toBeGreaterThanOrEqual(1);
+    expect(await clearExpiredPreviousSecrets({ db })).toBe(1);
     expect(await rawRow(db, ended.integrationId)).toMatchObject({
       previous_signing_secret: null,
       previous_signing_secret_encrypted: null,
