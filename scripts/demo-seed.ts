@@ -2,6 +2,7 @@
 // The key and signing secret are kept in .data/demo.json (git-ignored) so later runs can print them again.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadConfig, sections, z } from "@gw/config";
 import { createDb } from "@gw/db";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
@@ -9,6 +10,7 @@ import {
   createAccount,
   createApiKey,
   createPanelUser,
+  createSecretBox,
   setIntegration,
   type Actor,
 } from "@gw/core";
@@ -28,6 +30,8 @@ interface DemoState {
 }
 
 const file = join(import.meta.dirname, "..", ".data", "demo.json");
+// Read first: without it nothing is created (npm start keeps the ring in .data/secrets-keys).
+const secrets = createSecretBox(loadConfig(z.object(sections.secrets())).SECRETS_KEYS);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error("DATABASE_URL ausente");
 const receiverUrl = `http://127.0.0.1:${process.env.DEMO_RECEIVER_PORT ?? "8099"}/webhooks`;
@@ -58,7 +62,8 @@ if (!state) {
   const key = await createApiKey({ db }, { actor: DEMO_SEED, accountId: account.id });
   // The demo receiver listens on loopback: only a development policy accepts it (npm start is one).
   const integration = await setIntegration(
-    { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+    // Sealed with npm start's key ring, as the panel would.
+    { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets },
     { actor: DEMO_SEED, accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] },
   );
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };

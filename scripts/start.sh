@@ -31,6 +31,13 @@ if [ -z "${OPS_PASSWORD:-}" ]; then
   OPS_PASSWORD=$(cat .data/ops-password); export OPS_PASSWORD
 fi
 
+# The key ring that encrypts the signing secrets stored in PostgreSQL (dispatcher, panel, `pnpm gateway`): a random
+# one kept in .data, as long-lived as the database beside it (production sets its own; .env.example's is refused).
+if [ -z "${SECRETS_KEYS:-}" ]; then
+  [ -f .data/secrets-keys ] || (umask 077; node -e 'process.stdout.write("dev:" + require("crypto").randomBytes(32).toString("base64"))' > .data/secrets-keys)
+  SECRETS_KEYS=$(cat .data/secrets-keys); export SECRETS_KEYS
+fi
+
 # Demo account (created once; its key and signing secret are kept in .data/demo.json).
 eval "$(pnpm exec tsx scripts/demo-seed.ts)"
 

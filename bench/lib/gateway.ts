@@ -1,7 +1,7 @@
 // The gateway's own processes as the benches run them: each app in its own process, on loopback ports, against
 // the bench database and the stage's Redis prefix. Settings a bench does not name keep the apps' defaults;
 // BENCH_API_ENV / BENCH_DISPATCHER_ENV / BENCH_SANDBOX_ENV add or override variables (`K=V K=V`).
-import { eventually, freePort } from "@gw/testkit";
+import { eventually, freePort, testSecretsKeys } from "@gw/testkit";
 import type { Cleanup } from "./cleanup.ts";
 import { SECRETS, type StackEnv } from "./env.ts";
 import { launchApp, waitUntilUp, type Child } from "./processes.ts";
@@ -93,6 +93,8 @@ export async function startDispatcher(
       DISPATCHER_CONCURRENCY: String(options.concurrency),
       // Bench receivers listen on loopback.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      // The key ring the seeds sealed the integrations' secrets with.
+      SECRETS_KEYS: testSecretsKeys(),
       ...options.env,
     },
     { stage, ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) },

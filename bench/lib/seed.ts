@@ -12,6 +12,7 @@ import {
   type WebhookEvent,
 } from "@gw/core";
 import type { Db } from "@gw/db";
+import { testSecretBox } from "@gw/testkit";
 
 /** The benches' set-up, as the audit trail names it. */
 export const BENCH: Actor = { id: "system:bench", origin: "system" };
@@ -47,7 +48,7 @@ export async function seedAccount(
   if (options.integrationUrl) {
     // Bench receivers listen on loopback: the development policy.
     const row = await setIntegration(
-      { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
       {
         actor: BENCH,
         accountId: account.id,

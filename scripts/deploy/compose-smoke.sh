@@ -8,6 +8,9 @@ cd "$ROOT"
 command -v docker-compose >/dev/null 2>&1 || apt_install docker-compose
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$ROOT/deploy/podman/containers.conf}"
 export IMAGE_TAG="${IMAGE_TAG:-local}"
+# The dispatcher and the panel refuse to start without a key ring (docker/compose.yaml); one per run.
+SECRETS_KEYS="${SECRETS_KEYS:-smoke:$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')}"
+export SECRETS_KEYS
 base="${GW_COMPOSE_PORT_BASE:-28000}"
 export GW_COMPOSE_PG_PORT=$((base + 432)) GW_COMPOSE_REDIS_PORT=$((base + 379)) GW_COMPOSE_SANDBOX_PORT=$((base + 90))
 export GW_COMPOSE_API_PORT=$((base + 80)) GW_COMPOSE_API_INTERNAL_PORT=$((base + 82)) GW_COMPOSE_DISPATCHER_PORT=$((base + 81))

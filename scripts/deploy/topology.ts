@@ -3,6 +3,7 @@
 // platform team plans for. Prints a report and exits non-zero on any failure. Only loopback addresses are used;
 // every pod it starts is removed at the end, failed or not.
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
@@ -49,6 +50,8 @@ const SECRETS = {
   META_VERIFY_TOKEN: "sandbox-verify-token",
   OPS_USER: "ops",
   OPS_PASSWORD: "Xq7-deploy-run-board-9vT",
+  // Drawn per run: known keys are refused, and the run's database is its own.
+  SECRETS_KEYS: `deploy:${randomBytes(32).toString("base64")}`,
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -139,7 +142,12 @@ async function ok(url: string): Promise<boolean> {
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run("pnpm", ["--silent", "gateway", ...args, "--json"], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: SECRETS.DATABASE_URL, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" },
+    env: {
+      ...process.env,
+      DATABASE_URL: SECRETS.DATABASE_URL,
+      SECRETS_KEYS: SECRETS.SECRETS_KEYS,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

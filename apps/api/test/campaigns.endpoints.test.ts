@@ -278,8 +278,8 @@ describe("POST /public/v1/campaigns with a CSV read as it arrives", () => {
     expect(await campaignsOf(mine)).toBe(0);
     // The same connection goes on serving after a refusal that left the rest of its body unread.
     await documented("post", "/campaigns", csvPost(mine).send(HEADER + "5511987653003;Bia;9;1;9;depois\r\n"), 201);
-  });
-}, 60_000);
+  }, 60_000);
+});
 
 describe("campaign controls over HTTP", () => {
   it("start (only with the accepted count), pause, resume, cancel; a control the status does not allow is 409", async () => {

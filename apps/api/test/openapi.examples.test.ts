@@ -3,7 +3,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
-import { eventually, testActor } from "@gw/testkit";
+import { eventually, testActor, testSecretBox } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
@@ -415,7 +415,7 @@ describe("documented examples and responses against the running API", () => {
   it("the signed account.update an integration that opted in gets matches the documented webhook, headers included", async () => {
     // Opt in (the same URL: its events are updated), then Meta moves the number to high throughput.
     await setIntegration(
-      { db: gateway.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db: gateway.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
       {
         accountId: account.accountId,
         url: receiver.url,

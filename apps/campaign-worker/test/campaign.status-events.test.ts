@@ -9,7 +9,16 @@ import {
   setIntegration,
 } from "@gw/core";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
-import { eventually, reply, silentLogger, startReceiver, testActor, type Receiver } from "@gw/testkit";
+import {
+  eventually,
+  reply,
+  silentLogger,
+  startReceiver,
+  testActor,
+  testSecretBox,
+  testSecretsKeys,
+  type Receiver,
+} from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
 import {
   ACCESS_TOKEN,
@@ -63,7 +72,12 @@ beforeAll(async () => {
     }),
   });
   dispatcher = createDispatcher(
-    loadDispatcherConfig({ ...shared, DISPATCHER_PORT: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }),
+    loadDispatcherConfig({
+      ...shared,
+      DISPATCHER_PORT: "0",
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: testSecretsKeys(),
+    }),
     { logger: silentLogger },
   );
   await dispatcher.start();
@@ -92,7 +106,7 @@ interface StatusEvent {
 describe("campaign messages' statuses", () => {
   it("reach the integrator as message.status with campaign_id, and the campaign's progress follows them", async () => {
     await setIntegration(
-      { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
       { actor: testActor, accountId: stack.accountId, url: receiver.url, events: ["message.status"] },
     );
     const number = await addNumber(stack, 80);

@@ -9,16 +9,19 @@ import {
   PRODUCTION_INTEGRATION_POLICY,
   WEBHOOK_EVENTS,
   addBusinessNumber,
+  checkIntegrationUrl,
   createAccount,
   createApiKey,
   PanelUserError,
   PricingRateError,
+  SecretUnreadableError,
   createPanelUser,
   isPanelRole,
   liftSendingBlock,
   listAudit,
   listPricingRates,
   removePricingRate,
+  reencryptIntegrationSecrets,
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
@@ -26,6 +29,8 @@ import {
   setPricingRate,
   type Actor,
   type IntegrationPolicy,
+  type ReencryptReport,
+  type SecretBox,
   type WebhookEvent,
 } from "@gw/core";
 import { parseInvocation, UsageError, type CommandName, type Invocation } from "./spec.ts";
@@ -38,6 +43,8 @@ export interface CliDeps {
   actor?: Actor;
   /** Which integration URLs `integration set` accepts; production's (https, public hosts) unless given. */
   integrationPolicy?: IntegrationPolicy;
+  /** The key ring of SECRETS_KEYS; absent when not configured (only the commands that store secrets need it). */
+  secrets?: SecretBox;
   /** Extra capabilities that need Redis (webhook retry); absent when not configured. */
   retryDelivery?: (accountId: string, deliveryId: string, actor: Actor) => Promise<unknown>;
 }
@@ -72,6 +79,17 @@ function parseEvents(invocation: Invocation): WebhookEvent[] {
   }
   if (events.length === 0) throw new UsageError("Informe ao menos um evento em --events", invocation.command);
   return events as WebhookEvent[];
+}
+
+/** The key ring, for a command that seals or opens signing secrets. */
+function secretsFor(invocation: Invocation, deps: CliDeps): SecretBox {
+  if (!deps.secrets)
+    throw new UsageError(
+      `SECRETS_KEYS é necessária para ${invocation.command}: as chaves que cifram os segredos guardados, as mesmas ` +
+        'do dispatcher e do painel (as do npm start: SECRETS_KEYS="$(cat .data/secrets-keys)").',
+      invocation.command,
+    );
+  return deps.secrets;
 }
 
 /** `integration rotate-secret` without --overlap-hours: the panel's default (SECRET_ROTATION_OVERLAP_HOURS). */
@@ -119,18 +137,18 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     if (!revoked) throw new UsageError("Chave não encontrada.", inv.command);
     return { id: revoked.id, revoked_at: revoked.revoked_at };
   },
-  "integration set": (inv, { db, integrationPolicy, actor }) =>
-    setIntegration(
-      { db, policy: integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY },
-      {
-        actor,
-        accountId: value(inv, "account"),
-        url: value(inv, "url"),
-        events: parseEvents(inv),
-        active: !inv.flags.has("inactive"),
-      },
-    ),
-  "integration rotate-secret": async (inv, { db, actor }) => {
+  "integration set": (inv, deps) => {
+    const policy = deps.integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY;
+    const url = value(inv, "url");
+    const events = parseEvents(inv);
+    // The operator's own mistakes first; the key ring only matters for a command that could run.
+    checkIntegrationUrl(url, policy);
+    return setIntegration(
+      { db: deps.db, policy, secrets: secretsFor(inv, deps) },
+      { actor: deps.actor, accountId: value(inv, "account"), url, events, active: !inv.flags.has("inactive") },
+    );
+  },
+  "integration rotate-secret": async (inv, deps) => {
     const given = inv.values["overlap-hours"];
     const overlapHours = given === undefined ? DEFAULT_ROTATION_OVERLAP_HOURS : Number(given);
     if (!/^\d+(\.\d+)?$/.test(given ?? "0") || overlapHours > MAX_ROTATION_OVERLAP_HOURS)
@@ -139,11 +157,30 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
         inv.command,
       );
     const rotated = await rotateIntegrationSecret(
-      { db },
-      { integrationId: value(inv, "integration"), overlapHours, actor },
+      { db: deps.db, secrets: secretsFor(inv, deps) },
+      { integrationId: value(inv, "integration"), overlapHours, actor: deps.actor },
     );
     if (!rotated) throw new UsageError("Integração não encontrada: confira --integration.", inv.command);
     return rotated;
+  },
+  "secrets rotate-key": async (inv, deps) => {
+    const report = await reencryptIntegrationSecrets(
+      { db: deps.db, secrets: secretsFor(inv, deps) },
+      { actor: deps.actor, batchSize: Number(inv.values["batch-size"] ?? 200) },
+    );
+    if (report.unreadable.length > 0) {
+      const which = report.unreadable
+        .map((u) => `integração ${u.integration_id} (${u.field}, chave ${u.key_id ?? "-"}: ${UNREADABLE[u.reason]})`)
+        .join("; ");
+      throw new Error(
+        `${report.unreadable.length} segredo(s) não puderam ser decifrados e ficaram como estavam: ${which}. ` +
+          `Os demais estão sob a chave ${report.key_id} (${report.sealed_from_clear_text} cifrados do texto claro, ` +
+          `${report.reencrypted} recifrados, ${report.previous_cleared} anteriores apagados). Não remova chaves de ` +
+          "SECRETS_KEYS antes de resolver: devolva a chave que falta, ou troque o segredo da integração com " +
+          "integration rotate-secret --overlap-hours 0.",
+      );
+    }
+    return report;
   },
   "user create": async (inv, { db, actor }) => {
     const role = inv.values.role ?? "owner";
@@ -191,6 +228,12 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
   },
 };
 
+const UNREADABLE: Record<ReencryptReport["unreadable"][number]["reason"], string> = {
+  malformed: "valor que não é um segredo cifrado",
+  unknown_key: "chave ausente de SECRETS_KEYS",
+  rejected: "valor alterado ou copiado de outra linha",
+};
+
 const ACCOUNT_NOT_FOUND = "Conta não encontrada: confira --account.";
 
 /** Database answers that mean the operator named something that is not there (exit 2, not a failure). */
@@ -221,6 +264,12 @@ function explain(invocation: Invocation, error: unknown): unknown {
     error instanceof PricingRateError
   )
     return new UsageError(error.message, command);
+  if (error instanceof SecretUnreadableError)
+    return new Error(
+      `O segredo guardado da integração ${error.place.id} não pôde ser decifrado (${UNREADABLE[error.reason]}` +
+        `${error.keyId === null ? "" : `, chave ${error.keyId}`}). Confira SECRETS_KEYS, ou troque o segredo com ` +
+        "integration rotate-secret --overlap-hours 0.",
+    );
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const mistake = OPERATOR_MISTAKES[command]?.[error.code];
     if (mistake) return new UsageError(mistake(invocation), command);

@@ -16,6 +16,8 @@ const configSchema = z.object({
   REDIS_SENTINEL_MASTER: sections.redis().REDIS_SENTINEL_MASTER,
   // Development only (npm start, tests): `integration set` then accepts http:// and local addresses.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
+  // Optional here: only the commands that store or show signing secrets need it (`integration`, `secrets`).
+  SECRETS_KEYS: z.preprocess((v) => (v === "" ? undefined : v), sections.secrets().SECRETS_KEYS.optional()),
 });
 
 const argv = process.argv.slice(2);
@@ -48,9 +50,11 @@ async function main(): Promise<number> {
     // Loaded only now: help and usage errors need neither the database nor the services.
     const { createDb } = await import("@gw/db");
     const { execute, integrationPolicy } = await import("./commands.ts");
+    const { createSecretBox } = await import("@gw/core");
     const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
     cleanups.push(() => db.$disconnect());
     const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
+    if (config.SECRETS_KEYS) deps.secrets = createSecretBox(config.SECRETS_KEYS);
     if (config.REDIS_URL) {
       const redisTarget = { ...config, REDIS_URL: config.REDIS_URL };
       const prefix = config.REDIS_KEY_PREFIX;

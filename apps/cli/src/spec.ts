@@ -156,6 +156,26 @@ export const COMMANDS = {
     done: "Segredo de assinatura trocado.",
     after: "Entregue o novo signing_secret ao integrador por um canal seguro.",
   },
+  "secrets rotate-key": {
+    summary: "Recifra os segredos guardados (signing_secret das integrações) com a chave atual do SECRETS_KEYS.",
+    options: {
+      "batch-size": {
+        value: "N",
+        kind: "integer",
+        help: "integrações por transação (padrão 200, no máximo 5000)",
+      },
+    },
+    notes: [
+      "A chave atual é a primeira de SECRETS_KEYS (id:chave-base64,...); as demais só decifram. O comando cifra os",
+      "segredos ainda em texto claro (guardados antes da cifragem), recifra os que estão sob outra chave e apaga os",
+      "segredos anteriores cuja sobreposição acabou. Pode ser repetido: uma segunda execução não encontra nada a fazer.",
+      "Trocar a chave: acrescente a nova em SECRETS_KEYS depois da atual e reinicie todos os processos; ponha-a em",
+      "primeiro e reinicie de novo; rode este comando; só então remova a chave antiga.",
+      "Um segredo que não pode ser decifrado (chave ausente ou valor alterado) fica como está e o comando sai com 1.",
+    ],
+    examples: ["SECRETS_KEYS=k2027:...,k2026:... pnpm gateway secrets rotate-key"],
+    done: "Segredos recifrados com a chave atual.",
+  },
   "user create": {
     summary:
       "Cria um usuário do painel web numa conta (em geral o primeiro owner; os demais são convidados no painel).",
@@ -434,7 +454,7 @@ const OUTPUT_AND_EXIT = [
 
 function generalHelp(): string {
   return [
-    `${PROGRAM}: CLI de operação do gateway (contas, números, chaves de API, integrações de webhook).`,
+    `${PROGRAM}: CLI de operação do gateway (contas, números, chaves de API, integrações de webhook, segredos).`,
     "",
     "Uso:",
     `  ${PROGRAM} <comando> [opções]`,
@@ -453,6 +473,10 @@ function generalHelp(): string {
       ["DATABASE_URL", "banco do gateway (padrão: o do npm start, postgresql://postgres@127.0.0.1:55432/gateway)"],
       ["REDIS_URL", "Redis do gateway; necessário só para delivery retry"],
       ["REDIS_KEY_PREFIX", "prefixo das chaves no Redis (padrão: gw)"],
+      [
+        "SECRETS_KEYS",
+        "chaves que cifram os segredos guardados; necessária para integration set, rotate-secret e secrets",
+      ],
       [
         "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
         "true só em desenvolvimento: integration set aceita http:// e endereços locais",

@@ -5,13 +5,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core";
 import { createDb } from "@gw/db";
-import { testEnv, testActor } from "@gw/testkit";
+import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
 
 const exec = promisify(execFile);
 
 describe("integration set: URL policy", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
+  const secrets = testSecretBox();
   let accountId: string;
   beforeAll(async () => {
     accountId = (await createAccount({ db }, { actor: testActor, name: "Conta política de URL" })).id;
@@ -32,13 +33,13 @@ describe("integration set: URL policy", () => {
   ];
 
   it("without a policy it applies production's: https only, public hosts, no userinfo", async () => {
-    await expect(runCommand(argv("http://hooks.example.com/h"), { db })).rejects.toThrow(
+    await expect(runCommand(argv("http://hooks.example.com/h"), { db, secrets })).rejects.toThrow(
       "A URL da integração deve usar https://.",
     );
-    await expect(runCommand(argv("https://127.0.0.1/h"), { db })).rejects.toThrow(
+    await expect(runCommand(argv("https://127.0.0.1/h"), { db, secrets })).rejects.toThrow(
       /endereço local, privado ou reservado/,
     );
-    await expect(runCommand(argv("https://ana:segredo@hooks.example.com/h"), { db })).rejects.toThrow(
+    await expect(runCommand(argv("https://ana:segredo@hooks.example.com/h"), { db, secrets })).rejects.toThrow(
       /não pode conter usuário ou senha/,
     );
     expect(await db.integration.count({ where: { accountId } })).toBe(0);
@@ -47,7 +48,7 @@ describe("integration set: URL policy", () => {
   it("with the development policy a loopback http receiver is accepted", async () => {
     const url = "http://127.0.0.1:9/webhooks";
     await expect(
-      runCommand(argv(url), { db, integrationPolicy: DEVELOPMENT_INTEGRATION_POLICY }),
+      runCommand(argv(url), { db, secrets, integrationPolicy: DEVELOPMENT_INTEGRATION_POLICY }),
     ).resolves.toMatchObject({ url });
   });
 

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { userInfo } from "node:os";
 import { promisify } from "node:util";
 import { createDb } from "@gw/db";
-import { eventually, freePort, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
+import { eventually, freePort, spawnApp, testEnv, testSecretBox, type AppProcess } from "@gw/testkit";
 import { runCommand, UsageError } from "../src/commands.ts";
 
 const exec = promisify(execFile);
@@ -47,7 +47,8 @@ describe("admin CLI round trip", () => {
   });
 
   it("account → number → key → integration; the key works until it is revoked, then 401 invalid_api_key", async () => {
-    const run = (...argv: string[]) => runCommand(argv, { db }) as Promise<Record<string, unknown>>;
+    const run = (...argv: string[]) =>
+      runCommand(argv, { db, secrets: testSecretBox() }) as Promise<Record<string, unknown>>;
     const account = await run("account", "create", "--name", "Padaria Pão Quente");
     expect(account).toMatchObject({ id: expect.any(String), name: "Padaria Pão Quente" });
     const accountId = String(account.id);

@@ -19,6 +19,7 @@ export const dispatcherConfigSchema = z
     ...sections.database(),
     ...sections.redis(),
     ...sections.logging(),
+    ...sections.secrets(),
     /** Deliveries attempted at once by this process. */
     DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /**
@@ -83,7 +84,10 @@ export const dispatcherConfigSchema = z
     /** Times a job may be recovered from a dead worker before BullMQ fails it (the reconciler still catches it). */
     DISPATCHER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(2),
     USER_AGENT: z.string().default("MessagingGateway-Webhooks/1.0"),
-    /** How often expired Idempotency-Key records are deleted (they expire after IDEMPOTENCY_TTL_HOURS). */
+    /**
+     * How often expired Idempotency-Key records, expired panel sessions and previous signing secrets whose rotation
+     * overlap ended are deleted (keys expire after IDEMPOTENCY_TTL_HOURS).
+     */
     IDEMPOTENCY_PURGE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
     /** How often the retention purges run (every table below whose days are not 0). */
     RETENTION_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),

@@ -14,7 +14,14 @@ import {
   type JobHandlers,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { oldestEarlyStatusAgeSeconds, purgeExpiredIdempotencyKeys, purgeExpiredPanelSessions } from "@gw/core";
+import {
+  clearExpiredPreviousSecrets,
+  createCachedSecretBox,
+  createSecretBox,
+  oldestEarlyStatusAgeSeconds,
+  purgeExpiredIdempotencyKeys,
+  purgeExpiredPanelSessions,
+} from "@gw/core";
 import {
   budgetLifetimeMs,
   createDeliveryScheduler,
@@ -121,6 +128,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     db,
     scheduler,
     sender,
+    // Every attempt signs: what was decrypted is kept (keyed by the sealed value, so a new secret is never stale).
+    secrets: createCachedSecretBox(createSecretBox(config.SECRETS_KEYS)),
     gate,
     logger,
     settings: {
@@ -233,14 +242,16 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     (result) => result.more,
   );
 
-  // Idempotency keys past their TTL and expired panel sessions; any dispatcher pod may run it (the deletes are
-  // idempotent).
+  // Idempotency keys past their TTL, expired panel sessions and previous signing secrets past their rotation
+  // overlap (no longer used to sign); any dispatcher pod may run it (the deletes are idempotent).
   const idempotencyPurge = periodicTask(
     async () => {
       const removed = await purgeExpiredIdempotencyKeys({ db });
       if (removed > 0) logger.info("expired idempotency keys removed", { removed });
       const sessions = await purgeExpiredPanelSessions({ db });
       if (sessions > 0) logger.info("expired panel sessions removed", { removed: sessions });
+      const secrets = await clearExpiredPreviousSecrets({ db });
+      if (secrets > 0) logger.info("previous signing secrets past their overlap cleared", { integrations: secrets });
     },
     (error) => logger.warn("expired keys and sessions purge failed; trying again next cycle", { error: error.message }),
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
 import { createDb } from "@gw/db";
-import { freePort, isolatedDatabase, silentLogger, testEnv } from "@gw/testkit";
+import { freePort, isolatedDatabase, silentLogger, testEnv, testSecretsKeys } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
 import { spawnDispatcher, testConfig, testSettings } from "./support.ts";
 
@@ -72,7 +72,11 @@ describe("dispatcher probes", () => {
 });
 
 describe("dispatcher configuration", () => {
-  const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379" };
+  const base = {
+    DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
+    REDIS_URL: "redis://127.0.0.1:6379",
+    SECRETS_KEYS: testSecretsKeys(),
+  };
 
   it("defaults to the spec's schedule, 10 s time-out and ±20 % jitter", () => {
     const config = loadDispatcherConfig(base);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
-import { eventually, isolatedDatabase, silentLogger, testEnv } from "@gw/testkit";
+import { eventually, isolatedDatabase, silentLogger, testEnv, testSecretsKeys } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
 import { testConfig, testSettings } from "./support.ts";
 
@@ -80,7 +80,11 @@ describe("dispatcher retention", () => {
 });
 
 describe("retention configuration", () => {
-  const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379" };
+  const base = {
+    DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
+    REDIS_URL: "redis://127.0.0.1:6379",
+    SECRETS_KEYS: testSecretsKeys(),
+  };
 
   it("has documented defaults, hourly", () => {
     expect(loadDispatcherConfig(base)).toMatchObject({

@@ -13,6 +13,7 @@ import {
   silentLogger,
   startReceiver,
   testEnv,
+  testSecretsKeys,
   type Receiver,
 } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
@@ -63,7 +64,11 @@ function requestsOf(id: bigint) {
 }
 
 describe("dispatcher configuration", () => {
-  const env = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379" };
+  const env = {
+    DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
+    REDIS_URL: "redis://127.0.0.1:6379",
+    SECRETS_KEYS: testSecretsKeys(),
+  };
 
   it("guards by default; only an explicit WEBHOOK_ALLOW_PRIVATE_NETWORKS=true turns it off", () => {
     expect(loadDispatcherConfig(env).WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { testSecretsKeys } from "@gw/testkit";
 import { loadDispatcherConfig, type DispatcherConfig } from "../src/config.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -31,6 +32,7 @@ export function testSettings(
     USER_AGENT: "Teste-Dispatcher/1.0",
     // Test receivers listen on loopback.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    SECRETS_KEYS: testSecretsKeys(),
     ...overrides,
   };
 }

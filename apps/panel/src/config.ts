@@ -43,6 +43,7 @@ export const panelConfigSchema = z.object({
   ...sections.redis(),
   ...sections.logging(),
   ...sections.meta(),
+  ...sections.secrets(),
   /** Development only: integration URLs on http:// and local addresses (the same switch as the CLI's). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });

@@ -3,11 +3,13 @@ import {
   PRODUCTION_INTEGRATION_POLICY,
   createAccountDirectory,
   createNumberThroughput,
+  createSecretBox,
   type AccountDirectory,
   type CampaignControlDeps,
   type IntegrationPolicy,
   type NumberThroughput,
   type ReadReceiptDeps,
+  type SecretBox,
   type TemplateCache,
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
@@ -44,6 +46,8 @@ export interface PanelDeps {
   /** Media downloads from Meta this process serves at once (PANEL_MEDIA_MAX_CONCURRENT). */
   mediaSlots: DownloadSlots;
   integrationPolicy: IntegrationPolicy;
+  /** Seals and opens integrations' signing secrets (SECRETS_KEYS). */
+  secrets: SecretBox;
   /** Campaign controls give the campaign its tick job here (apps/campaign-worker runs it), as the API's do. */
   campaignQueue: CampaignQueue;
   /**
@@ -97,6 +101,7 @@ export function buildPanelDeps(
     integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
       ? DEVELOPMENT_INTEGRATION_POLICY
       : PRODUCTION_INTEGRATION_POLICY,
+    secrets: createSecretBox(config.SECRETS_KEYS),
     campaignQueue,
     throughput,
     campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
-import { eventually, reply, startReceiver, type Receiver, testActor } from "@gw/testkit";
+import { eventually, reply, startReceiver, type Receiver, testActor, testSecretBox } from "@gw/testkit";
 import {
   createTenant,
   screenshot,
@@ -48,7 +48,7 @@ describe("panel Entregas in Chromium", () => {
     tenant = await createTenant(stack.db);
     receiver = await startReceiver((_request, res) => reply(res, 200, "ok"));
     const integration = await setIntegration(
-      { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
       {
         actor: testActor,
         accountId: tenant.accountId,

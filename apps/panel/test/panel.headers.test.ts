@@ -17,6 +17,7 @@ function panel(secure: boolean): { deps: PanelDeps; app: ReturnType<typeof creat
       REDIS_KEY_PREFIX: env.redisPrefix,
       META_ACCESS_TOKEN: "panel-test-access-token",
       PANEL_COOKIE_SECURE: String(secure),
+      SECRETS_KEYS: env.secretsKeys,
     }),
     silentLogger,
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
 import { safeEqual, signWebhook } from "@gw/signer";
-import { eventually, reply, startReceiver, type ReceivedRequest, type Receiver } from "@gw/testkit";
+import { eventually, reply, startReceiver, testSecretBox, type ReceivedRequest, type Receiver } from "@gw/testkit";
 import {
   createTenant,
   PASSWORD,
@@ -208,6 +208,11 @@ describe("panel Integrações in Chromium", () => {
       expect(await viewer.getByRole("button", { name }).count()).toBe(0);
 
     const before = await stack.db.integration.findFirstOrThrow({ where: { accountId: tenant.accountId } });
+    const currentSecret = testSecretBox().open(before.signingSecretEncrypted!, {
+      table: "integrations",
+      id: before.id,
+      field: "signing_secret",
+    });
     const csrf = await csrfOf(viewer);
     for (const [action, form] of [
       ["segredo", { password: PASSWORD }],
@@ -220,7 +225,7 @@ describe("panel Integrações in Chromium", () => {
         maxRedirects: 0,
       });
       expect([action, response.status()]).toEqual([action, 403]);
-      expect(await response.text()).not.toContain(before.signingSecret);
+      expect(await response.text()).not.toContain(currentSecret);
     }
     const created = await viewer.request.post("/integracoes", {
       form: { _csrf: csrf, url: "http://127.0.0.1:9/nova", events: "message.status" },

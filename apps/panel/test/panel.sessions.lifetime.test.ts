@@ -163,7 +163,7 @@ describe("re-authentication before managing users", () => {
     const id = sessionIdOf(session.cookie);
     const before = (await deps.db.panelSession.findUniqueOrThrow({ where: { id } })).reauthenticatedAt;
     const integration = await setIntegration(
-      { db: deps.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db: deps.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: deps.secrets },
       { actor: testActor, accountId: tenant.accountId, url: "http://127.0.0.1:9/reauth", events: ["message.status"] },
     );
     const reveal = await request(app)

@@ -100,7 +100,7 @@ describe("the password re-entry that reveals a signing secret", () => {
   it("50 simultaneous wrong confirmations from a stolen session run at most the budget of checks", async () => {
     const { app, deps, lines } = panel({ PANEL_LOGIN_MAX_FAILURES_PER_IP: "1000" });
     const integration = await setIntegration(
-      { db: deps.db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db: deps.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: deps.secrets },
       {
         actor: testActor,
         accountId: tenant.accountId,

@@ -35,6 +35,11 @@ function fail(lines: { name: string; text: string }[]): never {
 
 const PORT = z.coerce.number().int().min(0).max(65535);
 
+const KEY_RING_FORMAT = "id:chave-base64,id:chave-base64 (a primeira cifra, todas decifram)";
+const NEW_KEY_HINT = "gere uma com: openssl rand -base64 32";
+/** The example key `.env.example` shows ("example-key-do-not-use-anywhere!"): refused everywhere. */
+const EXAMPLE_SECRETS_KEY = Buffer.from("ZXhhbXBsZS1rZXktZG8tbm90LXVzZS1hbnl3aGVyZSE=", "base64");
+
 /** Reusable variable schemas, so every app spells the same variable the same way. */
 export const env = {
   port: (fallback: number) => PORT.default(fallback),
@@ -94,6 +99,40 @@ export const env = {
         }
         return items as { host: string; port: number }[];
       }),
+  /**
+   * The key ring of stored secrets: `id:base64,id:base64,...`, each key 32 random bytes; the first encrypts, every one
+   * decrypts. Parsed to `{ id, key }` in order. Refuses the example key of `.env.example` and keys that are not random.
+   */
+  keyRing: () =>
+    z.string({ error: "obrigatória e ausente" }).transform((value, ctx) => {
+      const fail = (message: string) => {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      };
+      const entries = value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      if (entries.length === 0) return fail(`defina ao menos uma chave (${KEY_RING_FORMAT})`);
+      const keys: { id: string; key: Buffer }[] = [];
+      for (const entry of entries) {
+        const colon = entry.indexOf(":");
+        const id = entry.slice(0, colon);
+        const encoded = entry.slice(colon + 1);
+        // The value is never echoed; the id is not secret.
+        if (colon < 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id))
+          return fail(`cada chave deve ter a forma ${KEY_RING_FORMAT}; o id tem letras, dígitos, _ ou - (até 32)`);
+        const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded) ? Buffer.from(encoded, "base64") : Buffer.alloc(0);
+        if (key.length !== 32) return fail(`a chave ${id} deve ter 32 bytes em base64 (${NEW_KEY_HINT})`);
+        if (keys.some((k) => k.id === id)) return fail(`o id ${id} aparece mais de uma vez`);
+        if (key.equals(EXAMPLE_SECRETS_KEY))
+          return fail(`a chave ${id} é a de exemplo do .env.example (${NEW_KEY_HINT})`);
+        // 32 random bytes hold about 30 distinct values; fewer than 16 is a pattern or a text, not a key.
+        if (new Set(key).size < 16) return fail(`a chave ${id} não parece aleatória (${NEW_KEY_HINT})`);
+        keys.push({ id, key });
+      }
+      return keys;
+    }),
   /** Comma-separated list of positive integers, e.g. a retry schedule in milliseconds. */
   intList: (fallback: number[]) =>
     z
@@ -163,6 +202,11 @@ export const sections = {
     /** After a 131056, the recipient gets nothing from the number for this long. */
     THROUGHPUT_PAIR_SPACING_MS: z.coerce.number().int().min(100).max(3_600_000).default(6_000),
   }),
+  /**
+   * The key ring that encrypts the secrets stored in PostgreSQL (integrations' signing secrets): the dispatcher signs
+   * with them, the panel and the CLI create, reveal and rotate them. No default: a process without it does not start.
+   */
+  secrets: () => ({ SECRETS_KEYS: env.keyRing() }),
   /** Proxies in front of an HTTP app whose X-Forwarded-For is believed (0: the socket's address). */
   proxy: () => ({ TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0) }),
 };
@@ -175,6 +219,7 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   meta: "Meta Graph API (API, panel, campaign worker)",
   sending: "sending (API, campaign worker)",
   proxy: "proxies (API, panel)",
+  secrets: "stored secrets (dispatcher, panel, CLI)",
 };
 
 /** The parsed values of one or more shared sections: what a service that reads them takes. */

@@ -2,7 +2,7 @@
 // recordAudit, which works with Prisma and with the `pg` client alike; the entry commits with the change or not at all.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, inTransaction, type Db } from "@gw/db";
-import { testActor, testEnv } from "@gw/testkit";
+import { testActor, testEnv, testSecretBox } from "@gw/testkit";
 import { PRODUCTION_INTEGRATION_POLICY, createAccount, setIntegration } from "../src/accounts/accounts.ts";
 import { auditAction, recordAudit, type Actor } from "../src/audit/audit.ts";
 
@@ -52,7 +52,7 @@ describe("a changing service", () => {
   it("audits under the door it came through, and not at all when the change is refused", async () => {
     const cli: Actor = { id: "cli:operador", origin: "cli" };
     const saved = await setIntegration(
-      { db, policy: PRODUCTION_INTEGRATION_POLICY },
+      { db, policy: PRODUCTION_INTEGRATION_POLICY, secrets: testSecretBox() },
       { accountId, url: "https://hooks.example.com/regra", events: ["message.status"], actor: cli },
     );
     expect(await entries("cli.integration.saved")).toEqual([
@@ -60,7 +60,7 @@ describe("a changing service", () => {
     ]);
     await expect(
       setIntegration(
-        { db, policy: PRODUCTION_INTEGRATION_POLICY },
+        { db, policy: PRODUCTION_INTEGRATION_POLICY, secrets: testSecretBox() },
         { accountId, url: "http://hooks.example.com/regra", events: ["message.status"], actor: cli },
       ),
     ).rejects.toThrow("https");

@@ -10,6 +10,7 @@ import {
   silentLogger,
   startReceiver,
   testEnv,
+  testSecretBox,
   type Receiver,
 } from "@gw/testkit";
 import {
@@ -49,6 +50,7 @@ beforeAll(async () => {
     // A horizon beyond the schedule: every retry of these tests goes to Redis at once.
     scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: 3_600_000 }),
     sender,
+    secrets: testSecretBox(),
     logger: silentLogger,
     settings: { scheduleMs: SCHEDULE, jitter: 0.2, userAgent: "Teste-Gateway/1.0" },
   };
@@ -113,7 +115,14 @@ describe("processDeliveryAttempt", () => {
     const delivery = await createDelivery(db, fixture);
     await db.integration.update({
       where: { id: fixture.integrationId },
-      data: { url: receiver.url, signingSecret: "segredo-novo-123" },
+      data: {
+        url: receiver.url,
+        signingSecretEncrypted: testSecretBox().seal("segredo-novo-123", {
+          table: "integrations",
+          id: fixture.integrationId,
+          field: "signing_secret",
+        }),
+      },
     });
     receiver.setHandler((_req, res) => reply(res, 204));
     const before = receiver.requests.length;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AccountUpdateEvent } from "@gw/contracts";
 import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import { eventually, isolatedDatabase, silentLogger, testActor } from "@gw/testkit";
+import { eventually, isolatedDatabase, silentLogger, testActor, testSecretBox } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   countUnreadAccountEvents,
@@ -395,11 +395,11 @@ describe("account and number health events", () => {
     const account = await accountWithNumbers(1);
     const policy = DEVELOPMENT_INTEGRATION_POLICY;
     const subscribed = await setIntegration(
-      { db, policy },
+      { db, policy, secrets: testSecretBox() },
       { accountId: account.accountId, url: "http://127.0.0.1:9/health", events: ["account.update"], actor: testActor },
     );
     const messagesOnly = await setIntegration(
-      { db, policy },
+      { db, policy, secrets: testSecretBox() },
       {
         accountId: account.accountId,
         url: "http://127.0.0.1:9/messages",
@@ -408,7 +408,7 @@ describe("account and number health events", () => {
       },
     );
     await setIntegration(
-      { db, policy },
+      { db, policy, secrets: testSecretBox() },
       {
         accountId: account.accountId,
         url: "http://127.0.0.1:9/paused",

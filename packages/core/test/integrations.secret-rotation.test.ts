@@ -12,6 +12,7 @@ import {
   type ReceivedRequest,
   type Receiver,
   testActor,
+  testSecretBox,
 } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
@@ -30,6 +31,7 @@ import {
 } from "../src/index.ts";
 
 const HOUR = 3_600_000;
+const secrets = testSecretBox();
 
 let db: Db;
 let redis: Redis;
@@ -55,6 +57,7 @@ beforeAll(async () => {
     db,
     scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: HOUR }),
     sender,
+    secrets,
     logger: silentLogger,
     settings: { scheduleMs: [1_000], jitter: 0, userAgent: "Teste-Gateway/1.0" },
   };
@@ -95,7 +98,7 @@ describe("rotateIntegrationSecret with an overlap", () => {
     const fixture = await createFixture(db, receiver.url);
     const rotatedAt = new Date();
     const rotated = await rotateIntegrationSecret(
-      { db },
+      { db, secrets },
       {
         actor: testActor,
         accountId: fixture.accountId,
@@ -110,7 +113,14 @@ describe("rotateIntegrationSecret with an overlap", () => {
     expect(newSecret).not.toBe(fixture.secret);
     expect(rotated!.previous_secret_expires_at).toBe(new Date(rotatedAt.getTime() + 2 * HOUR).toISOString());
     const stored = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
-    expect(stored.previousSigningSecret).toBe(fixture.secret);
+    expect(stored.previousSigningSecret).toBeNull();
+    expect(
+      secrets.open(stored.previousSigningSecretEncrypted!, {
+        table: "integrations",
+        id: fixture.integrationId,
+        field: "previous_signing_secret",
+      }),
+    ).toBe(fixture.secret);
 
     // During the overlap: both headers, each verifying with its own secret only.
     const during = await attemptAt(fixture, new Date());
@@ -128,12 +138,12 @@ describe("rotateIntegrationSecret with an overlap", () => {
   it("with no overlap (a leaked secret) drops the old secret at once", async () => {
     const fixture = await createFixture(db, receiver.url);
     const rotated = await rotateIntegrationSecret(
-      { db },
+      { db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 0 },
     );
     expect(rotated?.previous_secret_expires_at).toBeNull();
     const stored = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
-    expect(stored.previousSigningSecret).toBeNull();
+    expect(stored.previousSigningSecretEncrypted).toBeNull();
     const request = await attemptAt(fixture, new Date());
     expect(signedBy(rotated!.signing_secret, request, "x-pt-signature")).toBe(true);
     expect(request.headers["x-pt-signature-previous"]).toBeUndefined();
@@ -142,11 +152,11 @@ describe("rotateIntegrationSecret with an overlap", () => {
   it("a second rotation during the overlap keeps only the secret it replaced", async () => {
     const fixture = await createFixture(db, receiver.url);
     const first = await rotateIntegrationSecret(
-      { db },
+      { db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
     );
     const second = await rotateIntegrationSecret(
-      { db },
+      { db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
     );
     const request = await attemptAt(fixture, new Date());
@@ -160,16 +170,25 @@ describe("rotateIntegrationSecret with an overlap", () => {
     const theirs = await createFixture(db, receiver.url);
     expect(
       await rotateIntegrationSecret(
-        { db },
+        { db, secrets },
         { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId, overlapHours: 1 },
       ),
     ).toBeNull();
     expect(
-      await rotateIntegrationSecret({ db }, { actor: testActor, integrationId: "not-a-uuid", overlapHours: 1 }),
+      await rotateIntegrationSecret(
+        { db, secrets },
+        { actor: testActor, integrationId: "not-a-uuid", overlapHours: 1 },
+      ),
     ).toBeNull();
     const stored = await db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } });
-    expect(stored.signingSecret).toBe(theirs.secret);
-    expect(stored.previousSigningSecret).toBeNull();
+    expect(
+      secrets.open(stored.signingSecretEncrypted!, {
+        table: "integrations",
+        id: theirs.integrationId,
+        field: "signing_secret",
+      }),
+    ).toBe(theirs.secret);
+    expect(stored.previousSigningSecretEncrypted).toBeNull();
   });
 });
 
@@ -180,11 +199,11 @@ describe("integration services of the panel", () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/a");
     const { accountId } = fixture;
     const b = await setIntegration(
-      { db, policy },
+      { db, policy, secrets },
       { actor: testActor, accountId, url: "http://127.0.0.1:9/b", events: ["message.status"] },
     );
     const c = await setIntegration(
-      { db, policy },
+      { db, policy, secrets },
       { actor: testActor, accountId, url: "http://127.0.0.1:9/c", events: ["message.received"] },
     );
     await setIntegrationActive({ db }, { actor: testActor, accountId, integrationId: b.id, active: false });
@@ -209,13 +228,13 @@ describe("integration services of the panel", () => {
     const theirs = await createFixture(db, "http://127.0.0.1:9/theirs");
     expect(
       await revealIntegrationSecret(
-        { db },
+        { db, secrets },
         { actor: testActor, accountId: mine.accountId, integrationId: mine.integrationId },
       ),
     ).toMatchObject({ signing_secret: mine.secret });
     expect(
       await revealIntegrationSecret(
-        { db },
+        { db, secrets },
         { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId },
       ),
     ).toBeNull();
@@ -233,13 +252,13 @@ describe("integration services of the panel", () => {
     const fixture = await createFixture(db, "http://127.0.0.1:9/old");
     const { accountId, integrationId } = fixture;
     await setIntegration(
-      { db, policy },
+      { db, policy, secrets },
       { actor: testActor, accountId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
     );
     await setIntegrationActive({ db }, { actor: testActor, accountId, integrationId, active: false });
 
     const edited = await setIntegration(
-      { db, policy },
+      { db, policy, secrets },
       { actor: testActor, accountId, integrationId, url: "http://127.0.0.1:9/new", events: ["message.received"] },
     );
     expect(edited).toMatchObject({
@@ -251,7 +270,7 @@ describe("integration services of the panel", () => {
     });
 
     const taken = await setIntegration(
-      { db, policy },
+      { db, policy, secrets },
       { actor: testActor, accountId, integrationId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
     ).catch((error: unknown) => error);
     expect(taken).toBeInstanceOf(IntegrationUrlError);
@@ -259,7 +278,7 @@ describe("integration services of the panel", () => {
 
     const other = await createFixture(db, "http://127.0.0.1:9/x");
     const foreign = await setIntegration(
-      { db, policy },
+      { db, policy, secrets },
       {
         actor: testActor,
         accountId,

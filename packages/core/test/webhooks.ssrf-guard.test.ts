@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { LookupAddress } from "node:dns";
 import type { AddressInfo } from "node:net";
 import { createDb, type Db } from "@gw/db";
-import { testEnv, testActor } from "@gw/testkit";
+import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
@@ -268,7 +268,10 @@ describe("setIntegration (registration)", () => {
   });
 
   const register = (url: string, policy = PRODUCTION_INTEGRATION_POLICY) =>
-    setIntegration({ db, policy }, { actor: testActor, accountId, url, events: ["message.status"] });
+    setIntegration(
+      { db, policy, secrets: testSecretBox() },
+      { actor: testActor, accountId, url, events: ["message.status"] },
+    );
 
   async function expectRefused(
     url: string,

@@ -39,6 +39,16 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "retention: only the attempts whose integrator answer is still to be cleared, so each batch reads just those",
     },
     {
+      key: "constraint integrations.integrations_signing_secret_one_form",
+      description: "CHECK ((signing_secret IS NULL) <> (signing_secret_encrypted IS NULL))",
+      why: "the current signing secret in exactly one form, sealed or (a row stored before encryption) clear: a pod of the previous release cannot write a clear secret into a sealed row",
+    },
+    {
+      key: "constraint integrations.integrations_previous_signing_secret_one_form",
+      description: "CHECK (previous_signing_secret IS NULL OR previous_signing_secret_encrypted IS NULL)",
+      why: "the previous signing secret in at most one form, sealed or clear",
+    },
+    {
       key: "function gw_notify_api_key_change()",
       description: "função",
       why: "announces a revoked or deleted API key (NOTIFY gw_api_key_changes) so every API pod drops it from its cache at once",

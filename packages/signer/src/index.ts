@@ -32,3 +32,14 @@ export function verifyMetaSignature(appSecret: string, rawBody: Buffer, header: 
   if (!header || !/^sha256=[0-9a-f]{64}$/i.test(header)) return false;
   return safeEqual(signMetaPayload(appSecret, rawBody), header.toLowerCase());
 }
+
+export {
+  SECRET_KEY_ID,
+  SecretUnreadableError,
+  createSecretBox,
+  sealedKeyId,
+  type SecretBox,
+  type SecretKey,
+  type SecretPlace,
+  type SecretUnreadableReason,
+} from "./secret-box.ts";

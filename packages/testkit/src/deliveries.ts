@@ -1,6 +1,6 @@
 // The delivery tests of @gw/core and @gw/dispatcher: a real HTTP receiver on loopback that records every request,
 // and account/integration/delivery rows written with Prisma as the producer writes them.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { once } from "node:events";
 import {
   createServer,
@@ -12,6 +12,7 @@ import {
 import type { AddressInfo } from "node:net";
 import type { Db } from "@gw/db";
 import { safeEqual, signWebhook } from "@gw/signer";
+import { testSecretBox } from "./env.ts";
 
 export interface ReceivedRequest {
   method: string;
@@ -96,15 +97,18 @@ export interface Fixture {
   secret: string;
 }
 
+/** An account and its integration, the signing secret sealed with testSecretBox() as the services store it. */
 export async function createFixture(db: Db, url: string, options: { active?: boolean } = {}): Promise<Fixture> {
   const secret = `whsec_${randomBytes(16).toString("hex")}`;
   const account = await db.account.create({ data: { name: `Conta ${randomBytes(3).toString("hex")}` } });
+  const id = randomUUID();
   const integration = await db.integration.create({
     data: {
+      id,
       accountId: account.id,
       url,
       events: ["message.status", "message.received"],
-      signingSecret: secret,
+      signingSecretEncrypted: testSecretBox().seal(secret, { table: "integrations", id, field: "signing_secret" }),
       active: options.active ?? true,
     },
   });

@@ -1,12 +1,35 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import pg from "pg";
+import { loadConfig, sections, z } from "@gw/config";
 import { applyMigrations, createDb, type Db } from "@gw/db";
+import { createSecretBox, type SecretBox } from "@gw/signer";
 
 export interface TestEnv {
   databaseUrl: string;
   redisUrl: string;
   /** A fresh key prefix so parallel test files never share queues, caches or rate-limit buckets. */
   redisPrefix: string;
+  /** SECRETS_KEYS of the run: what every dispatcher, panel and CLI of a test is given (testSecretsKeys). */
+  secretsKeys: string;
+}
+
+/**
+ * The key ring the tests seal and open stored secrets with (SECRETS_KEYS): the environment's when set, else one
+ * derived from the run's DATABASE_URL, so that every jest worker of a run, and every process a test starts, holds the
+ * same ring, as every pod of a deployment does (a dispatcher's sweep may pick up another test file's delivery). It is
+ * put in `process.env`, so CLI processes a test starts inherit it.
+ */
+export function testSecretsKeys(): string {
+  const run = process.env.DATABASE_URL ?? randomBytes(16).toString("hex");
+  const keys =
+    process.env.SECRETS_KEYS || `test:${createHmac("sha256", "gateway test key ring").update(run).digest("base64")}`;
+  process.env.SECRETS_KEYS = keys;
+  return keys;
+}
+
+/** The box over testSecretsKeys(), as the dispatcher and the panel build theirs. */
+export function testSecretBox(): SecretBox {
+  return createSecretBox(loadConfig(z.object(sections.secrets()), { SECRETS_KEYS: testSecretsKeys() }).SECRETS_KEYS);
 }
 
 /** The stack started by scripts/test.sh. */
@@ -14,7 +37,12 @@ export function testEnv(): TestEnv {
   const databaseUrl = process.env.DATABASE_URL;
   const redisUrl = process.env.REDIS_URL;
   if (!databaseUrl || !redisUrl) throw new Error("DATABASE_URL e REDIS_URL ausentes: rode os testes com `npm test`.");
-  return { databaseUrl, redisUrl, redisPrefix: `t${randomBytes(4).toString("hex")}` };
+  return {
+    databaseUrl,
+    redisUrl,
+    redisPrefix: `t${randomBytes(4).toString("hex")}`,
+    secretsKeys: testSecretsKeys(),
+  };
 }
 
 /** An empty database on the test server; `drop()` removes it. */

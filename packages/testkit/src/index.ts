@@ -1,6 +1,6 @@
 export { createFixture, createDelivery, reply, signatureIsValid, startReceiver } from "./deliveries.ts";
 export type { Fixture, ReceivedRequest, Receiver, ReceiverHandler } from "./deliveries.ts";
-export { createTempDatabase, isolatedDatabase, testEnv } from "./env.ts";
+export { createTempDatabase, isolatedDatabase, testEnv, testSecretBox, testSecretsKeys } from "./env.ts";
 export type { TestEnv } from "./env.ts";
 export { eventually } from "./eventually.ts";
 export type { EventuallyOptions } from "./eventually.ts";

@@ -14,6 +14,7 @@ describe(".env.example sections", () => {
       "Meta Graph API (API, panel, campaign worker)",
       "sending (API, campaign worker)",
       "proxies (API, panel)",
+      "stored secrets (dispatcher, panel, CLI)",
       "API (apps/api)",
       "dispatcher (apps/dispatcher)",
       "web panel (apps/panel)",

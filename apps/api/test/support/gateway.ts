@@ -13,7 +13,7 @@ import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
-import { silentLogger, testEnv, testActor } from "@gw/testkit";
+import { silentLogger, testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { createApp } from "../../src/app.ts";
 import { loadApiConfig, type ApiConfig } from "../../src/config.ts";
 import { buildApiDeps, closeApiDeps, type ApiDeps } from "../../src/container.ts";
@@ -118,7 +118,7 @@ export async function createTestAccount(
   if (options.integrationUrl) {
     // Test receivers listen on loopback: the development policy.
     const integration = await setIntegration(
-      { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+      { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
       {
         actor: testActor,
         accountId: account.id,
@@ -171,6 +171,7 @@ export async function startTestDispatcher(
       RECONCILE_INTERVAL_MS: "500",
       // Test receivers listen on loopback.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: env.secretsKeys,
       ...overrides,
     }),
     { logger: silentLogger },

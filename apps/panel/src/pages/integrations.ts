@@ -2,6 +2,7 @@ import type { Request, Response, Router } from "express";
 import {
   IntegrationUrlError,
   DEFAULT_WEBHOOK_EVENTS,
+  SecretUnreadableError,
   WEBHOOK_EVENTS,
   confirmPanelPassword,
   getIntegration,
@@ -42,6 +43,27 @@ const MESSAGES = {
   retomada: "Integração retomada: novos eventos voltam a gerar entregas.",
   segredo_trocado: "Segredo trocado. Revele o novo segredo e configure-o no seu receptor.",
 };
+
+/** A stored secret the key ring cannot open (a key missing from SECRETS_KEYS, or an altered value). */
+const UNREADABLE_SECRET =
+  "O segredo guardado desta integração não pôde ser decifrado (chave ausente da configuração ou valor alterado). " +
+  "Nada foi revelado: avise a operação do gateway, ou troque o segredo marcando que o atual vazou.";
+const UNREADABLE_SECRET_SAVE =
+  "Nada foi salvo: o segredo guardado desta integração não pôde ser decifrado. Troque o segredo marcando que o " +
+  "atual vazou (sem período de transição) e salve de novo.";
+const UNREADABLE_SECRET_ROTATION =
+  "O segredo atual desta integração não pôde ser decifrado, então não pode continuar valendo durante a troca. " +
+  "Troque o segredo marcando que o atual vazou (sem período de transição).";
+
+/** The operators' side of an unreadable secret (the page shows the user a notice). Names the place, never a value. */
+function logUnreadable(deps: PanelDeps, error: SecretUnreadableError): void {
+  deps.logger.error("integration signing secret cannot be decrypted", {
+    integrationId: error.place.id,
+    field: error.place.field,
+    keyId: error.keyId,
+    reason: error.reason,
+  });
+}
 
 const eventList = z.union([z.enum(WEBHOOK_EVENTS), z.array(z.enum(WEBHOOK_EVENTS))]);
 
@@ -348,11 +370,19 @@ export const integrationsPage: PanelPage = {
           .send(await list(req, form.state));
       try {
         const saved = await setIntegration(
-          { db: deps.db, policy: deps.integrationPolicy },
+          { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
           { accountId: user.accountId, url: form.url, events: form.events, actor: panelActor(req) },
         );
         res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
       } catch (error) {
+        // Saving again the URL of an integration whose stored secret does not open.
+        if (error instanceof SecretUnreadableError) {
+          logUnreadable(deps, error);
+          return void res
+            .status(500)
+            .type("html")
+            .send(await list(req, { url: form.url, events: form.events, error: UNREADABLE_SECRET_SAVE }));
+        }
         if (!(error instanceof IntegrationUrlError)) throw error;
         res
           .status(400)
@@ -376,7 +406,7 @@ export const integrationsPage: PanelPage = {
         });
       try {
         await setIntegration(
-          { db: deps.db, policy: deps.integrationPolicy },
+          { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
           {
             accountId: user.accountId,
             integrationId: integration.id,
@@ -386,6 +416,13 @@ export const integrationsPage: PanelPage = {
           },
         );
       } catch (error) {
+        if (error instanceof SecretUnreadableError) {
+          logUnreadable(deps, error);
+          return sendDetail(res, req, deps, integration, 500, {
+            form: { url: form.url, events: form.events },
+            notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
+          });
+        }
         if (!(error instanceof IntegrationUrlError)) throw error;
         return sendDetail(res, req, deps, integration, 400, {
           form: { url: form.url, events: form.events },
@@ -425,10 +462,17 @@ export const integrationsPage: PanelPage = {
         });
       await admission.attempt.succeeded();
       await markPanelSessionReauthenticated({ db: deps.db }, { sessionId: user.sessionId });
-      const secret = await revealIntegrationSecret(
-        { db: deps.db },
-        { accountId: user.accountId, integrationId: integration.id, actor: panelActor(req) },
-      );
+      let secret: Awaited<ReturnType<typeof revealIntegrationSecret>>;
+      try {
+        secret = await revealIntegrationSecret(
+          { db: deps.db, secrets: deps.secrets },
+          { accountId: user.accountId, integrationId: integration.id, actor: panelActor(req) },
+        );
+      } catch (error) {
+        if (!(error instanceof SecretUnreadableError)) throw error;
+        logUnreadable(deps, error);
+        return sendDetail(res, req, deps, integration, 500, { notice: { kind: "error", text: UNREADABLE_SECRET } });
+      }
       if (!secret) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
       sendDetail(res, req, deps, integration, 200, { revealed: secret.signing_secret, notice: null });
     });
@@ -439,10 +483,19 @@ export const integrationsPage: PanelPage = {
       const parsed = rotateForm.safeParse(req.body);
       if (!parsed.success) throw new PanelHttpError(400, "Formulário inválido.");
       const overlapHours = parsed.data.encerrar_anterior ? 0 : deps.config.SECRET_ROTATION_OVERLAP_HOURS;
-      const rotated = await rotateIntegrationSecret(
-        { db: deps.db },
-        { accountId: user.accountId, integrationId: integration.id, overlapHours, actor: panelActor(req) },
-      );
+      let rotated: Awaited<ReturnType<typeof rotateIntegrationSecret>>;
+      try {
+        rotated = await rotateIntegrationSecret(
+          { db: deps.db, secrets: deps.secrets },
+          { accountId: user.accountId, integrationId: integration.id, overlapHours, actor: panelActor(req) },
+        );
+      } catch (error) {
+        if (!(error instanceof SecretUnreadableError)) throw error;
+        logUnreadable(deps, error);
+        return sendDetail(res, req, deps, integration, 500, {
+          notice: { kind: "error", text: UNREADABLE_SECRET_ROTATION },
+        });
+      }
       if (!rotated) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
       res.redirect(303, `/integracoes/${integration.id}?ok=segredo_trocado`);
     });

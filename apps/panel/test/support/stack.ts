@@ -100,6 +100,7 @@ export async function startPanelStack(
       META_ACCESS_TOKEN: ACCESS_TOKEN,
       PANEL_COOKIE_SECURE: "false",
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: env.secretsKeys,
       ...options.panelEnv,
     }),
     silentLogger,
@@ -115,6 +116,7 @@ export async function startPanelStack(
       WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
       RECONCILE_INTERVAL_MS: "500",
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: env.secretsKeys,
     }),
     { logger: silentLogger },
   );

@@ -1,8 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from "@gw/contracts";
-import { Prisma, type Db, type DbTx } from "@gw/db";
+import { Prisma, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
+import type { SecretBox } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
 
 /** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */
@@ -98,14 +100,13 @@ interface IntegrationRow {
   url: string;
   events: string[];
   active: boolean;
-  signingSecret: string;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** An integration without its secrets: what lists and pages show. */
-function integrationSummary(row: Omit<IntegrationRow, "signingSecret">) {
+function integrationSummary(row: IntegrationRow) {
   return {
     id: row.id,
     account_id: row.accountId,
@@ -122,8 +123,16 @@ function integrationSummary(row: Omit<IntegrationRow, "signingSecret">) {
 export type IntegrationSummary = ReturnType<typeof integrationSummary>;
 
 /** With the signing secret: only what creates or rotates it (the CLI prints it) and the panel's reveal. */
-function integrationView(row: IntegrationRow) {
-  return { ...integrationSummary(row), signing_secret: row.signingSecret };
+function integrationView(row: IntegrationRow, signingSecret: string) {
+  return { ...integrationSummary(row), signing_secret: signingSecret };
+}
+
+/** The stored row's current secret, opened (sealed) or as stored before encryption (clear). */
+function currentSecretOf(
+  secrets: Pick<SecretBox, "open">,
+  row: { id: string; signingSecret: string | null; signingSecretEncrypted: string | null },
+): string {
+  return openCurrentSigningSecret(secrets, row.id, { sealed: row.signingSecretEncrypted, clear: row.signingSecret });
 }
 
 /**
@@ -193,9 +202,12 @@ const integrationNotFound = () =>
  * Create or update the account's integration for `url` (the CLI, the panel's Integrations section), or edit the
  * integration `integrationId` of the account (the panel's edit form, URL included). `deps.policy` says what URLs
  * are accepted: PRODUCTION_INTEGRATION_POLICY unless the deployment is a development one. The signing secret is
- * drawn once, at creation; editing never changes it.
+ * drawn once, at creation, and stored sealed with `deps.secrets` (bound to the row); editing never changes it.
  */
-export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }, input: IntegrationInput) {
+export async function setIntegration(
+  deps: { db: Db; policy: IntegrationPolicy; secrets: SecretBox },
+  input: IntegrationInput,
+) {
   checkIntegrationUrl(input.url, deps.policy);
   const events = [...new Set(input.events)];
   const { integrationId } = input;
@@ -219,7 +231,7 @@ export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }
           target: `integration:${row.id}`,
           details: { url: row.url, events: row.events, previous_url: before.url },
         });
-        return integrationView(row);
+        return integrationView(row, currentSecretOf(deps.secrets, row));
       });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
@@ -227,14 +239,17 @@ export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }
       throw error;
     }
   }
+  // The id is drawn here: the sealed secret is bound to its row.
+  const id = randomUUID();
   return deps.db.$transaction(async (tx) => {
     const row = await tx.integration.upsert({
       where: { accountId_url: { accountId: input.accountId, url: input.url } },
       create: {
+        id,
         accountId: input.accountId,
         url: input.url,
         events,
-        signingSecret: newSigningSecret(),
+        signingSecretEncrypted: sealIntegrationSecret(deps.secrets, id, "signing_secret", newSigningSecret()),
         active: input.active ?? true,
       },
       update: { events, active: input.active ?? true },
@@ -246,75 +261,76 @@ export async function setIntegration(deps: { db: Db; policy: IntegrationPolicy }
       target: `integration:${row.id}`,
       details: { url: row.url, events: row.events },
     });
-    return integrationView(row);
+    return integrationView(row, currentSecretOf(deps.secrets, row));
   });
 }
 
-interface RotatedRow {
-  id: string;
-  account_id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  signing_secret: string;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+interface LockedSecrets {
+  signing_secret: string | null;
+  signing_secret_encrypted: string | null;
 }
 
 /**
  * A new signing secret for the integration. For `overlapHours` after the rotation deliveries are signed with the
  * new secret (X-PT-Signature) AND the one it replaces (X-PT-Signature-Previous), so a receiver still holding the
  * old secret verifies the retries already in flight; 0 ends the old secret at once (a leaked secret). A rotation
- * during another's overlap ends that overlap: only the secret just replaced stays valid. Null when the
- * integration does not exist (in `accountId`, when given).
+ * during another's overlap ends that overlap: only the secret just replaced stays valid. Both are stored sealed
+ * (the replaced one re-sealed for its new column). Null when the integration does not exist (in `accountId`, when
+ * given). A replaced secret that cannot be opened (SecretUnreadableError) refuses an overlap; without one the
+ * rotation needs nothing old, so it is also how an unreadable secret is replaced.
  */
 export async function rotateIntegrationSecret(
-  deps: { db: Db },
+  deps: { db: Db; secrets: SecretBox },
   input: { integrationId: string; accountId?: string; overlapHours: number; now?: Date; actor: Actor },
 ) {
   if (!UUID.test(input.integrationId) || (input.accountId !== undefined && !UUID.test(input.accountId))) return null;
   if (!(input.overlapHours >= 0)) throw new RangeError("overlapHours must be a number >= 0");
   const now = input.now ?? new Date();
   const expiresAt = input.overlapHours > 0 ? new Date(now.getTime() + input.overlapHours * 3_600_000) : null;
-  // One statement: SET reads the row as it was, so the secret kept as previous is exactly the one replaced.
-  const rotate = (tx: DbTx) => tx.$queryRaw<RotatedRow[]>`
-    UPDATE integrations SET
-      previous_signing_secret = CASE WHEN ${expiresAt}::timestamptz IS NULL THEN NULL ELSE signing_secret END,
-      previous_secret_expires_at = ${expiresAt}::timestamptz,
-      signing_secret = ${newSigningSecret()},
-      updated_at = ${now}
-    WHERE id = ${input.integrationId}::uuid
-      AND (${input.accountId ?? null}::uuid IS NULL OR account_id = ${input.accountId ?? null}::uuid)
-    RETURNING id::text, account_id::text, url, events, active, signing_secret, previous_secret_expires_at,
-      created_at, updated_at`;
+  const integrationId = input.integrationId;
+  const newSecret = newSigningSecret();
   const row = await deps.db.$transaction(async (tx) => {
-    const rotated = (await rotate(tx))[0];
-    if (rotated)
-      await recordAudit(tx, {
-        accountId: rotated.account_id,
-        actor: input.actor,
-        action: auditAction(input.actor, "integration.secret_rotated"),
-        target: `integration:${rotated.id}`,
-        details: {
-          overlap_hours: input.overlapHours,
-          previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null,
-        },
-      });
+    // Locked: the secret kept as previous is exactly the one this rotation replaces.
+    const [locked] = await tx.$queryRaw<LockedSecrets[]>`
+      SELECT signing_secret, signing_secret_encrypted FROM integrations
+      WHERE id = ${integrationId}::uuid
+        AND (${input.accountId ?? null}::uuid IS NULL OR account_id = ${input.accountId ?? null}::uuid)
+      FOR UPDATE`;
+    if (!locked) return null;
+    const replaced =
+      expiresAt === null
+        ? null
+        : openCurrentSigningSecret(deps.secrets, integrationId, {
+            sealed: locked.signing_secret_encrypted,
+            clear: locked.signing_secret,
+          });
+    const rotated = await tx.integration.update({
+      where: { id: integrationId },
+      data: {
+        signingSecret: null,
+        signingSecretEncrypted: sealIntegrationSecret(deps.secrets, integrationId, "signing_secret", newSecret),
+        previousSigningSecret: null,
+        previousSigningSecretEncrypted:
+          replaced === null
+            ? null
+            : sealIntegrationSecret(deps.secrets, integrationId, "previous_signing_secret", replaced),
+        previousSecretExpiresAt: expiresAt,
+        updatedAt: now,
+      },
+    });
+    await recordAudit(tx, {
+      accountId: rotated.accountId,
+      actor: input.actor,
+      action: auditAction(input.actor, "integration.secret_rotated"),
+      target: `integration:${rotated.id}`,
+      details: {
+        overlap_hours: input.overlapHours,
+        previous_secret_expires_at: rotated.previousSecretExpiresAt?.toISOString() ?? null,
+      },
+    });
     return rotated;
   });
-  if (!row) return null;
-  return integrationView({
-    id: row.id,
-    accountId: row.account_id,
-    url: row.url,
-    events: row.events,
-    active: row.active,
-    signingSecret: row.signing_secret,
-    previousSecretExpiresAt: row.previous_secret_expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
+  return row ? integrationView(row, newSecret) : null;
 }
 
 const SUMMARY_FIELDS = {
@@ -377,24 +393,26 @@ export async function getIntegration(deps: { db: Db }, input: { accountId: strin
 }
 
 /**
- * The integration with its current signing secret, for the panel's reveal (after the user confirmed the
- * password); audited as `<origin>.integration.secret_revealed`. Null when it is not the account's.
+ * The integration with its current signing secret, opened from its sealed form, for the panel's reveal (after the
+ * user confirmed the password); audited as `<origin>.integration.secret_revealed`. Null when it is not the
+ * account's; SecretUnreadableError (nothing revealed, nothing audited) when the stored value cannot be opened.
  */
 export async function revealIntegrationSecret(
-  deps: { db: Db },
+  deps: { db: Db; secrets: SecretBox },
   input: { accountId: string; integrationId: string; actor: Actor },
 ) {
   if (!UUID.test(input.integrationId)) return null;
   return deps.db.$transaction(async (tx) => {
     const row = await tx.integration.findFirst({ where: { id: input.integrationId, accountId: input.accountId } });
     if (!row) return null;
+    const secret = currentSecretOf(deps.secrets, row);
     await recordAudit(tx, {
       accountId: input.accountId,
       actor: input.actor,
       action: auditAction(input.actor, "integration.secret_revealed"),
       target: `integration:${row.id}`,
     });
-    return integrationView(row);
+    return integrationView(row, secret);
   });
 }
 

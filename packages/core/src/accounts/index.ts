@@ -33,3 +33,13 @@ export {
   setIntegrationActive,
 } from "./accounts.ts";
 export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";
+export {
+  clearExpiredPreviousSecrets,
+  createCachedSecretBox,
+  integrationSigningSecrets,
+  reencryptIntegrationSecrets,
+} from "./integration-secrets.ts";
+export type { ReencryptReport, StoredSecret, UnreadableSecret } from "./integration-secrets.ts";
+// The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
+export { SecretUnreadableError, createSecretBox } from "@gw/signer";
+export type { SecretBox, SecretKey } from "@gw/signer";

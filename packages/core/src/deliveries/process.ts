@@ -1,7 +1,8 @@
 import type { Db } from "@gw/db";
 import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { signWebhook } from "@gw/signer";
+import { signWebhook, type SecretBox } from "@gw/signer";
+import { integrationSigningSecrets } from "../accounts/integration-secrets.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
 import { nextDelayMs } from "./schedule.ts";
 import type { DeliveryErrorKind, WebhookResult, WebhookSender } from "./sender.ts";
@@ -41,6 +42,8 @@ export interface ProcessDeliveryDeps {
   /** Where the next attempt is scheduled. */
   scheduler: DeliveryScheduler;
   sender: WebhookSender;
+  /** Opens the integration's sealed secrets (the dispatcher's caches what it opened). */
+  secrets: Pick<SecretBox, "open">;
   logger: Logger;
   settings: DeliverySettings;
   /** Absent: every attempt is made at once. */
@@ -76,8 +79,11 @@ interface ClaimedRow {
   budget_start: number;
   integration_id: string;
   url: string;
-  signing_secret: string;
+  /** Sealed; the clear column only on a row stored before encryption (accounts/integration-secrets.ts). */
+  signing_secret_encrypted: string | null;
+  signing_secret: string | null;
   /** Set during a rotation's overlap, until `previous_secret_expires_at`. */
+  previous_signing_secret_encrypted: string | null;
   previous_signing_secret: string | null;
   previous_secret_expires_at: Date | null;
   active: boolean;
@@ -90,7 +96,9 @@ const CLAIM = `
 UPDATE deliveries d SET status = 'delivering', updated_at = $3
 FROM integrations i
 WHERE d.id = $1::bigint AND d.status IN ('pending', 'delivering') AND d.attempt_count = $2 - 1 AND i.id = d.integration_id
-RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.signing_secret,
+RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.signing_secret_encrypted, i.signing_secret,
+  CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_signing_secret_encrypted END
+    AS previous_signing_secret_encrypted,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_signing_secret END AS previous_signing_secret,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_secret_expires_at END AS previous_secret_expires_at,
   i.active`;
@@ -214,12 +222,31 @@ async function attemptDelivery(
   // Current secret and a fresh timestamp on every attempt (spec 5.6): the body bytes never change.
   const startedAt = now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
-  const previousSecret =
-    delivery.previous_signing_secret !== null &&
-    delivery.previous_secret_expires_at !== null &&
-    delivery.previous_secret_expires_at > startedAt
-      ? delivery.previous_signing_secret
-      : null;
+  let secrets: { current: string; previous: string | null };
+  try {
+    secrets = integrationSigningSecrets(
+      deps.secrets,
+      {
+        integrationId: delivery.integration_id,
+        current: { sealed: delivery.signing_secret_encrypted, clear: delivery.signing_secret },
+        previous: { sealed: delivery.previous_signing_secret_encrypted, clear: delivery.previous_signing_secret },
+        previousExpiresAt: delivery.previous_secret_expires_at,
+      },
+      startedAt,
+    );
+  } catch (error) {
+    // Fail closed: a secret that does not open (its key left SECRETS_KEYS, or the value was altered) sends nothing
+    // and spends no attempt. The claim is given back and the job fails, so it is tried again (BullMQ, then the
+    // sweep) until the key ring or the secret is fixed.
+    await db.sql.query({ name: "release-delivery-claim", text: RELEASE_CLAIM, values: [deliveryId, attempt, now()] });
+    logger.error("integration signing secret cannot be decrypted; nothing sent", {
+      ...log,
+      integrationId: delivery.integration_id,
+      error: (error as Error).message,
+    });
+    throw error;
+  }
+  const previousSecret = secrets.previous;
   const result: WebhookResult = await deps.sender.send({
     url: delivery.url,
     body: delivery.body,
@@ -227,7 +254,7 @@ async function attemptDelivery(
       "Content-Type": "application/json",
       "User-Agent": deps.settings.userAgent,
       "X-PT-Timestamp": String(timestamp),
-      "X-PT-Signature": signWebhook(delivery.signing_secret, timestamp, delivery.body),
+      "X-PT-Signature": signWebhook(secrets.current, timestamp, delivery.body),
       // A rotation's overlap: the same timestamp and body signed with the replaced secret, so a receiver still
       // holding it verifies this attempt (docs/webhooks.md).
       ...(previousSecret === null

@@ -11,7 +11,7 @@ import {
 } from "@gw/core";
 import { createDb } from "@gw/db";
 import { eventually, freePort, spawnApp, type AppProcess } from "../../../src/index.ts";
-import { testActor } from "@gw/testkit";
+import { testActor, testSecretBox, testSecretsKeys } from "@gw/testkit";
 
 /** Shared by the sandbox (which signs its webhooks and checks the token) and the API. */
 const SECRETS = {
@@ -178,6 +178,7 @@ export async function launchDispatcher(
       DISPATCHER_PORT: String(port),
       // The suites' receivers listen on loopback.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      SECRETS_KEYS: testSecretsKeys(),
       ...env,
     }),
     livenessPath: "/healthz",
@@ -221,7 +222,7 @@ export async function seedAccount(databaseUrl: string, options: { integrationUrl
     const key = await createApiKey({ db }, { actor: testActor, accountId: account.id });
     const integration = options.integrationUrl
       ? await setIntegration(
-          { db, policy: DEVELOPMENT_INTEGRATION_POLICY },
+          { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
           { actor: testActor, accountId: account.id, url: options.integrationUrl, events: ["message.status"] },
         )
       : null;
