@@ -152,7 +152,7 @@ describe("a campaign recipient's key outlives a pause longer than the TTL", () =
 });
 
 describe("a campaign send its worker never recorded is recorded from Meta's status", () => {
-  const outbox: Outbox = { dispatch: async () => undefined };
+  const outbox: Outbox = { dispatch: () => Promise.resolve() };
   const ingest = (statuses: Record<string, unknown>[]) => {
     const body = JSON.stringify({
       object: "whatsapp_business_account",
