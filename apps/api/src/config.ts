@@ -75,6 +75,12 @@ export const apiConfigSchema = z
     API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     /** Largest Meta webhook body read, in bytes (Meta's payloads stay well below 1 MB). */
     META_WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(3_145_728),
+    /**
+     * When an in-flight Idempotency-Key reservation counts as left by a dead process (default: META_TIMEOUT_MS plus
+     * 60 s). A send gives up before the provider after half of it (the catalogue, checks and pacing), so a live send
+     * is never taken for dead.
+     */
+    IDEMPOTENCY_STALE_AFTER_MS: optionalText(z.coerce.number().int().min(2_000).max(600_000)),
     /** How often journaled sends (accepted by Meta while PostgreSQL was down) are written to PostgreSQL. */
     SEND_JOURNAL_REPLAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
 

@@ -83,7 +83,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     throughput,
     logger,
     // Past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
-    reservationStaleAfterMs: config.META_TIMEOUT_MS + 60_000,
+    reservationStaleAfterMs: config.IDEMPOTENCY_STALE_AFTER_MS ?? config.META_TIMEOUT_MS + 60_000,
   });
   const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
   return {

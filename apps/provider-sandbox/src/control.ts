@@ -72,7 +72,8 @@ const statusesSchema = z.object({
 });
 
 const faultSchema = z.object({
-  mode: z.enum(["500", "timeout", "reset", "error"]),
+  /** `slow`: the real answer after `delay_ms` (the call is processed at once, as `deliver`). */
+  mode: z.enum(["500", "timeout", "reset", "error", "slow"]),
   /** Mode `error`: answer this Meta error code (one of META_TITLES) instead of processing the call. */
   code: z
     .number()

@@ -72,7 +72,7 @@ export interface WebhookRecord {
   delivery_id: number;
 }
 
-export type FaultMode = "500" | "timeout" | "reset" | "error";
+export type FaultMode = "500" | "timeout" | "reset" | "error" | "slow";
 /** `media`: GET /{media-id} and the download URL; `numbers`: GET /{phone-number-id}. */
 export type FaultRoute = "messages" | "templates" | "media" | "numbers" | "any";
 

@@ -26,6 +26,8 @@ export interface AcceptedSend {
    * only a `failed` status (nothing was delivered nor billed).
    */
   failure?: FailureCode;
+  /** The send's `biz_opaque_callback_data`, echoed in every status of the message as Meta does. */
+  callbackData?: string;
 }
 
 type AutoStatus = "sent" | "delivered" | "read" | "failed";
@@ -76,6 +78,7 @@ function autoStatus(state: SandboxState, send: AcceptedSend, status: AutoStatus,
   }
   if (status === "sent") entry.pricing = send.pricing;
   if (status === "failed") entry.errors = [statusError(send.failure ?? 131026)];
+  if (send.callbackData !== undefined) entry.biz_opaque_callback_data = send.callbackData;
   const contact =
     identity && status !== "failed" ? webhookContact(identity, { username: status !== "sent" }) : undefined;
   return { wamid, phoneNumberId: send.phoneNumberId, entry, contact };

@@ -79,6 +79,7 @@ describe("a key the gateway makes itself (a campaign recipient's)", () => {
     if (first.kind !== "reserved") throw new Error("expected a reservation");
     const own = { accountId: fixture.accountId, key: "campaign:1", fingerprint: null, requestId: null };
     await expect(idempotency.reserve(own)).rejects.toMatchObject({ code: "idempotency_in_flight" });
+    await idempotency.markProviderCall(first.id);
     await idempotency.complete(db.sql, first.id, UNCONFIRMED_SEND);
     expect(await idempotency.reserve(own)).toEqual({ kind: "replay", outcome: UNCONFIRMED_SEND });
   });
@@ -109,6 +110,8 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
   it("is journaled, then recorded by the replay: message, audit, the key's answer and its wamid", async () => {
     const reserved = await idempotency.reserve(reserveInput("journal"));
     if (reserved.kind !== "reserved") throw new Error("expected a reservation");
+    // The provider was called (and accepted it) before PostgreSQL went away.
+    await idempotency.markProviderCall(reserved.id);
     const send: AcceptedSend = {
       accountId: fixture.accountId,
       phoneNumberId: "1000",

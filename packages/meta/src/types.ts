@@ -95,6 +95,8 @@ type GraphPayloadBase = GraphRecipient & {
   recipient_type: "individual";
   /** Present when replying to (quoting) a message. */
   context?: { message_id: string };
+  /** Up to 512 characters Meta echoes in every status webhook of the message (`statuses[].biz_opaque_callback_data`). */
+  biz_opaque_callback_data?: string;
 };
 
 export type GraphTextPayload = GraphPayloadBase & {

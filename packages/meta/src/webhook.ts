@@ -60,6 +60,8 @@ export const MetaStatusItem = z.object({
   recipient_parent_user_id: bsuid,
   errors: z.array(metaError).optional(),
   pricing: pricing.optional(),
+  /** What the send put in `biz_opaque_callback_data`, echoed; a value we could not store never costs the status. */
+  biz_opaque_callback_data: storable().max(512).optional().catch(undefined),
 });
 export type MetaStatusItem = z.infer<typeof MetaStatusItem>;
 

@@ -116,6 +116,9 @@ export function createSendDeps(
     logger: parts.logger,
     providerRetryAfterSeconds: config.PROVIDER_RETRY_AFTER_SECONDS,
     throughput: parts.throughput,
+    // Half the stale bound: a send still short of the provider then gives up (nothing sent, key freed) long before a
+    // repeat could take its reservation for a dead one's.
+    preProviderBudgetMs: Math.floor(parts.reservationStaleAfterMs / 2),
   };
 }
 

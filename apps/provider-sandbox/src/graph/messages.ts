@@ -107,6 +107,11 @@ function checkEnvelope(body: JsonRecord): { addressee: Addressee; type: string }
   if (body.context !== undefined && (!isRecord(body.context) || !nonEmptyString(body.context.message_id))) {
     throw new MetaError(100, "The parameter context['message_id'] is required.");
   }
+  // Meta documents at most 512 characters; its answer beyond that is not published (100, invalid parameter, assumed).
+  const callback = body.biz_opaque_callback_data;
+  if (callback !== undefined && (typeof callback !== "string" || charLength(callback) > 512)) {
+    throw new MetaError(100, "Param biz_opaque_callback_data must be a string of at most 512 characters.");
+  }
   return { addressee, type };
 }
 
@@ -257,6 +262,7 @@ export function handleSend(
       pricing: pricingOf(state, { category, windowOpen: inWindow, country: user.country }),
       failAfterSend: listed(state.config.failAfterSend, names),
       ...(stopped ? { failure: 131050 } : {}),
+      ...(typeof body.biz_opaque_callback_data === "string" ? { callbackData: body.biz_opaque_callback_data } : {}),
     });
     if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
     // Template sends carry Meta's pacing field.

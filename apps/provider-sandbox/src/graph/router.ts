@@ -96,7 +96,7 @@ export function graphRouter(state: SandboxState): express.Router {
       });
       const fault = takeFault(state, typeof route === "function" ? route(req) : route);
       let result: GraphResult | undefined;
-      if (!fault || fault.deliver) result = authorize(state, req, url) ?? run(req, url, fault);
+      if (!fault || fault.deliver || fault.mode === "slow") result = authorize(state, req, url) ?? run(req, url, fault);
       if (logs(state, "http"))
         state.logger.http("sandbox graph call", {
           method: req.method,
@@ -114,6 +114,12 @@ export function graphRouter(state: SandboxState): express.Router {
         send(res, new MetaError(fault.error.code, fault.error.details).toResult());
       } else if (fault.mode === "reset") {
         req.socket.destroy();
+      } else if (fault.mode === "slow") {
+        // The real answer, late (a slow Meta: the catalogue paging for ages, a send answered after a while).
+        const answer = result;
+        void sleep(state, fault.delayMs).then(() => {
+          if (answer && !res.headersSent && !req.socket.destroyed) send(res, answer);
+        });
       } else {
         // Hang, then drop the connection without an answer (also at once on reset/shutdown).
         void sleep(state, fault.delayMs).then(() => req.socket.destroy());

@@ -4,6 +4,7 @@ import { ApiError, ERROR_REGISTRY } from "@gw/errors";
 import type { CampaignWake } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { MetaApiError } from "@gw/meta";
+import { recipientCallbackData } from "../events/adopt.ts";
 import { sendMessage, type SendDeps } from "../messages/send.ts";
 import type { RecipientParameters } from "./recipients.ts";
 
@@ -17,7 +18,11 @@ import type { RecipientParameters } from "./recipients.ts";
  * the row `sending`; after `redriveAfterMs` the next tick sends it again with the same key, and the idempotency
  * store answers for it: a completed send replays its answer (the recipient becomes `sent`, nothing goes out); a
  * reservation that never reached the provider is freed and the message goes out once; one that reached the provider
- * without an answer is settled as `send_unconfirmed` (the recipient fails with that code, nothing is resent).
+ * without an answer is settled as `send_unconfirmed` (the recipient fails with that code, nothing is resent) —
+ * unless Meta's status webhook proves the send first, or later: each send carries its recipient in Meta's
+ * `biz_opaque_callback_data`, and the status records it as sent (events/adopt.ts). A recipient's key is kept while
+ * the recipient is `sending` (`retention: until-settled`), so a campaign paused for longer than the keys' TTL still
+ * redrives with its key.
  */
 
 export interface CampaignRunSettings {
@@ -182,10 +187,13 @@ async function sendToRecipient(
       parameters: recipient.parameters ?? {},
     },
     clientRef: recipient.client_ref,
-    // The gateway's own key, one recipient's one message: nothing to compare (ReserveInput.fingerprint).
-    idempotency: { key: recipientIdempotencyKey(recipient.id), fingerprint: null },
+    // The gateway's own key, one recipient's one message: nothing to compare (ReserveInput.fingerprint). Kept while
+    // the recipient is `sending`, however long the campaign stays paused, so a redrive always finds it.
+    idempotency: { key: recipientIdempotencyKey(recipient.id), fingerprint: null, retention: "until-settled" },
     campaignId: campaign.id,
     pacing: "wait",
+    // Echoed by Meta in the message's statuses: a send this worker dies before recording is still recorded.
+    callbackData: recipientCallbackData(recipient.id),
   });
   switch (outcome.kind) {
     case "sent":

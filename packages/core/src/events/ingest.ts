@@ -21,6 +21,7 @@ import { applyUserPreferences, type PreferenceChange } from "../suppressions/sup
 import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
 import { applyInbound } from "./inbound.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
+import { adoptCampaignSends } from "./adopt.ts";
 import { applyStatuses, lockWamids } from "./statuses.ts";
 
 export class MalformedWebhookError extends Error {}
@@ -121,7 +122,9 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
       // Users first: the inbound messages and preferences are keyed by the contacts they name.
       const keys = await learnContacts(client, plan.sightings);
       await applyIdentityChanges(client, plan.identityChanges);
-      const deliveries = await applyStatuses(client, plan.statuses, { parkUnknown: true, receivedAt });
+      // Campaign sends a dead worker never recorded, proved by their statuses, before the statuses apply to them.
+      const deliveries = await adoptCampaignSends(client, plan.statuses);
+      deliveries.push(...(await applyStatuses(client, plan.statuses, { parkUnknown: true, receivedAt })));
       for (const [index, item] of plan.inbound.entries())
         deliveries.push(...(await applyInboundItem(client, item, keys[index] ?? null, receivedAt)));
       result.notices = await storeTemplateNotices(client, plan.notices, receivedAt);
@@ -364,7 +367,9 @@ async function ingestItemByItem(
   for (const [index, status] of plan.statuses.entries()) {
     await attempt(`statuses[${index}] ${status.id}`, async (client) => {
       await lockWamids(client, [status.id]);
-      return applyStatuses(client, [status], { parkUnknown: true, receivedAt });
+      const deliveries = await adoptCampaignSends(client, [status]);
+      deliveries.push(...(await applyStatuses(client, [status], { parkUnknown: true, receivedAt })));
+      return deliveries;
     });
   }
   for (const item of plan.inbound) {

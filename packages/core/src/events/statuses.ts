@@ -38,6 +38,8 @@ export interface ProviderStatusUpdate {
   /** The recipient's BSUID (every status since 2026, except `failed` ones of a send to a phone). */
   recipient_user_id?: string | undefined;
   recipient_parent_user_id?: string | undefined;
+  /** What the send put in `biz_opaque_callback_data` (events/adopt.ts). */
+  biz_opaque_callback_data?: string | undefined;
   /** Per-message pricing, on one of the message's statuses; kept verbatim (Meta adds values). */
   pricing?:
     | {

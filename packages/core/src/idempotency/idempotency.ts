@@ -17,6 +17,18 @@ import { ApiError } from "@gw/errors";
  */
 export type Reservation<Outcome> = { kind: "reserved"; id: string } | { kind: "replay"; outcome: Outcome };
 
+/**
+ * The reservation is no longer this call's: it went stale and a repeat with the same key freed it (and may be
+ * sending now), or it was settled meanwhile. The call must not reach the provider; for the caller it is the same
+ * as finding the key in flight.
+ */
+export class ReservationLostError extends Error {
+  constructor(readonly reservationId: string) {
+    super(`Idempotency-Key reservation ${reservationId} is no longer this call's`);
+    this.name = "ReservationLostError";
+  }
+}
+
 /** Canonical JSON (sorted keys) so that field order does not change the fingerprint. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
@@ -40,14 +52,28 @@ export interface ReserveInput {
    */
   fingerprint: string | null;
   requestId: string | null;
+  /**
+   * `until-settled`: the key never expires by time (a campaign recipient's: a campaign may stay paused longer than
+   * the TTL, and its redrive must still find the key); the purge removes it once its recipient is settled.
+   */
+  retention?: "ttl" | "until-settled";
 }
 
 export interface IdempotencyStore<Outcome> {
   reserve(input: ReserveInput): Promise<Reservation<Outcome>>;
-  /** Record that the provider call is about to start: from now on the send may have gone out. */
+  /**
+   * Record that the provider call is about to start: from now on the send may have gone out. Only while the
+   * reservation is still this call's (in flight, not freed by a repeat after going stale): otherwise it throws
+   * `ReservationLostError` and the call must not reach the provider.
+   */
   markProviderCall(id: string): Promise<void>;
-  /** Store the final outcome (and the provider's message id), inside the caller's transaction. */
-  complete(sql: Sql, id: string, outcome: Outcome, wamid?: string | null): Promise<void>;
+  /**
+   * Store the final outcome (and the provider's message id), inside the caller's transaction, on the reservation
+   * this call marked (in flight, or settled `unconfirmed` by a repeat while this call was still committing: the real
+   * outcome replaces it; a `sent` is never replaced). False when nothing was written (the reservation is gone, purged
+   * after its TTL, or already `sent`): the caller's record still stands.
+   */
+  complete(sql: Sql, id: string, outcome: Outcome, wamid?: string | null): Promise<boolean>;
   /**
    * Forget the key after a confirmed refusal or a failure before the provider call, so the caller may try again with
    * it. Retried while the database is unavailable (see `releaseRetryMs`).
@@ -100,10 +126,18 @@ export function createIdempotencyStore<Outcome>(
       const inserted = await pool.query<{ id: string }>({
         name: "idempotency-reserve",
         text: `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at)
-          VALUES ($1::uuid, $2, $3, 'in_flight', $4, now() + make_interval(hours => $5))
+          VALUES ($1::uuid, $2, $3, 'in_flight', $4,
+            CASE WHEN $6 THEN 'infinity'::timestamptz ELSE now() + make_interval(hours => $5) END)
           ON CONFLICT (account_id, key) DO NOTHING
           RETURNING id::text`,
-        values: [input.accountId, input.key, input.fingerprint, input.requestId, options.ttlHours],
+        values: [
+          input.accountId,
+          input.key,
+          input.fingerprint,
+          input.requestId,
+          options.ttlHours,
+          input.retention === "until-settled",
+        ],
       });
       const first = inserted.rows[0];
       if (first) return { kind: "reserved", id: first.id };
@@ -163,19 +197,26 @@ export function createIdempotencyStore<Outcome>(
   return {
     reserve,
     async markProviderCall(id) {
-      await pool.query({
+      // A row id is never reused: the row with this id in flight is this call's reservation, and no other.
+      const { rowCount } = await pool.query({
         name: "idempotency-provider-call",
-        text: `UPDATE idempotency_keys SET provider_called_at = now(), updated_at = now() WHERE id = $1::bigint`,
+        text: `UPDATE idempotency_keys SET provider_called_at = now(), updated_at = now()
+          WHERE id = $1::bigint AND state = 'in_flight'`,
         values: [id],
       });
+      if (rowCount !== 1) throw new ReservationLostError(id);
     },
     async complete(sql, id, outcome, wamid = null) {
-      await sql.query({
+      // Marked by this call (provider_called_at): in flight, or settled unconfirmed by a repeat that found it stale.
+      // A `sent` (a status webhook adopted the send, core/src/campaigns/adopt.ts) is never downgraded.
+      const { rowCount } = await sql.query({
         name: "idempotency-complete",
         text: `UPDATE idempotency_keys SET state = 'completed', outcome = $2::jsonb, wamid = COALESCE($3, wamid), updated_at = now()
-          WHERE id = $1::bigint`,
+          WHERE id = $1::bigint AND provider_called_at IS NOT NULL
+            AND (state = 'in_flight' OR outcome ->> 'kind' IS DISTINCT FROM 'sent')`,
         values: [id, JSON.stringify(outcome), wamid],
       });
+      return rowCount === 1;
     },
     async release(id) {
       const deadline = Date.now() + (options.releaseRetryMs ?? DEFAULT_RELEASE_RETRY_MS);

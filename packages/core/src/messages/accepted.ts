@@ -106,6 +106,8 @@ export async function recordAcceptedSend(
 ): Promise<CommittedDelivery[]> {
   return inTransaction(deps.db.sql, async (client) => {
     const early = await storeAcceptedMessage(client, send);
+    // The message is recorded whatever the key says: Meta accepted it. A reservation gone meanwhile (purged after its
+    // TTL, a journal replayed days later) only means a repeat of that key is a new request, as the TTL promises.
     if (send.reservationId !== null)
       await deps.idempotency.complete(client, send.reservationId, sentOutcome(send), send.wamid);
     return insertDeliveries(client, early);

@@ -8,7 +8,7 @@ import { contactKeyOf } from "../contacts/contacts.ts";
 import { graphRecipient, isBsuidIdentifier } from "../contacts/recipient.ts";
 import type { Outbox } from "../events/outbox.ts";
 import { sendingBlockRefusal } from "../health/blocks.ts";
-import type { IdempotencyStore } from "../idempotency/idempotency.ts";
+import { ReservationLostError, type IdempotencyStore } from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
 import { noteProviderRefusal, takeSendTurn, type NumberThroughput, type Pacing } from "../throughput/index.ts";
@@ -35,6 +35,12 @@ export interface SendDeps {
   commitPolicy?: CommitPolicy;
   /** Per-number pacing shared by every pod (core/src/throughput); absent, sends are not paced. */
   throughput?: NumberThroughput;
+  /**
+   * How long a send may take from its reservation to the provider call (catalogue, checks, pacing). Shorter than the
+   * reservation's stale bound, so no live call is ever taken for dead: past it the call gives up, nothing sent, its
+   * key freed. Absent: no bound (tests that do not care).
+   */
+  preProviderBudgetMs?: number;
 }
 
 /** What to send: free text (the contact's window must be open) or an approved template with its parameters. */
@@ -60,11 +66,23 @@ export interface SendInput {
    * naming the same person by another identifier is the same message); null for the gateway's own keys (see
    * ReserveInput).
    */
-  idempotency?: { key: string; fingerprint: ((contactKey: string) => string) | null } | undefined;
+  idempotency?:
+    | {
+        key: string;
+        fingerprint: ((contactKey: string) => string) | null;
+        /** `until-settled` for the gateway's own campaign keys (ReserveInput.retention). */
+        retention?: "ttl" | "until-settled";
+      }
+    | undefined;
   /** The campaign the send belongs to (messages.campaign_id, `campaign_id` of its message.status events). */
   campaignId?: string | undefined;
   /** A number at its rate: `refuse` refuses with rate_limited (public API, the default), `wait` waits for a turn (campaigns). */
   pacing?: Pacing | undefined;
+  /**
+   * Meta's `biz_opaque_callback_data`: echoed in every status webhook of the message, so a send whose process died
+   * before recording it can still be recognized (campaigns/adopt.ts).
+   */
+  callbackData?: string | undefined;
 }
 
 /**
@@ -100,12 +118,14 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       key: input.idempotency.key,
       fingerprint: fingerprint === null ? null : fingerprint(contactKey),
       requestId: input.requestId,
+      retention: input.idempotency.retention ?? "ttl",
     });
     if (reserved.kind === "replay") return { ...reserved.outcome, replayed: true };
     reservation = reserved.id;
   }
 
   let providerCalled = false;
+  const deadline = deps.preProviderBudgetMs === undefined ? null : Date.now() + deps.preProviderBudgetMs;
   try {
     const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
     if (!number) {
@@ -118,10 +138,13 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     if (blocked) throw blocked;
     const payload =
       content.kind === "template"
-        ? await templatePayload(deps, input, content, number.wabaId, contactKey)
+        ? await templatePayload(deps, input, content, number.wabaId, contactKey, deadline)
         : await textPayload(deps, input, content, number.phoneNumberId, contactKey);
+    if (input.callbackData !== undefined) payload.biz_opaque_callback_data = input.callbackData;
 
     const markProviderCall = async () => {
+      // Past its budget the call gives up before the provider (its key may be about to go stale).
+      if (deadline !== null && Date.now() > deadline) throw new ApiError("service_unavailable", { message: TOO_SLOW });
       if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
     };
     const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
@@ -206,6 +229,8 @@ async function settleFailure(
   }
   if (error instanceof MetaUnavailableError) throw new ApiError("provider_unavailable", { cause: error });
   if (error instanceof ApiError) throw error;
+  // A repeat with the same key took the reservation over (it had gone stale): that call sends, this one never does.
+  if (error instanceof ReservationLostError) throw new ApiError("idempotency_in_flight", { cause: error });
   if (providerCalled) {
     deps.logger.error("provider call without confirmation", { error });
     return { ...UNCONFIRMED_SEND, replayed: false };
@@ -236,9 +261,26 @@ async function textPayload(
 const TEMPLATES_UNAVAILABLE_ON_SEND =
   "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
 
-async function catalogueForSend(deps: SendDeps, wabaId: string, options?: { refresh: true }) {
+/** Spec 7, 503: the send ran out of its time before the provider call; nothing was sent, the key is free. */
+const TOO_SLOW =
+  "O envio não chegou ao provedor a tempo (catálogo ou verificações lentos); nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
+
+/** `promise`, or `templates_unavailable` once the send's deadline passes (the catalogue load itself goes on). */
+function beforeDeadline<T>(promise: Promise<T>, deadline: number | null): Promise<T> {
+  if (deadline === null) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new ApiError("templates_unavailable", { message: TEMPLATES_UNAVAILABLE_ON_SEND })),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+async function catalogueForSend(deps: SendDeps, wabaId: string, deadline: number | null, options?: { refresh: true }) {
   try {
-    return await deps.templates.get(wabaId, options);
+    return await beforeDeadline(deps.templates.get(wabaId, options), deadline);
   } catch (error) {
     if (error instanceof ApiError && error.code === "templates_unavailable") {
       throw new ApiError("templates_unavailable", { message: TEMPLATES_UNAVAILABLE_ON_SEND, cause: error.cause });
@@ -260,11 +302,13 @@ async function templatePayload(
   content: Extract<MessageContent, { kind: "template" }>,
   wabaId: string,
   contactKey: string,
+  deadline: number | null,
 ): Promise<GraphMessagePayload> {
   const { name, language } = content;
-  let template = findTemplate(await catalogueForSend(deps, wabaId), name, language);
+  let template = findTemplate(await catalogueForSend(deps, wabaId, deadline), name, language);
   // A miss may be a template approved after the cache was filled: look once more at the provider.
-  if (!template) template = findTemplate(await catalogueForSend(deps, wabaId, { refresh: true }), name, language);
+  if (!template)
+    template = findTemplate(await catalogueForSend(deps, wabaId, deadline, { refresh: true }), name, language);
   if (!template)
     throw new ApiError("template_not_found", {
       message: `O template ${name} não existe no idioma ${language} para esta conta.`,

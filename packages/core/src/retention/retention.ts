@@ -168,11 +168,13 @@ export function purgeInboundMessages(deps: RetentionDeps, input: PurgeInput): Pr
  * Idempotency-Key records past their expiry (the dispatcher's purge loop, hourly), in the same bounded batches as
  * the retention purges, so a large backlog never becomes one long-running delete holding locks.
  */
-export function purgeExpiredIdempotencyKeys(
+export async function purgeExpiredIdempotencyKeys(
   deps: RetentionDeps,
-  input: { now?: Date; batchSize?: number } = {},
+  input: { now?: Date; batchSize?: number; settledCampaignKeyHours?: number } = {},
 ): Promise<number> {
-  return inBatches(
+  const now = input.now ?? new Date();
+  const batchSize = input.batchSize ?? 5_000;
+  const expired = await inBatches(
     deps,
     {
       name: "idempotency-purge",
@@ -180,8 +182,25 @@ export function purgeExpiredIdempotencyKeys(
         SELECT id FROM idempotency_keys WHERE expires_at < $1
         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
     },
-    { olderThan: input.now ?? new Date(), batchSize: input.batchSize ?? 5_000 },
+    { olderThan: now, batchSize },
   );
+  // Campaign recipients' keys never expire by time (ReserveInput.retention): they go once their recipient is no
+  // longer `sending` (settled, or deleted with its campaign) and they have not changed for the TTL.
+  const settledBefore = new Date(now.getTime() - (input.settledCampaignKeyHours ?? 48) * 3_600_000);
+  const settled = await inBatches(
+    deps,
+    {
+      name: "idempotency-purge-settled-campaign-keys",
+      text: `DELETE FROM idempotency_keys WHERE id IN (
+        SELECT k.id FROM idempotency_keys k
+        WHERE k.expires_at = 'infinity' AND k.updated_at < $1
+          AND NOT EXISTS (SELECT 1 FROM campaign_recipients r WHERE r.status = 'sending'
+            AND r.id = CASE WHEN k.key ~ '^campaign:[0-9]{1,18}$' THEN substr(k.key, 10)::bigint END)
+        ORDER BY k.updated_at LIMIT $2 FOR UPDATE OF k SKIP LOCKED)`,
+    },
+    { olderThan: settledBefore, batchSize },
+  );
+  return expired + settled;
 }
 
 /** Panel sessions past their expiry (the dispatcher's purge loop), in the same bounded batches. */

@@ -1,0 +1,154 @@
+// Hardening item 4 with real processes: a campaign worker SIGKILLed while its sends are in flight (Meta has accepted
+// them, its answers are late). Before, every such recipient ended `failed: send_unconfirmed` although Meta sent it
+// exactly once. Now each send carries its recipient in Meta's `biz_opaque_callback_data`, the statuses Meta posts
+// to the API name it, and the API records the send: every recipient Meta accepted ends sent, delivered or read, none
+// twice, and the next worker finishes the rest.
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
+import { eventually, silentLogger, spawnApp, type AppProcess } from "@gw/testkit";
+import {
+  ACCESS_TOKEN,
+  APP_SECRET,
+  addNumber,
+  addressee,
+  campaignStatus,
+  recipients,
+  sandboxSends,
+  startStack,
+  startedCampaign,
+  workerSettings,
+  type Stack,
+} from "./support.ts";
+
+const RECIPIENTS = 60;
+/** Meta accepts each send at once and answers it this late: the window in which the worker is killed. */
+const ANSWER_DELAY_MS = 1_500;
+
+let stack: Stack;
+let api: ApiDeps;
+let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+const workers: AppProcess[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({
+    sandbox: { autoStatuses: true, statusDelaysMs: { sent: 50, delivered: 100, read: 150 } },
+  });
+  api = buildApiDeps(
+    loadApiConfig({
+      DATABASE_URL: stack.databaseUrl,
+      DATABASE_POOL_SIZE: "4",
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: stack.prefix,
+      META_BASE_URL: stack.sandboxUrl,
+      META_ACCESS_TOKEN: ACCESS_TOKEN,
+      META_APP_SECRET: APP_SECRET,
+      META_VERIFY_TOKEN: "test-verify-token",
+    }),
+    silentLogger,
+  );
+  const app = createApp(api);
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const control = (path: string, body: unknown) =>
+    fetch(`${stack.sandboxUrl}/_sandbox/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  await control("config", {
+    webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/provider/meta/webhook`,
+  });
+  // Every send: processed (accepted, statuses posted) at once, answered late.
+  await control("faults", { mode: "slow", route: "messages", delay_ms: ANSWER_DELAY_MS, count: 10_000 });
+}, 30_000);
+
+afterAll(async () => {
+  for (const worker of workers) await worker.stop();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  await closeApiDeps(api);
+  await stack.close();
+});
+
+async function spawnWorker(): Promise<AppProcess> {
+  const worker = spawnApp(
+    "apps/campaign-worker/src/main.ts",
+    workerSettings(stack, {
+      LOG_LEVEL: "info",
+      CAMPAIGN_SWEEP_INTERVAL_MS: "500",
+      META_TIMEOUT_MS: "4000",
+      CAMPAIGN_REDRIVE_AFTER_MS: "12000",
+    }),
+  );
+  workers.push(worker);
+  await eventually(() => worker.output().includes("campaign worker started"), {
+    timeoutMs: 20_000,
+    what: "o worker iniciar",
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}\n${worker.output().slice(-2_000)}`);
+  });
+  return worker;
+}
+
+describe("a campaign worker SIGKILLed while Meta holds its answers", () => {
+  it("every recipient Meta accepted ends sent, delivered or read, none twice; the next worker finishes the campaign", async () => {
+    const number = await addNumber(stack, 20);
+    const campaignId = await startedCampaign(stack, number, recipients(RECIPIENTS, 7_000));
+    const first = await spawnWorker();
+    // Killed with sends accepted by Meta and their answers still on the way.
+    await eventually(async () => (await sandboxSends(stack, number)).length >= 15, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+      what: "os primeiros envios aceitos",
+    });
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const acceptedAtKill = new Set((await sandboxSends(stack, number)).map((s) => s.wamid));
+    const { rows: recordedAtKill } = await stack.db.sql.query<{ wamid: string }>(
+      `SELECT wamid FROM campaign_recipients WHERE campaign_id = $1 AND wamid IS NOT NULL`,
+      [campaignId],
+    );
+    // The kill did land in the window: Meta had accepted sends the worker never recorded.
+    const unrecordedByWorker = [...acceptedAtKill].filter((w) => !recordedAtKill.some((r) => r.wamid === w));
+    expect(unrecordedByWorker.length).toBeGreaterThan(0);
+
+    await spawnWorker();
+    await eventually(async () => (await campaignStatus(stack, campaignId)) === "completed", {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      what: "a campanha terminar",
+    });
+
+    const sends = await sandboxSends(stack, number);
+    const perRecipient = new Map<string, number>();
+    for (const send of sends) perRecipient.set(addressee(send), (perRecipient.get(addressee(send)) ?? 0) + 1);
+    expect([...perRecipient.entries()].filter(([, n]) => n > 1)).toEqual([]);
+    expect(sends).toHaveLength(RECIPIENTS);
+
+    const { rows } = await stack.db.sql.query<{
+      contact: string;
+      status: string;
+      wamid: string | null;
+      error_code: string | null;
+      message_status: string | null;
+    }>(
+      `SELECT r.contact, r.status, r.wamid, r.error_code, m.status AS message_status
+       FROM campaign_recipients r LEFT JOIN messages m ON m.id = r.message_id WHERE r.campaign_id = $1`,
+      [campaignId],
+    );
+    const wamidOf = new Map(sends.map((s) => [addressee(s), s.wamid]));
+    const wrong = rows.filter(
+      (r) =>
+        !(
+          r.status === "sent" &&
+          r.wamid === wamidOf.get(r.contact) &&
+          ["sent", "delivered", "read"].includes(r.message_status ?? "")
+        ),
+    );
+    expect(wrong).toEqual([]);
+  }, 150_000);
+});
