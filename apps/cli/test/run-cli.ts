@@ -1,5 +1,6 @@
 // Run `pnpm gateway ...` as a child process, the way operators and scripts run it.
 import { execFile } from "node:child_process";
+import { testSecretsKeys } from "@gw/testkit";
 
 export interface CliRun {
   /** Exit code. */
@@ -13,7 +14,7 @@ function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Pro
     const child = execFile(
       file,
       [...args],
-      { env: { ...process.env, ...env }, timeout: 25_000 },
+      { env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env }, timeout: 25_000 },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         if (typeof error.code === "number") return resolve({ code: error.code, stdout, stderr });

@@ -34,6 +34,7 @@ export function startHttpPanel(
       REDIS_KEY_PREFIX: stack.redisPrefix,
       META_ACCESS_TOKEN: "panel-test-access-token",
       PANEL_COOKIE_SECURE: "false",
+      SECRETS_KEYS: stack.secretsKeys,
       ...env,
     }),
     logger,

@@ -154,6 +154,7 @@ export async function startPanel(
       REDIS_KEY_PREFIX: stack.redisPrefix,
       PANEL_PORT: String(port),
       PANEL_COOKIE_SECURE: "false",
+      SECRETS_KEYS: testSecretsKeys(),
       ...options.env,
     }),
     livenessPath: "/healthz",
