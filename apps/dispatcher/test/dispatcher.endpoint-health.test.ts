@@ -306,7 +306,7 @@ describe("an endpoint failing every attempt", () => {
       await newDelivery(fixture);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
-    await eventually(async () => receiver.requests.length > 10, { what: "attempts made" });
+    await eventually(() => receiver.requests.length > 10, { what: "attempts made" });
     expect((await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } })).disabledAt).toBeNull();
   });
 });
