@@ -100,6 +100,8 @@ interface IntegrationRow {
   url: string;
   events: string[];
   active: boolean;
+  disabledAt: Date | null;
+  disabledReason: string | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -113,6 +115,9 @@ function integrationSummary(row: IntegrationRow) {
     url: row.url,
     events: row.events,
     active: row.active,
+    /** Set when endpoint health disabled it (deliveries/endpoint-health.ts): its deliveries wait for a re-enable. */
+    disabled_at: row.disabledAt?.toISOString() ?? null,
+    disabled_reason: row.disabledReason,
     /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -339,6 +344,8 @@ const SUMMARY_FIELDS = {
   url: true,
   events: true,
   active: true,
+  disabledAt: true,
+  disabledReason: true,
   previousSecretExpiresAt: true,
   createdAt: true,
   updatedAt: true,
