@@ -55,13 +55,13 @@ export function createJsonPoster(options: {
       let connected = false;
       let timedOut = false;
       let settled = false;
-      const settle = (error: Error | null, answer?: PostAnswer): void => {
+      const settle = (error: NodeJS.ErrnoException | null, answer?: PostAnswer): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         if (error === null && answer) resolve(answer);
         else {
-          const code = timedOut ? "ETIMEDOUT" : ((error)?.code ?? "unknown");
+          const code = timedOut ? "ETIMEDOUT" : (error?.code ?? "unknown");
           reject(new PostFailedError(code, connected, timedOut, { cause: error }));
         }
       };
