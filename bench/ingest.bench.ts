@@ -12,7 +12,7 @@ import { NO_PROVIDER, startApi } from "./lib/gateway.ts";
 import { runLoad, type LoadResult } from "./lib/load.ts";
 import { signMeta, statusWebhook, type MetaStatus, type SignedPayload } from "./lib/meta.ts";
 import { startEcho } from "./lib/receiver.ts";
-import { RssSampler } from "./lib/rss.ts";
+import { cpuMsOf, RssSampler } from "./lib/rss.ts";
 import { BENCH_CONTACT, seedAccount, seedSentMessages, type BenchAccount } from "./lib/seed.ts";
 import { heading, runStage } from "./lib/stage.ts";
 import { latencyLine, line, mb, num, ratio, summarize, type LatencySummary } from "./lib/stats.ts";
@@ -210,10 +210,17 @@ await runStage("ingest", async ({ name, stack, prefix, cleanup, db, redis }) => 
     );
     const before = await counts();
     const answers: IngestAnswers = { statuses: 0, deliveries: 0 };
+    const cpuBefore = cpuMsOf(api.child.pid);
     const apiRun = combine(
       [await post(api.url, phases[0] ?? [], answers), await post(api.url, phases[1] ?? [], answers)],
       perPayload,
     );
+    const cpuAfter = cpuMsOf(api.child.pid);
+    // The API's own CPU time over both phases, per status applied (the process idles between them).
+    const cpuMsPerStatus =
+      cpuBefore === null || cpuAfter === null || apiRun.statuses === 0
+        ? null
+        : (cpuAfter - cpuBefore) / apiRun.statuses;
     const after = await counts();
 
     const [byStatus] = await db.$queryRaw<{ read: bigint; other: bigint }[]>`
@@ -258,6 +265,7 @@ await runStage("ingest", async ({ name, stack, prefix, cleanup, db, redis }) => 
         `statuses/s ${ratio(apiRun.statusesPerSecond, echoRun.statusesPerSecond)}   p50 latency ${ratio(apiRun.latencyMs.p50, echoRun.latencyMs.p50)}`,
       ),
     );
+    console.log(line("API CPU", `${cpuMsPerStatus?.toFixed(3) ?? "n/a"} ms per status applied`));
     console.log(
       line(
         `checks (SQL) ${passed ? "ok" : "FAILED"}`,
@@ -265,9 +273,9 @@ await runStage("ingest", async ({ name, stack, prefix, cleanup, db, redis }) => 
           `provider_events ${checks.providerEventsStored}, early_statuses ${checks.earlyStatuses}; answers: statuses ${checks.statusesAppliedPerAnswers}, deliveries ${checks.deliveriesPerAnswers}`,
       ),
     );
-    runs[`batch${batch}`] = { statusesPerPayload: batch, echo: echoRun, api: apiRun, checks, passed };
+    runs[`batch${batch}`] = { statusesPerPayload: batch, echo: echoRun, api: apiRun, checks, passed, cpuMsPerStatus };
     summaries.push(
-      `${batch}/payload ${num(apiRun.statusesPerSecond)} statuses/s (${ratio(apiRun.statusesPerSecond, echoRun.statusesPerSecond)} echo)`,
+      `${batch}/payload ${num(apiRun.statusesPerSecond)} statuses/s (${ratio(apiRun.statusesPerSecond, echoRun.statusesPerSecond)} echo's ${num(echoRun.statusesPerSecond)}), CPU ${cpuMsPerStatus?.toFixed(3) ?? "n/a"} ms/status`,
     );
   }
   const memory = rss.stop();

@@ -6,13 +6,13 @@
 import { freePort } from "@gw/testkit";
 import { common, intEnv } from "./lib/env.ts";
 import { openWindow, startApi, startDispatcher, startSandbox } from "./lib/gateway.ts";
-import { jsonBody, runLoad } from "./lib/load.ts";
+import { jsonBody, runLoad, type LoadRequest } from "./lib/load.ts";
 import { sleep } from "./lib/processes.ts";
-import { reservePort, startReceiver } from "./lib/receiver.ts";
+import { reservePort, startEcho, startReceiver } from "./lib/receiver.ts";
 import { RssSampler } from "./lib/rss.ts";
 import { BENCH_CONTACT, seedAccount } from "./lib/seed.ts";
 import { runStage } from "./lib/stage.ts";
-import { latencyLine, line, mb, num, perUnit, summarize } from "./lib/stats.ts";
+import { latencyLine, line, mb, num, perUnit, ratio, summarize } from "./lib/stats.ts";
 
 const SENDS = intEnv("BENCH_SENDS", 1000);
 const CONCURRENCY = common.concurrency();
@@ -20,6 +20,8 @@ const TIMEOUT_MS = common.timeoutMs();
 const DISPATCHER_CONCURRENCY = common.dispatcherConcurrency();
 /** The sandbox's SANDBOX_STATUS_BATCH_MS: statuses due within this window share one Meta payload (0 = one each). */
 const STATUS_BATCH_MS = intEnv("BENCH_STATUS_BATCH_MS", 20, 0);
+const BASELINE_REQUESTS = intEnv("BENCH_BASELINE_REQUESTS", Math.max(SENDS, 10_000));
+const BASELINE_WARMUP = intEnv("BENCH_BASELINE_WARMUP", 2_000, 0);
 
 await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const receiverPort = await reservePort();
@@ -40,9 +42,30 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   });
   const api = await startApi(cleanup, name, stack, prefix, { port: apiPort, metaBaseUrl: sandbox.url });
   const dispatcher = await startDispatcher(cleanup, name, stack, prefix, { concurrency: DISPATCHER_CONCURRENCY });
+  const echo = await startEcho(cleanup, name);
   await openWindow(sandbox.url, api.url, account, BENCH_CONTACT);
-  const rss = new RssSampler([api.child, dispatcher.child]).start();
+  console.log(line("number's messaging rate", `${account.ratePerSecond}/s (the tier measured)`));
 
+  const sendRequest = (key: string, i: number): LoadRequest => ({
+    method: "POST",
+    path: "/public/v1/messages",
+    headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `${key}-${i}` },
+    body: jsonBody({ to: `+${BENCH_CONTACT}`, text: `mensagem ${i}`, client_ref: `bench-${i}` }),
+  });
+  // Baseline: the bare Express 5 echo with the same requests and concurrency, right before the pipeline runs.
+  const echoLoad = (count: number) =>
+    runLoad({
+      baseUrl: echo.url,
+      count,
+      concurrency: CONCURRENCY,
+      timeoutMs: TIMEOUT_MS,
+      request: (i) => sendRequest(`echo-${prefix}`, i),
+    });
+  if (BASELINE_WARMUP > 0) await echoLoad(BASELINE_WARMUP);
+  const echoRun = await echoLoad(BASELINE_REQUESTS);
+  const echoLatency = summarize(echoRun.latenciesMs);
+
+  const rss = new RssSampler([api.child, dispatcher.child]).start();
   const started = performance.now();
   const deadline = Date.now() + TIMEOUT_MS;
   const sends = await runLoad({
@@ -50,12 +73,7 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
     count: SENDS,
     concurrency: CONCURRENCY,
     timeoutMs: TIMEOUT_MS,
-    request: (i) => ({
-      method: "POST",
-      path: "/public/v1/messages",
-      headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `bench-${prefix}-${i}` },
-      body: jsonBody({ to: `+${BENCH_CONTACT}`, text: `mensagem ${i}`, client_ref: `bench-${i}` }),
-    }),
+    request: (i) => sendRequest(`bench-${prefix}`, i),
     onResponse: (_i, status, body) => {
       if (status === 200) return "200 sent";
       const parsed = JSON.parse(body.toString("utf8") || "{}") as { error?: { code?: string } };
@@ -86,13 +104,27 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const dispatcherCpuPerWebhook = perUnit(memory.dispatcher?.cpuMs, report.valid);
 
   console.log(
-    `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher, sandbox and receiver one process each\n`,
+    `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher, sandbox and receiver one process each; number at ${account.ratePerSecond}/s\n`,
   );
+  console.log(
+    line(
+      "echo (bare Express 5)",
+      `${echoRun.completed} in ${echoRun.seconds.toFixed(2)} s  →  ${num(echoRun.rps)} req/s`,
+    ),
+  );
+  console.log(latencyLine("", echoLatency));
   console.log(
     line("sends answered", `${sends.completed} in ${sends.seconds.toFixed(2)} s  →  ${num(sends.rps)} req/s`),
   );
   for (const [outcome, count] of Object.entries(sends.outcomes)) console.log(`  ${outcome.padEnd(32)} ${count}`);
   console.log(latencyLine("send latency (client view)", sendLatency));
+  const p99OverP50 = sendLatency.p99 / sendLatency.p50;
+  console.log(
+    line(
+      "pipeline / echo",
+      `req/s ${ratio(sends.rps, echoRun.rps)}   (send p99 / p50 ${Number.isFinite(p99OverP50) ? p99OverP50.toFixed(2) : "n/a"})`,
+    ),
+  );
   console.log(
     line(
       "webhooks received",
@@ -101,6 +133,14 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   );
   for (const [status, count] of Object.entries(report.byStatus))
     console.log(`  message.status ${status.padEnd(17)} ${count}`);
+  const correct =
+    (report.byStatus.read ?? 0) === accepted && report.duplicates === 0 && report.received === report.valid;
+  console.log(
+    line(
+      `checks ${correct ? "ok" : "FAILED"}`,
+      `read webhooks ${report.byStatus.read ?? 0}/${accepted} accepted sends, duplicates ${report.duplicates}, refused ${report.received - report.valid}`,
+    ),
+  );
   if (report.duplicates || report.received !== report.valid) {
     console.log(
       `  duplicates ${report.duplicates}, refused by the receiver ${report.received - report.valid} (${JSON.stringify(report.invalid)})`,
@@ -121,11 +161,14 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
 
   return {
     summary:
-      `${num(sends.rps)} req/s, send p50 ${sendLatency.p50.toFixed(0)} ms p99 ${sendLatency.p99.toFixed(0)} ms, ` +
+      `rate ${account.ratePerSecond}/s: ${num(sends.rps)} req/s (${ratio(sends.rps, echoRun.rps)} echo's ${num(echoRun.rps)}), send p50 ${sendLatency.p50.toFixed(0)} ms p99 ${sendLatency.p99.toFixed(0)} ms, ` +
       `${num(webhooksPerSecond)} webhooks/s, lag p50 ${lag.p50.toFixed(0)} ms, peak RSS api ${mb(apiPeak)} dispatcher ${mb(dispatcherPeak)}, ` +
-      `CPU api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms/send dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms/webhook`,
+      `CPU api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms/send dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms/webhook; checks ${correct ? "ok" : "FAILED"}`,
     results: {
       params: {
+        ratePerSecond: account.ratePerSecond,
+        baselineRequests: BASELINE_REQUESTS,
+        baselineWarmup: BASELINE_WARMUP,
         sends: SENDS,
         concurrency: CONCURRENCY,
         dispatcherConcurrency: DISPATCHER_CONCURRENCY,
@@ -150,6 +193,9 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
         perSecond: webhooksPerSecond,
         lagMs: lag,
       },
+      echo: { completed: echoRun.completed, seconds: echoRun.seconds, rps: echoRun.rps, latencyMs: echoLatency },
+      ratio: sends.rps / echoRun.rps,
+      checksPassed: correct,
       rssKb: memory,
       cpuMs: { apiPerSend: apiCpuPerSend, dispatcherPerWebhook: dispatcherCpuPerWebhook },
       timedOut: (report.byStatus.read ?? 0) < accepted,

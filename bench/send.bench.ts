@@ -108,6 +108,7 @@ await runStage("send", async ({ name, stack, prefix, cleanup, db }) => {
   const api = await startApi(cleanup, name, stack, prefix, { port: apiPort, metaBaseUrl: sandbox.url });
   const echo = await startEcho(cleanup, name);
   await openWindow(sandbox.url, api.url, account, BENCH_CONTACT);
+  console.log(line("number's messaging rate", `${account.ratePerSecond}/s (the tier measured)`));
   const rss = new RssSampler([api.child]).start();
 
   const load = (baseUrl: string, variant: Variant, key: string, count: number, api: boolean) =>
@@ -176,9 +177,10 @@ await runStage("send", async ({ name, stack, prefix, cleanup, db }) => {
     return `${v} ${num(send.rps)} req/s p50 ${send.latencyMs.p50.toFixed(0)} ms p99 ${send.latencyMs.p99.toFixed(0)} ms (${ratio(send.rps, echo.rps)} echo's ${num(echo.rps)} req/s)`;
   };
   return {
-    summary: `${part("text")}; ${part("template")}; API peak RSS ${mb(RssSampler.peak(memory.api))}, CPU ${cpuPerSend?.toFixed(2) ?? "n/a"} ms/send${storedTotal === expected ? "" : `; MESSAGES STORED ${storedTotal} ≠ ${expected}`}`,
+    summary: `rate ${account.ratePerSecond}/s: ${part("text")}; ${part("template")}; API peak RSS ${mb(RssSampler.peak(memory.api))}, CPU ${cpuPerSend?.toFixed(2) ?? "n/a"} ms/send${storedTotal === expected ? "" : `; MESSAGES STORED ${storedTotal} ≠ ${expected}`}`,
     results: {
       params: {
+        ratePerSecond: account.ratePerSecond,
         sends: SENDS,
         baselineRequests: BASELINE_REQUESTS,
         warmup: WARMUP,

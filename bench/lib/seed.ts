@@ -8,6 +8,7 @@ import {
   createAccount,
   createApiKey,
   setIntegration,
+  setNumberMessagingRate,
   type Actor,
   type WebhookEvent,
 } from "@gw/core";
@@ -24,17 +25,28 @@ export interface BenchAccount {
   wabaId: string;
   auth: { authorization: string };
   integration: { id: string; url: string; signingSecret: string } | null;
+  /** The number's messaging rate (business_numbers.messaging_rate_per_second), the tier the bench measures. */
+  ratePerSecond: number;
 }
+
+/**
+ * The tier a bench measures unless it is about pacing: Meta's highest (1 000/s). A number left at Meta's default
+ * 80/s would make a send bench measure the pacer (429 past 80/s), not the send.
+ */
+export const BENCH_TIER = 1_000;
 
 /** 15-digit Meta-like ids: phone_number_id starts with 1, WABA id with 2. */
 function metaId(first: string): string {
   return `${first}${randomBytes(7).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
 }
 
-/** An account with one business number and one API key; with `integrationUrl`, one active integration. */
+/**
+ * An account with one business number at `ratePerSecond` (default BENCH_TIER) and one API key; with
+ * `integrationUrl`, one active integration.
+ */
 export async function seedAccount(
   db: Db,
-  options: { name: string; integrationUrl?: string; events?: WebhookEvent[] },
+  options: { name: string; integrationUrl?: string; events?: WebhookEvent[]; ratePerSecond?: number },
 ): Promise<BenchAccount> {
   const account = await createAccount({ db }, { actor: BENCH, name: options.name });
   const phoneNumberId = metaId("1");
@@ -43,6 +55,8 @@ export async function seedAccount(
     { db },
     { actor: BENCH, accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0000" },
   );
+  const ratePerSecond = options.ratePerSecond ?? BENCH_TIER;
+  await setNumberMessagingRate({ db }, { actor: BENCH, phoneNumberId, ratePerSecond });
   const key = await createApiKey({ db }, { actor: BENCH, accountId: account.id });
   let integration: BenchAccount["integration"] = null;
   if (options.integrationUrl) {
@@ -65,6 +79,7 @@ export async function seedAccount(
     wabaId,
     auth: { authorization: `Bearer ${key.key}` },
     integration,
+    ratePerSecond,
   };
 }
 

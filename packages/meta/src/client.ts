@@ -9,6 +9,7 @@ import {
   MetaUnavailableError,
   MetaUnconfirmedError,
 } from "./errors.ts";
+import { createJsonPoster, PostFailedError } from "./post.ts";
 import type {
   GraphErrorEnvelope,
   GraphMessagePayload,
@@ -117,6 +118,13 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     retry: { limit: 0 },
   });
 
+  // Sends go over node:http(s) with a keep-alive agent (post.ts): same headers, same whole-request limit, no retry.
+  const poster = createJsonPoster({
+    secure: isHttps,
+    headers: { authorization: `Bearer ${options.accessToken}`, accept: "application/json" },
+    timeoutMs: options.timeoutMs,
+  });
+
   // Idempotent reads may retry ONCE on a network-level failure (reset, timeout, refused) with a short pause;
   // HTTP answers (5xx included) are not retried: the catalogue call fails and the caller repeats later.
   const reader: Got = http.extend({
@@ -127,23 +135,15 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     return new URL(`${versionPath}/${segments.map((s) => encodeURIComponent(s)).join("/")}`, base);
   }
 
-  /** True when the failed request never completed a (TLS) connection, so nothing was written. */
-  function neverConnected(error: RequestError): boolean {
-    if (NEVER_CONNECTED_CODES.has(error.code)) return true;
-    const timings = error.timings;
-    if (!timings) return true;
-    return isHttps ? timings.secureConnect === undefined : timings.connect === undefined;
-  }
-
   async function sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult> {
     const url = endpoint(phoneNumberId, "messages");
-    let response: Response<string>;
+    let response: { status: number; body: string };
     try {
-      response = await http.post(url, { json: payload });
+      response = await poster.post(url, JSON.stringify(payload));
     } catch (error) {
       throw classifySendFailure(error);
     }
-    const status = response.statusCode;
+    const status = response.status;
     const body = parseJson(response.body);
 
     if (status >= 200 && status < 300) {
@@ -187,20 +187,21 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
   }
 
   function classifySendFailure(error: unknown): MetaUnconfirmedError | MetaUnavailableError {
-    if (error instanceof RequestError && neverConnected(error)) {
+    // Before a (TLS) connection existed, no byte of the request can have left (a timeout while connecting too).
+    if (error instanceof PostFailedError && (!error.connected || NEVER_CONNECTED_CODES.has(error.code))) {
       logger?.warn("meta.send.unavailable", { code: error.code });
       return new MetaUnavailableError(`Não foi possível conectar ao provedor (${error.code}).`, {
         errno: error.code,
         cause: error,
       });
     }
-    if (error instanceof TimeoutError) {
-      logger?.warn("meta.send.unconfirmed", { kind: "timeout", event: error.event });
+    if (error instanceof PostFailedError && error.timedOut) {
+      logger?.warn("meta.send.unconfirmed", { kind: "timeout", event: "request" });
       return new MetaUnconfirmedError("timeout", `O provedor não respondeu em ${options.timeoutMs} ms.`, {
         cause: error,
       });
     }
-    const code = error instanceof RequestError ? error.code : "unknown";
+    const code = error instanceof PostFailedError ? error.code : "unknown";
     logger?.warn("meta.send.unconfirmed", { kind: "network", code });
     return new MetaUnconfirmedError(
       "network",

@@ -31,7 +31,13 @@ export interface AuditEntry {
 /** A Prisma client or transaction, or a `pg` pool or client (the hot paths' hand-written SQL). */
 export type AuditExecutor = Db | DbTx | Sql;
 
-const INSERT_AUDIT = `INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)
+/**
+ * The audit row's columns, in the order of recordAudit's values. A hot path that writes its entry inside a larger
+ * statement (the accepted send's single commit, messages/accepted.ts) inserts these same columns.
+ */
+export const AUDIT_INSERT_COLUMNS = `INSERT INTO audit_entries (account_id, actor, action, target, request_id, details)`;
+
+const INSERT_AUDIT = `${AUDIT_INSERT_COLUMNS}
   VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb)`;
 
 /**

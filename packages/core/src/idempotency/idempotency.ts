@@ -104,6 +104,18 @@ export interface IdempotencyOptions<Outcome> {
 
 const DEFAULT_RELEASE_RETRY_MS = 8_000;
 
+/**
+ * `IdempotencyStore.complete` as one statement, its parameters named by the caller: `id` (the reservation),
+ * `outcome` (jsonb text) and `wamid` (text or null). Only on the reservation this call marked (provider_called_at),
+ * in flight or settled `unconfirmed` by a repeat; a `sent` is never downgraded. Shared with the accepted send's
+ * single commit statement (messages/accepted.ts), which completes the key in the same round trip as the message.
+ */
+export function completeReservationStatement(id: string, outcome: string, wamid: string): string {
+  return `UPDATE idempotency_keys SET state = 'completed', outcome = ${outcome}::jsonb, wamid = COALESCE(${wamid}, wamid), updated_at = now()
+          WHERE id = ${id}::bigint AND provider_called_at IS NOT NULL
+            AND (state = 'in_flight' OR outcome ->> 'kind' IS DISTINCT FROM 'sent')`;
+}
+
 interface ExistingRow {
   id: string;
   fingerprint: string | null;
@@ -211,9 +223,7 @@ export function createIdempotencyStore<Outcome>(
       // A `sent` (a status webhook adopted the send, core/src/campaigns/adopt.ts) is never downgraded.
       const { rowCount } = await sql.query({
         name: "idempotency-complete",
-        text: `UPDATE idempotency_keys SET state = 'completed', outcome = $2::jsonb, wamid = COALESCE($3, wamid), updated_at = now()
-          WHERE id = $1::bigint AND provider_called_at IS NOT NULL
-            AND (state = 'in_flight' OR outcome ->> 'kind' IS DISTINCT FROM 'sent')`,
+        text: completeReservationStatement("$1", "$2", "$3"),
         values: [id, JSON.stringify(outcome), wamid],
       });
       return rowCount === 1;

@@ -1,8 +1,8 @@
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
-import { recordAudit } from "../audit/audit.ts";
-import type { IdempotencyStore } from "../idempotency/idempotency.ts";
+import { AUDIT_INSERT_COLUMNS, recordAudit } from "../audit/audit.ts";
+import { completeReservationStatement, type IdempotencyStore } from "../idempotency/idempotency.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../events/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
 import type { SettledSend } from "./outcome.ts";
@@ -95,22 +95,63 @@ export async function storeAcceptedMessage(
   return applyEarlyStatuses(sql, send.wamid);
 }
 
+// The accepted send's commit in one statement (one round trip instead of one per row): under the wamid's lock, the
+// message once (STORE_MESSAGE's insert), its audit entry only when the message was new (recordAudit's columns and
+// values), and the Idempotency-Key's final answer (the store's own `complete` statement: only the reservation this
+// call marked, a `sent` never downgraded). Data-modifying CTEs all run to completion whether read or not; the
+// message is recorded whatever the key says (Meta accepted it: a reservation purged after its TTL, or a journal
+// replayed days later, only means a repeat of that key is a new request, as the TTL promises).
+const RECORD_ACCEPTED_SEND = `
+WITH wamid_lock AS (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))),
+stored AS (
+  INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
+    contact_key, recipient_user_id)
+  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11 FROM wamid_lock
+  ON CONFLICT (wamid) DO NOTHING
+  RETURNING id),
+audited AS (
+  ${AUDIT_INSERT_COLUMNS}
+  SELECT $1::uuid, $12, 'api.messages.send', 'message:' || $4, $9, $13::jsonb FROM stored),
+completed AS (
+  ${completeReservationStatement("$14", "$15", "$4")}
+  RETURNING id)
+SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM completed)::int AS completed`;
+
 /**
  * Record an accepted send in one transaction: the message and its audit entry, the Idempotency-Key's final
  * answer, and the deliveries of statuses that arrived first. Idempotent, so the journal may replay it. Returns
- * the ids of the deliveries to queue.
+ * the ids of the deliveries to queue. Four round trips whatever the send: BEGIN, the single commit statement,
+ * the early statuses, COMMIT (docs/performance.md).
  */
 export async function recordAcceptedSend(
   deps: { db: Db; idempotency: IdempotencyStore<SettledSend> },
   send: AcceptedSend,
 ): Promise<CommittedDelivery[]> {
   return inTransaction(deps.db.sql, async (client) => {
-    const early = await storeAcceptedMessage(client, send);
-    // The message is recorded whatever the key says: Meta accepted it. A reservation gone meanwhile (purged after its
-    // TTL, a journal replayed days later) only means a repeat of that key is a new request, as the TTL promises.
-    if (send.reservationId !== null)
-      await deps.idempotency.complete(client, send.reservationId, sentOutcome(send), send.wamid);
-    return insertDeliveries(client, early);
+    await client.query({
+      name: "record-accepted-send",
+      text: RECORD_ACCEPTED_SEND,
+      values: [
+        send.accountId,
+        send.phoneNumberId,
+        send.to,
+        send.wamid,
+        send.kind,
+        send.templateName,
+        send.clientRef,
+        send.campaignId,
+        send.requestId,
+        send.contactKey ?? send.to,
+        send.recipientUserId ?? null,
+        send.actor,
+        JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
+        send.reservationId,
+        JSON.stringify(sentOutcome(send)),
+      ],
+    });
+    // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,
+    // so it sees every status a webhook parked under that lock before us (see lockWamids).
+    return insertDeliveries(client, await applyEarlyStatuses(client, send.wamid));
   });
 }
 

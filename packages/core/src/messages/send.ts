@@ -13,7 +13,7 @@ import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
 import { noteProviderRefusal, takeSendTurn, type NumberThroughput, type Pacing } from "../throughput/index.ts";
 import { buildTemplateSend, findTemplate, type TemplateParameters } from "../templates/index.ts";
-import { getWindow } from "../windows/windows.ts";
+import { contactKeyAndWindow, type WindowState } from "../windows/windows.ts";
 import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accepted.ts";
 import { UNCONFIRMED_SEND, type AcceptedMessage, type SendOutcome, type SettledSend } from "./outcome.ts";
 
@@ -107,8 +107,21 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
   // Normalized at the edge (or when a campaign's rows were validated); only its form is checked here.
   if (!E164_DIGITS.test(input.to) && !isBsuidIdentifier(input.to))
     throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
-  // The person, whichever identifier names them: windows, opt-outs, pacing and the key's fingerprint follow it.
-  const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: input.to });
+  // The number comes from the directory's cache; what it refuses is decided after the reservation, as below.
+  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
+  // The person, whichever identifier names them: windows, opt-outs, pacing and the key's fingerprint follow it. A free
+  // text reads its window in the same statement; the window is checked after the reservation.
+  const { contactKey, window } =
+    content.kind === "text" && number
+      ? await contactKeyAndWindow(deps.db.sql, {
+          accountId: input.accountId,
+          identifier: input.to,
+          phoneNumberId: number.phoneNumberId,
+        })
+      : {
+          contactKey: await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: input.to }),
+          window: null,
+        };
 
   let reservation: string | null = null;
   if (input.idempotency !== undefined) {
@@ -127,7 +140,6 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
   let providerCalled = false;
   const deadline = deps.preProviderBudgetMs === undefined ? null : Date.now() + deps.preProviderBudgetMs;
   try {
-    const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
     if (!number) {
       throw new ApiError("no_connected_number", {
         message: input.phoneNumberId ? `O número ${input.phoneNumberId} não está conectado a esta conta.` : undefined,
@@ -139,7 +151,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     const payload =
       content.kind === "template"
         ? await templatePayload(deps, input, content, number.wabaId, contactKey, deadline)
-        : await textPayload(deps, input, content, number.phoneNumberId, contactKey);
+        : textPayload(input, content, window);
     if (input.callbackData !== undefined) payload.biz_opaque_callback_data = input.callbackData;
 
     const markProviderCall = async () => {
@@ -238,15 +250,12 @@ async function settleFailure(
   throw error;
 }
 
-async function textPayload(
-  deps: SendDeps,
+function textPayload(
   input: SendInput,
   content: Extract<MessageContent, { kind: "text" }>,
-  phoneNumberId: string,
-  contactKey: string,
-): Promise<GraphMessagePayload> {
-  const window = await getWindow(deps, { phoneNumberId, contact: contactKey });
-  if (!window.open) throw new ApiError("outside_24h_window");
+  window: WindowState | null,
+): GraphMessagePayload {
+  if (!window?.open) throw new ApiError("outside_24h_window");
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",

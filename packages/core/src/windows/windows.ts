@@ -1,4 +1,4 @@
-import type { Db } from "@gw/db";
+import type { Db, Sql } from "@gw/db";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { contactKeyOf } from "../contacts/contacts.ts";
 import { parseRecipient } from "../contacts/recipient.ts";
@@ -25,13 +25,36 @@ export async function getWindow(
     text: `SELECT expires_at, last_inbound_at FROM contact_windows WHERE phone_number_id = $1 AND contact = $2`,
     values: [input.phoneNumberId, input.contact],
   });
-  const row = rows[0];
-  if (!row) return { open: false, expiresAt: null, lastInboundAt: null };
+  return windowOf(rows[0], now);
+}
+
+function windowOf(row: { expires_at: Date | null; last_inbound_at: Date | null } | undefined, now: Date): WindowState {
+  if (!row?.expires_at) return { open: false, expiresAt: null, lastInboundAt: null };
   return {
     open: row.expires_at.getTime() > now.getTime(),
     expiresAt: row.expires_at,
     lastInboundAt: row.last_inbound_at,
   };
+}
+
+/**
+ * The recipient's contact key (contacts/contactKeyOf) and its 24 h window on the number, in one statement: a free-text
+ * send reads both before its reservation (one round trip fewer, docs/performance.md) and decides on the window after
+ * it, where getWindow's answer was decided.
+ */
+export async function contactKeyAndWindow(
+  sql: Sql,
+  input: { accountId: string; identifier: string; phoneNumberId: string; now?: Date },
+): Promise<{ contactKey: string; window: WindowState }> {
+  const { rows } = await sql.query<{ key: string; expires_at: Date | null; last_inbound_at: Date | null }>({
+    name: "contact-key-and-window",
+    text: `SELECT k.key, w.expires_at, w.last_inbound_at
+      FROM (SELECT COALESCE(gateway_contact_key($1::uuid, $2), $2) AS key) AS k
+      LEFT JOIN contact_windows w ON w.phone_number_id = $3 AND w.contact = k.key`,
+    values: [input.accountId, input.identifier, input.phoneNumberId],
+  });
+  const row = rows[0];
+  return { contactKey: row?.key ?? input.identifier, window: windowOf(row, input.now ?? new Date()) };
 }
 
 /**
