@@ -209,6 +209,11 @@ export const sections = {
   secrets: () => ({ SECRETS_KEYS: env.keyRing() }),
   /** Proxies in front of an HTTP app whose X-Forwarded-For is believed (0: the socket's address). */
   proxy: () => ({ TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0) }),
+  /** Replays of deliveries by time range (issue 21): a budget per account, shared by the API and the panel. */
+  replays: () => ({
+    REPLAYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(10),
+    REPLAYS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
+  }),
 };
 
 /** Where `.env.example` documents each section (several sections may share one heading). */
@@ -220,6 +225,7 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   sending: "sending (API, campaign worker)",
   proxy: "proxies (API, panel)",
   secrets: "stored secrets (dispatcher, panel, CLI)",
+  replays: "delivery replays (API, panel)",
 };
 
 /** The parsed values of one or more shared sections: what a service that reads them takes. */

@@ -27,3 +27,31 @@ export { getDelivery, getDeliveryDetail, listDeliveries } from "./views.ts";
 export type { ListDeliveriesInput } from "./views.ts";
 export { retryDelivery, retryFailedDeliveries } from "./retry.ts";
 export type { RetriedDelivery, RetryDeliveryInput, RetryDeps, RetryFailedInput } from "./retry.ts";
+export {
+  REPLAY_BATCH_SIZE,
+  REPLAY_MAX_DAYS,
+  REPLAY_STATUSES,
+  advanceDeliveryReplay,
+  checkDeliveryRange,
+  createDeliveryReplay,
+  getDeliveryReplay,
+  listDeliveryReplays,
+  replayLimitedMessage,
+  unfinishedReplays,
+} from "./replays.ts";
+export type {
+  AdvanceReplayDeps,
+  AdvanceReplayInput,
+  AdvanceReplayOutcome,
+  CreateReplayDeps,
+  CreateReplayInput,
+  CreateReplayOutcome,
+  DeliveryReplayView,
+  ReplayLimiter,
+  ReplayRefusal,
+  ReplayRetention,
+  ReplayState,
+  ReplayStatus,
+} from "./replays.ts";
+export { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "./export.ts";
+export type { ExportDeliveriesInput } from "./export.ts";

@@ -9,6 +9,8 @@ import * as campaignsList from "./campaigns.list.ts";
 import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
 import * as deliveries from "./deliveries.ts";
+import * as deliveriesExport from "./deliveries.export.ts";
+import * as deliveriesReplay from "./deliveries.replay.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
@@ -38,7 +40,10 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   validate,
   window,
   templates,
+  // Before deliveries: its /deliveries/:delivery_id would take "export" for an id.
+  deliveriesExport,
   deliveries,
+  deliveriesReplay,
   campaignsCreate,
   campaignsList,
   campaignsGet,
