@@ -192,7 +192,7 @@ describe("replay of deliveries by time range, and the delivery log export", () =
   const range = { since: base.toISOString(), until: at(24).toISOString() };
 
   it("replays only the failed deliveries of the range when asked for status failed, each as a new signed attempt of the same delivery", async () => {
-    const { statusFailed, otherFailed } = deliveries as Record<string, Stored>;
+    const { statusFailed, otherFailed } = deliveries;
     const run = await replayed({ ...range, status: "failed" }, [statusFailed!.id, otherFailed!.id]);
     expect(run.replay).toMatchObject({
       status: "completed",
@@ -218,7 +218,7 @@ describe("replay of deliveries by time range, and the delivery log export", () =
   });
 
   it("filters by event and by integration", async () => {
-    const { receivedDelivered, otherFailed } = deliveries as Record<string, Stored>;
+    const { receivedDelivered, otherFailed } = deliveries;
     const byEvent = await replayed({ ...range, event: "message.received" }, [receivedDelivered!.id]);
     expect(byEvent.replay).toMatchObject({ matched: 1, queued: 1, event: "message.received" });
     expect(byEvent.main.map((r) => [r.headers["x-pt-delivery-id"], r.headers["x-pt-attempt"]])).toEqual([
@@ -235,7 +235,7 @@ describe("replay of deliveries by time range, and the delivery log export", () =
   });
 
   it("replays the whole range in batches, leaves out what is outside it or still pending, and audits each step", async () => {
-    const d = deliveries as Record<string, Stored>;
+    const d = deliveries;
     const inRange = [d.statusDelivered!, d.statusFailed!, d.receivedDelivered!, d.otherFailed!].map((x) => x.id);
     const run = await replayed(range, inRange);
     expect(run.replay).toMatchObject({ matched: 4, queued: 4, statuses: ["failed", "delivered"] });
@@ -367,7 +367,7 @@ describe("replay of deliveries by time range, and the delivery log export", () =
         .map((name) => `"${name}"`)
         .join(","),
     );
-    const d = deliveries as Record<string, Stored>;
+    const d = deliveries;
     const ids = lines.slice(1).map((line) => line.split(",")[0]);
     expect(ids).toEqual(
       [d.statusDelivered!, d.statusFailed!, d.receivedDelivered!, d.otherFailed!, d.stillPending!, hostile].map(

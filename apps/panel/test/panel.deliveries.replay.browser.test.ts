@@ -85,8 +85,8 @@ describe("panel Entregas: replay of a period and CSV export, in Chromium", () =>
     await admin.goto("/entregas");
     await admin.getByText("Reenviar as entregas de um período").click();
     const form = admin.locator('form[action="/entregas/reenviar-periodo"]');
-    await form.getByLabel("De", { exact: true }).fill(day);
-    await form.getByLabel("Até", { exact: true }).fill(day);
+    await form.getByLabel("Início do período").fill(day);
+    await form.getByLabel("Fim do período").fill(day);
     await form.getByRole("combobox", { name: /^Status do reenvio/ }).selectOption("failed");
     await form.getByRole("combobox", { name: /^Integração/ }).selectOption(integrationId);
     await screenshot(admin, "entregas-reenvio-periodo");
@@ -139,8 +139,8 @@ describe("panel Entregas: replay of a period and CSV export, in Chromium", () =>
     await admin.goto("/entregas");
     await admin.getByText("Reenviar as entregas de um período").click();
     const form = admin.locator('form[action="/entregas/reenviar-periodo"]');
-    await form.getByLabel("De", { exact: true }).fill("2026-01-01");
-    await form.getByLabel("Até", { exact: true }).fill("2026-03-01");
+    await form.getByLabel("Início do período").fill("2026-01-01");
+    await form.getByLabel("Fim do período").fill("2026-03-01");
     await form.getByRole("button", { name: "Reenviar período" }).click();
     await admin.waitForURL(/erro=periodo_invalido$/);
     expect(await textOf(admin.getByRole("alert"))).toContain("no máximo 31 dias");
