@@ -123,8 +123,8 @@ export function replaySection(
               data-confirm="Reenviar as entregas deste período?"
             >
               ${csrfField(req)}
-              <label>De <input type="date" name="de" required /></label>
-              <label>Até <input type="date" name="ate" required /></label>
+              <label>Início do período <input type="date" name="de" required /></label>
+              <label>Fim do período <input type="date" name="ate" required /></label>
               ${select(
                 "evento",
                 "Evento do reenvio",
