@@ -58,6 +58,7 @@ export const apiConfigSchema = z
     API_INTERNAL_HOST: z.string().default("127.0.0.1"),
     API_INTERNAL_PORT: env.port(8082),
     ...sections.proxy(),
+    ...sections.replays(),
     ...sections.database(),
     ...sections.redis(),
     ...sections.logging(),

@@ -23,6 +23,7 @@ import {
   createPacing,
   createProvider,
   createReadReceipts,
+  createReplayControls,
   createSendDeps,
   createTemplateCatalogue,
 } from "@gw/wiring";
@@ -50,6 +51,8 @@ export interface ApiDeps {
   readReceipts: ReadReceiptDeps;
   metrics: ApiMetrics;
   logger: Logger;
+  /** Replays of deliveries by time range: the account's budget and the replay queue (the dispatcher runs them). */
+  replays: ReturnType<typeof createReplayControls>;
 }
 
 export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
@@ -101,6 +104,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     logger,
     metrics,
     send,
+    replays: createReplayControls(config, { db, redis, logger }),
     readReceipts: createReadReceipts(config, {
       db,
       redis,
@@ -117,6 +121,7 @@ export async function closeApiDeps(deps: ApiDeps): Promise<void> {
   await Promise.allSettled([
     deps.queue.close(),
     deps.campaignQueue.close(),
+    deps.replays.close(),
     deps.stopFollowingRevocations(),
     deps.db.$disconnect(),
   ]);

@@ -19,6 +19,7 @@ describe(".env.example and the API's config", () => {
     "Meta Graph API (API, panel, campaign worker)",
     "sending (API, campaign worker)",
     "proxies (API, panel)",
+    "delivery replays (API, panel)",
     "API (apps/api)",
   ])("lists under “%s” only variables the API reads", (title) => {
     expect(envExampleSection(title).filter((name) => !read.includes(name))).toEqual([]);

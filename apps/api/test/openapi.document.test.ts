@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(21);
+    expect(all.length).toBe(24);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -146,6 +146,9 @@ describe("OpenAPI document", () => {
       "get /public/v1/campaigns/{campaign_id}/recipients": [200, 401, 404, 422, 429],
       "get /public/v1/campaigns/{campaign_id}/recipients/export": [200, 401, 404, 422, 429],
       "get /public/v1/usage": [200, 401, 422, 429],
+      "post /public/v1/deliveries/replay": [202, 401, 422, 429],
+      "get /public/v1/deliveries/replays/{replay_id}": [200, 401, 404, 422, 429],
+      "get /public/v1/deliveries/export": [200, 401, 422, 429],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");

@@ -115,6 +115,8 @@ export const dispatcherConfigSchema = z
      * read one row).
      */
     PRICING_ROLLUP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+    /** Deliveries a replay by time range re-queues per batch (one transaction each); its job defers itself between. */
+    REPLAY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   })
   .refine((c) => c.DISPATCHER_LOCK_DURATION_MS >= c.WEBHOOK_TIMEOUT_MS + 1_000, {
     path: ["DISPATCHER_LOCK_DURATION_MS"],

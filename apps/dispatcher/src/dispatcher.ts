@@ -36,6 +36,7 @@ import type { DispatcherConfig } from "./config.ts";
 import { createFairnessGate } from "./fairness.ts";
 import { createMetrics } from "./metrics.ts";
 import { createPricingRollupTask } from "./pricing-rollup.ts";
+import { createReplayRunner } from "./replays.ts";
 import { createRetentionTask } from "./retention.ts";
 
 export interface DispatcherDeps {
@@ -292,6 +293,9 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   // The cost ledger's daily rollup of messages.pricing (docs/decisions.md, "Per-message pricing and costs").
   const pricingRollup = createPricingRollupTask({ db, logger });
 
+  // Replays of deliveries by time range (issue 21): their own queue and worker; their attempts come through this one.
+  const replays = createReplayRunner({ config, db, queue, redis: queueRedis, logger });
+
   async function start(): Promise<void> {
     server.listen(config.DISPATCHER_PORT, config.DISPATCHER_HOST);
     await once(server, "listening");
@@ -303,6 +307,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     idempotencyPurge.start(config.IDEMPOTENCY_PURGE_INTERVAL_MS);
     retention.start(config.RETENTION_INTERVAL_MS);
     pricingRollup.start(config.PRICING_ROLLUP_INTERVAL_MS);
+    replays.start();
     logger.info("dispatcher started", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
       concurrency: config.DISPATCHER_CONCURRENCY,
@@ -334,6 +339,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
         workerRedis.disconnect();
       }
       await withDeadline(running ?? Promise.resolve(), 2_000);
+      await replays.stop();
       await withDeadline(queue.close(), 2_000);
       sender.close();
       await Promise.all([closeRedis(workerRedis), closeRedis(queueRedis)]);

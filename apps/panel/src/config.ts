@@ -45,6 +45,7 @@ export const panelConfigSchema = z.object({
   ...sections.meta(),
   ...sections.secrets(),
   ...sections.endpointHealth(),
+  ...sections.replays(),
   /** Development only: integration URLs on http:// and local addresses (the same switch as the CLI's). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });

@@ -23,7 +23,13 @@ import {
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { MetaClient } from "@gw/meta";
-import { createCampaignControls, createProvider, createReadReceipts, createTemplateCatalogue } from "@gw/wiring";
+import {
+  createCampaignControls,
+  createProvider,
+  createReadReceipts,
+  createReplayControls,
+  createTemplateCatalogue,
+} from "@gw/wiring";
 import type { PanelConfig } from "./config.ts";
 import { createDownloadSlots, type DownloadSlots } from "./http/download-slots.ts";
 import { createLoginThrottle, type LoginThrottle } from "./http/throttle.ts";
@@ -59,6 +65,8 @@ export interface PanelDeps {
   readReceipts: ReadReceiptDeps;
   /** The campaign services' deps: the controls wake the campaign's tick job at once, as the API's do. */
   campaigns: CampaignControlDeps;
+  /** Replays of deliveries by time range: the account's budget (shared with the API) and the replay queue. */
+  replays: ReturnType<typeof createReplayControls>;
 }
 
 export function buildPanelDeps(
@@ -106,10 +114,16 @@ export function buildPanelDeps(
     throughput,
     campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),
     readReceipts: createReadReceipts(config, { db, redis, meta, directory, throughput, logger }),
+    replays: createReplayControls(config, { db, redis, logger }),
   };
 }
 
 export async function closePanelDeps(deps: PanelDeps): Promise<void> {
-  await Promise.allSettled([deps.queue.close(), deps.campaignQueue.close(), deps.db.$disconnect()]);
+  await Promise.allSettled([
+    deps.queue.close(),
+    deps.campaignQueue.close(),
+    deps.replays.close(),
+    deps.db.$disconnect(),
+  ]);
   await Promise.allSettled([deps.redis.quit()]);
 }

@@ -216,6 +216,11 @@ export const sections = {
   endpointHealth: () => ({
     WEBHOOK_DISABLE_AFTER_FAILING_MS: z.coerce.number().int().min(0).max(31_536_000_000).default(432_000_000),
   }),
+  /** Replays of deliveries by time range (issue 21): a budget per account, shared by the API and the panel. */
+  replays: () => ({
+    REPLAYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(10),
+    REPLAYS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
+  }),
 };
 
 /** Where `.env.example` documents each section (several sections may share one heading). */
@@ -228,6 +233,7 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   proxy: "proxies (API, panel)",
   secrets: "stored secrets (dispatcher, panel, CLI)",
   endpointHealth: "endpoint health (dispatcher, panel)",
+  replays: "delivery replays (API, panel)",
 };
 
 /** The parsed values of one or more shared sections: what a service that reads them takes. */

@@ -17,3 +17,4 @@ export * from "./openapi.ts";
 export * from "./webhooks.openapi.ts";
 export * from "./usage.ts";
 export * from "./integrations.ts";
+export * from "./delivery-replays.ts";

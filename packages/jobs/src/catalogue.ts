@@ -8,6 +8,7 @@ import { z } from "zod";
 export const QUEUES = {
   webhooks: "webhook-deliveries",
   campaigns: "campaigns",
+  replays: "delivery-replays",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -65,10 +66,33 @@ export const campaignTickJob = {
 
 export type CampaignTickPayload = z.infer<typeof campaignTickJob.payload>;
 
+/**
+ * One replay of deliveries by time range (issue 21; apps/dispatcher runs it): each run re-queues one short batch of
+ * the replay's matching deliveries, records its place on the replay row, and defers itself for the next batch until
+ * none is left. One job per replay (its id is the replay's); the dispatcher's sweep gives a job to every replay not
+ * completed that has none (Redis flushed, a crash before the first run).
+ */
+export const replayDeliveriesJob = {
+  name: "deliveries.replay",
+  queue: QUEUES.replays,
+  payload: z.object({ replayId: z.guid() }),
+  jobId: (replayId: string) => `replay-${replayId}`,
+  options: {
+    // A run that threw (PostgreSQL or Redis unavailable) runs again; each batch commits with its progress.
+    attempts: 8,
+    backoff: { type: "exponential", delay: 1_000 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  },
+} as const;
+
+export type ReplayDeliveriesPayload = z.infer<typeof replayDeliveriesJob.payload>;
+
 /** Every job, by name: `<subject>.<verb>`. */
 export const JOB_CATALOGUE = {
   [deliverWebhookJob.name]: deliverWebhookJob,
   [campaignTickJob.name]: campaignTickJob,
+  [replayDeliveriesJob.name]: replayDeliveriesJob,
 } as const;
 
 /**

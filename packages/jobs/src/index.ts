@@ -1,6 +1,6 @@
 export { createRedis, pingRedis } from "./redis.ts";
 export type { Redis, RedisTarget } from "./redis.ts";
-export { JOB_CATALOGUE, QUEUES, campaignTickJob, deliverWebhookJob } from "./catalogue.ts";
+export { JOB_CATALOGUE, QUEUES, campaignTickJob, deliverWebhookJob, replayDeliveriesJob } from "./catalogue.ts";
 export type {
   CampaignTickPayload,
   DeliverWebhookPayload,
@@ -10,6 +10,7 @@ export type {
   JobNamesOf,
   JobPayload,
   QueueName,
+  ReplayDeliveriesPayload,
 } from "./catalogue.ts";
 export { createProcessor } from "./processor.ts";
 export { createWebhookQueue, enqueueAttempts, enqueueDeliveryAttempt, enqueueFirstAttempts } from "./queues.ts";
@@ -24,3 +25,5 @@ export { createProbeServer } from "./process/probes.ts";
 export { runWorkerProcess } from "./process/run.ts";
 export type { WorkerApp, WorkerProcessSpec } from "./process/run.ts";
 export type { ProbeDeps } from "./process/probes.ts";
+export { createReplayQueue, wakeReplays } from "./replays.ts";
+export type { ReplayQueue } from "./replays.ts";

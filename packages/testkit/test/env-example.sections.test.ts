@@ -16,6 +16,7 @@ describe(".env.example sections", () => {
       "proxies (API, panel)",
       "stored secrets (dispatcher, panel, CLI)",
       "endpoint health (dispatcher, panel)",
+      "delivery replays (API, panel)",
       "API (apps/api)",
       "dispatcher (apps/dispatcher)",
       "web panel (apps/panel)",

@@ -12,6 +12,7 @@ import {
   createTypingLimiter,
   type AccountDirectory,
   type CampaignControlDeps,
+  type CreateReplayDeps,
   type MessageSender,
   type NumberThroughput,
   type ReadReceiptDeps,
@@ -21,9 +22,18 @@ import {
   type ThroughputPolicy,
 } from "@gw/core";
 import type { Db } from "@gw/db";
-import { wakeCampaigns, type CampaignQueue, type Redis, type WebhookQueue } from "@gw/jobs";
+import {
+  createReplayQueue,
+  wakeCampaigns,
+  wakeReplays,
+  type CampaignQueue,
+  type Redis,
+  type ReplayQueue,
+  type WebhookQueue,
+} from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { createMetaClient, type MetaClient } from "@gw/meta";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
 type ProviderConfig = SectionValues<"meta"> & SectionValues<"redis">;
 
@@ -165,5 +175,51 @@ export function createReadReceipts(
     ...(parts.providerRetryAfterSeconds === undefined
       ? {}
       : { providerRetryAfterSeconds: parts.providerRetryAfterSeconds }),
+  };
+}
+
+/**
+ * What starting a replay of deliveries needs (the public API and the panel alike): the account's budget of replays
+ * (REPLAYS_PER_ACCOUNT per REPLAYS_WINDOW_SECONDS, counted in Redis under the same keys in every process, with the
+ * per-key limit's machinery: rate-limiter-flexible, a per-pod memory limiter when Redis does not answer) and the
+ * replay queue, so the new replay's job starts at once. `close` closes the queue.
+ */
+export function createReplayControls(
+  config: SectionValues<"redis"> & SectionValues<"replays">,
+  parts: { db: Db; redis: Redis; logger: Logger },
+): CreateReplayDeps & { queue: ReplayQueue; close(): Promise<void> } {
+  const limiter = new RateLimiterRedis({
+    storeClient: parts.redis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:replays`,
+    points: config.REPLAYS_PER_ACCOUNT,
+    duration: config.REPLAYS_WINDOW_SECONDS,
+    insuranceLimiter: new RateLimiterMemory({
+      points: config.REPLAYS_PER_ACCOUNT,
+      duration: config.REPLAYS_WINDOW_SECONDS,
+    }),
+  });
+  const queue = createReplayQueue(parts.redis, config.REDIS_KEY_PREFIX);
+  return {
+    db: parts.db,
+    logger: parts.logger,
+    queue,
+    wake: (replayIds) => wakeReplays(queue, replayIds),
+    limiter: {
+      async take(accountId) {
+        try {
+          await limiter.consume(accountId);
+          return {
+            granted: true,
+            refund: async () => {
+              await limiter.reward(accountId, 1);
+            },
+          };
+        } catch (rejection: unknown) {
+          if (rejection instanceof RateLimiterRes) return { granted: false, retryAfterMs: rejection.msBeforeNext };
+          throw rejection;
+        }
+      },
+    },
+    close: () => queue.close(),
   };
 }

@@ -5,6 +5,7 @@ import {
   WEBHOOK_EVENTS,
   getDeliveryDetail,
   listDeliveries,
+  listDeliveryReplays,
   retryDelivery,
   retryFailedDeliveries,
   type DeliveryErrorKind,
@@ -19,6 +20,7 @@ import { badge, noticeFrom, pager, postButton, queryText, table, select } from "
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
+import { REPLAY_MESSAGES, replaySection } from "./deliveries-replay.ts";
 import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
@@ -120,13 +122,21 @@ export const deliveriesPage: PanelPage = {
           beforeId: filters.cursor ? Number(filters.cursor) : undefined,
         },
       );
+      const [replays, integrations] = await Promise.all([
+        listDeliveryReplays({ db: deps.db }, { accountId: user.accountId, limit: 5 }),
+        deps.db.integration.findMany({
+          where: { accountId: user.accountId },
+          select: { id: true, url: true },
+          orderBy: { createdAt: "asc" },
+        }),
+      ]);
       const { cursor: _cursor, ...kept } = filters;
       const filtered = Object.values(kept).some((value) => value !== undefined);
       res.type("html").send(
         page(req, {
           title: "Entregas",
           section: "/entregas",
-          notice: resentNotice(req) ?? noticeFrom(req, MESSAGES),
+          notice: resentNotice(req) ?? noticeFrom(req, { ...MESSAGES, ...REPLAY_MESSAGES }),
           body: html`<p class="hint">
               Os webhooks enviados às integrações da conta, do mais recente ao mais antigo. Uma entrega com falha
               esgotou as tentativas automáticas e espera um reenvio.
@@ -160,6 +170,7 @@ export const deliveriesPage: PanelPage = {
                   </div>`
                 : ""
             }
+            ${replaySection(req, { filters: kept, replays, integrations })}
             ${table({
               caption: "Fila de entregas",
               headers: ["Entrega", "Evento", "Status", "Tentativas", "Última resposta", "Criada em", "Endpoint"],

@@ -6,6 +6,7 @@ import { authPages, confirmPasswordPage } from "./auth.ts";
 import { conversationsPage } from "./conversations.ts";
 import { costsPage } from "./costs.ts";
 import { deliveriesPage } from "./deliveries.ts";
+import { deliveryReplaysPage } from "./deliveries-replay.ts";
 import { integrationsPage } from "./integrations.ts";
 import { numbersPage } from "./numbers.ts";
 import { overviewPage } from "./overview.ts";
@@ -20,6 +21,8 @@ export const PUBLIC_PAGES: readonly PanelPage[] = [authPages];
 export const SIGNED_IN_PAGES: readonly PanelPage[] = [
   overviewPage,
   integrationsPage,
+  // Before deliveriesPage: its /entregas/:id would take "exportar" and "reenvios" for an id.
+  deliveryReplaysPage,
   deliveriesPage,
   apiKeysPage,
   numbersPage,

@@ -43,3 +43,31 @@ export type {
   HealthWindow,
   LastError,
 } from "./endpoint-health.ts";
+export {
+  REPLAY_BATCH_SIZE,
+  REPLAY_MAX_DAYS,
+  REPLAY_STATUSES,
+  advanceDeliveryReplay,
+  checkDeliveryRange,
+  createDeliveryReplay,
+  getDeliveryReplay,
+  listDeliveryReplays,
+  replayLimitedMessage,
+  unfinishedReplays,
+} from "./replays.ts";
+export type {
+  AdvanceReplayDeps,
+  AdvanceReplayInput,
+  AdvanceReplayOutcome,
+  CreateReplayDeps,
+  CreateReplayInput,
+  CreateReplayOutcome,
+  DeliveryReplayView,
+  ReplayLimiter,
+  ReplayRefusal,
+  ReplayRetention,
+  ReplayState,
+  ReplayStatus,
+} from "./replays.ts";
+export { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "./export.ts";
+export type { ExportDeliveriesInput } from "./export.ts";

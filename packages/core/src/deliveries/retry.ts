@@ -8,7 +8,7 @@ import { recordAudit, type Actor } from "../audit/audit.ts";
  * The contract names a resend's audit action (spec 3.2, 4.7): `api.webhook.retry` from the public API, and
  * `webhook.retry` (the panel's) from the panel and the operator's CLI.
  */
-function retryAction(actor: Actor): string {
+export function retryAction(actor: Actor): string {
   return actor.origin === "api" ? "api.webhook.retry" : "webhook.retry";
 }
 import { ensureAttemptQueued, ensureAttemptsQueued } from "./queueing.ts";

@@ -10,6 +10,8 @@ import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
 import * as deliveries from "./deliveries.ts";
 import * as integrationsHealth from "./integrations.health.ts";
+import * as deliveriesExport from "./deliveries.export.ts";
+import * as deliveriesReplay from "./deliveries.replay.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
@@ -39,8 +41,11 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   validate,
   window,
   templates,
+  // Before deliveries: its /deliveries/:delivery_id would take "export" for an id.
+  deliveriesExport,
   deliveries,
   integrationsHealth,
+  deliveriesReplay,
   campaignsCreate,
   campaignsList,
   campaignsGet,

@@ -1,0 +1,78 @@
+import { once } from "node:events";
+import type { Router } from "express";
+import {
+  DELIVERY_RANGE_MAX_DAYS,
+  DeliveryExportQuery,
+  checkRange,
+  internalError,
+  parseRequest,
+  requestValidation,
+  tooManyRequests,
+  unauthorized,
+  type PublicOperation,
+} from "@gw/contracts";
+import { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "@gw/core";
+import type { ApiDeps } from "../../container.ts";
+import { apiActor, authOf } from "../../http/auth.ts";
+
+/**
+ * GET /public/v1/deliveries/export: the delivery log of a time range as a CSV file, streamed. Registered before
+ * deliveries.ts, whose /deliveries/:delivery_id would read "export" as an id.
+ */
+export function register(router: Router, deps: ApiDeps): void {
+  router.get("/deliveries/export", async (req, res) => {
+    const { accountId } = authOf(req);
+    const query = parseRequest(DeliveryExportQuery, "query", req.query);
+    checkRange("query", query);
+    const lines = await exportDeliveries(
+      { db: deps.db },
+      {
+        accountId,
+        actor: apiActor(req),
+        since: query.since,
+        until: query.until,
+        status: query.status,
+        event: query.event,
+        integrationId: query.integration_id,
+      },
+    );
+    res.status(200);
+    res.setHeader("Content-Type", "text/csv; charset=utf-8");
+    res.setHeader(
+      "Content-Disposition",
+      `attachment; filename="entregas-${query.since.toISOString().slice(0, 10)}.csv"`,
+    );
+    res.setHeader("Cache-Control", "no-store");
+    try {
+      for await (const chunk of lines) {
+        if (!res.write(chunk)) await once(res, "drain");
+      }
+      res.end();
+    } catch (error) {
+      // The status line is gone: cut the answer so the client never takes a partial file for the whole.
+      deps.logger.error("deliveries export failed half-way", { error });
+      res.destroy(error instanceof Error ? error : undefined);
+    }
+  });
+}
+
+export const operations: readonly PublicOperation[] = [
+  {
+    method: "get",
+    path: "/deliveries/export",
+    operationId: "exportDeliveries",
+    summary: "The delivery log of a time range as CSV",
+    description: `RFC 4180 CSV (UTF-8, CRLF, comma), streamed, one line per delivery created in [\`since\`, \`until\`) (at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. Cells a spreadsheet would run as a formula start with an apostrophe. Audited (\`api.deliveries.exported\`).`,
+    request: { query: DeliveryExportQuery },
+    responses: {
+      200: {
+        description: "The CSV file.",
+        content: { "text/csv": { schema: { type: "string" } } },
+      },
+      422: requestValidation("query; also `since` not before `until` or a range over 31 days (`value_error`)"),
+      401: unauthorized,
+      429: tooManyRequests(["api_rate_limited"]),
+      500: internalError,
+    },
+  },
+];
