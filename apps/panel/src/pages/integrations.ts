@@ -71,6 +71,8 @@ const integrationForm = z.object({
   url: z.string().trim().max(2048),
   // One checked box arrives as a string, several as an array, none as nothing.
   events: eventList.optional(),
+  // A checkbox: "1" when checked, absent otherwise.
+  em_ordem: z.literal("1").optional(),
 });
 
 const passwordForm = z.object({ password: z.string().min(1).max(1024) });
@@ -82,6 +84,8 @@ const listQuery = z.object({ estado: z.enum(["ativas", "pausadas"]).optional() }
 interface FormState {
   url: string;
   events: readonly string[];
+  /** Ordered delivery per message; absent: off. */
+  deliverInOrder?: boolean;
   error?: string;
 }
 
@@ -106,10 +110,17 @@ function integrationFields(state: FormState): SafeHtml {
             ${EVENT_LABELS[event]}</label
           >`,
       )}
-    </fieldset>`;
+    </fieldset>
+    <label
+      ><input type="checkbox" name="em_ordem" value="1" ${state.deliverInOrder === true ? "checked" : ""} /> Entregar em
+      ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um mesmo contato) chegam na ordem; o
+      seguinte espera o anterior ser entregue ou falhar de vez. Outras mensagens não esperam.</label
+    >`;
 }
 
-type ReadForm = { ok: true; url: string; events: WebhookEvent[] } | { ok: false; state: FormState & { error: string } };
+type ReadForm =
+  | { ok: true; url: string; events: WebhookEvent[]; deliverInOrder: boolean }
+  | { ok: false; state: FormState & { error: string } };
 
 /** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
 function readIntegrationForm(body: unknown): ReadForm {
@@ -119,9 +130,11 @@ function readIntegrationForm(body: unknown): ReadForm {
   const raw = parsed.data.events;
   const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const url = parsed.data.url;
-  if (url === "") return { ok: false, state: { url, events, error: "Informe a URL do endpoint." } };
-  if (events.length === 0) return { ok: false, state: { url, events, error: "Escolha ao menos um evento." } };
-  return { ok: true, url, events };
+  const deliverInOrder = parsed.data.em_ordem === "1";
+  if (url === "") return { ok: false, state: { url, events, deliverInOrder, error: "Informe a URL do endpoint." } };
+  if (events.length === 0)
+    return { ok: false, state: { url, events, deliverInOrder, error: "Escolha ao menos um evento." } };
+  return { ok: true, url, events, deliverInOrder };
 }
 
 function stateBadge(integration: IntegrationSummary): SafeHtml {
@@ -207,7 +220,11 @@ function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSumma
   const base = `/integracoes/${integration.id}`;
   const overlap = overlapUntil(integration);
   const overlapHours = deps.config.SECRET_ROTATION_OVERLAP_HOURS;
-  const form = options.form ?? { url: integration.url, events: integration.events };
+  const form = options.form ?? {
+    url: integration.url,
+    events: integration.events,
+    deliverInOrder: integration.deliver_in_order,
+  };
 
   const secretSection = html`<h2>Segredo de assinatura</h2>
     <p class="hint">
@@ -305,6 +322,8 @@ function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSumma
         <dd>${integration.events.join(", ")}</dd>
         <dt>Estado</dt>
         <dd>${stateBadge(integration)}</dd>
+        <dt>Entregar em ordem por mensagem</dt>
+        <dd>${integration.deliver_in_order ? "sim" : "não"}</dd>
         <dt>Cadastrada em</dt>
         <dd>${formatDateTime(integration.created_at)}</dd>
         <dt>Atualizada em</dt>
@@ -371,7 +390,13 @@ export const integrationsPage: PanelPage = {
       try {
         const saved = await setIntegration(
           { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
-          { accountId: user.accountId, url: form.url, events: form.events, actor: panelActor(req) },
+          {
+            accountId: user.accountId,
+            url: form.url,
+            events: form.events,
+            deliverInOrder: form.deliverInOrder,
+            actor: panelActor(req),
+          },
         );
         res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
       } catch (error) {
@@ -381,13 +406,18 @@ export const integrationsPage: PanelPage = {
           return void res
             .status(500)
             .type("html")
-            .send(await list(req, { url: form.url, events: form.events, error: UNREADABLE_SECRET_SAVE }));
+            .send(await list(req, {
+                url: form.url,
+                events: form.events,
+                deliverInOrder: form.deliverInOrder,
+                error: UNREADABLE_SECRET_SAVE,
+              }));
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         res
           .status(400)
           .type("html")
-          .send(await list(req, { url: form.url, events: form.events, error: error.message }));
+          .send(await list(req, { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder, error: error.message }));
       }
     });
 
@@ -412,6 +442,7 @@ export const integrationsPage: PanelPage = {
             integrationId: integration.id,
             url: form.url,
             events: form.events,
+            deliverInOrder: form.deliverInOrder,
             actor: panelActor(req),
           },
         );
@@ -419,13 +450,13 @@ export const integrationsPage: PanelPage = {
         if (error instanceof SecretUnreadableError) {
           logUnreadable(deps, error);
           return sendDetail(res, req, deps, integration, 500, {
-            form: { url: form.url, events: form.events },
+            form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder },
             notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
           });
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         return sendDetail(res, req, deps, integration, 400, {
-          form: { url: form.url, events: form.events },
+          form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder },
           notice: { kind: "error", text: error.message },
         });
       }

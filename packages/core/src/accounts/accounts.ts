@@ -6,6 +6,7 @@ import type { SecretBox } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
+import { releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
 
 /** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */
 export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
@@ -91,6 +92,11 @@ export interface IntegrationInput {
    * of another account, or no such id, is `not_found`.
    */
   integrationId?: string;
+  /**
+   * Ordered delivery per message (and per contact's inbound messages). Absent: a new integration delivers unordered,
+   * an existing one keeps its setting. Switching it off releases the deliveries it held (deliveries/ordering.ts).
+   */
+  deliverInOrder?: boolean;
   actor: Actor;
 }
 
@@ -100,6 +106,7 @@ interface IntegrationRow {
   url: string;
   events: string[];
   active: boolean;
+  deliverInOrder: boolean;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -113,6 +120,8 @@ function integrationSummary(row: IntegrationRow) {
     url: row.url,
     events: row.events,
     active: row.active,
+    /** The events of one message (and one contact's inbound messages) reach the endpoint in order. */
+    deliver_in_order: row.deliverInOrder,
     /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -217,19 +226,31 @@ export async function setIntegration(
       return await deps.db.$transaction(async (tx) => {
         const before = await tx.integration.findFirst({
           where: { id: integrationId, accountId: input.accountId },
-          select: { url: true },
+          select: { url: true, deliverInOrder: true },
         });
         if (!before) throw integrationNotFound();
         const row = await tx.integration.update({
           where: { id: integrationId },
-          data: { url: input.url, events, ...(input.active === undefined ? {} : { active: input.active }) },
+          data: {
+            url: input.url,
+            events,
+            ...(input.active === undefined ? {} : { active: input.active }),
+            ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+          },
         });
+        if (before.deliverInOrder && !row.deliverInOrder)
+          await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
         await recordAudit(tx, {
           accountId: input.accountId,
           actor: input.actor,
           action: auditAction(input.actor, "integration.updated"),
           target: `integration:${row.id}`,
-          details: { url: row.url, events: row.events, previous_url: before.url },
+          details: {
+            url: row.url,
+            events: row.events,
+            previous_url: before.url,
+            deliver_in_order: row.deliverInOrder,
+          },
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
       });
@@ -242,6 +263,10 @@ export async function setIntegration(
   // The id is drawn here: the sealed secret is bound to its row.
   const id = randomUUID();
   return deps.db.$transaction(async (tx) => {
+    const before = await tx.integration.findUnique({
+      where: { accountId_url: { accountId: input.accountId, url: input.url } },
+      select: { deliverInOrder: true },
+    });
     const row = await tx.integration.upsert({
       where: { accountId_url: { accountId: input.accountId, url: input.url } },
       create: {
@@ -251,15 +276,22 @@ export async function setIntegration(
         events,
         signingSecretEncrypted: sealIntegrationSecret(deps.secrets, id, "signing_secret", newSigningSecret()),
         active: input.active ?? true,
+        deliverInOrder: input.deliverInOrder ?? false,
       },
-      update: { events, active: input.active ?? true },
+      update: {
+        events,
+        active: input.active ?? true,
+        ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+      },
     });
+    if (before?.deliverInOrder === true && !row.deliverInOrder)
+      await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
     await recordAudit(tx, {
       accountId: input.accountId,
       actor: input.actor,
       action: auditAction(input.actor, "integration.saved"),
       target: `integration:${row.id}`,
-      details: { url: row.url, events: row.events },
+      details: { url: row.url, events: row.events, deliver_in_order: row.deliverInOrder },
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
   });
@@ -340,6 +372,7 @@ const SUMMARY_FIELDS = {
   events: true,
   active: true,
   previousSecretExpiresAt: true,
+  deliverInOrder: true,
   createdAt: true,
   updatedAt: true,
 } as const;

@@ -27,3 +27,9 @@ export { getDelivery, getDeliveryDetail, listDeliveries } from "./views.ts";
 export type { ListDeliveriesInput } from "./views.ts";
 export { retryDelivery, retryFailedDeliveries } from "./retry.ts";
 export type { RetriedDelivery, RetryDeliveryInput, RetryDeps, RetryFailedInput } from "./retry.ts";
+export {
+  contactOrderingKey,
+  DEFAULT_HOLD_RECHECK_MS,
+  messageOrderingKey,
+  releaseAllHeldDeliveries,
+} from "./ordering.ts";
