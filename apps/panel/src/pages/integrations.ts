@@ -389,7 +389,13 @@ export const integrationsPage: PanelPage = {
           .send(await list(req, form.state));
       try {
         const saved = await setIntegration(
-          { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
+          {
+            db: deps.db,
+            policy: deps.integrationPolicy,
+            secrets: deps.secrets,
+            queue: deps.queue,
+            logger: deps.logger,
+          },
           {
             accountId: user.accountId,
             url: form.url,
@@ -436,7 +442,13 @@ export const integrationsPage: PanelPage = {
         });
       try {
         await setIntegration(
-          { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
+          {
+            db: deps.db,
+            policy: deps.integrationPolicy,
+            secrets: deps.secrets,
+            queue: deps.queue,
+            logger: deps.logger,
+          },
           {
             accountId: user.accountId,
             integrationId: integration.id,

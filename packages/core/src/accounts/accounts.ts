@@ -2,11 +2,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from "@gw/contracts";
 import { Prisma, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
+import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
+import type { Logger } from "@gw/logger";
 import type { SecretBox } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
-import { releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
+import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
 
 /** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */
 export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
@@ -214,7 +216,14 @@ const integrationNotFound = () =>
  * drawn once, at creation, and stored sealed with `deps.secrets` (bound to the row); editing never changes it.
  */
 export async function setIntegration(
-  deps: { db: Db; policy: IntegrationPolicy; secrets: SecretBox },
+  deps: {
+    db: Db;
+    policy: IntegrationPolicy;
+    secrets: SecretBox;
+    /** Where deliveries released by switching ordering off are queued; absent (the CLI): the sweep queues them. */
+    queue?: WebhookQueue;
+    logger?: Logger;
+  },
   input: IntegrationInput,
 ) {
   checkIntegrationUrl(input.url, deps.policy);
@@ -223,7 +232,8 @@ export async function setIntegration(
   if (integrationId !== undefined) {
     if (!UUID.test(integrationId)) throw integrationNotFound();
     try {
-      return await deps.db.$transaction(async (tx) => {
+      let released: AttemptToQueue[] = [];
+      const saved = await deps.db.$transaction(async (tx) => {
         const before = await tx.integration.findFirst({
           where: { id: integrationId, accountId: input.accountId },
           select: { url: true, deliverInOrder: true },
@@ -239,7 +249,7 @@ export async function setIntegration(
           },
         });
         if (before.deliverInOrder && !row.deliverInOrder)
-          await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
+          released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
         await recordAudit(tx, {
           accountId: input.accountId,
           actor: input.actor,
@@ -254,6 +264,8 @@ export async function setIntegration(
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
       });
+      await queueReleasedDeliveries(deps, released);
+      return saved;
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
         throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
@@ -262,7 +274,8 @@ export async function setIntegration(
   }
   // The id is drawn here: the sealed secret is bound to its row.
   const id = randomUUID();
-  return deps.db.$transaction(async (tx) => {
+  let released: AttemptToQueue[] = [];
+  const saved = await deps.db.$transaction(async (tx) => {
     const before = await tx.integration.findUnique({
       where: { accountId_url: { accountId: input.accountId, url: input.url } },
       select: { deliverInOrder: true },
@@ -285,7 +298,7 @@ export async function setIntegration(
       },
     });
     if (before?.deliverInOrder === true && !row.deliverInOrder)
-      await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
+      released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
     await recordAudit(tx, {
       accountId: input.accountId,
       actor: input.actor,
@@ -295,6 +308,8 @@ export async function setIntegration(
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
   });
+  await queueReleasedDeliveries(deps, released);
+  return saved;
 }
 
 interface LockedSecrets {

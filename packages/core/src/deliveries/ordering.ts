@@ -1,5 +1,7 @@
 import type { DbTx, Sql } from "@gw/db";
+import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
+import { ensureAttemptsQueued } from "./queueing.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
 
 /**
@@ -146,13 +148,39 @@ export async function releaseAndQueueNext(
   return released;
 }
 
+/** Held deliveries queued at once when ordering is switched off; the rest are queued by the sweep (due now). */
+const QUEUED_ON_SWITCH_OFF = 1_000;
+
 /**
- * Ordering switched off (inside the integration's update): every held delivery of the integration is due now; the
- * sweep queues them (they are overdue). Returns how many.
+ * Ordering switched off (inside the integration's update): every held delivery of the integration is due now.
+ * Returns the first ones to queue after commit (`queueReleasedDeliveries`); the sweep queues any others.
  */
-export async function releaseAllHeldDeliveries(tx: DbTx, input: { integrationId: string; now: Date }): Promise<number> {
-  return tx.$executeRaw`
+export async function releaseAllHeldDeliveries(
+  tx: DbTx,
+  input: { integrationId: string; now: Date },
+): Promise<AttemptToQueue[]> {
+  const rows = await tx.$queryRaw<{ id: string; attempt_count: number }[]>`
     UPDATE deliveries SET held_since = NULL, next_attempt_at = ${input.now}, updated_at = ${input.now}
     WHERE integration_id = ${input.integrationId}::uuid AND ordering_key IS NOT NULL
-      AND status IN ('pending', 'delivering') AND held_since IS NOT NULL`;
+      AND status IN ('pending', 'delivering') AND held_since IS NOT NULL
+    RETURNING id::text, attempt_count`;
+  return rows
+    .slice(0, QUEUED_ON_SWITCH_OFF)
+    .map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, integrationId: input.integrationId }));
+}
+
+/** After the commit that released them: their jobs now. A failure is logged; they are due, so the sweep queues them. */
+export async function queueReleasedDeliveries(
+  deps: { queue?: WebhookQueue | undefined; logger?: Logger | undefined },
+  released: readonly AttemptToQueue[],
+): Promise<void> {
+  if (!deps.queue || released.length === 0) return;
+  try {
+    await ensureAttemptsQueued(deps.queue, released);
+  } catch (error) {
+    deps.logger?.warn("released deliveries not queued; the sweep will queue them", {
+      count: released.length,
+      error: (error as Error).message,
+    });
+  }
 }
