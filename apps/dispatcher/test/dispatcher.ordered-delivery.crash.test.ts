@@ -39,6 +39,8 @@ beforeAll(async () => {
       DISPATCHER_STALLED_INTERVAL_MS: "1000",
       RECONCILE_INTERVAL_MS: "1000",
       RECONCILE_GRACE_MS: "1000",
+      // Long waits: a held delivery's budget runs from its creation, and a dispatcher's start can take seconds here.
+      WEBHOOK_RETRY_SCHEDULE_MS: "60000,60000,60000,60000,60000,60000",
     },
   );
   redis = createRedis(env.redisUrl);
@@ -103,6 +105,7 @@ describe("ordered delivery across a killed dispatcher", () => {
       },
       { what: "as duas entregas concluídas pelo segundo dispatcher", timeoutMs: 40_000 },
     );
+
     // The head (its held-open request, then its re-run) strictly before the held one; nothing held is left.
     expect(acceptedIds()).toEqual([String(head.id), String(head.id), String(next.id)]);
     expect((await db.delivery.findUniqueOrThrow({ where: { id: next.id } })).heldSince).toBeNull();
@@ -124,6 +127,7 @@ describe("ordered delivery across a killed dispatcher", () => {
 
     const dispatcher = spawnDispatcher(settings);
     children.push(dispatcher);
+    await dispatcher.waitForLine("dispatcher started", 40_000);
     const row = await eventually(
       async () => {
         const current = await db.delivery.findUniqueOrThrow({ where: { id: next.id } });

@@ -61,7 +61,7 @@ WITH expired AS (
   LIMIT $2
   FOR UPDATE SKIP LOCKED
 )
-UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL,
+UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL, held_since = NULL,
   last_status_code = CASE WHEN d.attempt_count > d.budget_start THEN d.last_status_code END,
   last_error = CASE WHEN d.attempt_count > d.budget_start THEN d.last_error END,
   last_error_kind = CASE WHEN d.attempt_count > d.budget_start THEN d.last_error_kind ELSE '${EXPIRED_ERROR_KIND}' END,
