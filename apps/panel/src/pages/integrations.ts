@@ -412,18 +412,27 @@ export const integrationsPage: PanelPage = {
           return void res
             .status(500)
             .type("html")
-            .send(await list(req, {
+            .send(
+              await list(req, {
                 url: form.url,
                 events: form.events,
                 deliverInOrder: form.deliverInOrder,
                 error: UNREADABLE_SECRET_SAVE,
-              }));
+              }),
+            );
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         res
           .status(400)
           .type("html")
-          .send(await list(req, { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder, error: error.message }));
+          .send(
+            await list(req, {
+              url: form.url,
+              events: form.events,
+              deliverInOrder: form.deliverInOrder,
+              error: error.message,
+            }),
+          );
       }
     });
 
