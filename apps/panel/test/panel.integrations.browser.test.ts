@@ -200,12 +200,12 @@ describe("panel Integrações in Chromium", () => {
   it("switches ordered delivery per message on from the edit form (off by default), and new events carry their key", async () => {
     const integrationId = integrationPath.split("/").at(-1)!;
     await admin.goto(integrationPath);
-    const option = admin.getByLabel(/Entregar em ordem por mensagem/);
+    const option = admin.getByLabel(/Entregar em\s+ordem por mensagem/);
     expect(await option.isChecked()).toBe(false);
     await option.check();
     await admin.getByRole("button", { name: "Salvar alterações" }).click();
     await admin.waitForURL(/\?ok=salva$/);
-    expect(await admin.getByLabel(/Entregar em ordem por mensagem/).isChecked()).toBe(true);
+    expect(await admin.getByLabel(/Entregar em\s+ordem por mensagem/).isChecked()).toBe(true);
     expect(await textOf(admin.locator("dt:has-text('Entregar em ordem por mensagem') + dd"))).toBe("sim");
     expect(await stack.db.integration.findUniqueOrThrow({ where: { id: integrationId } })).toMatchObject({
       deliverInOrder: true,
@@ -219,7 +219,7 @@ describe("panel Integrações in Chromium", () => {
     // A contact's inbound messages are ordered by the contact's key.
     expect(delivery.orderingKey).toMatch(/^c:/);
 
-    await admin.getByLabel(/Entregar em ordem por mensagem/).uncheck();
+    await admin.getByLabel(/Entregar em\s+ordem por mensagem/).uncheck();
     await admin.getByRole("button", { name: "Salvar alterações" }).click();
     await admin.waitForURL(/\?ok=salva$/);
     expect(await textOf(admin.locator("dt:has-text('Entregar em ordem por mensagem') + dd"))).toBe("não");
