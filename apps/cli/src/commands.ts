@@ -143,9 +143,19 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     const events = parseEvents(inv);
     // The operator's own mistakes first; the key ring only matters for a command that could run.
     checkIntegrationUrl(url, policy);
+    if (inv.flags.has("ordered") && inv.flags.has("unordered"))
+      throw new UsageError("Use --ordered ou --unordered, não os dois.", inv.command);
+    const deliverInOrder = inv.flags.has("ordered") ? true : inv.flags.has("unordered") ? false : undefined;
     return setIntegration(
       { db: deps.db, policy, secrets: secretsFor(inv, deps) },
-      { actor: deps.actor, accountId: value(inv, "account"), url, events, active: !inv.flags.has("inactive") },
+      {
+        actor: deps.actor,
+        accountId: value(inv, "account"),
+        url,
+        events,
+        active: !inv.flags.has("inactive"),
+        ...(deliverInOrder === undefined ? {} : { deliverInOrder }),
+      },
     );
   },
   "integration rotate-secret": async (inv, deps) => {

@@ -121,12 +121,17 @@ export const COMMANDS = {
         help: "eventos separados por vírgula: message.status, message.received, account.update (avisos da Meta sobre a conta e os números; só quem o escolhe recebe)",
       },
       inactive: { help: "salva a integração desativada" },
+      ordered: {
+        help: "entrega em ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um contato) chegam na ordem, o seguinte espera o anterior ser entregue ou falhar",
+      },
+      unordered: { help: "desliga a entrega em ordem (as entregas seguradas saem em seguida)" },
     },
     notes: [
       "Mostra o signing_secret da integração: o integrador o usa para verificar o cabeçalho X-PT-Signature.",
       "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo.",
       "A URL deve ser https:// de um endereço público; com WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (só em",
       "desenvolvimento) também vale http:// e endereços locais ou privados.",
+      "Sem --ordered nem --unordered, a entrega em ordem fica como está (desligada numa integração nova).",
     ],
     examples: [
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received`,

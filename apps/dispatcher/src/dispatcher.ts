@@ -178,6 +178,12 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
           payload.integrationId === undefined ? { ...payload, integrationId: result.integrationId } : undefined,
         );
       }
+      if (result.outcome === "held") {
+        // Ordered delivery: the job ends; the row waits in PostgreSQL until the earlier delivery settles and
+        // releases it (or its re-check time, for the sweep).
+        metrics.held.inc();
+        return result.outcome;
+      }
       if (result.outcome === "skipped") {
         metrics.skipped.inc({ reason: result.reason });
       } else if (result.outcome === "integration_inactive") {

@@ -93,6 +93,11 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
       labelNames: ["table"] as const,
       registers: [registry],
     }),
+    held: new Counter({
+      name: "gw_webhook_deliveries_held_total",
+      help: "Tentativas seguradas pela entrega em ordem: uma entrega anterior da mesma mensagem (ou contato) ainda não terminou",
+      registers: [registry],
+    }),
   };
 }
 

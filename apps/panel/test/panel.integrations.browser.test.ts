@@ -197,6 +197,34 @@ describe("panel Integrações in Chromium", () => {
     );
   });
 
+  it("switches ordered delivery per message on from the edit form (off by default), and new events carry their key", async () => {
+    const integrationId = integrationPath.split("/").at(-1)!;
+    await admin.goto(integrationPath);
+    const option = admin.getByLabel(/Entregar em\s+ordem por mensagem/);
+    expect(await option.isChecked()).toBe(false);
+    await option.check();
+    await admin.getByRole("button", { name: "Salvar alterações" }).click();
+    await admin.waitForURL(/\?ok=salva$/);
+    expect(await admin.getByLabel(/Entregar em\s+ordem por mensagem/).isChecked()).toBe(true);
+    expect(await textOf(admin.locator("dt:has-text('Entregar em ordem por mensagem') + dd"))).toBe("sim");
+    expect(await stack.db.integration.findUniqueOrThrow({ where: { id: integrationId } })).toMatchObject({
+      deliverInOrder: true,
+    });
+
+    await contactWrites("Em ordem, por favor");
+    await arrival("Em ordem, por favor");
+    const delivery = await stack.db.delivery.findFirstOrThrow({
+      where: { integrationId, body: { contains: "Em ordem, por favor" } },
+    });
+    // A contact's inbound messages are ordered by the contact's key.
+    expect(delivery.orderingKey).toMatch(/^c:/);
+
+    await admin.getByLabel(/Entregar em\s+ordem por mensagem/).uncheck();
+    await admin.getByRole("button", { name: "Salvar alterações" }).click();
+    await admin.waitForURL(/\?ok=salva$/);
+    expect(await textOf(admin.locator("dt:has-text('Entregar em ordem por mensagem') + dd"))).toBe("não");
+  });
+
   it("lets a viewer read but not reveal, rotate or pause, even with a forged POST carrying a valid token", async () => {
     const viewer = await signIn(stack, tenant.users.viewer.email);
     await viewer.goto("/integracoes");

@@ -39,6 +39,12 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "retention: only the attempts whose integrator answer is still to be cleared, so each batch reads just those",
     },
     {
+      key: "index deliveries_unsettled_ordering_key_idx",
+      description:
+        "btree ON deliveries (integration_id, ordering_key, id) WHERE ((ordering_key IS NOT NULL) AND (status = ANY (ARRAY['pending'::text, 'delivering'::text])))",
+      why: "ordered delivery: the earliest unsettled delivery of an integration's ordering key, read by the gate and the release; only unsettled rows of ordered integrations",
+    },
+    {
       key: "constraint integrations.integrations_signing_secret_one_form",
       description: "CHECK ((signing_secret IS NULL) <> (signing_secret_encrypted IS NULL))",
       why: "the current signing secret in exactly one form, sealed or (a row stored before encryption) clear: a pod of the previous release cannot write a clear secret into a sealed row",

@@ -77,6 +77,8 @@ const integrationForm = z.object({
   url: z.string().trim().max(2048),
   // One checked box arrives as a string, several as an array, none as nothing.
   events: eventList.optional(),
+  // A checkbox: "1" when checked, absent otherwise.
+  em_ordem: z.literal("1").optional(),
 });
 
 const passwordForm = z.object({ password: z.string().min(1).max(1024) });
@@ -88,6 +90,8 @@ const listQuery = z.object({ estado: z.enum(["ativas", "pausadas"]).optional() }
 interface FormState {
   url: string;
   events: readonly string[];
+  /** Ordered delivery per message; absent: off. */
+  deliverInOrder?: boolean;
   error?: string;
 }
 
@@ -112,10 +116,17 @@ function integrationFields(state: FormState): SafeHtml {
             ${EVENT_LABELS[event]}</label
           >`,
       )}
-    </fieldset>`;
+    </fieldset>
+    <label
+      ><input type="checkbox" name="em_ordem" value="1" ${state.deliverInOrder === true ? "checked" : ""} /> Entregar em
+      ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um mesmo contato) chegam na ordem; o
+      seguinte espera o anterior ser entregue ou falhar de vez. Outras mensagens não esperam.</label
+    >`;
 }
 
-type ReadForm = { ok: true; url: string; events: WebhookEvent[] } | { ok: false; state: FormState & { error: string } };
+type ReadForm =
+  | { ok: true; url: string; events: WebhookEvent[]; deliverInOrder: boolean }
+  | { ok: false; state: FormState & { error: string } };
 
 /** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
 function readIntegrationForm(body: unknown): ReadForm {
@@ -125,9 +136,11 @@ function readIntegrationForm(body: unknown): ReadForm {
   const raw = parsed.data.events;
   const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const url = parsed.data.url;
-  if (url === "") return { ok: false, state: { url, events, error: "Informe a URL do endpoint." } };
-  if (events.length === 0) return { ok: false, state: { url, events, error: "Escolha ao menos um evento." } };
-  return { ok: true, url, events };
+  const deliverInOrder = parsed.data.em_ordem === "1";
+  if (url === "") return { ok: false, state: { url, events, deliverInOrder, error: "Informe a URL do endpoint." } };
+  if (events.length === 0)
+    return { ok: false, state: { url, events, deliverInOrder, error: "Escolha ao menos um evento." } };
+  return { ok: true, url, events, deliverInOrder };
 }
 
 function stateBadge(integration: IntegrationSummary): SafeHtml {
@@ -275,7 +288,11 @@ function detailPage(
   const base = `/integracoes/${integration.id}`;
   const overlap = overlapUntil(integration);
   const overlapHours = deps.config.SECRET_ROTATION_OVERLAP_HOURS;
-  const form = options.form ?? { url: integration.url, events: integration.events };
+  const form = options.form ?? {
+    url: integration.url,
+    events: integration.events,
+    deliverInOrder: integration.deliver_in_order,
+  };
 
   const secretSection = html`<h2>Segredo de assinatura</h2>
     <p class="hint">
@@ -373,6 +390,8 @@ function detailPage(
         <dd>${integration.events.join(", ")}</dd>
         <dt>Estado</dt>
         <dd>${stateBadge(integration)}</dd>
+        <dt>Entregar em ordem por mensagem</dt>
+        <dd>${integration.deliver_in_order ? "sim" : "não"}</dd>
         <dt>Cadastrada em</dt>
         <dd>${formatDateTime(integration.created_at)}</dd>
         <dt>Atualizada em</dt>
@@ -444,8 +463,20 @@ export const integrationsPage: PanelPage = {
           .send(await list(req, form.state));
       try {
         const saved = await setIntegration(
-          { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
-          { accountId: user.accountId, url: form.url, events: form.events, actor: panelActor(req) },
+          {
+            db: deps.db,
+            policy: deps.integrationPolicy,
+            secrets: deps.secrets,
+            queue: deps.queue,
+            logger: deps.logger,
+          },
+          {
+            accountId: user.accountId,
+            url: form.url,
+            events: form.events,
+            deliverInOrder: form.deliverInOrder,
+            actor: panelActor(req),
+          },
         );
         res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
       } catch (error) {
@@ -455,13 +486,27 @@ export const integrationsPage: PanelPage = {
           return void res
             .status(500)
             .type("html")
-            .send(await list(req, { url: form.url, events: form.events, error: UNREADABLE_SECRET_SAVE }));
+            .send(
+              await list(req, {
+                url: form.url,
+                events: form.events,
+                deliverInOrder: form.deliverInOrder,
+                error: UNREADABLE_SECRET_SAVE,
+              }),
+            );
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         res
           .status(400)
           .type("html")
-          .send(await list(req, { url: form.url, events: form.events, error: error.message }));
+          .send(
+            await list(req, {
+              url: form.url,
+              events: form.events,
+              deliverInOrder: form.deliverInOrder,
+              error: error.message,
+            }),
+          );
       }
     });
 
@@ -481,12 +526,19 @@ export const integrationsPage: PanelPage = {
         });
       try {
         await setIntegration(
-          { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
+          {
+            db: deps.db,
+            policy: deps.integrationPolicy,
+            secrets: deps.secrets,
+            queue: deps.queue,
+            logger: deps.logger,
+          },
           {
             accountId: user.accountId,
             integrationId: integration.id,
             url: form.url,
             events: form.events,
+            deliverInOrder: form.deliverInOrder,
             actor: panelActor(req),
           },
         );
@@ -494,13 +546,13 @@ export const integrationsPage: PanelPage = {
         if (error instanceof SecretUnreadableError) {
           logUnreadable(deps, error);
           return sendDetail(res, req, deps, integration, 500, {
-            form: { url: form.url, events: form.events },
+            form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder },
             notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
           });
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         return sendDetail(res, req, deps, integration, 400, {
-          form: { url: form.url, events: form.events },
+          form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder },
           notice: { kind: "error", text: error.message },
         });
       }

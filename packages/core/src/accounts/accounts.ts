@@ -2,10 +2,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from "@gw/contracts";
 import { Prisma, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
+import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
+import type { Logger } from "@gw/logger";
 import type { SecretBox } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
+import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
 
 /** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */
 export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
@@ -91,6 +94,11 @@ export interface IntegrationInput {
    * of another account, or no such id, is `not_found`.
    */
   integrationId?: string;
+  /**
+   * Ordered delivery per message (and per contact's inbound messages). Absent: a new integration delivers unordered,
+   * an existing one keeps its setting. Switching it off releases the deliveries it held (deliveries/ordering.ts).
+   */
+  deliverInOrder?: boolean;
   actor: Actor;
 }
 
@@ -102,6 +110,7 @@ interface IntegrationRow {
   active: boolean;
   disabledAt: Date | null;
   disabledReason: string | null;
+  deliverInOrder: boolean;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -118,6 +127,8 @@ function integrationSummary(row: IntegrationRow) {
     /** Set when endpoint health disabled it (deliveries/endpoint-health.ts): its deliveries wait for a re-enable. */
     disabled_at: row.disabledAt?.toISOString() ?? null,
     disabled_reason: row.disabledReason,
+    /** The events of one message (and one contact's inbound messages) reach the endpoint in order. */
+    deliver_in_order: row.deliverInOrder,
     /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -210,7 +221,14 @@ const integrationNotFound = () =>
  * drawn once, at creation, and stored sealed with `deps.secrets` (bound to the row); editing never changes it.
  */
 export async function setIntegration(
-  deps: { db: Db; policy: IntegrationPolicy; secrets: SecretBox },
+  deps: {
+    db: Db;
+    policy: IntegrationPolicy;
+    secrets: SecretBox;
+    /** Where deliveries released by switching ordering off are queued; absent (the CLI): the sweep queues them. */
+    queue?: WebhookQueue;
+    logger?: Logger;
+  },
   input: IntegrationInput,
 ) {
   checkIntegrationUrl(input.url, deps.policy);
@@ -219,25 +237,40 @@ export async function setIntegration(
   if (integrationId !== undefined) {
     if (!UUID.test(integrationId)) throw integrationNotFound();
     try {
-      return await deps.db.$transaction(async (tx) => {
+      let released: AttemptToQueue[] = [];
+      const saved = await deps.db.$transaction(async (tx) => {
         const before = await tx.integration.findFirst({
           where: { id: integrationId, accountId: input.accountId },
-          select: { url: true },
+          select: { url: true, deliverInOrder: true },
         });
         if (!before) throw integrationNotFound();
         const row = await tx.integration.update({
           where: { id: integrationId },
-          data: { url: input.url, events, ...(input.active === undefined ? {} : { active: input.active }) },
+          data: {
+            url: input.url,
+            events,
+            ...(input.active === undefined ? {} : { active: input.active }),
+            ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+          },
         });
+        if (before.deliverInOrder && !row.deliverInOrder)
+          released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
         await recordAudit(tx, {
           accountId: input.accountId,
           actor: input.actor,
           action: auditAction(input.actor, "integration.updated"),
           target: `integration:${row.id}`,
-          details: { url: row.url, events: row.events, previous_url: before.url },
+          details: {
+            url: row.url,
+            events: row.events,
+            previous_url: before.url,
+            deliver_in_order: row.deliverInOrder,
+          },
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
       });
+      await queueReleasedDeliveries(deps, released);
+      return saved;
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
         throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
@@ -246,7 +279,12 @@ export async function setIntegration(
   }
   // The id is drawn here: the sealed secret is bound to its row.
   const id = randomUUID();
-  return deps.db.$transaction(async (tx) => {
+  let released: AttemptToQueue[] = [];
+  const saved = await deps.db.$transaction(async (tx) => {
+    const before = await tx.integration.findUnique({
+      where: { accountId_url: { accountId: input.accountId, url: input.url } },
+      select: { deliverInOrder: true },
+    });
     const row = await tx.integration.upsert({
       where: { accountId_url: { accountId: input.accountId, url: input.url } },
       create: {
@@ -256,18 +294,27 @@ export async function setIntegration(
         events,
         signingSecretEncrypted: sealIntegrationSecret(deps.secrets, id, "signing_secret", newSigningSecret()),
         active: input.active ?? true,
+        deliverInOrder: input.deliverInOrder ?? false,
       },
-      update: { events, active: input.active ?? true },
+      update: {
+        events,
+        active: input.active ?? true,
+        ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+      },
     });
+    if (before?.deliverInOrder === true && !row.deliverInOrder)
+      released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
     await recordAudit(tx, {
       accountId: input.accountId,
       actor: input.actor,
       action: auditAction(input.actor, "integration.saved"),
       target: `integration:${row.id}`,
-      details: { url: row.url, events: row.events },
+      details: { url: row.url, events: row.events, deliver_in_order: row.deliverInOrder },
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
   });
+  await queueReleasedDeliveries(deps, released);
+  return saved;
 }
 
 interface LockedSecrets {
@@ -347,6 +394,7 @@ const SUMMARY_FIELDS = {
   disabledAt: true,
   disabledReason: true,
   previousSecretExpiresAt: true,
+  deliverInOrder: true,
   createdAt: true,
   updatedAt: true,
 } as const;

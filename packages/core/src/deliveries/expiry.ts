@@ -1,6 +1,8 @@
 import type { Db } from "@gw/db";
 import { deliverWebhookJob, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
+import { releaseAndQueueNext } from "./ordering.ts";
+import { ensureAttemptQueued } from "./queueing.ts";
 import type { DeliveryErrorKind } from "./sender.ts";
 
 /**
@@ -44,6 +46,7 @@ interface ExpiredRow {
   integration_id: string;
   event: string;
   attempt_count: number;
+  ordering_key: string | null;
 }
 
 // Rows locked by someone else (a worker claiming them, another pod's expiry) are skipped, never waited for; the
@@ -58,14 +61,14 @@ WITH expired AS (
   LIMIT $2
   FOR UPDATE SKIP LOCKED
 )
-UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL,
+UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL, held_since = NULL,
   last_status_code = CASE WHEN d.attempt_count > d.budget_start THEN d.last_status_code END,
   last_error = CASE WHEN d.attempt_count > d.budget_start THEN d.last_error END,
   last_error_kind = CASE WHEN d.attempt_count > d.budget_start THEN d.last_error_kind ELSE '${EXPIRED_ERROR_KIND}' END,
   updated_at = $3
 FROM expired
 WHERE d.id = expired.id AND d.status = 'pending'
-RETURNING d.id::text, d.integration_id::text AS integration_id, d.event, d.attempt_count`;
+RETURNING d.id::text, d.integration_id::text AS integration_id, d.event, d.attempt_count, d.ordering_key`;
 
 /** Integration ids named in one log line at most. */
 const LOGGED_INTEGRATIONS = 20;
@@ -99,6 +102,7 @@ export async function failExpiredDeliveries(deps: ExpiryDeps, options: ExpiryOpt
       integrations: [...new Set(rows.map((row) => row.integration_id))].slice(0, LOGGED_INTEGRATIONS),
     });
     await removeJobs(deps, rows);
+    await releaseNextOfExpired(deps, rows, now);
     if (rows.length < limit) return result;
   }
   result.more = true;
@@ -116,4 +120,29 @@ async function removeJobs(deps: ExpiryDeps, rows: readonly ExpiredRow[]): Promis
       error: (error as Error).message,
     });
   }
+}
+
+/**
+ * Ordered delivery: a dead-lettered head lets the next delivery of its key go (a held one is released and queued;
+ * one past its own deadline too is failed by the next batch).
+ */
+async function releaseNextOfExpired(deps: ExpiryDeps, rows: readonly ExpiredRow[], now: Date): Promise<void> {
+  const keys = rows.flatMap((row) =>
+    row.ordering_key === null ? [] : [{ integrationId: row.integration_id, orderingKey: row.ordering_key }],
+  );
+  if (keys.length === 0) return;
+  const scheduler = {
+    async schedule(deliveryId: string, attempt: number, _at: Date, integrationId?: string) {
+      try {
+        await ensureAttemptQueued(deps.queue, deliveryId, attempt, 0, integrationId);
+      } catch (error) {
+        // Released and due now: the sweep queues it.
+        deps.logger.warn("released delivery not queued; the sweep will queue it", {
+          deliveryId,
+          error: (error as Error).message,
+        });
+      }
+    },
+  };
+  await releaseAndQueueNext({ sql: deps.db.sql, scheduler, logger: deps.logger }, keys, now);
 }

@@ -71,3 +71,9 @@ export type {
 } from "./replays.ts";
 export { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "./export.ts";
 export type { ExportDeliveriesInput } from "./export.ts";
+export {
+  contactOrderingKey,
+  DEFAULT_HOLD_RECHECK_MS,
+  messageOrderingKey,
+  releaseAllHeldDeliveries,
+} from "./ordering.ts";

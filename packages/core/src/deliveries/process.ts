@@ -3,6 +3,7 @@ import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { signWebhook, type SecretBox } from "@gw/signer";
 import { integrationSigningSecrets } from "../accounts/integration-secrets.ts";
+import { DEFAULT_HOLD_RECHECK_MS, holdBehindEarlier, releaseAndQueueNext } from "./ordering.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
 import { PARKED_BUDGET_START } from "./endpoint-health.ts";
 import { nextDelayMs } from "./schedule.ts";
@@ -17,6 +18,8 @@ export interface DeliverySettings {
   /** Uniform variation of each wait, 0.2 = ±20 %. */
   jitter: number;
   userAgent: string;
+  /** Ordered delivery: a held delivery looks again this long after its head's next attempt (ordering.ts). */
+  holdRecheckMs?: number;
 }
 
 /** Why an attempt was put off without being made (no HTTP request, no attempt spent). */
@@ -71,6 +74,11 @@ export type AttemptOutcome =
    * again at `retryAt`; the row is left (or put back) as it was: pending, same attempt_count.
    */
   | { outcome: "deferred"; attempt: number; integrationId: string; reason: DeferReason; retryAt: Date }
+  /**
+   * Ordered delivery: an earlier delivery of the same ordering key is unsettled. Nothing sent, nothing spent; the
+   * row waits `pending` (held) until that one settles and releases it (or until `recheckAt`).
+   */
+  | { outcome: "held"; attempt: number; integrationId: string; headId: string; recheckAt: Date }
   /** Nothing done: the row no longer wants this attempt (duplicate, stale or already performed job). */
   | { outcome: "skipped"; attempt: number; reason: "not_found" | "stale" | "raced" | "integration_disabled" };
 
@@ -90,6 +98,8 @@ interface ClaimedRow {
   active: boolean;
   /** Disabled by endpoint health (deliveries/endpoint-health.ts): the delivery waits for the re-enable. */
   disabled: boolean;
+  /** Set only when the integration delivers in order and the delivery has a key (ordering.ts). */
+  ordering_key: string | null;
 }
 
 // Load and claim in one statement: the row must still want this attempt (pending, or delivering left by a
@@ -104,7 +114,8 @@ RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.sign
     AS previous_signing_secret_encrypted,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_signing_secret END AS previous_signing_secret,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_secret_expires_at END AS previous_secret_expires_at,
-  i.active, i.disabled_at IS NOT NULL AS disabled`;
+  i.active, i.disabled_at IS NOT NULL AS disabled,
+  CASE WHEN i.deliver_in_order THEN d.ordering_key END AS ordering_key`;
 
 // The result and its attempt row in one statement (one round trip, one commit). The update is conditional: if
 // another worker re-ran this attempt and committed first, nothing is written and its record stands.
@@ -218,6 +229,7 @@ async function attemptDelivery(
     });
     if (rowCount === 0) return { outcome: "skipped", attempt, reason: "raced" };
     logger.info("integration inactive; delivery failed without an attempt", log);
+    await releaseNext(deps, delivery, now());
     return { outcome: "integration_inactive", attempt, event: delivery.event, integrationId: delivery.integration_id };
   }
 
@@ -232,6 +244,22 @@ async function attemptDelivery(
       await db.sql.query({ name: "release-delivery-claim", text: RELEASE_CLAIM, values: [deliveryId, attempt, now()] });
     logger.debug("integration disabled; delivery waits for its re-enable", { ...log, parked: rowCount === 1 });
     return { outcome: "skipped", attempt, reason: rowCount === 1 ? "integration_disabled" : "raced" };
+  }
+
+  if (delivery.ordering_key !== null) {
+    // Ordered delivery: an earlier delivery of the same message (or contact) still unsettled holds this one.
+    const held = await holdBehindEarlier(db.sql, {
+      deliveryId,
+      integrationId: delivery.integration_id,
+      orderingKey: delivery.ordering_key,
+      attempt,
+      now: now(),
+      recheckMs: deps.settings.holdRecheckMs ?? DEFAULT_HOLD_RECHECK_MS,
+    });
+    if (held) {
+      logger.debug("delivery held behind an earlier one of its ordering key", { ...log, headId: held.headId });
+      return { outcome: "held", attempt, integrationId: delivery.integration_id, ...held };
+    }
   }
 
   if (deps.gate && slot.held === null) {
@@ -344,6 +372,7 @@ async function attemptDelivery(
   } else {
     logger.debug("webhook delivered", fields);
   }
+  if (outcome !== "retry_scheduled") await releaseNext(deps, delivery, finishedAt);
   return {
     outcome,
     attempt,
@@ -354,4 +383,14 @@ async function attemptDelivery(
     durationMs: result.durationMs,
     nextAttemptAt,
   };
+}
+
+/** Ordered delivery: once this delivery settled, the next of its key (when held) is due and queued now. */
+async function releaseNext(deps: ProcessDeliveryDeps, delivery: ClaimedRow, now: Date): Promise<void> {
+  if (delivery.ordering_key === null) return;
+  await releaseAndQueueNext(
+    { sql: deps.db.sql, scheduler: deps.scheduler, logger: deps.logger },
+    [{ integrationId: delivery.integration_id, orderingKey: delivery.ordering_key }],
+    now,
+  );
 }

@@ -2,6 +2,7 @@ import { MESSAGE_RECEIVED_TYPES } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import type { InboundMessage } from "@gw/meta";
 import { WINDOW_MS } from "../windows/windows.ts";
+import { contactOrderingKey } from "../deliveries/ordering.ts";
 import { type PendingDelivery } from "./outbox.ts";
 
 /** The 11 values of spec 6.3 (the contract's list); every other Meta type (reaction, order, system, ...) is `unsupported`. */
@@ -127,6 +128,7 @@ export async function applyInbound(
     accountId: input.accountId,
     integrationId: row.integration_id,
     event: "message.received",
+    orderingKey: contactOrderingKey(input.contactKey),
     data,
   }));
 }

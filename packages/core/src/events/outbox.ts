@@ -16,6 +16,11 @@ export interface PendingDelivery {
   integrationId: string;
   event: WebhookEvent;
   data: object;
+  /**
+   * What this event is ordered with when its integration delivers in order (deliveries/ordering.ts): the message
+   * for `message.status`, the contact for `message.received`; absent for account-level events.
+   */
+  orderingKey?: string;
 }
 
 /** The webhook envelope of spec 2.7; `occurred_at` is when the event entered the queue. */
@@ -59,9 +64,13 @@ export async function insertDeliveries(
   if (deliveries.length === 0) return [];
   await sql.query({
     name: "insert-deliveries",
-    text: `INSERT INTO deliveries (id, account_id, integration_id, event, status, body, occurred_at, next_attempt_at)
-      SELECT id, account_id, integration_id, event, 'pending', body, $6, $6
-      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS t(id, account_id, integration_id, event, body)`,
+    // The ordering key is kept only for an integration that delivers in order (its gate's index stays small).
+    text: `INSERT INTO deliveries (id, account_id, integration_id, event, status, body, occurred_at, next_attempt_at, ordering_key)
+      SELECT t.id, t.account_id, t.integration_id, t.event, 'pending', t.body, $6, $6,
+        CASE WHEN i.deliver_in_order THEN t.ordering_key END
+      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $7::text[])
+        AS t(id, account_id, integration_id, event, body, ordering_key)
+      JOIN integrations i ON i.id = t.integration_id`,
     values: [
       deliveries.map((d) => d.id),
       deliveries.map((d) => d.accountId),
@@ -69,6 +78,7 @@ export async function insertDeliveries(
       deliveries.map((d) => d.event),
       deliveries.map((d) => deliveryBody(d, occurredAt)),
       occurredAt,
+      deliveries.map((d) => d.orderingKey ?? null),
     ],
   });
   return deliveries.map((d) => ({ deliveryId: d.id, integrationId: d.integrationId }));

@@ -1,5 +1,6 @@
 import { mapMetaError } from "@gw/errors";
 import type { Sql } from "@gw/db";
+import { messageOrderingKey } from "../deliveries/ordering.ts";
 import type { PendingDelivery } from "./outbox.ts";
 
 /**
@@ -245,6 +246,7 @@ export async function applyStatuses(
         accountId: row.account_id,
         integrationId: row.integration_id,
         event: "message.status",
+        orderingKey: messageOrderingKey(row.wamid),
         data: {
           message_id: row.wamid,
           status: row.status,
