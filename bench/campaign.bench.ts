@@ -1,13 +1,16 @@
-// A campaign against a number of a high tier: how close to the tier the campaign worker sustains, and what that costs
-// it in memory and CPU. The provider sandbox (its own process, statuses off, no rate limit of its own) takes every
-// send; the campaign worker runs in its own process under tsx, as the tests run it. The sustained rate is read from
-// the sandbox's own record of what it accepted, over the middle 80 % of the run (start-up and tail left out); the
-// busiest second is checked against the tier. Every recipient must end sent, each exactly once.
-// Run by hand: `pnpm bench campaign` (scripts/bench.sh must list the stage) or, with the stack's variables and a
-// database whose name ends in _bench, `pnpm exec tsx bench/campaign.bench.ts`. Self-contained (bench/lib is not
-// used): every child is stopped and the stage's Redis keys deleted at the end, or on Ctrl-C.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// A campaign against a number of the highest tier (1 000/s), sent by one and then by two campaign worker processes:
+// how close to the tier they get, whether a second worker adds what a first one does, and what each costs in CPU
+// and memory. The provider sandbox (its own process, statuses off, no rate limit of its own) takes every send; the
+// workers run as the image runs them (the bundle `dist/campaign-worker/main.mjs` with docker/Dockerfile's node
+// flags). Each phase has its own number, campaign and workers. The sustained rate is read from the sandbox's own
+// record of what it accepted, over the middle 80 % of the phase (start-up and tail left out); the busiest second is
+// checked against the tier. Every recipient must end sent, each exactly once (counted by the recipient each send
+// carries in biz_opaque_callback_data), and with two workers each must have sent some.
+// Run by hand: `pnpm bench campaign` or, with the stack's variables and a database whose name ends in _bench,
+// `pnpm exec tsx bench/campaign.bench.ts`. Self-contained (bench/lib is not used): every child is stopped and the
+// stage's Redis keys deleted at the end, or on Ctrl-C.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -20,9 +23,9 @@ import {
   startCampaign,
   type TemplateSource,
 } from "@gw/core";
-import { createDb } from "@gw/db";
-import { createRedis } from "@gw/jobs";
-import { REPO_ROOT, freePort, silentLogger, spawnApp, type AppProcess } from "@gw/testkit";
+import { createDb, type Db } from "@gw/db";
+import { createRedis, type Redis } from "@gw/jobs";
+import { REPO_ROOT, freePort, silentLogger } from "@gw/testkit";
 import { BENCH } from "./lib/seed.ts";
 
 const int = (name: string, fallback: number): number => {
@@ -36,9 +39,37 @@ const int = (name: string, fallback: number): number => {
 /** The number's messaging rate (Meta's tier): 1 000/s, the highest. */
 const TIER = int("BENCH_CAMPAIGN_TIER", 1_000);
 const RECIPIENTS = int("BENCH_CAMPAIGN_RECIPIENTS", 20_000);
-const SEND_CONCURRENCY = int("BENCH_CAMPAIGN_SEND_CONCURRENCY", 400);
-const POOL = int("BENCH_CAMPAIGN_POOL", 20);
+/** Worker counts, one phase each, in order. */
+const PHASES = (process.env.BENCH_CAMPAIGN_WORKERS ?? "1 2")
+  .split(/\s+/)
+  .filter(Boolean)
+  .map((n) => {
+    const count = Number(n);
+    if (!Number.isInteger(count) || count < 1 || count > 8)
+      throw new Error("BENCH_CAMPAIGN_WORKERS: inteiros de 1 a 8");
+    return count;
+  });
+/** Per phase: seeding, sending and the checks. */
 const TIMEOUT_MS = int("BENCH_TIMEOUT_S", 300) * 1000;
+/** The campaign worker's node flags in the image (docker/Dockerfile); BENCH_CAMPAIGN_NODE_FLAGS replaces them. */
+const NODE_FLAGS = (() => {
+  const raw = process.env.BENCH_CAMPAIGN_NODE_FLAGS;
+  if (raw !== undefined) return raw.split(/\s+/).filter(Boolean);
+  const dockerfile = readFileSync(join(REPO_ROOT, "docker/Dockerfile"), "utf8");
+  const cmd = /^CMD \[(.*"dist\/campaign-worker\/main\.mjs")\]$/m.exec(dockerfile)?.[1];
+  if (!cmd) throw new Error("docker/Dockerfile: CMD do campaign-worker não encontrado");
+  return (JSON.parse(`[${cmd}]`) as string[]).slice(1, -1);
+})();
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** `bundle` (the image's way) or `tsx` (the sources, as the tests run them): to see what the bundle saves. */
+const RUNTIME = process.env.BENCH_RUNTIME === "tsx" ? "tsx" : "bundle";
+/** Extra variables for every worker, `K=V K=V`. */
+const WORKER_ENV = Object.fromEntries(
+  (process.env.BENCH_CAMPAIGN_WORKER_ENV ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
 const TOKEN = "bench-access-token";
 const SECRET = "bench-app-secret";
 
@@ -50,8 +81,58 @@ if (!/\/\w*_bench(\?|$)/.test(databaseUrl) || redisUrl === "") {
   );
 }
 const prefix = `bench-campaign-${randomBytes(3).toString("hex")}`;
-const children: AppProcess[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+  pid: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+const children: Child[] = [];
+
+/** A bundle started as the image starts it: `node <flags> dist/<app>/main.mjs`, with only `env` (and PATH, HOME). */
+function startBundle(
+  name: string,
+  app: string,
+  env: Record<string, string>,
+  flags: readonly string[],
+  logFile?: string,
+): Child {
+  const entry = RUNTIME === "tsx" ? ["--import", "tsx", `apps/${app}/src/main.ts`] : [`dist/${app}/main.mjs`];
+  const child = spawn(process.execPath, [...flags, ...entry], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const log = logFile ? createWriteStream(logFile) : null;
+  const keep = (chunk: Buffer) => {
+    log?.write(chunk);
+    // Start-up lines and errors are what is read; the rest is kept short.
+    if (output.length < 200_000) output += chunk.toString("utf8");
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const handle: Child = {
+    name,
+    process: child,
+    pid: child.pid ?? 0,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+  children.push(handle);
+  return handle;
+}
 
 function readKb(pid: number, field: "VmRSS" | "VmHWM"): number | null {
   try {
@@ -62,13 +143,12 @@ function readKb(pid: number, field: "VmRSS" | "VmHWM"): number | null {
   }
 }
 
+const HZ = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 function cpuMs(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    const hz = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    return (ticks * 1000) / hz;
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / HZ;
   } catch {
     return null;
   }
@@ -82,7 +162,7 @@ async function until(check: () => Promise<boolean>, what: string, deadline: numb
 }
 
 async function cleanup(): Promise<void> {
-  for (const child of children.reverse()) await child.stop();
+  for (const child of children.splice(0).reverse()) await child.stop();
   const redis = createRedis(redisUrl);
   let cursor = "0";
   do {
@@ -93,32 +173,26 @@ async function cleanup(): Promise<void> {
   redis.disconnect();
 }
 
-async function main(): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  const sandboxPort = await freePort();
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  children.push(
-    spawnApp("apps/provider-sandbox/src/main.ts", {
-      SANDBOX_PORT: String(sandboxPort),
-      META_APP_SECRET: SECRET,
-      META_ACCESS_TOKEN: TOKEN,
-      SANDBOX_AUTO_STATUSES: "false",
-      SANDBOX_HISTORY_LIMIT: String(RECIPIENTS + 1_000),
-    }),
-  );
-  await until(
-    () =>
-      fetch(`${sandboxUrl}/_sandbox/config`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    "o sandbox",
-    deadline,
-  );
+/** The worker's own count of the sends it had accepted (its /metrics). */
+async function sentBy(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const match = /^gw_campaign_messages_sent_total (\d+)/m.exec(text);
+  return match?.[1] === undefined ? 0 : Number(match[1]);
+}
 
-  const db = createDb({ url: databaseUrl, poolSize: 4 });
-  const redis = createRedis(redisUrl);
-  const account = await createAccount({ db }, { actor: BENCH, name: "bench-campanha" });
+interface Sent {
+  phone_number_id: string;
+  at_ms: number;
+  body: { biz_opaque_callback_data?: string };
+}
+
+async function runPhase(
+  context: { db: Db; redis: Redis; sandboxUrl: string; phase: number },
+  workerCount: number,
+): Promise<Record<string, unknown>> {
+  const { db, redis, sandboxUrl } = context;
+  const deadline = Date.now() + TIMEOUT_MS;
+  const account = await createAccount({ db }, { actor: BENCH, name: `bench-campanha-${workerCount}` });
   const phoneNumberId = `1${randomBytes(6).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
   await addBusinessNumber(
     { db },
@@ -131,7 +205,12 @@ async function main(): Promise<Record<string, unknown>> {
     },
   );
   await db.businessNumber.update({ where: { phoneNumberId }, data: { messagingRatePerSecond: TIER } });
-  // The catalogue straight from the sandbox's Graph route (the worker reads it through @gw/meta itself).
+  const { rows: tierRows } = await db.sql.query<{ rate: number }>(
+    `SELECT messaging_rate_per_second AS rate FROM business_numbers WHERE phone_number_id = $1`,
+    [phoneNumberId],
+  );
+  console.log(`phase ${workerCount} worker(s): number ${phoneNumberId} at a tier of ${tierRows[0]?.rate}/s`);
+  // The catalogue straight from the sandbox's Graph route (the workers read it through @gw/meta themselves).
   const source: TemplateSource = {
     async listTemplates(wabaId) {
       const url = `${sandboxUrl}/v23.0/${wabaId}/message_templates?limit=1000`;
@@ -144,101 +223,205 @@ async function main(): Promise<Record<string, unknown>> {
   const templates = new TemplateCache({ redis, keyPrefix: prefix, ttlSeconds: 60, source, logger: silentLogger });
   const who = { accountId: account.id, actor: { id: "bench", origin: "api" as const } };
   const rows = Array.from({ length: RECIPIENTS }, (_, i) => ({
-    to: `55119${String(60_000_000 + i)}`,
+    to: `55119${context.phase + 6}${String(1_000_000 + i)}`,
     variables: ["Cliente", String(i), "2"],
     header_text: String(i),
     client_ref: `bench-${i}`,
   }));
-  const createdAt = Date.now();
   const campaign = await createCampaign(
     { db, directory: createAccountDirectory(db), templates },
     {
       ...who,
-      name: "bench",
+      name: `bench-${workerCount}`,
       template: "pedido_confirmado",
       language: "pt_BR",
       phoneNumberId,
       recipients: { kind: "list", rows },
     },
   );
-  const validationMs = Date.now() - createdAt;
   if (campaign.accepted_recipients !== RECIPIENTS) throw new Error(`só ${campaign.accepted_recipients} aceitos`);
 
-  const worker = spawnApp("apps/campaign-worker/src/main.ts", {
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: String(POOL),
-    REDIS_URL: redisUrl,
-    REDIS_KEY_PREFIX: prefix,
-    META_BASE_URL: sandboxUrl,
-    META_ACCESS_TOKEN: TOKEN,
-    CAMPAIGN_WORKER_PORT: "0",
-    CAMPAIGN_SEND_CONCURRENCY: String(SEND_CONCURRENCY),
-    CAMPAIGN_SWEEP_INTERVAL_MS: "500",
-    LOG_LEVEL: "info",
-  });
-  children.push(worker);
-  await until(() => Promise.resolve(worker.output().includes("campaign worker started")), "o worker", deadline);
-  const pid = worker.child.pid ?? 0;
-  const rssAtStartKb = readKb(pid, "VmRSS");
-  const cpuAtStart = cpuMs(pid);
+  const workers: { child: Child; port: number }[] = [];
+  for (let i = 0; i < workerCount; i++) {
+    const port = await freePort();
+    const flags = [...NODE_FLAGS];
+    let logFile: string | undefined;
+    if (PROFILE_DIR) {
+      const dir = join(PROFILE_DIR, `campaign-w${workerCount}-${i}-${Date.now()}`);
+      mkdirSync(dir, { recursive: true });
+      flags.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
+      logFile = join(dir, "output.log");
+    }
+    const child = startBundle(
+      `campaign-worker-${i}`,
+      "campaign-worker",
+      {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: prefix,
+        META_BASE_URL: sandboxUrl,
+        META_ACCESS_TOKEN: TOKEN,
+        CAMPAIGN_WORKER_PORT: String(port),
+        CAMPAIGN_SWEEP_INTERVAL_MS: "500",
+        LOG_LEVEL: "info",
+        ...WORKER_ENV,
+      },
+      flags,
+      logFile,
+    );
+    workers.push({ child, port });
+  }
+  for (const { child } of workers)
+    await until(
+      () => {
+        if (child.process.exitCode !== null) throw new Error(`${child.name} saiu:\n${child.output()}`);
+        return Promise.resolve(child.output().includes("campaign worker started"));
+      },
+      child.name,
+      deadline,
+    );
+  const cpuAtStart = workers.map(({ child }) => cpuMs(child.pid));
+  const rssAtStart = workers.map(({ child }) => readKb(child.pid, "VmRSS") ?? 0);
+  const peaks = [...rssAtStart];
 
   await startCampaign(
     { db, logger: silentLogger },
     { ...who, campaignId: campaign.id, acceptedRecipients: RECIPIENTS },
   );
-  let peakKb = 0;
-  const sampler = setInterval(() => (peakKb = Math.max(peakKb, readKb(pid, "VmRSS") ?? 0)), 200);
+  const sampler = setInterval(() => {
+    workers.forEach(({ child }, i) => (peaks[i] = Math.max(peaks[i] ?? 0, readKb(child.pid, "VmRSS") ?? 0)));
+  }, 200);
   const status = async () =>
     (await db.sql.query<{ status: string }>(`SELECT status FROM campaigns WHERE id = $1`, [campaign.id])).rows[0]
       ?.status;
-  await until(async () => (await status()) === "completed", "a campanha terminar", deadline);
-  clearInterval(sampler);
-  const hwmKb = readKb(pid, "VmHWM");
-  const cpuAtEnd = cpuMs(pid);
+  try {
+    await until(async () => (await status()) === "completed", "a campanha terminar", deadline);
+  } finally {
+    clearInterval(sampler);
+  }
+  const perWorker = [];
+  for (const [i, { child, port }] of workers.entries()) {
+    const sent = await sentBy(port);
+    const cpu = cpuMs(child.pid);
+    const start = cpuAtStart[i];
+    perWorker.push({
+      sent,
+      rssAtStartMb: round((rssAtStart[i] ?? 0) / 1024),
+      rssPeakMb: round(Math.max(peaks[i] ?? 0, readKb(child.pid, "VmHWM") ?? 0) / 1024),
+      cpuMsPerRecipient: cpu !== null && start != null ? round((cpu - start) / Math.max(1, sent), 2) : null,
+    });
+  }
+  for (const { child } of workers) await child.stop();
 
-  const sends = (await (await fetch(`${sandboxUrl}/_sandbox/sent`)).json()) as { to: string; at: string }[];
-  const mine = sends.map((s) => ({ to: s.to, at: Date.parse(s.at) })).sort((a, b) => a.at - b.at);
-  const distinct = new Set(mine.map((s) => s.to)).size;
+  const sends = ((await (await fetch(`${sandboxUrl}/_sandbox/sent`)).json()) as Sent[]).filter(
+    (s) => s.phone_number_id === phoneNumberId,
+  );
+  const byRecipient = new Map<string, number>();
+  for (const s of sends) {
+    const key = s.body.biz_opaque_callback_data ?? "?";
+    byRecipient.set(key, (byRecipient.get(key) ?? 0) + 1);
+  }
+  const duplicates = sends.length - byRecipient.size;
   const { rows: outcome } = await db.sql.query<{ status: string; count: number }>(
     `SELECT status, count(*)::int AS count FROM campaign_recipients WHERE campaign_id = $1 GROUP BY status`,
     [campaign.id],
   );
-  await db.$disconnect();
-  redis.disconnect();
-
-  const times = mine.map((s) => s.at);
+  const times = sends.map((s) => s.at_ms).sort((a, b) => a - b);
   const first = times[0] ?? 0;
   const last = times.at(-1) ?? 0;
   // Steady state: from the send at 10 % to the one at 90 %.
-  const from = times[Math.floor(times.length * 0.1)] ?? first;
-  const to = times[Math.floor(times.length * 0.9)] ?? last;
-  const sustained = ((Math.floor(times.length * 0.9) - Math.floor(times.length * 0.1)) / Math.max(1, to - from)) * 1000;
+  const lo = Math.floor(times.length * 0.1);
+  const hi = Math.floor(times.length * 0.9);
+  const sustained = ((hi - lo) / Math.max(1, (times[hi] ?? last) - (times[lo] ?? first))) * 1000;
   let busiest = 0;
   for (let end = 0, start = 0; end < times.length; end++) {
     while ((times[end] ?? 0) - (times[start] ?? 0) >= 1000) start++;
     busiest = Math.max(busiest, end - start + 1);
   }
-  const cpuPerSend =
-    cpuAtStart !== null && cpuAtEnd !== null ? (cpuAtEnd - cpuAtStart) / Math.max(1, times.length) : null;
+  const sentCount = Object.fromEntries(outcome.map((o) => [o.status, o.count]));
+  const ok =
+    byRecipient.size === RECIPIENTS &&
+    duplicates === 0 &&
+    sentCount.sent === RECIPIENTS &&
+    busiest <= TIER &&
+    (workerCount === 1 || perWorker.every((w) => w.sent > 0));
   return {
+    workers: workerCount,
     tier: TIER,
     recipients: RECIPIENTS,
-    sendConcurrency: SEND_CONCURRENCY,
-    databasePool: POOL,
-    validationMs,
-    sends: times.length,
-    distinctRecipients: distinct,
-    outcome: Object.fromEntries(outcome.map((o) => [o.status, o.count])),
+    sends: sends.length,
+    distinctRecipients: byRecipient.size,
+    duplicates,
+    outcome: sentCount,
     wholeRunSeconds: (last - first) / 1000,
     sustainedPerSecond: Math.round(sustained),
-    ofTier: Math.round((sustained / TIER) * 1000) / 10,
+    ofTier: round(sustained / TIER, 3),
     busiestSecond: busiest,
-    worker: {
-      rssAtStartMb: rssAtStartKb === null ? null : Math.round(rssAtStartKb / 102.4) / 10,
-      rssPeakMb: Math.round(Math.max(peakKb, hwmKb ?? 0) / 102.4) / 10,
-      cpuMsPerSend: cpuPerSend === null ? null : Math.round(cpuPerSend * 100) / 100,
+    perWorker,
+    ok,
+  };
+}
+
+interface Results {
+  runtime: string;
+  nodeFlags: string[];
+  workerEnv: Record<string, string>;
+  phases: Record<string, unknown>[];
+  twoVsOne: number | null;
+  ok: boolean;
+}
+
+async function main(): Promise<Results> {
+  // The bundles, never older than the sources.
+  const build = spawnSync(process.execPath, ["scripts/build.mjs", "campaign-worker", "provider-sandbox"], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (build.status !== 0) throw new Error(`scripts/build.mjs falhou (saída ${build.status})`);
+  const sandboxPort = await freePort();
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  startBundle(
+    "provider-sandbox",
+    "provider-sandbox",
+    {
+      SANDBOX_PORT: String(sandboxPort),
+      META_APP_SECRET: SECRET,
+      META_ACCESS_TOKEN: TOKEN,
+      SANDBOX_AUTO_STATUSES: "false",
+      SANDBOX_HISTORY_LIMIT: String(RECIPIENTS * PHASES.length + 1_000),
+      LOG_LEVEL: "warn",
     },
-    ok: distinct === RECIPIENTS && times.length === RECIPIENTS && busiest <= TIER,
+    [],
+  );
+  await until(
+    () =>
+      fetch(`${sandboxUrl}/_sandbox/config`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    "o sandbox",
+    Date.now() + 60_000,
+  );
+  const db = createDb({ url: databaseUrl, poolSize: 4 });
+  const redis = createRedis(redisUrl);
+  const phases: Record<string, unknown>[] = [];
+  try {
+    for (const [phase, workerCount] of PHASES.entries())
+      phases.push(await runPhase({ db, redis, sandboxUrl, phase }, workerCount));
+  } finally {
+    await db.$disconnect();
+    redis.disconnect();
+  }
+  const rateOf = (n: number) => (phases.find((p) => p.workers === n)?.sustainedPerSecond as number | undefined) ?? null;
+  const one = rateOf(1);
+  const two = rateOf(2);
+  return {
+    runtime: RUNTIME,
+    nodeFlags: NODE_FLAGS,
+    workerEnv: WORKER_ENV,
+    phases,
+    twoVsOne: one !== null && two !== null ? round(two / one, 2) : null,
+    ok: phases.every((p) => p.ok === true),
   };
 }
 
@@ -257,31 +440,32 @@ try {
       .replace(/\.\d+Z$/, "Z")
       .replace(/:/g, "-")}.json`,
   );
+  const machine = { node: process.version, cpus: cpus().length, memoryMb: Math.round(totalmem() / 2 ** 20) };
   writeFileSync(
     file,
-    `${JSON.stringify(
-      {
-        stage: "campaign",
-        startedAt: startedAt.toISOString(),
-        results,
-        machine: {
-          node: process.version,
-          cpus: cpus().length,
-          memoryMb: Math.round(totalmem() / 2 ** 20),
-          loadavg: loadavg(),
-        },
-      },
-      null,
-      2,
-    )}\n`,
+    `${JSON.stringify({ stage: "campaign", startedAt: startedAt.toISOString(), results, machine: { ...machine, loadavg: loadavg() } }, null, 2)}\n`,
   );
-  const worker = results.worker as { rssPeakMb: number; cpuMsPerSend: number | null };
   console.log(JSON.stringify(results, null, 2));
   console.log(`resultados: ${file.slice(REPO_ROOT.length + 1)}`);
+  for (const phase of results.phases as {
+    workers: number;
+    sustainedPerSecond: number;
+    ofTier: number;
+    busiestSecond: number;
+    duplicates: number;
+    perWorker: { sent: number; rssPeakMb: number; cpuMsPerRecipient: number | null }[];
+    ok: boolean;
+  }[])
+    console.log(
+      `campaign, ${phase.workers} worker(s), tier ${TIER}/s: ${phase.sustainedPerSecond} sends/s (${phase.ofTier} of the tier), ` +
+        `busiest second ${phase.busiestSecond}, ${phase.duplicates} duplicates; per worker: ` +
+        phase.perWorker
+          .map((w) => `${w.sent} sent, ${w.cpuMsPerRecipient ?? "?"} ms CPU/recipient, peak RSS ${w.rssPeakMb} MB`)
+          .join("; ") +
+        (phase.ok ? "" : " — BOOKKEEPING FAILED"),
+    );
   console.log(
-    `campaign: ${String(results.recipients)} recipients at a tier of ${TIER}/s: sustained ${String(results.sustainedPerSecond)}/s ` +
-      `(${String(results.ofTier)} % of the tier), busiest second ${String(results.busiestSecond)}, worker RSS peak ` +
-      `${worker.rssPeakMb} MB, ${worker.cpuMsPerSend ?? "?"} ms CPU per send${results.ok ? "" : " — BOOKKEEPING FAILED"}`,
+    `campaign: 2 workers vs 1: ${results.twoVsOne === null ? "?" : String(results.twoVsOne)}× (${RUNTIME}, flags ${NODE_FLAGS.join(" ")})`,
   );
   if (!results.ok) exitCode = 1;
 } catch (error) {

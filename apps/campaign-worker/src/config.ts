@@ -16,6 +16,11 @@ export const campaignWorkerConfigSchema = z
     /** Campaigns ticking at once in this process (one BullMQ job each). */
     CAMPAIGN_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
     /**
+     * Shares of one campaign: each is a tick job, and a process runs at most one share of a campaign at a time, so
+     * up to this many worker processes send one campaign together (claiming its recipients in batches).
+     */
+    CAMPAIGN_SHARES: z.coerce.number().int().min(1).max(32).default(4),
+    /**
      * Most sends in flight for one campaign (waiting for the number's turn included); a tick uses about half a
      * second of the number's rate, up to this.
      */

@@ -7,7 +7,7 @@ export function createMetrics(queue: CampaignQueue) {
   collectDefaultMetrics({ register: registry, prefix: "gw_campaign_worker_" });
   new Gauge({
     name: "gw_campaign_queue_jobs",
-    help: "Jobs na fila de campanhas, por estado (um por campanha em andamento)",
+    help: "Jobs na fila de campanhas, por estado (um por parte, CAMPAIGN_SHARES, de cada campanha em andamento)",
     labelNames: ["state"] as const,
     registers: [registry],
     async collect() {

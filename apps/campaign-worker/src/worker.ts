@@ -22,6 +22,8 @@ import type { CampaignWorkerConfig } from "./config.ts";
 import { createMetrics } from "./metrics.ts";
 
 const IDEMPOTENCY_POOL_SIZE = 4;
+/** A share of a campaign this process is already ticking is put back for this long (for another process). */
+const SHARE_BUSY_RETRY_MS = 1_000;
 
 export interface CampaignWorkerDeps {
   logger: Logger;
@@ -108,9 +110,33 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
 
   // Aborted on stop: ticks claim nothing more and hand their campaign back once their sends in flight end.
   const stopping = new AbortController();
+  // Every share of a running campaign gets its job, so other worker processes join it (a no-op for shares that
+  // have theirs). Never fails the tick: the sweep does the same.
+  const wakeShares = (campaignId: string) =>
+    config.CAMPAIGN_SHARES > 1
+      ? wakeCampaigns(queue, [{ campaignId }], { shares: config.CAMPAIGN_SHARES }).catch((error: unknown) =>
+          logger.warn("could not wake a campaign's shares", { campaignId, error: (error as Error).message }),
+        )
+      : Promise.resolve();
+  // The campaigns this process is ticking: a second share of one of them is left to another process.
+  const ticking = new Set<string>();
   const handlers: JobHandlers<typeof QUEUES.campaigns> = {
     "campaign.tick": async (payload, job) => {
-      const outcome = await runCampaignTick(runner, { campaignId: payload.campaignId, signal: stopping.signal });
+      if (ticking.has(payload.campaignId)) {
+        metrics.ticks.inc({ result: "share_busy" });
+        return job.defer(new Date(Date.now() + SHARE_BUSY_RETRY_MS));
+      }
+      ticking.add(payload.campaignId);
+      let outcome;
+      try {
+        outcome = await runCampaignTick(runner, {
+          campaignId: payload.campaignId,
+          signal: stopping.signal,
+          onRunning: () => void wakeShares(payload.campaignId),
+        });
+      } finally {
+        ticking.delete(payload.campaignId);
+      }
       metrics.sent.inc(outcome.sent);
       if (outcome.kind === "again") {
         metrics.ticks.inc({ result: "again" });
@@ -148,7 +174,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     async () => {
       if (redis.status !== "ready") return 0;
       const due = await campaignsToWake({ db });
-      await wakeCampaigns(queue, due);
+      await wakeCampaigns(queue, due, { shares: config.CAMPAIGN_SHARES });
       return due.length;
     },
     (error) => logger.warn("campaign sweep failed; trying again next cycle", { error: error.message }),

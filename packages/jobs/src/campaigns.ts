@@ -16,21 +16,29 @@ export interface CampaignWake {
 }
 
 /**
- * Give campaigns their tick job, in one Redis round trip. A campaign that already has one (waiting, delayed or
- * active) keeps it: the job id is the campaign's.
+ * Give campaigns their tick jobs, in one Redis round trip: `shares` jobs each (1 when absent: share 0, which every
+ * producer gives; the campaign worker adds the others). A share that already has its job (waiting, delayed or
+ * active) keeps it: the job id is the share's.
  */
-export async function wakeCampaigns(queue: CampaignQueue, campaigns: readonly CampaignWake[]): Promise<void> {
+export async function wakeCampaigns(
+  queue: CampaignQueue,
+  campaigns: readonly CampaignWake[],
+  options: { shares?: number } = {},
+): Promise<void> {
   if (campaigns.length === 0) return;
   const now = Date.now();
+  const shares = Array.from({ length: Math.max(1, options.shares ?? 1) }, (_, share) => share);
   await queue.addBulk(
-    campaigns.map(({ campaignId, at }) => ({
-      name: campaignTickJob.name,
-      data: { campaignId },
-      opts: {
-        ...campaignTickJob.options,
-        jobId: campaignTickJob.jobId(campaignId),
-        delay: at ? Math.max(0, at.getTime() - now) : 0,
-      },
-    })),
+    campaigns.flatMap(({ campaignId, at }) =>
+      shares.map((share) => ({
+        name: campaignTickJob.name,
+        data: share === 0 ? { campaignId } : { campaignId, share },
+        opts: {
+          ...campaignTickJob.options,
+          jobId: campaignTickJob.jobId(campaignId, share),
+          delay: at ? Math.max(0, at.getTime() - now) : 0,
+        },
+      })),
+    ),
   );
 }

@@ -44,15 +44,17 @@ export type DeliverWebhookPayload = z.infer<typeof deliverWebhookJob.payload>;
 /**
  * One running campaign's turn of work (apps/campaign-worker): the processor reloads the campaign from PostgreSQL,
  * sends to its queued recipients for a while, then defers itself (or ends when the campaign is no longer running).
- * One job per campaign at a time: the job id is the campaign's, so a wake-up for a campaign that already has a job
- * (waiting, delayed or active) adds nothing. The worker's sweep gives a job to every running or due campaign that
- * has none (Redis flushed, a worker killed before its first defer).
+ * A campaign has a few such jobs, its shares (`CAMPAIGN_SHARES`), so several worker processes send it at once; each
+ * share's job id is fixed, so a wake-up for a share that already has a job (waiting, delayed or active) adds nothing.
+ * Share 0 keeps the id jobs had before shares existed. The worker's sweep gives a job to every share of every
+ * running or due campaign that has none (Redis flushed, a worker killed before its first defer).
  */
 export const campaignTickJob = {
   name: "campaign.tick",
   queue: QUEUES.campaigns,
-  payload: z.object({ campaignId: z.guid() }),
-  jobId: (campaignId: string) => `campaign-${campaignId}`,
+  payload: z.object({ campaignId: z.guid(), share: z.number().int().min(0).optional() }),
+  jobId: (campaignId: string, share = 0) =>
+    share === 0 ? `campaign-${campaignId}` : `campaign-${campaignId}-${share}`,
   options: {
     // A tick that threw (PostgreSQL or Redis unavailable) runs again; nothing it did is lost (the state is in
     // PostgreSQL and each recipient is reserved before its send).

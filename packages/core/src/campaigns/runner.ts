@@ -23,6 +23,11 @@ import type { RecipientParameters } from "./recipients.ts";
  * `biz_opaque_callback_data`, and the status records it as sent (events/adopt.ts). A recipient's key is kept while
  * the recipient is `sending` (`retention: until-settled`), so a campaign paused for longer than the keys' TTL still
  * redrives with its key.
+ *
+ * Several processes may tick one campaign at once (its shares, one tick job each; apps/campaign-worker): each claims
+ * batches of recipients with `FOR UPDATE SKIP LOCKED`, so a recipient is claimed by one of them, and every send takes
+ * the number's turn from the one pacing in Redis (throughput/), so together they never pass the number's rate. A
+ * dead process's claimed batch is the abandoned rows above: re-driven by whichever tick comes first.
  */
 
 export interface CampaignRunSettings {
@@ -124,10 +129,11 @@ WHERE r.id IN (
   AND r.status = 'sending' AND ${CAMPAIGN_RUNNING}
 RETURNING ${CLAIM_COLUMNS}`;
 
-const MARK_SENT = `UPDATE campaign_recipients SET status = 'sent', wamid = $2,
-    message_id = (SELECT id FROM messages WHERE wamid = $2), error_code = NULL, error_message = NULL, not_before = NULL,
-    updated_at = now()
-  WHERE id = $1 AND status = 'sending'`;
+// Recipients the provider accepted, many per statement (`SentMarks`).
+const MARK_SENT = `UPDATE campaign_recipients r SET status = 'sent', wamid = v.wamid, message_id = m.id,
+    error_code = NULL, error_message = NULL, not_before = NULL, updated_at = now()
+  FROM unnest($1::bigint[], $2::text[]) AS v(id, wamid) LEFT JOIN messages m ON m.wamid = v.wamid
+  WHERE r.id = v.id AND r.status = 'sending'`;
 const MARK_FINAL = `UPDATE campaign_recipients SET status = $2, error_code = $3, error_message = $4,
     wamid = COALESCE($5, wamid), message_id = COALESCE((SELECT id FROM messages WHERE wamid = $5), message_id),
     updated_at = now()
@@ -166,10 +172,61 @@ function retryDelayMs(deps: CampaignRunnerDeps, error: ApiError, attempts: numbe
 
 type SendResult = "sent" | "final" | "requeued" | "kept";
 
+/** Most recipients one `campaign-mark-sent` statement records, and how long a recorded send waits for others. */
+const MARK_SENT_BATCH = 100;
+const MARK_SENT_DELAY_MS = 20;
+
+/**
+ * A tick's accepted sends, recorded `sent` a few at a time (one statement per batch instead of one per send). A send
+ * accepted but not yet recorded when the worker dies is a row left `sending`: its re-drive replays the
+ * Idempotency-Key's completed answer, as for a worker killed before any statement.
+ */
+class SentMarks {
+  private ids: string[] = [];
+  private wamids: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  /** The first statement that failed: the tick throws it (its rows stay `sending` and are re-driven). */
+  failure: Error | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  add(recipientId: string, wamid: string): void {
+    this.ids.push(recipientId);
+    this.wamids.push(wamid);
+    if (this.ids.length >= MARK_SENT_BATCH) this.write();
+    else this.timer ??= setTimeout(() => this.write(), MARK_SENT_DELAY_MS);
+  }
+
+  /** Records what is pending and waits for every statement. */
+  async flush(): Promise<void> {
+    this.write();
+    await this.writing;
+  }
+
+  private write(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.ids.length === 0) return;
+    const values = [this.ids, this.wamids];
+    this.ids = [];
+    this.wamids = [];
+    this.writing = this.writing.then(() =>
+      this.db.sql.query({ name: "campaign-mark-sent", text: MARK_SENT, values }).then(
+        () => undefined,
+        (error: unknown) => {
+          this.failure ??= error instanceof Error ? error : new Error(String(error));
+        },
+      ),
+    );
+  }
+}
+
 async function sendToRecipient(
   deps: CampaignRunnerDeps,
   campaign: CampaignRunRow,
   recipient: ClaimedRecipient,
+  marks: SentMarks,
 ): Promise<SendResult> {
   const sql = deps.db.sql;
   // Anything but an outcome (the database or Redis failing) is thrown: the row stays `sending` and is driven again
@@ -197,11 +254,7 @@ async function sendToRecipient(
   });
   switch (outcome.kind) {
     case "sent":
-      await sql.query({
-        name: "campaign-mark-sent",
-        text: MARK_SENT,
-        values: [recipient.id, outcome.message.messageId],
-      });
+      marks.add(recipient.id, outcome.message.messageId);
       return "sent";
     case "unconfirmed": {
       // The message may have gone out and is never resent.
@@ -306,6 +359,8 @@ export async function runCampaignTick(
     campaignId: string;
     /** The process is stopping: claim nothing more, finish the sends in flight and hand the campaign back. */
     signal?: AbortSignal | undefined;
+    /** Called once the campaign is found running, before its sends (the worker wakes the campaign's other shares). */
+    onRunning?: (() => void) | undefined;
   },
 ): Promise<TickOutcome> {
   const { db, settings, logger } = deps;
@@ -327,6 +382,7 @@ export async function runCampaignTick(
   if (campaign.status !== "running") return { kind: "done", status: campaign.status, sent: 0 };
 
   const running = campaign;
+  input.onRunning?.();
   const number = await deps.send.directory.resolveNumber(running.account_id, running.phone_number_id);
   const factor = deps.send.throughput
     ? await deps.send.throughput.state(running.phone_number_id).then(
@@ -387,11 +443,13 @@ export async function runCampaignTick(
   };
 
   let sent = 0;
+  const marks = new SentMarks(db);
   const lane = async () => {
     for (;;) {
       const recipient = await next();
       if (!recipient) return;
-      if ((await sendToRecipient(deps, running, recipient)) === "sent") sent++;
+      if ((await sendToRecipient(deps, running, recipient, marks)) === "sent") sent++;
+      if (marks.failure !== null) throw marks.failure;
     }
   };
   const results = await Promise.allSettled(
@@ -403,10 +461,12 @@ export async function runCampaignTick(
     ),
   );
   clearInterval(poll);
+  await marks.flush();
   if (buffer.length > 0) {
     const ids = buffer.splice(0).map((r) => r.id);
     await db.sql.query({ name: "campaign-release", text: RELEASE, values: [ids] });
   }
+  if (marks.failure !== null) throw marks.failure;
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (rejected) throw rejected.reason;
 
