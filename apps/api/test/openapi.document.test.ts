@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(19);
+    expect(all.length).toBe(20);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
