@@ -54,7 +54,8 @@ async function prettier(text: string, fileName: string): Promise<string> {
 
 /** The text of each generated file for `document`. */
 export async function generateClientFiles(document: object): Promise<Record<GeneratedFile, string>> {
-  const schema = astToString(await openapiTS(structuredClone(document) as OpenAPI3));
+  // defaultNonNullable off: a request field with a default (`language`, `limit`...) stays optional, as the API reads it.
+  const schema = astToString(await openapiTS(structuredClone(document) as OpenAPI3, { defaultNonNullable: false }));
   const table = Object.fromEntries(
     documentOperations(document).map(({ operationId, ...rest }) => [operationId, rest] as const),
   );

@@ -682,7 +682,7 @@ export interface components {
        * @description image, video or document; default document
        * @default document
        */
-      type: string;
+      type?: string;
       /** @description A PUBLIC http(s) URL the provider downloads without login; not an upload */
       link: string;
       filename?: string | null;
@@ -692,7 +692,7 @@ export interface components {
       /** @description UNIT value in cents */
       amount: number;
       /** @default 1 */
-      quantity: number;
+      quantity?: number;
       retailer_id?: string | null;
     };
     PixOrderIn: {
@@ -704,16 +704,16 @@ export interface components {
        * @default CNPJ
        * @enum {string}
        */
-      key_type: "CNPJ" | "CPF" | "EMAIL" | "PHONE" | "EVP";
+      key_type?: "CNPJ" | "CPF" | "EMAIL" | "PHONE" | "EVP";
       items: components["schemas"]["PixItemIn"][];
       total_amount?: number | null;
       /** @default 0 */
-      tax: number;
+      tax?: number;
       /**
        * @default digital-goods
        * @enum {string}
        */
-      goods_type: "digital-goods" | "physical-goods";
+      goods_type?: "digital-goods" | "physical-goods";
     };
     TemplateQualityOut: {
       /** @description Valor do provedor: GREEN, YELLOW, RED, UNKNOWN; null quando ausente. */
@@ -881,7 +881,7 @@ export interface components {
       /** @description Template name */
       template?: string | null;
       /** @default pt_BR */
-      language: string;
+      language?: string;
       /** @description Filled in order into {{1}}, {{2}}, ... of the template body */
       variables?: string[] | null;
       variable_names?: string[] | null;
@@ -889,13 +889,13 @@ export interface components {
       header_text?: string | null;
       button_url_param?: string | null;
       /** @default 0 */
-      button_url_index: number;
+      button_url_index?: number;
       coupon_code?: string | null;
       /** @default 0 */
-      coupon_index: number;
+      coupon_index?: number;
       otp_code?: string | null;
       /** @default 0 */
-      otp_index: number;
+      otp_index?: number;
       reply_to_message_id?: string | null;
       pix_order?: components["schemas"]["PixOrderIn"] | null;
       /** @description Caller reference, echoed in message.status events */
@@ -928,7 +928,7 @@ export interface components {
        * @description Also show the contact a typing indicator (until the reply arrives, or 25 s). Only when a reply is coming: one per conversation at a time
        * @default false
        */
-      typing: boolean;
+      typing?: boolean;
     };
     ValidateOut: {
       /** @enum {boolean} */
@@ -1171,7 +1171,7 @@ export interface components {
       /** @description Template name (an APPROVED template of the number's WABA) */
       template: string;
       /** @default pt_BR */
-      language: string;
+      language?: string;
       /** @description Business number that sends; the account's default number otherwise */
       phone_number_id?: string | null;
       /**
