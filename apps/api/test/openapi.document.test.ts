@@ -134,6 +134,7 @@ describe("OpenAPI document", () => {
       "get /public/v1/deliveries/{delivery_id}": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/{delivery_id}/retry": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/retry-failed": [200, 401, 429],
+      "get /public/v1/event-types": [200, 401, 429],
       "post /public/v1/campaigns": [201, 400, 401, 422, 429, 503],
       "get /public/v1/campaigns": [200, 401, 422, 429],
       "get /public/v1/campaigns/{campaign_id}": [200, 401, 404, 422, 429],

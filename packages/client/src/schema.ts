@@ -189,7 +189,7 @@ export interface paths {
     };
     /**
      * Webhook event catalogue
-     * @description Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own, made self-contained (`$defs`).
+     * @description Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own webhook schemas with their components put in place (no `$ref`).
      */
     get: operations["listEventTypes"];
     put?: never;
@@ -1044,7 +1044,7 @@ export interface components {
       name: "message.status" | "message.received" | "account.update";
       /** @description What the event means, in Portuguese */
       description: string;
-      /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body; self-contained: the components it uses are under `$defs` */
+      /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left) */
       schema: {
         [key: string]: unknown;
       };

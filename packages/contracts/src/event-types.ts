@@ -13,7 +13,7 @@ import {
  * The catalogue of webhook events (issue 21, `GET /public/v1/event-types`, the panel's Integrações page): each event
  * the gateway sends, with a Portuguese description, the JSON Schema of its signed body and an example. The schemas
  * are not written here: they are the OpenAPI document's own (the same zod schemas through the same generator,
- * `generateOpenApiDocument`), made self-contained with the components they use under `$defs`.
+ * `generateOpenApiDocument`), made self-contained by putting each component they use in place of its `$ref`.
  */
 
 interface EventTypeSource {
@@ -52,7 +52,7 @@ export const EventTypeOut = z
     schema: z
       .record(z.string(), z.unknown())
       .describe(
-        "JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body; self-contained: the components it uses are under `$defs`",
+        "JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left)",
       ),
     example: z.record(z.string(), z.unknown()).describe("An example body, valid against `schema`"),
   })
@@ -71,52 +71,28 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Names of the components `node` refers to (directly). */
-function refsOf(node: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => refsOf(item, into));
-  else if (isObject(node)) {
-    if (typeof node.$ref === "string" && node.$ref.startsWith(COMPONENT_REF))
-      into.add(node.$ref.slice(COMPONENT_REF.length));
-    Object.values(node).forEach((value) => refsOf(value, into));
-  }
-  return into;
-}
-
-/** `#/components/schemas/X` → `#/$defs/X`. */
-function toDefsRefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toDefsRefs);
+/**
+ * One webhook's body schema from the document with every `$ref` to a component replaced by the component itself:
+ * a schema with no reference at all, which any JSON Schema validator takes alone (and which an OpenAPI validator
+ * does not try to resolve inside the document's examples). The event schemas are not recursive; one that were
+ * would stop here.
+ */
+function inlined(node: unknown, components: JsonObject, seen: readonly string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlined(item, components, seen));
   if (!isObject(node)) return node;
-  return Object.fromEntries(
-    Object.entries(node).map(([key, value]) =>
-      key === "$ref" && typeof value === "string" && value.startsWith(COMPONENT_REF)
-        ? [key, `#/$defs/${value.slice(COMPONENT_REF.length)}`]
-        : [key, toDefsRefs(value)],
-    ),
-  );
-}
-
-/** One webhook's body schema from the document, with every component it reaches (transitively) under `$defs`. */
-function selfContained(root: unknown, components: JsonObject): JsonObject {
-  // The body is a `$ref` to the event's component: that component becomes the root itself.
-  const rootName =
-    isObject(root) && typeof root.$ref === "string" && root.$ref.startsWith(COMPONENT_REF)
-      ? root.$ref.slice(COMPONENT_REF.length)
-      : null;
-  const body = rootName === null ? root : components[rootName];
-  if (!isObject(body)) throw new Error(`webhook body schema not found in the document (${rootName ?? "inline"})`);
-  const needed = new Set<string>();
-  const queue = [...refsOf(body, new Set())];
-  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-    if (needed.has(name) || name === rootName) continue;
-    needed.add(name);
-    queue.push(...refsOf(components[name], new Set()));
+  const { $ref, ...rest } = node;
+  if (typeof $ref === "string" && $ref.startsWith(COMPONENT_REF)) {
+    const name = $ref.slice(COMPONENT_REF.length);
+    if (seen.includes(name)) throw new Error(`recursive webhook schema: ${[...seen, name].join(" → ")}`);
+    const target = components[name];
+    if (!isObject(target)) throw new Error(`component ${name} not in the document`);
+    // Keywords beside the $ref (a description) apply on top of the component's.
+    return {
+      ...(inlined(target, components, [...seen, name]) as JsonObject),
+      ...(inlined(rest, components, seen) as JsonObject),
+    };
   }
-  const defs = Object.fromEntries([...needed].sort().map((name) => [name, toDefsRefs(components[name])]));
-  return {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    ...(isObject(toDefsRefs(body)) ? (toDefsRefs(body) as JsonObject) : {}),
-    ...(needed.size > 0 ? { $defs: defs } : {}),
-  };
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlined(value, components, seen)]));
 }
 
 let catalogue: readonly EventTypeOut[] | undefined;
@@ -150,6 +126,10 @@ function buildCatalogue(): readonly EventTypeOut[] {
     if (!isObject(json)) throw new Error(`webhook ${name} has no JSON body in WEBHOOK_OPERATIONS`);
     const example = source.schema.parse(source.schema.meta()?.example);
     if (!isObject(example)) throw new Error(`webhook ${name} has no example`);
-    return { name, description: source.description, schema: selfContained(json.schema, components), example };
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      ...(inlined(json.schema, components) as JsonObject),
+    };
+    return { name, description: source.description, schema, example };
   });
 }

@@ -22,7 +22,7 @@ export const operations: readonly PublicOperation[] = [
     operationId: "listEventTypes",
     summary: "Webhook event catalogue",
     description:
-      "Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own, made self-contained (`$defs`).",
+      "Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own webhook schemas with their components put in place (no `$ref`).",
     responses: {
       200: {
         description: "The catalogue.",
