@@ -42,9 +42,9 @@ interface Context {
   gateway: TestGateway;
   account: TestAccount;
   /** Fixtures made on first use and shared by the cases. */
-  inboundMessageId(): Promise<string>;
-  deliveredDeliveryId(): Promise<number>;
-  draftCampaign(): Promise<{ id: string; accepted: number }>;
+  inboundMessageId: () => Promise<string>;
+  deliveredDeliveryId: () => Promise<number>;
+  draftCampaign: () => Promise<{ id: string; accepted: number }>;
 }
 
 interface Case {

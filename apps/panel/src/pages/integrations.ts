@@ -16,6 +16,7 @@ import {
   type WebhookEvent,
 } from "@gw/core";
 import { z } from "@gw/config";
+import { webhookEventTypes } from "@gw/contracts";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
@@ -109,6 +110,26 @@ function integrationFields(state: FormState): SafeHtml {
     </fieldset>`;
 }
 
+/** The catalogue of events (the same as GET /public/v1/event-types): name, what it means, an example to unfold. */
+function eventCatalogue(): SafeHtml {
+  return html`<h2>Eventos que o gateway envia</h2>
+    <p class="hint">
+      Cada evento chega num POST assinado com o corpo abaixo. A mesma lista, com o JSON Schema de cada evento, está em
+      <code>GET /public/v1/event-types</code> e no documento OpenAPI (<code>/public/v1/openapi.json</code>).
+    </p>
+    ${webhookEventTypes().map(
+      (type) =>
+        html`<section class="stack" aria-label="Evento ${type.name}">
+          <h3><code>${type.name}</code></h3>
+          <p>${type.description}</p>
+          <details>
+            <summary>Exemplo de ${type.name}</summary>
+            <pre aria-label="Exemplo de ${type.name}">${JSON.stringify(type.example, null, 2)}</pre>
+          </details>
+        </section>`,
+    )}`;
+}
+
 type ReadForm = { ok: true; url: string; events: WebhookEvent[] } | { ok: false; state: FormState & { error: string } };
 
 /** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
@@ -189,7 +210,8 @@ function listPage(
                 <button type="submit">Salvar integração</button>
               </form>`
           : ""
-      }`,
+      }
+      ${eventCatalogue()}`,
   }).value;
 }
 
