@@ -116,6 +116,24 @@ describe("panel Integrações in Chromium", () => {
     await screenshot(admin, "integracoes");
   });
 
+  it("lists the catalogue of events the gateway sends, each with its Portuguese description and a folded example", async () => {
+    await admin.goto("/integracoes");
+    for (const name of ["message.status", "message.received", "account.update"]) {
+      const section = admin.getByRole("region", { name: `Evento ${name}` });
+      expect(await textOf(section.getByRole("heading"))).toBe(name);
+      expect(await textOf(section.locator("p"))).toMatch(/^[A-ZÀ-Ú].{40,}\.$/);
+      const example = section.getByLabel(`Exemplo de ${name}`);
+      // Folded until its summary is clicked.
+      expect(await example.isVisible()).toBe(false);
+      await section.getByText(`Exemplo de ${name}`).click();
+      expect(await example.isVisible()).toBe(true);
+      expect(JSON.parse(await textOf(example))).toMatchObject({ event: name, data: expect.any(Object) });
+    }
+    expect(await textOf(admin.getByRole("region", { name: "Evento account.update" }).locator("p"))).toContain(
+      "Só chega às integrações que escolheram este evento.",
+    );
+  });
+
   it("reveals the secret only after the password, audited, and never on a GET page", async () => {
     await admin.goto(integrationPath);
     expect(await admin.content()).not.toContain(firstSecret);

@@ -18,3 +18,4 @@ export * from "./webhooks.openapi.ts";
 export * from "./usage.ts";
 export * from "./integrations.ts";
 export * from "./delivery-replays.ts";
+export * from "./event-types.ts";

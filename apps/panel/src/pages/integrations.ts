@@ -21,6 +21,7 @@ import {
   type WebhookEvent,
 } from "@gw/core";
 import { z } from "@gw/config";
+import { webhookEventTypes } from "@gw/contracts";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
@@ -122,6 +123,26 @@ function integrationFields(state: FormState): SafeHtml {
       ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um mesmo contato) chegam na ordem; o
       seguinte espera o anterior ser entregue ou falhar de vez. Outras mensagens não esperam.</label
     >`;
+}
+
+/** The catalogue of events (the same as GET /public/v1/event-types): name, what it means, an example to unfold. */
+function eventCatalogue(): SafeHtml {
+  return html`<h2>Eventos que o gateway envia</h2>
+    <p class="hint">
+      Cada evento chega num POST assinado com o corpo abaixo. A mesma lista, com o JSON Schema de cada evento, está em
+      <code>GET /public/v1/event-types</code> e no documento OpenAPI (<code>/public/v1/openapi.json</code>).
+    </p>
+    ${webhookEventTypes().map(
+      (type) =>
+        html`<section class="stack" aria-label="Evento ${type.name}">
+          <h3><code>${type.name}</code></h3>
+          <p>${type.description}</p>
+          <details>
+            <summary>Exemplo de ${type.name}</summary>
+            <pre aria-label="Exemplo de ${type.name}">${JSON.stringify(type.example, null, 2)}</pre>
+          </details>
+        </section>`,
+    )}`;
 }
 
 type ReadForm =
@@ -264,7 +285,8 @@ function listPage(
                 <button type="submit">Salvar integração</button>
               </form>`
           : ""
-      }`,
+      }
+      ${eventCatalogue()}`,
   }).value;
 }
 

@@ -12,6 +12,7 @@ import * as deliveries from "./deliveries.ts";
 import * as integrationsHealth from "./integrations.health.ts";
 import * as deliveriesExport from "./deliveries.export.ts";
 import * as deliveriesReplay from "./deliveries.replay.ts";
+import * as eventTypes from "./event-types.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
@@ -46,6 +47,7 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   deliveries,
   integrationsHealth,
   deliveriesReplay,
+  eventTypes,
   campaignsCreate,
   campaignsList,
   campaignsGet,

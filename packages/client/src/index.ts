@@ -1,0 +1,19 @@
+// @pt-gateway/client: the gateway's public API, typed from its OpenAPI document (openapi-typescript types,
+// openapi-fetch at run time), with retries, pagination and the webhook check. Quick start: docs/client.md.
+export { createGatewayClient, GatewayRequestError, requestError } from "./client.ts";
+export type { GatewayClient, GatewayClientOptions } from "./client.ts";
+export { retryAfterMs } from "./retry.ts";
+export type { RetryOptions } from "./retry.ts";
+export { iterateCampaignRecipients, iterateCampaigns, iterateDeliveries } from "./pages.ts";
+export type { Campaign, CampaignRecipient, Delivery } from "./pages.ts";
+export { OPERATIONS } from "./operations.ts";
+export type { OperationId } from "./operations.ts";
+export type { components, operations, paths, webhooks } from "./schema.ts";
+export {
+  describeVerifyFailure,
+  parseWebhookEvent,
+  verifyWebhook,
+  WebhookHeaders,
+  WebhookPayloadError,
+} from "@gw/receiver";
+export type { GatewayWebhookEvent, VerifyResult, VerifyWebhookInput, WebhookEventName } from "@gw/receiver";

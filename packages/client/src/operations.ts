@@ -1,0 +1,107 @@
+// Generated from the gateway's OpenAPI document by `pnpm client:generate`. Do not edit.
+
+/** Each operation of the document: its method, its path and whether it takes an `Idempotency-Key`. */
+export const OPERATIONS = {
+  sendMessage: {
+    method: "post",
+    path: "/public/v1/messages",
+    idempotencyKey: true,
+  },
+  markMessageRead: {
+    method: "post",
+    path: "/public/v1/messages/{message_id}/read",
+    idempotencyKey: false,
+  },
+  validatePhone: {
+    method: "post",
+    path: "/public/v1/validate",
+    idempotencyKey: false,
+  },
+  getWindow: {
+    method: "get",
+    path: "/public/v1/window/{to}",
+    idempotencyKey: false,
+  },
+  listTemplates: {
+    method: "get",
+    path: "/public/v1/templates",
+    idempotencyKey: false,
+  },
+  listDeliveries: {
+    method: "get",
+    path: "/public/v1/deliveries",
+    idempotencyKey: false,
+  },
+  retryFailedDeliveries: {
+    method: "post",
+    path: "/public/v1/deliveries/retry-failed",
+    idempotencyKey: false,
+  },
+  getDelivery: {
+    method: "get",
+    path: "/public/v1/deliveries/{delivery_id}",
+    idempotencyKey: false,
+  },
+  retryDelivery: {
+    method: "post",
+    path: "/public/v1/deliveries/{delivery_id}/retry",
+    idempotencyKey: false,
+  },
+  listEventTypes: {
+    method: "get",
+    path: "/public/v1/event-types",
+    idempotencyKey: false,
+  },
+  listCampaigns: {
+    method: "get",
+    path: "/public/v1/campaigns",
+    idempotencyKey: false,
+  },
+  createCampaign: {
+    method: "post",
+    path: "/public/v1/campaigns",
+    idempotencyKey: false,
+  },
+  getCampaign: {
+    method: "get",
+    path: "/public/v1/campaigns/{campaign_id}",
+    idempotencyKey: false,
+  },
+  listCampaignRecipients: {
+    method: "get",
+    path: "/public/v1/campaigns/{campaign_id}/recipients",
+    idempotencyKey: false,
+  },
+  exportCampaignRecipients: {
+    method: "get",
+    path: "/public/v1/campaigns/{campaign_id}/recipients/export",
+    idempotencyKey: false,
+  },
+  startCampaign: {
+    method: "post",
+    path: "/public/v1/campaigns/{campaign_id}/start",
+    idempotencyKey: false,
+  },
+  pauseCampaign: {
+    method: "post",
+    path: "/public/v1/campaigns/{campaign_id}/pause",
+    idempotencyKey: false,
+  },
+  resumeCampaign: {
+    method: "post",
+    path: "/public/v1/campaigns/{campaign_id}/resume",
+    idempotencyKey: false,
+  },
+  cancelCampaign: {
+    method: "post",
+    path: "/public/v1/campaigns/{campaign_id}/cancel",
+    idempotencyKey: false,
+  },
+  getUsage: {
+    method: "get",
+    path: "/public/v1/usage",
+    idempotencyKey: false,
+  },
+} as const;
+
+export type OperationId = keyof typeof OPERATIONS;

@@ -1,0 +1,3678 @@
+// Generated from the gateway's OpenAPI document by `pnpm client:generate`. Do not edit.
+export interface paths {
+  "/public/v1/messages": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a message (text or template)
+     * @description Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
+     */
+    post: operations["sendMessage"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/messages/{message_id}/read": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark a received message read (and show typing)
+     * @description Marks a contact's message read at Meta (the contact sees the blue ticks), through the business number that received it; Meta also marks the earlier messages of the conversation read. With `typing: true` the contact also sees a typing indicator until the reply arrives or for 25 s: show it only when a reply is coming. One typing indicator per conversation at a time: another one for the same (or an older) message within 25 s is `rate_limited` (nothing is sent; a newer message of the contact may have its own at once). No message is sent: no new `message_id`, nothing is billed, no `message.status` webhook follows. Messages received more than 30 days ago are `message_too_old`. Marking a message already read again (without typing) answers at once with its `read_at`. Safe to repeat. Audited as `api.inbound_message.marked_read`.
+     */
+    post: operations["markMessageRead"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/validate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate and normalize a phone format
+     * @description `valid=true` does not confirm registration on the channel, authorization to send or delivery.
+     */
+    post: operations["validatePhone"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/window/{to}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Is the 24-hour window open
+     * @description Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number.
+     */
+    get: operations["getWindow"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/templates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Template catalogue
+     * @description Only approved templates by default; `status=ALL` returns every status. `body.variables_count` is the number of entries the send's `variables` must have.
+     */
+    get: operations["listTemplates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Webhook delivery queue
+     * @description Most recent first. Repeat with `before_id=next_before_id` until `next_before_id` is null.
+     */
+    get: operations["listDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/deliveries/retry-failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend all failed deliveries
+     * @description Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.
+     */
+    post: operations["retryFailedDeliveries"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/deliveries/{delivery_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One delivery
+     * @description `last_error` is the body the integrator's endpoint answered, also on 2xx.
+     */
+    get: operations["getDelivery"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/deliveries/{delivery_id}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend a delivery
+     * @description For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`.
+     */
+    post: operations["retryDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/event-types": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Webhook event catalogue
+     * @description Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own webhook schemas with their components put in place (no `$ref`).
+     */
+    get: operations["listEventTypes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Campaigns
+     * @description Newest first, with their progress. Repeat with `before_id=next_before_id` until it is null.
+     */
+    get: operations["listCampaigns"];
+    put?: never;
+    /**
+     * Create a campaign (a bulk template send), as a draft
+     * @description Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in `rejected_rows`; the others are the campaign's recipients. Nothing is sent until `POST /campaigns/{campaign_id}/start` names the accepted count. Up to 100000 rows, as a JSON list or as a CSV file (`Content-Type: text/csv`, the campaign's fields in the query string; columns: to, variable_1 … variable_20, header_text, header_media_link, header_media_type, header_media_filename, button_url_param, button_url_index, coupon_code, client_ref; separated by `,` or `;`; the header line is required and `row` numbers count data rows; at most 20 MiB, 64 fields per line and 32768 characters per field: the file is read as it arrives and refused at the first line past a limit or past row 100000). Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate.
+     */
+    post: operations["createCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One campaign, with its progress
+     * @description `progress` counts each recipient once, in its furthest state (delivered and read come from the provider's statuses). `eta_seconds` is what the queued recipients need at the number's rate in force.
+     */
+    get: operations["getCampaign"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}/recipients": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A campaign's recipients and their outcome
+     * @description In list order. `status` filters by outcome. `error_code` is the stable code of the refusal or of the failed status. Repeat with `after_id=next_after_id` until it is null.
+     */
+    get: operations["listCampaignRecipients"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}/recipients/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A campaign's outcome list as CSV
+     * @description RFC 4180 CSV (UTF-8, CRLF, comma), one line per recipient in list order, columns: row, to, client_ref, status, message_id, error_code, error_message, attempts, updated_at. Cells a spreadsheet would run as a formula start with an apostrophe.
+     */
+    get: operations["exportCampaignRecipients"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a draft campaign
+     * @description Only with `accepted_recipients` equal to the campaign's accepted count (`campaign_count_mismatch` otherwise), so a campaign never starts on a list its creator did not see validated. It runs at once, or at its `start_at` (status `scheduled` until then). Audited as `api.campaign.started`.
+     */
+    post: operations["startCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}/pause": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a campaign
+     * @description From `running` or `scheduled`. Recipients being sent finish; the others wait for `resume`. No body (one sent is ignored). Audited as `api.campaign.paused`.
+     */
+    post: operations["pauseCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}/resume": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused campaign
+     * @description From `paused`: `running` again (`scheduled` while its `start_at` is ahead). No body (one sent is ignored). Refused with `account_disabled` while Meta keeps the number's WhatsApp Business Account banned or disconnected (every send would be refused). A campaign the gateway paused by itself says why in `pause_reason`. Audited as `api.campaign.resumed`.
+     */
+    post: operations["resumeCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/campaigns/{campaign_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a campaign
+     * @description From `draft`, `scheduled`, `running` or `paused`, for good: recipients not yet reserved become `cancelled`; one being sent finishes its send. No body (one sent is ignored). Audited as `api.campaign.cancelled`.
+     */
+    post: operations["cancelCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Messages priced by Meta and their estimated cost
+     * @description The account's cost ledger: the messages Meta reported a `pricing` for in their status webhooks, how many it charges (`pricing.type` `regular`; every other type costs 0) and their estimated cost in BRL by the deployment's rate card (an account may have rates of its own), grouped by São Paulo day, business number, pricing category and type. Categories and types are Meta's, verbatim; a charged message of a category without a rate is estimated at the marketing rate and counted in `fallback_messages`. An estimate: Meta's invoice applies volume tiers and its own exchange rate. At most 366 days per query.
+     */
+    get: operations["getUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export interface webhooks {
+  "message.status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Status change of a sent message
+     * @description Delivery, read or failure of a message sent by the platform. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.
+     */
+    post: operations["onMessageStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "message.received": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Message from a contact
+     * @description A contact wrote to a business number (must be enabled explicitly). Events may arrive out of order. The sender is `from` (phone) and, since 2026, `from_user_id` (BSUID); `from` is null when Meta withheld the phone. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.
+     */
+    post: operations["onMessageReceived"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "account.update": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Account or number health reported by Meta
+     * @description Meta reported a change to the WhatsApp Business Account or one of its numbers (account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update, account_alerts): `value` as Meta sent it, events the gateway does not know included, and `effects`, what the gateway did (sends blocked or unblocked, campaigns paused, a number's rate raised). Opt-in: only integrations that selected `account.update` get it. Events of one WABA may arrive out of order: order them by `occurred_at`. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.
+     */
+    post: operations["onAccountUpdate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export interface components {
+  schemas: {
+    /**
+     * @example {
+     *       "event": "message.status",
+     *       "occurred_at": "2026-01-01T12:00:05.000Z",
+     *       "delivery_id": "1042",
+     *       "data": {
+     *         "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ2",
+     *         "status": "failed",
+     *         "status_rank": 1,
+     *         "to": "5511987654321",
+     *         "recipient_user_id": null,
+     *         "error": {
+     *           "code": 131026,
+     *           "message": "Message undeliverable",
+     *           "reason": "recipient_unreachable"
+     *         },
+     *         "phone_number_id": "100000000000001",
+     *         "client_ref": "pedido-1234",
+     *         "campaign_id": null,
+     *         "pricing": null
+     *       }
+     *     }
+     */
+    MessageStatusEvent: {
+      /** @enum {string} */
+      event: "message.status";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["MessageStatusData"];
+    };
+    MessageStatusData: {
+      /** @description Same id returned by the send */
+      message_id: string;
+      /** @enum {string} */
+      status: "sent" | "delivered" | "read" | "failed";
+      /** @description sent=2, delivered=3, read=4, failed=1 (a separate outcome: never handle it by numeric comparison; spec 3.1) */
+      status_rank: number;
+      /** @description Recipient as named in the send: a phone's digits, or a BSUID; same name as in the send */
+      to: string;
+      /** @description The recipient's WhatsApp business-scoped user id (BSUID), when known (Meta reports it on every status but failed ones of a send to a phone). Added in 2026 */
+      recipient_user_id: string | null;
+      /** @description Only when status is failed, otherwise null */
+      error: {
+        /** @description The provider's error number, e.g. 131026 */
+        code: number;
+        message: string;
+        /** @description The service's stable code (spec 7), e.g. recipient_unreachable */
+        reason: string;
+      } | null;
+      /** @description Business number */
+      phone_number_id: string;
+      /** @description Reference given at send */
+      client_ref: string | null;
+      /** @description Filled when the message left from a panel campaign */
+      campaign_id: string | null;
+      /** @description What the provider reported it will charge for the message, once per message: on the first status that carried it (`sent` or `delivered`), null on the others. Added in 2026 */
+      pricing: {
+        /** @description `PMP` (per-message pricing) */
+        pricing_model: string | null;
+        /** @description marketing, marketing_lite, utility, authentication, authentication-international, service, ... */
+        category: string | null;
+        /** @description regular (charged), free_customer_service, free_entry_point, ... */
+        type: string | null;
+      } | null;
+    };
+    /**
+     * @example {
+     *       "event": "message.received",
+     *       "occurred_at": "2026-01-01T12:00:01.000Z",
+     *       "delivery_id": "1041",
+     *       "data": {
+     *         "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNB",
+     *         "from": "5511987654321",
+     *         "from_user_id": "BR.1502576394655843",
+     *         "from_parent_user_id": null,
+     *         "from_username": null,
+     *         "phone_number_id": "100000000000001",
+     *         "type": "text",
+     *         "text": "Oi!",
+     *         "media_id": null,
+     *         "media_mime": null,
+     *         "media_filename": null,
+     *         "reply_to_message_id": null,
+     *         "contact_name": "Maria",
+     *         "occurred_at": "2026-01-01T12:00:00.000Z",
+     *         "window_expires_at": "2026-01-02T12:00:00.000Z"
+     *       }
+     *     }
+     */
+    MessageReceivedEvent: {
+      /** @enum {string} */
+      event: "message.received";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["MessageReceivedData"];
+    };
+    MessageReceivedData: {
+      /** @description Id of the received message */
+      message_id: string;
+      /** @description Phone of the contact who sent the message; null only when the provider withheld it (a user with a WhatsApp username who has not shared the number: answer to `from_user_id`) */
+      from: string | null;
+      /** @description The sender's WhatsApp business-scoped user id (BSUID, e.g. `BR.1502576394655843`), on every message since 2026; send to it when `from` is null. Added in 2026 */
+      from_user_id: string | null;
+      /** @description The sender's parent BSUID (`BR.ENT.…`), when the business enabled them. Added in 2026 */
+      from_parent_user_id: string | null;
+      /** @description The sender's WhatsApp username, when set: display only, it can change. Added in 2026 */
+      from_username: string | null;
+      /** @description Business number */
+      phone_number_id: string;
+      /** @enum {string} */
+      type:
+        | "text"
+        | "image"
+        | "audio"
+        | "video"
+        | "document"
+        | "sticker"
+        | "location"
+        | "contacts"
+        | "button"
+        | "interactive"
+        | "unsupported";
+      /** @description The text, a media caption, or the label of a received button/option; null when no text */
+      text: string | null;
+      /** @description Present when a file came; not a public URL and not permanently available */
+      media_id: string | null;
+      media_mime: string | null;
+      media_filename: string | null;
+      /** @description Id of the message quoted by the contact */
+      reply_to_message_id: string | null;
+      contact_name: string | null;
+      /** @description ISO 8601 UTC; time of the received message as given by the provider */
+      occurred_at: string;
+      /** @description ISO 8601 UTC; until when the received message allows a free-text reply; keep the greatest per contact and business number */
+      window_expires_at: string;
+    };
+    /**
+     * @example {
+     *       "event": "account.update",
+     *       "occurred_at": "2026-11-20T14:10:02.000Z",
+     *       "delivery_id": "2301",
+     *       "data": {
+     *         "account_event_id": "57",
+     *         "waba_id": "100000000000001",
+     *         "field": "phone_number_quality_update",
+     *         "event": "THROUGHPUT_UPGRADE",
+     *         "phone_number_id": "200000000000002",
+     *         "occurred_at": "2026-11-20T14:10:00.000Z",
+     *         "value": {
+     *           "display_phone_number": "15550000000",
+     *           "event": "THROUGHPUT_UPGRADE",
+     *           "max_daily_conversations_per_business": "TIER_UNLIMITED"
+     *         },
+     *         "effects": {
+     *           "sending_blocked": null,
+     *           "paused_campaign_ids": [],
+     *           "messaging_rate_per_second": 1000
+     *         }
+     *       }
+     *     }
+     */
+    AccountUpdateEvent: {
+      /** @enum {string} */
+      event: "account.update";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["AccountUpdateData"];
+    };
+    AccountUpdateData: {
+      /** @description The gateway's id of the stored event (the same on every retry) */
+      account_event_id: string;
+      /** @description The WhatsApp Business Account the event is about (Meta's `entry[].id`) */
+      waba_id: string;
+      /** @description Meta's webhook field: account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update or account_alerts */
+      field: string;
+      /** @description `value.event` as Meta sent it (DISABLED_UPDATE, ACCOUNT_RESTRICTION, THROUGHPUT_UPGRADE, ...), values the gateway does not know included; null when the field carries none (capability, template and alert updates) */
+      event: string | null;
+      /** @description The business number a phone_number_quality_update is about (matched by its display number), else null */
+      phone_number_id: string | null;
+      /** @description ISO 8601 UTC; Meta's time of the change (`entry[].time`), else when the gateway received it */
+      occurred_at: string;
+      /** @description Meta's `value`, exactly as sent (new keys included) */
+      value: {
+        [key: string]: unknown;
+      };
+      effects: components["schemas"]["AccountUpdateEffects"];
+    };
+    AccountUpdateEffects: {
+      /** @description For a ban, deletion or disconnection (DISABLED_UPDATE with DISABLE, ACCOUNT_DELETED, ACCOUNT_OFFBOARDED, PARTNER_REMOVED, PARTNER_APP_UNINSTALLED) and for a reinstatement or reconnection (DISABLED_UPDATE with REINSTATE, ACCOUNT_RECONNECTED, PARTNER_ADDED, PARTNER_APP_INSTALLED): whether sends from the WABA's numbers are refused now (`account_disabled`); null for every other event */
+      sending_blocked: boolean | null;
+      /** @description Campaigns the gateway paused because of this event (a number's quality dropped to low, the account was restricted, disabled, banned or disconnected), each with its `pause_reason`; they stay paused until someone resumes them */
+      paused_campaign_ids: string[];
+      /** @description The number's new messaging rate when this event changed it (1000 after THROUGHPUT_UPGRADE), else null */
+      messaging_rate_per_second: number | null;
+    };
+    ErrorResponse: {
+      /** @enum {boolean} */
+      success: false;
+      error: {
+        /** @description Stable code: program against it */
+        code: string;
+        /** @description Portuguese sentence for a person */
+        message: string;
+      };
+    };
+    ValidationError: {
+      /** @description Where: body, query, path or header, then the field path */
+      loc: (string | number)[];
+      /** @description Portuguese sentence for a person */
+      msg: string;
+      /** @description Stable machine word: missing, string_too_long, too_long, int_parsing, enum, json_invalid, ... */
+      type: string;
+      /** @description The value that was refused, when there was one */
+      input?: unknown;
+      /** @description Limits of the failed check, e.g. {max_length: 32} */
+      ctx?: {
+        [key: string]: unknown;
+      };
+    };
+    HTTPValidationError: {
+      detail: components["schemas"]["ValidationError"][];
+    };
+    HeaderMediaIn: {
+      /**
+       * @description image, video or document; default document
+       * @default document
+       */
+      type?: string;
+      /** @description A PUBLIC http(s) URL the provider downloads without login; not an upload */
+      link: string;
+      filename?: string | null;
+    };
+    PixItemIn: {
+      name: string;
+      /** @description UNIT value in cents */
+      amount: number;
+      /** @default 1 */
+      quantity?: number;
+      retailer_id?: string | null;
+    };
+    PixOrderIn: {
+      reference_id: string;
+      pix_code: string;
+      merchant_name: string;
+      key: string;
+      /**
+       * @default CNPJ
+       * @enum {string}
+       */
+      key_type?: "CNPJ" | "CPF" | "EMAIL" | "PHONE" | "EVP";
+      items: components["schemas"]["PixItemIn"][];
+      total_amount?: number | null;
+      /** @default 0 */
+      tax?: number;
+      /**
+       * @default digital-goods
+       * @enum {string}
+       */
+      goods_type?: "digital-goods" | "physical-goods";
+    };
+    TemplateQualityOut: {
+      /** @description Valor do provedor: GREEN, YELLOW, RED, UNKNOWN; null quando ausente. */
+      score: string | null;
+      /** @description Unix em segundos. */
+      date: number | null;
+      /** @description Vazio quando não há motivos; a estrutura pode variar. */
+      reasons: unknown[];
+    };
+    TemplateHeaderOut: {
+      /** @description TEXT, IMAGE, VIDEO, DOCUMENT, ... */
+      format: string;
+      text: string | null;
+      /** @description O texto do cabeçalho tem uma variável: envie header_text. */
+      needs_text: boolean;
+      /** @description Cabeçalho de imagem, vídeo ou documento: envie header_media. */
+      needs_media: boolean;
+    };
+    TemplateBodyOut: {
+      text: string;
+      /** @description Quantidade de itens que `variables` do envio deve ter. */
+      variables_count: number;
+      /** @description Nomes das variáveis (templates NAMED), na ordem em que aparecem. */
+      variable_names: string[];
+    };
+    TemplateFooterOut: {
+      text: string | null;
+      code_expiration_minutes: number | null;
+    };
+    TemplateButtonOut: {
+      index: number;
+      type: string;
+      text: string | null;
+      url: string | null;
+      phone_number: string | null;
+      /** @description Botão de URL com variável: envie button_url_param. */
+      needs_url_param: boolean;
+      /** @description Botão de copiar código: envie coupon_code. */
+      needs_coupon: boolean;
+      /** @description Botão de código de verificação: envie otp_code. */
+      needs_otp: boolean;
+    };
+    TemplateItemOut: {
+      id: string | null;
+      name: string;
+      language: string;
+      status: string;
+      category: string;
+      quality_score: components["schemas"]["TemplateQualityOut"] | null;
+      rejected_reason: string | null;
+      message_send_ttl_seconds: number | null;
+      sendable: boolean;
+      api_supported: boolean;
+      api_unsupported_reason: string | null;
+      header: components["schemas"]["TemplateHeaderOut"] | null;
+      /** @enum {string} */
+      parameter_format: "NAMED" | "POSITIONAL";
+      body: components["schemas"]["TemplateBodyOut"];
+      footer: components["schemas"]["TemplateFooterOut"] | null;
+      buttons: components["schemas"]["TemplateButtonOut"][];
+      body_text: string;
+      variables_count: number;
+      variable_names: string[];
+      header_format: string | null;
+      components: {
+        [key: string]: unknown;
+      }[];
+    };
+    DeliveryOut: {
+      id: number;
+      /** @enum {string} */
+      event: "message.status" | "message.received" | "account.update";
+      /** @enum {string} */
+      status: "pending" | "delivering" | "delivered" | "failed";
+      /** @description Attempts made so far (X-PT-Attempt of the last one) */
+      attempts: number;
+      next_attempt_at: string | null;
+      last_status_code: number | null;
+      /** @description Body the endpoint answered on the last attempt, also on 2xx */
+      last_error: string | null;
+      last_error_kind: string | null;
+      created_at: string;
+      delivered_at: string | null;
+      occurred_at: string;
+      endpoint_url: string;
+      /** @description The signed body, parsed */
+      envelope: {
+        [key: string]: unknown;
+      };
+    };
+    SendResultOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The id later carried as message_id in message.status */
+        message_id: string;
+        /** @description Recipient: a phone normalized to digits, or the BSUID as given */
+        to: string;
+        /** @enum {string} */
+        status: "sent";
+        /** @enum {string} */
+        type: "text" | "template";
+        phone_number_id: string;
+        client_ref: string | null;
+      };
+    };
+    /**
+     * @example {
+     *       "to": "+55 11 98765-4321",
+     *       "text": "Olá, Maria! Seu pedido saiu para entrega.",
+     *       "client_ref": "pedido-12345"
+     *     }
+     * @example {
+     *       "to": "5511987654321",
+     *       "template": "pedido_confirmado",
+     *       "language": "pt_BR",
+     *       "variables": [
+     *         "Maria",
+     *         "12345",
+     *         "3"
+     *       ],
+     *       "header_text": "12345",
+     *       "client_ref": "pedido-12345"
+     *     }
+     * @example {
+     *       "to": "5511987654321",
+     *       "template": "cobranca_pix",
+     *       "language": "pt_BR",
+     *       "variables": [
+     *         "Maria",
+     *         "12345"
+     *       ],
+     *       "pix_order": {
+     *         "reference_id": "pedido-12345",
+     *         "pix_code": "00020101021226830014br.gov.bcb.pix2561qrcodes.exemplo.com.br/v2/cobv/9d36b84f5204000053039865406123.455802BR5912Loja Exemplo6009SAO PAULO62070503***6304ABCD",
+     *         "merchant_name": "Loja Exemplo",
+     *         "key": "39580525000189",
+     *         "key_type": "CNPJ",
+     *         "items": [
+     *           {
+     *             "name": "Bolo de chocolate",
+     *             "amount": 4500,
+     *             "quantity": 1,
+     *             "retailer_id": "bolo-choc"
+     *           },
+     *           {
+     *             "name": "Refrigerante 2 L",
+     *             "amount": 900,
+     *             "quantity": 2
+     *           }
+     *         ],
+     *         "total_amount": 6300,
+     *         "tax": 0,
+     *         "goods_type": "physical-goods"
+     *       },
+     *       "client_ref": "pedido-12345"
+     *     }
+     */
+    PublicSendIn: {
+      /** @description The recipient: a phone number (any formatting), or a WhatsApp business-scoped user id (BSUID, e.g. `BR.1502576394655843`) of a user known only by it */
+      to: string;
+      /** @description Selects the business number; default number of the account otherwise */
+      phone_number_id?: string | null;
+      text?: string | null;
+      /** @description Template name */
+      template?: string | null;
+      /** @default pt_BR */
+      language?: string;
+      /** @description Filled in order into {{1}}, {{2}}, ... of the template body */
+      variables?: string[] | null;
+      variable_names?: string[] | null;
+      header_media?: components["schemas"]["HeaderMediaIn"] | null;
+      header_text?: string | null;
+      button_url_param?: string | null;
+      /** @default 0 */
+      button_url_index?: number;
+      coupon_code?: string | null;
+      /** @default 0 */
+      coupon_index?: number;
+      otp_code?: string | null;
+      /** @default 0 */
+      otp_index?: number;
+      reply_to_message_id?: string | null;
+      pix_order?: components["schemas"]["PixOrderIn"] | null;
+      /** @description Caller reference, echoed in message.status events */
+      client_ref?: string | null;
+    };
+    ReadOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The inbound message marked read (no message is sent: there is no new id) */
+        message_id: string;
+        /** @description The business number that received it, through which it was marked */
+        phone_number_id: string;
+        /** @enum {boolean} */
+        read: true;
+        /** @description Whether a typing indicator was shown */
+        typing: boolean;
+        /** @description ISO 8601 UTC: when it was marked read, by this call or an earlier one (marking a message also marks the earlier messages of its conversation) */
+        read_at: string;
+      };
+    };
+    /**
+     * @example {
+     *       "typing": true
+     *     }
+     * @example {}
+     */
+    ReadIn: {
+      /**
+       * @description Also show the contact a typing indicator (until the reply arrives, or 25 s). Only when a reply is coming: one per conversation at a time
+       * @default false
+       */
+      typing?: boolean;
+    };
+    ValidateOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description Digits only, with country code when valid; a BSUID as given */
+        to: string;
+        valid: boolean;
+        /**
+         * @description What `to` is: a phone number, or a WhatsApp business-scoped user id (BSUID; country is its prefix)
+         * @enum {string}
+         */
+        kind: "phone" | "bsuid";
+        country: string | null;
+        /** @description mobile, fixed_line, fixed_line_or_mobile, voip, toll_free, ... when known */
+        type: string | null;
+        e164: string | null;
+        national_format: string | null;
+      };
+    };
+    /**
+     * @example {
+     *       "to": "(11) 98765-4321",
+     *       "country": "BR"
+     *     }
+     */
+    ValidateIn: {
+      to: string;
+      /** @description ISO 3166-1 alpha-2; BR when absent and the number has no country code */
+      country?: string | null;
+    };
+    WindowOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The contact: digits of a phone number, or a BSUID as given */
+        to: string;
+        /** @description The business number checked; null when the account has none (then `open` is false) */
+        phone_number_id: string | null;
+        open: boolean;
+        /** @description ISO 8601 UTC */
+        expires_at: string | null;
+        /** @description ISO 8601 UTC */
+        last_inbound_at: string | null;
+      };
+    };
+    TemplateCatalogueOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        templates: components["schemas"]["TemplateItemOut"][];
+      };
+    };
+    DeliveryListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        deliveries: {
+          id: number;
+          /** @enum {string} */
+          event: "message.status" | "message.received" | "account.update";
+          /** @enum {string} */
+          status: "pending" | "delivering" | "delivered" | "failed";
+          /** @description Attempts made so far (X-PT-Attempt of the last one) */
+          attempts: number;
+          next_attempt_at: string | null;
+          last_status_code: number | null;
+          /** @description Body the endpoint answered on the last attempt, also on 2xx */
+          last_error: string | null;
+          last_error_kind: string | null;
+          created_at: string;
+          delivered_at: string | null;
+          occurred_at: string;
+          endpoint_url: string;
+        }[];
+        next_before_id: number | null;
+      };
+    };
+    RetryFailedOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        requeued: number;
+      };
+    };
+    DeliveryDetailOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: components["schemas"]["DeliveryOut"];
+    };
+    RetryOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        id: number;
+        /** @enum {string} */
+        status: "pending";
+        next_attempt: number;
+      };
+    };
+    EventTypeListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        event_types: components["schemas"]["EventTypeOut"][];
+      };
+    };
+    EventTypeOut: {
+      /**
+       * @description The event's name: `event` of the body and `X-PT-Event`
+       * @enum {string}
+       */
+      name: "message.status" | "message.received" | "account.update";
+      /** @description What the event means, in Portuguese */
+      description: string;
+      /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left) */
+      schema: {
+        [key: string]: unknown;
+      };
+      /** @description An example body, valid against `schema` */
+      example: {
+        [key: string]: unknown;
+      };
+    };
+    CampaignDetailOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        id: string;
+        name: string;
+        /** @enum {string} */
+        status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+        phone_number_id: string;
+        template: string;
+        language: string;
+        template_category: string | null;
+        start_at: string | null;
+        created_at: string;
+        started_at: string | null;
+        completed_at: string | null;
+        cancelled_at: string | null;
+        /** @description Why the gateway paused the campaign by itself (Meta reported that the number's quality dropped to low, or that the account was restricted, disabled, banned or disconnected), in Portuguese; null when a person paused it or it is not paused. Added in 2026 */
+        pause_reason: string | null;
+        /** @description Rows given */
+        total_rows: number;
+        /** @description Rows that passed validation: the campaign's recipients */
+        accepted_recipients: number;
+        rejected_count: number;
+        progress: components["schemas"]["CampaignProgressOut"];
+        /** @description The number's rate in force (lower while it backs off after a 130429) */
+        rate_per_second: number;
+        /** @description Time the queued recipients need at that rate; null when none are left */
+        eta_seconds: number | null;
+        /** @description ISO 8601 UTC; running or scheduled campaigns only */
+        estimated_completion_at: string | null;
+        estimated_cost: components["schemas"]["CampaignCostEstimateOut"];
+        rejected_rows: components["schemas"]["CampaignRejectedRowOut"][];
+        running_cost: components["schemas"]["CampaignRunningCostOut"];
+      };
+    };
+    /** @description Recipients by outcome, each counted once in its furthest state (a read message is in `read`, not in `delivered`) */
+    CampaignProgressOut: {
+      queued: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+    /** @description An upper bound: every accepted recipient charged once. Meta charges only delivered messages, lowers utility and authentication rates by volume tier, and until 30 Sep 2026 did not charge utility templates inside an open customer-service window */
+    CampaignCostEstimateOut: {
+      /** @enum {string} */
+      currency: "BRL";
+      /** @description accepted_recipients × rate_brl */
+      amount_brl: string;
+      /** @description The rate card's price of one charged message of `category` when the campaign starts */
+      rate_brl: string;
+      /** @description Pricing category of the template (marketing when the rate card has no rate for it) */
+      category: string;
+      recipients: number;
+    };
+    CampaignRejectedRowOut: {
+      /** @description 1-based position in the list (in a CSV, the data row: the header is not counted) */
+      row: number;
+      to: string;
+      /** @description invalid_recipient, duplicate_recipient, invalid_parameter, csv_extra_fields or a template pre-check code (template_params_mismatch, variable_too_long, ...) */
+      code: string;
+      /** @description Portuguese sentence */
+      message: string;
+    };
+    /** @description What the campaign's messages cost so far, from the pricing of their status webhooks */
+    CampaignRunningCostOut: {
+      /** @enum {string} */
+      currency: "BRL";
+      /** @description Estimated cost of the messages Meta charged so far, at the rate card's rates */
+      amount_brl: string;
+      /** @description Messages Meta reported a pricing for */
+      priced_messages: number;
+      /** @description Of them, pricing.type `regular` and not failed afterwards */
+      charged_messages: number;
+      /** @description Priced messages that failed afterwards: Meta charges only delivered ones */
+      failed_messages: number;
+      /** @description Charged messages of a category without a rate, estimated at the marketing rate */
+      fallback_messages: number;
+    };
+    /**
+     * @example {
+     *       "name": "Black Friday clientes VIP",
+     *       "template": "pedido_confirmado",
+     *       "language": "pt_BR",
+     *       "start_at": "2026-11-27T09:00:00-03:00",
+     *       "recipients": [
+     *         {
+     *           "to": "5511987654321",
+     *           "variables": [
+     *             "Maria",
+     *             "12345",
+     *             "3"
+     *           ],
+     *           "header_text": "12345",
+     *           "client_ref": "cliente-1"
+     *         },
+     *         {
+     *           "to": "+55 21 99876-5432",
+     *           "variables": [
+     *             "João",
+     *             "12346",
+     *             "1"
+     *           ],
+     *           "header_text": "12346",
+     *           "client_ref": "cliente-2"
+     *         }
+     *       ]
+     *     }
+     */
+    CampaignCreateIn: {
+      name: string;
+      /** @description Template name (an APPROVED template of the number's WABA) */
+      template: string;
+      /** @default pt_BR */
+      language?: string;
+      /** @description Business number that sends; the account's default number otherwise */
+      phone_number_id?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601; the campaign waits until then once started (default: at once)
+       */
+      start_at?: string | null;
+      recipients: components["schemas"]["CampaignRecipientIn"][];
+    };
+    CampaignRecipientIn: {
+      /** @description A phone number (any formatting) or a WhatsApp business-scoped user id (BSUID) */
+      to: string;
+      /** @description Filled in order into {{1}}, {{2}}, ... of the body */
+      variables?: string[] | null;
+      header_text?: string | null;
+      /** @description Header media of this recipient's send */
+      header_media?: {
+        /**
+         * @description The template's header format when absent
+         * @enum {string|null}
+         */
+        type?: "image" | "video" | "document" | null;
+        /** @description A PUBLIC http(s) URL the provider downloads without login */
+        link: string;
+        filename?: string | null;
+      } | null;
+      button_url_param?: string | null;
+      button_url_index?: number | null;
+      coupon_code?: string | null;
+      /** @description Caller reference, echoed in message.status events */
+      client_ref?: string | null;
+    };
+    CampaignListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        campaigns: components["schemas"]["CampaignOut"][];
+        next_before_id: string | null;
+      };
+    };
+    CampaignOut: {
+      id: string;
+      name: string;
+      /** @enum {string} */
+      status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+      phone_number_id: string;
+      template: string;
+      language: string;
+      template_category: string | null;
+      start_at: string | null;
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      cancelled_at: string | null;
+      /** @description Why the gateway paused the campaign by itself (Meta reported that the number's quality dropped to low, or that the account was restricted, disabled, banned or disconnected), in Portuguese; null when a person paused it or it is not paused. Added in 2026 */
+      pause_reason: string | null;
+      /** @description Rows given */
+      total_rows: number;
+      /** @description Rows that passed validation: the campaign's recipients */
+      accepted_recipients: number;
+      rejected_count: number;
+      progress: components["schemas"]["CampaignProgressOut"];
+      /** @description The number's rate in force (lower while it backs off after a 130429) */
+      rate_per_second: number;
+      /** @description Time the queued recipients need at that rate; null when none are left */
+      eta_seconds: number | null;
+      /** @description ISO 8601 UTC; running or scheduled campaigns only */
+      estimated_completion_at: string | null;
+      estimated_cost: components["schemas"]["CampaignCostEstimateOut"];
+    };
+    CampaignRecipientListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        recipients: components["schemas"]["CampaignRecipientOut"][];
+        next_after_id: number | null;
+      };
+    };
+    CampaignRecipientOut: {
+      id: number;
+      row: number;
+      to: string;
+      client_ref: string | null;
+      /** @enum {string} */
+      status: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "cancelled";
+      /** @description The message_id of its message.status events */
+      message_id: string | null;
+      error_code: string | null;
+      error_message: string | null;
+      attempts: number;
+      updated_at: string;
+    };
+    /**
+     * @example {
+     *       "accepted_recipients": 4998
+     *     }
+     */
+    CampaignStartIn: {
+      /** @description The accepted recipient count the creation reported: the campaign starts only if it is still that */
+      accepted_recipients: number;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "currency": "BRL",
+     *         "time_zone": "America/Sao_Paulo",
+     *         "since": "2026-11-01",
+     *         "until": "2026-11-02",
+     *         "group_by": [
+     *           "day",
+     *           "category"
+     *         ],
+     *         "phone_number_id": null,
+     *         "totals": {
+     *           "messages": 1250,
+     *           "charged_messages": 1050,
+     *           "failed_messages": 0,
+     *           "cost_brl": "306.9600",
+     *           "fallback_messages": 0
+     *         },
+     *         "rows": [
+     *           {
+     *             "day": "2026-11-01",
+     *             "category": "marketing",
+     *             "messages": 900,
+     *             "charged_messages": 900,
+     *             "failed_messages": 0,
+     *             "cost_brl": "301.5000",
+     *             "fallback_messages": 0
+     *           },
+     *           {
+     *             "day": "2026-11-01",
+     *             "category": "utility",
+     *             "messages": 300,
+     *             "charged_messages": 100,
+     *             "failed_messages": 0,
+     *             "cost_brl": "3.6400",
+     *             "fallback_messages": 0
+     *           },
+     *           {
+     *             "day": "2026-11-02",
+     *             "category": "authentication",
+     *             "messages": 50,
+     *             "charged_messages": 50,
+     *             "failed_messages": 0,
+     *             "cost_brl": "1.8200",
+     *             "fallback_messages": 0
+     *           }
+     *         ],
+     *         "rates": [
+     *           {
+     *             "category": "authentication",
+     *             "rate_brl": "0.0364",
+     *             "effective_from": "2025-07-01",
+     *             "scope": "deployment"
+     *           },
+     *           {
+     *             "category": "marketing",
+     *             "rate_brl": "0.3350",
+     *             "effective_from": "2025-07-01",
+     *             "scope": "deployment"
+     *           },
+     *           {
+     *             "category": "utility",
+     *             "rate_brl": "0.0364",
+     *             "effective_from": "2025-07-01",
+     *             "scope": "deployment"
+     *           }
+     *         ]
+     *       }
+     *     }
+     */
+    UsageOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @enum {string} */
+        currency: "BRL";
+        /**
+         * @description Days are São Paulo calendar days; a message counts on the day it was sent
+         * @enum {string}
+         */
+        time_zone: "America/Sao_Paulo";
+        since: string;
+        until: string;
+        group_by: ("day" | "number" | "category" | "type")[];
+        phone_number_id: string | null;
+        /** @description The whole range */
+        totals: {
+          /** @description Messages Meta reported a pricing for */
+          messages: number;
+          /** @description Of them, those Meta charges: pricing.type `regular`, not failed afterwards (sent and not yet delivered counts) */
+          charged_messages: number;
+          /** @description Priced messages that failed afterwards: Meta charges only delivered messages */
+          failed_messages: number;
+          /** @description Estimated cost in BRL (reais, four decimals) by the rate card in force on each day */
+          cost_brl: string;
+          /** @description Charged messages of a category the rate card has no rate for, estimated at the marketing rate */
+          fallback_messages: number;
+        };
+        /** @description One per combination of the group_by values that has priced messages, sorted by them */
+        rows: components["schemas"]["UsageRowOut"][];
+        /** @description The rate of each category in force on `until` */
+        rates: components["schemas"]["UsageRateOut"][];
+      };
+    };
+    UsageRowOut: {
+      /** @description With group_by day: São Paulo day of the sends */
+      day?: string;
+      /** @description With group_by number */
+      phone_number_id?: string;
+      /** @description With group_by category: Meta's pricing.category, verbatim (null when Meta sent none) */
+      category?: string | null;
+      /** @description With group_by type: Meta's pricing.type, verbatim (regular, free_customer_service, ...) */
+      type?: string | null;
+      /** @description Messages Meta reported a pricing for */
+      messages: number;
+      /** @description Of them, those Meta charges: pricing.type `regular`, not failed afterwards (sent and not yet delivered counts) */
+      charged_messages: number;
+      /** @description Priced messages that failed afterwards: Meta charges only delivered messages */
+      failed_messages: number;
+      /** @description Estimated cost in BRL (reais, four decimals) by the rate card in force on each day */
+      cost_brl: string;
+      /** @description Charged messages of a category the rate card has no rate for, estimated at the marketing rate */
+      fallback_messages: number;
+    };
+    UsageRateOut: {
+      category: string;
+      /** @description Price of one charged message */
+      rate_brl: string;
+      effective_from: string;
+      /**
+       * @description `account`: a rate set for this account alone
+       * @enum {string}
+       */
+      scope: "deployment" | "account";
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  sendMessage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique value per message; repeat it (with the same body) after a connection error or a 5xx */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PublicSendIn"];
+      };
+    };
+    responses: {
+      /** @description Sent; `data.message_id` is the id later carried by `message.status`. */
+      200: {
+        headers: {
+          /** @description Present when this is the stored answer of an earlier call with the same Idempotency-Key */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SendResultOut"];
+        };
+      };
+      /** @description Incomplete request, invalid recipient, business number not in the account, or a body that cannot be read (Content-Encoding, cut short). Codes: `invalid_recipient`, `empty_message`, `pix_needs_template`, `no_connected_number`, `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                "invalid_recipient" | "empty_message" | "pix_needs_template" | "no_connected_number" | "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Idempotency-Key in use: still in progress (wait a few seconds and repeat with the same key), or used with another body. Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "idempotency_in_flight" | "idempotency_conflict" | "idempotency_legacy_unverified";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description The provider (or the service's own pre-check) refused the send — error envelope, codes: `outside_24h_window`, `recipient_unreachable`, `recipient_opted_out`, `template_params_mismatch`, `template_not_found`, `template_paused`, `invalid_template`, `marketing_experiment`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `variable_too_long`, `variable_bad_format`, `invalid_pix_order`, `template_required_header_media`, `template_header_mismatch`, `template_format_unsupported`, `invalid_otp`, `provider_rejected`; or the body or the Idempotency-Key header is invalid — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | "outside_24h_window"
+                    | "recipient_unreachable"
+                    | "recipient_opted_out"
+                    | "template_params_mismatch"
+                    | "template_not_found"
+                    | "template_paused"
+                    | "invalid_template"
+                    | "marketing_experiment"
+                    | "delivery_limited"
+                    | "payment_issue"
+                    | "account_restricted"
+                    | "account_disabled"
+                    | "variable_too_long"
+                    | "variable_bad_format"
+                    | "invalid_pix_order"
+                    | "template_required_header_media"
+                    | "template_header_mismatch"
+                    | "template_format_unsupported"
+                    | "invalid_otp"
+                    | "provider_rejected";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited" | "rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description Template lookup unavailable, provider unavailable, or a send the provider did not confirm (never resent with that key); repeat with the same Idempotency-Key. Codes: `templates_unavailable`, `send_unconfirmed`, `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "templates_unavailable" | "send_unconfirmed" | "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  markMessageRead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The `message_id` of a `message.received` event of this account (the contact's message), percent-encoded in the path */
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ReadIn"];
+      };
+    };
+    responses: {
+      /** @description Marked read (and the typing indicator shown when asked). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ReadOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) or the body cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description No message received by this account has this id (another account's message included), or the number that received it is no longer the account's. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Refused before Meta (a message over 30 days old) or by Meta — error envelope, codes: `message_too_old`, `account_restricted`, `payment_issue`, `provider_rejected`; or an invalid path or body — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "message_too_old" | "account_restricted" | "payment_issue" | "provider_rejected";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited" | "rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The provider could not be reached or did not confirm; nothing was recorded, repeat the call. Codes: `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  validatePhone: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ValidateIn"];
+      };
+    };
+    responses: {
+      /** @description `to` normalized (digits only) and the `valid` flag. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidateOut"];
+        };
+      };
+      /** @description The body (Content-Encoding, cut short) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (body); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getWindow: {
+    parameters: {
+      query?: {
+        phone_number_id?: string;
+      };
+      header?: never;
+      path: {
+        to: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Window state of the contact on the business number. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WindowOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path or query; also a `phone_number_id` that is not one of the account's numbers); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  listTemplates: {
+    parameters: {
+      query?: {
+        status?: string;
+        phone_number_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The catalogue. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TemplateCatalogueOut"];
+        };
+      };
+      /** @description Invalid status filter, or no connected business number. Codes: `invalid_template_status`, `no_connected_number`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_template_status" | "no_connected_number";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The full catalogue could not be obtained from the provider. Codes: `templates_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "templates_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  listDeliveries: {
+    parameters: {
+      query?: {
+        status?: "pending" | "delivering" | "delivered" | "failed";
+        limit?: number;
+        before_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of deliveries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  retryFailedDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How many deliveries were re-queued. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RetryFailedOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        delivery_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery, with the signed envelope. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Delivery not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  retryDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        delivery_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Back in the queue. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RetryOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Delivery not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description The delivery is `pending` or `delivering` — error envelope, code `delivery_not_retryable`; or an invalid path — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "delivery_not_retryable";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  listEventTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The catalogue. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventTypeListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  listCampaigns: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description next_before_id of the previous page */
+        before_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of campaigns. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  createCampaign: {
+    parameters: {
+      query?: {
+        name?: string;
+        /** @description Template name (an APPROVED template of the number's WABA) */
+        template?: string;
+        language?: string;
+        /** @description Business number that sends; the account's default number otherwise */
+        phone_number_id?: string | null;
+        /** @description ISO 8601; the campaign waits until then once started (default: at once) */
+        start_at?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CampaignCreateIn"];
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Created as a draft, with its validation report (`rejected_rows`). */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignDetailOut"];
+        };
+      };
+      /** @description Business number not in the account, or a body that cannot be read (Content-Encoding, cut short). Codes: `no_connected_number`, `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "no_connected_number" | "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description JSON body above 32 MiB, or CSV file above 20 MiB (after any Content-Encoding). Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description The template cannot be sent in a campaign — error envelope, codes: `template_not_found`, `template_paused`, `invalid_template`, `template_format_unsupported`; or the request or the CSV file itself is invalid (unreadable, unknown or missing columns, no rows, too many rows, a line past the field limits) — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "template_not_found" | "template_paused" | "invalid_template" | "template_format_unsupported";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The template catalogue could not be read; nothing was created, repeat the call. Codes: `templates_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "templates_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  getCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  listCampaignRecipients: {
+    parameters: {
+      query?: {
+        status?: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "cancelled";
+        limit?: number;
+        /** @description next_after_id of the previous page */
+        after_id?: number;
+      };
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of recipients. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignRecipientListOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path or query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  exportCampaignRecipients: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  startCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CampaignStartIn"];
+      };
+    };
+    responses: {
+      /** @description The campaign, `running` or `scheduled`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) or the body cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description The campaign is not a draft, or `accepted_recipients` is not its accepted count. Codes: `campaign_state_conflict`, `campaign_count_mismatch`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "campaign_state_conflict" | "campaign_count_mismatch";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description The campaign has no accepted recipient — error envelope, code `campaign_empty`; Meta keeps the number's WhatsApp Business Account banned or disconnected — `account_disabled`; or an invalid path or body — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "campaign_empty" | "account_disabled";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  pauseCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description The campaign is not running or scheduled. Codes: `campaign_state_conflict`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "campaign_state_conflict";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  resumeCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description The campaign is not paused. Codes: `campaign_state_conflict`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "campaign_state_conflict";
+            };
+          };
+        };
+      };
+      /** @description Sending is blocked for the campaign's number — error envelope, code `account_disabled`; or an invalid path — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "account_disabled";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  cancelCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Campaign not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description The campaign is not draft, scheduled, running or paused. Codes: `campaign_state_conflict`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "campaign_state_conflict";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, São Paulo). Default: 29 days before `until` */
+        since?: string;
+        /** @description Last day, included (YYYY-MM-DD, São Paulo). Default: today in São Paulo */
+        until?: string;
+        /** @description One or more of day, number, category, type, separated by commas (`day,category`): one row per combination, in that order */
+        group_by?: string;
+        /** @description Only this business number's messages */
+        phone_number_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ledger for the range. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UsageOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query: a date that is not YYYY-MM-DD, since after until, a range above 366 days); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  onMessageStatus: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt */
+        "X-PT-Timestamp": string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4) */
+        "X-PT-Signature": string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MessageStatusEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onMessageReceived: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt */
+        "X-PT-Timestamp": string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4) */
+        "X-PT-Signature": string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MessageReceivedEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onAccountUpdate: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt */
+        "X-PT-Timestamp": string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4) */
+        "X-PT-Signature": string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountUpdateEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+}
