@@ -2,6 +2,7 @@ import type { Request, Response, Router } from "express";
 import {
   IntegrationUrlError,
   DEFAULT_WEBHOOK_EVENTS,
+  SIGNATURE_SCHEMES,
   SecretUnreadableError,
   WEBHOOK_EVENTS,
   confirmPanelPassword,
@@ -13,6 +14,7 @@ import {
   setIntegration,
   setIntegrationActive,
   type IntegrationSummary,
+  type SignatureScheme,
   type WebhookEvent,
 } from "@gw/core";
 import { z } from "@gw/config";
@@ -34,6 +36,19 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   "message.received": "message.received: mensagens que os contatos enviam",
   "account.update":
     "account.update: avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
+};
+
+/** The signing schemes as staff choose them (issue 21). */
+const SCHEME_LABELS: Record<SignatureScheme, { name: string; detail: string }> = {
+  pt: {
+    name: "X-PT-Signature (padrão)",
+    detail: "cabeçalhos X-PT-Timestamp e X-PT-Signature, como descreve o contrato da API",
+  },
+  "standard-webhooks": {
+    name: "Standard Webhooks",
+    detail:
+      "cabeçalhos webhook-id, webhook-timestamp e webhook-signature, verificáveis com as bibliotecas oficiais do Standard Webhooks (standardwebhooks.com)",
+  },
 };
 
 const MESSAGES = {
@@ -71,6 +86,8 @@ const integrationForm = z.object({
   url: z.string().trim().max(2048),
   // One checked box arrives as a string, several as an array, none as nothing.
   events: eventList.optional(),
+  // Absent (an older form): a new integration gets the default, an edited one keeps its scheme.
+  signature_scheme: z.enum(SIGNATURE_SCHEMES).optional(),
 });
 
 const passwordForm = z.object({ password: z.string().min(1).max(1024) });
@@ -82,6 +99,8 @@ const listQuery = z.object({ estado: z.enum(["ativas", "pausadas"]).optional() }
 interface FormState {
   url: string;
   events: readonly string[];
+  /** Undefined: the default (`pt`) is checked. */
+  scheme?: SignatureScheme | undefined;
   error?: string;
 }
 
@@ -106,10 +125,32 @@ function integrationFields(state: FormState): SafeHtml {
             ${EVENT_LABELS[event]}</label
           >`,
       )}
+    </fieldset>
+    <fieldset>
+      <legend>Assinatura dos webhooks</legend>
+      ${SIGNATURE_SCHEMES.map(
+        (scheme) =>
+          html`<label
+            ><input
+              type="radio"
+              name="signature_scheme"
+              value="${scheme}"
+              ${(state.scheme ?? "pt") === scheme ? "checked" : ""}
+            />
+            ${SCHEME_LABELS[scheme].name}: ${SCHEME_LABELS[scheme].detail}</label
+          >`,
+      )}
+      <p class="hint">
+        Trocar o esquema muda os cabeçalhos das próximas tentativas: atualize o receptor ao mesmo tempo. O segredo
+        continua o mesmo; no Standard Webhooks ele aparece como whsec_ seguido de base64, a forma que as bibliotecas
+        aceitam.
+      </p>
     </fieldset>`;
 }
 
-type ReadForm = { ok: true; url: string; events: WebhookEvent[] } | { ok: false; state: FormState & { error: string } };
+type ReadForm =
+  | { ok: true; url: string; events: WebhookEvent[]; scheme: SignatureScheme | undefined }
+  | { ok: false; state: FormState & { error: string } };
 
 /** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
 function readIntegrationForm(body: unknown): ReadForm {
@@ -118,10 +159,10 @@ function readIntegrationForm(body: unknown): ReadForm {
     return { ok: false, state: { url: "", events: [], error: "Informe uma URL válida e escolha eventos da lista." } };
   const raw = parsed.data.events;
   const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const url = parsed.data.url;
-  if (url === "") return { ok: false, state: { url, events, error: "Informe a URL do endpoint." } };
-  if (events.length === 0) return { ok: false, state: { url, events, error: "Escolha ao menos um evento." } };
-  return { ok: true, url, events };
+  const { url, signature_scheme: scheme } = parsed.data;
+  if (url === "") return { ok: false, state: { url, events, scheme, error: "Informe a URL do endpoint." } };
+  if (events.length === 0) return { ok: false, state: { url, events, scheme, error: "Escolha ao menos um evento." } };
+  return { ok: true, url, events, scheme };
 }
 
 function stateBadge(integration: IntegrationSummary): SafeHtml {
@@ -147,8 +188,8 @@ function listPage(
     section: "/integracoes",
     notice: form?.error ? { kind: "error", text: form.error } : noticeFrom(req, MESSAGES),
     body: html`<p class="hint">
-        Cada integração recebe um POST assinado (X-PT-Signature) para cada evento escolhido. Com a integração pausada,
-        novos eventos não geram entregas para ela.
+        Cada integração recebe um POST assinado (X-PT-Signature, ou Standard Webhooks quando escolhido) para cada evento
+        escolhido. Com a integração pausada, novos eventos não geram entregas para ela.
       </p>
       <form method="get" action="/integracoes" class="filters">
         <label
@@ -163,10 +204,11 @@ function listPage(
       </form>
       ${table({
         caption: "Integrações da conta",
-        headers: ["URL do endpoint", "Eventos", "Estado", "Cadastrada em"],
+        headers: ["URL do endpoint", "Eventos", "Assinatura", "Estado", "Cadastrada em"],
         rows: result.integrations.map((integration) => [
           html`<a href="/integracoes/${integration.id}">${integration.url}</a>`,
           integration.events.join(", "),
+          SCHEME_LABELS[integration.signature_scheme].name,
           stateBadge(integration),
           formatDateTime(integration.created_at),
         ]),
@@ -184,7 +226,7 @@ function listPage(
                       ? "Ambiente de desenvolvimento: http:// e endereços locais são aceitos."
                       : "A URL deve usar https:// e apontar para um endereço público."
                   }
-                  Uma URL já cadastrada tem seus eventos atualizados e volta a ficar ativa.
+                  Uma URL já cadastrada tem seus eventos e sua assinatura atualizados e volta a ficar ativa.
                 </p>
                 <button type="submit">Salvar integração</button>
               </form>`
@@ -207,19 +249,34 @@ function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSumma
   const base = `/integracoes/${integration.id}`;
   const overlap = overlapUntil(integration);
   const overlapHours = deps.config.SECRET_ROTATION_OVERLAP_HOURS;
-  const form = options.form ?? { url: integration.url, events: integration.events };
+  const form = options.form ?? {
+    url: integration.url,
+    events: integration.events,
+    scheme: integration.signature_scheme,
+  };
+  const standard = integration.signature_scheme === "standard-webhooks";
 
   const secretSection = html`<h2>Segredo de assinatura</h2>
     <p class="hint">
-      Cada entrega é assinada com este segredo: o seu receptor calcula o HMAC-SHA256 de
-      <code>timestamp.corpo</code> e compara com o cabeçalho X-PT-Signature.
+      ${
+        standard
+          ? html`Cada entrega é assinada no esquema Standard Webhooks: verifique os cabeçalhos webhook-id,
+            webhook-timestamp e webhook-signature com uma biblioteca oficial (por exemplo o pacote standardwebhooks do
+            npm) e este segredo (whsec_…).`
+          : html`Cada entrega é assinada com este segredo: o seu receptor calcula o HMAC-SHA256 de
+              <code>timestamp.corpo</code> e compara com o cabeçalho X-PT-Signature.`
+      }
     </p>
     ${
       overlap
         ? html`<p>
-            Troca de segredo em andamento: até <strong>${formatDateTime(overlap)}</strong> as entregas também levam
-            X-PT-Signature-Previous, assinado com o segredo anterior, para que um receptor ainda configurado com ele
-            continue verificando.
+            Troca de segredo em andamento: até <strong>${formatDateTime(overlap)}</strong>
+            ${
+              standard
+                ? "o cabeçalho webhook-signature também leva a assinatura feita com o segredo anterior"
+                : "as entregas também levam X-PT-Signature-Previous, assinado com o segredo anterior"
+            },
+            para que um receptor ainda configurado com ele continue verificando.
           </p>`
         : ""
     }
@@ -249,9 +306,15 @@ function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSumma
         >
           ${csrfField(req)}
           <p class="hint">
-            Um novo segredo passa a assinar X-PT-Signature. Por ${formatNumber(overlapHours)} h o segredo atual continua
-            valendo em X-PT-Signature-Previous, para que tentativas já em andamento sejam verificadas enquanto você
-            atualiza o receptor.
+            ${
+              standard
+                ? html`Um novo segredo passa a assinar webhook-signature. Por ${formatNumber(overlapHours)} h o segredo
+                  atual continua assinando também, no mesmo cabeçalho, para que tentativas já em andamento sejam
+                  verificadas enquanto você atualiza o receptor.`
+                : html`Um novo segredo passa a assinar X-PT-Signature. Por ${formatNumber(overlapHours)} h o segredo
+                  atual continua valendo em X-PT-Signature-Previous, para que tentativas já em andamento sejam
+                  verificadas enquanto você atualiza o receptor.`
+            }
           </p>
           <fieldset>
             <legend>Segredo atual</legend>
@@ -303,6 +366,8 @@ function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSumma
         <dd><code>${integration.url}</code></dd>
         <dt>Eventos</dt>
         <dd>${integration.events.join(", ")}</dd>
+        <dt>Assinatura</dt>
+        <dd>${SCHEME_LABELS[integration.signature_scheme].name}</dd>
         <dt>Estado</dt>
         <dd>${stateBadge(integration)}</dd>
         <dt>Cadastrada em</dt>
@@ -371,7 +436,13 @@ export const integrationsPage: PanelPage = {
       try {
         const saved = await setIntegration(
           { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets },
-          { accountId: user.accountId, url: form.url, events: form.events, actor: panelActor(req) },
+          {
+            accountId: user.accountId,
+            url: form.url,
+            events: form.events,
+            ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
+            actor: panelActor(req),
+          },
         );
         res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
       } catch (error) {
@@ -381,13 +452,20 @@ export const integrationsPage: PanelPage = {
           return void res
             .status(500)
             .type("html")
-            .send(await list(req, { url: form.url, events: form.events, error: UNREADABLE_SECRET_SAVE }));
+            .send(
+              await list(req, {
+                url: form.url,
+                events: form.events,
+                scheme: form.scheme,
+                error: UNREADABLE_SECRET_SAVE,
+              }),
+            );
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         res
           .status(400)
           .type("html")
-          .send(await list(req, { url: form.url, events: form.events, error: error.message }));
+          .send(await list(req, { url: form.url, events: form.events, scheme: form.scheme, error: error.message }));
       }
     });
 
@@ -412,6 +490,7 @@ export const integrationsPage: PanelPage = {
             integrationId: integration.id,
             url: form.url,
             events: form.events,
+            ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
             actor: panelActor(req),
           },
         );
@@ -419,13 +498,13 @@ export const integrationsPage: PanelPage = {
         if (error instanceof SecretUnreadableError) {
           logUnreadable(deps, error);
           return sendDetail(res, req, deps, integration, 500, {
-            form: { url: form.url, events: form.events },
+            form: { url: form.url, events: form.events, scheme: form.scheme },
             notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
           });
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         return sendDetail(res, req, deps, integration, 400, {
-          form: { url: form.url, events: form.events },
+          form: { url: form.url, events: form.events, scheme: form.scheme },
           notice: { kind: "error", text: error.message },
         });
       }

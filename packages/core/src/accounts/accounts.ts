@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from "@gw/contracts";
 import { Prisma, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import type { SecretBox } from "@gw/signer";
+import { displayedSigningSecret, isSignatureScheme, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
@@ -91,6 +91,11 @@ export interface IntegrationInput {
    * of another account, or no such id, is `not_found`.
    */
   integrationId?: string;
+  /**
+   * How its webhooks are signed (issue 21). Absent: a new integration gets `pt` (X-PT-Signature, the contract's),
+   * an existing one keeps its scheme.
+   */
+  signatureScheme?: SignatureScheme;
   actor: Actor;
 }
 
@@ -100,9 +105,15 @@ interface IntegrationRow {
   url: string;
   events: string[];
   active: boolean;
+  signatureScheme: string;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The row's scheme (a SQL CHECK keeps it to the known ones). */
+function schemeOf(row: { signatureScheme: string }): SignatureScheme {
+  return isSignatureScheme(row.signatureScheme) ? row.signatureScheme : "pt";
 }
 
 /** An integration without its secrets: what lists and pages show. */
@@ -113,6 +124,8 @@ function integrationSummary(row: IntegrationRow) {
     url: row.url,
     events: row.events,
     active: row.active,
+    /** `pt` (X-PT-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). */
+    signature_scheme: schemeOf(row),
     /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -122,9 +135,13 @@ function integrationSummary(row: IntegrationRow) {
 
 export type IntegrationSummary = ReturnType<typeof integrationSummary>;
 
-/** With the signing secret: only what creates or rotates it (the CLI prints it) and the panel's reveal. */
+/**
+ * With the signing secret: only what creates or rotates it (the CLI prints it) and the panel's reveal. It is shown
+ * in the form the integration's scheme verifies with: as stored for `pt`, `whsec_<base64>` of the same key for the
+ * Standard Webhooks libraries.
+ */
 function integrationView(row: IntegrationRow, signingSecret: string) {
-  return { ...integrationSummary(row), signing_secret: signingSecret };
+  return { ...integrationSummary(row), signing_secret: displayedSigningSecret(schemeOf(row), signingSecret) };
 }
 
 /** The stored row's current secret, opened (sealed) or as stored before encryption (clear). */
@@ -222,14 +239,24 @@ export async function setIntegration(
         if (!before) throw integrationNotFound();
         const row = await tx.integration.update({
           where: { id: integrationId },
-          data: { url: input.url, events, ...(input.active === undefined ? {} : { active: input.active }) },
+          data: {
+            url: input.url,
+            events,
+            ...(input.active === undefined ? {} : { active: input.active }),
+            ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+          },
         });
         await recordAudit(tx, {
           accountId: input.accountId,
           actor: input.actor,
           action: auditAction(input.actor, "integration.updated"),
           target: `integration:${row.id}`,
-          details: { url: row.url, events: row.events, previous_url: before.url },
+          details: {
+            url: row.url,
+            events: row.events,
+            previous_url: before.url,
+            signature_scheme: row.signatureScheme,
+          },
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
       });
@@ -251,15 +278,20 @@ export async function setIntegration(
         events,
         signingSecretEncrypted: sealIntegrationSecret(deps.secrets, id, "signing_secret", newSigningSecret()),
         active: input.active ?? true,
+        signatureScheme: input.signatureScheme ?? "pt",
       },
-      update: { events, active: input.active ?? true },
+      update: {
+        events,
+        active: input.active ?? true,
+        ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+      },
     });
     await recordAudit(tx, {
       accountId: input.accountId,
       actor: input.actor,
       action: auditAction(input.actor, "integration.saved"),
       target: `integration:${row.id}`,
-      details: { url: row.url, events: row.events },
+      details: { url: row.url, events: row.events, signature_scheme: row.signatureScheme },
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
   });
@@ -339,6 +371,7 @@ const SUMMARY_FIELDS = {
   url: true,
   events: true,
   active: true,
+  signatureScheme: true,
   previousSecretExpiresAt: true,
   createdAt: true,
   updatedAt: true,
