@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(19);
+    expect(all.length).toBe(21);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -134,6 +134,8 @@ describe("OpenAPI document", () => {
       "get /public/v1/deliveries/{delivery_id}": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/{delivery_id}/retry": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/retry-failed": [200, 401, 429],
+      "get /public/v1/integrations/{integration_id}/health": [200, 401, 404, 422, 429],
+      "post /public/v1/integrations/{integration_id}/enable": [200, 401, 404, 422, 429],
       "post /public/v1/campaigns": [201, 400, 401, 422, 429, 503],
       "get /public/v1/campaigns": [200, 401, 422, 429],
       "get /public/v1/campaigns/{campaign_id}": [200, 401, 404, 422, 429],

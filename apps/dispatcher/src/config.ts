@@ -20,6 +20,7 @@ export const dispatcherConfigSchema = z
     ...sections.redis(),
     ...sections.logging(),
     ...sections.secrets(),
+    ...sections.endpointHealth(),
     /** Deliveries attempted at once by this process. */
     DISPATCHER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /**

@@ -26,6 +26,7 @@ import {
   budgetLifetimeMs,
   createDeliveryScheduler,
   createWebhookSender,
+  disableIfFailing,
   failExpiredDeliveries,
   processDeliveryAttempt,
   sweepDeliveries,
@@ -139,6 +140,30 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     },
   };
 
+  // Endpoint health: after a failed attempt, disable the integration once every attempt has failed for the threshold
+  // (docs/decisions.md, "Endpoint health"). The attempt is recorded already: a failure here only loses this check.
+  async function checkEndpointHealth(
+    integrationId: string,
+    lastError: { statusCode: number | null; errorKind: string },
+  ): Promise<void> {
+    try {
+      const disabled = await disableIfFailing(
+        { db, queue, logger },
+        {
+          integrationId,
+          thresholdMs: config.WEBHOOK_DISABLE_AFTER_FAILING_MS,
+          lastError,
+        },
+      );
+      if (disabled) metrics.integrationsDisabled.inc();
+    } catch (error) {
+      logger.warn("endpoint health check failed; the next failed attempt checks again", {
+        integrationId,
+        error: (error as Error).message,
+      });
+    }
+  }
+
   // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
   const handlers: JobHandlers<typeof QUEUES.webhooks> = {
     "webhook.deliver": async (payload, job) => {
@@ -165,6 +190,11 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
         metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
         metrics.attemptDuration.observe(result.durationMs / 1000);
         if (result.outcome === "failed") metrics.deadLetters.inc({ event: result.event });
+        if (result.outcome !== "delivered" && result.errorKind !== null)
+          await checkEndpointHealth(result.integrationId, {
+            statusCode: result.statusCode,
+            errorKind: result.errorKind,
+          });
       }
       return result.outcome;
     },

@@ -77,6 +77,11 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
         this.set(sources.openBreakers());
       },
     }),
+    integrationsDisabled: new Counter({
+      name: "gw_webhook_integrations_disabled_total",
+      help: "Integrações desativadas porque todas as tentativas falharam por WEBHOOK_DISABLE_AFTER_FAILING_MS",
+      registers: [registry],
+    }),
     requeued: new Counter({
       name: "gw_webhook_reconciled_total",
       help: "Entregas sem job ativo recolocadas na fila pelo reconciliador",

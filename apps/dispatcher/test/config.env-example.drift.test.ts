@@ -15,6 +15,7 @@ describe(".env.example and the dispatcher's config", () => {
   it.each([
     "shared (API, dispatcher, panel, campaign worker, CLI)",
     "stored secrets (dispatcher, panel, CLI)",
+    "endpoint health (dispatcher, panel)",
     "dispatcher (apps/dispatcher)",
   ])("lists under “%s” only variables the dispatcher reads", (title) => {
     expect(envExampleSection(title).filter((name) => !read.includes(name))).toEqual([]);

@@ -44,6 +44,7 @@ export const panelConfigSchema = z.object({
   ...sections.logging(),
   ...sections.meta(),
   ...sections.secrets(),
+  ...sections.endpointHealth(),
   /** Development only: integration URLs on http:// and local addresses (the same switch as the CLI's). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });

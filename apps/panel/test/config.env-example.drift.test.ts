@@ -11,7 +11,10 @@ describe(".env.example and the panel's config", () => {
     expect(read.filter((name) => !documented.includes(name))).toEqual([]);
   });
 
-  it("lists under “web panel (apps/panel)” only variables the panel reads", () => {
-    expect(envExampleSection("web panel (apps/panel)").filter((name) => !read.includes(name))).toEqual([]);
-  });
+  it.each(["web panel (apps/panel)", "endpoint health (dispatcher, panel)"])(
+    "lists under “%s” only variables the panel reads",
+    (title) => {
+      expect(envExampleSection(title).filter((name) => !read.includes(name))).toEqual([]);
+    },
+  );
 });

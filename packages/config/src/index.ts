@@ -209,6 +209,13 @@ export const sections = {
   secrets: () => ({ SECRETS_KEYS: env.keyRing() }),
   /** Proxies in front of an HTTP app whose X-Forwarded-For is believed (0: the socket's address). */
   proxy: () => ({ TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0) }),
+  /**
+   * Endpoint health: an integration whose every attempt failed for this long is disabled (its deliveries wait until
+   * it is re-enabled by hand); 0 never disables. Default 5 days, as Svix.
+   */
+  endpointHealth: () => ({
+    WEBHOOK_DISABLE_AFTER_FAILING_MS: z.coerce.number().int().min(0).max(31_536_000_000).default(432_000_000),
+  }),
 };
 
 /** Where `.env.example` documents each section (several sections may share one heading). */
@@ -220,6 +227,7 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   sending: "sending (API, campaign worker)",
   proxy: "proxies (API, panel)",
   secrets: "stored secrets (dispatcher, panel, CLI)",
+  endpointHealth: "endpoint health (dispatcher, panel)",
 };
 
 /** The parsed values of one or more shared sections: what a service that reads them takes. */

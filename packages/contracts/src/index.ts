@@ -16,3 +16,4 @@ export * from "./webhooks.ts";
 export * from "./openapi.ts";
 export * from "./webhooks.openapi.ts";
 export * from "./usage.ts";
+export * from "./integrations.ts";

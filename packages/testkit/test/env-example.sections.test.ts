@@ -15,6 +15,7 @@ describe(".env.example sections", () => {
       "sending (API, campaign worker)",
       "proxies (API, panel)",
       "stored secrets (dispatcher, panel, CLI)",
+      "endpoint health (dispatcher, panel)",
       "API (apps/api)",
       "dispatcher (apps/dispatcher)",
       "web panel (apps/panel)",

@@ -6,6 +6,9 @@ import {
   SecretUnreadableError,
   WEBHOOK_EVENTS,
   confirmPanelPassword,
+  describeDuration,
+  enableIntegration,
+  endpointHealth,
   getIntegration,
   listIntegrations,
   markPanelSessionReauthenticated,
@@ -13,6 +16,8 @@ import {
   rotateIntegrationSecret,
   setIntegration,
   setIntegrationActive,
+  type EndpointHealth,
+  type HealthWindow,
   type IntegrationSummary,
   type SignatureScheme,
   type WebhookEvent,
@@ -24,7 +29,7 @@ import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
 import { retryInMinutes } from "../http/throttle.ts";
 import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
-import { formatDateTime, formatNumber } from "../views/format.ts";
+import { formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
@@ -57,6 +62,7 @@ const MESSAGES = {
   pausada: "Integração pausada: novos eventos não geram entregas para ela.",
   retomada: "Integração retomada: novos eventos voltam a gerar entregas.",
   segredo_trocado: "Segredo trocado. Revele o novo segredo e configure-o no seu receptor.",
+  reativada: "Integração reativada: as entregas que aguardavam voltam a ser enviadas.",
 };
 
 /** A stored secret the key ring cannot open (a key missing from SECRETS_KEYS, or an altered value). */
@@ -166,7 +172,62 @@ function readIntegrationForm(body: unknown): ReadForm {
 }
 
 function stateBadge(integration: IntegrationSummary): SafeHtml {
+  if (integration.disabled_at !== null) return badge("desativada", "bad");
   return integration.active ? badge("ativa", "ok") : badge("pausada", "warn");
+}
+
+/** Integrations the gateway disabled (endpoint health): a notice each, with its reason, on the list. */
+function disabledNotices(integrations: readonly IntegrationSummary[]): SafeHtml {
+  return html`${integrations
+    .filter((integration) => integration.disabled_at !== null)
+    .map(
+      (integration) =>
+        html`<p class="notice error" role="alert">
+          Integração <a href="/integracoes/${integration.id}">${integration.url}</a>
+          ${integration.disabled_reason ?? "desativada"} (em ${formatDateTime(integration.disabled_at ?? "")}). As
+          entregas aguardam, sem tentativas, até que ela seja reativada.
+        </p>`,
+    )}`;
+}
+
+function healthRow(label: string, window: HealthWindow): (SafeHtml | string)[] {
+  const latency = window.latency_ms;
+  const error = window.last_error;
+  return [
+    html`${label}`,
+    html`${formatNumber(window.attempts)}`,
+    formatPercent(window.success_rate),
+    html`${latency ? `${formatNumber(latency.p50)} / ${formatNumber(latency.p95)} / ${formatNumber(latency.p99)} ms` : "—"}`,
+    error
+      ? html`${formatDateTime(error.at)}: ${error.status_code === null ? error.message : `HTTP ${error.status_code}`}
+        ${error.body ? html`<code>${error.body}</code>` : ""}`
+      : html`—`,
+  ];
+}
+
+/** Success rate, latency and last error over the last hour and day; the disabled notice and the re-enable button. */
+function healthSection(req: Request, deps: PanelDeps, health: EndpointHealth, base: string, manage: boolean) {
+  return html`<h2>Saúde do endpoint</h2>
+    ${
+      health.disabled_at !== null
+        ? html`<p class="notice error" role="alert">
+              Integração ${health.disabled_reason ?? "desativada"} (em ${formatDateTime(health.disabled_at)}).
+              ${formatNumber(health.waiting_deliveries)} entrega(s) aguardam, sem tentativas e sem contar prazo, até que
+              ela seja reativada; depois de corrigir o endpoint, reative-a para que sejam enviadas.
+            </p>
+            ${manage ? postButton(req, { action: `${base}/reativar`, label: "Reativar integração" }) : ""}`
+        : ""
+    }
+    ${table({
+      caption: "Tentativas de entrega feitas ao endpoint",
+      headers: ["Período", "Tentativas", "Sucesso", "Latência p50 / p95 / p99", "Último erro"],
+      rows: [healthRow("Última hora", health.last_hour), healthRow("Último dia", health.last_day)],
+      empty: "",
+    })}
+    <p class="hint">
+      Uma integração cujas tentativas falham todas por ${describeDuration(deps.config.WEBHOOK_DISABLE_AFTER_FAILING_MS)}
+      é desativada pelo gateway; nada se perde: as entregas aguardam a reativação.
+    </p>`;
 }
 
 /** The rotation overlap still running, if any. */
@@ -187,7 +248,8 @@ function listPage(
     title: "Integrações",
     section: "/integracoes",
     notice: form?.error ? { kind: "error", text: form.error } : noticeFrom(req, MESSAGES),
-    body: html`<p class="hint">
+    body: html`${disabledNotices(result.integrations)}
+      <p class="hint">
         Cada integração recebe um POST assinado (X-PT-Signature, ou Standard Webhooks quando escolhido) para cada evento
         escolhido. Com a integração pausada, novos eventos não geram entregas para ela.
       </p>
@@ -242,7 +304,13 @@ interface DetailOptions {
   form?: FormState;
 }
 
-function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSummary, options: DetailOptions): string {
+function detailPage(
+  req: Request,
+  deps: PanelDeps,
+  integration: IntegrationSummary,
+  health: EndpointHealth | null,
+  options: DetailOptions,
+): string {
   const user = currentUser(req);
   const manage = can(user, "integrations.manage");
   const reveal = can(user, "integrations.reveal_secret");
@@ -375,7 +443,8 @@ function detailPage(req: Request, deps: PanelDeps, integration: IntegrationSumma
         <dt>Atualizada em</dt>
         <dd>${formatDateTime(integration.updated_at)}</dd>
       </dl>
-      ${secretSection} ${rotateSection} ${stateSection} ${editSection}`,
+      ${health ? healthSection(req, deps, health, base, manage) : ""} ${secretSection} ${rotateSection} ${stateSection}
+      ${editSection}`,
   }).value;
 }
 
@@ -389,18 +458,23 @@ async function loadIntegration(deps: PanelDeps, req: Request): Promise<Integrati
   return integration;
 }
 
-function sendDetail(
+async function loadHealth(deps: PanelDeps, req: Request, integration: IntegrationSummary) {
+  return endpointHealth({ db: deps.db }, { accountId: currentUser(req).accountId, integrationId: integration.id });
+}
+
+async function sendDetail(
   res: Response,
   req: Request,
   deps: PanelDeps,
   integration: IntegrationSummary,
   status: number,
   options: DetailOptions,
-): void {
+): Promise<void> {
+  const health = await loadHealth(deps, req, integration);
   res
     .status(status)
     .type("html")
-    .send(detailPage(req, deps, integration, options));
+    .send(detailPage(req, deps, integration, health, options));
 }
 
 export const integrationsPage: PanelPage = {
@@ -470,7 +544,8 @@ export const integrationsPage: PanelPage = {
     });
 
     router.get("/integracoes/:id", async (req, res) => {
-      res.type("html").send(detailPage(req, deps, await loadIntegration(deps, req), {}));
+      const integration = await loadIntegration(deps, req);
+      res.type("html").send(detailPage(req, deps, integration, await loadHealth(deps, req, integration), {}));
     });
 
     router.post("/integracoes/:id", requireCapability("integrations.manage"), async (req, res) => {
@@ -553,7 +628,7 @@ export const integrationsPage: PanelPage = {
         return sendDetail(res, req, deps, integration, 500, { notice: { kind: "error", text: UNREADABLE_SECRET } });
       }
       if (!secret) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
-      sendDetail(res, req, deps, integration, 200, { revealed: secret.signing_secret, notice: null });
+      await sendDetail(res, req, deps, integration, 200, { revealed: secret.signing_secret, notice: null });
     });
 
     router.post("/integracoes/:id/rotacionar", requireCapability("integrations.manage"), async (req, res) => {
@@ -577,6 +652,16 @@ export const integrationsPage: PanelPage = {
       }
       if (!rotated) throw new PanelHttpError(404, "Integração não encontrada nesta conta.");
       res.redirect(303, `/integracoes/${integration.id}?ok=segredo_trocado`);
+    });
+
+    router.post("/integracoes/:id/reativar", requireCapability("integrations.manage"), async (req, res) => {
+      const user = currentUser(req);
+      const integration = await loadIntegration(deps, req);
+      await enableIntegration(
+        { db: deps.db, queue: deps.queue, logger: deps.logger },
+        { accountId: user.accountId, integrationId: integration.id, actor: panelActor(req) },
+      );
+      res.redirect(303, `/integracoes/${integration.id}?ok=reativada`);
     });
 
     for (const [path, active] of [

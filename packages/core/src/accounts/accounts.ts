@@ -106,6 +106,8 @@ interface IntegrationRow {
   events: string[];
   active: boolean;
   signatureScheme: string;
+  disabledAt: Date | null;
+  disabledReason: string | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -126,6 +128,9 @@ function integrationSummary(row: IntegrationRow) {
     active: row.active,
     /** `pt` (X-PT-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). */
     signature_scheme: schemeOf(row),
+    /** Set when endpoint health disabled it (deliveries/endpoint-health.ts): its deliveries wait for a re-enable. */
+    disabled_at: row.disabledAt?.toISOString() ?? null,
+    disabled_reason: row.disabledReason,
     /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -372,6 +377,8 @@ const SUMMARY_FIELDS = {
   events: true,
   active: true,
   signatureScheme: true,
+  disabledAt: true,
+  disabledReason: true,
   previousSecretExpiresAt: true,
   createdAt: true,
   updatedAt: true,

@@ -27,3 +27,19 @@ export { getDelivery, getDeliveryDetail, listDeliveries } from "./views.ts";
 export type { ListDeliveriesInput } from "./views.ts";
 export { retryDelivery, retryFailedDeliveries } from "./retry.ts";
 export type { RetriedDelivery, RetryDeliveryInput, RetryDeps, RetryFailedInput } from "./retry.ts";
+export {
+  DISPATCHER_ACTOR,
+  PARKED_BUDGET_START,
+  describeDuration,
+  disableIfFailing,
+  disabledReason,
+  enableIntegration,
+  endpointHealth,
+} from "./endpoint-health.ts";
+export type {
+  DisabledIntegration,
+  EnabledIntegration,
+  EndpointHealth,
+  HealthWindow,
+  LastError,
+} from "./endpoint-health.ts";

@@ -4,6 +4,7 @@ import type { Logger } from "@gw/logger";
 import { signatureHeaders, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { integrationSigningSecrets } from "../accounts/integration-secrets.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
+import { PARKED_BUDGET_START } from "./endpoint-health.ts";
 import { nextDelayMs } from "./schedule.ts";
 import type { DeliveryErrorKind, WebhookResult, WebhookSender } from "./sender.ts";
 
@@ -71,7 +72,7 @@ export type AttemptOutcome =
    */
   | { outcome: "deferred"; attempt: number; integrationId: string; reason: DeferReason; retryAt: Date }
   /** Nothing done: the row no longer wants this attempt (duplicate, stale or already performed job). */
-  | { outcome: "skipped"; attempt: number; reason: "not_found" | "stale" | "raced" };
+  | { outcome: "skipped"; attempt: number; reason: "not_found" | "stale" | "raced" | "integration_disabled" };
 
 interface ClaimedRow {
   event: string;
@@ -89,6 +90,8 @@ interface ClaimedRow {
   active: boolean;
   /** Which headers sign the attempt (issue 21). */
   signature_scheme: SignatureScheme;
+  /** Disabled by endpoint health (deliveries/endpoint-health.ts): the delivery waits for the re-enable. */
+  disabled: boolean;
 }
 
 // Load and claim in one statement: the row must still want this attempt (pending, or delivering left by a
@@ -103,7 +106,7 @@ RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.sign
     AS previous_signing_secret_encrypted,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_signing_secret END AS previous_signing_secret,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_secret_expires_at END AS previous_secret_expires_at,
-  i.active, i.signature_scheme`;
+  i.active, i.signature_scheme, i.disabled_at IS NOT NULL AS disabled`;
 
 // The result and its attempt row in one statement (one round trip, one commit). The update is conditional: if
 // another worker re-ran this attempt and committed first, nothing is written and its record stands.
@@ -112,10 +115,11 @@ WITH updated AS (
   UPDATE deliveries SET status = $3, attempt_count = $2, next_attempt_at = $4, last_status_code = $5, last_error = $6,
     last_error_kind = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $8 ELSE delivered_at END, updated_at = $8
   WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1
-  RETURNING id
+  RETURNING id, integration_id
 )
-INSERT INTO delivery_attempts (delivery_id, number, started_at, duration_ms, status_code, error_kind, response_body)
-SELECT id, $2, $9, $10, $5, $7, $6 FROM updated
+INSERT INTO delivery_attempts (delivery_id, number, started_at, duration_ms, status_code, error_kind, response_body,
+  integration_id)
+SELECT id, $2, $9, $10, $5, $7, $6, integration_id FROM updated
 ON CONFLICT (delivery_id, number) DO UPDATE SET started_at = EXCLUDED.started_at, duration_ms = EXCLUDED.duration_ms,
   status_code = EXCLUDED.status_code, error_kind = EXCLUDED.error_kind, response_body = EXCLUDED.response_body
 RETURNING delivery_id`;
@@ -124,6 +128,14 @@ RETURNING delivery_id`;
 const RELEASE_CLAIM = `
 UPDATE deliveries SET status = 'pending', updated_at = $3
 WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1`;
+
+// A claim for an integration disabled by endpoint health: the row waits without a next attempt (see
+// endpoint-health.ts), only while the integration is still disabled (a re-enable in between resumes it).
+const PARK_DELIVERY = `
+UPDATE deliveries d SET status = 'pending', next_attempt_at = NULL, budget_started_at = '${PARKED_BUDGET_START}', updated_at = $3
+FROM integrations i
+WHERE d.id = $1::bigint AND d.status = 'delivering' AND d.attempt_count = $2 - 1 AND i.id = d.integration_id
+  AND i.disabled_at IS NOT NULL`;
 
 /** The gate's admission held by one attempt, left exactly once. */
 interface Slot {
@@ -209,6 +221,19 @@ async function attemptDelivery(
     if (rowCount === 0) return { outcome: "skipped", attempt, reason: "raced" };
     logger.info("integration inactive; delivery failed without an attempt", log);
     return { outcome: "integration_inactive", attempt, event: delivery.event, integrationId: delivery.integration_id };
+  }
+
+  if (delivery.disabled) {
+    const { rowCount } = await db.sql.query({
+      name: "park-delivery",
+      text: PARK_DELIVERY,
+      values: [deliveryId, attempt, now()],
+    });
+    // Re-enabled between the claim and now: give the claim back; the sweep queues the row (its next attempt is due).
+    if (rowCount === 0)
+      await db.sql.query({ name: "release-delivery-claim", text: RELEASE_CLAIM, values: [deliveryId, attempt, now()] });
+    logger.debug("integration disabled; delivery waits for its re-enable", { ...log, parked: rowCount === 1 });
+    return { outcome: "skipped", attempt, reason: rowCount === 1 ? "integration_disabled" : "raced" };
   }
 
   if (deps.gate && slot.held === null) {

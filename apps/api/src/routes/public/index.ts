@@ -9,6 +9,7 @@ import * as campaignsList from "./campaigns.list.ts";
 import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
 import * as deliveries from "./deliveries.ts";
+import * as integrationsHealth from "./integrations.health.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
@@ -39,6 +40,7 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   window,
   templates,
   deliveries,
+  integrationsHealth,
   campaignsCreate,
   campaignsList,
   campaignsGet,
