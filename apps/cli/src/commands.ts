@@ -7,6 +7,7 @@ import {
   IntegrationUrlError,
   MessagingRateError,
   PRODUCTION_INTEGRATION_POLICY,
+  SIGNATURE_SCHEMES,
   WEBHOOK_EVENTS,
   addBusinessNumber,
   checkIntegrationUrl,
@@ -17,6 +18,7 @@ import {
   SecretUnreadableError,
   createPanelUser,
   isPanelRole,
+  isSignatureScheme,
   liftSendingBlock,
   listAudit,
   listPricingRates,
@@ -31,6 +33,7 @@ import {
   type IntegrationPolicy,
   type ReencryptReport,
   type SecretBox,
+  type SignatureScheme,
   type WebhookEvent,
 } from "@gw/core";
 import { parseInvocation, UsageError, type CommandName, type Invocation } from "./spec.ts";
@@ -79,6 +82,18 @@ function parseEvents(invocation: Invocation): WebhookEvent[] {
   }
   if (events.length === 0) throw new UsageError("Informe ao menos um evento em --events", invocation.command);
   return events as WebhookEvent[];
+}
+
+/** `--signature-scheme`, when given (absent: a new integration gets `pt`, an existing one keeps its own). */
+function parseSignatureScheme(invocation: Invocation): SignatureScheme | undefined {
+  const given = invocation.values["signature-scheme"];
+  if (given === undefined) return undefined;
+  if (!isSignatureScheme(given))
+    throw new UsageError(
+      `Esquema de assinatura desconhecido: ${given} (use ${SIGNATURE_SCHEMES.join(" ou ")})`,
+      invocation.command,
+    );
+  return given;
 }
 
 /** The key ring, for a command that seals or opens signing secrets. */
@@ -141,6 +156,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     const policy = deps.integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY;
     const url = value(inv, "url");
     const events = parseEvents(inv);
+    const signatureScheme = parseSignatureScheme(inv);
     // The operator's own mistakes first; the key ring only matters for a command that could run.
     checkIntegrationUrl(url, policy);
     if (inv.flags.has("ordered") && inv.flags.has("unordered"))
@@ -155,6 +171,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
         events,
         active: !inv.flags.has("inactive"),
         ...(deliverInOrder === undefined ? {} : { deliverInOrder }),
+        ...(signatureScheme === undefined ? {} : { signatureScheme }),
       },
     );
   },

@@ -125,10 +125,17 @@ export const COMMANDS = {
         help: "entrega em ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um contato) chegam na ordem, o seguinte espera o anterior ser entregue ou falhar",
       },
       unordered: { help: "desliga a entrega em ordem (as entregas seguradas saem em seguida)" },
+      "signature-scheme": {
+        value: "ESQUEMA",
+        help: "como os webhooks são assinados: pt (X-PT-Signature, o padrão) ou standard-webhooks (webhook-signature, verificável com as bibliotecas oficiais do Standard Webhooks)",
+      },
     },
     notes: [
-      "Mostra o signing_secret da integração: o integrador o usa para verificar o cabeçalho X-PT-Signature.",
-      "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo.",
+      "Mostra o signing_secret da integração: o integrador o usa para verificar o cabeçalho X-PT-Signature, ou, no",
+      "esquema standard-webhooks, o cabeçalho webhook-signature (o segredo então aparece como whsec_ seguido de base64,",
+      "a forma que as bibliotecas do Standard Webhooks aceitam).",
+      "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo; o esquema",
+      "só muda quando --signature-scheme é informado (a integração nova começa em pt).",
       "A URL deve ser https:// de um endereço público; com WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (só em",
       "desenvolvimento) também vale http:// e endereços locais ou privados.",
       "Sem --ordered nem --unordered, a entrega em ordem fica como está (desligada numa integração nova).",
@@ -136,6 +143,7 @@ export const COMMANDS = {
     examples: [
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received`,
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status --inactive`,
+      `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received --signature-scheme standard-webhooks`,
     ],
     done: "Integração salva.",
     after: "Entregue o signing_secret ao integrador por um canal seguro.",
@@ -152,7 +160,8 @@ export const COMMANDS = {
     notes: [
       "Os webhooks enviados a partir de agora são assinados com o novo segredo (X-PT-Signature). Durante a",
       "sobreposição também levam X-PT-Signature-Previous, assinado com o segredo anterior, para que o receptor",
-      "ainda configurado com ele continue verificando as entregas. Segredo vazado: use --overlap-hours 0.",
+      "ainda configurado com ele continue verificando as entregas (no esquema standard-webhooks, o cabeçalho",
+      "webhook-signature leva as duas assinaturas, separadas por espaço). Segredo vazado: use --overlap-hours 0.",
     ],
     examples: [
       `pnpm gateway integration rotate-secret --integration ${INTEGRATION}`,

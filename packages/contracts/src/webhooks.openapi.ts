@@ -1,5 +1,6 @@
 import { WEBHOOKS_TAG, type OperationConfig } from "./openapi.ts";
-import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent, WebhookRequestHeaders } from "./webhooks.ts";
+import { SignedWebhookRequestHeaders } from "./webhook-signatures.ts";
+import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent } from "./webhooks.ts";
 import type { z } from "zod";
 
 /** Spec 6.4, 6.5: what the integrator's answer means. */
@@ -16,7 +17,9 @@ const ACKNOWLEDGEMENT: OperationConfig["responses"] = {
 
 const VERIFY =
   'Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, ' +
-  "lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.";
+  "lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. " +
+  "An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of " +
+  "`X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.";
 
 interface NamedExample {
   summary: string;
@@ -39,7 +42,7 @@ function webhook(
     description: `${description} ${VERIFY}`,
     tags: [WEBHOOKS_TAG],
     request: {
-      headers: WebhookRequestHeaders,
+      headers: SignedWebhookRequestHeaders,
       body: { required: true, content: { "application/json": { schema, ...(examples ? { examples } : {}) } } },
     },
     responses: ACKNOWLEDGEMENT,

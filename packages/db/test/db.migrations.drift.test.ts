@@ -55,6 +55,11 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "the previous signing secret in at most one form, sealed or clear",
     },
     {
+      key: "constraint integrations.integrations_signature_scheme_known",
+      description: "CHECK (signature_scheme = ANY (ARRAY['pt'::text, 'standard-webhooks'::text]))",
+      why: "an integration's webhooks are signed with one of the schemes the dispatcher knows (issue 21); Prisma has no enum over a text column here",
+    },
+    {
       key: "function gw_notify_api_key_change()",
       description: "função",
       why: "announces a revoked or deleted API key (NOTIFY gw_api_key_changes) so every API pod drops it from its cache at once",

@@ -1,13 +1,22 @@
 // Example receiver of the gateway's signed webhooks: verify, store durably, deduplicate, then answer 200.
 //   PORT=8099 WEBHOOK_SECRET=... DATA_FILE=./webhook-events.jsonl pnpm exec tsx packages/receiver/example/server.ts
+// An integration set to the Standard Webhooks scheme: WEBHOOK_SIGNATURE_SCHEME=standard-webhooks and its whsec_ secret.
 import express from "express";
 import { pathToFileURL } from "node:url";
-import { webhookReceiver, type GatewayWebhookEvent, type WebhookMeta, type WebhookSecrets } from "../src/index.ts"; // in your project: from "@gw/receiver"
+import {
+  webhookReceiver,
+  type GatewayWebhookEvent,
+  type SignatureScheme,
+  type WebhookMeta,
+  type WebhookSecrets,
+} from "../src/index.ts"; // in your project: from "@gw/receiver"
 import { JsonlEventStore } from "./store.ts";
 
 export function createExampleApp(options: {
   /** One secret, or the new and the old one while moving to a rotated secret. */
   secret: WebhookSecrets;
+  /** The integration's signature scheme (panel, Integrações); X-PT-Signature when absent. */
+  scheme?: SignatureScheme;
   store: JsonlEventStore;
   log?: (line: string) => void;
 }): express.Express {
@@ -19,6 +28,7 @@ export function createExampleApp(options: {
     webhookReceiver({
       secret: options.secret,
       integrationKey: "default", // one secret here; with several integrations use getSecret(req)
+      ...(options.scheme === undefined ? {} : { scheme: options.scheme }),
       onEvent: async (event, meta) => {
         // Resolves only after fsync: the gateway's 200 means "on disk". A throw here becomes 503 and a retry.
         const outcome = await options.store.append({
@@ -72,9 +82,16 @@ async function main(): Promise<void> {
     .split(",")
     .map((item) => item.trim())
     .filter(Boolean);
+  const scheme = process.env.WEBHOOK_SIGNATURE_SCHEME ?? "pt";
+  if (scheme !== "pt" && scheme !== "standard-webhooks") {
+    console.error(
+      "WEBHOOK_SIGNATURE_SCHEME deve ser pt ou standard-webhooks, como na integração (painel, Integrações).",
+    );
+    process.exit(1);
+  }
   const port = Number(process.env.PORT ?? 8099);
   const store = await JsonlEventStore.open(process.env.DATA_FILE ?? "webhook-events.jsonl");
-  const server = createExampleApp({ secret: secrets, store }).listen(port, () => {
+  const server = createExampleApp({ secret: secrets, scheme, store }).listen(port, () => {
     console.log(`receptor de webhooks ouvindo em http://127.0.0.1:${port}/webhooks`);
   });
   const stop = () => server.close(() => void store.close().then(() => process.exit(0)));

@@ -12,7 +12,15 @@ export {
   WebhookHeaders,
   WebhookVerificationError,
 } from "./verify.ts";
-export type { VerifyFailureReason, VerifyResult, VerifyWebhookInput, WebhookSecrets } from "./verify.ts";
+export type {
+  SignatureScheme,
+  VerifyFailureReason,
+  VerifyResult,
+  VerifyWebhookInput,
+  WebhookSecrets,
+} from "./verify.ts";
+export { StandardWebhookHeaders, verifyStandardWebhook } from "./standard.ts";
+export type { VerifyStandardWebhookInput } from "./standard.ts";
 export {
   MESSAGE_RECEIVED_TYPES,
   MESSAGE_STATUSES,

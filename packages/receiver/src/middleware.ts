@@ -2,7 +2,15 @@
 // Typed on node:http only, so the package needs no runtime dependency; Express accepts it as a RequestHandler.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseWebhookEvent, WebhookPayloadError, type GatewayWebhookEvent } from "./events.ts";
-import { describeVerifyFailure, verifyWebhook, WebhookHeaders, type WebhookSecrets } from "./verify.ts";
+import { StandardWebhookHeaders, verifyStandardWebhook } from "./standard.ts";
+import {
+  describeVerifyFailure,
+  verifyWebhook,
+  WebhookHeaders,
+  type SignatureScheme,
+  type VerifyResult,
+  type WebhookSecrets,
+} from "./verify.ts";
 
 export interface WebhookMeta {
   /** The signed body's `delivery_id`; repeats across retries of the same event. */
@@ -17,6 +25,8 @@ export interface SecretLookup {
   /** One secret, or the new and the old one while you move to a rotated secret. */
   secret: WebhookSecrets;
   integrationKey?: string;
+  /** This integration's scheme, when it differs from the options' `scheme`. */
+  scheme?: SignatureScheme;
 }
 
 /**
@@ -33,6 +43,11 @@ interface CommonOptions {
   onEvent: (event: GatewayWebhookEvent, meta: WebhookMeta) => Promise<void> | void;
   /** Default 300 s (spec 5.6). */
   toleranceSeconds?: number;
+  /**
+   * How the integration signs (panel, Integrations): `pt` (X-PT-Signature, the default) or `standard-webhooks`
+   * (webhook-id, webhook-timestamp, webhook-signature; the secret is the panel's `whsec_...`).
+   */
+  scheme?: SignatureScheme;
   /** Largest body read; default 1 MiB. */
   limitBytes?: number;
   /** Told about failures that become a 503 (secret lookup or `onEvent` threw), for logging. */
@@ -82,17 +97,29 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
         throw new HttpFailure(405, "method_not_allowed", "Use POST para entregar webhooks.");
       }
       const rawBody = await readRawBody(req, limit);
-      const { secret, integrationKey } = await resolveSecret(options, req);
+      const { secret, integrationKey, scheme: lookedUpScheme } = await resolveSecret(options, req);
+      const scheme = lookedUpScheme ?? options.scheme ?? "pt";
+      const tolerance = options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds };
 
-      const verified = verifyWebhook({
-        secret,
-        rawBody,
-        timestamp: header(req, WebhookHeaders.timestamp),
-        signature: header(req, WebhookHeaders.signature),
-        previousSignature: header(req, WebhookHeaders.previousSignature),
-        ...(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds }),
-      });
-      if (!verified.ok) throw new HttpFailure(401, verified.reason, describeVerifyFailure(verified.reason));
+      const verified: VerifyResult =
+        scheme === "standard-webhooks"
+          ? verifyStandardWebhook({
+              secret,
+              rawBody,
+              id: header(req, StandardWebhookHeaders.id),
+              timestamp: header(req, StandardWebhookHeaders.timestamp),
+              signature: header(req, StandardWebhookHeaders.signature),
+              ...tolerance,
+            })
+          : verifyWebhook({
+              secret,
+              rawBody,
+              timestamp: header(req, WebhookHeaders.timestamp),
+              signature: header(req, WebhookHeaders.signature),
+              previousSignature: header(req, WebhookHeaders.previousSignature),
+              ...tolerance,
+            });
+      if (!verified.ok) throw new HttpFailure(401, verified.reason, describeVerifyFailure(verified.reason, scheme));
 
       let event: GatewayWebhookEvent;
       try {
@@ -110,6 +137,14 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
         );
       }
       const headerDeliveryId = header(req, WebhookHeaders.deliveryId);
+      // Standard Webhooks: webhook-id is signed and is the delivery id, so it must be the body's too.
+      const signedId = scheme === "standard-webhooks" ? header(req, StandardWebhookHeaders.id) : undefined;
+      if (signedId !== undefined && signedId !== event.delivery_id)
+        throw new HttpFailure(
+          400,
+          "delivery_id_mismatch",
+          "O cabeçalho webhook-id não corresponde ao delivery_id assinado no corpo.",
+        );
       if (headerDeliveryId !== undefined && headerDeliveryId !== event.delivery_id) {
         throw new HttpFailure(
           400,
@@ -151,7 +186,7 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookHandler
 async function resolveSecret(
   options: WebhookReceiverOptions,
   req: IncomingMessage,
-): Promise<{ secret: WebhookSecrets | undefined; integrationKey?: string }> {
+): Promise<{ secret: WebhookSecrets | undefined; integrationKey?: string; scheme?: SignatureScheme }> {
   if (options.getSecret === undefined) {
     return {
       secret: options.secret,
@@ -174,6 +209,7 @@ async function resolveSecret(
   return {
     secret: source.secret,
     ...(source.integrationKey === undefined ? {} : { integrationKey: source.integrationKey }),
+    ...(source.scheme === undefined ? {} : { scheme: source.scheme }),
   };
 }
 

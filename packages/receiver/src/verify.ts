@@ -28,7 +28,12 @@ export type VerifyFailureReason =
   | "bad_timestamp"
   | "bad_signature_format"
   | "stale_timestamp"
-  | "signature_mismatch";
+  | "signature_mismatch"
+  /** Standard Webhooks scheme only: `webhook-id` absent or malformed. */
+  | "bad_webhook_id";
+
+/** How the integration signs its webhooks (panel, Integrations): the contract's X-PT-Signature or Standard Webhooks. */
+export type SignatureScheme = "pt" | "standard-webhooks";
 
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailureReason };
 
@@ -113,11 +118,20 @@ const REASON_MESSAGES: Record<VerifyFailureReason, string> = {
     "O cabeçalho X-PT-Signature está ausente ou não segue o formato sha256= seguido de 64 caracteres hexadecimais minúsculos.",
   stale_timestamp: "O horário da assinatura está fora da tolerância permitida; confira o relógio deste servidor.",
   signature_mismatch: "A assinatura não confere com o corpo recebido e o segredo configurado.",
+  bad_webhook_id: "O cabeçalho webhook-id está ausente ou malformado.",
+};
+
+/** Where the Standard Webhooks scheme's headers change the sentence. */
+const STANDARD_REASON_MESSAGES: Partial<Record<VerifyFailureReason, string>> = {
+  bad_timestamp: "O cabeçalho webhook-timestamp está ausente ou não é um horário Unix em segundos (1 a 12 dígitos).",
+  bad_signature_format:
+    "O cabeçalho webhook-signature está ausente ou não traz nenhuma assinatura v1, seguida de base64 de 32 bytes.",
+  missing_secret: "O segredo de assinatura do webhook (whsec_ seguido de base64) não está configurado ou é inválido.",
 };
 
 /** Portuguese sentence explaining a rejection, for logs and for the 401 body. */
-export function describeVerifyFailure(reason: VerifyFailureReason): string {
-  return REASON_MESSAGES[reason];
+export function describeVerifyFailure(reason: VerifyFailureReason, scheme: SignatureScheme = "pt"): string {
+  return (scheme === "standard-webhooks" ? STANDARD_REASON_MESSAGES[reason] : undefined) ?? REASON_MESSAGES[reason];
 }
 
 export class WebhookVerificationError extends Error {

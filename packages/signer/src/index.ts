@@ -1,16 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-/**
- * Webhook signature of spec 5.4: HMAC-SHA256 over `${timestamp}.${rawBody}`, lowercase hex, `sha256=` prefix.
- * `rawBody` must be the exact bytes sent; re-serialized JSON may differ.
- */
-export function signWebhook(secret: string, timestamp: number | string, rawBody: string | Buffer): string {
-  const hmac = createHmac("sha256", secret);
-  hmac.update(`${timestamp}.`);
-  hmac.update(rawBody);
-  return `sha256=${hmac.digest("hex")}`;
-}
-
 /** Meta's `X-Hub-Signature-256`: HMAC-SHA256 of the raw body with the app secret, `sha256=` + hex. */
 export function signMetaPayload(appSecret: string, rawBody: string | Buffer): string {
   return `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
@@ -43,3 +32,17 @@ export {
   type SecretPlace,
   type SecretUnreadableReason,
 } from "./secret-box.ts";
+export {
+  DEFAULT_SIGNATURE_SCHEME,
+  SIGNATURE_SCHEMES,
+  StandardWebhookHeaders,
+  displayedSigningSecret,
+  isSignatureScheme,
+  signStandardWebhook,
+  signWebhook,
+  signatureHeaders,
+  standardWebhooksKey,
+  standardWebhooksSecret,
+  type SignatureInput,
+  type SignatureScheme,
+} from "./schemes.ts";

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from "express";
 import {
   IntegrationUrlError,
   DEFAULT_WEBHOOK_EVENTS,
+  SIGNATURE_SCHEMES,
   SecretUnreadableError,
   WEBHOOK_EVENTS,
   confirmPanelPassword,
@@ -18,6 +19,7 @@ import {
   type EndpointHealth,
   type HealthWindow,
   type IntegrationSummary,
+  type SignatureScheme,
   type WebhookEvent,
 } from "@gw/core";
 import { z } from "@gw/config";
@@ -40,6 +42,19 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   "message.received": "message.received: mensagens que os contatos enviam",
   "account.update":
     "account.update: avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
+};
+
+/** The signing schemes as staff choose them (issue 21). */
+const SCHEME_LABELS: Record<SignatureScheme, { name: string; detail: string }> = {
+  pt: {
+    name: "X-PT-Signature (padrão)",
+    detail: "cabeçalhos X-PT-Timestamp e X-PT-Signature, como descreve o contrato da API",
+  },
+  "standard-webhooks": {
+    name: "Standard Webhooks",
+    detail:
+      "cabeçalhos webhook-id, webhook-timestamp e webhook-signature, verificáveis com as bibliotecas oficiais do Standard Webhooks (standardwebhooks.com)",
+  },
 };
 
 const MESSAGES = {
@@ -80,6 +95,8 @@ const integrationForm = z.object({
   events: eventList.optional(),
   // A checkbox: "1" when checked, absent otherwise.
   em_ordem: z.literal("1").optional(),
+  // Absent (an older form): a new integration gets the default, an edited one keeps its scheme.
+  signature_scheme: z.enum(SIGNATURE_SCHEMES).optional(),
 });
 
 const passwordForm = z.object({ password: z.string().min(1).max(1024) });
@@ -93,6 +110,8 @@ interface FormState {
   events: readonly string[];
   /** Ordered delivery per message; absent: off. */
   deliverInOrder?: boolean;
+  /** Undefined: the default (`pt`) is checked. */
+  scheme?: SignatureScheme | undefined;
   error?: string;
 }
 
@@ -122,7 +141,27 @@ function integrationFields(state: FormState): SafeHtml {
       ><input type="checkbox" name="em_ordem" value="1" ${state.deliverInOrder === true ? "checked" : ""} /> Entregar em
       ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um mesmo contato) chegam na ordem; o
       seguinte espera o anterior ser entregue ou falhar de vez. Outras mensagens não esperam.</label
-    >`;
+    >
+    <fieldset>
+      <legend>Assinatura dos webhooks</legend>
+      ${SIGNATURE_SCHEMES.map(
+        (scheme) =>
+          html`<label
+            ><input
+              type="radio"
+              name="signature_scheme"
+              value="${scheme}"
+              ${(state.scheme ?? "pt") === scheme ? "checked" : ""}
+            />
+            ${SCHEME_LABELS[scheme].name}: ${SCHEME_LABELS[scheme].detail}</label
+          >`,
+      )}
+      <p class="hint">
+        Trocar o esquema muda os cabeçalhos das próximas tentativas: atualize o receptor ao mesmo tempo. O segredo
+        continua o mesmo; no Standard Webhooks ele aparece como whsec_ seguido de base64, a forma que as bibliotecas
+        aceitam.
+      </p>
+    </fieldset>`;
 }
 
 /** The catalogue of events (the same as GET /public/v1/event-types): name, what it means, an example to unfold. */
@@ -146,7 +185,7 @@ function eventCatalogue(): SafeHtml {
 }
 
 type ReadForm =
-  | { ok: true; url: string; events: WebhookEvent[]; deliverInOrder: boolean }
+  | { ok: true; url: string; events: WebhookEvent[]; deliverInOrder: boolean; scheme: SignatureScheme | undefined }
   | { ok: false; state: FormState & { error: string } };
 
 /** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
@@ -156,12 +195,13 @@ function readIntegrationForm(body: unknown): ReadForm {
     return { ok: false, state: { url: "", events: [], error: "Informe uma URL válida e escolha eventos da lista." } };
   const raw = parsed.data.events;
   const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const url = parsed.data.url;
+  const { url, signature_scheme: scheme } = parsed.data;
   const deliverInOrder = parsed.data.em_ordem === "1";
-  if (url === "") return { ok: false, state: { url, events, deliverInOrder, error: "Informe a URL do endpoint." } };
+  if (url === "")
+    return { ok: false, state: { url, events, deliverInOrder, scheme, error: "Informe a URL do endpoint." } };
   if (events.length === 0)
-    return { ok: false, state: { url, events, deliverInOrder, error: "Escolha ao menos um evento." } };
-  return { ok: true, url, events, deliverInOrder };
+    return { ok: false, state: { url, events, deliverInOrder, scheme, error: "Escolha ao menos um evento." } };
+  return { ok: true, url, events, deliverInOrder, scheme };
 }
 
 function stateBadge(integration: IntegrationSummary): SafeHtml {
@@ -243,8 +283,8 @@ function listPage(
     notice: form?.error ? { kind: "error", text: form.error } : noticeFrom(req, MESSAGES),
     body: html`${disabledNotices(result.integrations)}
       <p class="hint">
-        Cada integração recebe um POST assinado (X-PT-Signature) para cada evento escolhido. Com a integração pausada,
-        novos eventos não geram entregas para ela.
+        Cada integração recebe um POST assinado (X-PT-Signature, ou Standard Webhooks quando escolhido) para cada evento
+        escolhido. Com a integração pausada, novos eventos não geram entregas para ela.
       </p>
       <form method="get" action="/integracoes" class="filters">
         <label
@@ -259,10 +299,11 @@ function listPage(
       </form>
       ${table({
         caption: "Integrações da conta",
-        headers: ["URL do endpoint", "Eventos", "Estado", "Cadastrada em"],
+        headers: ["URL do endpoint", "Eventos", "Assinatura", "Estado", "Cadastrada em"],
         rows: result.integrations.map((integration) => [
           html`<a href="/integracoes/${integration.id}">${integration.url}</a>`,
           integration.events.join(", "),
+          SCHEME_LABELS[integration.signature_scheme].name,
           stateBadge(integration),
           formatDateTime(integration.created_at),
         ]),
@@ -280,7 +321,7 @@ function listPage(
                       ? "Ambiente de desenvolvimento: http:// e endereços locais são aceitos."
                       : "A URL deve usar https:// e apontar para um endereço público."
                   }
-                  Uma URL já cadastrada tem seus eventos atualizados e volta a ficar ativa.
+                  Uma URL já cadastrada tem seus eventos e sua assinatura atualizados e volta a ficar ativa.
                 </p>
                 <button type="submit">Salvar integração</button>
               </form>`
@@ -314,19 +355,31 @@ function detailPage(
     url: integration.url,
     events: integration.events,
     deliverInOrder: integration.deliver_in_order,
+    scheme: integration.signature_scheme,
   };
+  const standard = integration.signature_scheme === "standard-webhooks";
 
   const secretSection = html`<h2>Segredo de assinatura</h2>
     <p class="hint">
-      Cada entrega é assinada com este segredo: o seu receptor calcula o HMAC-SHA256 de
-      <code>timestamp.corpo</code> e compara com o cabeçalho X-PT-Signature.
+      ${
+        standard
+          ? html`Cada entrega é assinada no esquema Standard Webhooks: verifique os cabeçalhos webhook-id,
+            webhook-timestamp e webhook-signature com uma biblioteca oficial (por exemplo o pacote standardwebhooks do
+            npm) e este segredo (whsec_…).`
+          : html`Cada entrega é assinada com este segredo: o seu receptor calcula o HMAC-SHA256 de
+              <code>timestamp.corpo</code> e compara com o cabeçalho X-PT-Signature.`
+      }
     </p>
     ${
       overlap
         ? html`<p>
-            Troca de segredo em andamento: até <strong>${formatDateTime(overlap)}</strong> as entregas também levam
-            X-PT-Signature-Previous, assinado com o segredo anterior, para que um receptor ainda configurado com ele
-            continue verificando.
+            Troca de segredo em andamento: até <strong>${formatDateTime(overlap)}</strong>
+            ${
+              standard
+                ? "o cabeçalho webhook-signature também leva a assinatura feita com o segredo anterior"
+                : "as entregas também levam X-PT-Signature-Previous, assinado com o segredo anterior"
+            },
+            para que um receptor ainda configurado com ele continue verificando.
           </p>`
         : ""
     }
@@ -356,9 +409,15 @@ function detailPage(
         >
           ${csrfField(req)}
           <p class="hint">
-            Um novo segredo passa a assinar X-PT-Signature. Por ${formatNumber(overlapHours)} h o segredo atual continua
-            valendo em X-PT-Signature-Previous, para que tentativas já em andamento sejam verificadas enquanto você
-            atualiza o receptor.
+            ${
+              standard
+                ? html`Um novo segredo passa a assinar webhook-signature. Por ${formatNumber(overlapHours)} h o segredo
+                  atual continua assinando também, no mesmo cabeçalho, para que tentativas já em andamento sejam
+                  verificadas enquanto você atualiza o receptor.`
+                : html`Um novo segredo passa a assinar X-PT-Signature. Por ${formatNumber(overlapHours)} h o segredo
+                  atual continua valendo em X-PT-Signature-Previous, para que tentativas já em andamento sejam
+                  verificadas enquanto você atualiza o receptor.`
+            }
           </p>
           <fieldset>
             <legend>Segredo atual</legend>
@@ -410,6 +469,8 @@ function detailPage(
         <dd><code>${integration.url}</code></dd>
         <dt>Eventos</dt>
         <dd>${integration.events.join(", ")}</dd>
+        <dt>Assinatura</dt>
+        <dd>${SCHEME_LABELS[integration.signature_scheme].name}</dd>
         <dt>Estado</dt>
         <dd>${stateBadge(integration)}</dd>
         <dt>Entregar em ordem por mensagem</dt>
@@ -497,6 +558,7 @@ export const integrationsPage: PanelPage = {
             url: form.url,
             events: form.events,
             deliverInOrder: form.deliverInOrder,
+            ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
             actor: panelActor(req),
           },
         );
@@ -513,6 +575,7 @@ export const integrationsPage: PanelPage = {
                 url: form.url,
                 events: form.events,
                 deliverInOrder: form.deliverInOrder,
+                scheme: form.scheme,
                 error: UNREADABLE_SECRET_SAVE,
               }),
             );
@@ -526,6 +589,7 @@ export const integrationsPage: PanelPage = {
               url: form.url,
               events: form.events,
               deliverInOrder: form.deliverInOrder,
+              scheme: form.scheme,
               error: error.message,
             }),
           );
@@ -561,6 +625,7 @@ export const integrationsPage: PanelPage = {
             url: form.url,
             events: form.events,
             deliverInOrder: form.deliverInOrder,
+            ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
             actor: panelActor(req),
           },
         );
@@ -568,13 +633,13 @@ export const integrationsPage: PanelPage = {
         if (error instanceof SecretUnreadableError) {
           logUnreadable(deps, error);
           return sendDetail(res, req, deps, integration, 500, {
-            form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder },
+            form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder, scheme: form.scheme },
             notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
           });
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         return sendDetail(res, req, deps, integration, 400, {
-          form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder },
+          form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder, scheme: form.scheme },
           notice: { kind: "error", text: error.message },
         });
       }

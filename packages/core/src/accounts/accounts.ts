@@ -4,7 +4,7 @@ import { Prisma, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import type { SecretBox } from "@gw/signer";
+import { displayedSigningSecret, isSignatureScheme, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
@@ -99,6 +99,11 @@ export interface IntegrationInput {
    * an existing one keeps its setting. Switching it off releases the deliveries it held (deliveries/ordering.ts).
    */
   deliverInOrder?: boolean;
+  /**
+   * How its webhooks are signed (issue 21). Absent: a new integration gets `pt` (X-PT-Signature, the contract's),
+   * an existing one keeps its scheme.
+   */
+  signatureScheme?: SignatureScheme;
   actor: Actor;
 }
 
@@ -108,12 +113,18 @@ interface IntegrationRow {
   url: string;
   events: string[];
   active: boolean;
+  signatureScheme: string;
   disabledAt: Date | null;
   disabledReason: string | null;
   deliverInOrder: boolean;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The row's scheme (a SQL CHECK keeps it to the known ones). */
+function schemeOf(row: { signatureScheme: string }): SignatureScheme {
+  return isSignatureScheme(row.signatureScheme) ? row.signatureScheme : "pt";
 }
 
 /** An integration without its secrets: what lists and pages show. */
@@ -124,6 +135,8 @@ function integrationSummary(row: IntegrationRow) {
     url: row.url,
     events: row.events,
     active: row.active,
+    /** `pt` (X-PT-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). */
+    signature_scheme: schemeOf(row),
     /** Set when endpoint health disabled it (deliveries/endpoint-health.ts): its deliveries wait for a re-enable. */
     disabled_at: row.disabledAt?.toISOString() ?? null,
     disabled_reason: row.disabledReason,
@@ -138,9 +151,13 @@ function integrationSummary(row: IntegrationRow) {
 
 export type IntegrationSummary = ReturnType<typeof integrationSummary>;
 
-/** With the signing secret: only what creates or rotates it (the CLI prints it) and the panel's reveal. */
+/**
+ * With the signing secret: only what creates or rotates it (the CLI prints it) and the panel's reveal. It is shown
+ * in the form the integration's scheme verifies with: as stored for `pt`, `whsec_<base64>` of the same key for the
+ * Standard Webhooks libraries.
+ */
 function integrationView(row: IntegrationRow, signingSecret: string) {
-  return { ...integrationSummary(row), signing_secret: signingSecret };
+  return { ...integrationSummary(row), signing_secret: displayedSigningSecret(schemeOf(row), signingSecret) };
 }
 
 /** The stored row's current secret, opened (sealed) or as stored before encryption (clear). */
@@ -251,6 +268,7 @@ export async function setIntegration(
             events,
             ...(input.active === undefined ? {} : { active: input.active }),
             ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+            ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
           },
         });
         if (before.deliverInOrder && !row.deliverInOrder)
@@ -265,6 +283,7 @@ export async function setIntegration(
             events: row.events,
             previous_url: before.url,
             deliver_in_order: row.deliverInOrder,
+            signature_scheme: row.signatureScheme,
           },
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
@@ -295,11 +314,13 @@ export async function setIntegration(
         signingSecretEncrypted: sealIntegrationSecret(deps.secrets, id, "signing_secret", newSigningSecret()),
         active: input.active ?? true,
         deliverInOrder: input.deliverInOrder ?? false,
+        signatureScheme: input.signatureScheme ?? "pt",
       },
       update: {
         events,
         active: input.active ?? true,
         ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+        ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
       },
     });
     if (before?.deliverInOrder === true && !row.deliverInOrder)
@@ -309,7 +330,12 @@ export async function setIntegration(
       actor: input.actor,
       action: auditAction(input.actor, "integration.saved"),
       target: `integration:${row.id}`,
-      details: { url: row.url, events: row.events, deliver_in_order: row.deliverInOrder },
+      details: {
+        url: row.url,
+        events: row.events,
+        deliver_in_order: row.deliverInOrder,
+        signature_scheme: row.signatureScheme,
+      },
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
   });
@@ -391,6 +417,7 @@ const SUMMARY_FIELDS = {
   url: true,
   events: true,
   active: true,
+  signatureScheme: true,
   disabledAt: true,
   disabledReason: true,
   previousSecretExpiresAt: true,

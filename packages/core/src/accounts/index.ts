@@ -42,4 +42,5 @@ export {
 export type { ReencryptReport, StoredSecret, UnreadableSecret } from "./integration-secrets.ts";
 // The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";
+export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/signer";
 export type { SecretBox, SecretKey } from "@gw/signer";

@@ -1,7 +1,7 @@
 import type { Db } from "@gw/db";
 import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { signWebhook, type SecretBox } from "@gw/signer";
+import { signatureHeaders, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { integrationSigningSecrets } from "../accounts/integration-secrets.ts";
 import { DEFAULT_HOLD_RECHECK_MS, holdBehindEarlier, releaseAndQueueNext } from "./ordering.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
@@ -96,6 +96,8 @@ interface ClaimedRow {
   previous_signing_secret: string | null;
   previous_secret_expires_at: Date | null;
   active: boolean;
+  /** Which headers sign the attempt (issue 21). */
+  signature_scheme: SignatureScheme;
   /** Disabled by endpoint health (deliveries/endpoint-health.ts): the delivery waits for the re-enable. */
   disabled: boolean;
   /** Set only when the integration delivers in order and the delivery has a key (ordering.ts). */
@@ -114,7 +116,7 @@ RETURNING d.event, d.body, d.budget_start, i.id AS integration_id, i.url, i.sign
     AS previous_signing_secret_encrypted,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_signing_secret END AS previous_signing_secret,
   CASE WHEN i.previous_secret_expires_at > $3 THEN i.previous_secret_expires_at END AS previous_secret_expires_at,
-  i.active, i.disabled_at IS NOT NULL AS disabled,
+  i.active, i.signature_scheme, i.disabled_at IS NOT NULL AS disabled,
   CASE WHEN i.deliver_in_order THEN d.ordering_key END AS ordering_key`;
 
 // The result and its attempt row in one statement (one round trip, one commit). The update is conditional: if
@@ -299,20 +301,15 @@ async function attemptDelivery(
     });
     throw error;
   }
-  const previousSecret = secrets.previous;
   const result: WebhookResult = await deps.sender.send({
     url: delivery.url,
     body: delivery.body,
     headers: {
       "Content-Type": "application/json",
       "User-Agent": deps.settings.userAgent,
-      "X-PT-Timestamp": String(timestamp),
-      "X-PT-Signature": signWebhook(secrets.current, timestamp, delivery.body),
-      // A rotation's overlap: the same timestamp and body signed with the replaced secret, so a receiver still
-      // holding it verifies this attempt (docs/webhooks.md).
-      ...(previousSecret === null
-        ? {}
-        : { "X-PT-Signature-Previous": signWebhook(previousSecret, timestamp, delivery.body) }),
+      // The integration's scheme: X-PT-Timestamp/-Signature(-Previous), or Standard Webhooks' webhook-id/-timestamp/
+      // -signature; during a rotation's overlap the replaced secret signs too (docs/webhooks.md).
+      ...signatureHeaders(delivery.signature_scheme, { secrets, deliveryId, timestamp, body: delivery.body }),
       "X-PT-Delivery-Id": deliveryId,
       "X-PT-Attempt": String(attempt),
       "X-PT-Event": delivery.event,
