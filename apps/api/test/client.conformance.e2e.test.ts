@@ -45,7 +45,14 @@ interface Context {
   inboundMessageId: () => Promise<string>;
   deliveredDeliveryId: () => Promise<number>;
   draftCampaign: () => Promise<{ id: string; accepted: number }>;
+  integrationId: () => Promise<string>;
 }
+
+/** The last hour, up to a minute from now: the range of the replay and export cases. */
+const lastHour = () => ({
+  since: new Date(Date.now() - 3_600_000).toISOString(),
+  until: new Date(Date.now() + 60_000).toISOString(),
+});
 
 interface Case {
   /** The documented status the call must answer with. */
@@ -135,6 +142,39 @@ const CASES: Record<string, Case> = {
     run: async ({ client, deliveredDeliveryId }) =>
       client.POST("/public/v1/deliveries/{delivery_id}/retry", {
         params: { path: { delivery_id: await deliveredDeliveryId() } },
+      }),
+  },
+  exportDeliveries: {
+    status: 200,
+    run: async ({ client, deliveredDeliveryId }) => {
+      await deliveredDeliveryId();
+      return client.GET("/public/v1/deliveries/export", { params: { query: lastHour() }, parseAs: "text" });
+    },
+  },
+  replayDeliveries: {
+    status: 202,
+    run: ({ client }) => client.POST("/public/v1/deliveries/replay", { body: { ...lastHour(), status: "delivered" } }),
+  },
+  getDeliveryReplay: {
+    status: 200,
+    run: async ({ client }) => {
+      const { data } = await client.POST("/public/v1/deliveries/replay", { body: { ...lastHour(), status: "failed" } });
+      if (!data) throw new Error("reenvio não criado");
+      return client.GET("/public/v1/deliveries/replays/{replay_id}", { params: { path: { replay_id: data.data.id } } });
+    },
+  },
+  getIntegrationHealth: {
+    status: 200,
+    run: async ({ client, integrationId }) =>
+      client.GET("/public/v1/integrations/{integration_id}/health", {
+        params: { path: { integration_id: await integrationId() } },
+      }),
+  },
+  enableIntegration: {
+    status: 200,
+    run: async ({ client, integrationId }) =>
+      client.POST("/public/v1/integrations/{integration_id}/enable", {
+        params: { path: { integration_id: await integrationId() } },
       }),
   },
   listEventTypes: {
@@ -290,6 +330,10 @@ beforeAll(async () => {
     inboundMessageId,
     deliveredDeliveryId,
     draftCampaign: once(() => newCampaign(client, "Rascunho")),
+    integrationId: once(async () => {
+      const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
+      return integration.id;
+    }),
   };
 });
 

@@ -27,6 +27,11 @@ export const OPERATIONS = {
     path: "/public/v1/templates",
     idempotencyKey: false,
   },
+  exportDeliveries: {
+    method: "get",
+    path: "/public/v1/deliveries/export",
+    idempotencyKey: false,
+  },
   listDeliveries: {
     method: "get",
     path: "/public/v1/deliveries",
@@ -45,6 +50,26 @@ export const OPERATIONS = {
   retryDelivery: {
     method: "post",
     path: "/public/v1/deliveries/{delivery_id}/retry",
+    idempotencyKey: false,
+  },
+  getIntegrationHealth: {
+    method: "get",
+    path: "/public/v1/integrations/{integration_id}/health",
+    idempotencyKey: false,
+  },
+  enableIntegration: {
+    method: "post",
+    path: "/public/v1/integrations/{integration_id}/enable",
+    idempotencyKey: false,
+  },
+  replayDeliveries: {
+    method: "post",
+    path: "/public/v1/deliveries/replay",
+    idempotencyKey: false,
+  },
+  getDeliveryReplay: {
+    method: "get",
+    path: "/public/v1/deliveries/replays/{replay_id}",
     idempotencyKey: false,
   },
   listEventTypes: {

@@ -100,6 +100,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/deliveries/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log of a time range as CSV
+     * @description RFC 4180 CSV (UTF-8, CRLF, comma), streamed, one line per delivery created in [`since`, `until`) (at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. Cells a spreadsheet would run as a formula start with an apostrophe. Audited (`api.deliveries.exported`).
+     */
+    get: operations["exportDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/deliveries": {
     parameters: {
       query?: never;
@@ -174,6 +194,86 @@ export interface paths {
      * @description For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`.
      */
     post: operations["retryDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/integrations/{integration_id}/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Endpoint health of an integration
+     * @description From the attempts the dispatcher made to the integration's URL over the last hour and the last day: success rate, latency percentiles (p50, p95, p99, linear interpolation) and the last error. An integration whose every attempt failed for the configured time (default 5 days) is disabled by the gateway (`disabled_at`, `disabled_reason`): its deliveries wait, without attempts, until it is re-enabled with `POST /integrations/{integration_id}/enable`.
+     */
+    get: operations["getIntegrationHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/integrations/{integration_id}/enable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-enable an integration the gateway disabled
+     * @description After fixing the endpoint. The deliveries that waited are sent again at once, each with a fresh budget of automatic attempts (X-PT-Attempt counts on). An integration that is not disabled is left as it is (`was_disabled: false`). No body. Audited as `api.integration.enabled`.
+     */
+    post: operations["enableIntegration"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/deliveries/replay": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend the deliveries of a time range
+     * @description Every delivery created in [`since`, `until`) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.
+     */
+    post: operations["replayDeliveries"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/deliveries/replays/{replay_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Progress of a replay
+     * @description Status, how many deliveries matched and how many were put back in the queue so far, and when.
+     */
+    get: operations["getDeliveryReplay"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -397,7 +497,7 @@ export interface webhooks {
     put?: never;
     /**
      * Status change of a sent message
-     * @description Delivery, read or failure of a message sent by the platform. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.
+     * @description Delivery, read or failure of a message sent by the platform. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
      */
     post: operations["onMessageStatus"];
     delete?: never;
@@ -417,7 +517,7 @@ export interface webhooks {
     put?: never;
     /**
      * Message from a contact
-     * @description A contact wrote to a business number (must be enabled explicitly). Events may arrive out of order. The sender is `from` (phone) and, since 2026, `from_user_id` (BSUID); `from` is null when Meta withheld the phone. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.
+     * @description A contact wrote to a business number (must be enabled explicitly). Events may arrive out of order. The sender is `from` (phone) and, since 2026, `from_user_id` (BSUID); `from` is null when Meta withheld the phone. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
      */
     post: operations["onMessageReceived"];
     delete?: never;
@@ -437,7 +537,7 @@ export interface webhooks {
     put?: never;
     /**
      * Account or number health reported by Meta
-     * @description Meta reported a change to the WhatsApp Business Account or one of its numbers (account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update, account_alerts): `value` as Meta sent it, events the gateway does not know included, and `effects`, what the gateway did (sends blocked or unblocked, campaigns paused, a number's rate raised). Opt-in: only integrations that selected `account.update` get it. Events of one WABA may arrive out of order: order them by `occurred_at`. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`.
+     * @description Meta reported a change to the WhatsApp Business Account or one of its numbers (account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update, account_alerts): `value` as Meta sent it, events the gateway does not know included, and `effects`, what the gateway did (sends blocked or unblocked, campaigns paused, a number's rate raised). Opt-in: only integrations that selected `account.update` get it. Events of one WABA may arrive out of order: order them by `occurred_at`. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
      */
     post: operations["onAccountUpdate"];
     delete?: never;
@@ -1028,6 +1128,245 @@ export interface components {
         status: "pending";
         next_attempt: number;
       };
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "integration_id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+     *         "url": "https://loja.example.com.br/webhooks/whatsapp",
+     *         "active": true,
+     *         "disabled_at": null,
+     *         "disabled_reason": null,
+     *         "waiting_deliveries": 0,
+     *         "last_hour": {
+     *           "since": "2026-11-30T11:00:00.000Z",
+     *           "attempts": 412,
+     *           "succeeded": 409,
+     *           "failed": 3,
+     *           "success_rate": 0.9927,
+     *           "latency_ms": {
+     *             "p50": 84,
+     *             "p95": 310,
+     *             "p99": 1210
+     *           },
+     *           "last_error": {
+     *             "at": "2026-11-30T11:42:07.118Z",
+     *             "status_code": 503,
+     *             "error_kind": "http_status",
+     *             "message": "O endpoint respondeu com um status fora da faixa 2xx.",
+     *             "body": "Service Unavailable"
+     *           }
+     *         },
+     *         "last_day": {
+     *           "since": "2026-11-29T12:00:00.000Z",
+     *           "attempts": 9120,
+     *           "succeeded": 9101,
+     *           "failed": 19,
+     *           "success_rate": 0.9979,
+     *           "latency_ms": {
+     *             "p50": 79,
+     *             "p95": 280,
+     *             "p99": 940
+     *           },
+     *           "last_error": {
+     *             "at": "2026-11-30T11:42:07.118Z",
+     *             "status_code": 503,
+     *             "error_kind": "http_status",
+     *             "message": "O endpoint respondeu com um status fora da faixa 2xx.",
+     *             "body": "Service Unavailable"
+     *           }
+     *         }
+     *       }
+     *     }
+     */
+    IntegrationHealthOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        integration_id: string;
+        url: string;
+        /** @description False: paused by the account (new events create no deliveries for it) */
+        active: boolean;
+        /** @description Set when the gateway disabled it: every attempt failed for the configured time (default 5 days) */
+        disabled_at: string | null;
+        /** @description Why, in Portuguese, with the last error */
+        disabled_reason: string | null;
+        /** @description Deliveries waiting for the re-enable (0 while enabled) */
+        waiting_deliveries: number;
+        last_hour: {
+          /** @description Start of the window (exclusive) */
+          since: string;
+          attempts: number;
+          /** @description Attempts answered 2xx */
+          succeeded: number;
+          failed: number;
+          /** @description succeeded / attempts (4 decimals); null without attempts */
+          success_rate: number | null;
+          /** @description Duration of the attempts (request sent to answer, or to the error), in ms; null without attempts */
+          latency_ms: {
+            p50: number;
+            p95: number;
+            p99: number;
+          } | null;
+          /** @description The window's most recent failed attempt; null when none failed */
+          last_error: {
+            /** @description When the attempt started */
+            at: string;
+            /** @description HTTP status answered; null when there was no answer */
+            status_code: number | null;
+            /** @description Why it failed: http_status, timeout, connection_refused, dns, tls, ... */
+            error_kind: string;
+            /** @description Portuguese explanation of error_kind */
+            message: string;
+            /** @description The first 500 characters of what the endpoint answered */
+            body: string | null;
+          } | null;
+        };
+        last_day: {
+          /** @description Start of the window (exclusive) */
+          since: string;
+          attempts: number;
+          /** @description Attempts answered 2xx */
+          succeeded: number;
+          failed: number;
+          /** @description succeeded / attempts (4 decimals); null without attempts */
+          success_rate: number | null;
+          /** @description Duration of the attempts (request sent to answer, or to the error), in ms; null without attempts */
+          latency_ms: {
+            p50: number;
+            p95: number;
+            p99: number;
+          } | null;
+          /** @description The window's most recent failed attempt; null when none failed */
+          last_error: {
+            /** @description When the attempt started */
+            at: string;
+            /** @description HTTP status answered; null when there was no answer */
+            status_code: number | null;
+            /** @description Why it failed: http_status, timeout, connection_refused, dns, tls, ... */
+            error_kind: string;
+            /** @description Portuguese explanation of error_kind */
+            message: string;
+            /** @description The first 500 characters of what the endpoint answered */
+            body: string | null;
+          } | null;
+        };
+      };
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "integration_id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+     *         "was_disabled": true,
+     *         "resumed": 1520
+     *       }
+     *     }
+     */
+    IntegrationEnableOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        integration_id: string;
+        /** @description False: it was not disabled, nothing changed */
+        was_disabled: boolean;
+        /** @description Waiting deliveries put back in the queue, each with a fresh budget of attempts */
+        resumed: number;
+      };
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "id": "3f1c2b7a-8d4e-4f5a-9b6c-7d8e9f0a1b2c",
+     *         "status": "running",
+     *         "since": "2026-11-20T03:00:00.000Z",
+     *         "until": "2026-11-21T03:00:00.000Z",
+     *         "event": null,
+     *         "statuses": [
+     *           "failed",
+     *           "delivered"
+     *         ],
+     *         "integration_id": null,
+     *         "matched": 1250,
+     *         "queued": 500,
+     *         "created_at": "2026-11-27T12:00:00.000Z",
+     *         "started_at": "2026-11-27T12:00:00.150Z",
+     *         "updated_at": "2026-11-27T12:00:01.020Z",
+     *         "completed_at": null,
+     *         "requested_by": "api_key:7a9e6c3d-2b1f-4e8a-9c0d-5e6f7a8b9c0d"
+     *       }
+     *     }
+     */
+    DeliveryReplayOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The replay's id: follow it with GET /deliveries/replays/{replay_id} */
+        id: string;
+        /**
+         * @description `pending` until its job starts, `running` while batches are re-queued, then `completed`
+         * @enum {string}
+         */
+        status: "pending" | "running" | "completed";
+        since: string;
+        /** @description The range's end as applied (a future `until` is now) */
+        until: string;
+        event: string | null;
+        statuses: ("failed" | "delivered")[];
+        integration_id: string | null;
+        /** @description Deliveries that matched when the job started; null while `pending` */
+        matched: number | null;
+        /** @description Deliveries put back in the queue so far (each gets a new attempt, same delivery_id) */
+        queued: number;
+        created_at: string;
+        started_at: string | null;
+        updated_at: string;
+        completed_at: string | null;
+        /** @description Who asked: `api_key:<id>` or `panel:<e-mail>` */
+        requested_by: string;
+      };
+    };
+    /**
+     * @example {
+     *       "since": "2026-11-20T00:00:00-03:00",
+     *       "until": "2026-11-21T00:00:00-03:00"
+     *     }
+     * @example {
+     *       "since": "2026-11-20T09:00:00Z",
+     *       "until": "2026-11-20T12:00:00Z",
+     *       "event": "message.status",
+     *       "status": "failed",
+     *       "integration_id": "9b2f4c1e-3a7d-4e8b-9c0d-1f2e3a4b5c6d"
+     *     }
+     */
+    DeliveryReplayIn: {
+      /**
+       * Format: date-time
+       * @description Deliveries created at or after this instant (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`)
+       */
+      since: string;
+      /**
+       * Format: date-time
+       * @description Deliveries created before this instant; a future one counts as now. At most 31 days after `since` (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`)
+       */
+      until: string;
+      /**
+       * @description Only this event
+       * @enum {string}
+       */
+      event?: "message.status" | "message.received" | "account.update";
+      /**
+       * @description Only deliveries in this status; both `failed` and `delivered` when absent
+       * @enum {string}
+       */
+      status?: "failed" | "delivered";
+      /**
+       * Format: uuid
+       * @description Only the deliveries of this integration (one of the account's)
+       */
+      integration_id?: string;
     };
     EventTypeListOut: {
       /** @enum {boolean} */
@@ -2028,6 +2367,90 @@ export interface operations {
       };
     };
   };
+  exportDeliveries: {
+    parameters: {
+      query: {
+        /** @description Deliveries created at or after this instant (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`) */
+        since: string;
+        /** @description Deliveries created before this instant; at most 31 days after `since` (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`) */
+        until: string;
+        /** @description Only this status, as on the deliveries list */
+        status?: "pending" | "delivering" | "delivered" | "failed";
+        /** @description Only this event */
+        event?: "message.status" | "message.received" | "account.update";
+        /** @description Only the deliveries of this integration (one of the account's) */
+        integration_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query; also `since` not before `until` or a range over 31 days (`value_error`)); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
   listDeliveries: {
     parameters: {
       query?: {
@@ -2348,6 +2771,420 @@ export interface operations {
                 };
               })
             | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getIntegrationHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integration_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The integration's health. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationHealthOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Integration not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path: an id that is not a UUID); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  enableIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integration_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Enabled; how many deliveries resumed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationEnableOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Integration not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path: an id that is not a UUID); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  replayDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DeliveryReplayIn"];
+      };
+    };
+    responses: {
+      /** @description The replay, recorded; its job starts at once. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryReplayOut"];
+        };
+      };
+      /** @description The body (an encoding that does not inflate, or cut short) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (body; also `since` not before `until`, a range over 31 days, or an `integration_id` that is not the account's (`value_error`)); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getDeliveryReplay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        replay_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The replay. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryReplayOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Replay not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
         };
       };
       /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
@@ -3559,16 +4396,22 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt */
-        "X-PT-Timestamp": string;
-        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4) */
-        "X-PT-Signature": string;
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
         /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
         "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
       };
       path?: never;
       cookie?: never;
@@ -3599,16 +4442,22 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt */
-        "X-PT-Timestamp": string;
-        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4) */
-        "X-PT-Signature": string;
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
         /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
         "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
       };
       path?: never;
       cookie?: never;
@@ -3639,16 +4488,22 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt */
-        "X-PT-Timestamp": string;
-        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4) */
-        "X-PT-Signature": string;
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
         /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
         "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
       };
       path?: never;
       cookie?: never;
