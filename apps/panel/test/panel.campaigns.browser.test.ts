@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { eventually, freePort, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
+import { eventually, freePort, isolatedDatabase, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
 import {
   ACCESS_TOKEN,
   createTenant,
@@ -80,8 +80,13 @@ describe("panel Campanhas in Chromium", () => {
     );
   const HEADER = "to,variable_1,variable_2,variable_3,header_text,client_ref";
 
+  // A database of its own: the worker's sweep runs every running campaign it sees, so on the shared test database it
+  // would also send other suites' campaigns (an API test cancelling its queued recipients, say).
+  let database: Awaited<ReturnType<typeof isolatedDatabase>>;
+
   beforeAll(async () => {
-    stack = await startPanelStack();
+    database = await isolatedDatabase();
+    stack = await startPanelStack({ databaseUrl: database.url });
     tenant = await createTenant(stack.db);
     // Slow enough for a pause to land in the middle of a campaign of 60, fast enough for a short test.
     await stack.db.businessNumber.update({
@@ -90,7 +95,7 @@ describe("panel Campanhas in Chromium", () => {
     });
     const port = await freePort();
     worker = spawnApp("apps/campaign-worker/src/main.ts", {
-      DATABASE_URL: testEnv().databaseUrl,
+      DATABASE_URL: database.url,
       REDIS_URL: testEnv().redisUrl,
       REDIS_KEY_PREFIX: stack.panel.config.REDIS_KEY_PREFIX,
       META_BASE_URL: stack.sandbox.url,
@@ -119,6 +124,7 @@ describe("panel Campanhas in Chromium", () => {
     await admin.context().close();
     await worker.stop();
     await stack.close();
+    await database.drop();
   });
 
   let firstId = "";

@@ -481,8 +481,10 @@ async function checkedRecipients(
     input.recipients.kind === "csv" ? await rowsFromCsv(input.recipients.text) : rowsFromList(input.recipients.rows);
   const template = await campaignTemplate(deps.templates, wabaId, input.template, input.language);
   const contactKeys = await contactKeysOfRows(deps.db.sql, input.accountId, given);
+  const totalRows = given.length;
+  // Consumes `given`: the rows are released as they are checked.
   const { accepted, rejected } = await validateRecipients(given, template, contactKeys);
-  return { template, totalRows: given.length, accepted, rejected };
+  return { template, totalRows, accepted, rejected };
 }
 
 /**

@@ -223,9 +223,12 @@ export async function* recipientIdentifiers(rows: readonly GivenRow[]): AsyncGen
  * BSUID), a person already named by an earlier row (by any of their identifiers: `contactKeys`, from
  * contacts/contactKeysOf), and the template's own pre-checks (variable count and format, header, buttons, a
  * phone-only template to a BSUID) exactly as a send of that row would run them.
+ *
+ * It consumes `rows` (the list is left empty): each slice of rows is released once checked, so a 100,000-row upload
+ * never holds all its rows as given and all its recipients at once (the API runs on a 128 MB heap).
  */
 export async function validateRecipients(
-  rows: readonly GivenRow[],
+  rows: GivenRow[],
   template: MetaTemplate,
   contactKeys: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ accepted: AcceptedRecipient[]; rejected: RejectedRow[] }> {
@@ -233,11 +236,19 @@ export async function validateRecipients(
   const rejected: RejectedRow[] = [];
   const firstRowOf = new Map<string, number>();
   const headerFormat = templateShape(template).header?.format ?? null;
-  for (const [index, given] of rows.entries()) {
-    if (index > 0 && index % ROWS_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+  // The rows are taken from the end (pop is O(1)) and the slice checked in order, so rows stay in file order.
+  const slices: GivenRow[][] = [];
+  while (rows.length > 0) slices.push(rows.splice(Math.max(0, rows.length - ROWS_PER_SLICE)));
+  for (let slice = slices.pop(); slice !== undefined; slice = slices.pop()) {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const given of slice) checkRow(given);
+  }
+  return { accepted, rejected };
+
+  function checkRow(given: GivenRow): void {
     if ("rejected" in given) {
       rejected.push(given.rejected);
-      continue;
+      return;
     }
     const { row, input } = given;
     const recipient = parseRecipient(input.to);
@@ -248,7 +259,7 @@ export async function validateRecipients(
         code: "invalid_recipient",
         message: `O número ${input.to} não é válido para envio.`,
       });
-      continue;
+      return;
     }
     const { identifier } = recipient;
     const key = contactKeys.get(identifier) ?? identifier;
@@ -260,7 +271,7 @@ export async function validateRecipients(
         code: "duplicate_recipient",
         message: `${recipient.kind === "phone" ? "O número" : "O destinatário"} ${identifier} já aparece na linha ${earlier}${key === identifier ? "" : " (por outro identificador da mesma pessoa)"}; cada destinatário recebe a campanha uma vez.`,
       });
-      continue;
+      return;
     }
     firstRowOf.set(key, row);
     const parameters = parametersOf(input, headerFormat);
@@ -269,9 +280,8 @@ export async function validateRecipients(
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       rejected.push({ row, to: input.to, code: error.code, message: error.message });
-      continue;
+      return;
     }
     accepted.push({ row, contact: identifier, parameters, clientRef: input.client_ref ?? null });
   }
-  return { accepted, rejected };
 }
