@@ -210,6 +210,30 @@ describe("listConversationMessages", () => {
     expect(ids).toEqual(result.messages.map((m) => m.id));
   });
 
+  it("keeps messages Meta stamped with the same second in the order they arrived, paging included", async () => {
+    // Meta's timestamps are whole seconds; the rows' ids are random uuids, so only the arrival order can tell.
+    const Z = "5531977776666";
+    const second = T0 + 7200;
+    const texts = ["primeira", "segunda", "terceira", "quarta", "quinta"];
+    for (const text of texts) await inbound({ from: Z, name: "Zeca", type: "text", text, timestamp: second });
+    const whole = await listConversationMessages(
+      { db },
+      { accountId: a.accountId, phoneNumberId: number, contact: Z, limit: 10 },
+    );
+    expect(whole.messages.map((m) => m.text)).toEqual([...texts].reverse());
+    const paged: (string | null)[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listConversationMessages>> = await listConversationMessages(
+        { db },
+        { accountId: a.accountId, phoneNumberId: number, contact: Z, limit: 2, cursor },
+      );
+      paged.push(...page.messages.map((m) => m.text));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(paged).toEqual([...texts].reverse());
+  });
+
   it("is not_found for a number of another account, and shows no send of another account", async () => {
     await expectApiError(
       listConversationMessages({ db }, { accountId: b.accountId, phoneNumberId: number, contact: X, limit: 10 }),

@@ -289,6 +289,7 @@ interface MessageRow {
   error_code: number | null;
   error_reason: string | null;
   at: Date;
+  seq: Date;
   read_at: Date | null;
 }
 
@@ -296,18 +297,19 @@ const LIST_MESSAGES = `
 SELECT * FROM (
   SELECT 'inbound' AS direction, i.id::text AS id, i.wamid, i.type, i.text, i.media_id IS NOT NULL AS has_media,
     i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
-    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.read_at
+    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.created_at AS seq, i.read_at
   FROM inbound_messages i
   WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
-    o.error_code, o.error_reason, o.created_at, NULL::timestamptz
+    o.error_code, o.error_reason, o.created_at, o.created_at, NULL::timestamptz
   FROM messages o
   WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND COALESCE(o.contact_key, o."to") = $3
 ) both_ways
-WHERE $4::timestamptz IS NULL OR (at, direction, id) < ($4::timestamptz, $5::text, $6::text)
-ORDER BY at DESC, direction DESC, id DESC
-LIMIT $7`;
+WHERE $4::timestamptz IS NULL OR (at, seq, direction, id) < ($4::timestamptz, $5::timestamptz, $6::text, $7::text)
+-- Meta's timestamps are whole seconds: within one, the order the gateway stored them in (ids are random uuids).
+ORDER BY at DESC, seq DESC, direction DESC, id DESC
+LIMIT $8`;
 
 /**
  * One conversation: the contact's messages to `phoneNumberId` and the account's sends to the contact from it,
@@ -344,7 +346,9 @@ export async function listConversationMessages(
   });
   if (owned.rowCount === 0) throw new ApiError("not_found", { message: notFound });
 
-  const before = decodeCursor(input.cursor, 3);
+  const before = decodeCursor(input.cursor, 4);
+  if (before && Number.isNaN(Date.parse(before[1] ?? "")))
+    throw new ApiError("bad_request", { message: "O cursor de paginação das conversas é inválido." });
   const limit = clampLimit(input.limit);
   const [{ rows }, window, name, known] = await Promise.all([
     deps.db.sql.query<MessageRow>({
@@ -357,6 +361,7 @@ export async function listConversationMessages(
         before?.[0] ?? null,
         before?.[1] ?? null,
         before?.[2] ?? null,
+        before?.[3] ?? null,
         limit + 1,
       ],
     }),
@@ -397,6 +402,6 @@ export async function listConversationMessages(
       at: row.at.toISOString(),
       read_at: row.read_at?.toISOString() ?? null,
     })),
-    next_cursor: rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.direction, last.id]) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.seq.toISOString(), last.direction, last.id]) : null,
   };
 }
