@@ -402,6 +402,9 @@ export async function listConversationMessages(
       at: row.at.toISOString(),
       read_at: row.read_at?.toISOString() ?? null,
     })),
-    next_cursor: rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.seq.toISOString(), last.direction, last.id]) : null,
+    next_cursor:
+      rows.length > limit && last
+        ? encodeCursor([last.at.toISOString(), last.seq.toISOString(), last.direction, last.id])
+        : null,
   };
 }
