@@ -31,8 +31,10 @@ let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
 const workers: AppProcess[] = [];
 
 beforeAll(async () => {
+  // Statuses come well after the late answers: at the kill, a send Meta accepted is recorded only if the worker
+  // recorded it (the statuses' adoption cannot have run yet), however late a loaded machine lands the kill.
   stack = await startStack({
-    sandbox: { autoStatuses: true, statusDelaysMs: { sent: 50, delivered: 100, read: 150 } },
+    sandbox: { autoStatuses: true, statusDelaysMs: { sent: 3_000, delivered: 3_100, read: 3_200 } },
   });
   api = buildApiDeps(
     loadApiConfig({
@@ -129,26 +131,35 @@ describe("a campaign worker SIGKILLed while Meta holds its answers", () => {
     expect([...perRecipient.entries()].filter(([, n]) => n > 1)).toEqual([]);
     expect(sends).toHaveLength(RECIPIENTS);
 
-    const { rows } = await stack.db.sql.query<{
-      contact: string;
-      status: string;
-      wamid: string | null;
-      error_code: string | null;
-      message_status: string | null;
-    }>(
-      `SELECT r.contact, r.status, r.wamid, r.error_code, m.status AS message_status
-       FROM campaign_recipients r LEFT JOIN messages m ON m.id = r.message_id WHERE r.campaign_id = $1`,
-      [campaignId],
-    );
     const wamidOf = new Map(sends.map((s) => [addressee(s), s.wamid]));
-    const wrong = rows.filter(
-      (r) =>
-        !(
-          r.status === "sent" &&
-          r.wamid === wamidOf.get(r.contact) &&
-          ["sent", "delivered", "read"].includes(r.message_status ?? "")
-        ),
-    );
+    // The last sends' statuses arrive 3 s after them: wait for them to be applied.
+    const wrongRows = async () => {
+      const { rows } = await stack.db.sql.query<{
+        contact: string;
+        status: string;
+        wamid: string | null;
+        error_code: string | null;
+        message_status: string | null;
+      }>(
+        `SELECT r.contact, r.status, r.wamid, r.error_code, m.status AS message_status
+         FROM campaign_recipients r LEFT JOIN messages m ON m.id = r.message_id WHERE r.campaign_id = $1`,
+        [campaignId],
+      );
+      return rows.filter(
+        (r) =>
+          !(
+            r.status === "sent" &&
+            r.wamid === wamidOf.get(r.contact) &&
+            ["sent", "delivered", "read"].includes(r.message_status ?? "")
+          ),
+      );
+    };
+    await eventually(async () => (await wrongRows()).length === 0, {
+      timeoutMs: 20_000,
+      intervalMs: 250,
+      what: "os status de todos os envios",
+    }).catch(() => undefined);
+    const wrong = await wrongRows();
     expect(wrong).toEqual([]);
   }, 150_000);
 });
