@@ -101,7 +101,12 @@ function encodeCursor(parts: string[]): string {
   return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
 }
 
-function decodeCursor(cursor: string | null | undefined, size: number): string[] | null {
+/** A page cursor's `size` parts, the ones at `instants` (default the first) being timestamps; else 400. */
+function decodeCursor(
+  cursor: string | null | undefined,
+  size: number,
+  instants: readonly number[] = [0],
+): string[] | null {
   if (cursor === undefined || cursor === null || cursor === "") return null;
   let parts: unknown;
   try {
@@ -113,7 +118,7 @@ function decodeCursor(cursor: string | null | undefined, size: number): string[]
     !Array.isArray(parts) ||
     parts.length !== size ||
     !parts.every((p) => typeof p === "string") ||
-    Number.isNaN(Date.parse(String(parts[0])))
+    instants.some((at) => Number.isNaN(Date.parse(String(parts[at]))))
   )
     throw new ApiError("bad_request", { message: "O cursor de paginação das conversas é inválido." });
   return parts;
@@ -346,9 +351,7 @@ export async function listConversationMessages(
   });
   if (owned.rowCount === 0) throw new ApiError("not_found", { message: notFound });
 
-  const before = decodeCursor(input.cursor, 4);
-  if (before && Number.isNaN(Date.parse(before[1] ?? "")))
-    throw new ApiError("bad_request", { message: "O cursor de paginação das conversas é inválido." });
+  const before = decodeCursor(input.cursor, 4, [0, 1]);
   const limit = clampLimit(input.limit);
   const [{ rows }, window, name, known] = await Promise.all([
     deps.db.sql.query<MessageRow>({
