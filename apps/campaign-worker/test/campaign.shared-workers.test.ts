@@ -85,6 +85,9 @@ async function spawnWorker(overrides: Record<string, string> = {}): Promise<Work
       LOG_LEVEL: "info",
       CAMPAIGN_WORKER_PORT: String(port),
       CAMPAIGN_SHARES: "2",
+      // One share per process at a time: each of the two processes holds one of the campaign's two shares, instead of
+      // the first to start taking both while the other waits for a tick to hand one back.
+      CAMPAIGN_WORKER_CONCURRENCY: "1",
       // Long enough that only the dead worker's rows are re-driven, never a live worker's.
       META_TIMEOUT_MS: "4000",
       CAMPAIGN_REDRIVE_AFTER_MS: "12000",
@@ -138,8 +141,10 @@ describe("one campaign shared by two worker processes", () => {
     expect(sentByA).toBeGreaterThan(0);
     expect(sentByB).toBeGreaterThan(0);
     expect(sentByA + sentByB).toBe(RECIPIENTS);
-    // One pacing for the number, whichever process sends: never more than its rate in any second.
-    expect(busiestWindow(sends.map((s) => Date.parse(s.at)))).toBeLessThanOrEqual(RATE);
+    // One pacing for the number, whichever process sends: never more than its rate in any second, give or take the
+    // transport's jitter between the turn and the provider's clock (10 %, as campaign.crash); two processes pacing
+    // apart would reach twice the rate.
+    expect(busiestWindow(sends.map((s) => Date.parse(s.at)))).toBeLessThanOrEqual(Math.ceil(RATE * 1.1));
     for (const worker of workers.splice(0)) await worker.stop();
   }, 180_000);
 
@@ -151,7 +156,7 @@ describe("one campaign shared by two worker processes", () => {
     const [victim, survivor] = [await spawnWorker(), await spawnWorker()];
     const campaignId = await startedCampaign(stack, number, recipients(RECIPIENTS, 12_000));
     await eventually(async () => (await victim.sent()) >= 5 && (await survivor.sent()) >= 5, {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
       intervalMs: 50,
       what: "os dois workers enviarem",
     });

@@ -258,6 +258,18 @@ export async function recipientStatuses(stack: Stack, campaignId: string): Promi
   return Object.fromEntries(rows.map((r) => [r.status, r.count]));
 }
 
+/** The recipients not `sent`, with why: an assertion on it says what went wrong when it fails. */
+export async function unsentRecipients(
+  stack: Stack,
+  campaignId: string,
+): Promise<{ status: string; error_code: string | null; attempts: number }[]> {
+  const { rows } = await stack.db.sql.query<{ status: string; error_code: string | null; attempts: number }>(
+    `SELECT status, error_code, attempts FROM campaign_recipients WHERE campaign_id = $1 AND status <> 'sent' ORDER BY id`,
+    [campaignId],
+  );
+  return rows;
+}
+
 export async function campaignStatus(stack: Stack, campaignId: string): Promise<string | undefined> {
   const { rows } = await stack.db.sql.query<{ status: string }>(`SELECT status FROM campaigns WHERE id = $1`, [
     campaignId,
