@@ -155,9 +155,12 @@ describe("processDeliveryAttempt", () => {
     const job = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 2));
     // The next job names its integration, so the dispatcher can defer it without a query (fairness gate).
     expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 2, integrationId: fixture.integrationId });
-    // The job runs at next_attempt_at: its delay counts from when it was queued, a few ms after the attempt ended.
+    // The job runs at next_attempt_at: its delay is taken just before it is queued (a Redis round trip later, which
+    // a loaded machine stretches), so it is never early and late by far less than the schedule's ±20 % jitter.
     const runsAt = (job?.timestamp ?? 0) + (job?.opts.delay ?? 0);
-    expect(Math.abs(runsAt - (stored.nextAttemptAt?.getTime() ?? 0))).toBeLessThan(50);
+    const late = runsAt - (stored.nextAttemptAt?.getTime() ?? 0);
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(150);
     expect(job?.opts.delay).toBeLessThanOrEqual(1_200);
     expect(await job?.getState()).toBe("delayed");
   });
