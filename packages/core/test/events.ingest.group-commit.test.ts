@@ -91,7 +91,7 @@ async function deliveredStatuses(wamid: string): Promise<string[]> {
 function results(outcomes: BatchIngestOutcome[]): IngestResult[] {
   return outcomes.map((outcome) => {
     if (!outcome.ok) throw outcome.error;
-    return outcome.result;
+    return outcome.value;
   });
 }
 
@@ -216,10 +216,10 @@ describe("group commit of provider webhooks", () => {
       inbound,
     ]);
 
-    expect(outcomes[0]).toMatchObject({ ok: true, result: { statuses: 1, deliveries: 1 } });
+    expect(outcomes[0]).toMatchObject({ ok: true, value: { statuses: 1, deliveries: 1 } });
     expect(outcomes[1]).toMatchObject({ ok: false });
     expect(outcomes[1]?.ok === false && outcomes[1].error).toBeInstanceOf(MalformedWebhookError);
-    expect(outcomes[2]).toMatchObject({ ok: true, result: { messages: 1, deliveries: 1, duplicate: false } });
+    expect(outcomes[2]).toMatchObject({ ok: true, value: { messages: 1, deliveries: 1, duplicate: false } });
     expect(await db.inboundMessage.count({ where: { wamid: "wamid.gc.entrada" } })).toBe(1);
   });
 });

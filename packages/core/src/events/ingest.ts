@@ -23,6 +23,7 @@ import { applyInbound } from "./inbound.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
 import { adoptCampaignSends } from "./adopt.ts";
 import { applyStatuses, applyStatusesTraced, lockWamids } from "./statuses.ts";
+import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 
 export class MalformedWebhookError extends Error {}
 
@@ -419,7 +420,7 @@ async function ingestItemByItem(
 }
 
 /** What one payload of a batch came to: its own result, or the error its request answers with. */
-export type BatchIngestOutcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
+export type BatchIngestOutcome = CallOutcome<IngestResult>;
 
 interface BatchMember {
   index: number;
@@ -477,7 +478,7 @@ export async function ingestProviderWebhooks(
   }
   const settle = async (index: number, run: () => Promise<IngestResult>) => {
     try {
-      outcomes[index] = { ok: true, result: await run() };
+      outcomes[index] = { ok: true, value: await run() };
     } catch (error) {
       outcomes[index] = { ok: false, error };
     }
@@ -495,7 +496,7 @@ export async function ingestProviderWebhooks(
     for (const [position, member] of shared.applied.entries()) {
       outcomes[member.index] = {
         ok: true,
-        result: { ...emptyResult(member.plan), deliveries: shared.deliveriesPerMember[position] ?? 0 },
+        value: { ...emptyResult(member.plan), deliveries: shared.deliveriesPerMember[position] ?? 0 },
       };
     }
     await deps.outbox.dispatch(shared.committed);
@@ -601,47 +602,24 @@ export interface IngestBatcherOptions {
 }
 
 /**
- * Group commit without a timer: a payload that finds fewer than `maxInFlight` batches running starts one at once
- * (alone, so an idle gateway adds no latency); the payloads that arrive while they run wait and leave together as
- * the next batch. Under load the batches grow by themselves, and each commit (and its fsync) serves many requests.
+ * Group commit of webhooks (batching/group-calls.ts): a payload that finds fewer than `maxInFlight` batches running
+ * is ingested at once, alone, on the single path; the ones that arrive meanwhile leave together through
+ * `ingestProviderWebhooks`, so under load each commit (and its fsync) serves many requests.
  */
 export function createIngestBatcher(deps: IngestDeps, options: IngestBatcherOptions): IngestBatcher {
   if (options.maxPayloads <= 1) return { ingest: (rawBody) => ingestProviderWebhook(deps, rawBody) };
-  const waiting: { rawBody: string; resolve: (result: IngestResult) => void; reject: (error: unknown) => void }[] = [];
-  let inFlight = 0;
-  const run = async (batch: typeof waiting) => {
-    if (batch.length === 1) {
-      const [only] = batch;
-      await ingestProviderWebhook(deps, only!.rawBody).then(only!.resolve, only!.reject);
-      return;
-    }
-    const outcomes = await ingestProviderWebhooks(
-      deps,
-      batch.map((item) => item.rawBody),
-    ).catch((error: unknown) => batch.map((): BatchIngestOutcome => ({ ok: false, error })));
-    for (const [index, item] of batch.entries()) {
-      const outcome = outcomes[index];
-      if (outcome?.ok) item.resolve(outcome.result);
-      else item.reject(outcome?.error ?? new Error("payload not ingested"));
-    }
-  };
-  const pump = () => {
-    while (inFlight < options.maxInFlight && waiting.length > 0) {
-      const batch = waiting.splice(0, options.maxPayloads);
-      inFlight++;
-      options.onBatch?.(batch.length);
-      void run(batch).finally(() => {
-        inFlight--;
-        pump();
-      });
-    }
-  };
-  return {
-    ingest(rawBody) {
-      return new Promise<IngestResult>((resolve, reject) => {
-        waiting.push({ rawBody, resolve, reject });
-        pump();
-      });
+  const grouped = groupCalls<string, IngestResult>(
+    async (rawBodies) => {
+      const [only] = rawBodies;
+      if (rawBodies.length > 1 || only === undefined) return ingestProviderWebhooks(deps, rawBodies);
+      return [
+        await ingestProviderWebhook(deps, only).then(
+          (value): BatchIngestOutcome => ({ ok: true, value }),
+          (error: unknown): BatchIngestOutcome => ({ ok: false, error }),
+        ),
+      ];
     },
-  };
+    { maxBatch: options.maxPayloads, maxInFlight: options.maxInFlight, onBatch: options.onBatch },
+  );
+  return { ingest: (rawBody) => grouped.call(rawBody) };
 }
