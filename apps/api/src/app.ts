@@ -32,6 +32,11 @@ export function createApp(deps: ApiDeps): express.Express {
     appSecret: deps.config.META_APP_SECRET,
     verifyToken: deps.config.META_VERIFY_TOKEN,
     bodyLimitBytes: deps.config.META_WEBHOOK_BODY_LIMIT_BYTES,
+    groupCommit: {
+      maxPayloads: deps.config.META_WEBHOOK_BATCH_MAX_PAYLOADS,
+      maxInFlight: deps.config.META_WEBHOOK_BATCH_MAX_IN_FLIGHT,
+      onBatch: (payloads) => deps.metrics.providerWebhookBatch.observe(payloads),
+    },
   });
   app.use(ops);
   // Before the authenticated router: the document and the docs page are public.

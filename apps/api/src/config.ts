@@ -77,6 +77,12 @@ export const apiConfigSchema = z
     /** Largest Meta webhook body read, in bytes (Meta's payloads stay well below 1 MB). */
     META_WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(3_145_728),
     /**
+     * Group commit of Meta's status webhooks (core/events/ingest.ts): most payloads applied in one transaction (1 =
+     * each alone), and most such transactions at once; the webhooks that arrive meanwhile form the next batch.
+     */
+    META_WEBHOOK_BATCH_MAX_PAYLOADS: z.coerce.number().int().min(1).max(500).default(50),
+    META_WEBHOOK_BATCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(50).default(2),
+    /**
      * When an in-flight Idempotency-Key reservation counts as left by a dead process (default: META_TIMEOUT_MS plus
      * 60 s). A send gives up before the provider after half of it (the catalogue, checks and pacing), so a live send
      * is never taken for dead.

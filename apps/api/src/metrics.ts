@@ -33,6 +33,12 @@ export function createApiMetrics(queue?: WebhookQueue) {
       help: "Itens de webhooks do provedor deixados de lado (malformados ou que falharam), guardados no evento bruto",
       registers: [registry],
     }),
+    providerWebhookBatch: new Histogram({
+      name: "gw_provider_webhook_batch_payloads",
+      help: "Webhooks do provedor aplicados juntos, em uma transação (group commit), por lote",
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+      registers: [registry],
+    }),
     sendJournal: new Counter({
       name: "gw_send_journal_total",
       help: "Envios aceitos pelo provedor gravados no diário (journaled) ou reaplicados dele no PostgreSQL (replayed)",

@@ -41,6 +41,12 @@ export const dispatcherConfigSchema = z
     DISPATCHER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     /** Keep-alive sockets per integrator host. */
     DISPATCHER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1000).default(50),
+    /**
+     * Group commit of the attempts' claim and result statements (core/deliveries/process.ts): most attempts one
+     * statement serves (1 = one statement per attempt), and most such statements of each kind at once.
+     */
+    DISPATCHER_BATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(500).default(50),
+    DISPATCHER_BATCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(50).default(2),
     /** Per-attempt deadline (spec 6.4: 10 s). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Deadline to connect to the integrator's endpoint, inside WEBHOOK_TIMEOUT_MS. */

@@ -25,6 +25,7 @@ import {
 import {
   budgetLifetimeMs,
   createDeliveryScheduler,
+  createDeliveryStatements,
   createWebhookSender,
   disableIfFailing,
   failExpiredDeliveries,
@@ -133,6 +134,12 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     // Every attempt signs: what was decrypted is kept (keyed by the sealed value, so a new secret is never stale).
     secrets: createCachedSecretBox(createSecretBox(config.SECRETS_KEYS)),
     gate,
+    // The claims and results of attempts running side by side share statements (group commit).
+    statements: createDeliveryStatements(db, {
+      maxBatch: config.DISPATCHER_BATCH_MAX_ATTEMPTS,
+      maxInFlight: config.DISPATCHER_BATCH_MAX_IN_FLIGHT,
+      onBatch: (statement, size) => metrics.statementBatch.observe({ statement }, size),
+    }),
     logger,
     settings: {
       scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,

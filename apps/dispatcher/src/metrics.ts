@@ -44,6 +44,13 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
       labelNames: ["event"] as const,
       registers: [registry],
     }),
+    statementBatch: new Histogram({
+      name: "gw_dispatcher_statement_batch_attempts",
+      help: "Tentativas servidas por uma instrução de reserva (claim) ou de resultado (record), por instrução",
+      labelNames: ["statement"] as const,
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
     attemptDuration: new Histogram({
       name: "gw_webhook_attempt_duration_seconds",
       help: "Duração das tentativas HTTP de entrega de webhook",

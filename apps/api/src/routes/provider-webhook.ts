@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Router } from "express";
-import { ingestProviderWebhook, MalformedWebhookError, type IngestDeps } from "@gw/core";
+import { createIngestBatcher, MalformedWebhookError, type IngestBatcherOptions, type IngestDeps } from "@gw/core";
 import { safeEqual, verifyMetaSignature } from "@gw/signer";
 import { clientErrorStatus } from "../http/errors.ts";
 
@@ -8,6 +8,8 @@ export interface ProviderWebhookDeps extends IngestDeps {
   verifyToken: string;
   /** Largest body read (Meta's payloads stay well below it). */
   bodyLimitBytes: number;
+  /** Status webhooks that arrive together share one transaction; absent: each alone. */
+  groupCommit?: IngestBatcherOptions;
 }
 
 const SIGNATURE_HEADER = /^sha256=[0-9a-f]{64}$/i;
@@ -18,6 +20,7 @@ const SIGNATURE_HEADER = /^sha256=[0-9a-f]{64}$/i;
  * unauthenticated traffic costs no parsing and no memory.
  */
 export function register(router: Router, deps: ProviderWebhookDeps): void {
+  const ingest = createIngestBatcher(deps, deps.groupCommit ?? { maxPayloads: 1, maxInFlight: 1 });
   router.get("/provider/meta/webhook", (req, res) => {
     const mode = req.query["hub.mode"];
     const token = req.query["hub.verify_token"];
@@ -61,7 +64,7 @@ export function register(router: Router, deps: ProviderWebhookDeps): void {
       return;
     }
     try {
-      const result = await ingestProviderWebhook(deps, raw.toString("utf8"));
+      const result = await ingest.ingest(raw.toString("utf8"));
       res.status(200).json({ received: true, ...result });
     } catch (error) {
       if (error instanceof MalformedWebhookError) {

@@ -11,8 +11,10 @@ export type {
 } from "./sender.ts";
 export { ensureAttemptQueued } from "./queueing.ts";
 export type { EnsureResult } from "./queueing.ts";
-export { DELIVERY_STATUSES, processDeliveryAttempt } from "./process.ts";
+export { DELIVERY_STATUSES, createDeliveryStatements, processDeliveryAttempt } from "./process.ts";
 export type {
+  DeliveryStatementOptions,
+  DeliveryStatements,
   AttemptAdmission,
   AttemptGate,
   AttemptOutcome,

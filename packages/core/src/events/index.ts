@@ -12,5 +12,13 @@ export {
 export type { ApplyStatusesOptions, ProviderStatus, ProviderStatusUpdate, StoredStatus } from "./statuses.ts";
 export { RECEIVED_TYPES, applyInbound, toReceivedData } from "./inbound.ts";
 export type { ReceivedType } from "./inbound.ts";
-export { MalformedWebhookError, ingestProviderWebhook } from "./ingest.ts";
+export {
+  MalformedWebhookError,
+  createIngestBatcher,
+  ingestProviderWebhook,
+  ingestProviderWebhooks,
+  type BatchIngestOutcome,
+  type IngestBatcher,
+  type IngestBatcherOptions,
+} from "./ingest.ts";
 export type { IngestDeps, IngestResult } from "./ingest.ts";

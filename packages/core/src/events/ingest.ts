@@ -22,7 +22,8 @@ import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "
 import { applyInbound } from "./inbound.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
 import { adoptCampaignSends } from "./adopt.ts";
-import { applyStatuses, lockWamids } from "./statuses.ts";
+import { applyStatuses, applyStatusesTraced, lockWamids } from "./statuses.ts";
+import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 
 export class MalformedWebhookError extends Error {}
 
@@ -87,6 +88,12 @@ interface Plan {
  * outage throws: the route answers 503 and Meta retries.
  */
 export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): Promise<IngestResult> {
+  const receivedAt = new Date();
+  const plan = await planItems(deps, parseWebhookBody(rawBody), receivedAt);
+  return ingestPlanned(deps, rawBody, plan, receivedAt);
+}
+
+function parseWebhookBody(rawBody: string): object {
   let parsed: unknown;
   try {
     parsed = JSON.parse(rawBody);
@@ -95,9 +102,16 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new MalformedWebhookError("corpo não é um objeto JSON");
-  const receivedAt = new Date();
-  const plan = await planItems(deps, parsed, receivedAt);
-  const payloadHash = createHash("sha256").update(rawBody).digest("hex");
+  return parsed;
+}
+
+function payloadHashOf(rawBody: string): string {
+  return createHash("sha256").update(rawBody).digest("hex");
+}
+
+/** One payload, planned: its own transaction (and its item-by-item fallback). */
+async function ingestPlanned(deps: IngestDeps, rawBody: string, plan: Plan, receivedAt: Date): Promise<IngestResult> {
+  const payloadHash = payloadHashOf(rawBody);
   const result: IngestResult = {
     statuses: plan.statuses.length,
     messages: plan.inbound.length,
@@ -403,4 +417,209 @@ async function ingestItemByItem(
     values: [eventId, plan.quarantined.length > 0 ? JSON.stringify(plan.quarantined) : null],
   });
   return ids;
+}
+
+/** What one payload of a batch came to: its own result, or the error its request answers with. */
+export type BatchIngestOutcome = CallOutcome<IngestResult>;
+
+interface BatchMember {
+  index: number;
+  rawBody: string;
+  payloadHash: string;
+  plan: Plan;
+}
+
+/**
+ * Status webhooks (statuses, and the users they name, nothing else) can share a transaction: that is the bulk of
+ * Meta's traffic, three per message sent. Anything else keeps its own transaction (ingestPlanned).
+ */
+function joinsGroupCommit(plan: Plan): boolean {
+  return (
+    plan.statuses.length > 0 &&
+    plan.inbound.length === 0 &&
+    plan.identityChanges.length === 0 &&
+    plan.notices.length === 0 &&
+    plan.preferences.length === 0 &&
+    plan.accountEvents.length === 0 &&
+    plan.quarantined.length === 0
+  );
+}
+
+/**
+ * Apply several (signature-checked) provider webhooks that arrived together, each answered as if alone (group
+ * commit). The status webhooks among them are stored and applied in ONE transaction: one insert of their raw
+ * payloads, one lock statement, one `applyStatuses` per position, one insert of the outbox rows, one commit and one
+ * `addBulk`, instead of all of it per payload. Statuses of one message keep the batch's order (its arrival order).
+ * The other payloads, a payload stored before (Meta redelivered it) and a second copy of one in the same batch go
+ * through `ingestProviderWebhook`'s path, one each. When the shared transaction fails on bad data, every one of its
+ * payloads is applied again on its own, so one bad item never affects the others; a database outage fails all of
+ * them (each request answers 503 and Meta retries).
+ */
+export async function ingestProviderWebhooks(
+  deps: IngestDeps,
+  rawBodies: readonly string[],
+): Promise<BatchIngestOutcome[]> {
+  const receivedAt = new Date();
+  const outcomes: (BatchIngestOutcome | undefined)[] = rawBodies.map(() => undefined);
+  const members: BatchMember[] = [];
+  const alone: { index: number; rawBody: string; plan: Plan }[] = [];
+  const hashes = new Set<string>();
+  for (const [index, rawBody] of rawBodies.entries()) {
+    try {
+      const plan = await planItems(deps, parseWebhookBody(rawBody), receivedAt);
+      const payloadHash = payloadHashOf(rawBody);
+      if (joinsGroupCommit(plan) && !hashes.has(payloadHash)) {
+        hashes.add(payloadHash);
+        members.push({ index, rawBody, payloadHash, plan });
+      } else alone.push({ index, rawBody, plan });
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
+  }
+  const settle = async (index: number, run: () => Promise<IngestResult>) => {
+    try {
+      outcomes[index] = { ok: true, value: await run() };
+    } catch (error) {
+      outcomes[index] = { ok: false, error };
+    }
+  };
+  // Payloads of their own run beside the shared transaction, as concurrent requests would.
+  const others = Promise.all(
+    alone
+      .filter((item) => !hashes.has(payloadHashOf(item.rawBody)))
+      .map((item) => settle(item.index, () => ingestPlanned(deps, item.rawBody, item.plan, receivedAt))),
+  );
+  let later: BatchMember[] = [];
+  try {
+    const shared = await commitTogether(deps, members, receivedAt);
+    later = shared.storedBefore;
+    for (const [position, member] of shared.applied.entries()) {
+      outcomes[member.index] = {
+        ok: true,
+        value: { ...emptyResult(member.plan), deliveries: shared.deliveriesPerMember[position] ?? 0 },
+      };
+    }
+    await deps.outbox.dispatch(shared.committed);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      for (const member of members) outcomes[member.index] = { ok: false, error };
+    } else {
+      deps.logger.warn("provider webhooks failed together; applying each on its own", {
+        payloads: members.length,
+        error: (error as Error).message,
+      });
+      later = members;
+    }
+  }
+  await others;
+  // After the shared commit: a copy of a payload of this batch finds it stored (a duplicate, as it would alone).
+  const copies = alone.filter((item) => hashes.has(payloadHashOf(item.rawBody)));
+  for (const item of [...later, ...copies])
+    await settle(item.index, () => ingestPlanned(deps, item.rawBody, item.plan, receivedAt));
+  return outcomes.map((outcome) => outcome ?? { ok: false, error: new Error("payload not ingested") });
+}
+
+function emptyResult(plan: Plan): IngestResult {
+  return {
+    statuses: plan.statuses.length,
+    messages: 0,
+    identityChanges: 0,
+    accountEvents: 0,
+    notices: 0,
+    preferences: 0,
+    deliveries: 0,
+    quarantined: 0,
+    duplicate: false,
+  };
+}
+
+/** The shared transaction of `ingestProviderWebhooks`. */
+async function commitTogether(
+  deps: IngestDeps,
+  members: readonly BatchMember[],
+  receivedAt: Date,
+): Promise<{
+  applied: BatchMember[];
+  deliveriesPerMember: number[];
+  committed: CommittedDelivery[];
+  storedBefore: BatchMember[];
+}> {
+  if (members.length === 0) return { applied: [], deliveriesPerMember: [], committed: [], storedBefore: [] };
+  return inTransaction(deps.db.sql, async (client) => {
+    const { rows } = await client.query<{ payload_hash: string }>({
+      name: "store-provider-events",
+      text: `INSERT INTO provider_events (body, payload_hash, processed_at)
+        SELECT t.body, t.payload_hash, now() FROM unnest($1::text[], $2::text[]) AS t(body, payload_hash)
+        ON CONFLICT (payload_hash) DO NOTHING
+        RETURNING payload_hash`,
+      values: [members.map((m) => m.rawBody), members.map((m) => m.payloadHash)],
+    });
+    const stored = new Set(rows.map((row) => row.payload_hash));
+    const applied = members.filter((m) => stored.has(m.payloadHash));
+    const storedBefore = members.filter((m) => !stored.has(m.payloadHash));
+    const statuses = applied.flatMap((m) => m.plan.statuses);
+    const memberOfStatus = applied.flatMap((m, position) => m.plan.statuses.map(() => position));
+    await lockWamids(
+      client,
+      statuses.map((s) => s.id),
+    );
+    const sightings = new Map<string, ContactSighting>();
+    for (const sighting of applied.flatMap((m) => m.plan.sightings))
+      if (!sightings.has(sightingId(sighting))) sightings.set(sightingId(sighting), sighting);
+    await learnContacts(client, [...sightings.values()]);
+    const deliveriesPerMember = applied.map(() => 0);
+    const pending: PendingDelivery[] = [];
+    // A campaign send proved by its status: counted for the first payload that names the message.
+    const adopted = await adoptCampaignSends(client, statuses);
+    for (const delivery of adopted) {
+      const wamid = (delivery.data as { message_id?: unknown }).message_id;
+      const position = memberOfStatus[statuses.findIndex((s) => s.id === wamid)] ?? 0;
+      deliveriesPerMember[position] = (deliveriesPerMember[position] ?? 0) + 1;
+      pending.push(delivery);
+    }
+    for (const traced of await applyStatusesTraced(client, statuses, { parkUnknown: true, receivedAt })) {
+      const position = memberOfStatus[traced.update] ?? 0;
+      deliveriesPerMember[position] = (deliveriesPerMember[position] ?? 0) + 1;
+      pending.push(traced.delivery);
+    }
+    const committed = await insertDeliveries(client, pending, receivedAt);
+    return { applied, deliveriesPerMember, committed, storedBefore };
+  });
+}
+
+export interface IngestBatcher {
+  /** Ingest one payload, possibly with others that arrived meanwhile; resolves with its own result. */
+  ingest(rawBody: string): Promise<IngestResult>;
+}
+
+export interface IngestBatcherOptions {
+  /** Most payloads one shared transaction takes; 1 turns batching off (every payload alone, as before). */
+  maxPayloads: number;
+  /** Most batches in flight at once; the payloads that arrive meanwhile wait and form the next batch. */
+  maxInFlight: number;
+  /** Told the size of each batch started (a metric). */
+  onBatch?: (payloads: number) => void;
+}
+
+/**
+ * Group commit of webhooks (batching/group-calls.ts): a payload that finds fewer than `maxInFlight` batches running
+ * is ingested at once, alone, on the single path; the ones that arrive meanwhile leave together through
+ * `ingestProviderWebhooks`, so under load each commit (and its fsync) serves many requests.
+ */
+export function createIngestBatcher(deps: IngestDeps, options: IngestBatcherOptions): IngestBatcher {
+  if (options.maxPayloads <= 1) return { ingest: (rawBody) => ingestProviderWebhook(deps, rawBody) };
+  const grouped = groupCalls<string, IngestResult>(
+    async (rawBodies) => {
+      const [only] = rawBodies;
+      if (rawBodies.length > 1 || only === undefined) return ingestProviderWebhooks(deps, rawBodies);
+      return [
+        await ingestProviderWebhook(deps, only).then(
+          (value): BatchIngestOutcome => ({ ok: true, value }),
+          (error: unknown): BatchIngestOutcome => ({ ok: false, error }),
+        ),
+      ];
+    },
+    { maxBatch: options.maxPayloads, maxInFlight: options.maxInFlight, onBatch: options.onBatch },
+  );
+  return { ingest: (rawBody) => grouped.call(rawBody) };
 }

@@ -119,6 +119,8 @@ function toTransition(update: ProviderStatusUpdate & { status: ProviderStatus },
 const OPTED_OUT_CODE = 131050;
 
 interface AppliedRow {
+  /** The status's position in its round. */
+  ord: number;
   account_id: string;
   wamid: string;
   status: ProviderStatus;
@@ -188,7 +190,7 @@ WITH input AS (
   WHERE a.status = 'failed' AND a.error_code = ${OPTED_OUT_CODE}
   ON CONFLICT (account_id, contact) DO NOTHING
 )
-SELECT a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing, a.phone_number_id, a.client_ref,
+SELECT a.ord, a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing, a.phone_number_id, a.client_ref,
   a.campaign_id, a.error_code, a.error_message, a.error_reason, s.id AS integration_id,
   nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
 FROM applied a
@@ -211,18 +213,35 @@ export async function applyStatuses(
   updates: readonly ProviderStatusUpdate[],
   options: ApplyStatusesOptions,
 ): Promise<PendingDelivery[]> {
+  return (await applyStatusesTraced(sql, updates, options)).map((traced) => traced.delivery);
+}
+
+/** A delivery `applyStatuses` created, with the index in `updates` of the status it came from. */
+export interface TracedDelivery {
+  delivery: PendingDelivery;
+  update: number;
+}
+
+/** `applyStatuses`, saying which status each delivery came from (a batch of webhooks answers each its own count). */
+export async function applyStatusesTraced(
+  sql: Sql,
+  updates: readonly ProviderStatusUpdate[],
+  options: ApplyStatusesOptions,
+): Promise<TracedDelivery[]> {
   const receivedAt = options.receivedAt ?? new Date();
   const rounds: Transition[][] = [];
+  const sources: number[][] = [];
   const seen = new Map<string, number>();
-  for (const update of updates) {
+  for (const [index, update] of updates.entries()) {
     const { status } = update;
     if (!isProviderStatus(status)) continue;
     const position = seen.get(update.id) ?? 0;
     seen.set(update.id, position + 1);
     (rounds[position] ??= []).push(toTransition({ ...update, status }, receivedAt));
+    (sources[position] ??= []).push(index);
   }
-  const deliveries: PendingDelivery[] = [];
-  for (const round of rounds) {
+  const deliveries: TracedDelivery[] = [];
+  for (const [position, round] of rounds.entries()) {
     const { rows } = await sql.query<AppliedRow>({
       name: "apply-status-round",
       text: APPLY_ROUND,
@@ -241,7 +260,7 @@ export async function applyStatuses(
       ],
     });
     for (const row of rows) {
-      deliveries.push({
+      const delivery: PendingDelivery = {
         id: row.delivery_id,
         accountId: row.account_id,
         integrationId: row.integration_id,
@@ -263,7 +282,8 @@ export async function applyStatuses(
           campaign_id: row.campaign_id,
           pricing: row.pricing,
         },
-      });
+      };
+      deliveries.push({ delivery, update: sources[position]?.[row.ord] ?? -1 });
     }
   }
   return deliveries;
