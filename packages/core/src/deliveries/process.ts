@@ -247,18 +247,9 @@ export function createDeliveryStatements(db: Db, options: DeliveryStatementOptio
   return { claim: (input) => claims.call(input), record: (input) => results.call(input) };
 }
 
-/** One statement per attempt (no grouping): what an attempt uses when its deps bring no statements. */
+/** One statement per attempt (no grouping, no cap): what an attempt uses when its deps bring no statements. */
 function statementsOf(deps: ProcessDeliveryDeps): DeliveryStatements {
-  if (deps.statements) return deps.statements;
-  const only = async <I, O>(run: (inputs: readonly I[]) => Promise<CallOutcome<O>[]>, input: I): Promise<O> => {
-    const [outcome] = await run([input]);
-    if (!outcome?.ok) throw outcome ? outcome.error : new Error("statement without an answer");
-    return outcome.value;
-  };
-  return {
-    claim: (input) => only((inputs: readonly ClaimInput[]) => runClaims(deps.db, inputs), input),
-    record: (input) => only((inputs: readonly ResultInput[]) => runResults(deps.db, inputs), input),
-  };
+  return deps.statements ?? createDeliveryStatements(deps.db, { maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
 }
 
 // Give back a claim the gate refused: the row wants the same attempt again, nothing was sent.

@@ -90,7 +90,7 @@ interface Plan {
 export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): Promise<IngestResult> {
   const receivedAt = new Date();
   const plan = await planItems(deps, parseWebhookBody(rawBody), receivedAt);
-  return ingestPlanned(deps, rawBody, plan, receivedAt);
+  return ingestPlanned(deps, rawBody, payloadHashOf(rawBody), plan, receivedAt);
 }
 
 function parseWebhookBody(rawBody: string): object {
@@ -110,8 +110,13 @@ function payloadHashOf(rawBody: string): string {
 }
 
 /** One payload, planned: its own transaction (and its item-by-item fallback). */
-async function ingestPlanned(deps: IngestDeps, rawBody: string, plan: Plan, receivedAt: Date): Promise<IngestResult> {
-  const payloadHash = payloadHashOf(rawBody);
+async function ingestPlanned(
+  deps: IngestDeps,
+  rawBody: string,
+  payloadHash: string,
+  plan: Plan,
+  receivedAt: Date,
+): Promise<IngestResult> {
   const result: IngestResult = {
     statuses: plan.statuses.length,
     messages: plan.inbound.length,
@@ -462,7 +467,7 @@ export async function ingestProviderWebhooks(
   const receivedAt = new Date();
   const outcomes: (BatchIngestOutcome | undefined)[] = rawBodies.map(() => undefined);
   const members: BatchMember[] = [];
-  const alone: { index: number; rawBody: string; plan: Plan }[] = [];
+  const alone: BatchMember[] = [];
   const hashes = new Set<string>();
   for (const [index, rawBody] of rawBodies.entries()) {
     try {
@@ -471,7 +476,7 @@ export async function ingestProviderWebhooks(
       if (joinsGroupCommit(plan) && !hashes.has(payloadHash)) {
         hashes.add(payloadHash);
         members.push({ index, rawBody, payloadHash, plan });
-      } else alone.push({ index, rawBody, plan });
+      } else alone.push({ index, rawBody, payloadHash, plan });
     } catch (error) {
       outcomes[index] = { ok: false, error };
     }
@@ -486,8 +491,10 @@ export async function ingestProviderWebhooks(
   // Payloads of their own run beside the shared transaction, as concurrent requests would.
   const others = Promise.all(
     alone
-      .filter((item) => !hashes.has(payloadHashOf(item.rawBody)))
-      .map((item) => settle(item.index, () => ingestPlanned(deps, item.rawBody, item.plan, receivedAt))),
+      .filter((item) => !hashes.has(item.payloadHash))
+      .map((item) =>
+        settle(item.index, () => ingestPlanned(deps, item.rawBody, item.payloadHash, item.plan, receivedAt)),
+      ),
   );
   let later: BatchMember[] = [];
   try {
@@ -513,9 +520,9 @@ export async function ingestProviderWebhooks(
   }
   await others;
   // After the shared commit: a copy of a payload of this batch finds it stored (a duplicate, as it would alone).
-  const copies = alone.filter((item) => hashes.has(payloadHashOf(item.rawBody)));
+  const copies = alone.filter((item) => hashes.has(item.payloadHash));
   for (const item of [...later, ...copies])
-    await settle(item.index, () => ingestPlanned(deps, item.rawBody, item.plan, receivedAt));
+    await settle(item.index, () => ingestPlanned(deps, item.rawBody, item.payloadHash, item.plan, receivedAt));
   return outcomes.map((outcome) => outcome ?? { ok: false, error: new Error("payload not ingested") });
 }
 
