@@ -21,6 +21,7 @@ import {
   oldestEarlyStatusAgeSeconds,
   purgeExpiredIdempotencyKeys,
   purgeExpiredPanelSessions,
+  SecretUnreadableError,
 } from "@gw/core";
 import {
   budgetLifetimeMs,
@@ -175,7 +176,12 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
   const handlers: JobHandlers<typeof QUEUES.webhooks> = {
     "webhook.deliver": async (payload, job) => {
-      const result = await processDeliveryAttempt(processDeps, payload);
+      const result = await processDeliveryAttempt(processDeps, payload).catch((error: unknown) => {
+        // The signing secret did not open: nothing sent, the row says so (secret_unavailable); the job fails and is
+        // retried. Counted by reason only (unknown_key, rejected, malformed): no key id, no integration.
+        if (error instanceof SecretUnreadableError) metrics.secretUnavailable.inc({ reason: error.reason });
+        throw error;
+      });
       if (result.outcome === "deferred") {
         // Back to the delayed set: no worker slot held, no BullMQ or delivery attempt spent. A job that did not
         // name its integration names it from now on, so its next deferrals cost no query.

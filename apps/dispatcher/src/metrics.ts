@@ -100,6 +100,12 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
       labelNames: ["table"] as const,
       registers: [registry],
     }),
+    secretUnavailable: new Counter({
+      name: "gw_webhook_secret_unavailable_total",
+      help: "Tentativas não feitas porque o segredo de assinatura da integração não pôde ser decifrado (chave fora de SECRETS_KEYS, valor alterado ou malformado); nada foi enviado",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
     held: new Counter({
       name: "gw_webhook_deliveries_held_total",
       help: "Tentativas seguradas pela entrega em ordem: uma entrega anterior da mesma mensagem (ou contato) ainda não terminou",

@@ -20,7 +20,7 @@ export const panelConfigSchema = z.object({
     .min(0.1)
     .max(24 * 30)
     .default(12),
-  /** Managing users and revealing a signing secret ask for the password again after this long without doing so. */
+  /** Managing users, creating or revoking API keys ask for the password again after this long without doing so. */
   PANEL_REAUTH_IDLE_MINUTES: z.coerce
     .number()
     .min(1)

@@ -1,7 +1,11 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { eventually } from "@gw/testkit";
+import type { Page } from "playwright-core";
+import { createApiKey } from "@gw/core";
+import { eventually, testActor } from "@gw/testkit";
 import {
   createTenant,
+  PASSWORD,
   screenshot,
   signIn,
   startPanelStack,
@@ -122,6 +126,66 @@ describe("API keys in the panel (Chromium)", () => {
     expect(await rest.count()).toBe(5);
     expect(await textOf(rest.last())).toContain("n0");
     expect(await page.getByRole("link", { name: "Próxima página" }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  /** Backdates the page's session's last password proof to just past PANEL_REAUTH_IDLE_MINUTES. */
+  async function idleSincePassword(page: Page): Promise<void> {
+    const cookie = (await page.context().cookies()).find((c) => c.name === "gw_panel");
+    if (!cookie) throw new Error("no session cookie");
+    const { count } = await stack.db.panelSession.updateMany({
+      where: { id: createHash("sha256").update(cookie.value).digest("hex") },
+      data: { reauthenticatedAt: new Date(Date.now() - stack.panel.session.reauthIdleMs - 60_000) },
+    });
+    expect(count).toBe(1);
+  }
+
+  it("asks for the password before creating or revoking a key once the session went the idle time without it; nothing changes until it is confirmed", async () => {
+    // A tenant of its own: the audit test above counts the first tenant's key entries.
+    const own = await createTenant(stack.db);
+    const old = await createApiKey(
+      { db: stack.db },
+      { actor: testActor, accountId: own.accountId, name: "ERP antigo" },
+    );
+    const keys = (name: string) => stack.db.apiKey.findMany({ where: { accountId: own.accountId, name } });
+    const page = await signIn(stack, own.users.owner.email);
+    await page.goto("/chaves");
+    await idleSincePassword(page);
+
+    await page.getByLabel("Nome da chave").fill("ERP novo");
+    await page.getByRole("button", { name: "Criar chave" }).click();
+    await page.waitForURL((url) => url.pathname === "/confirmar-senha");
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/chaves");
+    expect(await textOf(page.getByRole("status"))).toContain("confirme sua senha");
+    expect(await keys("ERP novo")).toHaveLength(0);
+
+    await page.goto("/chaves");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Revogar a chave ERP antigo" }).click();
+    await page.waitForURL((url) => url.pathname === "/confirmar-senha");
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/chaves");
+    expect((await keys("ERP antigo"))[0]?.revokedAt).toBeNull();
+    expect((await deliveries(old.key)).status).toBe(200);
+    expect(
+      await stack.db.auditEntry.count({
+        where: { accountId: own.accountId, action: { startsWith: "panel.api_key." } },
+      }),
+    ).toBe(0);
+
+    // The password confirmed, the page the action came from is back and both actions go through.
+    await page.getByLabel("Senha").fill(PASSWORD);
+    await page.getByRole("button", { name: "Confirmar senha" }).click();
+    await page.waitForURL((url) => url.pathname === "/chaves");
+    await page.getByLabel("Nome da chave").fill("ERP novo");
+    await page.getByRole("button", { name: "Criar chave" }).click();
+    expect(await textOf(page.getByLabel("Chave de API criada"))).toMatch(/^pt_live_/);
+    expect(await keys("ERP novo")).toHaveLength(1);
+
+    await page.getByRole("link", { name: "Voltar às chaves" }).click();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Revogar a chave ERP antigo" }).click();
+    expect(await textOf(page.getByRole("status"))).toContain("Chave revogada");
+    expect((await keys("ERP antigo"))[0]?.revokedAt).toBeInstanceOf(Date);
     await page.context().close();
   });
 

@@ -184,6 +184,30 @@ describe("failing the deliveries past their deadline", () => {
     });
   });
 
+  it("keeps `secret_unavailable` recorded in its budget (its signing secret never opened), not one a previous budget left", async () => {
+    // The dispatcher gave the claim back with the cause, after the budget started; no attempt was spent.
+    const locked = await delivery({ lastErrorKind: "secret_unavailable" });
+    // Revived by a retry (updated_at = budget_started_at) after a budget that ended on the secret; nothing since.
+    const revived = await delivery({ attemptCount: 2, budgetStart: 2, lastErrorKind: "secret_unavailable" });
+    const touched = (id: bigint, after: string) =>
+      db.sql.query(`UPDATE deliveries SET updated_at = budget_started_at + $2::interval WHERE id = $1::bigint`, [
+        id.toString(),
+        after,
+      ]);
+    await touched(locked, "5 seconds");
+    await touched(revived, "0 seconds");
+
+    expect((await expire(at(LIFETIME_MS))).expired).toBe(2);
+    expect(await row(locked)).toMatchObject({
+      status: "failed",
+      attemptCount: 0,
+      lastStatusCode: null,
+      lastError: null,
+      lastErrorKind: "secret_unavailable",
+    });
+    expect(await row(revived)).toMatchObject({ status: "failed", attemptCount: 2, lastErrorKind: "expired" });
+  });
+
   it("leaves alone what is not pending: an attempt in flight, delivered and failed deliveries", async () => {
     const delivering = await delivery({ status: "delivering", attemptCount: 1 });
     const delivered = await delivery({ status: "delivered", attemptCount: 1 });

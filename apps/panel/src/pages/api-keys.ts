@@ -4,6 +4,7 @@ import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
+import { requireRecentAuthentication } from "../http/reauth.ts";
 import { can, requireCapability } from "../http/roles.ts";
 import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime } from "../views/format.ts";
@@ -30,6 +31,9 @@ function statusFilter(req: Request): keyof typeof STATUS_FILTER | undefined {
 
 export const apiKeysPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
+    // Creating and revoking a key need a recent password, as managing users does (http/reauth.ts): a key is a
+    // credential to the whole API. The list itself does not.
+    const recent = requireRecentAuthentication(deps, "/chaves");
     router.get("/chaves", async (req, res) => {
       const user = currentUser(req);
       const estado = statusFilter(req);
@@ -110,7 +114,7 @@ export const apiKeysPage: PanelPage = {
 
     // The answer to this POST is the only time the key is shown: no redirect, and the page is never cached
     // (Cache-Control: no-store on every page).
-    router.post("/chaves", requireCapability("keys.manage"), async (req, res) => {
+    router.post("/chaves", requireCapability("keys.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       const parsed = createForm.safeParse(req.body);
       if (!parsed.success) return res.redirect(303, "/chaves?erro=nome");
@@ -137,7 +141,7 @@ export const apiKeysPage: PanelPage = {
         );
     });
 
-    router.post("/chaves/:id/revogar", requireCapability("keys.manage"), async (req, res) => {
+    router.post("/chaves/:id/revogar", requireCapability("keys.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       const id = keyId.safeParse(req.params.id);
       const revoked = id.success

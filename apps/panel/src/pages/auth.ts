@@ -180,8 +180,8 @@ function confirmPage(req: Request, options: { next: string; error?: string }): s
       text: options.error ?? "Por segurança, confirme sua senha para continuar.",
     },
     body: html`<p class="hint">
-        Gerenciar usuários e revelar segredos pedem a senha de novo quando você passa um tempo sem confirmá-la. Depois
-        de confirmar, você volta à página em que estava e pode repetir a ação.
+        Gerenciar usuários, criar ou revogar chaves de API e revelar segredos pedem a senha de novo quando você passa um
+        tempo sem confirmá-la. Depois de confirmar, você volta à página em que estava e pode repetir a ação.
       </p>
       <form method="post" action="${CONFIRM_PASSWORD_PATH}" class="stack">
         ${csrfField(req)}

@@ -2,6 +2,7 @@ import type { Db } from "@gw/db";
 import { deliverWebhookJob, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { releaseAndQueueNext } from "./ordering.ts";
+import { SECRET_UNAVAILABLE } from "./process.ts";
 import { ensureAttemptQueued } from "./queueing.ts";
 import type { DeliveryErrorKind } from "./sender.ts";
 
@@ -52,7 +53,9 @@ interface ExpiredRow {
 // Rows locked by someone else (a worker claiming them, another pod's expiry) are skipped, never waited for; the
 // outer `status = 'pending'` re-check keeps a row claimed in between out. A delivery that made an attempt in its
 // current budget keeps that attempt's status code, body and kind (its last error); one that made none says why
-// it failed (`expired`) instead of showing a previous budget's answer.
+// it failed (`expired`) instead of showing a previous budget's answer, unless what held it back in this budget was
+// its signing secret (`secret_unavailable`, recorded after the budget started: every budget reset sets updated_at
+// to budget_started_at), which it keeps.
 const FAIL_EXPIRED = `
 WITH expired AS (
   SELECT id FROM deliveries
@@ -64,7 +67,9 @@ WITH expired AS (
 UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL, held_since = NULL,
   last_status_code = CASE WHEN d.attempt_count > d.budget_start THEN d.last_status_code END,
   last_error = CASE WHEN d.attempt_count > d.budget_start THEN d.last_error END,
-  last_error_kind = CASE WHEN d.attempt_count > d.budget_start THEN d.last_error_kind ELSE '${EXPIRED_ERROR_KIND}' END,
+  last_error_kind = CASE WHEN d.attempt_count > d.budget_start
+      OR (d.last_error_kind = '${SECRET_UNAVAILABLE}' AND d.updated_at > d.budget_started_at)
+    THEN d.last_error_kind ELSE '${EXPIRED_ERROR_KIND}' END,
   updated_at = $3
 FROM expired
 WHERE d.id = expired.id AND d.status = 'pending'

@@ -1,7 +1,7 @@
 import type { Db } from "@gw/db";
 import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { signatureHeaders, type SecretBox, type SignatureScheme } from "@gw/signer";
+import { SecretUnreadableError, signatureHeaders, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { integrationSigningSecrets } from "../accounts/integration-secrets.ts";
 import { DEFAULT_HOLD_RECHECK_MS, holdBehindEarlier, releaseAndQueueNext } from "./ordering.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
@@ -9,6 +9,9 @@ import { PARKED_BUDGET_START } from "./endpoint-health.ts";
 import { nextDelayMs } from "./schedule.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 import type { DeliveryErrorKind, WebhookResult, WebhookSender } from "./sender.ts";
+
+/** `last_error_kind` of a delivery whose integration's signing secret did not open (nothing sent). */
+export const SECRET_UNAVAILABLE: DeliveryErrorKind = "secret_unavailable";
 
 export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -257,6 +260,14 @@ const RELEASE_CLAIM = `
 UPDATE deliveries SET status = 'pending', updated_at = $3
 WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1`;
 
+// Give back a claim whose signing secret did not open: nothing was sent and no attempt is spent, but the row says
+// why it is not delivered (no status code, no body: no endpoint answered), until an attempt succeeds or its deadline
+// fails it (expiry.ts keeps the kind then).
+const RELEASE_CLAIM_SECRET_UNAVAILABLE = `
+UPDATE deliveries SET status = 'pending', last_status_code = NULL, last_error = NULL,
+  last_error_kind = '${SECRET_UNAVAILABLE}', updated_at = $3
+WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1`;
+
 // A claim for an integration disabled by endpoint health: the row waits without a next attempt (see
 // endpoint-health.ts), only while the integration is still disabled (a re-enable in between resumes it).
 const PARK_DELIVERY = `
@@ -404,12 +415,18 @@ async function attemptDelivery(
     );
   } catch (error) {
     // Fail closed: a secret that does not open (its key left SECRETS_KEYS, or the value was altered) sends nothing
-    // and spends no attempt. The claim is given back and the job fails, so it is tried again (BullMQ, then the
-    // sweep) until the key ring or the secret is fixed.
-    await db.sql.query({ name: "release-delivery-claim", text: RELEASE_CLAIM, values: [deliveryId, attempt, now()] });
+    // and spends no attempt. The claim is given back with the cause on the row (`secret_unavailable`), and the job
+    // fails, so it is tried again (BullMQ, then the sweep) until the key ring or the secret is fixed, or the
+    // deadline passes. The error names the place and the key id, never a value.
+    await db.sql.query({
+      name: "release-delivery-claim-secret-unavailable",
+      text: RELEASE_CLAIM_SECRET_UNAVAILABLE,
+      values: [deliveryId, attempt, now()],
+    });
     logger.error("integration signing secret cannot be decrypted; nothing sent", {
       ...log,
       integrationId: delivery.integration_id,
+      ...(error instanceof SecretUnreadableError ? { reason: error.reason, keyId: error.keyId } : {}),
       error: (error as Error).message,
     });
     throw error;

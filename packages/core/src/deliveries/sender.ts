@@ -11,6 +11,9 @@ import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHo
  * `address_refused` = the host is or resolves to a non-public address (SSRF guard): nothing was sent.
  * `integration_inactive` and `expired` are never an attempt's: a delivery failed without one (its integration
  * paused; its retry schedule's deadline passed while its attempts were held back, e.g. by the circuit breaker).
+ * Nor is `secret_unavailable`: the integration's signing secret did not open (its key is not in SECRETS_KEYS, or the
+ * stored value was altered), so nothing was sent and no attempt spent; the delivery keeps being tried until its
+ * deadline, and fails with that kind if the secret never opens.
  */
 export type DeliveryErrorKind =
   | "http_status"
@@ -26,7 +29,8 @@ export type DeliveryErrorKind =
   | "protocol"
   | "network"
   | "integration_inactive"
-  | "expired";
+  | "expired"
+  | "secret_unavailable";
 
 /** Portuguese explanation of each error kind, for the panel and the API. */
 export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, string>> = {
@@ -46,6 +50,8 @@ export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, st
   integration_inactive: "A integração está desativada; a entrega não foi enviada.",
   expired:
     "O prazo do cronograma de tentativas automáticas acabou sem que a entrega fosse tentada (o endpoint não respondia e as entregas aguardavam); ela pode ser reenviada.",
+  secret_unavailable:
+    "O segredo de assinatura da integração não pôde ser decifrado (a chave que o cifrou não está em SECRETS_KEYS, ou o valor guardado foi alterado); nada foi enviado. A entrega é tentada de novo até o prazo do cronograma; corrija as chaves do gateway ou troque o segredo da integração.",
 };
 
 export interface WebhookSenderOptions {
