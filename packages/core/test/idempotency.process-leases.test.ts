@@ -150,6 +150,22 @@ describe("a reservation whose owner lives", () => {
     expect(again.retryAfterSeconds).toBeLessThanOrEqual(LEASE_TTL_MS / 1000);
   });
 
+  it("is never taken for dead on its owner's own pod, even while that pod's lease has lapsed: 409 with Retry-After", async () => {
+    const owner = await aProcess();
+    const key = input();
+    const first = await owner.keys.reserve(key);
+    if (first.kind !== "reserved") throw new Error("unreachable");
+    await owner.keys.markProviderCall(first.id);
+    // A database outage longer than the TTL: the pod is alive, and so is its call (committing, or journaled).
+    await killed(owner.lease);
+
+    const error = await refusal(owner.keys.reserve(key));
+    expect(error.code).toBe("idempotency_in_flight");
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(await owner.keys.complete(db.sql, first.id, { kind: "sent", n: 2 }, "wamid.proprio")).toBe(true);
+    expect(await owner.keys.reserve(key)).toEqual({ kind: "replay", outcome: { kind: "sent", n: 2 } });
+  });
+
   it("is reserved without an owner while the process's lease has lapsed, so a live call is not taken for dead", async () => {
     const owner = await aProcess();
     const other = await aProcess();

@@ -19,6 +19,8 @@ const CLIENTS = 16;
 const HOLD_MS = 2_000;
 /** The bound: every repeat of a key the dead pod held has its final answer within this of the kill. */
 const SETTLE_BOUND_MS = 10_000;
+/** A key still in flight this long after the kill is given up (and fails the test). */
+const GIVE_UP_AFTER_MS = 30_000;
 /** Time-scaled repeats (a real integrator would honour Retry-After; this one asks often, to see the settle time). */
 const REPEAT_PAUSE_MS = 250;
 
@@ -146,7 +148,8 @@ describe("an API pod SIGKILLed with sends in flight", () => {
         }
         // The balancer sends the repeat to a pod that is up.
         if (attempt.status === null) pod = survivor;
-        if (Date.now() - (killedAt || Date.now()) > 60_000) return;
+        // Well past the bound (on the previous release, such a key stayed in flight for 75 s): left unsettled.
+        if (killedAt > 0 && Date.now() - killedAt > GIVE_UP_AFTER_MS) return;
         await sleep(REPEAT_PAUSE_MS);
       }
     };

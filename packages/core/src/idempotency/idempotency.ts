@@ -138,7 +138,10 @@ interface ExistingRow {
   expired: boolean;
   /** In flight past the stale bound. */
   stale: boolean;
-  /** Its owner's lease has expired or is gone: the process that reserved it is dead. */
+  /**
+   * Its owner's lease has expired or is gone: the process that reserved it is dead. Never this process's own (it is
+   * alive, whatever its lease says after a database outage: its call is still running).
+   */
   owner_gone: boolean;
   provider_called: boolean;
   updated_at: Date;
@@ -187,13 +190,14 @@ export function createIdempotencyStore<Outcome>(
         text: `SELECT k.id::text, k.fingerprint, k.state, k.outcome, k.updated_at,
             k.expires_at <= now() AS expired,
             k.updated_at < now() - make_interval(secs => $3 / 1000.0) AS stale,
-            k.owner IS NOT NULL AND (l.expires_at IS NULL OR l.expires_at <= now()) AS owner_gone,
+            k.owner IS NOT NULL AND k.owner IS DISTINCT FROM $4::uuid
+              AND (l.expires_at IS NULL OR l.expires_at <= now()) AS owner_gone,
             k.provider_called_at IS NOT NULL AS provider_called,
             ceil(extract(epoch FROM
               LEAST(k.updated_at + make_interval(secs => $3 / 1000.0), l.expires_at) - now()))::int AS settleable_in
           FROM idempotency_keys k LEFT JOIN process_leases l ON l.owner = k.owner
           WHERE k.account_id = $1::uuid AND k.key = $2`,
-        values: [input.accountId, input.key, options.staleAfterMs],
+        values: [input.accountId, input.key, options.staleAfterMs, options.owner ?? null],
       });
       const existing = rows[0];
       if (!existing) continue; // released between our insert and read: try again
