@@ -29,6 +29,8 @@ interface Attempt {
   status: number | null;
   code: string | null;
   retryAfter: string | null;
+  /** When the request was made, and when its answer came. */
+  startedAt: number;
   at: number;
 }
 
@@ -109,6 +111,7 @@ describe("an API pod SIGKILLed with sends in flight", () => {
     let killedAt = 0;
 
     const call = async (pod: RunningApp, message: Message): Promise<Attempt> => {
+      const startedAt = Date.now();
       open.set(pod.name, (open.get(pod.name) ?? 0) + 1);
       try {
         const res = await fetch(`${pod.url}/public/v1/messages`, {
@@ -127,10 +130,11 @@ describe("an API pod SIGKILLed with sends in flight", () => {
           status: res.status,
           code: body.error?.code ?? null,
           retryAfter: res.headers.get("retry-after"),
+          startedAt,
           at: Date.now(),
         };
       } catch {
-        return { pod: pod.name, status: null, code: "connection", retryAfter: null, at: Date.now() };
+        return { pod: pod.name, status: null, code: "connection", retryAfter: null, startedAt, at: Date.now() };
       } finally {
         open.set(pod.name, (open.get(pod.name) ?? 1) - 1);
       }
@@ -198,10 +202,12 @@ describe("an API pod SIGKILLed with sends in flight", () => {
     expect(
       conflicts.filter((a) => a.code !== "idempotency_in_flight" || !/^[1-9]\d*$/.test(a.retryAfter ?? "")),
     ).toEqual([]);
-    // Settled within the issue's bound of the kill.
-    const settleMs = cut.map((m) => (m.final?.at ?? Number.POSITIVE_INFINITY) - killedAt);
+    // Settled within the issue's bound of the kill: the repeat that got the final answer was made by then (the key
+    // no longer in flight). A fresh send's answer then comes when Meta gives it (held 2 s here).
+    const settleMs = cut.map((m) => (m.final?.startedAt ?? Number.POSITIVE_INFINITY) - killedAt);
     const slowest = Math.max(...settleMs);
     expect(slowest).toBeLessThanOrEqual(SETTLE_BOUND_MS);
+    const answeredMs = Math.max(...cut.map((m) => (m.final?.at ?? Number.POSITIVE_INFINITY) - killedAt));
 
     // Meta saw each message (one recipient each) at most once; a 200 names the one it saw.
     const sent = (await (await fetch(`${sandbox.url}/_sandbox/sent`)).json()) as { wamid: string; to: string }[];
@@ -216,7 +222,8 @@ describe("an API pod SIGKILLed with sends in flight", () => {
     const retryAfters = conflicts.map((a) => Number(a.retryAfter));
     process.stdout.write(
       `pod killed with ${inFlightAtKill} sends unanswered: ${cut.length} keys cut, all settled on ${survivor.name} ` +
-        `within ${(slowest / 1000).toFixed(1)} s of the SIGKILL (median ${((sorted[Math.floor(sorted.length / 2)] ?? 0) / 1000).toFixed(1)} s): ` +
+        `within ${(slowest / 1000).toFixed(1)} s of the SIGKILL (median ${((sorted[Math.floor(sorted.length / 2)] ?? 0) / 1000).toFixed(1)} s; ` +
+        `last final answer ${(answeredMs / 1000).toFixed(1)} s): ` +
         `${count((m) => m.final?.status === 503)}× 503 send_unconfirmed, ${count((m) => m.final?.status === 200 && m.replayed)}× 200 replayed, ` +
         `${count((m) => m.final?.status === 200 && !m.replayed)}× 200 sent fresh; ${conflicts.length}× 409 meanwhile, each with Retry-After ` +
         `(${retryAfters.length ? `${Math.min(...retryAfters)}–${Math.max(...retryAfters)} s` : "none"}); ` +

@@ -104,6 +104,7 @@ export function createProcessLease(sql: Sql, options: ProcessLeaseOptions): Proc
       started = true;
       void renew().then((written) => {
         schedule(written ? options.renewEveryMs : Math.min(RETRY_FAILED_RENEWAL_MS, options.renewEveryMs));
+        if (written) logger.info("process lease taken", { owner, service: options.service, ttlMs: options.ttlMs });
         // Long-dead processes' leases; any process may do it, and a key whose owner's lease is gone is settleable.
         if (written)
           sql
