@@ -1,4 +1,4 @@
-import { env, loadConfig, sections, z } from "@gw/config";
+import { env, leaseRenewal, loadConfig, sections, z } from "@gw/config";
 
 /**
  * OPS_PASSWORD values refused at start-up: shipped defaults and the usual guesses, compared without case,
@@ -95,6 +95,7 @@ export const apiConfigSchema = z
     OPS_USER: optionalText(z.string().min(1)),
     OPS_PASSWORD: optionalText(env.secret(12)),
   })
+  .refine(leaseRenewal.check, leaseRenewal.params)
   // One without the other is a deployment mistake: say so at start-up instead of silently not mounting the board.
   .refine((c) => c.OPS_USER !== undefined || c.OPS_PASSWORD === undefined, {
     path: ["OPS_USER"],

@@ -4,6 +4,7 @@ import {
   type CampaignControlDeps,
   type Outbox,
   type ReadReceiptDeps,
+  type ProcessLease,
   type SendDeps,
   type SendJournal,
   type TemplateCache,
@@ -46,7 +47,7 @@ export interface ApiDeps {
   journal: SendJournal;
   /** Stops following API key revocations (closes its connection). */
   stopFollowingRevocations: () => Promise<void>;
-  send: SendDeps;
+  send: SendDeps & { lease: ProcessLease };
   /** Read receipts and typing indicators (POST /messages/{message_id}/read). */
   readReceipts: ReadReceiptDeps;
   metrics: ApiMetrics;
@@ -77,6 +78,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   // Every send from a number is paced at its messaging rate, shared with the other pods and the campaign worker.
   const throughput = createPacing(config, { redis });
   const send = createSendDeps(config, {
+    service: "api",
     db,
     redis,
     webhookQueue: queue,
@@ -88,6 +90,8 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     // Past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
     reservationStaleAfterMs: config.IDEMPOTENCY_STALE_AFTER_MS ?? config.META_TIMEOUT_MS + 60_000,
   });
+  // Renewed until closeApiDeps; its timers never keep the process alive.
+  send.lease.start();
   const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
   return {
     config,
@@ -117,7 +121,12 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   };
 }
 
+/**
+ * Once the server has closed (no send in flight): the lease is deleted first, so any key this process still held
+ * settles at once on another pod instead of when the lease would have run out.
+ */
 export async function closeApiDeps(deps: ApiDeps): Promise<void> {
+  await deps.send.lease.stop();
   await Promise.allSettled([
     deps.queue.close(),
     deps.campaignQueue.close(),

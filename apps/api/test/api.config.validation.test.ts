@@ -37,6 +37,19 @@ describe("API configuration from the environment", () => {
     );
   });
 
+  it("takes a process lease of 6 s renewed every 2 s by default, and refuses one renewed less than twice within its TTL", () => {
+    expect(loadApiConfig(valid)).toMatchObject({ PROCESS_LEASE_TTL_MS: 6_000, PROCESS_LEASE_RENEW_MS: 2_000 });
+    let caught: unknown;
+    try {
+      loadApiConfig({ ...valid, PROCESS_LEASE_TTL_MS: "5000", PROCESS_LEASE_RENEW_MS: "3000" });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variables).toEqual(["PROCESS_LEASE_RENEW_MS"]);
+    expect((caught as ConfigError).message).toContain("metade de PROCESS_LEASE_TTL_MS");
+  });
+
   it("rejects a non-numeric port", () => {
     expect(() => loadApiConfig({ ...valid, API_PORT: "http" })).toThrow(/API_PORT/);
   });

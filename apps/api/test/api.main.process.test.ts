@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { createSqlPool } from "@gw/db";
 import { eventually, freePort, spawnApp, testEnv } from "@gw/testkit";
 
 /** `node --import tsx apps/api/src/main.ts`, one process, as the API pod runs it. */
@@ -51,6 +52,42 @@ describe("the API process (main.ts)", () => {
       api.child.kill("SIGTERM");
     }
     expect(await api.exited).toEqual({ code: 0, signal: null });
+  }, 40_000);
+
+  it("holds a lease while it serves and deletes it on SIGTERM, so repeats of its keys settle at once elsewhere", async () => {
+    const env = base();
+    const apiPort = await freePort();
+    const api = spawnApi({ ...env, API_PORT: String(apiPort), API_INTERNAL_PORT: "0", LOG_LEVEL: "info" });
+    const db = createSqlPool({ url: env.DATABASE_URL, max: 1, connectionTimeoutMs: 10_000 });
+    try {
+      await waitForStatus(`http://127.0.0.1:${apiPort}/readyz`, 200).catch((error: Error) => {
+        throw new Error(`${error.message}\n${api.output()}`);
+      });
+      // Its log names the lease's owner id (one process start, one id).
+      const owner = await eventually(
+        () => {
+          // A whole line only (the output may end mid-line).
+          const line = api
+            .output()
+            .split("\n")
+            .slice(0, -1)
+            .find((l) => l.includes("process lease taken"));
+          return line === undefined ? null : (JSON.parse(line) as { owner?: string }).owner;
+        },
+        { what: "the lease taken" },
+      );
+      const live = await db.query(`SELECT service FROM process_leases WHERE owner = $1::uuid AND expires_at > now()`, [
+        owner,
+      ]);
+      expect(live.rows).toEqual([{ service: "api" }]);
+
+      api.child.kill("SIGTERM");
+      expect(await api.exited).toEqual({ code: 0, signal: null });
+      expect((await db.query(`SELECT 1 FROM process_leases WHERE owner = $1::uuid`, [owner])).rowCount).toBe(0);
+    } finally {
+      api.child.kill("SIGKILL");
+      await db.end();
+    }
   }, 40_000);
 
   it("exits 78 naming the missing variable, without starting", async () => {

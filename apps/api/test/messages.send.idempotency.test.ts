@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
+import { ApiError } from "@gw/errors";
+import { eventually } from "@gw/testkit";
 import {
   contactWrites,
   createTestAccount,
@@ -104,6 +106,29 @@ describe("Idempotency-Key on POST /public/v1/messages", () => {
     expect(retry.status).toBe(503);
     expect(retry.text).toBe(first.text);
     expect((await sandboxControl.requests(gateway)).filter((r) => r.method === "POST").length).toBe(posts);
+  });
+
+  it("a repeat while the first call waits for the provider is 409 idempotency_in_flight with Retry-After within the pod's lease, body unchanged", async () => {
+    const to = "5511911110010";
+    const postsToMessages = async () =>
+      (await sandboxControl.requests(gateway)).filter((r) => r.method === "POST" && r.path.endsWith("/messages"))
+        .length;
+    const before = await postsToMessages();
+    // Meta answers the first send 1.5 s late.
+    await sandboxControl.fault(gateway, { mode: "slow", count: 1, route: "messages", delay_ms: 1500 });
+    const first = sendWithKey("retry-after-1", { to, ...template }).then((res) => res);
+    await eventually(async () => (await postsToMessages()) > before);
+
+    const repeat = await sendWithKey("retry-after-1", { to, ...template });
+    expect(repeat.status).toBe(409);
+    // The envelope is byte for byte what it was before the header existed.
+    expect(repeat.text).toBe(JSON.stringify(new ApiError("idempotency_in_flight").toBody()));
+    expect(repeat.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
+    // No later than the pod's lease would run out (were it dead): far sooner than the stale bound (62 s here).
+    expect(Number(repeat.headers["retry-after"])).toBeLessThanOrEqual(gateway.config.PROCESS_LEASE_TTL_MS / 1000);
+
+    expect((await first).status).toBe(200);
+    expect(await messagesTo(to)).toHaveLength(1);
   });
 
   it("a connection reset and a provider 5xx are unconfirmed too", async () => {

@@ -220,6 +220,12 @@ describe("OpenAPI document", () => {
     ]);
   });
 
+  it("the send's 409 declares Retry-After (always with idempotency_in_flight) in whole seconds", () => {
+    const conflict = at(operation("post", "/public/v1/messages"), "responses", "409");
+    expect(at(conflict, "headers", "Retry-After")).toMatchObject({ schema: { type: "integer", minimum: 1 } });
+    expect(String(at(conflict, "headers", "Retry-After").description)).toContain("idempotency_in_flight");
+  });
+
   it.each([
     // Spec 2.1 / 8
     ["PublicSendIn", "to", { type: "string", minLength: 1, maxLength: 32 }],

@@ -1,4 +1,4 @@
-import { env, loadConfig, sections, z } from "@gw/config";
+import { env, leaseRenewal, loadConfig, sections, z } from "@gw/config";
 
 /** Every variable the campaign worker reads, parsed once at start-up (documented in .env.example). */
 export const campaignWorkerConfigSchema = z
@@ -45,6 +45,7 @@ export const campaignWorkerConfigSchema = z
     /** Longest a campaign send waits for a turn before its recipient goes back to the queue. */
     CAMPAIGN_TURN_MAX_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   })
+  .refine(leaseRenewal.check, leaseRenewal.params)
   .refine((c) => c.CAMPAIGN_REDRIVE_AFTER_MS >= c.META_TIMEOUT_MS + c.CAMPAIGN_TURN_MAX_WAIT_MS + 5_000, {
     path: ["CAMPAIGN_REDRIVE_AFTER_MS"],
     message: "deve ser ao menos META_TIMEOUT_MS + CAMPAIGN_TURN_MAX_WAIT_MS + 5000 (um envio vivo nunca é reenviado)",

@@ -76,6 +76,27 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     maxEntries: 10_000,
   });
   let stopFollowingNumbers: (() => Promise<void>) | null = null;
+  const send = createSendDeps(config, {
+    service: "campaign-worker",
+    db,
+    keysDb,
+    redis,
+    webhookQueue,
+    meta,
+    templates: createTemplateCatalogue(config, { redis, meta, logger }),
+    directory,
+    throughput: createPacing(config, {
+      redis,
+      policy: {
+        campaignMaxQueueMs: config.CAMPAIGN_TURN_QUEUE_MS,
+        campaignMaxWaitMs: config.CAMPAIGN_TURN_MAX_WAIT_MS,
+      },
+    }),
+    logger,
+    // A live send has reserved its key, waited for its turn and called the provider within this; a re-drive
+    // (CAMPAIGN_REDRIVE_AFTER_MS after the claim, which came first) then finds the key stale.
+    reservationStaleAfterMs: config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 2_000,
+  });
   const runner: CampaignRunnerDeps = {
     db,
     logger,
@@ -86,26 +107,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       maxAttempts: config.CAMPAIGN_MAX_ATTEMPTS,
       statusPollMs: 500,
     },
-    send: createSendDeps(config, {
-      db,
-      keysDb,
-      redis,
-      webhookQueue,
-      meta,
-      templates: createTemplateCatalogue(config, { redis, meta, logger }),
-      directory,
-      throughput: createPacing(config, {
-        redis,
-        policy: {
-          campaignMaxQueueMs: config.CAMPAIGN_TURN_QUEUE_MS,
-          campaignMaxWaitMs: config.CAMPAIGN_TURN_MAX_WAIT_MS,
-        },
-      }),
-      logger,
-      // A live send has reserved its key, waited for its turn and called the provider within this; a re-drive
-      // (CAMPAIGN_REDRIVE_AFTER_MS after the claim, which came first) then finds the key stale.
-      reservationStaleAfterMs: config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 2_000,
-    }),
+    send,
   };
 
   // Aborted on stop: ticks claim nothing more and hand their campaign back once their sends in flight end.
@@ -189,6 +191,9 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     server.listen(config.CAMPAIGN_WORKER_PORT, config.CAMPAIGN_WORKER_HOST);
     await once(server, "listening");
     port = (server.address() as AddressInfo).port;
+    // Before the first tick: its reservations name this process, and a re-drive of a key it held settles at once
+    // once the lease has run out (the worker killed).
+    send.lease.start();
     stopFollowingNumbers = directory.followRevocations();
     running = worker.run().catch((error: unknown) => {
       logger.error("campaign worker stopped with an error", { error: (error as Error).message });
@@ -224,6 +229,8 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       await withDeadline(Promise.all([queue.close(), webhookQueue.close()]), 2_000);
       await Promise.all([closeRedis(workerRedis), closeRedis(redis)]);
       await withDeadline(stopFollowingNumbers?.() ?? Promise.resolve(), 2_000);
+      // The ticks are over: a key this process still holds (a send cut short) is settleable at once by a re-drive.
+      await withDeadline(send.lease.stop(), 2_000);
       if (ownsDb) await db.$disconnect();
       await keysDb.$disconnect();
       server.closeAllConnections();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
-import { silentLogger } from "@gw/testkit";
+import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, loadCampaignWorkerConfig, type CampaignWorker } from "../src/index.ts";
 import { startStack, workerSettings, type Stack } from "./support.ts";
 
@@ -36,6 +36,28 @@ describe("campaign worker process", () => {
     expect(metrics.body).toContain("gw_campaign_ticks_total");
     expect(metrics.body).toContain("gw_campaign_queue_jobs");
     expect((await get("/nada")).status).toBe(404);
+  });
+
+  it("holds a lease while it runs and deletes it on stop", async () => {
+    const leases = async () =>
+      (
+        await stack.db.sql.query<{ owner: string }>(
+          `SELECT owner FROM process_leases WHERE service = 'campaign-worker' AND expires_at > now()`,
+        )
+      ).rows.map((row) => row.owner);
+    await eventually(async () => (await leases()).length === 1, { what: "the first worker's lease" });
+    const [first] = await leases();
+    const second = createCampaignWorker(loadCampaignWorkerConfig(workerSettings(stack)), {
+      logger: silentLogger,
+      db: stack.db,
+    });
+    await second.start();
+    try {
+      await eventually(async () => (await leases()).length === 2, { what: "the second worker's lease" });
+    } finally {
+      await second.stop();
+    }
+    expect(await leases()).toEqual([first]);
   });
 
   it("refuses a re-drive bound a live send could outlast, naming the variable in Portuguese", () => {

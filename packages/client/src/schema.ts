@@ -1814,9 +1814,11 @@ export interface operations {
           };
         };
       };
-      /** @description Idempotency-Key in use: still in progress (wait a few seconds and repeat with the same key), or used with another body. Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`. */
+      /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body. Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`. */
       409: {
         headers: {
+          /** @description With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner. */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {

@@ -201,6 +201,12 @@ export const sections = {
     THROUGHPUT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
     /** After a 131056, the recipient gets nothing from the number for this long. */
     THROUGHPUT_PAIR_SPACING_MS: z.coerce.number().int().min(100).max(3_600_000).default(6_000),
+    /**
+     * The lease of a process that reserves Idempotency-Keys: once it has run out (the process died), a repeat with
+     * one of its keys settles at once. Renewed every PROCESS_LEASE_RENEW_MS, at most half the TTL (`leaseRenewal`).
+     */
+    PROCESS_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(120_000).default(6_000),
+    PROCESS_LEASE_RENEW_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   }),
   /**
    * The key ring that encrypts the secrets stored in PostgreSQL (integrations' signing secrets): the dispatcher signs
@@ -221,6 +227,21 @@ export const sections = {
     REPLAYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(10),
     REPLAYS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
   }),
+};
+
+/**
+ * The sending section's one rule across its variables, for the schemas that compose it
+ * (`.refine(leaseRenewal.check, leaseRenewal.params)`): a lease is renewed at least twice within its TTL, so one
+ * failed renewal never lets a live process's lease run out.
+ */
+export const leaseRenewal = {
+  check: (c: { PROCESS_LEASE_TTL_MS: number; PROCESS_LEASE_RENEW_MS: number }) =>
+    c.PROCESS_LEASE_RENEW_MS * 2 <= c.PROCESS_LEASE_TTL_MS,
+  params: {
+    path: ["PROCESS_LEASE_RENEW_MS"],
+    message:
+      "deve ser no máximo metade de PROCESS_LEASE_TTL_MS (a concessão é renovada ao menos duas vezes antes de expirar)",
+  },
 };
 
 /** Where `.env.example` documents each section (several sections may share one heading). */

@@ -217,6 +217,16 @@ export const SendResponseHeaders = z.object({
     .optional()
     .describe("Present when this is the stored answer of an earlier call with the same Idempotency-Key"),
 });
+/** The send's 409: `idempotency_in_flight` always carries Retry-After (the other two codes never change by waiting). */
+export const SendConflictHeaders = z.object({
+  "Retry-After": z
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner.",
+    ),
+});
 
 /** POST /messages/{message_id}/read: the inbound message, by the id `message.received` carried (Meta's wamid). */
 export const ReadPath = z.object({

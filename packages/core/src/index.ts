@@ -9,6 +9,8 @@ export type { AccountOverview, FailingIntegration } from "./dashboard/overview.t
 export * from "./events/index.ts";
 export { canonicalJson, createIdempotencyStore, fingerprint } from "./idempotency/idempotency.ts";
 export type { IdempotencyOptions, IdempotencyStore, Reservation, ReserveInput } from "./idempotency/idempotency.ts";
+export { createProcessLease } from "./idempotency/lease.ts";
+export type { ProcessLease, ProcessLeaseOptions } from "./idempotency/lease.ts";
 export * from "./messages/index.ts";
 export { normalizePhone } from "./phones/normalize.ts";
 export type { NormalizedPhone } from "./phones/normalize.ts";

@@ -152,7 +152,7 @@ export function isErrorCode(value: string): value is ErrorCode {
 export interface ApiErrorOptions {
   /** Overrides the registry sentence with a more specific Portuguese one. */
   message?: string;
-  /** Seconds for the Retry-After header (429). */
+  /** Seconds for the Retry-After header (429, some 503s, and every 409 `idempotency_in_flight`). */
   retryAfterSeconds?: number;
   cause?: unknown;
 }

@@ -7,6 +7,7 @@ import {
   UNCONFIRMED_SEND,
   createIdempotencyStore,
   createNumberThroughput,
+  createProcessLease,
   createOutbox,
   createSendJournal,
   createTypingLimiter,
@@ -15,6 +16,7 @@ import {
   type CreateReplayDeps,
   type MessageSender,
   type NumberThroughput,
+  type ProcessLease,
   type ReadReceiptDeps,
   type SendDeps,
   type SendJournal,
@@ -84,6 +86,8 @@ export function createPacing(
 }
 
 export interface SendParts {
+  /** The process's name (`api`, `campaign-worker`), recorded with its lease. */
+  service: string;
   db: Db;
   /**
    * Connections for the Idempotency-Key statements; `db` when absent. The campaign worker gives them a pool of
@@ -105,20 +109,35 @@ export interface SendParts {
   reservationStaleAfterMs: number;
 }
 
-/** The send service's dependencies (`sendMessage`), for the public API and the campaign worker alike. */
+/**
+ * The send service's dependencies (`sendMessage`), for the public API and the campaign worker alike, with the
+ * process's lease (`lease`): its reservations name it as their owner, so once it runs out (the process died) a repeat
+ * settles them at once. The app starts the lease with the process and stops it (deleting it) on shutdown, after the
+ * sends in flight.
+ */
 export function createSendDeps(
   config: SectionValues<"sending"> & SectionValues<"redis">,
   parts: SendParts,
-): SendDeps & { journal: SendJournal } {
+): SendDeps & { journal: SendJournal; lease: ProcessLease } {
+  const keysDb = parts.keysDb ?? parts.db;
+  // On the key statements' connections: in the campaign worker, a pool of their own, never queued behind commits.
+  const lease = createProcessLease(keysDb.sql, {
+    service: parts.service,
+    ttlMs: config.PROCESS_LEASE_TTL_MS,
+    renewEveryMs: config.PROCESS_LEASE_RENEW_MS,
+    logger: parts.logger,
+  });
   return {
     db: parts.db,
     meta: parts.meta,
     templates: parts.templates,
-    idempotency: createIdempotencyStore<SettledSend>(parts.keysDb ?? parts.db, {
+    idempotency: createIdempotencyStore<SettledSend>(keysDb, {
       ttlHours: config.IDEMPOTENCY_TTL_HOURS,
       staleAfterMs: parts.reservationStaleAfterMs,
       unconfirmed: UNCONFIRMED_SEND,
+      owner: lease.owner,
     }),
+    lease,
     directory: parts.directory,
     outbox: createOutbox(parts.webhookQueue, parts.logger),
     // Accepted sends PostgreSQL could not take wait here; the API replays them.

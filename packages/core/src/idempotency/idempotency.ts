@@ -12,6 +12,12 @@ import { ApiError } from "@gw/errors";
  * every repeat gets, so the message is never sent twice. The moment the provider call starts is recorded, so
  * a reservation left by a process that died before reaching the provider is freed instead.
  *
+ * A reservation records its owner, the process's lease (lease.ts). A repeat that finds the owner's lease expired or
+ * gone settles the key at once (freed when the provider was not called, `unconfirmed` when it was); so does one that
+ * finds the reservation older than the stale bound, the only rule for rows without an owner (written by the previous
+ * release, or while the process held no live lease). Every 409 `idempotency_in_flight` says when the key can next
+ * change hands (Retry-After): the earlier of the owner's lease running out and the reservation going stale.
+ *
  * The store keeps the caller's domain outcome (JSON, `Outcome`), never an HTTP answer: the API renders it at its edge,
  * the same way for the first answer and for every replay.
  */
@@ -86,7 +92,9 @@ export interface IdempotencyOptions<Outcome> {
   ttlHours: number;
   /**
    * An in-flight reservation older than this belongs to a process that died. If it had started the provider
-   * call, the send may have gone out, so it is settled as unconfirmed; otherwise it is freed.
+   * call, the send may have gone out, so it is settled as unconfirmed; otherwise it is freed. The only rule for a
+   * reservation without an owner; one with an owner is settled as soon as the owner's lease runs out, or at this
+   * bound if its live owner takes longer (a call stuck short of the provider).
    */
   staleAfterMs: number;
   /**
@@ -94,6 +102,12 @@ export interface IdempotencyOptions<Outcome> {
    * settled as, and what a completed key without a readable outcome answers (never a resend).
    */
   unconfirmed: Outcome;
+  /**
+   * The lease (lease.ts) of the process making the reservations: recorded on each one while the lease is live in the
+   * database, so a repeat settles the key as soon as the lease runs out. Absent: reservations carry no owner and only
+   * the stale bound settles them.
+   */
+  owner?: string;
   /**
    * How long `release` keeps trying while the database is unavailable (default 8 s, an accepted send's commit
    * window). The failure that led to the release is often that same outage, and a key left in flight would answer
@@ -122,9 +136,22 @@ interface ExistingRow {
   state: string;
   outcome: unknown;
   expired: boolean;
+  /** In flight past the stale bound. */
   stale: boolean;
+  /**
+   * Its owner's lease has expired or is gone: the process that reserved it is dead. Never this process's own (it is
+   * alive, whatever its lease says after a database outage: its call is still running).
+   */
+  owner_gone: boolean;
   provider_called: boolean;
   updated_at: Date;
+  /** Seconds (rounded up) until the owner's lease runs out or the reservation goes stale, whichever comes first. */
+  settleable_in: number;
+}
+
+/** A 409 `idempotency_in_flight` with the wait before the answer may change (Retry-After, whole seconds, >= 1). */
+function inFlight(retryAfterSeconds: number): ApiError {
+  return new ApiError("idempotency_in_flight", { retryAfterSeconds: Math.max(1, retryAfterSeconds) });
 }
 
 export function createIdempotencyStore<Outcome>(
@@ -137,9 +164,12 @@ export function createIdempotencyStore<Outcome>(
     for (let round = 0; round < 3; round++) {
       const inserted = await pool.query<{ id: string }>({
         name: "idempotency-reserve",
-        text: `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at)
+        // The owner only while its lease is live: a process whose lease lapsed (the database out of its reach) makes
+        // reservations without one, which the stale bound alone settles, instead of ones a repeat would settle at once.
+        text: `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at, owner)
           VALUES ($1::uuid, $2, $3, 'in_flight', $4,
-            CASE WHEN $6 THEN 'infinity'::timestamptz ELSE now() + make_interval(hours => $5) END)
+            CASE WHEN $6 THEN 'infinity'::timestamptz ELSE now() + make_interval(hours => $5) END,
+            (SELECT owner FROM process_leases WHERE owner = $7::uuid AND expires_at > now()))
           ON CONFLICT (account_id, key) DO NOTHING
           RETURNING id::text`,
         values: [
@@ -149,6 +179,7 @@ export function createIdempotencyStore<Outcome>(
           input.requestId,
           options.ttlHours,
           input.retention === "until-settled",
+          options.owner ?? null,
         ],
       });
       const first = inserted.rows[0];
@@ -156,12 +187,17 @@ export function createIdempotencyStore<Outcome>(
 
       const { rows } = await pool.query<ExistingRow>({
         name: "idempotency-existing",
-        text: `SELECT id::text, fingerprint, state, outcome, updated_at,
-            expires_at <= now() AS expired,
-            updated_at < now() - make_interval(secs => $3 / 1000.0) AS stale,
-            provider_called_at IS NOT NULL AS provider_called
-          FROM idempotency_keys WHERE account_id = $1::uuid AND key = $2`,
-        values: [input.accountId, input.key, options.staleAfterMs],
+        text: `SELECT k.id::text, k.fingerprint, k.state, k.outcome, k.updated_at,
+            k.expires_at <= now() AS expired,
+            k.updated_at < now() - make_interval(secs => $3 / 1000.0) AS stale,
+            k.owner IS NOT NULL AND k.owner IS DISTINCT FROM $4::uuid
+              AND (l.expires_at IS NULL OR l.expires_at <= now()) AS owner_gone,
+            k.provider_called_at IS NOT NULL AS provider_called,
+            ceil(extract(epoch FROM
+              LEAST(k.updated_at + make_interval(secs => $3 / 1000.0), l.expires_at) - now()))::int AS settleable_in
+          FROM idempotency_keys k LEFT JOIN process_leases l ON l.owner = k.owner
+          WHERE k.account_id = $1::uuid AND k.key = $2`,
+        values: [input.accountId, input.key, options.staleAfterMs, options.owner ?? null],
       });
       const existing = rows[0];
       if (!existing) continue; // released between our insert and read: try again
@@ -182,18 +218,24 @@ export function createIdempotencyStore<Outcome>(
       // "Idempotency outcomes"): answered as unconfirmed, never sent again.
       if (existing.state === "completed")
         return { kind: "replay", outcome: (existing.outcome as Outcome | null) ?? options.unconfirmed };
-      if (existing.stale) {
+      // Its owner is dead (lease expired or gone), or it is past the stale bound (rows without an owner). An owner that
+      // is alive after all (cut off from the database longer than its lease, or slower than the stale bound) cannot
+      // send twice because of it: its provider-call mark is conditional on this very row still in flight (a freed row
+      // is never reused, so it gets ReservationLostError and never reaches the provider), and its completion replaces
+      // the `unconfirmed` settled here with what really happened (`complete`). Both statements below also require the
+      // row unchanged since it was read (updated_at), so a mark made meanwhile is seen on the next round.
+      if (existing.stale || existing.owner_gone) {
         if (!existing.provider_called) {
           // The process died before reaching the provider: nothing went out, the key is free.
           await pool.query({
-            name: "idempotency-free-stale",
+            name: "idempotency-free-abandoned",
             text: `DELETE FROM idempotency_keys WHERE id = $1::bigint AND state = 'in_flight' AND updated_at = $2`,
             values: [existing.id, existing.updated_at],
           });
           continue;
         }
         const settled = await pool.query({
-          name: "idempotency-settle-stale",
+          name: "idempotency-settle-abandoned",
           text: `UPDATE idempotency_keys SET state = 'completed', outcome = $2::jsonb, updated_at = now()
             WHERE id = $1::bigint AND state = 'in_flight' AND updated_at = $3`,
           values: [existing.id, JSON.stringify(options.unconfirmed), existing.updated_at],
@@ -201,9 +243,10 @@ export function createIdempotencyStore<Outcome>(
         if (settled.rowCount === 1) return { kind: "replay", outcome: options.unconfirmed };
         continue;
       }
-      throw new ApiError("idempotency_in_flight");
+      throw inFlight(existing.settleable_in);
     }
-    throw new ApiError("idempotency_in_flight");
+    // The key changed hands three times while we looked: ask again shortly.
+    throw inFlight(1);
   }
 
   return {

@@ -241,8 +241,10 @@ async function settleFailure(
   }
   if (error instanceof MetaUnavailableError) throw new ApiError("provider_unavailable", { cause: error });
   if (error instanceof ApiError) throw error;
-  // A repeat with the same key took the reservation over (it had gone stale): that call sends, this one never does.
-  if (error instanceof ReservationLostError) throw new ApiError("idempotency_in_flight", { cause: error });
+  // A repeat with the same key took the reservation over (it had gone stale, or this process's lease had lapsed): that
+  // call sends, this one never does. Its progress is unknown here: asking again in a second gets the honest wait.
+  if (error instanceof ReservationLostError)
+    throw new ApiError("idempotency_in_flight", { cause: error, retryAfterSeconds: 1 });
   if (providerCalled) {
     deps.logger.error("provider call without confirmation", { error });
     return { ...UNCONFIRMED_SEND, replayed: false };

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import {
   PublicSendIn,
+  SendConflictHeaders,
   SendHeaders,
   SendRequestHeaders,
   SendResponseHeaders,
@@ -198,8 +199,9 @@ export const operations: readonly PublicOperation[] = [
       ),
       401: unauthorized,
       409: errorResponse(
-        "Idempotency-Key in use: still in progress (wait a few seconds and repeat with the same key), or used with another body.",
+        "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body.",
         ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"],
+        SendConflictHeaders,
       ),
       413: payloadTooLarge,
       422: {
