@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import request from "supertest";
-import { isSuppressed } from "@gw/core";
+import { contactKeyOf, isSuppressed } from "@gw/core";
 import { ERROR_REGISTRY } from "@gw/errors";
 import { eventually } from "@gw/testkit";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import {
+  contactWrites,
+  createTestAccount,
+  startTestGateway,
+  type TestAccount,
+  type TestGateway,
+} from "./support/gateway.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Opt-outs and Meta's throughput refusals through the whole stack: the API, the provider sandbox over HTTP and its
@@ -143,6 +149,91 @@ describe("opt-outs and Meta's rate refusals on POST /public/v1/messages", () => 
     expect({ status: refused.status, body: refused.body as unknown }).toEqual({ status: 422, body: OPTED_OUT });
     expect(await sandboxSends()).toHaveLength(sentBefore);
     expect((await send(utility(contact.national))).status).toBe(200);
+  });
+
+  it("131050, then the person writes as a username user and later with the phone: the phone stays refused (issue 25)", async () => {
+    const control = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
+      const res = await fetch(`${gateway.sandbox.url}/_sandbox/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`sandbox ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
+    const contact = newContact();
+    const username = `cliente.${contact.digits.slice(-7)}`;
+    // A phone the gateway never saw as a contact; the person stopped marketing messages and Meta never told us.
+    expect((await userPreference(contact.digits, "stop", { webhook: false })).webhook_status).toBeNull();
+    const accepted = await send(marketing(contact.national));
+    expect(accepted.status).toBe(200);
+    const wamid = (accepted.body as { data: { message_id: string } }).data.message_id;
+    await eventually(
+      async () => (await gateway.db.message.findUnique({ where: { wamid } }))?.errorCode === 131050 || undefined,
+      { timeoutMs: 5_000, what: "o status failed com 131050" },
+    );
+    const refusedFirst = await send(marketing(contact.national));
+    expect({ status: refusedFirst.status, body: refusedFirst.body as unknown }).toEqual({
+      status: 422,
+      body: OPTED_OUT,
+    });
+
+    // The same person adopts a username and writes without sharing the phone: Meta names the BSUID alone.
+    const user = await control<{ user_id: string }>("users", { phone: contact.digits, username, name: "Rita" });
+    await control("users/phone-exchange", {
+      user: { phone: contact.digits },
+      phone_number_id: account.phoneNumberId,
+      at: null,
+    });
+    await control("users/contact-book", {
+      user: { phone: contact.digits },
+      phone_number_id: account.phoneNumberId,
+      in_contact_book: false,
+    });
+    const alone = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      username,
+      type: "text",
+      text: "Oi, sou eu",
+    });
+    expect(alone.webhook_status).toBe(200);
+    const webhooks = (await (await fetch(`${gateway.sandbox.url}/_sandbox/webhooks`)).json()) as { raw: string }[];
+    const bsuidOnly = webhooks.map((w) => w.raw).find((raw) => raw.includes(alone.id));
+    expect(bsuidOnly).toContain(user.user_id);
+    expect(bsuidOnly).not.toContain(contact.digits);
+    expect(await contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier: user.user_id })).toBe(
+      user.user_id,
+    );
+    // Later the phone shows beside the BSUID: the gateway links them.
+    await control("users/phone-exchange", {
+      user: { phone: contact.digits },
+      phone_number_id: account.phoneNumberId,
+      at: Math.floor(Date.now() / 1000),
+    });
+    const both = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      username,
+      type: "text",
+      text: "Agora com o telefone",
+    });
+    expect(both.webhook_status).toBe(200);
+    expect(await contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier: contact.digits })).toBe(
+      user.user_id,
+    );
+
+    const sentBefore = (await sandboxSends()).length;
+    for (const to of [contact.national, contact.digits, user.user_id]) {
+      const refused = await send(marketing(to));
+      expect({ to, status: refused.status, body: refused.body as unknown }).toEqual({
+        to,
+        status: 422,
+        body: OPTED_OUT,
+      });
+    }
+    expect(await sandboxSends()).toHaveLength(sentBefore);
+    // The window the messages opened is the phone's too.
+    const window = await request(gateway.app).get(`/public/v1/window/${contact.digits}`).set(account.auth);
+    expect(window.body.data).toMatchObject({ open: true });
   });
 
   it("131050 in Meta's answer to the send: 422 recipient_opted_out, and the contact joins the list", async () => {

@@ -15,6 +15,10 @@ export function retentionDays(config: DispatcherConfig): RetentionDays {
     "delivery_attempts.response_body": config.ATTEMPT_BODY_RETENTION_DAYS,
     inbound_messages: config.INBOUND_RETENTION_DAYS,
     "inbound_messages.content": config.INBOUND_TEXT_RETENTION_DAYS,
+    // Contacts by the same rule as the inbound messages they come from: display data with the content, the contact
+    // (once nothing is keyed by it) with the rows.
+    contacts: config.INBOUND_RETENTION_DAYS,
+    "contacts.profile": config.INBOUND_TEXT_RETENTION_DAYS,
     audit_entries: config.AUDIT_RETENTION_DAYS,
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
 import { eventually, isolatedDatabase, silentLogger, testEnv, testSecretsKeys } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
+import { retentionDays } from "../src/retention.ts";
 import { testConfig, testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -99,6 +100,19 @@ describe("retention configuration", () => {
       INBOUND_RETENTION_DAYS: 90,
       AUDIT_RETENTION_DAYS: 365,
     });
+  });
+
+  it("keeps contacts by the rule of their inbound messages: display data with the content, the contact with the rows", () => {
+    expect(retentionDays(loadDispatcherConfig(base))).toMatchObject({
+      "inbound_messages.content": 30,
+      "contacts.profile": 30,
+      inbound_messages: 90,
+      contacts: 90,
+    });
+    const days = retentionDays(
+      loadDispatcherConfig({ ...base, INBOUND_TEXT_RETENTION_DAYS: "10", INBOUND_RETENTION_DAYS: "0" }),
+    );
+    expect(days).toMatchObject({ "contacts.profile": 10, contacts: 0 });
   });
 
   it("takes 0 as keep for ever", () => {

@@ -153,7 +153,7 @@ describe("a campaign recipient's key outlives a pause longer than the TTL", () =
 
 describe("a campaign send its worker never recorded is recorded from Meta's status", () => {
   const outbox: Outbox = { dispatch: () => Promise.resolve() };
-  const ingest = (statuses: Record<string, unknown>[]) => {
+  const ingest = (statuses: Record<string, unknown>[], phoneNumberId: string | null = PHONE_NUMBER_ID) => {
     const body = JSON.stringify({
       object: "whatsapp_business_account",
       entry: [
@@ -164,7 +164,9 @@ describe("a campaign send its worker never recorded is recorded from Meta's stat
               field: "messages",
               value: {
                 messaging_product: "whatsapp",
-                metadata: { display_phone_number: "551140000042", phone_number_id: PHONE_NUMBER_ID },
+                ...(phoneNumberId === null
+                  ? {}
+                  : { metadata: { display_phone_number: "551140000042", phone_number_id: phoneNumberId } }),
                 statuses,
               },
             },
@@ -256,6 +258,51 @@ describe("a campaign send its worker never recorded is recorded from Meta's stat
       wamid,
       errorCode: null,
     });
+  });
+
+  it("never adopts from a status of another number (another account's, or another of the account's), nor one without its number", async () => {
+    const contact = "5511955550015";
+    const { recipientIds } = await campaignWith([contact]);
+    const recipientId = recipientIds[0]!;
+    await sentButNeverRecorded(recipientId);
+    const foreignAccount = (await db.account.create({ data: { name: "Outra conta" } })).id;
+    await db.businessNumber.create({
+      data: {
+        accountId: foreignAccount,
+        phoneNumberId: "100000000000043",
+        wabaId: "200000000000043",
+        displayNumber: "+55 11 4000-0043",
+      },
+    });
+    await db.businessNumber.create({
+      data: { accountId, phoneNumberId: "100000000000044", wabaId: WABA_ID, displayNumber: "+55 11 4000-0044" },
+    });
+    const stillSending = async () =>
+      expect(await db.campaignRecipient.findUniqueOrThrow({ where: { id: BigInt(recipientId) } })).toMatchObject({
+        status: "sending",
+        wamid: null,
+      });
+
+    // Another account's number sends a message whose callback names this account's recipient.
+    const foreign = `wamid.alheio-${randomBytes(3).toString("hex")}`;
+    await ingest([status(foreign, recipientId, "sent", contact)], "100000000000043");
+    expect(await db.message.findUnique({ where: { wamid: foreign } })).toBeNull();
+    await stillSending();
+    // Another number of the same account is not the campaign's number either.
+    const sibling = `wamid.irmao-${randomBytes(3).toString("hex")}`;
+    await ingest([status(sibling, recipientId, "sent", contact)], "100000000000044");
+    expect(await db.message.findUnique({ where: { wamid: sibling } })).toBeNull();
+    await stillSending();
+    // A status whose change names no number (statuses are applied without it) proves no number either.
+    const unnamed = `wamid.sem-numero-${randomBytes(3).toString("hex")}`;
+    await ingest([status(unnamed, recipientId, "sent", contact)], null);
+    expect(await db.message.findUnique({ where: { wamid: unnamed } })).toBeNull();
+    await stillSending();
+
+    // The campaign's own number's status is adopted (the recipient was adoptable all along).
+    const own = `wamid.proprio-${randomBytes(3).toString("hex")}`;
+    await ingest([status(own, recipientId, "sent", contact)]);
+    expect(await db.message.findUnique({ where: { wamid: own } })).toMatchObject({ accountId, wamid: own });
   });
 
   it("never adopts a send that did not reach the provider, nor a recipient already sent, nor another's message", async () => {

@@ -5,11 +5,16 @@ import {
   oldestEarlyStatusAgeSeconds,
   purgeAttemptResponseBodies,
   purgeAuditEntries,
+  purgeContactProfiles,
+  purgeContacts,
   purgeDeliveries,
   purgeEarlyStatuses,
   purgeInboundContent,
   purgeInboundMessages,
   purgeProviderEvents,
+  contactKeyOf,
+  isSuppressed,
+  learnContacts,
   runRetention,
   type RetentionDeps,
 } from "../src/index.ts";
@@ -292,6 +297,186 @@ describe("inbound messages (LGPD)", () => {
       await client.query("ROLLBACK");
       client.release();
     }
+  });
+});
+
+describe("contacts (LGPD)", () => {
+  // Contacts by the rule of the inbound messages they come from: the name and username go with the inbound content
+  // (30 days without being shown them again), the contact itself once nothing is keyed by it any more. An opt-out is
+  // a legal record: it keeps its contact, and every identifier that reaches it, for ever.
+  let accountId: string;
+  const PHONE_NUMBER_ID = "700000000000003";
+  let seq = 0;
+  const person = () => {
+    seq += 1;
+    const digits = String(seq).padStart(7, "0");
+    return { phone: `551197${digits}`, bsuid: `BR.31${digits}000`, bsuid2: `BR.32${digits}000` };
+  };
+  const learn = async (fields: { phone?: string; bsuid?: string; username?: string; name?: string }) =>
+    (
+      await learnContacts(db.sql, [
+        {
+          accountId,
+          user: {
+            phone: fields.phone ?? null,
+            bsuid: fields.bsuid ?? null,
+            parentBsuid: null,
+            username: fields.username ?? null,
+            name: fields.name ?? null,
+          },
+        },
+      ])
+    )[0]!;
+  const age = (key: string, at: Date) =>
+    db.sql.query(`UPDATE contacts SET updated_at = $3 WHERE account_id = $1 AND key = $2`, [accountId, key, at]);
+  const keyOf = (identifier: string) => contactKeyOf(db.sql, { accountId, identifier });
+  const contactRow = async (key: string) =>
+    (
+      await db.sql.query<{ phone: string | null; bsuid: string | null; username: string | null; name: string | null }>(
+        `SELECT phone, bsuid, username, name FROM contacts WHERE account_id = $1 AND key = $2`,
+        [accountId, key],
+      )
+    ).rows[0] ?? null;
+  const identifiersOf = async (key: string) =>
+    column<string>(`SELECT identifier AS v FROM contact_identifiers WHERE contact_key = '${key}' ORDER BY identifier`);
+
+  beforeAll(async () => {
+    accountId = (await db.account.create({ data: { name: "Contatos na retenção" } })).id;
+    await db.businessNumber.create({
+      data: { accountId, phoneNumberId: PHONE_NUMBER_ID, wabaId: "700000000000004", displayNumber: "+55 11 4000-0031" },
+    });
+  });
+  beforeEach(async () => {
+    await db.sql.query(`TRUNCATE contacts, contact_identifiers, contact_suppressions, messages`);
+  });
+
+  it("clears the name and username of contacts not shown them for the period, keeping identifiers and opt-outs", async () => {
+    const old = person();
+    const recent = person();
+    const seenAgain = person();
+    await learn({ ...old, username: "ana.padaria", name: "Ana" });
+    await learn({ ...recent, username: "bia.feira", name: "Bia" });
+    await learn({ ...seenAgain, username: "caio.doces", name: "Caio" });
+    await db.sql.query(`INSERT INTO contact_suppressions (account_id, contact, reason) VALUES ($1, $2, 'operator')`, [
+      accountId,
+      old.phone,
+    ]);
+    await age(old.phone, past());
+    await age(recent.phone, inside);
+    await age(seenAgain.phone, past(3_600));
+    // The user writes again, with the same name and username: seeing them is what counts, not a change.
+    await learn({ ...seenAgain, username: "caio.doces", name: "Caio" });
+
+    expect(await purgeContactProfiles({ db }, { olderThan: cutoff, batchSize: 1 })).toBe(1);
+    expect(await contactRow(old.phone)).toEqual({ phone: old.phone, bsuid: old.bsuid, username: null, name: null });
+    expect(await contactRow(recent.phone)).toMatchObject({ username: "bia.feira", name: "Bia" });
+    expect(await contactRow(seenAgain.phone)).toMatchObject({ username: "caio.doces", name: "Caio" });
+    // Who the person is, and their opt-out, stay.
+    expect(await identifiersOf(old.phone)).toEqual([old.bsuid, old.phone].sort());
+    expect(await keyOf(old.bsuid)).toBe(old.phone);
+    expect(await isSuppressed({ db }, { accountId, contact: old.bsuid })).toBe(true);
+    // Clearing is not seeing the contact: it is not pushed forward, and nothing is left to clear.
+    expect(await purgeContactProfiles({ db }, { olderThan: cutoff, batchSize: 10 })).toBe(0);
+    expect(
+      await column<boolean>(
+        `SELECT updated_at < '${cutoff.toISOString()}' AS v FROM contacts WHERE key = '${old.phone}'`,
+      ),
+    ).toEqual([true]);
+  });
+
+  it("forgets a contact nothing is keyed by, with its identifiers; keeps those an opt-out, message or open window needs", async () => {
+    const idle = person();
+    const expiredWindow = person();
+    const optedOut = person();
+    const bsuidFirst = person();
+    const sent = person();
+    const wrote = person();
+    const windowOpen = person();
+    const retired = person();
+    const recent = person();
+    for (const who of [idle, expiredWindow, optedOut, sent, wrote, windowOpen, retired, recent]) await learn(who);
+    // Known by its BSUID first; its phone's opt-out (131050 on a send before the link) came along with the phone.
+    await db.sql.query(
+      `INSERT INTO contact_suppressions (account_id, contact, reason)
+       VALUES ($1, $2, 'provider_131050'), ($1, gateway_contact_key($1, $3), 'operator')`,
+      [accountId, bsuidFirst.phone, optedOut.bsuid],
+    );
+    await learn({ bsuid: bsuidFirst.bsuid });
+    await learn(bsuidFirst);
+    await db.sql.query(
+      `INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, status, contact_key)
+       VALUES ($1, $2, $3, 'wamid.retencao.enviada', 'text', 'sent', $3)`,
+      [accountId, PHONE_NUMBER_ID, sent.phone],
+    );
+    await db.sql.query(
+      `INSERT INTO inbound_messages (account_id, phone_number_id, from_number, contact_key, wamid, type, occurred_at,
+         window_expires_at)
+       VALUES ($1, $2, $3, $3, 'wamid.retencao.escreveu', 'text', $4, $4)`,
+      [accountId, PHONE_NUMBER_ID, wrote.phone, past(86_400 * 60)],
+    );
+    await db.sql.query(
+      `INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at)
+       VALUES ($1, $2, now(), now() + interval '1 hour'), ($1, $3, $4, $4)`,
+      [PHONE_NUMBER_ID, windowOpen.phone, expiredWindow.phone, past()],
+    );
+    // Changed number; its old number's next holder opted out before being known.
+    await db.sql.query(`SELECT gateway_change_identity($1, $2, NULL, NULL, $3, NULL, NULL, NULL)`, [
+      accountId,
+      retired.phone,
+      `${retired.phone.slice(0, -1)}9`,
+    ]);
+    await db.sql.query(`INSERT INTO contact_suppressions (account_id, contact, reason) VALUES ($1, $2, 'operator')`, [
+      accountId,
+      `retired:${retired.phone}`,
+    ]);
+    // Changed number; the old number's next holder has nothing keyed by them, but the number is the old contact's key
+    // (its sends are keyed by it): forgetting the holder would hand the number back to the old contact.
+    const handedOn = person();
+    await learn(handedOn);
+    await db.sql.query(
+      `INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, status, contact_key)
+       VALUES ($1, $2, $3, 'wamid.retencao.antigo', 'text', 'sent', $3)`,
+      [accountId, PHONE_NUMBER_ID, handedOn.phone],
+    );
+    await db.sql.query(`SELECT gateway_change_identity($1, $2, NULL, NULL, $3, NULL, NULL, NULL)`, [
+      accountId,
+      handedOn.phone,
+      `${handedOn.phone.slice(0, -1)}8`,
+    ]);
+    expect(await learn({ phone: handedOn.phone, bsuid: handedOn.bsuid2 })).toBe(handedOn.bsuid2);
+    for (const who of [idle, expiredWindow, optedOut, sent, wrote, windowOpen, retired, handedOn])
+      await age(who.phone, past());
+    await age(bsuidFirst.bsuid, past());
+    await age(handedOn.bsuid2, past());
+    await age(recent.phone, inside);
+
+    // Batches of 2 over 11 old or recent contacts: one pass, whatever each batch keeps.
+    expect(await purgeContacts({ db }, { olderThan: cutoff, batchSize: 2 })).toBe(2);
+    expect(await column<string>(`SELECT key AS v FROM contacts ORDER BY key`)).toEqual(
+      [
+        optedOut.phone,
+        bsuidFirst.bsuid,
+        sent.phone,
+        wrote.phone,
+        windowOpen.phone,
+        retired.phone,
+        handedOn.phone,
+        handedOn.bsuid2,
+        recent.phone,
+      ].sort(),
+    );
+    expect(await keyOf(handedOn.phone)).toBe(handedOn.bsuid2);
+    // Forgotten entirely: its identifiers name no one; seen again, it is a contact anew.
+    for (const who of [idle, expiredWindow]) {
+      expect(await identifiersOf(who.phone)).toEqual([]);
+      expect(await keyOf(who.bsuid)).toBe(who.bsuid);
+    }
+    // Every opt-out still reaches its person by each identifier.
+    for (const contact of [optedOut.phone, optedOut.bsuid, bsuidFirst.phone, bsuidFirst.bsuid, retired.phone])
+      expect([contact, await isSuppressed({ db }, { accountId, contact })]).toEqual([contact, true]);
+    expect(await keyOf(bsuidFirst.phone)).toBe(bsuidFirst.bsuid);
+    expect(await keyOf(retired.phone)).toBe(`retired:${retired.phone}`);
+    expect(await purgeContacts({ db }, { olderThan: cutoff, batchSize: 2 })).toBe(0);
   });
 });
 

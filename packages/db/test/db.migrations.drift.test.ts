@@ -34,6 +34,11 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "retention (LGPD): only the inbound messages whose contact's text, name or media is still to be cleared, so each batch reads just those",
     },
     {
+      key: "index contacts_with_profile_updated_at_idx",
+      description: "btree ON contacts (updated_at) WHERE ((name IS NOT NULL) OR (username IS NOT NULL))",
+      why: "retention (LGPD): only the contacts whose name or username is still to be cleared, so each batch reads just those",
+    },
+    {
       key: "index delivery_attempts_with_response_body_started_at_idx",
       description: "btree ON delivery_attempts (started_at) WHERE (response_body IS NOT NULL)",
       why: "retention: only the attempts whose integrator answer is still to be cleared, so each batch reads just those",
@@ -90,6 +95,14 @@ const SQL_ONLY: SqlOnlyAllowList = {
       [
         "gateway_change_identity(p_account uuid, p_prev_phone text, p_prev_bsuid text, p_prev_parent text, p_cur_phone text, p_cur_bsuid text, p_cur_parent text, p_name text)",
         "re-keys a contact after a change of phone or of BSUID (contacts/contacts.ts)",
+      ],
+      [
+        "gateway_contact_in_use(p_account uuid, p_key text)",
+        "whether an opt-out, message, inbound message or open window is keyed by a contact (retention keeps it)",
+      ],
+      [
+        "gateway_forget_contacts(p_before timestamp with time zone, p_limit integer, p_after_at timestamp with time zone, p_after_account uuid, p_after_key text)",
+        "retention: one batch of contacts nothing is keyed by, deleted with their identifiers (retention/retention.ts)",
       ],
     ].map(([signature, why]) => ({ key: `function ${signature ?? ""}`, description: "função", why: why ?? "" })),
   ],

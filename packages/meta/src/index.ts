@@ -25,6 +25,7 @@ export type {
   MetaAccountEvent,
   MetaIdentityChange,
   MetaPricing,
+  MetaStatus,
   MetaTemplateNotice,
   MetaUserRef,
   MetaWebhookItems,

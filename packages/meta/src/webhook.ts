@@ -65,6 +65,12 @@ export const MetaStatusItem = z.object({
 });
 export type MetaStatusItem = z.infer<typeof MetaStatusItem>;
 
+/**
+ * A status as read, with the business number its change's `metadata.phone_number_id` names (null when the metadata
+ * is missing or unreadable: a status is matched by wamid and is applied without it). Not a field of Meta's status.
+ */
+export type MetaStatus = MetaStatusItem & { phoneNumberId: string | null };
+
 const media = z.object({
   id: storable().max(512).optional(),
   mime_type: storable().max(255).optional(),
@@ -257,7 +263,7 @@ export interface MetaAccountEvent {
 }
 
 export interface MetaWebhookItems {
-  statuses: MetaStatusItem[];
+  statuses: MetaStatus[];
   inbound: InboundGroup[];
   /** Every user a `contacts[]` array named, with the business number it wrote to or got a status from. */
   contacts: { phoneNumberId: string; user: MetaUserRef }[];
@@ -397,10 +403,12 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
       if (!isRecord(value))
         return void result.quarantined.push({ path: `${changePath}.value`, reason: "não é um objeto" });
       const valuePath = `${changePath}.value`;
-      const statuses: MetaStatusItem[] = [];
+      const meta = metadata.safeParse(value.metadata);
+      const statuses: MetaStatus[] = [];
       listAt(value, "statuses", valuePath, result.quarantined).forEach((item, s) => {
         const parsed = MetaStatusItem.safeParse(item);
-        if (parsed.success) statuses.push(parsed.data);
+        if (parsed.success)
+          statuses.push({ ...parsed.data, phoneNumberId: meta.success ? meta.data.phone_number_id : null });
         else result.quarantined.push({ path: `${valuePath}.statuses[${s}]`, reason: issueText(parsed.error) });
       });
       result.statuses.push(...statuses);
@@ -408,7 +416,6 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
       const rawContacts = listAt(value, "contacts", valuePath, result.quarantined);
       const links = statuses.filter((status) => status.recipient_user_id && status.recipient_id);
       if (rawMessages.length === 0 && rawContacts.length === 0 && links.length === 0) return;
-      const meta = metadata.safeParse(value.metadata);
       if (!meta.success) {
         // Statuses are matched by wamid and need no metadata; messages do.
         if (rawMessages.length > 0)

@@ -11,7 +11,9 @@ import { applyEarlyStatuses, type ProviderStatusUpdate } from "./statuses.ts";
  * echoes in every status of the message: the first status of a message the gateway never recorded names the
  * recipient, and the send is recorded then, as the worker would have (message row, audit entry, the key's `sent`
  * outcome, the recipient `sent`). Only a recipient whose key reached the provider and is still in flight, or was
- * settled `send_unconfirmed`, is taken: the status proves Meta accepted exactly that try.
+ * settled `send_unconfirmed`, is taken: the status proves Meta accepted exactly that try. The status must come from
+ * the campaign's own business number (its change's `metadata.phone_number_id`), of the campaign's account: a callback
+ * echoed on another number's message (another account's, or a forged `gw1:cr:` of one's own) proves nothing.
  */
 
 const RECIPIENT_CALLBACK = /^gw1:cr:([1-9]\d{0,18})$/;
@@ -30,13 +32,15 @@ function recipientOfCallback(data: string | undefined): string | null {
 // storeAcceptedMessage writes it, under the wamid lock the caller holds), the recipient `sent`, the key `sent`.
 const ADOPT = `
 WITH input AS (
-  SELECT DISTINCT ON (wamid) * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(wamid, recipient_id, recipient_user_id)
+  SELECT DISTINCT ON (wamid) * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])
+    AS t(wamid, recipient_id, recipient_user_id, phone_number_id)
 ), target AS (
   SELECT i.wamid, i.recipient_user_id, r.id AS recipient_id, r.contact, r.client_ref, c.id AS campaign_id,
     c.account_id, c.phone_number_id, c.template_name, k.id AS key_id
   FROM input i
   JOIN campaign_recipients r ON r.id = i.recipient_id
-  JOIN campaigns c ON c.id = r.campaign_id
+  JOIN campaigns c ON c.id = r.campaign_id AND c.phone_number_id = i.phone_number_id
+  JOIN business_numbers b ON b.phone_number_id = i.phone_number_id AND b.account_id = c.account_id
   JOIN idempotency_keys k ON k.account_id = c.account_id AND k.key = 'campaign:' || r.id
   WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.wamid = i.wamid)
     AND k.provider_called_at IS NOT NULL AND (k.state = 'in_flight' OR k.outcome ->> 'kind' = 'unconfirmed')
@@ -76,18 +80,27 @@ interface AdoptedRow {
 
 /**
  * Inside the webhook's transaction, after `lockWamids`: records the campaign sends the statuses prove and the gateway
- * never recorded, and applies the statuses that were parked for them. Only a message's first statuses (`sent`,
- * `failed`) are looked at: one statement per payload that carries any, none otherwise. Returns the deliveries the
- * parked statuses created.
+ * never recorded (a status without its business number proves none), and applies the statuses that were parked for
+ * them. Only a message's first statuses (`sent`, `failed`) are looked at: one statement per payload that carries any,
+ * none otherwise. Returns the deliveries the parked statuses created.
  */
 export async function adoptCampaignSends(
   sql: Sql,
-  updates: readonly ProviderStatusUpdate[],
+  updates: readonly (ProviderStatusUpdate & { phoneNumberId: string | null })[],
 ): Promise<PendingDelivery[]> {
   const candidates = updates.flatMap((update) => {
     const recipientId = recipientOfCallback(update.biz_opaque_callback_data);
-    return recipientId !== null && (update.status === "sent" || update.status === "failed")
-      ? [{ wamid: update.id, recipientId, recipientUserId: update.recipient_user_id ?? null }]
+    return recipientId !== null &&
+      update.phoneNumberId !== null &&
+      (update.status === "sent" || update.status === "failed")
+      ? [
+          {
+            wamid: update.id,
+            recipientId,
+            recipientUserId: update.recipient_user_id ?? null,
+            phoneNumberId: update.phoneNumberId,
+          },
+        ]
       : [];
   });
   if (candidates.length === 0) return [];
@@ -98,6 +111,7 @@ export async function adoptCampaignSends(
       candidates.map((c) => c.wamid),
       candidates.map((c) => c.recipientId),
       candidates.map((c) => c.recipientUserId),
+      candidates.map((c) => c.phoneNumberId),
     ],
   });
   const deliveries: PendingDelivery[] = [];

@@ -5,7 +5,7 @@ import type { Logger } from "@gw/logger";
 import {
   readMetaWebhook,
   type InboundMessage,
-  type MetaStatusItem,
+  type MetaStatus,
   type MetaUserRef,
   type QuarantinedItem,
 } from "@gw/meta";
@@ -67,7 +67,7 @@ interface PreferenceItem extends Omit<PreferenceChange, "contactKey"> {
 }
 
 interface Plan {
-  statuses: MetaStatusItem[];
+  statuses: MetaStatus[];
   inbound: InboundItem[];
   /** Every user named in the payload; the first `inbound.length` are the inbound messages' senders, in order. */
   sightings: ContactSighting[];

@@ -2,6 +2,8 @@ export {
   oldestEarlyStatusAgeSeconds,
   purgeAttemptResponseBodies,
   purgeAuditEntries,
+  purgeContactProfiles,
+  purgeContacts,
   purgeDeliveries,
   purgeEarlyStatuses,
   purgeExpiredIdempotencyKeys,

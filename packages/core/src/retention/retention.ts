@@ -28,6 +28,8 @@ export const RETENTION_TARGETS = [
   "delivery_attempts.response_body",
   "inbound_messages",
   "inbound_messages.content",
+  "contacts",
+  "contacts.profile",
   "audit_entries",
 ] as const;
 export type RetentionTarget = (typeof RETENTION_TARGETS)[number];
@@ -165,6 +167,60 @@ export function purgeInboundMessages(deps: RetentionDeps, input: PurgeInput): Pr
 }
 
 /**
+ * Clears the display data of contacts (name, username) not seen with it since `olderThan`: `updated_at` is their last
+ * change, or the last day a webhook showed their name or username (gateway_learn_contact). The same rule as an inbound
+ * message's profile name and username (`purgeInboundContent`); the identifiers stay, since opt-outs, windows and the
+ * history are reached through them (`purgeContacts` forgets a contact once nothing needs it).
+ */
+export function purgeContactProfiles(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-contact-profiles",
+      // updated_at stays: clearing is not seeing the contact again.
+      text: `UPDATE contacts SET name = NULL, username = NULL
+        WHERE (account_id, key) IN (
+          SELECT account_id, key FROM contacts
+          WHERE updated_at < $1 AND (name IS NOT NULL OR username IS NOT NULL)
+          ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/**
+ * Forgets contacts unchanged since `olderThan` that nothing is keyed by any more — no opt-out (a legal record, kept
+ * for ever with its contact), no message, no inbound message, no open window — deleting them with their identifiers
+ * (gateway_forget_contacts). One pass over the old contacts in `updated_at` order, `batchSize` at a time, each batch
+ * its own statement; the contacts still in use are looked at and left.
+ */
+export async function purgeContacts(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  const { olderThan, batchSize, signal } = input;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be ≥ 1, got ${batchSize}`);
+  if (Number.isNaN(olderThan.getTime())) throw new RangeError("olderThan is not a valid date");
+  let after: [Date | null, string | null, string | null] = [null, null, null];
+  let total = 0;
+  while (!signal?.aborted) {
+    const { rows } = await deps.db.sql.query<{
+      scanned: number;
+      forgotten: number;
+      last_at: Date | null;
+      last_account: string | null;
+      last_key: string | null;
+    }>({
+      name: "retention-contacts",
+      text: `SELECT * FROM gateway_forget_contacts($1, $2, $3, $4, $5)`,
+      values: [olderThan, batchSize, ...after],
+    });
+    const row = rows[0];
+    total += row?.forgotten ?? 0;
+    if (!row || row.scanned < batchSize) break;
+    after = [row.last_at, row.last_account, row.last_key];
+  }
+  return total;
+}
+
+/**
  * Idempotency-Key records past their expiry (the dispatcher's purge loop, hourly), in the same bounded batches as
  * the retention purges, so a large backlog never becomes one long-running delete holding locks.
  */
@@ -244,6 +300,10 @@ const PURGES: Record<RetentionTarget, (deps: RetentionDeps, input: PurgeInput) =
   inbound_messages: purgeInboundMessages,
   // After the rows: content is cleared only from rows that stay.
   "inbound_messages.content": purgeInboundContent,
+  // After the inbound messages: a contact whose last ones just went is no longer in use.
+  contacts: purgeContacts,
+  // After the contacts: display data is cleared only from contacts that stay.
+  "contacts.profile": purgeContactProfiles,
   audit_entries: purgeAuditEntries,
 };
 
