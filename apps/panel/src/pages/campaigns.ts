@@ -12,6 +12,7 @@ import {
   pauseCampaign,
   resumeCampaign,
   startCampaign,
+  SPREADSHEET_CSV,
   type CampaignActor,
   type CampaignDetail,
   type CampaignView,
@@ -254,8 +255,12 @@ function rejectedRows(deps: PanelDeps): RequestHandler {
 function exportRecipients(deps: PanelDeps): RequestHandler {
   return async (req, res) => {
     const id = campaignIdOf(req);
-    // Looked up (and audited) first: a missing campaign is a 404 page, not a CSV cut short.
-    const lines = await exportCampaignRecipients({ db: deps.db }, { ...actorOf(req), campaignId: id });
+    // Looked up (and audited) first: a missing campaign is a 404 page, not a CSV cut short. `;` and a BOM: what
+    // Excel in Brazilian Portuguese opens in columns.
+    const lines = await exportCampaignRecipients(
+      { db: deps.db },
+      { ...actorOf(req), campaignId: id, dialect: SPREADSHEET_CSV },
+    );
     res.status(200);
     res.setHeader("Content-Type", "text/csv; charset=utf-8");
     res.setHeader("Content-Disposition", `attachment; filename="campanha-${id}.csv"`);

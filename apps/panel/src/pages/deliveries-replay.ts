@@ -4,6 +4,7 @@ import {
   DELIVERY_STATUSES,
   REPLAY_MAX_DAYS,
   REPLAY_STATUSES,
+  SPREADSHEET_CSV,
   WEBHOOK_EVENTS,
   createDeliveryReplay,
   exportDeliveries,
@@ -299,6 +300,8 @@ function exportCsv(deps: PanelDeps): RequestHandler {
         until: range.until,
         status: parsed.data.status,
         event: parsed.data.evento,
+        // `;` and a BOM: what Excel in Brazilian Portuguese opens in columns.
+        dialect: SPREADSHEET_CSV,
       },
     );
     res.status(200);

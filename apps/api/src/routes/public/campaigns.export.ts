@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { Router } from "express";
 import {
+  CSV_EXPORT_FORMAT,
   CampaignPath,
   campaignCommonResponses,
   campaignNotFound,
@@ -46,7 +47,7 @@ export const operations: readonly PublicOperation[] = [
     path: "/campaigns/{campaign_id}/recipients/export",
     operationId: "exportCampaignRecipients",
     summary: "A campaign's outcome list as CSV",
-    description: `RFC 4180 CSV (UTF-8, CRLF, comma), one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. Cells a spreadsheet would run as a formula start with an apostrophe.`,
+    description: `Streamed, one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT}`,
     request: { params: CampaignPath },
     responses: {
       200: {

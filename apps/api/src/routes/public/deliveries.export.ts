@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { Router } from "express";
 import {
+  CSV_EXPORT_FORMAT,
   DELIVERY_RANGE_MAX_DAYS,
   DeliveryExportQuery,
   checkRange,
@@ -62,7 +63,7 @@ export const operations: readonly PublicOperation[] = [
     path: "/deliveries/export",
     operationId: "exportDeliveries",
     summary: "The delivery log of a time range as CSV",
-    description: `RFC 4180 CSV (UTF-8, CRLF, comma), streamed, one line per delivery created in [\`since\`, \`until\`) (at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. Cells a spreadsheet would run as a formula start with an apostrophe. Audited (\`api.deliveries.exported\`).`,
+    description: `Streamed, one line per delivery created in [\`since\`, \`until\`) (at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT} Audited (\`api.deliveries.exported\`).`,
     request: { query: DeliveryExportQuery },
     responses: {
       200: {
