@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Request, RequestHandler, Response, Router } from "express";
 import {
   RecipientsFileError,
@@ -19,6 +18,7 @@ import {
 } from "@gw/core";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
+import { sendCsv } from "@gw/http";
 import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -261,19 +261,11 @@ function exportRecipients(deps: PanelDeps): RequestHandler {
       { db: deps.db },
       { ...actorOf(req), campaignId: id, dialect: SPREADSHEET_CSV },
     );
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader("Content-Disposition", `attachment; filename="campanha-${id}.csv"`);
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the browser never takes a partial file for the whole.
-      deps.logger.error("campaign export failed half-way", { campaignId: id, error: (error as Error).message });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
+    await sendCsv(
+      res,
+      { filename: `campanha-${id}.csv`, lines, log: { download: "campaign", campaignId: id } },
+      deps.logger,
+    );
   };
 }
 

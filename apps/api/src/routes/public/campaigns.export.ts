@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Router } from "express";
 import {
   CSV_EXPORT_FORMAT,
@@ -11,6 +10,7 @@ import {
   type PublicOperation,
 } from "@gw/contracts";
 import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core";
+import { sendCsv } from "@gw/http";
 import type { ApiDeps } from "../../container.ts";
 import { apiActor, authOf } from "../../http/auth.ts";
 
@@ -24,20 +24,15 @@ export function register(router: Router, deps: ApiDeps): void {
       { db: deps.db },
       { accountId, actor: apiActor(req), campaignId: path.campaign_id },
     );
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader("Content-Disposition", `attachment; filename="campanha-${path.campaign_id}.csv"`);
-    res.setHeader("Cache-Control", "no-store");
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the client never takes a partial file for the whole.
-      deps.logger.error("campaign export failed half-way", { campaignId: path.campaign_id, error });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
+    await sendCsv(
+      res,
+      {
+        filename: `campanha-${path.campaign_id}.csv`,
+        lines,
+        log: { download: "campaign", campaignId: path.campaign_id },
+      },
+      deps.logger,
+    );
   });
 }
 

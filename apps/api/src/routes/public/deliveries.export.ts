@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Router } from "express";
 import {
   CSV_EXPORT_FORMAT,
@@ -13,6 +12,7 @@ import {
   type PublicOperation,
 } from "@gw/contracts";
 import { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "@gw/core";
+import { sendCsv } from "@gw/http";
 import type { ApiDeps } from "../../container.ts";
 import { apiActor, authOf } from "../../http/auth.ts";
 
@@ -37,23 +37,11 @@ export function register(router: Router, deps: ApiDeps): void {
         integrationId: query.integration_id,
       },
     );
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader(
-      "Content-Disposition",
-      `attachment; filename="entregas-${query.since.toISOString().slice(0, 10)}.csv"`,
+    await sendCsv(
+      res,
+      { filename: `entregas-${query.since.toISOString().slice(0, 10)}.csv`, lines, log: { download: "deliveries" } },
+      deps.logger,
     );
-    res.setHeader("Cache-Control", "no-store");
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the client never takes a partial file for the whole.
-      deps.logger.error("deliveries export failed half-way", { error });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
   });
 }
 
