@@ -515,13 +515,18 @@ describe("campaign reads over HTTP", () => {
       .buffer(true);
     const lines = csv.text.trimEnd().split("\r\n").slice(1);
     expect(lines.map((line) => /^\d+,"\d+",("(?:[^"]|"")*")/.exec(line)?.[1])).toEqual([
-      `"x;=cmd|' /C calc'!A0;"`,
+      // The `;` Excel pt-BR splits on inside the quotes would start a cell `=cmd…`: it is defused too.
+      `"x;'=cmd|' /C calc'!A0;"`,
       `"'=HYPERLINK(""http://x"")"`,
       `"'@SUM(1)"`,
       `"'-1+1"`,
     ]);
     // Outside the quotes only commas separate the cells: Excel in Portuguese (`;`) splits nothing.
     for (const line of lines) expect(line.replace(/"(?:[^"]|"")*"/g, "")).not.toMatch(/[;\t]/);
+    // And cut on `;` or `,` ignoring the quotes, no piece starts a formula, past a leading quote either.
+    for (const separator of [";", ","])
+      for (const piece of lines.flatMap((line) => line.split(separator)))
+        expect(piece.replace(/^[ "]+/, "")).not.toMatch(/^[=+\-@\t\r]/);
   });
 });
 

@@ -43,7 +43,7 @@ describe("the provider webhook refuses unauthenticated requests before reading t
     expect(await postWithoutBody(headers)).toEqual({ status: 401 });
   });
 
-  it("a well-formed header is read in full first (the body limit applies): 413 for an oversized body", async () => {
+  it("a well-formed header passes on to the body limit: 413 for an oversized body", async () => {
     const res = await fetch(`${gateway.apiUrl}/provider/meta/webhook`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${"0".repeat(64)}` },

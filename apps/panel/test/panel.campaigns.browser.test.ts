@@ -250,11 +250,11 @@ describe("panel Campanhas in Chromium", () => {
     ]);
     expect(download.suggestedFilename()).toBe(`campanha-${firstId}.csv`);
     const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
-    // Every text cell quoted (Excel in Portuguese splits on `;`), numbers bare.
+    // What Excel in Portuguese opens in columns: a UTF-8 BOM, `;` between cells; every text cell quoted, numbers bare.
     expect(lines[0]).toBe(
-      '"row","to","client_ref","status","message_id","error_code","error_message","attempts","updated_at"',
+      '\uFEFF"row";"to";"client_ref";"status";"message_id";"error_code";"error_message";"attempts";"updated_at"',
     );
-    expect(lines.slice(1).map((line) => line.split(",").slice(0, 4))).toEqual([
+    expect(lines.slice(1).map((line) => line.split(";").slice(0, 4))).toEqual([
       ["1", `"${mobile(0, 1)}"`, '"cliente-1"', '"read"'],
       ["2", `"${mobile(0, 2)}"`, '"cliente-2"', '"read"'],
       ["3", `"${mobile(0, 3)}"`, '"cliente-3"', '"read"'],
@@ -459,7 +459,8 @@ describe("panel Campanhas in Chromium", () => {
       admin.getByRole("link", { name: "Exportar CSV" }).click(),
     ]);
     const attackLines = (await readFile(await attackDownload.path(), "utf8")).trimEnd().split("\r\n");
-    expect(attackLines[1]).toContain(`,"x;=cmd|' /C calc'!A0;",`);
-    expect(attackLines[2]).toContain(`,"'=1+1",`);
+    // The `;` inside the value would start a cell `=cmd…` in Excel pt-BR: defused too.
+    expect(attackLines[1]).toContain(`;"x;'=cmd|' /C calc'!A0;";`);
+    expect(attackLines[2]).toContain(`;"'=1+1";`);
   });
 });

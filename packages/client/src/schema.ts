@@ -109,7 +109,7 @@ export interface paths {
     };
     /**
      * The delivery log of a time range as CSV
-     * @description RFC 4180 CSV (UTF-8, CRLF, comma), streamed, one line per delivery created in [`since`, `until`) (at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. Cells a spreadsheet would run as a formula start with an apostrophe. Audited (`api.deliveries.exported`).
+     * @description Streamed, one line per delivery created in [`since`, `until`) (at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text. Audited (`api.deliveries.exported`).
      */
     get: operations["exportDeliveries"];
     put?: never;
@@ -373,7 +373,7 @@ export interface paths {
     };
     /**
      * A campaign's outcome list as CSV
-     * @description RFC 4180 CSV (UTF-8, CRLF, comma), one line per recipient in list order, columns: row, to, client_ref, status, message_id, error_code, error_message, attempts, updated_at. Cells a spreadsheet would run as a formula start with an apostrophe.
+     * @description Streamed, one line per recipient in list order, columns: row, to, client_ref, status, message_id, error_code, error_message, attempts, updated_at. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text.
      */
     get: operations["exportCampaignRecipients"];
     put?: never;

@@ -114,6 +114,13 @@ const RetryAfterHeaders = z.object({
   "Retry-After": z.int().min(1).describe("Seconds to wait before repeating the request"),
 });
 
+/** The CSV exports' format, as their descriptions state it (core's `csvLine` with `RFC_CSV`). */
+export const CSV_EXPORT_FORMAT =
+  "RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. " +
+  "Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell " +
+  "could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before " +
+  "a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text.";
+
 export const unauthorized = errorResponse("API key missing, invalid or revoked.", ["invalid_api_key"]);
 export const tooManyRequests = (codes: readonly ErrorCode[]) =>
   errorResponse("Too many requests; honour the `Retry-After` header.", codes, RetryAfterHeaders);

@@ -1,5 +1,5 @@
-// The HTTP edges' shared middleware (the API and the panel): the request id, the one log line per request, and the
-// client address that per-address limits count.
+// The HTTP edges' shared middleware (the API and the panel): the request id, the one log line per request, the
+// client address that per-address limits count, and the CSV downloads' streaming (`csv-download.ts`).
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
@@ -74,3 +74,6 @@ export function requestContext(logger: Logger, options: RequestContextOptions = 
     withLogContext({ requestId }, next);
   };
 }
+
+export { sendCsv } from "./csv-download.ts";
+export type { CsvDownload, CsvDownloadEnd } from "./csv-download.ts";

@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from "express";
 import { createIngestBatcher, MalformedWebhookError, type IngestBatcherOptions, type IngestDeps } from "@gw/core";
 import { safeEqual, verifyMetaSignature } from "@gw/signer";
+import { answerBeforeBody, type DiscardLimits } from "../http/early-answer.ts";
 import { clientErrorStatus } from "../http/errors.ts";
 
 export interface ProviderWebhookDeps extends IngestDeps {
@@ -15,9 +16,16 @@ export interface ProviderWebhookDeps extends IngestDeps {
 const SIGNATURE_HEADER = /^sha256=[0-9a-f]{64}$/i;
 
 /**
+ * The body of a request refused before it is read (no signature header, a declared length over the limit) is read
+ * and thrown away before its connection closes, so the sender reads its answer rather than a reset: in full up to
+ * 16 MiB (above the largest configurable body limit, 10 MiB), for at most 5 s.
+ */
+const DISCARD_AFTER_EARLY_ANSWER: DiscardLimits = { maxBytes: 16 * 1024 * 1024, maxMs: 5_000 };
+
+/**
  * Meta's webhook: GET verification handshake, POST signed events (X-Hub-Signature-256 over the raw body).
  * A request without a well-formed signature header is refused before a byte of its body is read, so
- * unauthenticated traffic costs no parsing and no memory.
+ * unauthenticated traffic costs no parsing and no memory (its body is then discarded as it arrives).
  */
 export function register(router: Router, deps: ProviderWebhookDeps): void {
   const ingest = createIngestBatcher(deps, deps.groupCommit ?? { maxPayloads: 1, maxInFlight: 1 });
@@ -40,9 +48,17 @@ export function register(router: Router, deps: ProviderWebhookDeps): void {
   const requireSignatureHeader: RequestHandler = (req, res, next) => {
     if (SIGNATURE_HEADER.test(req.header("x-hub-signature-256") ?? "")) return next();
     deps.logger.warn("provider webhook without a valid signature header");
-    // The body is not read: close the connection rather than drain it.
-    res.setHeader("Connection", "close");
-    res.status(401).json({ error: "invalid signature" });
+    answerBeforeBody(req, res, { status: 401, body: { error: "invalid signature" } }, DISCARD_AFTER_EARLY_ANSWER);
+  };
+
+  // A declared length over the limit is refused at once: body-parser would read (and drop) the whole body before its
+  // 413. As in body-parser, only an uncompressed body's length counts (the limit applies after inflating).
+  const refuseDeclaredOversize: RequestHandler = (req, res, next) => {
+    const declared = Number(req.header("content-length") ?? "0");
+    const identity = (req.header("content-encoding") ?? "identity").toLowerCase() === "identity";
+    if (!identity || !(declared > deps.bodyLimitBytes)) return next();
+    deps.logger.warn("provider webhook body not read", { error: "declared length over the limit", declared });
+    answerBeforeBody(req, res, { status: 413, body: { error: "body too large" } }, DISCARD_AFTER_EARLY_ANSWER);
   };
 
   // Meta reads this endpoint's own JSON answers, not the public API's envelope: a body that cannot be read (too
@@ -56,7 +72,7 @@ export function register(router: Router, deps: ProviderWebhookDeps): void {
       res.status(tooLarge ? 413 : 400).json({ error: tooLarge ? "body too large" : "unreadable body" });
     });
 
-  router.post("/provider/meta/webhook", requireSignatureHeader, readBody, async (req, res) => {
+  router.post("/provider/meta/webhook", requireSignatureHeader, refuseDeclaredOversize, readBody, async (req, res) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!verifyMetaSignature(deps.appSecret, raw, req.header("x-hub-signature-256"))) {
       deps.logger.warn("provider webhook with an invalid signature");

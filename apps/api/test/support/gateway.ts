@@ -11,6 +11,7 @@ import {
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
+import type { Logger } from "@gw/logger";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
 import { silentLogger, testEnv, testActor, testSecretBox } from "@gw/testkit";
@@ -37,7 +38,7 @@ export interface TestGateway {
 
 /** API + provider sandbox on loopback ports, against the test Postgres and Redis, with a fresh Redis prefix. */
 export async function startTestGateway(
-  options: { env?: Record<string, string>; sandbox?: Partial<SandboxOptions> } = {},
+  options: { env?: Record<string, string>; sandbox?: Partial<SandboxOptions>; logger?: Logger } = {},
 ): Promise<TestGateway> {
   const env = testEnv();
   const sandbox = await startSandbox({
@@ -61,7 +62,7 @@ export async function startTestGateway(
   });
   const db = createDb({ url: env.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   const redis = createRedis(env.redisUrl);
-  const deps = buildApiDeps(config, silentLogger, { db, redis });
+  const deps = buildApiDeps(config, options.logger ?? silentLogger, { db, redis });
   const app = createApp(deps);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

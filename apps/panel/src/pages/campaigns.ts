@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Request, RequestHandler, Response, Router } from "express";
 import {
   RecipientsFileError,
@@ -12,12 +11,14 @@ import {
   pauseCampaign,
   resumeCampaign,
   startCampaign,
+  SPREADSHEET_CSV,
   type CampaignActor,
   type CampaignDetail,
   type CampaignView,
 } from "@gw/core";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
+import { sendCsv } from "@gw/http";
 import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -254,21 +255,17 @@ function rejectedRows(deps: PanelDeps): RequestHandler {
 function exportRecipients(deps: PanelDeps): RequestHandler {
   return async (req, res) => {
     const id = campaignIdOf(req);
-    // Looked up (and audited) first: a missing campaign is a 404 page, not a CSV cut short.
-    const lines = await exportCampaignRecipients({ db: deps.db }, { ...actorOf(req), campaignId: id });
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader("Content-Disposition", `attachment; filename="campanha-${id}.csv"`);
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the browser never takes a partial file for the whole.
-      deps.logger.error("campaign export failed half-way", { campaignId: id, error: (error as Error).message });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
+    // Looked up (and audited) first: a missing campaign is a 404 page, not a CSV cut short. `;` and a BOM: what
+    // Excel in Brazilian Portuguese opens in columns.
+    const lines = await exportCampaignRecipients(
+      { db: deps.db },
+      { ...actorOf(req), campaignId: id, dialect: SPREADSHEET_CSV },
+    );
+    await sendCsv(
+      res,
+      { filename: `campanha-${id}.csv`, lines, log: { download: "campaign", campaignId: id } },
+      deps.logger,
+    );
   };
 }
 

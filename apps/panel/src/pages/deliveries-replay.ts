@@ -1,9 +1,9 @@
-import { once } from "node:events";
 import type { Request, RequestHandler, Router } from "express";
 import {
   DELIVERY_STATUSES,
   REPLAY_MAX_DAYS,
   REPLAY_STATUSES,
+  SPREADSHEET_CSV,
   WEBHOOK_EVENTS,
   createDeliveryReplay,
   exportDeliveries,
@@ -12,6 +12,7 @@ import {
 } from "@gw/core";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
+import { sendCsv } from "@gw/http";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
@@ -299,21 +300,15 @@ function exportCsv(deps: PanelDeps): RequestHandler {
         until: range.until,
         status: parsed.data.status,
         event: parsed.data.evento,
+        // `;` and a BOM: what Excel in Brazilian Portuguese opens in columns.
+        dialect: SPREADSHEET_CSV,
       },
     );
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader("Content-Disposition", `attachment; filename="entregas-${de}-a-${ate}.csv"`);
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the browser never takes a partial file for the whole.
-      deps.logger.error("deliveries export failed half-way", { error: (error as Error).message });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
+    await sendCsv(
+      res,
+      { filename: `entregas-${de}-a-${ate}.csv`, lines, log: { download: "deliveries" } },
+      deps.logger,
+    );
   };
 }
 

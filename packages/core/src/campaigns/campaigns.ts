@@ -23,7 +23,7 @@ import {
   type RateCard,
 } from "../pricing/rate-card.ts";
 import type { CsvSource } from "../csv/read.ts";
-import { csvLine } from "../csv/write.ts";
+import { RFC_CSV, csvHeader, csvLine, type CsvDialect } from "../csv/write.ts";
 import {
   rowsFromCsv,
   rowsFromList,
@@ -862,7 +862,12 @@ export const RECIPIENT_EXPORT_COLUMNS = [
  */
 export async function exportCampaignRecipients(
   deps: { db: Db },
-  input: CampaignActor & { campaignId: string; pageSize?: number },
+  input: CampaignActor & {
+    campaignId: string;
+    /** How the lines are written: the API's RFC 4180 by default, `SPREADSHEET_CSV` for the panel. */
+    dialect?: CsvDialect;
+    pageSize?: number;
+  },
 ): Promise<AsyncIterable<string>> {
   await ensureCampaign(deps.db, input.accountId, input.campaignId);
   await recordAudit(deps.db.sql, {
@@ -872,8 +877,9 @@ export async function exportCampaignRecipients(
     target: `campaign:${input.campaignId}`,
   });
   const pageSize = input.pageSize ?? 5_000;
+  const dialect = input.dialect ?? RFC_CSV;
   return (async function* lines() {
-    yield csvLine(RECIPIENT_EXPORT_COLUMNS);
+    yield csvHeader(RECIPIENT_EXPORT_COLUMNS, dialect);
     let afterId = 0;
     for (;;) {
       const rows = await recipientsPage(deps.db, input.campaignId, afterId, null, pageSize);
@@ -881,17 +887,20 @@ export async function exportCampaignRecipients(
       yield rows
         .map(toRecipientView)
         .map((r) =>
-          csvLine([
-            r.row,
-            r.to,
-            r.client_ref,
-            r.status,
-            r.message_id,
-            r.error_code,
-            r.error_message,
-            r.attempts,
-            r.updated_at,
-          ]),
+          csvLine(
+            [
+              r.row,
+              r.to,
+              r.client_ref,
+              r.status,
+              r.message_id,
+              r.error_code,
+              r.error_message,
+              r.attempts,
+              r.updated_at,
+            ],
+            dialect,
+          ),
         )
         .join("");
       const last = rows.at(-1);

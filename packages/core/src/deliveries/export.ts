@@ -1,6 +1,6 @@
 import type { Db } from "@gw/db";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
-import { csvLine } from "../csv/write.ts";
+import { RFC_CSV, csvHeader, csvLine, type CsvDialect } from "../csv/write.ts";
 
 /** The delivery log's CSV columns (GET /deliveries/export and the panel's "Exportar CSV"), in order. */
 export const DELIVERY_EXPORT_COLUMNS = [
@@ -33,6 +33,8 @@ export interface ExportDeliveriesInput {
   status?: string | undefined;
   event?: string | undefined;
   integrationId?: string | undefined;
+  /** How the lines are written: the API's RFC 4180 by default, `SPREADSHEET_CSV` for the panel. */
+  dialect?: CsvDialect;
   pageSize?: number;
 }
 
@@ -79,8 +81,9 @@ export async function exportDeliveries(deps: { db: Db }, input: ExportDeliveries
   });
   const pageSize = input.pageSize ?? EXPORT_PAGE_SIZE;
   const db = deps.db;
+  const dialect = input.dialect ?? RFC_CSV;
   return (async function* lines() {
-    yield csvLine(DELIVERY_EXPORT_COLUMNS);
+    yield csvHeader(DELIVERY_EXPORT_COLUMNS, dialect);
     let cursor: { at: Date; id: string } = { at: new Date(0), id: "0" };
     for (;;) {
       const { rows } = await db.sql.query<ExportRow>({
@@ -111,22 +114,25 @@ export async function exportDeliveries(deps: { db: Db }, input: ExportDeliveries
       if (rows.length === 0) return;
       yield rows
         .map((r) =>
-          csvLine([
-            Number(r.id),
-            r.event,
-            r.status,
-            r.attempt_count,
-            iso(r.created_at),
-            iso(r.occurred_at),
-            iso(r.delivered_at),
-            iso(r.next_attempt_at),
-            r.last_status_code,
-            r.last_error_kind,
-            r.last_error,
-            r.message_id,
-            r.integration_id,
-            r.url,
-          ]),
+          csvLine(
+            [
+              Number(r.id),
+              r.event,
+              r.status,
+              r.attempt_count,
+              iso(r.created_at),
+              iso(r.occurred_at),
+              iso(r.delivered_at),
+              iso(r.next_attempt_at),
+              r.last_status_code,
+              r.last_error_kind,
+              r.last_error,
+              r.message_id,
+              r.integration_id,
+              r.url,
+            ],
+            dialect,
+          ),
         )
         .join("");
       const last = rows.at(-1);

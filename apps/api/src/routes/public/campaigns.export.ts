@@ -1,6 +1,6 @@
-import { once } from "node:events";
 import type { Router } from "express";
 import {
+  CSV_EXPORT_FORMAT,
   CampaignPath,
   campaignCommonResponses,
   campaignNotFound,
@@ -10,6 +10,7 @@ import {
   type PublicOperation,
 } from "@gw/contracts";
 import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core";
+import { sendCsv } from "@gw/http";
 import type { ApiDeps } from "../../container.ts";
 import { apiActor, authOf } from "../../http/auth.ts";
 
@@ -23,20 +24,15 @@ export function register(router: Router, deps: ApiDeps): void {
       { db: deps.db },
       { accountId, actor: apiActor(req), campaignId: path.campaign_id },
     );
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader("Content-Disposition", `attachment; filename="campanha-${path.campaign_id}.csv"`);
-    res.setHeader("Cache-Control", "no-store");
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the client never takes a partial file for the whole.
-      deps.logger.error("campaign export failed half-way", { campaignId: path.campaign_id, error });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
+    await sendCsv(
+      res,
+      {
+        filename: `campanha-${path.campaign_id}.csv`,
+        lines,
+        log: { download: "campaign", campaignId: path.campaign_id },
+      },
+      deps.logger,
+    );
   });
 }
 
@@ -46,7 +42,7 @@ export const operations: readonly PublicOperation[] = [
     path: "/campaigns/{campaign_id}/recipients/export",
     operationId: "exportCampaignRecipients",
     summary: "A campaign's outcome list as CSV",
-    description: `RFC 4180 CSV (UTF-8, CRLF, comma), one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. Cells a spreadsheet would run as a formula start with an apostrophe.`,
+    description: `Streamed, one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT}`,
     request: { params: CampaignPath },
     responses: {
       200: {

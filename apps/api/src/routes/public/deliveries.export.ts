@@ -1,6 +1,6 @@
-import { once } from "node:events";
 import type { Router } from "express";
 import {
+  CSV_EXPORT_FORMAT,
   DELIVERY_RANGE_MAX_DAYS,
   DeliveryExportQuery,
   checkRange,
@@ -12,6 +12,7 @@ import {
   type PublicOperation,
 } from "@gw/contracts";
 import { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "@gw/core";
+import { sendCsv } from "@gw/http";
 import type { ApiDeps } from "../../container.ts";
 import { apiActor, authOf } from "../../http/auth.ts";
 
@@ -36,23 +37,11 @@ export function register(router: Router, deps: ApiDeps): void {
         integrationId: query.integration_id,
       },
     );
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=utf-8");
-    res.setHeader(
-      "Content-Disposition",
-      `attachment; filename="entregas-${query.since.toISOString().slice(0, 10)}.csv"`,
+    await sendCsv(
+      res,
+      { filename: `entregas-${query.since.toISOString().slice(0, 10)}.csv`, lines, log: { download: "deliveries" } },
+      deps.logger,
     );
-    res.setHeader("Cache-Control", "no-store");
-    try {
-      for await (const chunk of lines) {
-        if (!res.write(chunk)) await once(res, "drain");
-      }
-      res.end();
-    } catch (error) {
-      // The status line is gone: cut the answer so the client never takes a partial file for the whole.
-      deps.logger.error("deliveries export failed half-way", { error });
-      res.destroy(error instanceof Error ? error : undefined);
-    }
   });
 }
 
@@ -62,7 +51,7 @@ export const operations: readonly PublicOperation[] = [
     path: "/deliveries/export",
     operationId: "exportDeliveries",
     summary: "The delivery log of a time range as CSV",
-    description: `RFC 4180 CSV (UTF-8, CRLF, comma), streamed, one line per delivery created in [\`since\`, \`until\`) (at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. Cells a spreadsheet would run as a formula start with an apostrophe. Audited (\`api.deliveries.exported\`).`,
+    description: `Streamed, one line per delivery created in [\`since\`, \`until\`) (at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT} Audited (\`api.deliveries.exported\`).`,
     request: { query: DeliveryExportQuery },
     responses: {
       200: {
