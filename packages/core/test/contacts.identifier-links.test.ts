@@ -210,6 +210,22 @@ describe("a phone linked to a contact first known by its BSUID", () => {
     expect(rows).toEqual([{ reason: "provider_131050" }]);
   });
 
+  it("a 131050 on a send recorded under the bare phone after the link (a send racing the link) suppresses the person", async () => {
+    const { phone, bsuid } = person();
+    expect(await learn({ bsuid })).toBe(bsuid);
+    expect(await learn({ phone, bsuid })).toBe(bsuid);
+    // The send resolved its contact before the link committed: its message still names the bare phone.
+    const wamid = `wamid.race.${randomBytes(6).toString("hex")}`;
+    await db.sql.query(
+      `INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, contact_key)
+       VALUES ($1, $2, $3, $4, 'template', 'cupom_desconto', 'accepted', $3)`,
+      [accountId, PHONE_NUMBER_ID, phone, wamid],
+    );
+    await ingestProviderWebhook(deps, failedWith131050(wamid, phone));
+    expect(await suppressed(phone)).toBe(true);
+    expect(await suppressed(bsuid)).toBe(true);
+  });
+
   it("a change of number whose previous phone was only a bare key keeps that phone's opt-out on the person", async () => {
     const { phone, bsuid, bsuid2 } = person();
     const newPhone = `${phone.slice(0, -1)}${(Number(phone.at(-1)) + 1) % 10}`;

@@ -186,7 +186,12 @@ WITH input AS (
   ORDER BY i.ord
 ), opted_out AS (
   INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
-  SELECT a.account_id, a.contact_key, 'provider_131050', i.status_at FROM applied a JOIN input i ON i.ord = a.ord
+  -- A send that resolved its contact just before a link committed names the bare identifier: its person's key now.
+  SELECT a.account_id,
+    CASE WHEN EXISTS (SELECT 1 FROM contacts c WHERE c.account_id = a.account_id AND c.key = a.contact_key)
+      THEN a.contact_key ELSE gateway_contact_key(a.account_id, a.contact_key) END,
+    'provider_131050', i.status_at
+  FROM applied a JOIN input i ON i.ord = a.ord
   WHERE a.status = 'failed' AND a.error_code = ${OPTED_OUT_CODE}
   ON CONFLICT (account_id, contact) DO NOTHING
 )
