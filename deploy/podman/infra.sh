@@ -64,17 +64,21 @@ INI
 
   redis)
     # BullMQ's requirements: never evict, persist with AOF. REDIS_REPLICA_OF=port makes this one a replica.
+    # REDIS_PASSWORD: clients' password, and the one a replica (or a demoted primary) gives its primary.
     : "${REDIS_PORT:?}"
     dir=/var/lib/gateway/redis-$REDIS_PORT
     mkdir -p "$dir" && chown redis:redis "$dir"
     set -- --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$dir" --appendonly yes --maxmemory-policy noeviction \
       --save "" --protected-mode no
+    if [ -n "${REDIS_PASSWORD:-}" ]; then set -- "$@" --requirepass "$REDIS_PASSWORD" --masterauth "$REDIS_PASSWORD"; fi
     if [ -n "${REDIS_REPLICA_OF:-}" ]; then set -- "$@" --replicaof 127.0.0.1 "$REDIS_REPLICA_OF"; fi
     exec setpriv --reuid=redis --regid=redis --init-groups redis-server "$@"
     ;;
 
   sentinel)
     # Sentinel rewrites its configuration file, so it gets a writable one of its own.
+    # SENTINEL_PASSWORD: what clients (the gateway's REDIS_SENTINEL_PASSWORD) and the other Sentinels must present
+    # (requirepass, sentinel-pass); REDIS_PASSWORD: the monitored Redis servers' password (auth-pass).
     : "${SENTINEL_PORT:?}" "${SENTINEL_MASTER:?}" "${REDIS_PRIMARY_PORT:?}"
     dir=/var/lib/gateway/sentinel-$SENTINEL_PORT
     mkdir -p "$dir"
@@ -89,6 +93,11 @@ sentinel down-after-milliseconds $SENTINEL_MASTER ${SENTINEL_DOWN_AFTER_MS:-3000
 sentinel failover-timeout $SENTINEL_MASTER ${SENTINEL_FAILOVER_TIMEOUT_MS:-15000}
 sentinel parallel-syncs $SENTINEL_MASTER 1
 CONF
+    if [ -n "${REDIS_PASSWORD:-}" ]; then echo "sentinel auth-pass $SENTINEL_MASTER $REDIS_PASSWORD" >>"$dir/sentinel.conf"; fi
+    if [ -n "${SENTINEL_PASSWORD:-}" ]; then
+      printf 'requirepass %s\nsentinel sentinel-pass %s\n' "$SENTINEL_PASSWORD" "$SENTINEL_PASSWORD" >>"$dir/sentinel.conf"
+    fi
+    chmod 600 "$dir/sentinel.conf"
     chown -R redis:redis "$dir"
     exec setpriv --reuid=redis --regid=redis --init-groups redis-sentinel "$dir/sentinel.conf"
     ;;

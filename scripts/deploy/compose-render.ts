@@ -15,14 +15,14 @@ const read = (path: string) => parse(readFileSync(join(ROOT, path), "utf8"), { m
 const isMap = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** `${NAME}` and `${NAME:-default}` from the environment, as Compose would. */
+/** `${NAME}`, `${NAME:-default}` and `${NAME:?message}` (required) from the environment, as Compose would. */
 function interpolate(value: unknown): unknown {
   if (typeof value === "string") {
-    return value.replace(/\$\{([A-Z0-9_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => {
+    return value.replace(/\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, text?: string) => {
       const found = process.env[name];
       if (found !== undefined && found !== "") return found;
-      if (fallback !== undefined) return fallback;
-      throw new Error(`variável ${name} não definida`);
+      if (kind === "-") return text ?? "";
+      throw new Error(`variável ${name} não definida${kind === "?" && text ? `: ${text}` : ""}`);
     });
   }
   if (Array.isArray(value)) return value.map(interpolate);

@@ -11,6 +11,9 @@ export IMAGE_TAG="${IMAGE_TAG:-local}"
 # The dispatcher and the panel refuse to start without a key ring (docker/compose.yaml); one per run.
 SECRETS_KEYS="${SECRETS_KEYS:-smoke:$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')}"
 export SECRETS_KEYS
+# docker/compose.yaml takes Meta's app secret from the environment, with no default (the API and the sandbox share it).
+META_APP_SECRET="${META_APP_SECRET:-$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("hex"))')}"
+export META_APP_SECRET
 base="${GW_COMPOSE_PORT_BASE:-28000}"
 export GW_COMPOSE_PG_PORT=$((base + 432)) GW_COMPOSE_REDIS_PORT=$((base + 379)) GW_COMPOSE_SANDBOX_PORT=$((base + 90))
 export GW_COMPOSE_API_PORT=$((base + 80)) GW_COMPOSE_API_INTERNAL_PORT=$((base + 82)) GW_COMPOSE_DISPATCHER_PORT=$((base + 81))

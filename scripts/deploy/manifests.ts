@@ -58,6 +58,17 @@ export function loadManifests(): ManifestFile[] {
   return [...files].map((file) => ({ file, documents: readManifests(join(DEPLOY_DIR, file)) }));
 }
 
+/**
+ * deploy/k8s/secret.example.yaml: the Secret `gateway-secrets` the pods read, its keys with placeholders. No
+ * kustomization applies it (the secret store makes the real one); the run's ConfigMap of the same name has its keys.
+ */
+export function loadSecretExample(): Manifest & { stringData: Record<string, string> } {
+  const [secret] = readManifests(join(DEPLOY_DIR, "secret.example.yaml"));
+  if (secret?.kind !== "Secret" || secret.metadata.name !== "gateway-secrets")
+    throw new Error("deploy/k8s/secret.example.yaml deve ser o Secret gateway-secrets");
+  return secret as Manifest & { stringData: Record<string, string> };
+}
+
 export const APPS = ["api", "dispatcher", "campaign-worker", "panel"] as const;
 export type App = (typeof APPS)[number];
 
@@ -199,12 +210,14 @@ function replicaEnv(app: App, i: number, ports: LocalPorts): Record<string, stri
 /** Name of replica i of an app on this machine (its podman pod is `<name>-pod-0`). */
 export const replicaName = (app: App, i: number) => `${app}-${i + 1}`;
 
-/** The ConfigMaps of the run: the base's, with this machine's values, and the Secret's values as a ConfigMap. */
+/**
+ * The ConfigMaps of the run: the base's, with this machine's values, and the Secret's values (for every key of
+ * deploy/k8s/secret.example.yaml) as a ConfigMap.
+ */
 export function localConfig(files: ManifestFile[], topology: LocalTopology): Manifest[] {
   const config = clone(byKind(files, "ConfigMap", "gateway-config"));
   config.data = { ...(config.data as Record<string, string>), ...topology.config };
-  const secret = byKind(files, "Secret", "gateway-secrets");
-  const keys = Object.keys(secret.stringData ?? secret.data ?? {});
+  const keys = Object.keys(loadSecretExample().stringData);
   const missing = keys.filter((key) => topology.secrets[key] === undefined);
   if (missing.length > 0) throw new Error(`valores ausentes para o Secret: ${missing.join(", ")}`);
   return [
@@ -259,19 +272,31 @@ function infraDeployment(name: string, role: string, tag: string, env: Record<st
   });
 }
 
+/** The Redis servers' password (REDIS_URL's) and the Sentinels' (REDIS_SENTINEL_PASSWORD) of the run's Secret. */
+function redisPasswords(secrets: Record<string, string>): Record<string, string> {
+  const url = secrets.REDIS_URL && URL.canParse(secrets.REDIS_URL) ? new URL(secrets.REDIS_URL) : undefined;
+  const redis = url?.password ? decodeURIComponent(url.password) : "";
+  const sentinel = secrets.REDIS_SENTINEL_PASSWORD ?? "";
+  return { ...(redis ? { REDIS_PASSWORD: redis } : {}), ...(sentinel ? { SENTINEL_PASSWORD: sentinel } : {}) };
+}
+
 /**
  * PostgreSQL, PgBouncer (transaction pooling), a Redis primary with one replica and three Sentinels: what production
- * gets from its managed services, made from Debian packages (deploy/podman/infra.sh).
+ * gets from its managed services, made from Debian packages (deploy/podman/infra.sh). Redis and the Sentinels require
+ * the passwords the pods get from the Secret (REDIS_URL's, REDIS_SENTINEL_PASSWORD).
  */
 export function localInfrastructure(topology: LocalTopology, database: Record<string, string>): Manifest[] {
   const { ports, tag } = topology;
   const pg = { PG_PORT: String(ports.postgres), ...database };
-  const sentinel = { SENTINEL_MASTER: topology.config.REDIS_SENTINEL_MASTER ?? "mymaster" };
+  const passwords = redisPasswords(topology.secrets);
+  const redis: Record<string, string> = passwords.REDIS_PASSWORD ? { REDIS_PASSWORD: passwords.REDIS_PASSWORD } : {};
+  const sentinel = { SENTINEL_MASTER: topology.config.REDIS_SENTINEL_MASTER ?? "mymaster", ...passwords };
   return [
     infraDeployment("postgres", "postgres", tag, pg),
     infraDeployment("pgbouncer", "pgbouncer", tag, { ...pg, PGB_PORT: String(ports.pgbouncer) }),
-    infraDeployment("redis-primary", "redis", tag, { REDIS_PORT: String(ports.redisPrimary) }),
+    infraDeployment("redis-primary", "redis", tag, { ...redis, REDIS_PORT: String(ports.redisPrimary) }),
     infraDeployment("redis-replica", "redis", tag, {
+      ...redis,
       REDIS_PORT: String(ports.redisReplica),
       REDIS_REPLICA_OF: String(ports.redisPrimary),
     }),

@@ -40,11 +40,15 @@ const PHONE_NUMBER_ID = "100000000000001";
 const WABA_ID = "200000000000001";
 const SENTINEL_MASTER = "gateway";
 const PASSWORD = "gateway-deploy-run";
+// Redis and its Sentinels require passwords, each its own, as in production (docs/deploy.md, "Redis: Sentinel").
+const REDIS_PASSWORD = "gateway-deploy-run-redis";
+const SENTINEL_PASSWORD = "gateway-deploy-run-sentinel";
 const SECRETS = {
   DATABASE_URL: `postgresql://gateway:${PASSWORD}@127.0.0.1:${PORTS.pgbouncer}/gateway`,
   DISPATCHER_DATABASE_URL: `postgresql://gateway:${PASSWORD}@127.0.0.1:${PORTS.pgbouncer}/gateway_dispatcher`,
   DATABASE_DIRECT_URL: `postgresql://gateway:${PASSWORD}@127.0.0.1:${PORTS.postgres}/gateway`,
-  REDIS_URL: "redis://127.0.0.1:6379/0",
+  REDIS_URL: `redis://:${REDIS_PASSWORD}@127.0.0.1:6379/0`,
+  REDIS_SENTINEL_PASSWORD: SENTINEL_PASSWORD,
   META_ACCESS_TOKEN: "sandbox-access-token",
   META_APP_SECRET: "sandbox-app-secret",
   META_VERIFY_TOKEN: "sandbox-verify-token",
@@ -395,6 +399,58 @@ const podNames = [
   ...APPS.flatMap((app) => Array.from({ length: REPLICAS[app] }, (_, i) => replicaName(app, i))),
 ].map((name) => `${name}-pod-0`);
 
+/**
+ * What each image may hold outside node_modules (docker/Dockerfile, scripts/build.mjs --stage): its own bundle, and
+ * the files its app reads at run time. Anything else (another app's bundle, a TypeScript source, a test,
+ * packages/testkit, the provider sandbox) fails the step.
+ */
+const IMAGE_CONTENTS: Record<string, string[]> = {
+  api: ["dist/api/"],
+  dispatcher: ["dist/dispatcher/"],
+  "campaign-worker": ["dist/campaign-worker/"],
+  panel: ["dist/panel/", "apps/panel/src/assets/"],
+  migrate: ["dist/migrate/", "prisma/migrations/"],
+  "provider-sandbox": ["dist/provider-sandbox/", "apps/provider-sandbox/src/media/samples/"],
+  receiver: ["dist/receiver/"],
+};
+/** Build and test tools: never in a runtime image (their .pnpm folder names start so). */
+const DEV_PACKAGES =
+  /^(typescript|jest|@jest\+|esbuild|@esbuild\+|eslint|@swc\+|tsx|prettier|knip|prisma|@playwright\+)@?/;
+
+/** /app of an image, read by node inside it: files outside node_modules, the packages under node_modules/.pnpm. */
+async function imageContents(target: string): Promise<{ files: string[]; packages: string[]; bytes: number }> {
+  const script = `
+    const fs = require("node:fs"), path = require("node:path");
+    const files = [], packages = new Set(); let bytes = 0;
+    const walk = (dir, inModules) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isSymbolicLink()) continue;
+        if (entry.isDirectory()) {
+          if (path.basename(dir) === ".pnpm") packages.add(entry.name);
+          walk(full, inModules || entry.name === "node_modules");
+        } else {
+          bytes += fs.statSync(full).size;
+          if (!inModules) files.push(path.relative("/app", full));
+        }
+      }
+    };
+    walk("/app", false);
+    process.stdout.write(JSON.stringify({ files, packages: [...packages], bytes }));`;
+  const output = await podman(
+    "run",
+    "--rm",
+    "--network",
+    "none",
+    "--entrypoint",
+    "node",
+    `localhost/gateway-${target}:${TAG}`,
+    "-e",
+    script,
+  );
+  return JSON.parse(output) as { files: string[]; packages: string[]; bytes: number };
+}
+
 async function removeEverything(): Promise<void> {
   const present = async () => {
     const existing = (await podman("pod", "ps", "--format", "{{.Name}}")).split("\n");
@@ -443,6 +499,21 @@ async function main(): Promise<void> {
   let sentinel: Redis;
   let direct: SqlPool;
 
+  await step("imagens: cada uma só com o bundle do seu app", async () => {
+    const figures: string[] = [];
+    for (const [target, allowed] of Object.entries(IMAGE_CONTENTS)) {
+      const { files, packages, bytes } = await imageContents(target);
+      if (!files.includes(`dist/${target}/main.mjs`)) throw new Error(`${target}: sem dist/${target}/main.mjs`);
+      const foreign = files.filter((file) => !allowed.some((prefix) => file.startsWith(prefix)));
+      if (foreign.length > 0)
+        throw new Error(`${target}: ${foreign.length} arquivos de fora do app, como ${foreign.slice(0, 5).join(", ")}`);
+      const tools = packages.filter((name) => DEV_PACKAGES.test(name));
+      if (tools.length > 0) throw new Error(`${target}: ferramentas de build na imagem: ${tools.join(", ")}`);
+      figures.push(`${target} ${Math.round(bytes / 1024 / 1024)} MB (${packages.length} pacotes)`);
+    }
+    return `${figures.join(", ")}; nenhuma com outro app, fonte .ts, teste, testkit ou ferramenta de build`;
+  });
+
   await step("infraestrutura: PostgreSQL, PgBouncer, Redis primário + réplica, 3 Sentinels", async () => {
     await play(
       "infra.yaml",
@@ -454,15 +525,39 @@ async function main(): Promise<void> {
     const pooled = createSqlPool({ url: SECRETS.DATABASE_URL, max: 2, connectionTimeoutMs: 2_000 });
     pools.push(pooled);
     await until("o PgBouncer", () => pooled.query("SELECT 1").then(() => true));
-    sentinel = new Redis({ host: "127.0.0.1", port: PORTS.sentinels[0], lazyConnect: true, maxRetriesPerRequest: 1 });
+    sentinel = new Redis({
+      host: "127.0.0.1",
+      port: PORTS.sentinels[0],
+      password: SENTINEL_PASSWORD,
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+    });
     redisClients.push(sentinel);
     await until("os Sentinels e a réplica", async () => {
       const replicas = (await sentinel.call("SENTINEL", "replicas", SENTINEL_MASTER)) as unknown[];
       const sentinels = (await sentinel.call("SENTINEL", "sentinels", SENTINEL_MASTER)) as unknown[];
       return replicas.length === 1 && sentinels.length === 2;
     });
+    // What an open Sentinel would let anyone do (ask for, or change, the primary) is refused without the password.
+    for (const port of PORTS.sentinels) {
+      const open = new Redis({
+        host: "127.0.0.1",
+        port,
+        lazyConnect: true,
+        enableReadyCheck: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      open.on("error", () => undefined);
+      const answer = await open.call("SENTINEL", "get-master-addr-by-name", SENTINEL_MASTER).then(
+        () => "respondeu",
+        (error: Error) => error.message,
+      );
+      open.disconnect();
+      if (!answer.includes("NOAUTH")) throw new Error(`o Sentinel :${port} sem senha: ${answer}`);
+    }
     const version = (await pooled.query<{ version: string }>("SELECT version()")).rows[0]?.version ?? "";
-    return `PostgreSQL ${version.split(" ")[1] ?? "?"}, PgBouncer :${PORTS.pgbouncer} (transaction), Redis :${PORTS.redisPrimary} → :${PORTS.redisReplica}, Sentinels :${PORTS.sentinels.join(",:")}`;
+    return `PostgreSQL ${version.split(" ")[1] ?? "?"}, PgBouncer :${PORTS.pgbouncer} (transaction), Redis :${PORTS.redisPrimary} → :${PORTS.redisReplica} com senha, Sentinels :${PORTS.sentinels.join(",:")} com senha própria (sem ela: NOAUTH)`;
   });
 
   await step("migrações: o Job da release, direto no PostgreSQL, uma vez", async () => {
@@ -772,19 +867,38 @@ async function main(): Promise<void> {
     if (setting("pool_mode") !== "transaction") throw new Error(`pool_mode ${setting("pool_mode")}`);
     if (!(parses > 0 && binds > parses))
       throw new Error(`sem prepared statements pelo PgBouncer (parse ${parses}, bind ${binds})`);
-    // Who holds PostgreSQL connections: PgBouncer's server connections, and one LISTEN session per API pod.
-    const { rows } = await direct!.query<{ listen: number; total: number }>(
-      `SELECT count(*) FILTER (WHERE query ILIKE 'LISTEN%')::int AS listen, count(*)::int AS total
+    // Who holds PostgreSQL connections: PgBouncer's server connections (known by their local ports), and the LISTEN
+    // sessions straight to PostgreSQL, one per pod that follows NOTIFY (API, campaign worker), named gateway-listen.
+    const pgbouncerPorts = new Set((await show("SERVERS")).map((row) => Number(row.local_port)));
+    const { rows: sessions } = await direct!.query<{
+      client_port: number;
+      application_name: string;
+      query: string;
+      backend_start: string;
+    }>(
+      `SELECT client_port, application_name, query, backend_start::text
          FROM pg_stat_activity WHERE datname = 'gateway' AND pid <> pg_backend_pid()`,
     );
+    const listening = sessions.filter((row) => /^LISTEN/i.test(row.query));
+    const directListen = listening.filter((row) => !pgbouncerPorts.has(row.client_port));
+    const pooledListen = listening.length - directListen.length;
     const dispatcherPool = createSqlPool({ url: SECRETS.DISPATCHER_DATABASE_URL, max: 1, connectionTimeoutMs: 2_000 });
     pools.push(dispatcherPool);
     const commit = (await dispatcherPool.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0];
     if (commit?.synchronous_commit !== "off")
       throw new Error("a entrada do dispatcher no PgBouncer não desliga synchronous_commit");
-    const listen = rows[0]?.listen ?? 0;
-    if (listen !== REPLICAS.api) throw new Error(`${listen} conexões LISTEN diretas, esperado ${REPLICAS.api}`);
-    return `pool_mode=transaction, max_prepared_statements=${setting("max_prepared_statements")}; ${parses} Parse de clientes → ${serverParses} no servidor, ${binds} Bind; ${Number(pools_.sv_active ?? 0)}+${Number(pools_.sv_idle ?? 0)} conexões de servidor; no PostgreSQL ${rows[0]?.total ?? 0} sessões, ${listen} delas LISTEN diretas (uma por API); entrada do dispatcher com synchronous_commit=off`;
+    const expected = REPLICAS.api + REPLICAS["campaign-worker"];
+    const named = directListen.filter((row) => row.application_name === "gateway-listen").length;
+    if (directListen.length !== expected || named !== expected || pooledListen > 0) {
+      const seen = listening.map(
+        (row) =>
+          `${row.application_name || "?"} :${row.client_port}${pgbouncerPorts.has(row.client_port) ? " (PgBouncer)" : ""} desde ${row.backend_start}`,
+      );
+      throw new Error(
+        `${directListen.length} conexões LISTEN diretas (${named} gateway-listen) e ${pooledListen} pelo PgBouncer, esperado ${expected} diretas (uma por API e por worker de campanhas): ${seen.join("; ")}`,
+      );
+    }
+    return `pool_mode=transaction, max_prepared_statements=${setting("max_prepared_statements")}; ${parses} Parse de clientes → ${serverParses} no servidor, ${binds} Bind; ${Number(pools_.sv_active ?? 0)}+${Number(pools_.sv_idle ?? 0)} conexões de servidor; no PostgreSQL ${sessions.length} sessões, ${directListen.length} delas LISTEN diretas (gateway-listen, uma por API e por worker de campanhas, nenhuma dos pods mortos), 0 LISTEN pelo PgBouncer; entrada do dispatcher com synchronous_commit=off`;
   });
 
   await step("revogação de chave: NOTIFY pela conexão direta chega às duas APIs", async () => {

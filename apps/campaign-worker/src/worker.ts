@@ -45,7 +45,14 @@ export interface CampaignWorker {
 export function createCampaignWorker(config: CampaignWorkerConfig, deps: CampaignWorkerDeps): CampaignWorker {
   const { logger } = deps;
   const ownsDb = !deps.db;
-  const db = deps.db ?? createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const db =
+    deps.db ??
+    createDb({
+      url: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      // The directory follows number changes by LISTEN: a session straight to PostgreSQL behind PgBouncer.
+      ...(config.DATABASE_LISTEN_URL ? { listenUrl: config.DATABASE_LISTEN_URL } : {}),
+    });
   // The Idempotency-Key statements get connections of their own: the provider-call mark stands between a send's
   // turn and its provider call, so it must not queue behind other sends' commits (the send would leave late and
   // bunch with the next ones).

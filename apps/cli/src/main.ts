@@ -9,11 +9,9 @@ import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
 const configSchema = z.object({
   // Defaults point at the local stack of `npm start` (scripts/stack.sh).
   DATABASE_URL: env.postgresUrl().default("postgresql://postgres@127.0.0.1:55432/gateway"),
+  ...sections.redis(),
   // Optional here: only `delivery retry` needs Redis.
   REDIS_URL: sections.redis().REDIS_URL.optional(),
-  REDIS_KEY_PREFIX: sections.redis().REDIS_KEY_PREFIX,
-  REDIS_SENTINELS: sections.redis().REDIS_SENTINELS,
-  REDIS_SENTINEL_MASTER: sections.redis().REDIS_SENTINEL_MASTER,
   // Development only (npm start, tests): `integration set` then accepts http:// and local addresses.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
   // Optional here: only the commands that store or show signing secrets need it (`integration`, `secrets`).

@@ -174,6 +174,14 @@ export const sections = {
      */
     REDIS_SENTINELS: env.hostPortList(),
     REDIS_SENTINEL_MASTER: z.string().min(1).default("mymaster"),
+    /**
+     * The Sentinels' own credentials (their `requirepass`, or an ACL user's; not the primary's, which REDIS_URL
+     * carries) and TLS to them. Unset: Sentinels without a password, in clear text. Anyone who can talk to an open
+     * Sentinel can point every pod at another primary.
+     */
+    REDIS_SENTINEL_USERNAME: z.preprocess((value) => (value === "" ? undefined : value), z.string().optional()),
+    REDIS_SENTINEL_PASSWORD: z.preprocess((value) => (value === "" ? undefined : value), env.secret(8).optional()),
+    REDIS_SENTINEL_TLS: env.bool(false),
   }),
   logging: () => ({ LOG_LEVEL: env.logLevel() }),
   /** Meta's Graph API as a client calls it (sends, templates, media, numbers). */

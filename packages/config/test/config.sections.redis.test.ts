@@ -26,6 +26,31 @@ describe("the shared redis and database sections", () => {
     expect(config.DATABASE_LISTEN_URL).toBeUndefined();
   });
 
+  it("read the Sentinels' own username, password and TLS, none of them by default", () => {
+    const config = loadConfig(schema, {
+      ...base,
+      REDIS_SENTINELS: "sentinel-0:26379",
+      REDIS_SENTINEL_USERNAME: "gateway-sentinel",
+      REDIS_SENTINEL_PASSWORD: "s3nha-dos-sentinels",
+      REDIS_SENTINEL_TLS: "true",
+    });
+    expect(config).toMatchObject({
+      REDIS_SENTINEL_USERNAME: "gateway-sentinel",
+      REDIS_SENTINEL_PASSWORD: "s3nha-dos-sentinels",
+      REDIS_SENTINEL_TLS: true,
+    });
+    const open = loadConfig(schema, { ...base, REDIS_SENTINEL_USERNAME: "", REDIS_SENTINEL_PASSWORD: "" });
+    expect(open.REDIS_SENTINEL_USERNAME).toBeUndefined();
+    expect(open.REDIS_SENTINEL_PASSWORD).toBeUndefined();
+    expect(open.REDIS_SENTINEL_TLS).toBe(false);
+  });
+
+  it("refuse a short Sentinel password without echoing it", () => {
+    const attempt = () => loadConfig(schema, { ...base, REDIS_SENTINEL_PASSWORD: "curta" });
+    expect(attempt).toThrow(/REDIS_SENTINEL_PASSWORD/);
+    expect(attempt).not.toThrow(/curta/);
+  });
+
   it("refuse a Sentinel without a port and a LISTEN URL that is not PostgreSQL's", () => {
     expect(() => loadConfig(schema, { ...base, REDIS_SENTINELS: "sentinel-0" })).toThrow(ConfigError);
     expect(() => loadConfig(schema, { ...base, REDIS_SENTINELS: "a:99999" })).toThrow(/REDIS_SENTINELS/);

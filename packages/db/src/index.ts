@@ -6,7 +6,7 @@ export { Prisma, PrismaClient } from "./generated/client.ts";
 export type * from "./generated/client.ts";
 export { applyMigrations, listMigrations, MIGRATIONS_DIR } from "./migrate.ts";
 export type { MigrationFile, MigrationResult } from "./migrate.ts";
-export { createSqlPool, inTransaction, isDatabaseUnavailable, listen } from "./sql.ts";
+export { createSqlPool, inTransaction, isDatabaseUnavailable, listen, LISTEN_APPLICATION_NAME } from "./sql.ts";
 export type { Listener, Sql, SqlClient, SqlPool } from "./sql.ts";
 
 /**

@@ -135,16 +135,18 @@ export interface Listener {
   close(): Promise<void>;
 }
 
+/** What a LISTEN connection calls itself in pg_stat_activity (`application_name`), unless its URL names it. */
+export const LISTEN_APPLICATION_NAME = "gateway-listen";
+
 /**
- * LISTEN on `channel` over a dedicated connection (not one of the pool's; the pool's `listenUrl` when it has one),
- * reconnecting after a loss. While the
- * connection was down notifications may have been missed: `onGap` is called after each reconnect so the caller
- * can drop what it cached.
+ * LISTEN on every channel of `channels` over one dedicated connection (not one of the pool's; the pool's `listenUrl`
+ * when it has one), reconnecting after a loss: a process holds one session for all it follows, so PostgreSQL's
+ * connection budget counts one per pod (docs/deploy.md, "Connections"). While the connection was down notifications
+ * may have been missed: `onGap` is called after each (re)connect so the caller can drop what it cached.
  */
 export function listen(
   pool: SqlPool,
-  channel: string,
-  onMessage: (payload: string) => void,
+  channels: Readonly<Record<string, (payload: string) => void>>,
   onGap: () => void,
 ): Listener {
   let client: pg.Client | null = null;
@@ -152,15 +154,20 @@ export function listen(
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const listenUrl = listenUrls.get(pool);
-    const next = new pg.Client(listenUrl ? { ...pool.options, connectionString: listenUrl } : pool.options);
+    const next = new pg.Client({
+      application_name: LISTEN_APPLICATION_NAME,
+      ...pool.options,
+      ...(listenUrl ? { connectionString: listenUrl } : {}),
+    });
     next.on("notification", (message) => {
-      if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
+      const handler = Object.hasOwn(channels, message.channel) ? channels[message.channel] : undefined;
+      if (handler && message.payload !== undefined) handler(message.payload);
     });
     next.on("error", () => reconnect(next));
     next.on("end", () => reconnect(next));
     try {
       await next.connect();
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       if (closed) {
         await next.end();
         return;

@@ -23,12 +23,7 @@ describe("listen() on a pool with a listenUrl", () => {
   it("connects to the listen URL and receives NOTIFY there", async () => {
     const received: string[] = [];
     let gaps = 0;
-    const listener = listen(
-      db.sql,
-      "gw_listen_url_test",
-      (payload) => received.push(payload),
-      () => gaps++,
-    );
+    const listener = listen(db.sql, { gw_listen_url_test: (payload) => received.push(payload) }, () => gaps++);
     try {
       await eventually(() => gaps === 1, { what: "LISTEN connected" });
       const client = new pg.Client({ connectionString: database.url });

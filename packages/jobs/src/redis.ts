@@ -10,6 +10,10 @@ export type RedisTarget =
       /** Empty: REDIS_URL's host. */
       REDIS_SENTINELS?: readonly { host: string; port: number }[];
       REDIS_SENTINEL_MASTER?: string;
+      /** The Sentinels' own credentials and TLS (not the primary's: REDIS_URL carries those). */
+      REDIS_SENTINEL_USERNAME?: string | undefined;
+      REDIS_SENTINEL_PASSWORD?: string | undefined;
+      REDIS_SENTINEL_TLS?: boolean;
     };
 
 /**
@@ -36,21 +40,28 @@ export function createRedis(
   if (typeof target === "string") return new Redis(target, options);
   const sentinels = target.REDIS_SENTINELS ?? [];
   if (sentinels.length === 0) return new Redis(target.REDIS_URL, options);
-  return new Redis({ ...sentinelOptions(target.REDIS_URL, sentinels, target.REDIS_SENTINEL_MASTER), ...options });
+  return new Redis({ ...sentinelOptions(target, sentinels), ...options });
 }
 
-/** The primary's credentials and database come from REDIS_URL; its address from the Sentinels. */
+/**
+ * The primary's credentials and database come from REDIS_URL; its address from the Sentinels, reached with their own
+ * credentials and TLS (ioredis uses them for every Sentinel connection: the primary's lookup and the +switch-master
+ * subscription).
+ */
 function sentinelOptions(
-  url: string,
+  target: Exclude<RedisTarget, string>,
   sentinels: readonly { host: string; port: number }[],
-  name = "mymaster",
 ): RedisOptions {
-  const parsed = new URL(url);
+  const parsed = new URL(target.REDIS_URL);
   const db = Number(parsed.pathname.replace(/^\//, "") || 0);
   return {
     sentinels: sentinels.map(({ host, port }) => ({ host, port })),
-    name,
+    name: target.REDIS_SENTINEL_MASTER ?? "mymaster",
     role: "master",
+    ...(target.REDIS_SENTINEL_USERNAME ? { sentinelUsername: target.REDIS_SENTINEL_USERNAME } : {}),
+    ...(target.REDIS_SENTINEL_PASSWORD ? { sentinelPassword: target.REDIS_SENTINEL_PASSWORD } : {}),
+    // The system's CAs (NODE_EXTRA_CA_CERTS adds a private one); the Sentinel's name is checked as for any TLS.
+    ...(target.REDIS_SENTINEL_TLS ? { sentinelTLS: {} } : {}),
     // Subscribe to the Sentinels' +switch-master: reconnect to the promoted replica as soon as it is chosen.
     failoverDetector: true,
     ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),

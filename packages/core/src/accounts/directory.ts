@@ -232,21 +232,19 @@ export function createAccountDirectory(
       numbers.clear();
     },
     followRevocations() {
-      const keyListener = listen(
+      // One session for both channels: PostgreSQL's connection budget counts one LISTEN session per pod.
+      const listener = listen(
         db.sql,
-        API_KEY_CHANGES_CHANNEL,
-        (keyHash) => keys.delete(keyHash),
-        () => keys.clear(),
+        {
+          [API_KEY_CHANGES_CHANNEL]: (keyHash) => keys.delete(keyHash),
+          [NUMBER_CHANGES_CHANNEL]: (accountId) => forgetAccountNumbers(accountId),
+        },
+        () => {
+          keys.clear();
+          numbers.clear();
+        },
       );
-      const numberListener = listen(
-        db.sql,
-        NUMBER_CHANGES_CHANNEL,
-        (accountId) => forgetAccountNumbers(accountId),
-        () => numbers.clear(),
-      );
-      return async () => {
-        await Promise.all([keyListener.close(), numberListener.close()]);
-      };
+      return () => listener.close();
     },
   };
 }
