@@ -28,3 +28,4 @@ export * from "./csv/index.ts";
 export * from "./contacts/index.ts";
 export * from "./pricing/index.ts";
 export * from "./health/index.ts";
+export * from "./ingest/index.ts";

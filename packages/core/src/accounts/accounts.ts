@@ -6,7 +6,7 @@ import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { displayedSigningSecret, isSignatureScheme, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
-import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
+import { openCurrentSigningSecret, sealIntegrationSecret } from "../deliveries/integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
 import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
 

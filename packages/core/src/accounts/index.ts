@@ -33,13 +33,6 @@ export {
   setIntegrationActive,
 } from "./accounts.ts";
 export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";
-export {
-  clearExpiredPreviousSecrets,
-  createCachedSecretBox,
-  integrationSigningSecrets,
-  reencryptIntegrationSecrets,
-} from "./integration-secrets.ts";
-export type { ReencryptReport, StoredSecret, UnreadableSecret } from "./integration-secrets.ts";
 // The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";
 export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/signer";

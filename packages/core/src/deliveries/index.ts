@@ -79,3 +79,12 @@ export {
   messageOrderingKey,
   releaseAllHeldDeliveries,
 } from "./ordering.ts";
+export { deliveryBody, createOutbox, insertDeliveries, subscribedDeliveries } from "./outbox.ts";
+export type { CommittedDelivery, Outbox, PendingDelivery } from "./outbox.ts";
+export {
+  clearExpiredPreviousSecrets,
+  createCachedSecretBox,
+  integrationSigningSecrets,
+  reencryptIntegrationSecrets,
+} from "./integration-secrets.ts";
+export type { ReencryptReport, StoredSecret, UnreadableSecret } from "./integration-secrets.ts";

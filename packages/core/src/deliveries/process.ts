@@ -2,7 +2,7 @@ import type { Db } from "@gw/db";
 import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { SecretUnreadableError, signatureHeaders, type SecretBox, type SignatureScheme } from "@gw/signer";
-import { integrationSigningSecrets } from "../accounts/integration-secrets.ts";
+import { integrationSigningSecrets } from "./integration-secrets.ts";
 import { DEFAULT_HOLD_RECHECK_MS, holdBehindEarlier, releaseAndQueueNext } from "./ordering.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
 import { PARKED_BUDGET_START } from "./endpoint-health.ts";
@@ -94,7 +94,7 @@ interface ClaimedRow {
   budget_start: number;
   integration_id: string;
   url: string;
-  /** Sealed; the clear column only on a row stored before encryption (accounts/integration-secrets.ts). */
+  /** Sealed; the clear column only on a row stored before encryption (integration-secrets.ts). */
   signing_secret_encrypted: string | null;
   signing_secret: string | null;
   /** Set during a rotation's overlap, until `previous_secret_expires_at`. */

@@ -16,13 +16,14 @@ import {
   type ContactSighting,
   type IdentityChangeInput,
 } from "../contacts/contacts.ts";
+import { pauseCampaignsOfNumbers } from "../campaigns/campaigns.ts";
 import { applyAccountEvents, changedTemplateCatalogues, type AccountEventInput } from "../health/index.ts";
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
-import { applyInbound } from "./inbound.ts";
-import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
-import { adoptCampaignSends } from "./adopt.ts";
-import { applyStatuses, applyStatusesTraced, lockWamids } from "./statuses.ts";
+import { applyInbound } from "../events/inbound.ts";
+import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../deliveries/outbox.ts";
+import { adoptCampaignSends } from "../events/adopt.ts";
+import { applyStatuses, applyStatusesTraced, lockWamids } from "../events/statuses.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 
 export class MalformedWebhookError extends Error {}
@@ -148,7 +149,12 @@ async function ingestPlanned(
         deliveries.push(...(await applyInboundItem(client, item, keys[index] ?? null, receivedAt)));
       result.notices = await storeTemplateNotices(client, plan.notices, receivedAt);
       result.preferences = await applyUserPreferences(client, await preferenceChanges(client, plan.preferences));
-      deliveries.push(...(await applyAccountEvents(client, plan.accountEvents, receivedAt)));
+      deliveries.push(
+        ...(await applyAccountEvents(client, plan.accountEvents, {
+          receivedAt,
+          pauseCampaigns: pauseCampaignsOfNumbers,
+        })),
+      );
       return insertDeliveries(client, deliveries, receivedAt);
     });
   } catch (error) {
@@ -412,7 +418,7 @@ async function ingestItemByItem(
   result.preferences = preferences;
   for (const item of plan.accountEvents) {
     await attempt(`${item.event.field} ${item.event.wabaId}`, (client) =>
-      applyAccountEvents(client, [item], receivedAt),
+      applyAccountEvents(client, [item], { receivedAt, pauseCampaigns: pauseCampaignsOfNumbers }),
     );
   }
   result.quarantined = plan.quarantined.length;
