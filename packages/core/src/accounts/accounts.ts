@@ -7,7 +7,7 @@ import type { Logger } from "@gw/logger";
 import { displayedSigningSecret, isSignatureScheme, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "../deliveries/integration-secrets.ts";
-import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
+import { classifyAddress, ipLiteralHost, isLocalhostName } from "@gw/webhook-sender";
 import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
 
 /** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */

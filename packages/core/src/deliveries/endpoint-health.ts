@@ -4,7 +4,7 @@ import { deliverWebhookJob, type AttemptToQueue, type WebhookQueue } from "@gw/j
 import type { Logger } from "@gw/logger";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 import { ensureAttemptsQueued } from "./queueing.ts";
-import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "./sender.ts";
+import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "./error-kinds.ts";
 
 /**
  * Endpoint health (docs/decisions.md, "Endpoint health"). Figures come from the attempts the dispatcher records

@@ -1,14 +1,17 @@
 export { attemptBudget, budgetLifetimeMs, nextDelayMs } from "./schedule.ts";
 export { failExpiredDeliveries } from "./expiry.ts";
 export type { ExpiryDeps, ExpiryOptions, ExpiryResult } from "./expiry.ts";
-export { classifyError, createWebhookSender, DELIVERY_ERROR_KIND_MESSAGES } from "./sender.ts";
+export { DELIVERY_ERROR_KIND_MESSAGES } from "./error-kinds.ts";
+export type { DeliveryErrorKind } from "./error-kinds.ts";
+// The dispatcher's sender (the adapter @gw/webhook-sender), for the processes that build it.
+export { classifyError, createWebhookSender } from "@gw/webhook-sender";
 export type {
-  DeliveryErrorKind,
+  SendErrorKind,
   WebhookRequest,
   WebhookResult,
   WebhookSender,
   WebhookSenderOptions,
-} from "./sender.ts";
+} from "@gw/webhook-sender";
 export { ensureAttemptQueued } from "./queueing.ts";
 export type { EnsureResult } from "./queueing.ts";
 export { DELIVERY_STATUSES, createDeliveryStatements, processDeliveryAttempt } from "./process.ts";

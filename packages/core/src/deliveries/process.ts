@@ -8,7 +8,8 @@ import type { DeliveryScheduler } from "./scheduling.ts";
 import { PARKED_BUDGET_START } from "./endpoint-health.ts";
 import { nextDelayMs } from "./schedule.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
-import type { DeliveryErrorKind, WebhookResult, WebhookSender } from "./sender.ts";
+import type { WebhookResult, WebhookSender } from "@gw/webhook-sender";
+import type { DeliveryErrorKind } from "./error-kinds.ts";
 
 /** `last_error_kind` of a delivery whose integration's signing secret did not open (nothing sent). */
 export const SECRET_UNAVAILABLE: DeliveryErrorKind = "secret_unavailable";
