@@ -2,7 +2,7 @@ import { replaceUnstorable, type AccountUpdateData } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import type { MetaAccountEvent } from "@gw/meta";
 import type { Actor } from "../audit/audit.ts";
-import { subscribedDeliveries, type PendingDelivery } from "../deliveries/outbox.ts";
+import { subscribedDeliveries, type PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { applyMessagingRate } from "../throughput/rates.ts";
 import { blockSending, lockWabaHealth, unblockSending } from "./blocks.ts";
 import {

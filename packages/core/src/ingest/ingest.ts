@@ -21,7 +21,12 @@ import { applyAccountEvents, changedTemplateCatalogues, type AccountEventInput }
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
 import { applyInbound } from "../events/inbound.ts";
-import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../deliveries/outbox.ts";
+import {
+  insertDeliveries,
+  type CommittedDelivery,
+  type Outbox,
+  type PendingDelivery,
+} from "../deliveries/attempt/outbox.ts";
 import { adoptCampaignSends } from "../events/adopt.ts";
 import { applyStatuses, applyStatusesTraced, lockWamids } from "../events/statuses.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";

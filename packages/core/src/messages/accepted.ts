@@ -3,7 +3,12 @@ import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
 import { AUDIT_INSERT_COLUMNS, recordAudit } from "../audit/audit.ts";
 import { completeReservationStatement, type IdempotencyStore } from "../idempotency/idempotency.ts";
-import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../deliveries/outbox.ts";
+import {
+  insertDeliveries,
+  type CommittedDelivery,
+  type Outbox,
+  type PendingDelivery,
+} from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
 import type { SettledSend } from "./outcome.ts";
 

@@ -32,3 +32,6 @@ export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, st
   secret_unavailable:
     "O segredo de assinatura da integração não pôde ser decifrado (a chave que o cifrou não está em SECRETS_KEYS, ou o valor guardado foi alterado); nada foi enviado. A entrega é tentada de novo até o prazo do cronograma; corrija as chaves do gateway ou troque o segredo da integração.",
 };
+
+/** `last_error_kind` of a delivery whose integration's signing secret did not open (nothing sent). */
+export const SECRET_UNAVAILABLE: DeliveryErrorKind = "secret_unavailable";

@@ -17,7 +17,7 @@ export interface PendingDelivery {
   event: WebhookEventName;
   data: object;
   /**
-   * What this event is ordered with when its integration delivers in order (deliveries/ordering.ts): the message
+   * What this event is ordered with when its integration delivers in order (attempt/ordering.ts): the message
    * for `message.status`, the contact for `message.received`; absent for account-level events.
    */
   orderingKey?: string;
