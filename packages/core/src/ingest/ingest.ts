@@ -16,7 +16,7 @@ import {
   type ContactSighting,
   type IdentityChangeInput,
 } from "../contacts/contacts.ts";
-import { pauseCampaignsOfNumbers } from "../campaigns/campaigns.ts";
+import { pauseCampaignsOfNumbers } from "../campaigns/health-pauses.ts";
 import { applyAccountEvents, changedTemplateCatalogues, type AccountEventInput } from "../health/index.ts";
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
