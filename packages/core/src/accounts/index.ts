@@ -37,3 +37,5 @@ export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInp
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";
 export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/signer";
 export type { SecretBox, SecretKey } from "@gw/signer";
+export { listAccountNumbers, listBusinessNumbersWithQuality } from "./numbers.ts";
+export type { AccountNumberView, BusinessNumberQualityView } from "./numbers.ts";
