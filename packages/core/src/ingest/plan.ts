@@ -105,24 +105,20 @@ export async function planItems(deps: PlanDeps, body: unknown, receivedAt: Date)
     ...read.templateNotices.map((notice) => notice.wabaId),
     ...read.accountEvents.map((event) => event.wabaId),
   ]);
-  for (const notice of read.templateNotices) {
-    const owners = accounts.get(notice.wabaId);
-    if (!owners) {
-      deps.logger.warn("template notice for an unknown WABA", { wabaId: notice.wabaId, field: notice.field });
-      plan.quarantined.push({ path: `entry.id=${notice.wabaId}`, reason: "conta WhatsApp Business desconhecida" });
-      continue;
-    }
-    for (const accountId of owners) plan.notices.push({ accountId, notice });
-  }
-  for (const event of read.accountEvents) {
-    const owners = accounts.get(event.wabaId);
-    if (!owners) {
-      deps.logger.warn("account event for an unknown WABA", { wabaId: event.wabaId, field: event.field });
-      plan.quarantined.push({ path: `entry.id=${event.wabaId}`, reason: "conta WhatsApp Business desconhecida" });
-      continue;
-    }
-    for (const accountId of owners) plan.accountEvents.push({ accountId, event });
-  }
+  // Template notices and health events name their WABA; one no account has is set aside.
+  const ownersOf = (wabaId: string, what: string, field: string): readonly string[] => {
+    const owners = accounts.get(wabaId);
+    if (owners) return owners;
+    deps.logger.warn(`${what} for an unknown WABA`, { wabaId, field });
+    plan.quarantined.push({ path: `entry.id=${wabaId}`, reason: "conta WhatsApp Business desconhecida" });
+    return [];
+  };
+  for (const notice of read.templateNotices)
+    for (const accountId of ownersOf(notice.wabaId, "template notice", notice.field))
+      plan.notices.push({ accountId, notice });
+  for (const event of read.accountEvents)
+    for (const accountId of ownersOf(event.wabaId, "account event", event.field))
+      plan.accountEvents.push({ accountId, event });
   for (const preference of read.userPreferences) {
     const { category, value } = preference.value;
     // Meta reports only marketing_messages stop/resume today; anything else is read and left alone.
