@@ -37,11 +37,11 @@ const boundaries = [
     from: appsButSandbox,
     message: "A package never imports an app.",
   },
-  // The lowest layers never depend on the services.
+  // The lowest layers and the adapters core uses never depend on the services.
   {
-    target: ["packages/contracts", "packages/errors", "packages/jobs", "packages/signer"],
+    target: ["packages/contracts", "packages/errors", "packages/jobs", "packages/signer", "packages/webhook-sender"],
     from: "packages/core",
-    message: "contracts, errors, jobs and signer sit below @gw/core and never import it.",
+    message: "contracts, errors, jobs, signer and webhook-sender sit below @gw/core and never import it.",
   },
   // @gw/wiring assembles the services for the apps: it sits above every other package.
   {
@@ -73,6 +73,47 @@ const boundaries = [
   },
 ];
 
+// Core's concerns by tier (ARCHITECTURE.md, "Tiers inside core"): a concern imports only concerns of lower tiers, so
+// no two concerns depend on each other. What a lower concern needs from a higher one is passed in (health pauses
+// campaigns through the function the ingestion hands it). Every folder of packages/core/src is in one tier.
+const coreTiers = [
+  ["audit", "batching", "csv", "idempotency", "phones"],
+  ["contacts", "deliveries", "pricing", "suppressions", "users"],
+  ["accounts"],
+  ["templates", "throughput", "windows"],
+  ["conversations", "events", "health"],
+  ["messages"],
+  ["campaigns"],
+  ["dashboard", "ingest", "retention"],
+];
+const coreSrc = "packages/core/src";
+const coreConcerns = coreTiers.flat();
+const coreLayers = [
+  ...coreTiers.flatMap((concerns, tier) =>
+    concerns.map((concern) => ({
+      target: `${coreSrc}/${concern}`,
+      from: coreTiers
+        .slice(tier)
+        .flat()
+        .filter((other) => other !== concern)
+        .map((other) => `${coreSrc}/${other}`),
+      message: `Core's ${concern} is in tier ${tier}: it imports only concerns of lower tiers (ARCHITECTURE.md, "Tiers inside core"); pass what it needs from above as a function.`,
+    })),
+  ),
+  // The root index re-exports every concern: importing it (or @gw/core by name) from a concern would hide its tier.
+  {
+    target: coreConcerns.map((concern) => `${coreSrc}/${concern}`),
+    from: `${coreSrc}/index.ts`,
+    message: "A concern of core imports other concerns by their own modules, never core's root index.",
+  },
+  // Deliveries: the attempt core never depends on its administration.
+  {
+    target: `${coreSrc}/deliveries/attempt`,
+    from: `${coreSrc}/deliveries/admin`,
+    message: "The deliveries' attempt core never imports their administration (deliveries/admin builds on it).",
+  },
+];
+
 export default defineConfig(
   globalIgnores([
     "**/node_modules/",
@@ -92,7 +133,7 @@ export default defineConfig(
     },
     settings: { "import-x/resolver-next": [createNodeResolver()] },
     rules: {
-      "import-x/no-restricted-paths": ["error", { basePath: root, zones: boundaries }],
+      "import-x/no-restricted-paths": ["error", { basePath: root, zones: [...boundaries, ...coreLayers] }],
       "@typescript-eslint/no-explicit-any": "error",
       // `_name` marks a binding kept on purpose: Express's 4-argument error handler, a key dropped by a rest
       // destructuring, a tuple position.

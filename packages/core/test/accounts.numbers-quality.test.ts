@@ -5,7 +5,7 @@ import { createDb, type Db } from "@gw/db";
 import { createMetaClient, type MetaClient } from "@gw/meta";
 import { startSandbox, type RunningSandbox } from "@gw/provider-sandbox";
 import { silentLogger, testEnv } from "@gw/testkit";
-import { listBusinessNumbersWithQuality } from "../src/index.ts";
+import { listBusinessNumbersWithQuality } from "../src/accounts/index.ts";
 import { control, createPanelAccount } from "./sandbox-ingest.ts";
 
 const TOKEN = "EAAG-numbers-quality-token";

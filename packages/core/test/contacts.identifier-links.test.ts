@@ -8,17 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import type { MetaIdentityChange, MetaUserRef } from "@gw/meta";
 import { silentLogger, testEnv } from "@gw/testkit";
-import {
-  applyIdentityChanges,
-  contactKeyOf,
-  createAccountDirectory,
-  ingestProviderWebhook,
-  isSuppressed,
-  learnContacts,
-  suppressContact,
-  windowStatus,
-  type IngestDeps,
-} from "../src/index.ts";
+import { createAccountDirectory } from "../src/accounts/index.ts";
+import { applyIdentityChanges, contactKeyOf, learnContacts } from "../src/contacts/index.ts";
+import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
+import { isSuppressed, suppressContact } from "../src/suppressions/index.ts";
+import { windowStatus } from "../src/windows/index.ts";
 
 let db: Db;
 let deps: IngestDeps;

@@ -7,7 +7,7 @@ import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { createMetaClient, type MetaClient } from "@gw/meta";
 import { testEnv, testActor } from "@gw/testkit";
-import { listConversationMessages, listConversations, openInboundMedia } from "../src/index.ts";
+import { listConversationMessages, listConversations, openInboundMedia } from "../src/conversations/index.ts";
 import { control, createPanelAccount, startIngestingSandbox, type IngestingSandbox } from "./sandbox-ingest.ts";
 
 const TOKEN = "EAAG-conversations-token-5d2e";

@@ -7,15 +7,15 @@ import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { MetaReadError } from "@gw/meta";
 import { silentLogger, testEnv } from "@gw/testkit";
+import { createAccountDirectory } from "../src/accounts/index.ts";
+import type { Actor } from "../src/audit/index.ts";
 import {
-  createAccountDirectory,
   createTypingLimiter,
   markConversationReadOnOpen,
   panelReadReceiptsEnabled,
   setPanelReadReceipts,
-  type Actor,
   type ReadReceiptDeps,
-} from "../src/index.ts";
+} from "../src/conversations/index.ts";
 import { createPanelAccount } from "./sandbox-ingest.ts";
 
 const owner: Actor = { id: "panel:dona@padaria.com.br", origin: "panel", requestId: "req-read-receipts" };

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createFixture, isolatedDatabase, silentLogger, type Fixture } from "@gw/testkit";
-import { createAccountDirectory, ingestProviderWebhook, type IngestDeps } from "../src/index.ts";
+import { createAccountDirectory } from "../src/accounts/index.ts";
+import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

@@ -5,16 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createFixture, isolatedDatabase, silentLogger, type Fixture } from "@gw/testkit";
+import { createAccountDirectory } from "../src/accounts/index.ts";
 import {
   MalformedWebhookError,
-  createAccountDirectory,
   createIngestBatcher,
   ingestProviderWebhook,
   ingestProviderWebhooks,
   type BatchIngestOutcome,
   type IngestDeps,
   type IngestResult,
-} from "../src/index.ts";
+} from "../src/ingest/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

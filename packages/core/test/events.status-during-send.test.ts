@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { inTransaction, type Db } from "@gw/db";
 import { isolatedDatabase, testActor } from "@gw/testkit";
-import { addBusinessNumber, applyStatuses, createAccount, lockWamids, storeAcceptedMessage } from "../src/index.ts";
+import { addBusinessNumber, createAccount } from "../src/accounts/index.ts";
+import { applyStatuses, lockWamids } from "../src/events/index.ts";
+import { storeAcceptedMessage } from "../src/messages/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

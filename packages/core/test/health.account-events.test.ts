@@ -9,20 +9,20 @@ import { ApiError } from "@gw/errors";
 import { eventually, isolatedDatabase, silentLogger, testActor, testSecretBox } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
-  countUnreadAccountEvents,
   createAccountDirectory,
-  getCampaign,
-  ingestProviderWebhook,
+  setIntegration,
+  type AccountDirectory,
+} from "../src/accounts/index.ts";
+import { getCampaign, pauseCampaign, resumeCampaign } from "../src/campaigns/index.ts";
+import {
+  countUnreadAccountEvents,
   liftSendingBlock,
   listAccountEvents,
   listWabaHealth,
   markAccountEventRead,
   markAllAccountEventsRead,
-  pauseCampaign,
-  resumeCampaign,
-  setIntegration,
-  type AccountDirectory,
-} from "../src/index.ts";
+} from "../src/health/index.ts";
+import { ingestProviderWebhook } from "../src/ingest/index.ts";
 import { control, createPanelAccount, startIngestingSandbox, type IngestingSandbox } from "./sandbox-ingest.ts";
 
 let db: Db;

@@ -7,13 +7,11 @@ import type { Db } from "@gw/db";
 import { isolatedDatabase, silentLogger } from "@gw/testkit";
 import { ReservationLostError } from "../src/idempotency/idempotency.ts";
 import { recipientCallbackData } from "../src/events/adopt.ts";
-import {
-  createAccountDirectory,
-  createIdempotencyStore,
-  ingestProviderWebhook,
-  purgeExpiredIdempotencyKeys,
-  type Outbox,
-} from "../src/index.ts";
+import { createAccountDirectory } from "../src/accounts/index.ts";
+import type { Outbox } from "../src/deliveries/index.ts";
+import { createIdempotencyStore } from "../src/idempotency/index.ts";
+import { ingestProviderWebhook } from "../src/ingest/index.ts";
+import { purgeExpiredIdempotencyKeys } from "../src/retention/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

@@ -9,7 +9,7 @@ import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { eventually, isolatedDatabase, silentLogger, spawnApp } from "@gw/testkit";
 import { ReservationLostError } from "../src/idempotency/idempotency.ts";
-import { createIdempotencyStore, createProcessLease, type ProcessLease } from "../src/index.ts";
+import { createIdempotencyStore, createProcessLease, type ProcessLease } from "../src/idempotency/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

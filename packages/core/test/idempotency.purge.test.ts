@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { isolatedDatabase } from "@gw/testkit";
-import { purgeExpiredIdempotencyKeys } from "../src/index.ts";
+import { purgeExpiredIdempotencyKeys } from "../src/retention/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

@@ -17,18 +17,20 @@ import {
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
-  createDeliveryScheduler,
-  createWebhookSender,
   getIntegration,
   listIntegrations,
-  processDeliveryAttempt,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
   setIntegrationActive,
+} from "../src/accounts/index.ts";
+import {
+  createDeliveryScheduler,
+  createWebhookSender,
+  processDeliveryAttempt,
   type ProcessDeliveryDeps,
   type WebhookSender,
-} from "../src/index.ts";
+} from "../src/deliveries/index.ts";
 
 const HOUR = 3_600_000;
 const secrets = testSecretBox();

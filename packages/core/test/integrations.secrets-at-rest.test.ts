@@ -20,22 +20,24 @@ import { safeEqual, signWebhook } from "@gw/signer";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   SecretUnreadableError,
-  clearExpiredPreviousSecrets,
   createAccount,
-  createCachedSecretBox,
-  createDeliveryScheduler,
   createSecretBox,
-  createWebhookSender,
-  processDeliveryAttempt,
-  reencryptIntegrationSecrets,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
-  type Actor,
-  type ProcessDeliveryDeps,
   type SecretBox,
+} from "../src/accounts/index.ts";
+import type { Actor } from "../src/audit/index.ts";
+import {
+  clearExpiredPreviousSecrets,
+  createCachedSecretBox,
+  createDeliveryScheduler,
+  createWebhookSender,
+  processDeliveryAttempt,
+  reencryptIntegrationSecrets,
+  type ProcessDeliveryDeps,
   type WebhookSender,
-} from "../src/index.ts";
+} from "../src/deliveries/index.ts";
 
 // Integrations' signing secrets at rest: sealed with the key ring (SECRETS_KEYS), never in clear text in the table,
 // opened where they are used (the attempt's signature, the panel's reveal, a rotation), re-sealed by

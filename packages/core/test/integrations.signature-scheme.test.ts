@@ -23,16 +23,18 @@ import {
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   createAccount,
-  createDeliveryScheduler,
-  createWebhookSender,
   getIntegration,
-  processDeliveryAttempt,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
+} from "../src/accounts/index.ts";
+import {
+  createDeliveryScheduler,
+  createWebhookSender,
+  processDeliveryAttempt,
   type ProcessDeliveryDeps,
   type WebhookSender,
-} from "../src/index.ts";
+} from "../src/deliveries/index.ts";
 
 const HOUR = 3_600_000;
 const secrets = testSecretBox();

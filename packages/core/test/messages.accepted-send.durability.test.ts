@@ -5,17 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { createFixture, freePort, isolatedDatabase, silentLogger, testEnv, type Fixture } from "@gw/testkit";
+import { createIdempotencyStore, fingerprint, type IdempotencyStore } from "../src/idempotency/index.ts";
 import {
   commitAcceptedSend,
-  createIdempotencyStore,
   createSendJournal,
-  fingerprint,
   recordAcceptedSend,
   UNCONFIRMED_SEND,
   type AcceptedSend,
-  type IdempotencyStore,
   type SettledSend,
-} from "../src/index.ts";
+} from "../src/messages/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

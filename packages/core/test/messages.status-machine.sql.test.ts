@@ -10,7 +10,7 @@ import {
   STATUS_RANK,
   type ProviderStatus,
   type StoredStatus,
-} from "../src/index.ts";
+} from "../src/events/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/glo
 import { randomBytes } from "node:crypto";
 import { Prisma, type Db } from "@gw/db";
 import { isolatedDatabase, testActor } from "@gw/testkit";
+import { createAccount } from "../src/accounts/index.ts";
 import {
-  createAccount,
   listPricingRates,
   rollupPricingDays,
   setPricingRate,
   usageReport,
   type UsageDimension,
-} from "../src/index.ts";
+} from "../src/pricing/index.ts";
 
 // The cost ledger against a database of its own (the rollup and the deployment's rate card are global): what is
 // charged, at which rate, on which São Paulo day, grouped as asked; the rollup agreeing with the live aggregation;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { isolatedDatabase, testActor } from "@gw/testkit";
+import { createAccount } from "../src/accounts/index.ts";
 import {
   PricingRateError,
   addDays,
   brlUnits,
-  createAccount,
   daysInRange,
   formatBrlUnits,
   isCalendarDay,
@@ -15,7 +15,7 @@ import {
   removePricingRate,
   saoPauloDay,
   setPricingRate,
-} from "../src/index.ts";
+} from "../src/pricing/index.ts";
 
 // The rate card: money as integers of R$ 0,0001, São Paulo days, which rate prices a message, and the operator's
 // changes (validated, audited, removable). A database of its own: the deployment's card is global.

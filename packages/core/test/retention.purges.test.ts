@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import { createFixture, isolatedDatabase, type Fixture } from "@gw/testkit";
+import { contactKeyOf, learnContacts } from "../src/contacts/index.ts";
 import {
   oldestEarlyStatusAgeSeconds,
   purgeAttemptResponseBodies,
@@ -12,12 +13,10 @@ import {
   purgeInboundContent,
   purgeInboundMessages,
   purgeProviderEvents,
-  contactKeyOf,
-  isSuppressed,
-  learnContacts,
   runRetention,
   type RetentionDeps,
-} from "../src/index.ts";
+} from "../src/retention/index.ts";
+import { isSuppressed } from "../src/suppressions/index.ts";
 
 // Each purge against a database of its own (purges scan whole tables): rows just past the cut-off go, rows just
 // inside it stay, and so does everything the purge must never touch.

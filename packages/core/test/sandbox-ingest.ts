@@ -8,7 +8,8 @@ import type { Db } from "@gw/db";
 import { startSandbox, type RunningSandbox } from "@gw/provider-sandbox";
 import { verifyMetaSignature } from "@gw/signer";
 import { silentLogger } from "@gw/testkit";
-import { createAccountDirectory, ingestProviderWebhook, type IngestDeps, type IngestResult } from "../src/index.ts";
+import { createAccountDirectory } from "../src/accounts/index.ts";
+import { ingestProviderWebhook, type IngestDeps, type IngestResult } from "../src/ingest/index.ts";
 
 const APP_SECRET = "panel-services-app-secret";
 

@@ -6,13 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { testEnv } from "@gw/testkit";
-import {
-  ingestProviderWebhook,
-  isSuppressed,
-  listSuppressions,
-  suppressContact,
-  unsuppressContact,
-} from "../src/index.ts";
+import { ingestProviderWebhook } from "../src/ingest/index.ts";
+import { isSuppressed, listSuppressions, suppressContact, unsuppressContact } from "../src/suppressions/index.ts";
 import { control, createPanelAccount, startIngestingSandbox, type IngestingSandbox } from "./sandbox-ingest.ts";
 
 let db: Db;

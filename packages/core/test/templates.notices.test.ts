@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { testEnv, testActor } from "@gw/testkit";
+import { ingestProviderWebhook } from "../src/ingest/index.ts";
 import {
   countUnreadTemplateNotices,
-  ingestProviderWebhook,
   listTemplateNotices,
   markAllTemplateNoticesRead,
   markTemplateNoticeRead,
-} from "../src/index.ts";
+} from "../src/templates/index.ts";
 import {
   control,
   createPanelAccount,

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
-import {
-  createAccount,
-  createPanelSession,
-  createPanelUser,
-  loadPanelSession,
-  purgeExpiredPanelSessions,
-} from "../src/index.ts";
+import { createAccount } from "../src/accounts/index.ts";
+import { purgeExpiredPanelSessions } from "../src/retention/index.ts";
+import { createPanelSession, createPanelUser, loadPanelSession } from "../src/users/index.ts";
 import { createDb, type Db } from "@gw/db";
 import { testEnv, testActor } from "@gw/testkit";
 

@@ -28,7 +28,7 @@ import {
   createGuardedLookup,
   ipLiteralHost,
   type Resolver,
-} from "../src/net/address-guard.ts";
+} from "@gw/webhook-sender";
 
 describe("classifyAddress", () => {
   it.each([

@@ -6,9 +6,9 @@ import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { displayedSigningSecret, isSignatureScheme, type SecretBox, type SignatureScheme } from "@gw/signer";
 import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
-import { openCurrentSigningSecret, sealIntegrationSecret } from "./integration-secrets.ts";
-import { classifyAddress, ipLiteralHost, isLocalhostName } from "../net/address-guard.ts";
-import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/ordering.ts";
+import { openCurrentSigningSecret, sealIntegrationSecret } from "../deliveries/attempt/integration-secrets.ts";
+import { classifyAddress, ipLiteralHost, isLocalhostName } from "@gw/webhook-sender";
+import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/attempt/ordering.ts";
 
 /** The events an integration may select (`account.update` is opt-in: see DEFAULT_WEBHOOK_EVENTS). */
 export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
@@ -96,7 +96,7 @@ export interface IntegrationInput {
   integrationId?: string;
   /**
    * Ordered delivery per message (and per contact's inbound messages). Absent: a new integration delivers unordered,
-   * an existing one keeps its setting. Switching it off releases the deliveries it held (deliveries/ordering.ts).
+   * an existing one keeps its setting. Switching it off releases the deliveries it held (deliveries/attempt/ordering.ts).
    */
   deliverInOrder?: boolean;
   /**
@@ -137,7 +137,7 @@ function integrationSummary(row: IntegrationRow) {
     active: row.active,
     /** `pt` (X-PT-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). */
     signature_scheme: schemeOf(row),
-    /** Set when endpoint health disabled it (deliveries/endpoint-health.ts): its deliveries wait for a re-enable. */
+    /** Set when endpoint health disabled it (deliveries/admin/endpoint-health.ts): its deliveries wait for a re-enable. */
     disabled_at: row.disabledAt?.toISOString() ?? null,
     disabled_reason: row.disabledReason,
     /** The events of one message (and one contact's inbound messages) reach the endpoint in order. */

@@ -33,14 +33,9 @@ export {
   setIntegrationActive,
 } from "./accounts.ts";
 export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";
-export {
-  clearExpiredPreviousSecrets,
-  createCachedSecretBox,
-  integrationSigningSecrets,
-  reencryptIntegrationSecrets,
-} from "./integration-secrets.ts";
-export type { ReencryptReport, StoredSecret, UnreadableSecret } from "./integration-secrets.ts";
 // The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";
 export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/signer";
 export type { SecretBox, SecretKey } from "@gw/signer";
+export { listAccountNumbers, listBusinessNumbersWithQuality } from "./numbers.ts";
+export type { AccountNumberView, BusinessNumberQualityView } from "./numbers.ts";

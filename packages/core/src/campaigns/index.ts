@@ -1,29 +1,13 @@
-export {
-  RECIPIENT_EXPORT_COLUMNS,
-  campaignTemplateRefusal,
-  cancelCampaign,
-  createCampaign,
-  exportCampaignRecipients,
-  getCampaign,
-  listCampaignRecipients,
-  listCampaigns,
-  pauseCampaign,
-  resumeCampaign,
-  startCampaign,
-} from "./campaigns.ts";
-export type {
-  CampaignActor,
-  CampaignControlDeps,
-  CampaignCostEstimate,
-  CampaignDetail,
-  CampaignProgress,
-  CampaignReadDeps,
-  CampaignRunningCost,
-  CampaignView,
-  CampaignWaker,
-  CreateCampaignInput,
-  RecipientView,
-} from "./campaigns.ts";
+export { getCampaign, listCampaignRecipients, listCampaigns } from "./views.ts";
+export type { CampaignDetail, CampaignReadDeps, CampaignView, RecipientView } from "./views.ts";
+export type { CampaignActor, CampaignProgress } from "./model.ts";
+export type { CampaignCostEstimate, CampaignRunningCost } from "./costs.ts";
+export { campaignTemplateRefusal, createCampaign } from "./creation.ts";
+export type { CreateCampaignInput } from "./creation.ts";
+export { cancelCampaign, pauseCampaign, resumeCampaign, startCampaign } from "./state-machine.ts";
+export type { CampaignControlDeps, CampaignWaker } from "./state-machine.ts";
+export { pauseCampaignsOfNumbers } from "./health-pauses.ts";
+export { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "./export.ts";
 export { RecipientsFileError, rowsFromCsv, rowsFromList, validateRecipients } from "./recipients.ts";
 export type {
   AcceptedRecipient,

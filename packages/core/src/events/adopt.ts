@@ -1,6 +1,6 @@
 import type { Sql } from "@gw/db";
 import { recordAudit } from "../audit/audit.ts";
-import type { PendingDelivery } from "./outbox.ts";
+import type { PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses, type ProviderStatusUpdate } from "./statuses.ts";
 
 /**

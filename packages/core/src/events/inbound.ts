@@ -2,8 +2,8 @@ import { MESSAGE_RECEIVED_TYPES } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import type { InboundMessage } from "@gw/meta";
 import { WINDOW_MS } from "../windows/windows.ts";
-import { contactOrderingKey } from "../deliveries/ordering.ts";
-import { type PendingDelivery } from "./outbox.ts";
+import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
+import { type PendingDelivery } from "../deliveries/attempt/outbox.ts";
 
 /** The 11 values of spec 6.3 (the contract's list); every other Meta type (reaction, order, system, ...) is `unsupported`. */
 export const RECEIVED_TYPES = MESSAGE_RECEIVED_TYPES;

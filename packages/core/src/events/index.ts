@@ -1,5 +1,3 @@
-export { deliveryBody, createOutbox, insertDeliveries, subscribedDeliveries } from "./outbox.ts";
-export type { CommittedDelivery, Outbox, PendingDelivery } from "./outbox.ts";
 export {
   SHOULD_APPLY_SQL,
   STATUS_RANK,
@@ -12,13 +10,3 @@ export {
 export type { ApplyStatusesOptions, ProviderStatus, ProviderStatusUpdate, StoredStatus } from "./statuses.ts";
 export { RECEIVED_TYPES, applyInbound, toReceivedData } from "./inbound.ts";
 export type { ReceivedType } from "./inbound.ts";
-export {
-  MalformedWebhookError,
-  createIngestBatcher,
-  ingestProviderWebhook,
-  ingestProviderWebhooks,
-  type BatchIngestOutcome,
-  type IngestBatcher,
-  type IngestBatcherOptions,
-} from "./ingest.ts";
-export type { IngestDeps, IngestResult } from "./ingest.ts";

@@ -1,7 +1,7 @@
 import { mapMetaError } from "@gw/errors";
 import type { Sql } from "@gw/db";
-import { messageOrderingKey } from "../deliveries/ordering.ts";
-import type { PendingDelivery } from "./outbox.ts";
+import { messageOrderingKey } from "../deliveries/attempt/ordering.ts";
+import type { PendingDelivery } from "../deliveries/attempt/outbox.ts";
 
 /**
  * The message status machine of spec 3.1. `accepted` is our own state between the provider's synchronous

@@ -2,8 +2,7 @@ import { replaceUnstorable, type AccountUpdateData } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import type { MetaAccountEvent } from "@gw/meta";
 import type { Actor } from "../audit/audit.ts";
-import { pauseCampaignsOfNumbers } from "../campaigns/campaigns.ts";
-import { subscribedDeliveries, type PendingDelivery } from "../events/outbox.ts";
+import { subscribedDeliveries, type PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { applyMessagingRate } from "../throughput/rates.ts";
 import { blockSending, lockWabaHealth, unblockSending } from "./blocks.ts";
 import {
@@ -31,6 +30,29 @@ export interface AccountEventInput {
 export const META_ACTOR: Actor = { id: "meta", origin: "system", requestId: null };
 
 type AccountEventEffects = AccountUpdateData["effects"];
+
+/**
+ * Pauses, inside the caller's transaction, every running or scheduled campaign of the account sending from one of
+ * `phoneNumberIds`, keeping `reason`; the ids paused. Campaigns' `pauseCampaignsOfNumbers`, passed in by the
+ * ingestion (campaigns sit above health: they read its sending blocks).
+ */
+export type PauseCampaignsOfNumbers = (
+  sql: Sql,
+  input: {
+    accountId: string;
+    actor: Actor;
+    phoneNumberIds: readonly string[];
+    reason: string;
+    details?: Record<string, string>;
+  },
+) => Promise<string[]>;
+
+/** What applying health events needs besides the transaction and the events. */
+export interface ApplyAccountEventsOptions {
+  /** When the webhook arrived: an event without Meta's time is ordered by it. */
+  receivedAt: Date;
+  pauseCampaigns: PauseCampaignsOfNumbers;
+}
 
 interface StoredEvent {
   id: string;
@@ -81,13 +103,13 @@ const NUMBERS_BY_DISPLAY = `SELECT phone_number_id, display_number FROM business
 export async function applyAccountEvents(
   sql: Sql,
   events: readonly AccountEventInput[],
-  receivedAt: Date,
+  options: ApplyAccountEventsOptions,
 ): Promise<PendingDelivery[]> {
   const deliveries: PendingDelivery[] = [];
   for (const input of events) {
-    const stored = await storeAccountEvent(sql, input, receivedAt);
+    const stored = await storeAccountEvent(sql, input, options.receivedAt);
     if (stored === null) continue;
-    const effects = await applyEffects(sql, stored);
+    const effects = await applyEffects(sql, stored, options.pauseCampaigns);
     await sql.query({
       name: "account-event-effects",
       text: `UPDATE account_events SET effects = $2::jsonb WHERE id = $1::bigint`,
@@ -164,7 +186,11 @@ const NO_EFFECTS: AccountEventEffects = {
   messaging_rate_per_second: null,
 };
 
-async function applyEffects(sql: Sql, stored: StoredEvent): Promise<AccountEventEffects> {
+async function applyEffects(
+  sql: Sql,
+  stored: StoredEvent,
+  pauseCampaigns: PauseCampaignsOfNumbers,
+): Promise<AccountEventEffects> {
   if (stored.field === "phone_number_quality_update") await recordNumberHealth(sql, stored);
   if (stored.field === "business_capability_update") await recordCapability(sql, stored);
   const action = healthAction(stored.field, stored.wabaId, stored.value);
@@ -176,7 +202,7 @@ async function applyEffects(sql: Sql, stored: StoredEvent): Promise<AccountEvent
       const paused: string[] = [];
       for (const number of stored.numbers)
         paused.push(
-          ...(await pauseCampaignsOfNumbers(sql, {
+          ...(await pauseCampaigns(sql, {
             accountId: stored.accountId,
             actor: META_ACTOR,
             phoneNumberIds: [number.phoneNumberId],
@@ -187,10 +213,13 @@ async function applyEffects(sql: Sql, stored: StoredEvent): Promise<AccountEvent
       return { ...NO_EFFECTS, paused_campaign_ids: paused };
     }
     case "restriction":
-      return { ...NO_EFFECTS, paused_campaign_ids: await pauseWabaCampaigns(sql, stored, capitalized(action.cause)) };
+      return {
+        ...NO_EFFECTS,
+        paused_campaign_ids: await pauseWabaCampaigns(sql, stored, capitalized(action.cause), pauseCampaigns),
+      };
     case "block":
     case "lift":
-      return changeBlock(sql, stored, action, details);
+      return changeBlock(sql, stored, action, details, pauseCampaigns);
     case "none":
       return NO_EFFECTS;
   }
@@ -201,13 +230,18 @@ function capitalized(clause: string): string {
 }
 
 /** Every running or scheduled campaign of the account's numbers in the event's WABA pauses with `reason`. */
-async function pauseWabaCampaigns(sql: Sql, stored: StoredEvent, reason: string): Promise<string[]> {
+async function pauseWabaCampaigns(
+  sql: Sql,
+  stored: StoredEvent,
+  reason: string,
+  pauseCampaigns: PauseCampaignsOfNumbers,
+): Promise<string[]> {
   const { rows } = await sql.query<{ phone_number_id: string }>({
     name: "business-numbers-of-waba",
     text: `SELECT phone_number_id FROM business_numbers WHERE account_id = $1::uuid AND waba_id = $2`,
     values: [stored.accountId, stored.wabaId],
   });
-  return pauseCampaignsOfNumbers(sql, {
+  return pauseCampaigns(sql, {
     accountId: stored.accountId,
     actor: META_ACTOR,
     phoneNumberIds: rows.map((row) => row.phone_number_id),
@@ -250,6 +284,7 @@ async function changeBlock(
   stored: StoredEvent,
   action: Extract<HealthAction, { kind: "block" } | { kind: "lift" }>,
   details: Record<string, string>,
+  pauseCampaigns: PauseCampaignsOfNumbers,
 ): Promise<AccountEventEffects> {
   const current = await lockWabaHealth(sql, stored.accountId, stored.wabaId);
   const blockedNow = current.blockedAt !== null;
@@ -268,7 +303,11 @@ async function changeBlock(
       details,
     });
     const reason = `${capitalized(action.cause)} Os envios da conta estão bloqueados até a Meta reativá-la ou reconectá-la.`;
-    return { ...NO_EFFECTS, sending_blocked: true, paused_campaign_ids: await pauseWabaCampaigns(sql, stored, reason) };
+    return {
+      ...NO_EFFECTS,
+      sending_blocked: true,
+      paused_campaign_ids: await pauseWabaCampaigns(sql, stored, reason, pauseCampaigns),
+    };
   }
   const lifts = action.lifts === "any" || (current.blockEvent !== null && action.lifts.includes(current.blockEvent));
   if (!blockedNow || !lifts) return { ...NO_EFFECTS, sending_blocked: blockedNow };

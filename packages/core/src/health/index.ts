@@ -1,5 +1,5 @@
 export { META_ACTOR, applyAccountEvents, changedTemplateCatalogues } from "./apply.ts";
-export type { AccountEventInput } from "./apply.ts";
+export type { AccountEventInput, ApplyAccountEventsOptions, PauseCampaignsOfNumbers } from "./apply.ts";
 export { accountDisabledError, listWabaHealth, liftSendingBlock, sendingBlockRefusal } from "./blocks.ts";
 export type { WabaHealthView } from "./blocks.ts";
 export { HIGH_THROUGHPUT_RATE, healthAction } from "./meta-events.ts";

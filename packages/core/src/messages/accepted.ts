@@ -3,7 +3,12 @@ import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
 import { AUDIT_INSERT_COLUMNS, recordAudit } from "../audit/audit.ts";
 import { completeReservationStatement, type IdempotencyStore } from "../idempotency/idempotency.ts";
-import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "../events/outbox.ts";
+import {
+  insertDeliveries,
+  type CommittedDelivery,
+  type Outbox,
+  type PendingDelivery,
+} from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
 import type { SettledSend } from "./outcome.ts";
 
@@ -57,6 +62,23 @@ FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
 ON CONFLICT (wamid) DO NOTHING
 RETURNING id`;
 
+/** The message row's values: $1 to $11 of STORE_MESSAGE and of RECORD_ACCEPTED_SEND. */
+function messageValues(send: Omit<AcceptedSend, "reservationId">): (string | null)[] {
+  return [
+    send.accountId,
+    send.phoneNumberId,
+    send.to,
+    send.wamid,
+    send.kind,
+    send.templateName,
+    send.clientRef,
+    send.campaignId,
+    send.requestId,
+    send.contactKey ?? send.to,
+    send.recipientUserId ?? null,
+  ];
+}
+
 /**
  * Inside the caller's transaction: the message (status `accepted`, once — the wamid is unique, so a replayed
  * journal entry is a no-op), its audit entry, and any status that arrived before this commit (under the wamid's
@@ -69,19 +91,7 @@ export async function storeAcceptedMessage(
   const stored = await sql.query({
     name: "store-accepted-message",
     text: STORE_MESSAGE,
-    values: [
-      send.accountId,
-      send.phoneNumberId,
-      send.to,
-      send.wamid,
-      send.kind,
-      send.templateName,
-      send.clientRef,
-      send.campaignId,
-      send.requestId,
-      send.contactKey ?? send.to,
-      send.recipientUserId ?? null,
-    ],
+    values: messageValues(send),
   });
   // The send operation's entry (spec 4.7: `api.` like the other API operations), once per message.
   if (stored.rowCount === 1)
@@ -132,17 +142,7 @@ export async function recordAcceptedSend(
       name: "record-accepted-send",
       text: RECORD_ACCEPTED_SEND,
       values: [
-        send.accountId,
-        send.phoneNumberId,
-        send.to,
-        send.wamid,
-        send.kind,
-        send.templateName,
-        send.clientRef,
-        send.campaignId,
-        send.requestId,
-        send.contactKey ?? send.to,
-        send.recipientUserId ?? null,
+        ...messageValues(send),
         send.actor,
         JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
         send.reservationId,

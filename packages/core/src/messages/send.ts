@@ -6,7 +6,7 @@ import type { AccountDirectory } from "../accounts/directory.ts";
 import type { Actor } from "../audit/audit.ts";
 import { contactKeyOf } from "../contacts/contacts.ts";
 import { graphRecipient, isBsuidIdentifier } from "../contacts/recipient.ts";
-import type { Outbox } from "../events/outbox.ts";
+import type { Outbox } from "../deliveries/attempt/outbox.ts";
 import { sendingBlockRefusal } from "../health/blocks.ts";
 import { ReservationLostError, type IdempotencyStore } from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";

@@ -2,7 +2,7 @@ import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAudit, type Actor } from "../../audit/audit.ts";
 
 /**
  * The contract names a resend's audit action (spec 3.2, 4.7): `api.webhook.retry` from the public API, and
@@ -11,7 +11,7 @@ import { recordAudit, type Actor } from "../audit/audit.ts";
 export function retryAction(actor: Actor): string {
   return actor.origin === "api" ? "api.webhook.retry" : "webhook.retry";
 }
-import { ensureAttemptQueued, ensureAttemptsQueued } from "./queueing.ts";
+import { ensureAttemptQueued, ensureAttemptsQueued } from "../attempt/queueing.ts";
 
 export interface RetryDeps {
   db: Db;
@@ -49,7 +49,7 @@ function parseDeliveryId(value: string | number | bigint): bigint | null {
 
 /**
  * Put a failed or delivered delivery back in the queue with a fresh budget of automatic attempts (spec 3.2, 4.7),
- * and so a fresh deadline (`budget_started_at`, see expiry.ts). The row change and the audit entry commit together;
+ * and so a fresh deadline (`budget_started_at`, see attempt/expiry.ts). The row change and the audit entry commit together;
  * the job is queued after the commit (should that fail, the row is pending and due, so the reconciler queues it).
  */
 export async function retryDelivery(deps: RetryDeps, input: RetryDeliveryInput): Promise<RetriedDelivery> {

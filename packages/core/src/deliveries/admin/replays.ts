@@ -3,8 +3,8 @@ import { inTransaction, type Db, type SqlClient } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { auditAction, recordAudit, type Actor, type AuditOrigin } from "../audit/audit.ts";
-import { ensureAttemptsQueued } from "./queueing.ts";
+import { auditAction, recordAudit, type Actor, type AuditOrigin } from "../../audit/audit.ts";
+import { ensureAttemptsQueued } from "../attempt/queueing.ts";
 import { retryAction } from "./retry.ts";
 
 /**

@@ -47,3 +47,9 @@ export function budgetLifetimeMs(settings: {
   const waits = settings.scheduleMs.reduce((sum, base) => sum + Math.ceil(base * (1 + spread)), 0);
   return waits + attemptBudget(settings.scheduleMs) * settings.attemptTimeoutMs;
 }
+
+/**
+ * `budget_started_at` of a delivery waiting for its integration's re-enable (admin/endpoint-health.ts): its budget of
+ * automatic attempts has not started (expiry.ts skips it).
+ */
+export const PARKED_BUDGET_START = "9999-12-31T00:00:00.000Z";

@@ -2,9 +2,10 @@ import { inTransaction, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { deliverWebhookJob, type AttemptToQueue, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
-import { ensureAttemptsQueued } from "./queueing.ts";
-import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "./sender.ts";
+import { auditAction, recordAudit, type Actor } from "../../audit/audit.ts";
+import { ensureAttemptsQueued } from "../attempt/queueing.ts";
+import { PARKED_BUDGET_START } from "../attempt/schedule.ts";
+import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "../attempt/error-kinds.ts";
 
 /**
  * Endpoint health (docs/decisions.md, "Endpoint health"). Figures come from the attempts the dispatcher records
@@ -14,9 +15,6 @@ import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "./sender.t
  * attempt and with their budget not started (PARKED_BUDGET_START, so the schedule's deadline never fails them), until
  * it is re-enabled by hand; each then resumes with a fresh budget.
  */
-
-/** `budget_started_at` of a waiting delivery: its budget of automatic attempts has not started (expiry.ts skips it). */
-export const PARKED_BUDGET_START = "9999-12-31T00:00:00.000Z";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

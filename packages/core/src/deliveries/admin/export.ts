@@ -1,6 +1,6 @@
 import type { Db } from "@gw/db";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
-import { RFC_CSV, csvHeader, csvLine, type CsvDialect } from "../csv/write.ts";
+import { auditAction, recordAudit, type Actor } from "../../audit/audit.ts";
+import { RFC_CSV, csvHeader, csvLine, type CsvDialect } from "../../csv/write.ts";
 
 /** The delivery log's CSV columns (GET /deliveries/export and the panel's "Exportar CSV"), in order. */
 export const DELIVERY_EXPORT_COLUMNS = [

@@ -3,19 +3,16 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { TextDecoder } from "node:util";
-import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHost } from "../net/address-guard.ts";
+import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHost } from "./address-guard.ts";
 
 /**
- * Why an attempt failed, stored in `lastErrorKind` and on each attempt row. `http_status` = the endpoint
+ * How a webhook POST ended when it did not get a 2xx (`WebhookResult.errorKind`). `http_status` = the endpoint
  * answered outside 2xx and 3xx; `redirect` = it answered 3xx (spec 6.4: redirects are not followed);
- * `address_refused` = the host is or resolves to a non-public address (SSRF guard): nothing was sent.
- * `integration_inactive` and `expired` are never an attempt's: a delivery failed without one (its integration
- * paused; its retry schedule's deadline passed while its attempts were held back, e.g. by the circuit breaker).
- * Nor is `secret_unavailable`: the integration's signing secret did not open (its key is not in SECRETS_KEYS, or the
- * stored value was altered), so nothing was sent and no attempt spent; the delivery keeps being tried until its
- * deadline, and fails with that kind if the secret never opens.
+ * `address_refused` = the host is or resolves to a non-public address (SSRF guard): nothing was sent. The
+ * deliveries' own kinds (an integration paused, a deadline passed, a secret that did not open) are core's
+ * `DeliveryErrorKind`, which holds these.
  */
-export type DeliveryErrorKind =
+export type SendErrorKind =
   | "http_status"
   | "redirect"
   | "timeout"
@@ -27,32 +24,7 @@ export type DeliveryErrorKind =
   | "invalid_url"
   | "address_refused"
   | "protocol"
-  | "network"
-  | "integration_inactive"
-  | "expired"
-  | "secret_unavailable";
-
-/** Portuguese explanation of each error kind, for the panel and the API. */
-export const DELIVERY_ERROR_KIND_MESSAGES: Readonly<Record<DeliveryErrorKind, string>> = {
-  http_status: "O endpoint respondeu com um status fora da faixa 2xx.",
-  redirect: "O endpoint respondeu com um redirecionamento, que não é seguido.",
-  timeout: "O endpoint não respondeu dentro do tempo limite da tentativa.",
-  connection_refused: "O endpoint recusou a conexão.",
-  connection_reset: "A conexão com o endpoint foi encerrada antes da resposta.",
-  dns: "Não foi possível resolver o nome do host do endpoint.",
-  tls: "A conexão segura (TLS) com o endpoint falhou.",
-  unreachable: "A rede ou o host do endpoint está inacessível.",
-  invalid_url: "A URL cadastrada na integração é inválida.",
-  address_refused:
-    "O endpoint aponta para um endereço de rede local, privada ou reservada, que não é aceito; a entrega não foi enviada.",
-  protocol: "O endpoint respondeu algo que não é HTTP válido.",
-  network: "Falha de rede ao contatar o endpoint.",
-  integration_inactive: "A integração está desativada; a entrega não foi enviada.",
-  expired:
-    "O prazo do cronograma de tentativas automáticas acabou sem que a entrega fosse tentada (o endpoint não respondia e as entregas aguardavam); ela pode ser reenviada.",
-  secret_unavailable:
-    "O segredo de assinatura da integração não pôde ser decifrado (a chave que o cifrou não está em SECRETS_KEYS, ou o valor guardado foi alterado); nada foi enviado. A entrega é tentada de novo até o prazo do cronograma; corrija as chaves do gateway ou troque o segredo da integração.",
-};
+  | "network";
 
 export interface WebhookSenderOptions {
   /** Deadline of the whole attempt, connection to end of response (spec 6.4: 10 s). */
@@ -84,7 +56,7 @@ export interface WebhookResult {
   /** The answer, capped at `responseBodyLimit` bytes; null when no response arrived. */
   responseBody: string | null;
   /** null for a 2xx. */
-  errorKind: DeliveryErrorKind | null;
+  errorKind: SendErrorKind | null;
   durationMs: number;
 }
 
@@ -112,7 +84,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const timers: { attempt?: NodeJS.Timeout; connect?: NodeJS.Timeout } = {};
       const collector = new CappedText(options.responseBodyLimit);
 
-      const finish = (errorKind: DeliveryErrorKind | null) => {
+      const finish = (errorKind: SendErrorKind | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timers.attempt);
@@ -124,7 +96,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           durationMs: Math.round(performance.now() - started),
         });
       };
-      const outcomeOfStatus = (): DeliveryErrorKind | null => {
+      const outcomeOfStatus = (): SendErrorKind | null => {
         if (statusCode === null) return "network";
         if (statusCode >= 200 && statusCode < 300) return null;
         if (statusCode >= 300 && statusCode < 400) return "redirect";
@@ -152,7 +124,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return;
       }
       // The answer is not read to its end: the socket cannot serve another request, so it is closed.
-      const abandon = (errorKind: DeliveryErrorKind | null) => {
+      const abandon = (errorKind: SendErrorKind | null) => {
         finish(errorKind);
         req.destroy();
       };
@@ -216,7 +188,7 @@ function timedOut(what: string): Error {
 function parseTarget(
   rawUrl: string,
   allowPrivateNetworks: boolean,
-): { url: URL; protocol: "http:" | "https:" } | DeliveryErrorKind {
+): { url: URL; protocol: "http:" | "https:" } | SendErrorKind {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -260,7 +232,7 @@ class CappedText {
 
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH$)/;
 
-export function classifyError(error: unknown): DeliveryErrorKind {
+export function classifyError(error: unknown): SendErrorKind {
   const code = errorCode(error);
   if (!code) return "network";
   if (code === ADDRESS_REFUSED_CODE) return "address_refused";

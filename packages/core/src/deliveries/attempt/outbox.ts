@@ -1,7 +1,7 @@
 import type { Sql } from "@gw/db";
 import { enqueueFirstAttempts, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import type { WebhookEvent } from "../accounts/accounts.ts";
+import type { WebhookEventName } from "@gw/contracts";
 
 /**
  * The transactional outbox: in the SAME transaction that applies an event, one delivery row per active
@@ -14,10 +14,10 @@ export interface PendingDelivery {
   id: string;
   accountId: string;
   integrationId: string;
-  event: WebhookEvent;
+  event: WebhookEventName;
   data: object;
   /**
-   * What this event is ordered with when its integration delivers in order (deliveries/ordering.ts): the message
+   * What this event is ordered with when its integration delivers in order (attempt/ordering.ts): the message
    * for `message.status`, the contact for `message.received`; absent for account-level events.
    */
   orderingKey?: string;
@@ -37,7 +37,7 @@ export function deliveryBody(delivery: PendingDelivery, occurredAt: Date): strin
 export async function subscribedDeliveries(
   sql: Sql,
   accountId: string,
-  event: WebhookEvent,
+  event: WebhookEventName,
   data: object,
 ): Promise<PendingDelivery[]> {
   const { rows } = await sql.query<{ integration_id: string; id: string }>({

@@ -2,9 +2,8 @@ import type { Db } from "@gw/db";
 import { deliverWebhookJob, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { releaseAndQueueNext } from "./ordering.ts";
-import { SECRET_UNAVAILABLE } from "./process.ts";
 import { ensureAttemptQueued } from "./queueing.ts";
-import type { DeliveryErrorKind } from "./sender.ts";
+import { SECRET_UNAVAILABLE, type DeliveryErrorKind } from "./error-kinds.ts";
 
 /**
  * The schedule's bound on a delivery's life (spec 6.5). Attempts held back (an open circuit breaker, the in-flight

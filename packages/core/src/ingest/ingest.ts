@@ -2,28 +2,14 @@ import { createHash } from "node:crypto";
 import { replaceUnstorable } from "@gw/contracts";
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Logger } from "@gw/logger";
-import {
-  readMetaWebhook,
-  type InboundMessage,
-  type MetaStatus,
-  type MetaUserRef,
-  type QuarantinedItem,
-} from "@gw/meta";
+import type { QuarantinedItem } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
-import {
-  applyIdentityChanges,
-  learnContacts,
-  type ContactSighting,
-  type IdentityChangeInput,
-} from "../contacts/contacts.ts";
-import { applyAccountEvents, changedTemplateCatalogues, type AccountEventInput } from "../health/index.ts";
-import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
-import { accountsByWaba, storeTemplateNotices, type TemplateNoticeInput } from "../templates/notices.ts";
-import { applyInbound } from "./inbound.ts";
-import { insertDeliveries, type CommittedDelivery, type Outbox, type PendingDelivery } from "./outbox.ts";
-import { adoptCampaignSends } from "./adopt.ts";
-import { applyStatuses, applyStatusesTraced, lockWamids } from "./statuses.ts";
+import type { ContactSighting } from "../contacts/contacts.ts";
+import { insertDeliveries, type CommittedDelivery, type Outbox } from "../deliveries/attempt/outbox.ts";
+import { changedTemplateCatalogues } from "../health/index.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
+import { emptyPlan, planItems, sightingId, type Plan } from "./plan.ts";
+import { applyTogether, itemsAlone, type StepCounts } from "./steps.ts";
 
 export class MalformedWebhookError extends Error {}
 
@@ -55,34 +41,11 @@ export interface IngestResult {
   duplicate: boolean;
 }
 
-interface InboundItem {
-  accountId: string;
-  phoneNumberId: string;
-  inbound: InboundMessage;
-}
-
-/** A marketing preference change before its contact is learnt. */
-interface PreferenceItem extends Omit<PreferenceChange, "contactKey"> {
-  user: MetaUserRef;
-}
-
-interface Plan {
-  statuses: MetaStatus[];
-  inbound: InboundItem[];
-  /** Every user named in the payload; the first `inbound.length` are the inbound messages' senders, in order. */
-  sightings: ContactSighting[];
-  identityChanges: IdentityChangeInput[];
-  notices: TemplateNoticeInput[];
-  preferences: PreferenceItem[];
-  accountEvents: AccountEventInput[];
-  quarantined: QuarantinedItem[];
-}
-
 /**
  * Apply one (signature-checked) provider webhook. Fast path: one transaction stores the raw payload (deduplicated
- * by its hash), applies every status and inbound message, stores the template notices (panel-only, no outbox rows),
- * applies the marketing preferences to the suppression list (no outbox rows) and inserts the outbox rows, committed
- * before Meta gets its 200. When an item makes that transaction fail (bad data, not an outage), the raw payload is
+ * by its hash), applies every item in the steps' order (steps.ts: users, identity changes, statuses, inbound
+ * messages, template notices and marketing preferences, which create no outbox rows, and health events) and inserts
+ * the outbox rows, committed before Meta gets its 200. When an item makes that transaction fail (bad data, not an outage), the raw payload is
  * committed first and each item is applied in its own transaction; the ones that still fail are quarantined on the
  * stored event, so one bad item never blocks the rest nor makes Meta redeliver the payload for days. A database
  * outage throws: the route answers 503 and Meta retries.
@@ -134,21 +97,9 @@ async function ingestPlanned(
     ids = await inTransaction(deps.db.sql, async (client) => {
       const eventId = await storeEvent(client, rawBody, payloadHash, plan.quarantined, { processed: true });
       if (eventId === null) return null;
-      await lockWamids(
-        client,
-        plan.statuses.map((s) => s.id),
-      );
-      // Users first: the inbound messages and preferences are keyed by the contacts they name.
-      const keys = await learnContacts(client, plan.sightings);
-      await applyIdentityChanges(client, plan.identityChanges);
-      // Campaign sends a dead worker never recorded, proved by their statuses, before the statuses apply to them.
-      const deliveries = await adoptCampaignSends(client, plan.statuses);
-      deliveries.push(...(await applyStatuses(client, plan.statuses, { parkUnknown: true, receivedAt })));
-      for (const [index, item] of plan.inbound.entries())
-        deliveries.push(...(await applyInboundItem(client, item, keys[index] ?? null, receivedAt)));
-      result.notices = await storeTemplateNotices(client, plan.notices, receivedAt);
-      result.preferences = await applyUserPreferences(client, await preferenceChanges(client, plan.preferences));
-      deliveries.push(...(await applyAccountEvents(client, plan.accountEvents, receivedAt)));
+      const applied = await applyTogether(client, plan, receivedAt);
+      Object.assign(result, applied.counts);
+      const deliveries = applied.deliveries.map((d) => d.delivery);
       return insertDeliveries(client, deliveries, receivedAt);
     });
   } catch (error) {
@@ -186,129 +137,6 @@ function storableJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
     typeof item === "string" ? replaceUnstorable(item, "\ufffd") : item,
   );
-}
-
-/**
- * Validate the payload item by item and find the account of each inbound message's, marketing preference's, user's
- * and identity change's business number, and of each template notice's and health event's WABA (`entry[].id`,
- * matched against business_numbers.waba_id).
- */
-async function planItems(deps: IngestDeps, body: unknown, receivedAt: Date): Promise<Plan> {
-  const read = readMetaWebhook(body);
-  const plan: Plan = {
-    statuses: read.statuses,
-    inbound: [],
-    sightings: [],
-    identityChanges: [],
-    notices: [],
-    preferences: [],
-    accountEvents: [],
-    quarantined: read.quarantined,
-  };
-  const accountOf = async (phoneNumberId: string, what: string): Promise<string | null> => {
-    const number = await deps.directory.numberById(phoneNumberId);
-    if (number) return number.accountId;
-    deps.logger.warn(`${what} for an unknown business number`, { phoneNumberId });
-    plan.quarantined.push({
-      path: `metadata.phone_number_id=${phoneNumberId}`,
-      reason: "número comercial desconhecido",
-    });
-    return null;
-  };
-  for (const group of read.inbound) {
-    const accountId = await accountOf(group.phoneNumberId, "inbound message");
-    if (accountId === null) continue;
-    for (const inbound of group.messages) plan.inbound.push({ accountId, phoneNumberId: group.phoneNumberId, inbound });
-  }
-  // The senders, in the inbound messages' order (their keys come back in that order), then every other user named.
-  plan.sightings.push(...plan.inbound.map((item) => ({ accountId: item.accountId, user: item.inbound.sender })));
-  const seen = new Set(plan.sightings.map(sightingId));
-  for (const { phoneNumberId, user } of read.contacts) {
-    const number = await deps.directory.numberById(phoneNumberId);
-    if (!number) continue;
-    const sighting = { accountId: number.accountId, user };
-    if (!seen.has(sightingId(sighting))) plan.sightings.push(sighting);
-    seen.add(sightingId(sighting));
-  }
-  for (const change of read.identityChanges) {
-    const accountId = await accountOf(change.phoneNumberId, "identity change");
-    if (accountId !== null) plan.identityChanges.push({ accountId, change });
-  }
-  const accounts = await accountsByWaba(deps.db.sql, [
-    ...read.templateNotices.map((notice) => notice.wabaId),
-    ...read.accountEvents.map((event) => event.wabaId),
-  ]);
-  for (const notice of read.templateNotices) {
-    const owners = accounts.get(notice.wabaId);
-    if (!owners) {
-      deps.logger.warn("template notice for an unknown WABA", { wabaId: notice.wabaId, field: notice.field });
-      plan.quarantined.push({ path: `entry.id=${notice.wabaId}`, reason: "conta WhatsApp Business desconhecida" });
-      continue;
-    }
-    for (const accountId of owners) plan.notices.push({ accountId, notice });
-  }
-  for (const event of read.accountEvents) {
-    const owners = accounts.get(event.wabaId);
-    if (!owners) {
-      deps.logger.warn("account event for an unknown WABA", { wabaId: event.wabaId, field: event.field });
-      plan.quarantined.push({ path: `entry.id=${event.wabaId}`, reason: "conta WhatsApp Business desconhecida" });
-      continue;
-    }
-    for (const accountId of owners) plan.accountEvents.push({ accountId, event });
-  }
-  for (const preference of read.userPreferences) {
-    const { category, value } = preference.value;
-    // Meta reports only marketing_messages stop/resume today; anything else is read and left alone.
-    if (category !== "marketing_messages" || (value !== "stop" && value !== "resume")) {
-      deps.logger.info("user preference not acted on", { category, value });
-      continue;
-    }
-    const accountId = await accountOf(preference.phoneNumberId, "user preference");
-    if (accountId === null) continue;
-    const user: MetaUserRef = {
-      phone: preference.value.wa_id ?? null,
-      bsuid: preference.value.user_id ?? null,
-      parentBsuid: preference.value.parent_user_id ?? null,
-      username: null,
-      name: null,
-    };
-    plan.preferences.push({ accountId, user, value, at: preference.time ?? receivedAt });
-  }
-  return plan;
-}
-
-function sightingId(sighting: ContactSighting): string {
-  const { user } = sighting;
-  return [sighting.accountId, user.phone, user.bsuid, user.parentBsuid, user.username, user.name].join("|");
-}
-
-/** The preferences with their contacts' keys (learnt now: a preference may name a user seen nowhere else). */
-async function preferenceChanges(sql: Sql, items: readonly PreferenceItem[]): Promise<PreferenceChange[]> {
-  const keys = await learnContacts(
-    sql,
-    items.map((item) => ({ accountId: item.accountId, user: item.user })),
-  );
-  return items.flatMap((item, index) => {
-    const contactKey = keys[index];
-    return contactKey ? [{ accountId: item.accountId, contactKey, value: item.value, at: item.at }] : [];
-  });
-}
-
-async function applyInboundItem(
-  sql: Sql,
-  item: InboundItem,
-  contactKey: string | null,
-  receivedAt: Date,
-): Promise<PendingDelivery[]> {
-  const key = contactKey ?? (await learnContacts(sql, [{ accountId: item.accountId, user: item.inbound.sender }]))[0];
-  if (!key) return [];
-  return applyInbound(sql, {
-    accountId: item.accountId,
-    phoneNumberId: item.phoneNumberId,
-    inbound: item.inbound,
-    contactKey: key,
-    receivedAt,
-  });
 }
 
 /** Insert the raw payload once; null when a payload with the same bytes is stored already. */
@@ -357,64 +185,25 @@ async function ingestItemByItem(
     (await unprocessedEvent(pool, payloadHash));
   if (eventId === null) return []; // applied meanwhile by a concurrent delivery of the same payload
   const ids: CommittedDelivery[] = [];
-  const attempt = async (path: string, apply: (sql: Sql) => Promise<PendingDelivery[]>): Promise<void> => {
+  const counts: StepCounts = { notices: 0, preferences: 0 };
+  for (const item of itemsAlone(plan, receivedAt)) {
     try {
-      ids.push(
-        ...(await inTransaction(pool, async (client) => insertDeliveries(client, await apply(client), receivedAt))),
-      );
+      const committed = await inTransaction(pool, async (client) => {
+        const applied = await item.apply(client);
+        if (item.counts) counts[item.counts] += applied.count ?? 0;
+        return insertDeliveries(
+          client,
+          applied.deliveries.map((d) => d.delivery),
+          receivedAt,
+        );
+      });
+      ids.push(...committed);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
-      plan.quarantined.push({ path, reason: (error as Error).message.slice(0, 500) });
+      plan.quarantined.push({ path: item.path, reason: (error as Error).message.slice(0, 500) });
     }
-  };
-  for (const [index, sighting] of plan.sightings.entries()) {
-    if (index < plan.inbound.length) continue; // learnt with their message below
-    await attempt(`contacts ${sighting.user.bsuid ?? sighting.user.phone ?? ""}`, async (client) => {
-      await learnContacts(client, [sighting]);
-      return [];
-    });
   }
-  for (const item of plan.identityChanges) {
-    await attempt(
-      `${item.change.source} ${item.change.current.bsuid ?? item.change.current.phone ?? ""}`,
-      async (client) => {
-        await applyIdentityChanges(client, [item]);
-        return [];
-      },
-    );
-  }
-  for (const [index, status] of plan.statuses.entries()) {
-    await attempt(`statuses[${index}] ${status.id}`, async (client) => {
-      await lockWamids(client, [status.id]);
-      const deliveries = await adoptCampaignSends(client, [status]);
-      deliveries.push(...(await applyStatuses(client, [status], { parkUnknown: true, receivedAt })));
-      return deliveries;
-    });
-  }
-  for (const item of plan.inbound) {
-    await attempt(`messages ${item.inbound.message.id}`, (client) => applyInboundItem(client, item, null, receivedAt));
-  }
-  let notices = 0;
-  for (const item of plan.notices) {
-    await attempt(`${item.notice.field} ${item.notice.value.message_template_name}`, async (client) => {
-      notices += await storeTemplateNotices(client, [item], receivedAt);
-      return [];
-    });
-  }
-  result.notices = notices;
-  let preferences = 0;
-  for (const item of plan.preferences) {
-    await attempt(`user_preferences ${item.value}`, async (client) => {
-      preferences += await applyUserPreferences(client, await preferenceChanges(client, [item]));
-      return [];
-    });
-  }
-  result.preferences = preferences;
-  for (const item of plan.accountEvents) {
-    await attempt(`${item.event.field} ${item.event.wabaId}`, (client) =>
-      applyAccountEvents(client, [item], receivedAt),
-    );
-  }
+  Object.assign(result, counts);
   result.quarantined = plan.quarantined.length;
   await pool.query({
     name: "finish-provider-event",
@@ -564,31 +353,24 @@ async function commitTogether(
     const stored = new Set(rows.map((row) => row.payload_hash));
     const applied = members.filter((m) => stored.has(m.payloadHash));
     const storedBefore = members.filter((m) => !stored.has(m.payloadHash));
-    const statuses = applied.flatMap((m) => m.plan.statuses);
-    const memberOfStatus = applied.flatMap((m, position) => m.plan.statuses.map(() => position));
-    await lockWamids(
-      client,
-      statuses.map((s) => s.id),
-    );
+    // The payloads' items as one plan (only statuses and the users they name: joinsGroupCommit), each user once.
     const sightings = new Map<string, ContactSighting>();
     for (const sighting of applied.flatMap((m) => m.plan.sightings))
       if (!sightings.has(sightingId(sighting))) sightings.set(sightingId(sighting), sighting);
-    await learnContacts(client, [...sightings.values()]);
+    const merged: Plan = {
+      ...emptyPlan(),
+      statuses: applied.flatMap((m) => m.plan.statuses),
+      sightings: [...sightings.values()],
+    };
+    const memberOfStatus = applied.flatMap((m, position) => m.plan.statuses.map(() => position));
     const deliveriesPerMember = applied.map(() => 0);
-    const pending: PendingDelivery[] = [];
-    // A campaign send proved by its status: counted for the first payload that names the message.
-    const adopted = await adoptCampaignSends(client, statuses);
-    for (const delivery of adopted) {
-      const wamid = (delivery.data as { message_id?: unknown }).message_id;
-      const position = memberOfStatus[statuses.findIndex((s) => s.id === wamid)] ?? 0;
+    const { deliveries } = await applyTogether(client, merged, receivedAt);
+    for (const { item } of deliveries) {
+      // Every delivery here comes from a status; a campaign send it proved counts for the first status of its message.
+      const position = memberOfStatus[item] ?? 0;
       deliveriesPerMember[position] = (deliveriesPerMember[position] ?? 0) + 1;
-      pending.push(delivery);
     }
-    for (const traced of await applyStatusesTraced(client, statuses, { parkUnknown: true, receivedAt })) {
-      const position = memberOfStatus[traced.update] ?? 0;
-      deliveriesPerMember[position] = (deliveriesPerMember[position] ?? 0) + 1;
-      pending.push(traced.delivery);
-    }
+    const pending = deliveries.map((d) => d.delivery);
     const committed = await insertDeliveries(client, pending, receivedAt);
     return { applied, deliveriesPerMember, committed, storedBefore };
   });

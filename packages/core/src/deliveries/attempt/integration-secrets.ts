@@ -5,7 +5,7 @@
 import { inTransaction, type Db } from "@gw/db";
 import { SecretUnreadableError, sealedKeyId, type SecretBox, type SecretPlace } from "@gw/signer";
 import { LRUCache } from "lru-cache";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { auditAction, recordAudit, type Actor } from "../../audit/audit.ts";
 
 export type IntegrationSecretField = "signing_secret" | "previous_signing_secret";
 

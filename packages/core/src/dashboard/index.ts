@@ -1,0 +1,2 @@
+export { accountOverview } from "./overview.ts";
+export type { AccountOverview, FailingIntegration } from "./overview.ts";

@@ -1,0 +1,146 @@
+import type { Db } from "@gw/db";
+import type { Logger } from "@gw/logger";
+import {
+  readMetaWebhook,
+  type InboundMessage,
+  type MetaStatus,
+  type MetaUserRef,
+  type QuarantinedItem,
+} from "@gw/meta";
+import type { AccountDirectory } from "../accounts/directory.ts";
+import type { ContactSighting, IdentityChangeInput } from "../contacts/contacts.ts";
+import type { AccountEventInput } from "../health/index.ts";
+import type { PreferenceChange } from "../suppressions/suppressions.ts";
+import { accountsByWaba, type TemplateNoticeInput } from "../templates/notices.ts";
+
+export interface InboundItem {
+  accountId: string;
+  phoneNumberId: string;
+  inbound: InboundMessage;
+}
+
+/** A marketing preference change before its contact is learnt. */
+export interface PreferenceItem extends Omit<PreferenceChange, "contactKey"> {
+  user: MetaUserRef;
+}
+
+/** A webhook's items by the step that applies them (steps.ts), each list in the payload's order. */
+export interface PlanItems {
+  /** Every user named in the payload; the first `inbound.length` are the inbound messages' senders, in order. */
+  sightings: ContactSighting;
+  identityChanges: IdentityChangeInput;
+  statuses: MetaStatus;
+  inbound: InboundItem;
+  notices: TemplateNoticeInput;
+  preferences: PreferenceItem;
+  accountEvents: AccountEventInput;
+}
+
+export type StepName = keyof PlanItems;
+
+/** The item lists of a plan, one per step. */
+export type PlanLists = { [K in StepName]: PlanItems[K][] };
+
+/** One payload, read and matched to its accounts: its items, and what was set aside. */
+export type Plan = PlanLists & { quarantined: QuarantinedItem[] };
+
+/** A plan without items. */
+export function emptyPlan(): Plan {
+  return {
+    sightings: [],
+    identityChanges: [],
+    statuses: [],
+    inbound: [],
+    notices: [],
+    preferences: [],
+    accountEvents: [],
+    quarantined: [],
+  };
+}
+
+interface PlanDeps {
+  db: Db;
+  logger: Logger;
+  directory: AccountDirectory;
+}
+
+/**
+ * Validate the payload item by item and find the account of each inbound message's, marketing preference's, user's
+ * and identity change's business number, and of each template notice's and health event's WABA (`entry[].id`,
+ * matched against business_numbers.waba_id).
+ */
+export async function planItems(deps: PlanDeps, body: unknown, receivedAt: Date): Promise<Plan> {
+  const read = readMetaWebhook(body);
+  const plan: Plan = { ...emptyPlan(), statuses: read.statuses, quarantined: read.quarantined };
+  const accountOf = async (phoneNumberId: string, what: string): Promise<string | null> => {
+    const number = await deps.directory.numberById(phoneNumberId);
+    if (number) return number.accountId;
+    deps.logger.warn(`${what} for an unknown business number`, { phoneNumberId });
+    plan.quarantined.push({
+      path: `metadata.phone_number_id=${phoneNumberId}`,
+      reason: "número comercial desconhecido",
+    });
+    return null;
+  };
+  for (const group of read.inbound) {
+    const accountId = await accountOf(group.phoneNumberId, "inbound message");
+    if (accountId === null) continue;
+    for (const inbound of group.messages) plan.inbound.push({ accountId, phoneNumberId: group.phoneNumberId, inbound });
+  }
+  // The senders, in the inbound messages' order (their keys come back in that order), then every other user named.
+  plan.sightings.push(...plan.inbound.map((item) => ({ accountId: item.accountId, user: item.inbound.sender })));
+  const seen = new Set(plan.sightings.map(sightingId));
+  for (const { phoneNumberId, user } of read.contacts) {
+    const number = await deps.directory.numberById(phoneNumberId);
+    if (!number) continue;
+    const sighting = { accountId: number.accountId, user };
+    if (!seen.has(sightingId(sighting))) plan.sightings.push(sighting);
+    seen.add(sightingId(sighting));
+  }
+  for (const change of read.identityChanges) {
+    const accountId = await accountOf(change.phoneNumberId, "identity change");
+    if (accountId !== null) plan.identityChanges.push({ accountId, change });
+  }
+  const accounts = await accountsByWaba(deps.db.sql, [
+    ...read.templateNotices.map((notice) => notice.wabaId),
+    ...read.accountEvents.map((event) => event.wabaId),
+  ]);
+  // Template notices and health events name their WABA; one no account has is set aside.
+  const ownersOf = (wabaId: string, what: string, field: string): readonly string[] => {
+    const owners = accounts.get(wabaId);
+    if (owners) return owners;
+    deps.logger.warn(`${what} for an unknown WABA`, { wabaId, field });
+    plan.quarantined.push({ path: `entry.id=${wabaId}`, reason: "conta WhatsApp Business desconhecida" });
+    return [];
+  };
+  for (const notice of read.templateNotices)
+    for (const accountId of ownersOf(notice.wabaId, "template notice", notice.field))
+      plan.notices.push({ accountId, notice });
+  for (const event of read.accountEvents)
+    for (const accountId of ownersOf(event.wabaId, "account event", event.field))
+      plan.accountEvents.push({ accountId, event });
+  for (const preference of read.userPreferences) {
+    const { category, value } = preference.value;
+    // Meta reports only marketing_messages stop/resume today; anything else is read and left alone.
+    if (category !== "marketing_messages" || (value !== "stop" && value !== "resume")) {
+      deps.logger.info("user preference not acted on", { category, value });
+      continue;
+    }
+    const accountId = await accountOf(preference.phoneNumberId, "user preference");
+    if (accountId === null) continue;
+    const user: MetaUserRef = {
+      phone: preference.value.wa_id ?? null,
+      bsuid: preference.value.user_id ?? null,
+      parentBsuid: preference.value.parent_user_id ?? null,
+      username: null,
+      name: null,
+    };
+    plan.preferences.push({ accountId, user, value, at: preference.time ?? receivedAt });
+  }
+  return plan;
+}
+
+export function sightingId(sighting: ContactSighting): string {
+  const { user } = sighting;
+  return [sighting.accountId, user.phone, user.bsuid, user.parentBsuid, user.username, user.name].join("|");
+}
