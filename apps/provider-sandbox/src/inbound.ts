@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { registerMedia } from "./graph/media.ts";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
-import { recordContactMessage, type SandboxState } from "./state.ts";
+import { recordContactMessage, type SandboxState, type SandboxUser } from "./state.ts";
 import {
   BSUID_PATTERN,
   findUser,
@@ -14,7 +14,6 @@ import {
   refOf,
   USERNAME_PATTERN,
   webhookContact,
-  type SandboxUser,
 } from "./users.ts";
 import type { WebhookContact } from "./webhooks.ts";
 
