@@ -23,8 +23,6 @@ export { closeRedis, withDeadline } from "./process/lifecycle.ts";
 export { createPeriodicTasks } from "./process/periodic.ts";
 export type { PeriodicTask, PeriodicTasks, PeriodicTaskSpec } from "./process/periodic.ts";
 export { createProbeServer } from "./process/probes.ts";
-export { runWorkerProcess } from "./process/run.ts";
-export type { WorkerApp, WorkerProcessSpec } from "./process/run.ts";
 export type { ProbeDeps } from "./process/probes.ts";
 export { createReplayQueue, wakeReplays } from "./replays.ts";
 export type { ReplayQueue } from "./replays.ts";
