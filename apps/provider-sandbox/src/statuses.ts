@@ -1,3 +1,4 @@
+import type { MessageStatusEvent } from "@gw/contracts";
 import { deliver } from "./deliveries.ts";
 import type { Pricing } from "./pricing.ts";
 import { later, type DueStatus, type SandboxState, type StatusBatch, type UserRef } from "./state.ts";
@@ -30,7 +31,8 @@ export interface AcceptedSend {
   callbackData?: string;
 }
 
-type AutoStatus = "sent" | "delivered" | "read" | "failed";
+/** The statuses the sandbox sends on its own: Meta's, the ones the gateway's contract reports in `message.status`. */
+type AutoStatus = MessageStatusEvent["data"]["status"];
 
 /**
  * A status as meta-2026 §1.5 shapes it: `recipient_id` is the phone the send was addressed to, or, for a BSUID send,
