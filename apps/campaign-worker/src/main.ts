@@ -1,4 +1,4 @@
-import { runWorkerProcess } from "@gw/jobs";
+import { runWorkerProcess } from "@gw/process";
 import { loadCampaignWorkerConfig } from "./config.ts";
 import { createCampaignWorker } from "./worker.ts";
 

@@ -12,8 +12,8 @@ import {
   wakeCampaigns,
   type JobHandlers,
   closeRedis,
+  createPeriodicTasks,
   createProbeServer,
-  periodicTask,
   withDeadline,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
@@ -179,15 +179,18 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   worker.on("stalled", (jobId: string) => logger.warn("stalled campaign tick taken over", { jobId }));
 
   // PostgreSQL says which campaigns should be ticking; Redis only holds their jobs. One that has its job keeps it.
-  const sweep = periodicTask(
-    async () => {
+  const periodic = createPeriodicTasks({ logger, registry: metrics.registry });
+  const sweep = periodic.add({
+    name: "campaign_sweep",
+    intervalMs: config.CAMPAIGN_SWEEP_INTERVAL_MS,
+    failure: "campaign sweep failed; trying again next cycle",
+    async run() {
       if (redis.status !== "ready") return 0;
       const due = await campaignsToWake({ db });
       await wakeCampaigns(queue, due, { shares: config.CAMPAIGN_SHARES });
       return due.length;
     },
-    (error) => logger.warn("campaign sweep failed; trying again next cycle", { error: error.message }),
-  );
+  });
 
   const server = createProbeServer({ db, redis: [workerRedis, redis], registry: metrics.registry, logger });
   let port = 0;
@@ -205,7 +208,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     running = worker.run().catch((error: unknown) => {
       logger.error("campaign worker stopped with an error", { error: (error as Error).message });
     });
-    sweep.start(config.CAMPAIGN_SWEEP_INTERVAL_MS);
+    periodic.start();
     logger.info("campaign worker started", {
       probes: `http://${config.CAMPAIGN_WORKER_HOST}:${port}`,
       concurrency: config.CAMPAIGN_WORKER_CONCURRENCY,
@@ -221,7 +224,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       const redisUp = workerRedis.status === "ready";
       const bound = config.META_TIMEOUT_MS + config.CAMPAIGN_TURN_MAX_WAIT_MS + 5_000;
       const closing = redisUp ? withDeadline(worker.close(), bound) : Promise.resolve(false);
-      await withDeadline(sweep.stop(), 5_000);
+      await withDeadline(periodic.stop(), 5_000);
       const drained = redisUp && (await closing);
       if (!drained) {
         logger.warn(

@@ -4,42 +4,32 @@ import { Worker } from "bullmq";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
 import {
   closeRedis,
+  createPeriodicTasks,
   createProbeServer,
   createProcessor,
   createRedis,
   createWebhookQueue,
-  periodicTask,
   QUEUES,
   withDeadline,
   type JobHandlers,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
+import { createCachedSecretBox, createSecretBox, oldestEarlyStatusAgeSeconds, SecretUnreadableError } from "@gw/core";
 import {
-  clearExpiredPreviousSecrets,
-  createCachedSecretBox,
-  createSecretBox,
-  oldestEarlyStatusAgeSeconds,
-  purgeExpiredIdempotencyKeys,
-  purgeExpiredPanelSessions,
-  SecretUnreadableError,
-} from "@gw/core";
-import {
-  budgetLifetimeMs,
   createDeliveryScheduler,
   createDeliveryStatements,
   createWebhookSender,
   disableIfFailing,
-  failExpiredDeliveries,
   processDeliveryAttempt,
-  sweepDeliveries,
-  type SweepResult,
 } from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
 import { createFairnessGate } from "./fairness.ts";
+import { deliverySweep, expiredKeysPurge, pricingRollup, type ReconcileResult } from "./housekeeping.ts";
 import { createMetrics } from "./metrics.ts";
-import { createPricingRollupTask } from "./pricing-rollup.ts";
 import { createReplayRunner } from "./replays.ts";
-import { createRetentionTask } from "./retention.ts";
+import { retentionPurge } from "./retention.ts";
+
+export type { ReconcileResult } from "./housekeeping.ts";
 
 export interface DispatcherDeps {
   logger: Logger;
@@ -48,7 +38,7 @@ export interface DispatcherDeps {
 }
 
 export interface Dispatcher {
-  /** Starts the probe server, the worker and the maintenance loops. */
+  /** Starts the probe server, the worker and the periodic tasks (housekeeping). */
   start(): Promise<void>;
   /** Stops taking jobs, waits for the attempts in flight, then closes Redis, Postgres and the probe server. */
   stop(): Promise<void>;
@@ -56,12 +46,6 @@ export interface Dispatcher {
   readonly port: number;
   /** One sweep now (also what the interval does); null when it failed. */
   reconcileNow(): Promise<ReconcileResult | null>;
-}
-
-/** One run of the sweep: deliveries past their schedule's deadline failed, then missing jobs queued. */
-export interface ReconcileResult extends SweepResult {
-  /** Deliveries failed because their retry schedule's deadline passed. */
-  expired: number;
 }
 
 export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps): Dispatcher {
@@ -253,67 +237,17 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   let running: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
 
-  // The longest one budget of the configured schedule can take (spec 6.5): a delivery still pending past it was held
-  // back (breaker, cap, outage) and is failed by the sweep.
-  const lifetimeMs = budgetLifetimeMs({
-    scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
-    jitter: config.WEBHOOK_RETRY_JITTER,
-    attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
-  });
-
-  // Fails the deliveries past their schedule's deadline, then gives every due delivery (and every retry entering the
-  // horizon) its job; repeats at once while there is more.
-  const sweep = periodicTask(
-    async (): Promise<ReconcileResult> => {
-      // Without Redis there is nowhere to put jobs (and BullMQ would wait for the connection): next cycle.
-      if (queueRedis.status !== "ready") return { scanned: 0, queued: 0, more: false, expired: 0 };
-      // First, so the sweep does not queue what is about to fail.
-      const expiry = await failExpiredDeliveries(
-        { db, queue, logger },
-        { lifetimeMs, batchSize: config.RECONCILE_BATCH_SIZE },
-      );
-      for (const [event, count] of Object.entries(expiry.byEvent)) {
-        metrics.deadLetters.inc({ event }, count);
-        metrics.expired.inc({ event }, count);
-      }
-      const result = await sweepDeliveries(
-        { db, queue, redis: queueRedis, logger, attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS },
-        {
-          horizonMs: config.DISPATCHER_SCHEDULE_HORIZON_MS,
-          graceMs: config.RECONCILE_GRACE_MS,
-          batchSize: config.RECONCILE_BATCH_SIZE,
-          maxQueued: config.DISPATCHER_MAX_QUEUED_JOBS,
-        },
-      );
-      metrics.requeued.inc(result.queued);
-      return { ...result, expired: expiry.expired, more: result.more || expiry.more };
-    },
-    (error) => logger.warn("delivery sweep failed; trying again next cycle", { error: error.message }),
-    (result) => result.more,
-  );
-
-  // Idempotency keys past their TTL, expired panel sessions and previous signing secrets past their rotation
-  // overlap (no longer used to sign); any dispatcher pod may run it (the deletes are idempotent).
-  const idempotencyPurge = periodicTask(
-    async () => {
-      const removed = await purgeExpiredIdempotencyKeys({ db });
-      if (removed > 0) logger.info("expired idempotency keys removed", { removed });
-      const sessions = await purgeExpiredPanelSessions({ db });
-      if (sessions > 0) logger.info("expired panel sessions removed", { removed: sessions });
-      const secrets = await clearExpiredPreviousSecrets({ db });
-      if (secrets > 0) logger.info("previous signing secrets past their overlap cleared", { integrations: secrets });
-    },
-    (error) => logger.warn("expired keys and sessions purge failed; trying again next cycle", { error: error.message }),
-  );
-
-  // Rows past their retention (docs/decisions.md, "Retention"); any dispatcher pod may run it.
-  const retention = createRetentionTask({ db, logger, metrics, config });
-
-  // The cost ledger's daily rollup of messages.pricing (docs/decisions.md, "Per-message pricing and costs").
-  const pricingRollup = createPricingRollupTask({ db, logger });
-
   // Replays of deliveries by time range (issue 21): their own queue and worker; their attempts come through this one.
   const replays = createReplayRunner({ config, db, queue, redis: queueRedis, logger });
+
+  // Housekeeping, one registry: the sweep, expired keys, retention (docs/decisions.md, "Retention"), the cost ledger's
+  // rollup and the replays' sweep; each with its interval, a deadline, and its runs counted.
+  const housekeeping = createPeriodicTasks({ logger, registry: metrics.registry });
+  const sweep = housekeeping.add(deliverySweep({ db, queue, redis: queueRedis, logger, metrics, config }));
+  housekeeping.add(expiredKeysPurge({ db, logger, config }));
+  housekeeping.add(retentionPurge({ db, logger, metrics, config }));
+  housekeeping.add(pricingRollup({ db, logger, config }));
+  housekeeping.add(replays.sweep);
 
   async function start(): Promise<void> {
     server.listen(config.DISPATCHER_PORT, config.DISPATCHER_HOST);
@@ -322,10 +256,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     running = worker.run().catch((error: unknown) => {
       logger.error("webhook worker stopped with an error", { error: (error as Error).message });
     });
-    sweep.start(config.RECONCILE_INTERVAL_MS);
-    idempotencyPurge.start(config.IDEMPOTENCY_PURGE_INTERVAL_MS);
-    retention.start(config.RETENTION_INTERVAL_MS);
-    pricingRollup.start(config.PRICING_ROLLUP_INTERVAL_MS);
+    housekeeping.start();
     replays.start();
     logger.info("dispatcher started", {
       probes: `http://${config.DISPATCHER_HOST}:${port}`,
@@ -344,11 +275,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       const closing = redisUp
         ? withDeadline(worker.close(), config.WEBHOOK_TIMEOUT_MS + 5_000)
         : Promise.resolve(false);
-      // No new maintenance runs; the ones in progress finish while the queue is still open.
-      await withDeadline(
-        Promise.all([sweep.stop(), idempotencyPurge.stop(), retention.stop(), pricingRollup.stop()]),
-        5_000,
-      );
+      // No new housekeeping runs; the ones in progress finish while the queues are still open.
+      await withDeadline(housekeeping.stop(), 5_000);
       const drained = redisUp && (await closing);
       if (!drained) {
         logger.warn(

@@ -1,4 +1,4 @@
-import { runWorkerProcess } from "@gw/jobs";
+import { runWorkerProcess } from "@gw/process";
 import { loadDispatcherConfig } from "./config.ts";
 import { createDispatcher } from "./dispatcher.ts";
 

@@ -7,10 +7,10 @@ import {
   createProcessor,
   createRedis,
   createReplayQueue,
-  periodicTask,
   wakeReplays,
   withDeadline,
   type JobHandlers,
+  type PeriodicTaskSpec,
   type Redis,
   type WebhookQueue,
 } from "@gw/jobs";
@@ -20,8 +20,8 @@ import type { DispatcherConfig } from "./config.ts";
 export interface ReplayRunner {
   start(): void;
   stop(): Promise<void>;
-  /** One sweep now: how many unfinished replays were given their job (one that has one keeps it). */
-  sweepNow(): Promise<number | null>;
+  /** The sweep, for the dispatcher's periodic tasks: each run says how many unfinished replays were given a job. */
+  sweep: PeriodicTaskSpec<number>;
 }
 
 /**
@@ -88,15 +88,18 @@ export function createReplayRunner(deps: {
     }),
   );
 
-  const sweep = periodicTask(
-    async () => {
+  // One that has its job keeps it.
+  const sweep: PeriodicTaskSpec<number> = {
+    name: "replay_sweep",
+    intervalMs: Math.max(config.RECONCILE_INTERVAL_MS, 1_000),
+    failure: "replay sweep failed; trying again next cycle",
+    async run() {
       if (deps.redis.status !== "ready") return 0;
       const ids = await unfinishedReplays({ db });
       await wakeReplays(replayQueue, ids);
       return ids.length;
     },
-    (error) => logger.warn("replay sweep failed; trying again next cycle", { error: error.message }),
-  );
+  };
 
   let running: Promise<void> | null = null;
   return {
@@ -104,10 +107,8 @@ export function createReplayRunner(deps: {
       running = worker.run().catch((error: unknown) => {
         logger.error("replay worker stopped with an error", { error: (error as Error).message });
       });
-      sweep.start(Math.max(config.RECONCILE_INTERVAL_MS, 1_000));
     },
     async stop() {
-      await withDeadline(sweep.stop(), 5_000);
       const closed = workerRedis.status === "ready" && (await withDeadline(worker.close(), 10_000));
       if (!closed) {
         await withDeadline(worker.close(true), 2_000);
@@ -117,6 +118,6 @@ export function createReplayRunner(deps: {
       await withDeadline(replayQueue.close(), 2_000);
       await closeRedis(workerRedis);
     },
-    sweepNow: () => sweep.run(),
+    sweep,
   };
 }

@@ -1,8 +1,8 @@
 import type { Db } from "@gw/db";
 import type { Logger } from "@gw/logger";
 import { runRetention, type RetentionDays } from "@gw/core";
+import type { PeriodicTaskSpec } from "@gw/jobs";
 import type { DispatcherConfig } from "./config.ts";
-import { periodicTask, type PeriodicTask } from "@gw/jobs";
 import type { DispatcherMetrics } from "./metrics.ts";
 
 /** The days each retention target is kept, from the configuration (0 keeps it for ever). */
@@ -24,25 +24,24 @@ export function retentionDays(config: DispatcherConfig): RetentionDays {
 }
 
 /**
- * The retention purges as one maintenance task (docs/decisions.md, "Retention"). Any number of dispatcher pods may
- * run it at once: every batch skips the rows another pod holds. `stop()` lets the batch in progress finish and
- * runs no other.
+ * The retention purges as one periodic task (docs/decisions.md, "Retention"). Any number of dispatcher pods may run
+ * it at once: every batch skips the rows another pod holds. An aborted run (stop, or its deadline) lets the batch in
+ * progress finish and runs no other.
  */
-export function createRetentionTask(deps: {
+export function retentionPurge(deps: {
   db: Db;
   logger: Logger;
   metrics: DispatcherMetrics;
   config: DispatcherConfig;
-}): PeriodicTask<void> {
+}): PeriodicTaskSpec<void> {
   const { db, logger, metrics, config } = deps;
   const days = retentionDays(config);
-  let abort = new AbortController();
-  const task = periodicTask(
-    async () => {
-      const { purged, failed } = await runRetention(
-        { db },
-        { days, batchSize: config.RETENTION_BATCH_SIZE, signal: abort.signal },
-      );
+  return {
+    name: "retention",
+    intervalMs: config.RETENTION_INTERVAL_MS,
+    failure: "retention purge failed; trying again next cycle",
+    async run(signal) {
+      const { purged, failed } = await runRetention({ db }, { days, batchSize: config.RETENTION_BATCH_SIZE, signal });
       let total = 0;
       for (const [table, removed] of Object.entries(purged)) {
         metrics.retentionPurged.inc({ table }, removed);
@@ -52,18 +51,6 @@ export function createRetentionTask(deps: {
       for (const [table, error] of Object.entries(failed)) {
         logger.warn("retention purge failed for one table; trying again next cycle", { table, error: error.message });
       }
-    },
-    (error) => logger.warn("retention purge failed; trying again next cycle", { error: error.message }),
-  );
-  return {
-    run: () => task.run(),
-    start(intervalMs) {
-      abort = new AbortController();
-      task.start(intervalMs);
-    },
-    async stop() {
-      abort.abort();
-      await task.stop();
     },
   };
 }

@@ -22,6 +22,7 @@ import {
   runtimeConfigFrom,
   type FaultRule,
   type SandboxState,
+  type SandboxUser,
 } from "./state.ts";
 import {
   findCatalogueTemplate,
@@ -50,7 +51,7 @@ import {
   usersListSchema,
   type Outcome,
 } from "./user-registry.ts";
-import { findUser, userView, type SandboxUser } from "./users.ts";
+import { findUser, userView } from "./users.ts";
 import { webhookPayload, type AccountWebhookPayload, type TemplateWebhookPayload } from "./webhooks.ts";
 
 const statusesSchema = z.object({

@@ -1,5 +1,5 @@
 import { signMetaPayload } from "@gw/signer";
-import { later, logs, remember, type SandboxState, type WebhookRecord } from "./state.ts";
+import { later, logs, remember, type Redelivery, type SandboxState, type WebhookRecord } from "./state.ts";
 import type { AnyWebhookPayload } from "./webhooks.ts";
 
 const SECOND = 1000;
@@ -41,30 +41,6 @@ export function retryWaitMs(attempts: number, plannedMs: number, scale: number, 
   const left = RETRY_WINDOW_MS * scale - plannedMs;
   if (left <= 0) return null;
   return Math.min(nominal * scale * (1 - JITTER + 2 * JITTER * random), left);
-}
-
-/** One payload being delivered: every attempt sends the same bytes with the same signature. */
-export interface Redelivery {
-  id: number;
-  kind: WebhookRecord["kind"];
-  payload: AnyWebhookPayload;
-  raw: string;
-  signature: string;
-  attempts: number;
-  /** ms (wall clock) of the first POST. */
-  firstAttemptAt: number;
-  /** Sum of the waits scheduled so far. */
-  plannedMs: number;
-  /** ms of the next POST; null while a POST is in flight. */
-  nextAttemptAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  /** `auto`: the sandbox's own statuses after a send, kept in order per message; `control`: POST /_sandbox/…. */
-  source: "auto" | "control";
-  /** The state generation it belongs to: a reset drops it. */
-  generation: number;
-  /** Called once, when the payload got a 2xx or was given up (not on reset or shutdown). */
-  onSettled: (() => void) | undefined;
 }
 
 /**

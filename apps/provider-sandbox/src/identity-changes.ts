@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { countryOfPhone } from "./countries.ts";
 import { newWamid } from "./ids.ts";
-import { contactKey, digitsOf, type SandboxState } from "./state.ts";
+import { contactKey, digitsOf, type SandboxState, type SandboxUser } from "./state.ts";
 import { userQuerySchema, type Outcome } from "./user-registry.ts";
 import {
   BSUID_PATTERN,
@@ -19,7 +19,6 @@ import {
   storeUser,
   userIdOf,
   type Identity,
-  type SandboxUser,
 } from "./users.ts";
 import {
   numberMetadata,

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
+import type { MessageReceivedEvent } from "@gw/contracts";
 import { z } from "zod";
 import { registerMedia } from "./graph/media.ts";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
-import { recordContactMessage, type SandboxState } from "./state.ts";
+import { recordContactMessage, type SandboxState, type SandboxUser } from "./state.ts";
 import {
   BSUID_PATTERN,
   findUser,
@@ -14,10 +15,13 @@ import {
   refOf,
   USERNAME_PATTERN,
   webhookContact,
-  type SandboxUser,
 } from "./users.ts";
 import type { WebhookContact } from "./webhooks.ts";
 
+/** The types of the gateway's `message.received` (its contract), which Meta's message types are read into. */
+type ReceivedType = MessageReceivedEvent["data"]["type"];
+
+/** Message types a contact can send through the control API: exactly the ones the gateway's contract names. */
 const INBOUND_TYPES = [
   "text",
   "image",
@@ -30,7 +34,9 @@ const INBOUND_TYPES = [
   "button",
   "interactive",
   "unsupported",
-] as const;
+] as const satisfies readonly ReceivedType[];
+// None of the contract's types is missing: a new one does not compile until the sandbox can send it.
+const _everyType: readonly (typeof INBOUND_TYPES)[number][] = [] as ReceivedType[];
 const MEDIA_TYPES = new Set(["image", "document", "audio", "video", "sticker"]);
 const DEFAULT_MIME: Record<string, string> = {
   image: "image/jpeg",

@@ -10,6 +10,7 @@ export type {
   FaultRule,
   FaultMode,
   FaultRoute,
+  ReadMark,
 } from "./state.ts";
 export type {
   WebhookPayload,
@@ -23,7 +24,6 @@ export type {
   TemplateWebhookPayload,
   AccountWebhookPayload,
 } from "./webhooks.ts";
-export type { ReadMark } from "./users.ts";
 export type { Pricing } from "./pricing.ts";
 export type { NumberStats } from "./stats.ts";
 export { RETRY_WAITS_MS, RETRY_WINDOW_MS, retryWaitMs } from "./deliveries.ts";

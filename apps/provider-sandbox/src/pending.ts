@@ -1,5 +1,4 @@
-import type { Redelivery } from "./deliveries.ts";
-import type { SandboxState } from "./state.ts";
+import type { Redelivery, SandboxState } from "./state.ts";
 import type { AnyWebhookPayload } from "./webhooks.ts";
 
 /** One payload waiting for a redelivery, as GET /_sandbox/webhooks/pending lists it. */

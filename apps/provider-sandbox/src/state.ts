@@ -1,11 +1,9 @@
 import type { MetaCode } from "./graph/errors.ts";
 import type { Logger } from "@gw/logger";
 import { FIXTURE_TEMPLATES } from "./fixtures/templates.ts";
-import type { Redelivery } from "./deliveries.ts";
-import type { MessageLane, StatusBatch } from "./statuses.ts";
 import { WebhookTransport } from "./transport.ts";
 import type { RuntimeConfig, SandboxOptions } from "./types.ts";
-import type { InboundRecord, ReadMark, SandboxUser } from "./users.ts";
+import type { AnyWebhookPayload, WebhookContact } from "./webhooks.ts";
 
 export const DEFAULT_STATUS_DELAYS = { sent: 50, delivered: 150, read: 300 } as const;
 export const DEFAULT_WABA_ID = "102290129340398";
@@ -101,6 +99,111 @@ export interface FaultRule {
   deliver: boolean;
   /** For mode `error`: the Meta error code and details to answer with. */
   error?: { code: MetaCode; details: string };
+}
+
+/**
+ * A WhatsApp user as the sandbox knows it. Phone users (every phone number the gateway sends to or the control
+ * API writes from) are derived on the fly and never stored; a user is stored ("registered") once the control API
+ * gives it a username, a withheld phone, explicit ids or an identity change.
+ */
+export interface SandboxUser {
+  /**
+   * Stable across phone and BSUID changes: keys the user's window, pair rate, marketing preference, phone exchanges
+   * and contact-book entries. A phone user's is contactKey(phone) (as before BSUIDs); a registered user's `u1`, `u2`…
+   */
+  readonly key: string;
+  readonly registered: boolean;
+  name: string;
+  /** `profile.username`; undefined when the user has not adopted one (then the phone is always shared). */
+  username: string | undefined;
+  /** Digits; undefined when withheld (the sandbox does not know it: the user is reachable by BSUID only). */
+  phone: string | undefined;
+  /** The BSUIDs' prefix. */
+  country: string;
+  /**
+   * Derives the user's BSUIDs. Undefined for a user still identified by its first phone: its BSUID is then an
+   * encoding of that phone per portfolio, so a phone user gets the same BSUID before and after being registered.
+   */
+  seed: string | undefined;
+  /** BSUIDs given explicitly through the control API, per portfolio id (else derived). */
+  userIds: ReadonlyMap<string, string>;
+  /** Parent BSUID given explicitly (else derived). */
+  parentUserId: string | undefined;
+}
+
+/** How something scheduled finds its user again later (a phone user may be registered meanwhile). */
+export type UserRef = { key: string } | { phone: string };
+
+/** An inbound message the sandbox posted: what mark-as-read and typing indicators may name. */
+export interface InboundRecord {
+  phoneNumberId: string;
+  user: UserRef;
+  atMs: number;
+}
+
+/** One accepted mark-as-read (with or without a typing indicator), as GET /_sandbox/read-marks lists it. */
+export interface ReadMark {
+  phone_number_id: string;
+  message_id: string;
+  /** The sender's BSUID (in the number's portfolio) when it was marked. */
+  user_id: string;
+  /** `text` when the call also showed the typing indicator. */
+  typing_indicator: "text" | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** One status of one message, due now. */
+export interface DueStatus {
+  wamid: string;
+  phoneNumberId: string;
+  entry: Record<string, unknown>;
+  /** Its recipient in the payload's sibling `contacts` array (none for `failed`). */
+  contact: WebhookContact | undefined;
+}
+
+/** A status payload for one business number: open while it collects, then delivered (and maybe redelivered). */
+export interface StatusBatch {
+  phoneNumberId: string;
+  entries: Record<string, unknown>[];
+  /** The recipients of its non-failed statuses, by BSUID: the value's `contacts`. */
+  contacts: Map<string, WebhookContact>;
+  /** Distinct messages in it, in order of first appearance. */
+  wamids: string[];
+  open: boolean;
+}
+
+/**
+ * Per message: the payload holding its latest status while that payload is unsettled (collecting, in flight or
+ * waiting for a redelivery), and the statuses that fell due meanwhile, which wait behind it.
+ */
+export interface MessageLane {
+  batch: StatusBatch;
+  waiting: DueStatus[];
+}
+
+/** One payload being delivered: every attempt sends the same bytes with the same signature. */
+export interface Redelivery {
+  id: number;
+  kind: WebhookRecord["kind"];
+  payload: AnyWebhookPayload;
+  raw: string;
+  signature: string;
+  attempts: number;
+  /** ms (wall clock) of the first POST. */
+  firstAttemptAt: number;
+  /** Sum of the waits scheduled so far. */
+  plannedMs: number;
+  /** ms of the next POST; null while a POST is in flight. */
+  nextAttemptAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  /** `auto`: the sandbox's own statuses after a send, kept in order per message; `control`: POST /_sandbox/…. */
+  source: "auto" | "control";
+  /** The state generation it belongs to: a reset drops it. */
+  generation: number;
+  /** Called once, when the payload got a 2xx or was given up (not on reset or shutdown). */
+  onSettled: (() => void) | undefined;
 }
 
 export interface SandboxState {

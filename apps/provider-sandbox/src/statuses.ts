@@ -1,8 +1,9 @@
+import type { MessageStatusEvent } from "@gw/contracts";
 import { deliver } from "./deliveries.ts";
 import type { Pricing } from "./pricing.ts";
-import { later, type SandboxState } from "./state.ts";
-import { identityOf, userOf, webhookContact, type UserRef } from "./users.ts";
-import { statusError, webhookPayload, type FailureCode, type WebhookContact } from "./webhooks.ts";
+import { later, type DueStatus, type SandboxState, type StatusBatch, type UserRef } from "./state.ts";
+import { identityOf, userOf, webhookContact } from "./users.ts";
+import { statusError, webhookPayload, type FailureCode } from "./webhooks.ts";
 
 /** Meta's cap on statuses in one webhook payload, as the sandbox applies it. */
 export const MAX_STATUSES_PER_PAYLOAD = 100;
@@ -30,36 +31,8 @@ export interface AcceptedSend {
   callbackData?: string;
 }
 
-type AutoStatus = "sent" | "delivered" | "read" | "failed";
-
-/** One status of one message, due now. */
-interface DueStatus {
-  wamid: string;
-  phoneNumberId: string;
-  entry: Record<string, unknown>;
-  /** Its recipient in the payload's sibling `contacts` array (none for `failed`). */
-  contact: WebhookContact | undefined;
-}
-
-/** A status payload for one business number: open while it collects, then delivered (and maybe redelivered). */
-export interface StatusBatch {
-  phoneNumberId: string;
-  entries: Record<string, unknown>[];
-  /** The recipients of its non-failed statuses, by BSUID: the value's `contacts`. */
-  contacts: Map<string, WebhookContact>;
-  /** Distinct messages in it, in order of first appearance. */
-  wamids: string[];
-  open: boolean;
-}
-
-/**
- * Per message: the payload holding its latest status while that payload is unsettled (collecting, in flight or
- * waiting for a redelivery), and the statuses that fell due meanwhile, which wait behind it.
- */
-export interface MessageLane {
-  batch: StatusBatch;
-  waiting: DueStatus[];
-}
+/** The statuses the sandbox sends on its own: Meta's, the ones the gateway's contract reports in `message.status`. */
+type AutoStatus = MessageStatusEvent["data"]["status"];
 
 /**
  * A status as meta-2026 §1.5 shapes it: `recipient_id` is the phone the send was addressed to, or, for a BSUID send,

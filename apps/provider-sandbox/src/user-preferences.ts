@@ -1,15 +1,6 @@
 import { z } from "zod";
-import { setMarketingPreference, type SandboxState } from "./state.ts";
-import {
-  BSUID_PATTERN,
-  findUser,
-  identityOf,
-  PHONE_PATTERN,
-  portfolioOf,
-  userIdOf,
-  webhookContact,
-  type SandboxUser,
-} from "./users.ts";
+import { setMarketingPreference, type SandboxState, type SandboxUser } from "./state.ts";
+import { BSUID_PATTERN, findUser, identityOf, PHONE_PATTERN, portfolioOf, userIdOf, webhookContact } from "./users.ts";
 import { numberMetadata, type UserPreferenceItem, type UserPreferencesPayload } from "./webhooks.ts";
 
 /** Meta's `detail` for each marketing preference. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { countryOfPhone, DEFAULT_COUNTRY } from "./countries.ts";
-import { contactKey, digitsOf, type SandboxState } from "./state.ts";
+import { contactKey, digitsOf, type SandboxState, type SandboxUser } from "./state.ts";
 import {
   BSUID_PATTERN,
   DEFAULT_PROFILE_NAME,
@@ -19,7 +19,6 @@ import {
   userForPhone,
   userIdOf,
   USERNAME_PATTERN,
-  type SandboxUser,
 } from "./users.ts";
 
 const digitsId = z.string().regex(/^\d{1,20}$/, "deve ter só dígitos (até 20)");

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { countryOfPhone } from "./countries.ts";
-import { contactKey, digitsOf, type SandboxState } from "./state.ts";
+import { contactKey, digitsOf, type SandboxState, type SandboxUser, type UserRef } from "./state.ts";
 import type { PortfolioSettings } from "./types.ts";
 import type { WebhookContact } from "./webhooks.ts";
 
@@ -15,58 +15,6 @@ export const PHONE_PATTERN = /^\+?[\d\s().-]{8,20}$/;
 export const DEFAULT_PROFILE_NAME = "Cliente Sandbox";
 /** Meta shares the phone of a user with a username if this business number exchanged messages with it this recently. */
 const PHONE_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
-
-/**
- * A WhatsApp user as the sandbox knows it. Phone users (every phone number the gateway sends to or the control
- * API writes from) are derived on the fly and never stored; a user is stored ("registered") once the control API
- * gives it a username, a withheld phone, explicit ids or an identity change.
- */
-export interface SandboxUser {
-  /**
-   * Stable across phone and BSUID changes: keys the user's window, pair rate, marketing preference, phone exchanges
-   * and contact-book entries. A phone user's is contactKey(phone) (as before BSUIDs); a registered user's `u1`, `u2`…
-   */
-  readonly key: string;
-  readonly registered: boolean;
-  name: string;
-  /** `profile.username`; undefined when the user has not adopted one (then the phone is always shared). */
-  username: string | undefined;
-  /** Digits; undefined when withheld (the sandbox does not know it: the user is reachable by BSUID only). */
-  phone: string | undefined;
-  /** The BSUIDs' prefix. */
-  country: string;
-  /**
-   * Derives the user's BSUIDs. Undefined for a user still identified by its first phone: its BSUID is then an
-   * encoding of that phone per portfolio, so a phone user gets the same BSUID before and after being registered.
-   */
-  seed: string | undefined;
-  /** BSUIDs given explicitly through the control API, per portfolio id (else derived). */
-  userIds: ReadonlyMap<string, string>;
-  /** Parent BSUID given explicitly (else derived). */
-  parentUserId: string | undefined;
-}
-
-/** How something scheduled finds its user again later (a phone user may be registered meanwhile). */
-export type UserRef = { key: string } | { phone: string };
-
-/** An inbound message the sandbox posted: what mark-as-read and typing indicators may name. */
-export interface InboundRecord {
-  phoneNumberId: string;
-  user: UserRef;
-  atMs: number;
-}
-
-/** One accepted mark-as-read (with or without a typing indicator), as GET /_sandbox/read-marks lists it. */
-export interface ReadMark {
-  phone_number_id: string;
-  message_id: string;
-  /** The sender's BSUID (in the number's portfolio) when it was marked. */
-  user_id: string;
-  /** `text` when the call also showed the typing indicator. */
-  typing_indicator: "text" | null;
-  /** ISO 8601. */
-  at: string;
-}
 
 /** What one business number's webhooks show of a user (meta-2026 §1.3–1.5, Appendix A). */
 export interface Identity {

@@ -1,6 +1,5 @@
 import { META_TITLES } from "./graph/errors.ts";
 import { displayPhoneNumber } from "./ids.ts";
-import type { SandboxState } from "./state.ts";
 
 /**
  * A `value.contacts[]` entry (meta-2026 Appendix A): `wa_id` only when the number may see the phone, `user_id`
@@ -49,9 +48,15 @@ export interface WabaWebhookPayload<F extends string = TemplateWebhookField | Ac
 export type TemplateWebhookPayload = WabaWebhookPayload<TemplateWebhookField>;
 export type AccountWebhookPayload = WabaWebhookPayload<AccountWebhookField>;
 
+/** What a payload's envelope reads of the sandbox: its default WABA and its clock (the sandbox's state). */
+interface EnvelopeSource {
+  readonly wabaId: string;
+  readonly now: () => number;
+}
+
 /** A WABA-level payload for one change, sent now. */
 export function wabaPayload<F extends string>(
-  state: SandboxState,
+  state: EnvelopeSource,
   wabaId: string | undefined,
   field: F,
   value: Record<string, unknown>,
@@ -129,7 +134,7 @@ export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] 
 
 /** Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. */
 export function webhookPayload(
-  state: SandboxState,
+  state: EnvelopeSource,
   phoneNumberId: string,
   parts: {
     wabaId?: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { recipientField } from "./messages.ts";
-import { errorResponse, internalError, tooManyRequests, unauthorized, type OperationResponse } from "./openapi.ts";
+import { errorResponse } from "./openapi.ts";
 
 /** Campaigns: bulk template sends paced at the number's rate (docs/decisions.md, "Campaigns"). */
 
@@ -294,10 +294,4 @@ export const CampaignRecipientListOut = z
   })
   .meta({ id: "CampaignRecipientListOut" });
 
-/** Responses every campaign operation shares (spec 7's envelope). */
-export const campaignCommonResponses: Record<number, OperationResponse> = {
-  401: unauthorized,
-  429: tooManyRequests(["api_rate_limited"]),
-  500: internalError,
-};
 export const campaignNotFound = errorResponse("Campaign not in this account.", ["not_found"]);

@@ -208,8 +208,7 @@ export const IdempotencyKeyHeader = z
   .min(1)
   .max(64)
   .describe("A unique value per message; repeat it (with the same body) after a connection error or a 5xx");
-export const SendHeaders = z.object({ "idempotency-key": IdempotencyKeyHeader.optional() });
-/** The send's headers as the OpenAPI document names them (the parser above reads them lower-cased). */
+/** The send's headers as the OpenAPI document names them (the API reads them case-insensitively). */
 export const SendRequestHeaders = z.object({ "Idempotency-Key": IdempotencyKeyHeader.optional() });
 export const SendResponseHeaders = z.object({
   "Idempotent-Replayed": z

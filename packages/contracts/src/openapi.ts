@@ -134,6 +134,26 @@ export const requestValidation = (what: string): ResponseConfig => ({
   content: { "application/json": { schema: validationRef } },
 });
 
+/**
+ * A status that is either a refusal (the error envelope with one of `codes`) or a request that does not validate
+ * (`HTTPValidationError`), as a 422 often is; the examples show `exampleCodes`.
+ */
+export function refusalOrValidation(
+  description: string,
+  codes: readonly ErrorCode[],
+  exampleCodes: readonly ErrorCode[] = codes,
+): ResponseConfig {
+  return {
+    description,
+    content: {
+      "application/json": {
+        schema: { anyOf: [errorSchema(codes), validationRef] },
+        examples: errorExamples(exampleCodes),
+      },
+    },
+  };
+}
+
 /** A JSON response with the given schema. */
 export const jsonResponse = (description: string, schema: z.ZodType): ResponseConfig => ({
   description,

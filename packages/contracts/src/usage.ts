@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { internalError, tooManyRequests, unauthorized, type OperationResponse } from "./openapi.ts";
 import { RequestValidationError } from "./validation.ts";
 
 /** GET /usage: the account's cost ledger (docs/decisions.md, "Per-message pricing and costs"). */
@@ -179,10 +178,3 @@ export const UsageOut = z
     }),
   })
   .meta({ id: "UsageOut", examples: [USAGE_EXAMPLE] });
-
-/** Responses the usage operation shares with the others (spec 7's envelope). */
-export const usageCommonResponses: Record<number, OperationResponse> = {
-  401: unauthorized,
-  429: tooManyRequests(["api_rate_limited"]),
-  500: internalError,
-};

@@ -18,12 +18,11 @@ export type { AttemptToQueue, WebhookQueue } from "./queues.ts";
 export { registerQueueDepthGauge } from "./metrics.ts";
 export { createCampaignQueue, wakeCampaigns } from "./campaigns.ts";
 export type { CampaignQueue, CampaignWake } from "./campaigns.ts";
-// The plumbing of a worker process (dispatcher, campaign worker): maintenance loops, deadlines, probes.
-export { closeRedis, periodicTask, withDeadline } from "./process/lifecycle.ts";
-export type { PeriodicTask } from "./process/lifecycle.ts";
+// The plumbing of a worker process (dispatcher, campaign worker): periodic tasks, deadlines, probes.
+export { closeRedis, withDeadline } from "./process/lifecycle.ts";
+export { createPeriodicTasks } from "./process/periodic.ts";
+export type { PeriodicTask, PeriodicTasks, PeriodicTaskSpec } from "./process/periodic.ts";
 export { createProbeServer } from "./process/probes.ts";
-export { runWorkerProcess } from "./process/run.ts";
-export type { WorkerApp, WorkerProcessSpec } from "./process/run.ts";
 export type { ProbeDeps } from "./process/probes.ts";
 export { createReplayQueue, wakeReplays } from "./replays.ts";
 export type { ReplayQueue } from "./replays.ts";

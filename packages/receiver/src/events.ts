@@ -1,17 +1,21 @@
-// Event types of spec 2.7, 6.2 and 6.3 and of account.update (issue 18), and a parser that checks a signed body
-// against them.
+// The events of spec 2.7, 6.2 and 6.3 and account.update (issue 18), as the contract spells them (./schema.ts is
+// generated from @gw/contracts' webhook schemas), refined where a type can say more than a JSON Schema; and a parser
+// that checks a signed body against them.
+import { MESSAGE_RECEIVED_TYPES, MESSAGE_STATUSES, WEBHOOK_EVENTS, type components } from "./schema.ts";
 
-/** Spec 2.7. */
-export interface WebhookEnvelope<E extends string, D> {
+export { MESSAGE_RECEIVED_TYPES, MESSAGE_STATUSES, WEBHOOK_EVENTS };
+
+type Schemas = components["schemas"];
+
+/** Fields added after the first release: absent from the events sent before them. */
+type AddedLater<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/** Spec 2.7: `occurred_at` is when the event entered the queue (fixed across attempts); deduplicate on `delivery_id`. */
+export type WebhookEnvelope<E extends string, D> = Omit<Schemas["MessageStatusEvent"], "event" | "data"> & {
   event: E;
-  /** ISO 8601 UTC; when the event entered the queue, fixed across attempts. */
-  occurred_at: string;
-  /** Repeats on retries of the same event: deduplicate on integration + delivery_id. */
-  delivery_id: string;
   data: D;
-}
+};
 
-export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Spec 3.1. `failed` is a separate outcome: never compare ranks numerically to handle it. */
@@ -20,131 +24,47 @@ export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as cons
   number
 >;
 
-export interface MessageStatusError {
-  /** The provider's number, e.g. 131026. */
-  code: number;
-  message: string;
-  /** The service's stable code (spec 7). */
-  reason: string;
-}
-
+export type MessageStatusError = NonNullable<Schemas["MessageStatusData"]["error"]>;
 /** What the provider reported it charges for a message (per-message pricing), verbatim. */
-export interface MessagePricing {
-  /** `PMP`. */
-  pricing_model: string | null;
-  /** marketing, utility, authentication, service, ... (new values appear: keep them as text). */
-  category: string | null;
-  /** `regular` is charged; free_customer_service, free_entry_point, ... are not. */
-  type: string | null;
-}
+export type MessagePricing = NonNullable<Schemas["MessageStatusData"]["pricing"]>;
 
-interface MessageStatusCommon {
-  message_id: string;
-  /** The recipient as named in the send: a phone's digits, or a business-scoped user id (BSUID). */
-  to: string;
-  /** The recipient's BSUID when known (added in 2026; absent from events sent before). */
-  recipient_user_id?: string | null;
-  phone_number_id: string;
-  client_ref: string | null;
-  campaign_id: string | null;
-  /** On the one status that carried it (usually `sent`), else null (added in 2026). */
-  pricing?: MessagePricing | null;
-}
+/** Each status with its rank, and `error` filled only when the status is `failed` (spec 6.2). */
+type StatusOutcome = {
+  [S in MessageStatus]: {
+    status: S;
+    status_rank: (typeof STATUS_RANK)[S];
+    error: S extends "failed" ? MessageStatusError : null;
+  };
+}[MessageStatus];
 
-/** Spec 6.2: `error` is filled only when the status is `failed`. */
-export type MessageStatusData = MessageStatusCommon &
-  (
-    | { status: "sent"; status_rank: 2; error: null }
-    | { status: "delivered"; status_rank: 3; error: null }
-    | { status: "read"; status_rank: 4; error: null }
-    | { status: "failed"; status_rank: 1; error: MessageStatusError }
-  );
+/** Spec 6.2; `recipient_user_id` and `pricing` were added in 2026. */
+export type MessageStatusData = AddedLater<
+  Omit<Schemas["MessageStatusData"], "status" | "status_rank" | "error">,
+  "recipient_user_id" | "pricing"
+> &
+  StatusOutcome;
 
-export const MESSAGE_RECEIVED_TYPES = [
-  "text",
-  "image",
-  "audio",
-  "video",
-  "document",
-  "sticker",
-  "location",
-  "contacts",
-  "button",
-  "interactive",
-  "unsupported",
-] as const;
 export type MessageReceivedType = (typeof MESSAGE_RECEIVED_TYPES)[number];
 
-/** Spec 6.3, and the sender fields Meta added in 2026. */
-export interface MessageReceivedData {
-  message_id: string;
-  /**
-   * The sender's phone; null only when the provider withheld it (a user with a WhatsApp username who has not shared
-   * the number): reply to `from_user_id` then.
-   */
-  from: string | null;
-  /** The sender's business-scoped user id (BSUID, `BR.1502576394655843`); a valid `to` for a reply. */
-  from_user_id?: string | null;
-  /** The sender's parent BSUID (`BR.ENT.…`), when the business enabled them. */
-  from_parent_user_id?: string | null;
-  /** The sender's WhatsApp username: display only, it can change. */
-  from_username?: string | null;
-  phone_number_id: string;
-  type: MessageReceivedType;
-  text: string | null;
-  media_id: string | null;
-  media_mime: string | null;
-  media_filename: string | null;
-  reply_to_message_id: string | null;
-  contact_name: string | null;
-  /** The provider's time of the message (the envelope's `occurred_at` is the queue-entry time). */
-  occurred_at: string;
-  /** Events may arrive out of order: keep the greatest value per contact and business number. */
-  window_expires_at: string;
-}
+/** Spec 6.3; the sender fields other than `from` were added in 2026. */
+export type MessageReceivedData = AddedLater<
+  Schemas["MessageReceivedData"],
+  "from_user_id" | "from_parent_user_id" | "from_username"
+>;
 
 /** What the gateway did about an account or number health event. */
-export interface AccountUpdateEffects {
-  /**
-   * For a ban or disconnection and for a reinstatement or reconnection: whether sends from the WABA's numbers are
-   * refused now (`account_disabled`); null for every other event.
-   */
-  sending_blocked: boolean | null;
-  /** Campaigns the gateway paused because of the event; they stay paused until someone resumes them. */
-  paused_campaign_ids: string[];
-  /** The number's new messaging rate when the event changed it (1000 after THROUGHPUT_UPGRADE), else null. */
-  messaging_rate_per_second: number | null;
-}
-
+export type AccountUpdateEffects = Schemas["AccountUpdateEffects"];
 /** One of Meta's account and number health webhooks, as Meta sent it, with what the gateway did (opt-in event). */
-export interface AccountUpdateData {
-  /** The gateway's id of the stored event. */
-  account_event_id: string;
-  waba_id: string;
-  /** account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update or account_alerts. */
-  field: string;
-  /** Meta's `value.event` (unknown values included); null when the field carries none. */
-  event: string | null;
-  /** The number a phone_number_quality_update is about, else null. */
-  phone_number_id: string | null;
-  /** Meta's time of the change; events of one WABA may arrive out of order. */
-  occurred_at: string;
-  /** Meta's value, as sent. */
-  value: Record<string, unknown>;
-  effects: AccountUpdateEffects;
-}
+export type AccountUpdateData = Schemas["AccountUpdateData"];
 
-export type MessageStatusEvent = WebhookEnvelope<"message.status", MessageStatusData>;
-export type MessageReceivedEvent = WebhookEnvelope<"message.received", MessageReceivedData>;
-export type AccountUpdateEvent = WebhookEnvelope<"account.update", AccountUpdateData>;
+export type MessageStatusEvent = WebhookEnvelope<Schemas["MessageStatusEvent"]["event"], MessageStatusData>;
+export type MessageReceivedEvent = WebhookEnvelope<Schemas["MessageReceivedEvent"]["event"], MessageReceivedData>;
+export type AccountUpdateEvent = WebhookEnvelope<Schemas["AccountUpdateEvent"]["event"], AccountUpdateData>;
 export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent;
 export type WebhookEventName = GatewayWebhookEvent["event"];
 
-export const WEBHOOK_EVENTS = [
-  "message.status",
-  "message.received",
-  "account.update",
-] as const satisfies readonly WebhookEventName[];
+// Every event of the contract has its type above: a new webhook does not compile until it is added (and parsed).
+const _everyEvent: readonly WebhookEventName[] = WEBHOOK_EVENTS;
 
 export type WebhookPayloadErrorCode = "invalid_json" | "unknown_event" | "invalid_payload";
 

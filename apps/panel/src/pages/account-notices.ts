@@ -10,15 +10,11 @@ import {
   type AccountEventView,
   type WabaHealthView,
 } from "@gw/core";
-import { z } from "@gw/config";
-import { ApiError } from "@gw/errors";
 import type { PanelDeps } from "../container.ts";
-import { currentUser, panelActor } from "../http/context.ts";
-import { PanelHttpError } from "../http/errors.ts";
-import { badge, noticeFrom, pager, postButton, queryText, select, table } from "../views/components.ts";
+import { badge, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
-import { page } from "../views/layout.ts";
+import { registerNoticesPage } from "./notices.ts";
 import { LIMIT_LABELS } from "./numbers.ts";
 import type { PanelPage } from "./types.ts";
 
@@ -31,12 +27,6 @@ import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
 const PATH = "/conta/avisos";
-
-const MESSAGES = {
-  lido: "Aviso marcado como lido.",
-  todos_lidos: "Todos os avisos foram marcados como lidos.",
-  nenhum_novo: "Não havia avisos por ler.",
-};
 
 type Tone = "ok" | "warn" | "bad" | "neutral";
 
@@ -81,15 +71,6 @@ const BAN_STATES: Record<string, { text: string; tone: Tone }> = {
   REINSTATE: { text: "conta reativada", tone: "ok" },
   SCHEDULE_FOR_DISABLE: { text: "desativação agendada", tone: "warn" },
 };
-
-const filtersSchema = z.object({
-  estado: z.enum(["nao_lidos"]).optional(),
-  tipo: z.enum(ACCOUNT_EVENT_FIELDS).optional(),
-  cursor: z
-    .string()
-    .regex(/^\d{1,18}$/)
-    .optional(),
-});
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -240,114 +221,47 @@ function wabaSection(wabas: readonly WabaHealthView[]): SafeHtml {
 
 export const accountNoticesPage: PanelPage = {
   register(router: Router, deps: PanelDeps) {
-    router.get(PATH, async (req, res) => {
-      const user = currentUser(req);
-      const parsed = filtersSchema.safeParse({
-        estado: queryText(req, "estado"),
-        tipo: queryText(req, "tipo"),
-        cursor: queryText(req, "cursor"),
-      });
-      if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o estado e o tipo.");
-      const filters = parsed.data;
-      const ids = { accountId: user.accountId, userId: user.userId };
-      const [result, unread, wabas] = await Promise.all([
-        listAccountEvents(
-          { db: deps.db },
-          {
-            ...ids,
-            unreadOnly: filters.estado === "nao_lidos",
-            field: filters.tipo,
-            cursor: filters.cursor,
-            limit: PAGE_SIZE,
-          },
-        ),
-        countUnreadAccountEvents({ db: deps.db }, ids),
-        listWabaHealth({ db: deps.db }, { accountId: user.accountId }),
-      ]);
-      const { cursor: _cursor, ...kept } = filters;
-      const filtered = filters.estado !== undefined || filters.tipo !== undefined;
-      const body = html`<p class="hint">
-          O que a Meta avisou sobre a conta WhatsApp Business e os números: bloqueios e restrições, qualidade e vazão
-          dos números, limites de mensagens, templates editados ou com a categoria mudada (o que muda o preço) e
-          alertas. Cada aviso mostra os dados como a Meta os enviou e o que a plataforma fez: envios bloqueados ou
-          liberados, campanhas pausadas, vazão alterada. Cada pessoa marca os avisos como lidos para si.
-        </p>
-        <h2>Situação</h2>
-        ${wabaSection(wabas)}
-        <h2>Avisos</h2>
-        <div class="actions">
-          <p role="status">
-            ${
-              unread === 0
-                ? "Nenhum aviso por ler."
-                : unread === 1
-                  ? "1 aviso não lido."
-                  : `${formatNumber(unread)} avisos não lidos.`
-            }
+    registerNoticesPage(router, deps, {
+      path: PATH,
+      title: "Avisos da conta",
+      section: PATH,
+      pageSize: PAGE_SIZE,
+      types: ACCOUNT_EVENT_FIELDS.map((field) => ({ value: field, text: FIELD_LABELS[field], filter: field })),
+      service: {
+        list: async (db, { filter, ...input }) => {
+          const page = await listAccountEvents(db, { ...input, field: filter as AccountEventField | undefined });
+          return { items: page.events, next_cursor: page.next_cursor };
+        },
+        countUnread: countUnreadAccountEvents,
+        markRead: (db, { id, ...input }) => markAccountEventRead(db, { ...input, eventId: id }),
+        markAllRead: markAllAccountEventsRead,
+      },
+      notFound: "O aviso da conta não foi encontrado nesta conta.",
+      intro: async (panel, reader) => {
+        const wabas = await listWabaHealth({ db: panel.db }, { accountId: reader.accountId });
+        return html`<p class="hint">
+            O que a Meta avisou sobre a conta WhatsApp Business e os números: bloqueios e restrições, qualidade e vazão
+            dos números, limites de mensagens, templates editados ou com a categoria mudada (o que muda o preço) e
+            alertas. Cada aviso mostra os dados como a Meta os enviou e o que a plataforma fez: envios bloqueados ou
+            liberados, campanhas pausadas, vazão alterada. Cada pessoa marca os avisos como lidos para si.
           </p>
-          ${unread > 0 ? postButton(req, { action: `${PATH}/marcar-todos`, label: "Marcar todos como lidos" }) : ""}
-        </div>
-        <form method="get" action="${PATH}" class="filters">
-          ${select("estado", "Estado", [{ value: "nao_lidos", text: "Não lidos" }], filters.estado)}
-          ${select(
-            "tipo",
-            "Tipo",
-            ACCOUNT_EVENT_FIELDS.map((field) => ({ value: field, text: FIELD_LABELS[field] })),
-            filters.tipo,
-          )}
-          <button type="submit" class="secondary">Filtrar</button>
-          ${filtered ? html`<a href="${PATH}">Limpar filtros</a>` : ""}
-        </form>
-        ${table({
-          caption: "Avisos da conta, do mais recente ao mais antigo",
-          headers: ["Quando", "WABA", "Aviso", "Detalhes", "O que a plataforma fez", "Leitura"],
-          rows: result.events.map((event) => [
-            formatDateTime(event.occurred_at),
-            html`<code>${event.waba_id}</code>`,
-            what(event),
-            details(event),
-            effects(event),
-            event.read
-              ? html`${badge("lido", "ok")} <span class="hint">${formatDateTime(event.read_at)}</span>`
-              : html`${badge("não lido", "warn")}
-                ${postButton(req, {
-                  action: `${PATH}/${event.id}/lido`,
-                  label: "Marcar como lido",
-                  ariaLabel: `Marcar como lido o aviso de ${formatDateTime(event.occurred_at)}`,
-                })}`,
-          ]),
-          empty: filtered ? "Nenhum aviso com estes filtros." : "Nenhum aviso da Meta sobre a conta ainda.",
-        })}
-        ${pager({ path: PATH, query: kept, next: result.next_cursor })}`;
-      res
-        .type("html")
-        .send(page(req, { title: "Avisos da conta", section: PATH, notice: noticeFrom(req, MESSAGES), body }).value);
-    });
-
-    // Read state is the user's own: every role, viewers included, may mark notices read.
-    router.post(`${PATH}/marcar-todos`, async (req, res) => {
-      const user = currentUser(req);
-      const marked = await markAllAccountEventsRead(
-        { db: deps.db },
-        { accountId: user.accountId, userId: user.userId, actor: panelActor(req) },
-      );
-      res.redirect(303, marked === 0 ? `${PATH}?erro=nenhum_novo` : `${PATH}?ok=todos_lidos`);
-    });
-
-    router.post(`${PATH}/:id/lido`, async (req, res) => {
-      const user = currentUser(req);
-      const eventId = typeof req.params.id === "string" ? req.params.id : "";
-      try {
-        await markAccountEventRead(
-          { db: deps.db },
-          { accountId: user.accountId, userId: user.userId, eventId, actor: panelActor(req) },
-        );
-      } catch (error) {
-        if (error instanceof ApiError && error.code === "not_found")
-          throw new PanelHttpError(404, "O aviso da conta não foi encontrado nesta conta.");
-        throw error;
-      }
-      res.redirect(303, `${PATH}?ok=lido`);
+          <h2>Situação</h2>
+          ${wabaSection(wabas)}
+          <h2>Avisos</h2>`;
+      },
+      list: {
+        caption: "Avisos da conta, do mais recente ao mais antigo",
+        headers: ["Quando", "WABA", "Aviso", "Detalhes", "O que a plataforma fez"],
+        cells: (event) => [
+          formatDateTime(event.occurred_at),
+          html`<code>${event.waba_id}</code>`,
+          what(event),
+          details(event),
+          effects(event),
+        ],
+        describe: (event) => formatDateTime(event.occurred_at),
+        empty: "Nenhum aviso da Meta sobre a conta ainda.",
+      },
     });
   },
 };

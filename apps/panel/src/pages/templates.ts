@@ -7,15 +7,16 @@ import {
   markTemplateNoticeRead,
   templateShape,
   toCatalogueItem,
+  type TemplateNoticeKind,
   type TemplateNoticeView,
 } from "@gw/core";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
 import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
-import { currentUser, panelActor } from "../http/context.ts";
+import { currentUser } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
-import { badge, noticeFrom, pager, postButton, queryText, table, select } from "../views/components.ts";
+import { badge, pager, queryText, select } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -29,16 +30,11 @@ import {
   statusBadge,
   templatePreview,
 } from "./templates-preview.ts";
+import { registerNoticesPage } from "./notices.ts";
 import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 20;
 const NOTICES_PAGE_SIZE = 25;
-
-const NOTICE_MESSAGES = {
-  lido: "Aviso marcado como lido.",
-  todos_lidos: "Todos os avisos foram marcados como lidos.",
-  nenhum_novo: "Não havia avisos por ler.",
-};
 
 /** What Meta's status events mean, as the staff read them. */
 const EVENT_LABELS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
@@ -59,8 +55,6 @@ const EVENT_LABELS: Record<string, { text: string; tone: "ok" | "warn" | "bad" |
   DELETED: { text: "excluído", tone: "neutral" },
 };
 
-const KIND_FILTER = { status: "status", qualidade: "quality" } as const;
-
 const catalogueFilters = z.object({
   status: z.enum(TEMPLATE_STATUSES).optional(),
   nome: z.string().trim().max(512).optional(),
@@ -69,15 +63,6 @@ const catalogueFilters = z.object({
     .regex(/^\d{1,64}$/)
     .optional(),
   cursor: z.string().max(600).optional(),
-});
-
-const noticeFilters = z.object({
-  estado: z.enum(["nao_lidos"]).optional(),
-  tipo: z.enum(["status", "qualidade"]).optional(),
-  cursor: z
-    .string()
-    .regex(/^\d{1,18}$/)
-    .optional(),
 });
 
 /** Keyset position in the catalogue, which is listed by name then language. */
@@ -243,122 +228,44 @@ export const templatesPage: PanelPage = {
       res.type("html").send(page(req, { title: "Templates", section: "/templates", body }).value);
     });
 
-    router.get("/templates/avisos", async (req, res) => {
-      const user = currentUser(req);
-      const parsed = noticeFilters.safeParse({
-        estado: queryText(req, "estado"),
-        tipo: queryText(req, "tipo"),
-        cursor: queryText(req, "cursor"),
-      });
-      if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o estado e o tipo.");
-      const filters = parsed.data;
-      const [result, unread] = await Promise.all([
-        listTemplateNotices(
-          { db: deps.db },
-          {
-            accountId: user.accountId,
-            userId: user.userId,
-            unreadOnly: filters.estado === "nao_lidos",
-            kind: filters.tipo ? KIND_FILTER[filters.tipo] : undefined,
-            cursor: filters.cursor,
-            limit: NOTICES_PAGE_SIZE,
-          },
-        ),
-        countUnreadTemplateNotices({ db: deps.db }, { accountId: user.accountId, userId: user.userId }),
-      ]);
-      const { cursor: _cursor, ...kept } = filters;
-      const filtered = filters.estado !== undefined || filters.tipo !== undefined;
-      const body = html`<p><a href="/templates">← Catálogo de templates</a></p>
-        <p class="hint">
-          O que a Meta avisou sobre os templates da conta: aprovações, rejeições (com o motivo), pausas e mudanças de
-          qualidade. Cada pessoa marca os avisos como lidos para si.
-        </p>
-        <div class="actions">
-          <p role="status">
-            ${
-              unread === 0
-                ? "Nenhum aviso por ler."
-                : unread === 1
-                  ? "1 aviso não lido."
-                  : `${formatNumber(unread)} avisos não lidos.`
-            }
-          </p>
-          ${
-            unread > 0
-              ? postButton(req, { action: "/templates/avisos/marcar-todos", label: "Marcar todos como lidos" })
-              : ""
-          }
-        </div>
-        <form method="get" action="/templates/avisos" class="filters">
-          ${select("estado", "Estado", [{ value: "nao_lidos", text: "Não lidos" }], filters.estado)}
-          ${select(
-            "tipo",
-            "Tipo",
-            [
-              { value: "status", text: "Status" },
-              { value: "qualidade", text: "Qualidade" },
-            ],
-            filters.tipo,
-          )}
-          <button type="submit" class="secondary">Filtrar</button>
-          ${filtered ? html`<a href="/templates/avisos">Limpar filtros</a>` : ""}
-        </form>
-        ${table({
-          caption: "Avisos de template, do mais recente ao mais antigo",
-          headers: ["Quando", "Template", "Aviso", "Motivo", "Leitura"],
-          rows: result.notices.map((notice) => [
-            formatDateTime(notice.occurred_at),
-            html`<a href="/templates?nome=${encodeURIComponent(notice.template_name)}">${notice.template_name}</a>
-              ${notice.template_language ? html`<span class="hint">(${notice.template_language})</span>` : ""}`,
-            noticeWhat(notice),
-            notice.reason ?? "—",
-            notice.read
-              ? html`${badge("lido", "ok")} <span class="hint">${formatDateTime(notice.read_at)}</span>`
-              : html`${badge("não lido", "warn")}
-                ${postButton(req, {
-                  action: `/templates/avisos/${notice.id}/lido`,
-                  label: "Marcar como lido",
-                  ariaLabel: `Marcar como lido o aviso de ${notice.template_name}`,
-                })}`,
-          ]),
-          empty: filtered ? "Nenhum aviso com estes filtros." : "Nenhum aviso de template ainda.",
-        })}
-        ${pager({ path: "/templates/avisos", query: kept, next: result.next_cursor })}`;
-      res.type("html").send(
-        page(req, {
-          title: "Avisos de template",
-          section: "/templates",
-          notice: noticeFrom(req, NOTICE_MESSAGES),
-          body,
-        }).value,
-      );
-    });
-
-    // Read state is the user's own: every role, viewers included, may mark notices read.
-    router.post("/templates/avisos/marcar-todos", async (req, res) => {
-      const user = currentUser(req);
-      const marked = await markAllTemplateNoticesRead(
-        { db: deps.db },
-        { accountId: user.accountId, userId: user.userId, actor: panelActor(req) },
-      );
-      if (marked === 0) return res.redirect(303, "/templates/avisos?erro=nenhum_novo");
-      res.redirect(303, "/templates/avisos?ok=todos_lidos");
-    });
-
-    router.post("/templates/avisos/:id/lido", async (req, res) => {
-      const user = currentUser(req);
-      const noticeId = typeof req.params.id === "string" ? req.params.id : "";
-      try {
-        await markTemplateNoticeRead(
-          { db: deps.db },
-          { accountId: user.accountId, userId: user.userId, noticeId, actor: panelActor(req) },
-        );
-      } catch (error) {
-        if (error instanceof ApiError && error.code === "not_found")
-          throw new PanelHttpError(404, "O aviso de template não foi encontrado nesta conta.");
-        throw error;
-      }
-      res.redirect(303, "/templates/avisos?ok=lido");
+    registerNoticesPage(router, deps, {
+      path: "/templates/avisos",
+      title: "Avisos de template",
+      section: "/templates",
+      pageSize: NOTICES_PAGE_SIZE,
+      types: [
+        { value: "status", text: "Status", filter: "status" },
+        { value: "qualidade", text: "Qualidade", filter: "quality" },
+      ],
+      service: {
+        list: async (db, { filter, ...input }) => {
+          const page = await listTemplateNotices(db, { ...input, kind: filter as TemplateNoticeKind | undefined });
+          return { items: page.notices, next_cursor: page.next_cursor };
+        },
+        countUnread: countUnreadTemplateNotices,
+        markRead: (db, { id, ...input }) => markTemplateNoticeRead(db, { ...input, noticeId: id }),
+        markAllRead: markAllTemplateNoticesRead,
+      },
+      notFound: "O aviso de template não foi encontrado nesta conta.",
+      intro: () =>
+        html`<p><a href="/templates">← Catálogo de templates</a></p>
+          <p class="hint">
+            O que a Meta avisou sobre os templates da conta: aprovações, rejeições (com o motivo), pausas e mudanças de
+            qualidade. Cada pessoa marca os avisos como lidos para si.
+          </p>`,
+      list: {
+        caption: "Avisos de template, do mais recente ao mais antigo",
+        headers: ["Quando", "Template", "Aviso", "Motivo"],
+        cells: (notice) => [
+          formatDateTime(notice.occurred_at),
+          html`<a href="/templates?nome=${encodeURIComponent(notice.template_name)}">${notice.template_name}</a>
+            ${notice.template_language ? html`<span class="hint">(${notice.template_language})</span>` : ""}`,
+          noticeWhat(notice),
+          notice.reason ?? "—",
+        ],
+        describe: (notice) => notice.template_name,
+        empty: "Nenhum aviso de template ainda.",
+      },
     });
   },
 };

@@ -1,8 +1,8 @@
 import { isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
 import { logs, remember, type SandboxState } from "../state.ts";
 import { portfolioOf, userIdOf, userOf } from "../users.ts";
+import { checkMessagingProduct } from "./envelope.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
-import { checkMessagingProduct } from "./messages.ts";
 
 /**
  * POST /{phone-number-id}/messages with `status: "read"` (meta-2026 §4): marks an inbound message read, and with

@@ -14,6 +14,7 @@ import {
   type FaultMode,
   type SandboxState,
   type SentMessage,
+  type SandboxUser,
 } from "../state.ts";
 import { startStatusSequence } from "../statuses.ts";
 import type { SandboxTemplate } from "../types.ts";
@@ -28,8 +29,8 @@ import {
   refOf,
   userForPhone,
   userIdOf,
-  type SandboxUser,
 } from "../users.ts";
+import { checkMessagingProduct } from "./envelope.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
 import { markMessageRead } from "./mark-read.ts";
 import { validateOrderDetails } from "./order-details.ts";
@@ -63,16 +64,6 @@ function parseBody(raw: string): JsonRecord {
 
 /** Who a send is addressed to (meta-2026 §1.6): `to` (a phone) wins over `recipient` (a BSUID or parent BSUID). */
 type Addressee = { kind: "phone"; to: string; waId: string } | { kind: "user_id"; recipient: string };
-
-export function checkMessagingProduct(body: JsonRecord): void {
-  if (body.messaging_product === undefined) throw new MetaError(100, "The parameter messaging_product is required.");
-  if (body.messaging_product !== "whatsapp") {
-    throw new MetaError(
-      100,
-      `Param messaging_product must be one of {WHATSAPP} - got "${shown(body.messaging_product)}".`,
-    );
-  }
-}
 
 function checkAddressee(body: JsonRecord): Addressee {
   if (nonEmptyString(body.to)) {

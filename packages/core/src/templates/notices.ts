@@ -1,12 +1,12 @@
-import { inTransaction, type Db, type Sql } from "@gw/db";
-import { ApiError } from "@gw/errors";
+import type { Db, Sql } from "@gw/db";
 import type { MetaTemplateNotice } from "@gw/meta";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import type { Actor } from "../audit/audit.ts";
+import { noticeKind } from "../notices/unread.ts";
 
 /**
  * Meta's template notices (message_template_status_update, message_template_quality_update): panel-only, never
  * webhook events of the contract. Stored during the provider webhook's ingestion, for the account whose business
- * numbers are in the notice's WABA; read per panel user.
+ * numbers are in the notice's WABA; read per panel user (one kind of ../notices/unread.ts).
  */
 
 /** `status`: approved, rejected, paused, disabled...; `quality`: the template's quality score changed. */
@@ -40,7 +40,6 @@ export interface TemplateNoticeInput {
   notice: MetaTemplateNotice;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_REASON_LENGTH = 2000;
 
 /** The accounts owning a business number in each WABA (one WABA normally belongs to one account). */
@@ -132,8 +131,17 @@ interface NoticeRow {
   read_at: Date | null;
 }
 
-function view(row: NoticeRow): TemplateNoticeView {
-  return {
+const templateNotices = noticeKind<NoticeRow, TemplateNoticeView>({
+  name: "template-notice",
+  table: "template_notices",
+  alias: "n",
+  reads: "template_notice_reads",
+  readKey: "notice_id",
+  columns: `n.kind, n.waba_id, n.template_id, n.template_name, n.template_language, n.event, n.reason,
+        n.previous_quality, n.new_quality, n.occurred_at, n.created_at`,
+  filterColumn: "kind",
+  notFound: "O aviso de template não foi encontrado nesta conta.",
+  view: (row) => ({
     id: Number(row.id),
     kind: row.kind,
     waba_id: row.waba_id,
@@ -148,21 +156,8 @@ function view(row: NoticeRow): TemplateNoticeView {
     created_at: row.created_at.toISOString(),
     read: row.read_at !== null,
     read_at: row.read_at?.toISOString() ?? null,
-  };
-}
-
-function checkIds(input: { accountId: string; userId: string }): void {
-  // The panel passes its session's account and user; anything else names nobody (and must not reach a ::uuid cast).
-  if (!UUID.test(input.accountId) || !UUID.test(input.userId))
-    throw new ApiError("not_found", { message: "O usuário não foi encontrado nesta conta." });
-}
-
-function parseCursor(cursor: string | undefined | null): string | null {
-  if (cursor === undefined || cursor === null || cursor === "") return null;
-  if (!/^\d{1,18}$/.test(cursor))
-    throw new ApiError("bad_request", { message: "O cursor de paginação dos avisos é inválido." });
-  return cursor;
-}
+  }),
+});
 
 /**
  * The account's template notices, newest first, with whether `userId` read each. `cursor` is the `next_cursor` of
@@ -180,114 +175,25 @@ export async function listTemplateNotices(
     limit: number;
   },
 ): Promise<{ notices: TemplateNoticeView[]; next_cursor: string | null }> {
-  checkIds(input);
-  const before = parseCursor(input.cursor);
-  const limit = Math.max(1, Math.min(200, Math.trunc(input.limit)));
-  const { rows } = await deps.db.sql.query<NoticeRow>({
-    name: "list-template-notices",
-    text: `SELECT n.id::text, n.kind, n.waba_id, n.template_id, n.template_name, n.template_language, n.event, n.reason,
-        n.previous_quality, n.new_quality, n.occurred_at, n.created_at, r.read_at
-      FROM template_notices n
-      LEFT JOIN template_notice_reads r ON r.notice_id = n.id AND r.user_id = $2::uuid
-      WHERE n.account_id = $1::uuid AND ($3::bigint IS NULL OR n.id < $3::bigint)
-        AND EXISTS (SELECT 1 FROM panel_users u WHERE u.id = $2::uuid AND u.account_id = $1::uuid)
-        AND (NOT $4::boolean OR r.notice_id IS NULL) AND ($5::text IS NULL OR n.kind = $5::text)
-      ORDER BY n.id DESC
-      LIMIT $6`,
-    // One more than asked tells whether another page exists.
-    values: [input.accountId, input.userId, before, input.unreadOnly === true, input.kind ?? null, limit + 1],
-  });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { notices: page.map(view), next_cursor: rows.length > limit && last ? last.id : null };
+  const { kind, ...rest } = input;
+  const page = await templateNotices.list(deps, { ...rest, filter: kind });
+  return { notices: page.items, next_cursor: page.next_cursor };
 }
 
 /** How many of the account's notices `userId` has not read (the panel's badge). */
-export async function countUnreadTemplateNotices(
-  deps: { db: Db },
-  input: { accountId: string; userId: string },
-): Promise<number> {
-  checkIds(input);
-  const { rows } = await deps.db.sql.query<{ count: number }>({
-    name: "count-unread-template-notices",
-    text: `SELECT count(*)::int AS count FROM template_notices n
-      WHERE n.account_id = $1::uuid
-        AND EXISTS (SELECT 1 FROM panel_users u WHERE u.id = $2::uuid AND u.account_id = $1::uuid)
-        AND NOT EXISTS (SELECT 1 FROM template_notice_reads r WHERE r.notice_id = n.id AND r.user_id = $2::uuid)`,
-    values: [input.accountId, input.userId],
-  });
-  return rows[0]?.count ?? 0;
-}
-
-// The notice and the user must both belong to the account; marking twice keeps the first read time.
-const MARK_READ = `
-WITH target AS (
-  SELECT n.id AS notice_id, u.id AS user_id FROM template_notices n
-  JOIN panel_users u ON u.account_id = n.account_id AND u.id = $3::uuid
-  WHERE n.id = $1::bigint AND n.account_id = $2::uuid
-), marked AS (
-  INSERT INTO template_notice_reads (notice_id, user_id) SELECT notice_id, user_id FROM target
-  ON CONFLICT (notice_id, user_id) DO NOTHING
-  RETURNING read_at
-)
-SELECT EXISTS (SELECT 1 FROM target) AS found,
-  COALESCE((SELECT read_at FROM marked),
-    (SELECT r.read_at FROM template_notice_reads r JOIN target t USING (notice_id, user_id))) AS read_at`;
+export const countUnreadTemplateNotices = templateNotices.countUnread;
 
 /**
  * Marks one notice read for `userId`. A notice of another account (or a user of another account) is `not_found`,
  * exactly like an id that does not exist.
  */
-export async function markTemplateNoticeRead(
+export function markTemplateNoticeRead(
   deps: { db: Db },
   input: { accountId: string; userId: string; noticeId: number | string; actor: Actor },
 ): Promise<{ id: number; read_at: string }> {
-  checkIds(input);
-  const noticeId = String(input.noticeId);
-  const notFound = new ApiError("not_found", { message: "O aviso de template não foi encontrado nesta conta." });
-  if (!/^\d{1,18}$/.test(noticeId)) throw notFound;
-  return inTransaction(deps.db.sql, async (client) => {
-    const { rows } = await client.query<{ found: boolean; read_at: Date | null }>({
-      name: "mark-template-notice-read",
-      text: MARK_READ,
-      values: [noticeId, input.accountId, input.userId],
-    });
-    const row = rows[0];
-    if (!row?.found || !row.read_at) throw notFound;
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "template_notice.read"),
-      target: `template_notice:${noticeId}`,
-    });
-    return { id: Number(noticeId), read_at: row.read_at.toISOString() };
-  });
+  const { noticeId, ...rest } = input;
+  return templateNotices.markRead(deps, { ...rest, id: noticeId });
 }
 
 /** Marks every notice of the account read for `userId`; returns how many were unread. */
-export async function markAllTemplateNoticesRead(
-  deps: { db: Db },
-  input: { accountId: string; userId: string; actor: Actor },
-): Promise<number> {
-  checkIds(input);
-  return inTransaction(deps.db.sql, async (client) => {
-    const { rowCount } = await client.query({
-      name: "mark-all-template-notices-read",
-      text: `INSERT INTO template_notice_reads (notice_id, user_id)
-        SELECT n.id, u.id FROM template_notices n
-        JOIN panel_users u ON u.account_id = n.account_id AND u.id = $2::uuid
-        WHERE n.account_id = $1::uuid
-        ON CONFLICT (notice_id, user_id) DO NOTHING`,
-      values: [input.accountId, input.userId],
-    });
-    const marked = rowCount ?? 0;
-    if (marked > 0)
-      await recordAudit(client, {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: auditAction(input.actor, "template_notice.read_all"),
-        details: { count: marked },
-      });
-    return marked;
-  });
-}
+export const markAllTemplateNoticesRead = templateNotices.markAllRead;

@@ -1,24 +1,17 @@
-import type { Router } from "express";
 import {
   CampaignDetailOut,
   CampaignPath,
-  campaignCommonResponses,
   campaignNotFound,
   codeList,
-  errorExamples,
   errorResponse,
-  errorSchema,
   jsonResponse,
-  parseRequest,
   requestValidation,
   unreadableRequest,
-  validationRef,
-  type PublicOperation,
+  refusalOrValidation,
 } from "@gw/contracts";
-import { cancelCampaign, pauseCampaign, resumeCampaign, type CampaignControlDeps } from "@gw/core";
+import { cancelCampaign, pauseCampaign, resumeCampaign } from "@gw/core";
 import type { ErrorCode } from "@gw/errors";
-import type { ApiDeps } from "../../container.ts";
-import { apiActor, authOf } from "../../http/auth.ts";
+import { defineRoute, routeModule } from "../define-route.ts";
 
 /** The controls that take no body: the verb in the path, its service, and how the document describes it. */
 const CONTROLS = [
@@ -64,45 +57,30 @@ const CONTROLS = [
 }[];
 
 /** POST /public/v1/campaigns/{campaign_id}/pause, /resume and /cancel (no body). */
-export function register(router: Router, deps: ApiDeps): void {
-  const services: CampaignControlDeps = deps.campaigns;
-  for (const control of CONTROLS) {
-    router.post(`/campaigns/:campaign_id/${control.verb}`, async (req, res) => {
-      const path = parseRequest(CampaignPath, "path", req.params);
-      const data = await control.service(services, {
-        accountId: authOf(req).accountId,
-        actor: apiActor(req),
-        campaignId: path.campaign_id,
-      });
-      res.json({ success: true, data });
-    });
-  }
-}
-
-export const operations: readonly PublicOperation[] = CONTROLS.map((control) => ({
-  method: "post",
-  path: `/campaigns/{campaign_id}/${control.verb}`,
-  operationId: control.operationId,
-  summary: control.summary,
-  description: control.description,
-  request: { params: CampaignPath },
-  responses: {
-    200: jsonResponse("The campaign after the change.", CampaignDetailOut),
-    400: unreadableRequest("The path (an invalid %-escape)"),
-    404: campaignNotFound,
-    409: errorResponse(control.conflict, ["campaign_state_conflict"]),
-    422:
-      control.refusals.length === 0
-        ? requestValidation("path")
-        : {
-            description: `Sending is blocked for the campaign's number — error envelope, code ${codeList(control.refusals)}; or an invalid path — \`HTTPValidationError\`.`,
-            content: {
-              "application/json": {
-                schema: { anyOf: [errorSchema(control.refusals), validationRef] },
-                examples: errorExamples(control.refusals),
-              },
-            },
-          },
-    ...campaignCommonResponses,
-  },
-}));
+export const { register, operations } = routeModule(
+  ...CONTROLS.map((control) =>
+    defineRoute({
+      method: "post",
+      path: `/campaigns/{campaign_id}/${control.verb}`,
+      operationId: control.operationId,
+      summary: control.summary,
+      description: control.description,
+      request: { params: CampaignPath },
+      responses: {
+        200: jsonResponse("The campaign after the change.", CampaignDetailOut),
+        400: unreadableRequest("The path (an invalid %-escape)"),
+        404: campaignNotFound,
+        409: errorResponse(control.conflict, ["campaign_state_conflict"]),
+        422:
+          control.refusals.length === 0
+            ? requestValidation("path")
+            : refusalOrValidation(
+                `Sending is blocked for the campaign's number — error envelope, code ${codeList(control.refusals)}; or an invalid path — \`HTTPValidationError\`.`,
+                control.refusals,
+              ),
+      },
+      handler: ({ accountId, actor, params }, deps) =>
+        control.service(deps.campaigns, { accountId, actor, campaignId: params.campaign_id }),
+    }),
+  ),
+);

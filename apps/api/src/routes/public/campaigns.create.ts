@@ -1,4 +1,4 @@
-import express, { type RequestHandler, type Router } from "express";
+import express, { type RequestHandler } from "express";
 import {
   CAMPAIGN_CSV_COLUMNS,
   CAMPAIGN_CSV_MAX_BYTES,
@@ -8,23 +8,18 @@ import {
   CampaignCreateIn,
   CampaignCsvQuery,
   CampaignDetailOut,
-  campaignCommonResponses,
   codeList,
-  errorExamples,
   errorResponse,
-  errorSchema,
   parseRequest,
   RequestValidationError,
   requestExamples,
-  validationRef,
-  type PublicOperation,
+  refusalOrValidation,
 } from "@gw/contracts";
 import { RecipientsFileError, createCampaign, decodeCsv, isCsvCharset } from "@gw/core";
 import type { ErrorCode } from "@gw/errors";
-import type { ApiDeps } from "../../container.ts";
-import { apiActor, authOf } from "../../http/auth.ts";
 import { bodyCutShort } from "../../http/errors.ts";
 import { streamedBody } from "../../http/streamed-body.ts";
+import { defineRoute } from "../define-route.ts";
 
 // A campaign's JSON list is far above the 256 KiB of other bodies: up to 100 000 rows.
 const JSON_BODY_LIMIT = "32mb";
@@ -43,45 +38,6 @@ const campaignBody: RequestHandler = (req, res, next) => {
   parseJson(req, res, next);
 };
 
-/** POST /public/v1/campaigns: a draft campaign, with the validation report of every row. */
-export function register(router: Router, deps: ApiDeps): void {
-  router.post("/campaigns", campaignBody, async (req, res) => {
-    const who = { accountId: authOf(req).accountId, actor: apiActor(req) };
-    const services = {
-      db: deps.db,
-      directory: deps.directory,
-      templates: deps.templates,
-      throughput: deps.campaigns.throughput,
-    };
-    let fields;
-    let recipients: Parameters<typeof createCampaign>[1]["recipients"];
-    if (isCsv(req)) {
-      fields = parseRequest(CampaignCsvQuery, "query", req.query);
-      const body = streamedBody(req, { limitBytes: CAMPAIGN_CSV_MAX_BYTES, isCharset: isCsvCharset });
-      recipients = { kind: "csv", text: decodeCsv(body.bytes, body.charset) };
-    } else {
-      const body = parseRequest(CampaignCreateIn, "body", req.body);
-      fields = body;
-      recipients = { kind: "list", rows: body.recipients };
-    }
-    const campaign = await createCampaign(services, {
-      ...who,
-      name: fields.name,
-      template: fields.template,
-      language: fields.language,
-      phoneNumberId: fields.phone_number_id,
-      startAt: fields.start_at ? new Date(fields.start_at) : null,
-      recipients,
-    }).catch((error: unknown) => {
-      // A file refused as a whole is a request that does not validate (422 HTTPValidationError, `type` the problem).
-      if (error instanceof RecipientsFileError)
-        throw new RequestValidationError([{ loc: ["body"], msg: error.message, type: error.problem }]);
-      throw error;
-    });
-    res.status(201).json({ success: true, data: campaign });
-  });
-}
-
 const TEMPLATE_REFUSALS: readonly ErrorCode[] = [
   "template_not_found",
   "template_paused",
@@ -94,16 +50,19 @@ const CSV_EXAMPLE =
   "5511987654321,Maria,12345,3,12345,cliente-1\r\n" +
   '"+55 21 99876-5432",João,12346,1,12346,cliente-2\r\n';
 
-export const operations: readonly PublicOperation[] = [
-  {
-    method: "post",
-    path: "/campaigns",
-    operationId: "createCampaign",
-    summary: "Create a campaign (a bulk template send), as a draft",
-    description:
-      `Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in \`rejected_rows\`; the others are the campaign's recipients. Nothing is sent until \`POST /campaigns/{campaign_id}/start\` names the accepted count. Up to ${CAMPAIGN_MAX_RECIPIENTS} rows, as a JSON list or as a CSV file (\`Content-Type: text/csv\`, the campaign's fields in the query string; columns: ${CAMPAIGN_CSV_COLUMNS.join(", ")}; separated by \`,\` or \`;\`; the header line is required and \`row\` numbers count data rows; at most ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB, ${CAMPAIGN_CSV_MAX_FIELDS} fields per line and ${CAMPAIGN_CSV_MAX_FIELD_LENGTH} characters per field: the file is read as it arrives and refused at the first line past a limit or past row ${CAMPAIGN_MAX_RECIPIENTS}). ` +
-      "Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate.",
-    request: {
+/** POST /public/v1/campaigns: a draft campaign, with the validation report of every row. */
+export const { register, operations } = defineRoute({
+  method: "post",
+  path: "/campaigns",
+  operationId: "createCampaign",
+  summary: "Create a campaign (a bulk template send), as a draft",
+  description:
+    `Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in \`rejected_rows\`; the others are the campaign's recipients. Nothing is sent until \`POST /campaigns/{campaign_id}/start\` names the accepted count. Up to ${CAMPAIGN_MAX_RECIPIENTS} rows, as a JSON list or as a CSV file (\`Content-Type: text/csv\`, the campaign's fields in the query string; columns: ${CAMPAIGN_CSV_COLUMNS.join(", ")}; separated by \`,\` or \`;\`; the header line is required and \`row\` numbers count data rows; at most ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB, ${CAMPAIGN_CSV_MAX_FIELDS} fields per line and ${CAMPAIGN_CSV_MAX_FIELD_LENGTH} characters per field: the file is read as it arrives and refused at the first line past a limit or past row ${CAMPAIGN_MAX_RECIPIENTS}). ` +
+    "Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate.",
+  // The body is read here, as JSON or as a CSV file parsed as it arrives.
+  ownRequest: {
+    readBody: campaignBody,
+    documented: {
       query: CampaignCsvQuery.partial(),
       body: {
         required: true,
@@ -121,32 +80,61 @@ export const operations: readonly PublicOperation[] = [
         },
       },
     },
-    responses: {
-      201: {
-        description: "Created as a draft, with its validation report (`rejected_rows`).",
-        content: { "application/json": { schema: CampaignDetailOut } },
-      },
-      400: errorResponse(
-        "Business number not in the account, or a body that cannot be read (Content-Encoding, cut short).",
-        ["no_connected_number", "bad_request"],
-      ),
-      413: errorResponse(
-        `JSON body above 32 MiB, or CSV file above ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB (after any Content-Encoding).`,
-        ["payload_too_large"],
-      ),
-      422: {
-        description: `The template cannot be sent in a campaign — error envelope, codes: ${codeList(TEMPLATE_REFUSALS)}; or the request or the CSV file itself is invalid (unreadable, unknown or missing columns, no rows, too many rows, a line past the field limits) — \`HTTPValidationError\`.`,
-        content: {
-          "application/json": {
-            schema: { anyOf: [errorSchema(TEMPLATE_REFUSALS), validationRef] },
-            examples: errorExamples(["template_not_found"]),
-          },
-        },
-      },
-      503: errorResponse("The template catalogue could not be read; nothing was created, repeat the call.", [
-        "templates_unavailable",
-      ]),
-      ...campaignCommonResponses,
-    },
   },
-];
+  responses: {
+    201: {
+      description: "Created as a draft, with its validation report (`rejected_rows`).",
+      content: { "application/json": { schema: CampaignDetailOut } },
+    },
+    400: errorResponse(
+      "Business number not in the account, or a body that cannot be read (Content-Encoding, cut short).",
+      ["no_connected_number", "bad_request"],
+    ),
+    413: errorResponse(
+      `JSON body above 32 MiB, or CSV file above ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB (after any Content-Encoding).`,
+      ["payload_too_large"],
+    ),
+    422: refusalOrValidation(
+      `The template cannot be sent in a campaign — error envelope, codes: ${codeList(TEMPLATE_REFUSALS)}; or the request or the CSV file itself is invalid (unreadable, unknown or missing columns, no rows, too many rows, a line past the field limits) — \`HTTPValidationError\`.`,
+      TEMPLATE_REFUSALS,
+      ["template_not_found"],
+    ),
+    503: errorResponse("The template catalogue could not be read; nothing was created, repeat the call.", [
+      "templates_unavailable",
+    ]),
+  },
+  async handler({ accountId, actor, req }, deps) {
+    const services = {
+      db: deps.db,
+      directory: deps.directory,
+      templates: deps.templates,
+      throughput: deps.campaigns.throughput,
+    };
+    let fields;
+    let recipients: Parameters<typeof createCampaign>[1]["recipients"];
+    if (isCsv(req)) {
+      fields = parseRequest(CampaignCsvQuery, "query", req.query);
+      const body = streamedBody(req, { limitBytes: CAMPAIGN_CSV_MAX_BYTES, isCharset: isCsvCharset });
+      recipients = { kind: "csv", text: decodeCsv(body.bytes, body.charset) };
+    } else {
+      const body = parseRequest(CampaignCreateIn, "body", req.body);
+      fields = body;
+      recipients = { kind: "list", rows: body.recipients };
+    }
+    return createCampaign(services, {
+      accountId,
+      actor,
+      name: fields.name,
+      template: fields.template,
+      language: fields.language,
+      phoneNumberId: fields.phone_number_id,
+      startAt: fields.start_at ? new Date(fields.start_at) : null,
+      recipients,
+    }).catch((error: unknown) => {
+      // A file refused as a whole is a request that does not validate (422 HTTPValidationError, `type` the problem).
+      if (error instanceof RecipientsFileError)
+        throw new RequestValidationError([{ loc: ["body"], msg: error.message, type: error.problem }]);
+      throw error;
+    });
+  },
+});

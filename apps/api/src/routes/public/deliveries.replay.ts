@@ -1,4 +1,3 @@
-import type { Router } from "express";
 import {
   DeliveryReplayIn,
   DeliveryReplayOut,
@@ -6,57 +5,17 @@ import {
   RequestValidationError,
   checkRange,
   errorResponse,
-  internalError,
-  jsonRequestBody,
   jsonResponse,
-  parseRequest,
   payloadTooLarge,
   requestValidation,
-  tooManyRequests,
-  unauthorized,
   unreadableRequest,
-  type PublicOperation,
 } from "@gw/contracts";
 import { createDeliveryReplay, getDeliveryReplay } from "@gw/core";
-import type { ApiDeps } from "../../container.ts";
-import { apiActor, authOf } from "../../http/auth.ts";
-import { jsonBody } from "../../http/json-body.ts";
+import { defineRoute, routeModule } from "../define-route.ts";
 
 /** Issue 21: replay the account's deliveries of a time range, and follow the replay. */
-export function register(router: Router, deps: ApiDeps): void {
-  router.post("/deliveries/replay", jsonBody, async (req, res) => {
-    const { accountId } = authOf(req);
-    const body = parseRequest(DeliveryReplayIn, "body", req.body === undefined ? {} : req.body);
-    checkRange("body", body);
-    const outcome = await createDeliveryReplay(deps.replays, {
-      accountId,
-      actor: apiActor(req),
-      since: body.since,
-      until: body.until,
-      event: body.event,
-      statuses: body.status === undefined ? undefined : [body.status],
-      integrationId: body.integration_id,
-    });
-    if (outcome.kind === "refused") {
-      const input = outcome.field === "integration_id" ? body.integration_id : body[outcome.field].toISOString();
-      throw new RequestValidationError([
-        { loc: ["body", outcome.field], msg: outcome.message, type: "value_error", input },
-      ]);
-    }
-    res.status(202).json({ success: true, data: outcome.replay });
-  });
-
-  router.get("/deliveries/replays/:replay_id", async (req, res) => {
-    const { accountId } = authOf(req);
-    const path = parseRequest(DeliveryReplayPath, "path", req.params);
-    res.json({ success: true, data: await getDeliveryReplay(deps, { accountId, replayId: path.replay_id }) });
-  });
-}
-
-const common = { 401: unauthorized, 500: internalError };
-
-export const operations: readonly PublicOperation[] = [
-  {
+export const { register, operations } = routeModule(
+  defineRoute({
     method: "post",
     path: "/deliveries/replay",
     operationId: "replayDeliveries",
@@ -64,10 +23,15 @@ export const operations: readonly PublicOperation[] = [
     description:
       "Every delivery created in [`since`, `until`) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.",
     request: {
-      body: jsonRequestBody(DeliveryReplayIn, [
-        { name: "day", summary: "One day (São Paulo), every event and status" },
-        { name: "filtered", summary: "Three hours of failed message.status deliveries of one integration" },
-      ]),
+      body: {
+        schema: DeliveryReplayIn,
+        examples: [
+          { name: "day", summary: "One day (São Paulo), every event and status" },
+          { name: "filtered", summary: "Three hours of failed message.status deliveries of one integration" },
+        ],
+        // Refused field by field, like an empty object.
+        whenAbsent: {},
+      },
     },
     responses: {
       202: jsonResponse("The replay, recorded; its job starts at once.", DeliveryReplayOut),
@@ -76,11 +40,28 @@ export const operations: readonly PublicOperation[] = [
       422: requestValidation(
         "body; also `since` not before `until`, a range over 31 days, or an `integration_id` that is not the account's (`value_error`)",
       ),
-      429: tooManyRequests(["api_rate_limited"]),
-      ...common,
     },
-  },
-  {
+    async handler({ accountId, actor, body }, deps) {
+      checkRange("body", body);
+      const outcome = await createDeliveryReplay(deps.replays, {
+        accountId,
+        actor,
+        since: body.since,
+        until: body.until,
+        event: body.event,
+        statuses: body.status === undefined ? undefined : [body.status],
+        integrationId: body.integration_id,
+      });
+      if (outcome.kind === "refused") {
+        const input = outcome.field === "integration_id" ? body.integration_id : body[outcome.field].toISOString();
+        throw new RequestValidationError([
+          { loc: ["body", outcome.field], msg: outcome.message, type: "value_error", input },
+        ]);
+      }
+      return outcome.replay;
+    },
+  }),
+  defineRoute({
     method: "get",
     path: "/deliveries/replays/{replay_id}",
     operationId: "getDeliveryReplay",
@@ -92,8 +73,7 @@ export const operations: readonly PublicOperation[] = [
       400: unreadableRequest("The path (an invalid %-escape)"),
       404: errorResponse("Replay not in this account.", ["not_found"]),
       422: requestValidation("path"),
-      429: tooManyRequests(["api_rate_limited"]),
-      ...common,
     },
-  },
-];
+    handler: ({ accountId, params }, deps) => getDeliveryReplay(deps, { accountId, replayId: params.replay_id }),
+  }),
+);

@@ -1,4 +1,3 @@
-import type { Router } from "express";
 import {
   DeliveriesQuery,
   DeliveryDetailOut,
@@ -6,79 +5,21 @@ import {
   DeliveryPath,
   RetryFailedOut,
   RetryOut,
-  errorExamples,
   errorResponse,
-  errorSchema,
-  internalError,
   jsonResponse,
   requestValidation,
-  tooManyRequests,
-  unauthorized,
   unreadableRequest,
-  validationRef,
-  type PublicOperation,
-  parseRequest,
+  refusalOrValidation,
 } from "@gw/contracts";
 import { getDelivery, listDeliveries, retryDelivery, retryFailedDeliveries } from "@gw/core";
-import type { Db } from "@gw/db";
-import type { WebhookQueue } from "@gw/jobs";
-import { apiActor, authOf } from "../../http/auth.ts";
+import { defineRoute, routeModule } from "../define-route.ts";
 
-/** Spec 4.5–4.8: the account's webhook delivery queue. */
-export function register(router: Router, deps: { db: Db; queue: WebhookQueue }): void {
-  router.get("/deliveries", async (req, res) => {
-    const { accountId } = authOf(req);
-    const query = parseRequest(DeliveriesQuery, "query", req.query);
-    const data = await listDeliveries(deps, {
-      accountId,
-      status: query.status,
-      limit: query.limit,
-      beforeId: query.before_id,
-    });
-    res.json({ success: true, data });
-  });
-
-  // Declared before /deliveries/:delivery_id so "retry-failed" is never read as an id.
-  router.post("/deliveries/retry-failed", async (req, res) => {
-    const { accountId } = authOf(req);
-    const requeued = await retryFailedDeliveries(deps, {
-      accountId,
-      actor: apiActor(req),
-    });
-    res.json({ success: true, data: { requeued } });
-  });
-
-  router.get("/deliveries/:delivery_id", async (req, res) => {
-    const { accountId } = authOf(req);
-    const path = parseRequest(DeliveryPath, "path", req.params);
-    res.json({ success: true, data: await getDelivery(deps, { accountId, deliveryId: path.delivery_id }) });
-  });
-
-  router.post("/deliveries/:delivery_id/retry", async (req, res) => {
-    const { accountId } = authOf(req);
-    const path = parseRequest(DeliveryPath, "path", req.params);
-    const result = await retryDelivery(deps, {
-      accountId,
-      deliveryId: String(path.delivery_id),
-      actor: apiActor(req),
-    });
-    res.json({
-      success: true,
-      data: { id: Number(result.id), status: result.status, next_attempt: result.nextAttempt },
-    });
-  });
-}
-
-const common = {
-  401: unauthorized,
-  429: tooManyRequests(["api_rate_limited"]),
-  500: internalError,
-};
 const notInAccount = errorResponse("Delivery not in this account.", ["not_found"]);
 const unreadablePath = unreadableRequest("The path (an invalid %-escape)");
 
-export const operations: readonly PublicOperation[] = [
-  {
+/** Spec 4.5–4.8: the account's webhook delivery queue. */
+export const { register, operations } = routeModule(
+  defineRoute({
     method: "get",
     path: "/deliveries",
     operationId: "listDeliveries",
@@ -88,10 +29,12 @@ export const operations: readonly PublicOperation[] = [
     responses: {
       200: jsonResponse("One page of deliveries.", DeliveryListOut),
       422: requestValidation("query"),
-      ...common,
     },
-  },
-  {
+    handler: ({ accountId, query }, deps) =>
+      listDeliveries(deps, { accountId, status: query.status, limit: query.limit, beforeId: query.before_id }),
+  }),
+  // Before /deliveries/{delivery_id}, so "retry-failed" is never read as an id.
+  defineRoute({
     method: "post",
     path: "/deliveries/retry-failed",
     operationId: "retryFailedDeliveries",
@@ -100,10 +43,12 @@ export const operations: readonly PublicOperation[] = [
       "Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.",
     responses: {
       200: jsonResponse("How many deliveries were re-queued.", RetryFailedOut),
-      ...common,
     },
-  },
-  {
+    handler: async ({ accountId, actor }, deps) => ({
+      requeued: await retryFailedDeliveries(deps, { accountId, actor }),
+    }),
+  }),
+  defineRoute({
     method: "get",
     path: "/deliveries/{delivery_id}",
     operationId: "getDelivery",
@@ -115,10 +60,10 @@ export const operations: readonly PublicOperation[] = [
       400: unreadablePath,
       404: notInAccount,
       422: requestValidation("path"),
-      ...common,
     },
-  },
-  {
+    handler: ({ accountId, params }, deps) => getDelivery(deps, { accountId, deliveryId: params.delivery_id }),
+  }),
+  defineRoute({
     method: "post",
     path: "/deliveries/{delivery_id}/retry",
     operationId: "retryDelivery",
@@ -130,17 +75,14 @@ export const operations: readonly PublicOperation[] = [
       200: jsonResponse("Back in the queue.", RetryOut),
       400: unreadablePath,
       404: notInAccount,
-      422: {
-        description:
-          "The delivery is `pending` or `delivering` — error envelope, code `delivery_not_retryable`; or an invalid path — `HTTPValidationError`.",
-        content: {
-          "application/json": {
-            schema: { anyOf: [errorSchema(["delivery_not_retryable"]), validationRef] },
-            examples: errorExamples(["delivery_not_retryable"]),
-          },
-        },
-      },
-      ...common,
+      422: refusalOrValidation(
+        "The delivery is `pending` or `delivering` — error envelope, code `delivery_not_retryable`; or an invalid path — `HTTPValidationError`.",
+        ["delivery_not_retryable"],
+      ),
     },
-  },
-];
+    async handler({ accountId, actor, params }, deps) {
+      const result = await retryDelivery(deps, { accountId, deliveryId: String(params.delivery_id), actor });
+      return { id: Number(result.id), status: result.status, next_attempt: result.nextAttempt };
+    },
+  }),
+);

@@ -1,6 +1,4 @@
-import type { Router } from "express";
-import type { PublicOperation } from "@gw/contracts";
-import type { ApiDeps } from "../../container.ts";
+import type { PublicRouteModule } from "../define-route.ts";
 import * as campaignsControl from "./campaigns.control.ts";
 import * as campaignsCreate from "./campaigns.create.ts";
 import * as campaignsExport from "./campaigns.export.ts";
@@ -24,17 +22,10 @@ import * as window from "./window.ts";
 export const PUBLIC_PREFIX = "/public/v1";
 
 /**
- * A public endpoint module: its routes (paths relative to PUBLIC_PREFIX, behind the key check and the rate limits)
- * and the OpenAPI operations describing them. `register` takes what it needs from the API's dependencies.
- */
-export interface PublicRouteModule {
-  register(router: Router, deps: ApiDeps): void;
-  operations: readonly PublicOperation[];
-}
-
-/**
- * Every public endpoint module, in the order the document lists them. app.ts mounts them and the OpenAPI document
- * lists their operations from here: a new endpoint is its module (added here), its contract and its service.
+ * Every public endpoint module, in the order the document lists them: each module's routes are declared once
+ * (`defineRoute`: paths relative to PUBLIC_PREFIX, behind the key check and the rate limits) with their OpenAPI
+ * operations. app.ts mounts them and the OpenAPI document lists their operations from here: a new endpoint is its
+ * module (added here), its contract and its service.
  */
 export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   messagesSend,

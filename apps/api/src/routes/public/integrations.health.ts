@@ -1,59 +1,22 @@
-import type { Router } from "express";
 import {
   IntegrationEnableOut,
   IntegrationHealthOut,
   IntegrationPath,
   errorResponse,
-  internalError,
   jsonResponse,
-  parseRequest,
   requestValidation,
-  tooManyRequests,
-  unauthorized,
   unreadableRequest,
-  type PublicOperation,
 } from "@gw/contracts";
 import { enableIntegration, endpointHealth } from "@gw/core";
-import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import type { WebhookQueue } from "@gw/jobs";
-import { apiActor, authOf } from "../../http/auth.ts";
+import { defineRoute, routeModule } from "../define-route.ts";
 
-/** Issue 21, item 3: an integration's endpoint health, and the manual re-enable after the gateway disabled it. */
-export function register(router: Router, deps: { db: Db; queue: WebhookQueue }): void {
-  router.get("/integrations/:integration_id/health", async (req, res) => {
-    const { accountId } = authOf(req);
-    const path = parseRequest(IntegrationPath, "path", req.params);
-    const data = await endpointHealth(deps, { accountId, integrationId: path.integration_id });
-    if (!data) throw new ApiError("not_found", { message: "A integração não foi encontrada nesta conta." });
-    res.json({ success: true, data });
-  });
-
-  router.post("/integrations/:integration_id/enable", async (req, res) => {
-    const { accountId } = authOf(req);
-    const path = parseRequest(IntegrationPath, "path", req.params);
-    const result = await enableIntegration(deps, {
-      accountId,
-      integrationId: path.integration_id,
-      actor: apiActor(req),
-    });
-    res.json({
-      success: true,
-      data: { integration_id: result.integrationId, was_disabled: result.wasDisabled, resumed: result.resumed },
-    });
-  });
-}
-
-const common = {
-  401: unauthorized,
-  429: tooManyRequests(["api_rate_limited"]),
-  500: internalError,
-};
 const notInAccount = errorResponse("Integration not in this account.", ["not_found"]);
 const unreadablePath = unreadableRequest("The path (an invalid %-escape)");
 
-export const operations: readonly PublicOperation[] = [
-  {
+/** Issue 21, item 3: an integration's endpoint health, and the manual re-enable after the gateway disabled it. */
+export const { register, operations } = routeModule(
+  defineRoute({
     method: "get",
     path: "/integrations/{integration_id}/health",
     operationId: "getIntegrationHealth",
@@ -71,10 +34,14 @@ export const operations: readonly PublicOperation[] = [
       400: unreadablePath,
       404: notInAccount,
       422: requestValidation("path: an id that is not a UUID"),
-      ...common,
     },
-  },
-  {
+    async handler({ accountId, params }, deps) {
+      const health = await endpointHealth(deps, { accountId, integrationId: params.integration_id });
+      if (!health) throw new ApiError("not_found", { message: "A integração não foi encontrada nesta conta." });
+      return health;
+    },
+  }),
+  defineRoute({
     method: "post",
     path: "/integrations/{integration_id}/enable",
     operationId: "enableIntegration",
@@ -90,7 +57,10 @@ export const operations: readonly PublicOperation[] = [
       400: unreadablePath,
       404: notInAccount,
       422: requestValidation("path: an id that is not a UUID"),
-      ...common,
     },
-  },
-];
+    async handler({ accountId, actor, params }, deps) {
+      const result = await enableIntegration(deps, { accountId, integrationId: params.integration_id, actor });
+      return { integration_id: result.integrationId, was_disabled: result.wasDisabled, resumed: result.resumed };
+    },
+  }),
+);

@@ -1,71 +1,28 @@
-import type { Router } from "express";
 import {
   PublicSendIn,
   SendConflictHeaders,
-  SendHeaders,
   SendRequestHeaders,
   SendResponseHeaders,
   SendResultOut,
   codeList,
-  errorExamples,
   errorResponse,
-  errorSchema,
-  internalError,
-  jsonRequestBody,
   payloadTooLarge,
   tooManyRequests,
-  unauthorized,
-  validationRef,
+  refusalOrValidation,
   type ExampleName,
-  type PublicOperation,
-  parseRequest,
 } from "@gw/contracts";
 import {
   fingerprint,
   parseRecipient,
   sendMessage,
-  type SendDeps,
   type SendInput,
   type SendOutcome,
   type SettledSend,
   type TemplateParameters,
 } from "@gw/core";
 import { ApiError, type ErrorCode } from "@gw/errors";
-import { apiActor, authOf } from "../../http/auth.ts";
 import { sendRaw } from "../../http/respond.ts";
-import { jsonBody } from "../../http/json-body.ts";
-import type { ApiMetrics } from "../../metrics.ts";
-
-export interface SendRouteDeps {
-  send: SendDeps;
-  metrics: Pick<ApiMetrics, "sends">;
-}
-
-/** POST /public/v1/messages (spec 4.1). */
-export function register(router: Router, deps: SendRouteDeps): void {
-  router.post("/messages", jsonBody, async (req, res) => {
-    const auth = authOf(req);
-    const headers = parseRequest(SendHeaders, "header", { "idempotency-key": req.header("idempotency-key") });
-    const body = parseRequest(PublicSendIn, "body", req.body);
-    let outcome: SendOutcome;
-    try {
-      outcome = await sendMessage(deps.send, {
-        ...sendInputOf(body, headers["idempotency-key"]),
-        accountId: auth.accountId,
-        actor: apiActor(req),
-        requestId: req.requestId,
-      });
-    } catch (error) {
-      deps.metrics.sends.inc({ outcome: (error as { code?: string }).code ?? "error" });
-      throw error;
-    }
-    deps.metrics.sends.inc({ outcome: metricOutcome(outcome) });
-    if (outcome.kind === "refused") throw outcome.error;
-    if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
-    const answer = renderSettled(outcome);
-    sendRaw(res, answer.status, answer.body);
-  });
-}
+import { ANSWERED, defineRoute } from "../define-route.ts";
 
 /**
  * The request as the send service takes it: its refusals of an incomplete request come first (spec 7, 400), the
@@ -177,48 +134,62 @@ const EXAMPLE_NAMES: readonly ExampleName[] = [
   { name: "pix", summary: "Pix charge: order-details template with pix_order" },
 ];
 
-export const operations: readonly PublicOperation[] = [
-  {
-    method: "post",
-    path: "/messages",
-    operationId: "sendMessage",
-    summary: "Send a message (text or template)",
-    description:
-      "Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). " +
-      "With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.",
-    request: { headers: SendRequestHeaders, body: jsonRequestBody(PublicSendIn, EXAMPLE_NAMES) },
-    responses: {
-      200: {
-        description: "Sent; `data.message_id` is the id later carried by `message.status`.",
-        headers: SendResponseHeaders,
-        content: { "application/json": { schema: SendResultOut } },
-      },
-      400: errorResponse(
-        "Incomplete request, invalid recipient, business number not in the account, or a body that cannot be read (Content-Encoding, cut short).",
-        ["invalid_recipient", "empty_message", "pix_needs_template", "no_connected_number", "bad_request"],
-      ),
-      401: unauthorized,
-      409: errorResponse(
-        "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body.",
-        ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"],
-        SendConflictHeaders,
-      ),
-      413: payloadTooLarge,
-      422: {
-        description: `The provider (or the service's own pre-check) refused the send — error envelope, codes: ${codeList(REFUSED_422)}; or the body or the Idempotency-Key header is invalid — \`HTTPValidationError\`.`,
-        content: {
-          "application/json": {
-            schema: { anyOf: [errorSchema(REFUSED_422), validationRef] },
-            examples: errorExamples(["outside_24h_window", "template_params_mismatch"]),
-          },
-        },
-      },
-      429: tooManyRequests(["api_rate_limited", "rate_limited"]),
-      500: internalError,
-      503: errorResponse(
-        "Template lookup unavailable, provider unavailable, or a send the provider did not confirm (never resent with that key); repeat with the same Idempotency-Key.",
-        ["templates_unavailable", "send_unconfirmed", "provider_unavailable"],
-      ),
+/** POST /public/v1/messages (spec 4.1). */
+export const { register, operations } = defineRoute({
+  method: "post",
+  path: "/messages",
+  operationId: "sendMessage",
+  summary: "Send a message (text or template)",
+  description:
+    "Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). " +
+    "With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.",
+  request: { headers: SendRequestHeaders, body: { schema: PublicSendIn, examples: EXAMPLE_NAMES } },
+  responses: {
+    200: {
+      description: "Sent; `data.message_id` is the id later carried by `message.status`.",
+      headers: SendResponseHeaders,
+      content: { "application/json": { schema: SendResultOut } },
     },
+    400: errorResponse(
+      "Incomplete request, invalid recipient, business number not in the account, or a body that cannot be read (Content-Encoding, cut short).",
+      ["invalid_recipient", "empty_message", "pix_needs_template", "no_connected_number", "bad_request"],
+    ),
+    409: errorResponse(
+      "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body.",
+      ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"],
+      SendConflictHeaders,
+    ),
+    413: payloadTooLarge,
+    422: refusalOrValidation(
+      `The provider (or the service's own pre-check) refused the send — error envelope, codes: ${codeList(REFUSED_422)}; or the body or the Idempotency-Key header is invalid — \`HTTPValidationError\`.`,
+      REFUSED_422,
+      ["outside_24h_window", "template_params_mismatch"],
+    ),
+    429: tooManyRequests(["api_rate_limited", "rate_limited"]),
+    503: errorResponse(
+      "Template lookup unavailable, provider unavailable, or a send the provider did not confirm (never resent with that key); repeat with the same Idempotency-Key.",
+      ["templates_unavailable", "send_unconfirmed", "provider_unavailable"],
+    ),
   },
-];
+  async handler({ accountId, actor, headers, body, req, res }, deps) {
+    let outcome: SendOutcome;
+    try {
+      outcome = await sendMessage(deps.send, {
+        ...sendInputOf(body, headers["idempotency-key"]),
+        accountId,
+        actor,
+        requestId: req.requestId,
+      });
+    } catch (error) {
+      deps.metrics.sends.inc({ outcome: (error as { code?: string }).code ?? "error" });
+      throw error;
+    }
+    deps.metrics.sends.inc({ outcome: metricOutcome(outcome) });
+    if (outcome.kind === "refused") throw outcome.error;
+    if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
+    // Pre-rendered: a replay is byte for byte the first answer.
+    const answer = renderSettled(outcome);
+    sendRaw(res, answer.status, answer.body);
+    return ANSWERED;
+  },
+});

@@ -1,0 +1,228 @@
+import type { Request, RequestHandler, Response, Router } from "express";
+import {
+  internalError,
+  jsonRequestBody,
+  parseRequest,
+  tooManyRequests,
+  unauthorized,
+  type ExampleName,
+  type PublicOperation,
+} from "@gw/contracts";
+import type { Actor } from "@gw/core";
+import { sendCsv, type CsvDownload } from "@gw/http";
+import { z } from "@gw/config";
+import type { ApiDeps } from "../container.ts";
+import { apiActor, authOf } from "../http/auth.ts";
+import { jsonBody } from "../http/json-body.ts";
+
+/**
+ * One declaration per public route (Unkey's `createRoute` is the model): its method and path, what its request
+ * carries, its responses and its handler, from which come both the Express route (behind the key and the rate limits)
+ * and its OpenAPI operation. The request is parsed here, with the zod schemas the document shows: path, headers,
+ * query, then body, each refusal a 422 `HTTPValidationError` (an unreadable body: 400).
+ */
+
+/** A public endpoint module: its routes, registered on the public router, and the OpenAPI operations describing them. */
+export interface PublicRouteModule {
+  register: (router: Router, deps: ApiDeps) => void;
+  operations: readonly PublicOperation[];
+}
+
+/** A JSON request body: its schema (parsed, and shown with the examples of its `.meta({ examples })`). */
+export interface JsonBody<B extends z.ZodType> {
+  schema: B;
+  /** Names of the schema's examples, in their order. */
+  examples: readonly ExampleName[];
+  /** Whether the document calls it required; default true. */
+  required?: boolean;
+  /** What an absent body is read as (`{}`: the same as an empty object); without it, an absent body is refused. */
+  whenAbsent?: object;
+}
+
+/** What a route parses before its handler runs; the document shows the same schemas. */
+export interface RouteRequest<P, Q, H, B> {
+  params?: P;
+  query?: Q;
+  /** Header names as the document shows them (`Idempotency-Key`); read case-insensitively, handed over lower-cased. */
+  headers?: H;
+  body?: B extends z.ZodType ? JsonBody<B> : never;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type LowerCaseKeys<T> = { [K in keyof T as Lowercase<K & string>]: T[K] };
+
+export interface RouteInput<P, Q, H, B> {
+  /** The API key's account (every public route is behind the key). */
+  accountId: string;
+  /** The API key as the services' audit trail names it, with the request's id. */
+  actor: Actor;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  headers: H extends z.ZodType ? LowerCaseKeys<z.output<H>> : undefined;
+  body: Parsed<B>;
+  req: Request;
+  res: Response;
+}
+
+/** Returned by a handler that wrote its answer itself (a stream, a pre-rendered body). */
+export const ANSWERED: unique symbol = Symbol("answered");
+
+/** A handler's answer: the `data` of the `{success: true, data}` envelope (with the route's 2xx status), or ANSWERED. */
+export type Answer = NonNullable<unknown> | typeof ANSWERED;
+
+type OperationRequest = NonNullable<PublicOperation["request"]>;
+
+export interface RouteSpec<P, Q, H, B> {
+  method: "get" | "post";
+  /** The document's form, relative to the public prefix: `/campaigns/{campaign_id}` (Express gets `:campaign_id`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  request?: RouteRequest<P, Q, H, B>;
+  /**
+   * For a request the handler reads itself (a body in two media types): how the document describes it and the
+   * middleware that reads its body; nothing is parsed here.
+   */
+  ownRequest?: { documented: OperationRequest; readBody: RequestHandler };
+  /** Its own responses; 401, 429 and 500 are every public operation's (KEYED_RESPONSES) unless given here. */
+  responses: PublicOperation["responses"];
+  handler(input: RouteInput<P, Q, H, B>, deps: ApiDeps): Promise<Answer> | Answer;
+}
+
+/**
+ * What every public operation may answer, behind the key and the per-key rate limit: 401, 429 `api_rate_limited` and
+ * 500. A route's own response for one of these replaces it (a send's 429 also names `rate_limited`).
+ */
+const KEYED_RESPONSES: PublicOperation["responses"] = {
+  401: unauthorized,
+  429: tooManyRequests(["api_rate_limited"]),
+  500: internalError,
+};
+
+/** `/campaigns/{campaign_id}` as Express writes it: `/campaigns/:campaign_id`. */
+const expressPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1");
+
+/** The headers' object schema with its names lower-cased (as Node reads them), and those names. */
+function lowerCased(headers: z.ZodType): { schema: z.ZodType; names: string[] } {
+  if (!(headers instanceof z.ZodObject)) throw new Error("a route's headers must be a zod object");
+  const shape = Object.entries(headers.shape as Record<string, z.ZodType>).map(
+    ([name, schema]) => [name.toLowerCase(), schema] as const,
+  );
+  return { schema: z.object(Object.fromEntries(shape)), names: shape.map(([name]) => name) };
+}
+
+/** The status of the route's success: the one 2xx its responses declare. */
+function successStatus(responses: PublicOperation["responses"], operationId: string): number {
+  const statuses = Object.keys(responses)
+    .map(Number)
+    .filter((status) => status >= 200 && status <= 299);
+  if (statuses.length !== 1) throw new Error(`${operationId}: declare exactly one 2xx response`);
+  return statuses[0] as number;
+}
+
+/** A route: registers its handler and declares its operation, from one declaration. */
+export function defineRoute<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  H extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, Q, H, B>): PublicRouteModule {
+  const { request = {}, ownRequest } = spec;
+  const body = request.body as JsonBody<z.ZodType> | undefined;
+  const headers = request.headers === undefined ? undefined : lowerCased(request.headers);
+  const status = successStatus(spec.responses, spec.operationId);
+  const documented: OperationRequest | undefined =
+    ownRequest?.documented ??
+    (request.params || request.query || request.headers || body
+      ? {
+          ...(request.params ? { params: request.params as OperationRequest["params"] } : {}),
+          ...(request.query ? { query: request.query as OperationRequest["query"] } : {}),
+          ...(request.headers ? { headers: request.headers as OperationRequest["headers"] } : {}),
+          ...(body
+            ? { body: { ...jsonRequestBody(body.schema, body.examples), required: body.required ?? true } }
+            : {}),
+        }
+      : undefined);
+  const operation: PublicOperation = {
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    ...(documented ? { request: documented } : {}),
+    responses: { ...KEYED_RESPONSES, ...spec.responses },
+  };
+  const readBody = ownRequest?.readBody ?? (body ? jsonBody : undefined);
+
+  async function handle(req: Request, res: Response, deps: ApiDeps): Promise<void> {
+    const auth = authOf(req);
+    const input = {
+      accountId: auth.accountId,
+      actor: apiActor(req),
+      params: request.params ? parseRequest(request.params, "path", req.params) : undefined,
+      headers: headers
+        ? parseRequest(
+            headers.schema,
+            "header",
+            Object.fromEntries(headers.names.map((name) => [name, req.header(name)])),
+          )
+        : undefined,
+      query: request.query ? parseRequest(request.query, "query", req.query) : undefined,
+      body: body
+        ? parseRequest(body.schema, "body", req.body === undefined && body.whenAbsent ? body.whenAbsent : req.body)
+        : undefined,
+      req,
+      res,
+    } as RouteInput<P, Q, H, B>;
+    const answer = await spec.handler(input, deps);
+    if (answer !== ANSWERED) res.status(status).json({ success: true, data: answer });
+  }
+
+  return {
+    operations: [operation],
+    register(router, deps) {
+      const handler: RequestHandler = (req, res) => handle(req, res, deps);
+      router[spec.method](expressPath(spec.path), ...(readBody ? [readBody] : []), handler);
+    },
+  };
+}
+
+/** The routes of one module, in the order they are registered (a fixed path before a parameter that would match it). */
+export function routeModule(...routes: readonly PublicRouteModule[]): PublicRouteModule {
+  return {
+    operations: routes.flatMap((route) => route.operations),
+    register(router, deps) {
+      for (const route of routes) route.register(router, deps);
+    },
+  };
+}
+
+/** The 200 of a CSV export. */
+const CSV_FILE: PublicOperation["responses"][number] = {
+  description: "The CSV file.",
+  content: { "text/csv": { schema: { type: "string" } } },
+};
+
+/**
+ * A CSV export: a GET whose handler names the file (its name, its lines, the log fields of a download that ends
+ * early) and gets it streamed (`sendCsv`); the 200 is documented as the CSV file.
+ */
+export function defineCsvExport<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(
+  spec: Omit<RouteSpec<P, Q, undefined, undefined>, "method" | "handler" | "ownRequest"> & {
+    handler(input: RouteInput<P, Q, undefined, undefined>, deps: ApiDeps): Promise<CsvDownload>;
+  },
+): PublicRouteModule {
+  return defineRoute<P, Q>({
+    ...spec,
+    method: "get",
+    responses: { 200: CSV_FILE, ...spec.responses },
+    async handler(input, deps) {
+      await sendCsv(input.res, await spec.handler(input, deps), deps.logger);
+      return ANSWERED;
+    },
+  });
+}

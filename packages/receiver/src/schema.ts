@@ -1,0 +1,236 @@
+// Generated from the webhook schemas of @gw/contracts by `pnpm client:generate`. Do not edit: events.ts refines it.
+export type paths = Record<string, never>;
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @example {
+     *       "event": "message.status",
+     *       "occurred_at": "2026-01-01T12:00:05.000Z",
+     *       "delivery_id": "1042",
+     *       "data": {
+     *         "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ2",
+     *         "status": "failed",
+     *         "status_rank": 1,
+     *         "to": "5511987654321",
+     *         "recipient_user_id": null,
+     *         "error": {
+     *           "code": 131026,
+     *           "message": "Message undeliverable",
+     *           "reason": "recipient_unreachable"
+     *         },
+     *         "phone_number_id": "100000000000001",
+     *         "client_ref": "pedido-1234",
+     *         "campaign_id": null,
+     *         "pricing": null
+     *       }
+     *     }
+     */
+    MessageStatusEvent: {
+      /** @enum {string} */
+      event: "message.status";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["MessageStatusData"];
+    };
+    MessageStatusData: {
+      /** @description Same id returned by the send */
+      message_id: string;
+      /** @enum {string} */
+      status: "sent" | "delivered" | "read" | "failed";
+      /** @description sent=2, delivered=3, read=4, failed=1 (a separate outcome: never handle it by numeric comparison; spec 3.1) */
+      status_rank: number;
+      /** @description Recipient as named in the send: a phone's digits, or a BSUID; same name as in the send */
+      to: string;
+      /** @description The recipient's WhatsApp business-scoped user id (BSUID), when known (Meta reports it on every status but failed ones of a send to a phone). Added in 2026 */
+      recipient_user_id: string | null;
+      /** @description Only when status is failed, otherwise null */
+      error: {
+        /** @description The provider's error number, e.g. 131026 */
+        code: number;
+        message: string;
+        /** @description The service's stable code (spec 7), e.g. recipient_unreachable */
+        reason: string;
+      } | null;
+      /** @description Business number */
+      phone_number_id: string;
+      /** @description Reference given at send */
+      client_ref: string | null;
+      /** @description Filled when the message left from a panel campaign */
+      campaign_id: string | null;
+      /** @description What the provider reported it will charge for the message, once per message: on the first status that carried it (`sent` or `delivered`), null on the others. Added in 2026 */
+      pricing: {
+        /** @description `PMP` (per-message pricing) */
+        pricing_model: string | null;
+        /** @description marketing, marketing_lite, utility, authentication, authentication-international, service, ... */
+        category: string | null;
+        /** @description regular (charged), free_customer_service, free_entry_point, ... */
+        type: string | null;
+      } | null;
+    };
+    /**
+     * @example {
+     *       "event": "message.received",
+     *       "occurred_at": "2026-01-01T12:00:01.000Z",
+     *       "delivery_id": "1041",
+     *       "data": {
+     *         "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNB",
+     *         "from": "5511987654321",
+     *         "from_user_id": "BR.1502576394655843",
+     *         "from_parent_user_id": null,
+     *         "from_username": null,
+     *         "phone_number_id": "100000000000001",
+     *         "type": "text",
+     *         "text": "Oi!",
+     *         "media_id": null,
+     *         "media_mime": null,
+     *         "media_filename": null,
+     *         "reply_to_message_id": null,
+     *         "contact_name": "Maria",
+     *         "occurred_at": "2026-01-01T12:00:00.000Z",
+     *         "window_expires_at": "2026-01-02T12:00:00.000Z"
+     *       }
+     *     }
+     */
+    MessageReceivedEvent: {
+      /** @enum {string} */
+      event: "message.received";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["MessageReceivedData"];
+    };
+    MessageReceivedData: {
+      /** @description Id of the received message */
+      message_id: string;
+      /** @description Phone of the contact who sent the message; null only when the provider withheld it (a user with a WhatsApp username who has not shared the number: answer to `from_user_id`) */
+      from: string | null;
+      /** @description The sender's WhatsApp business-scoped user id (BSUID, e.g. `BR.1502576394655843`), on every message since 2026; send to it when `from` is null. Added in 2026 */
+      from_user_id: string | null;
+      /** @description The sender's parent BSUID (`BR.ENT.…`), when the business enabled them. Added in 2026 */
+      from_parent_user_id: string | null;
+      /** @description The sender's WhatsApp username, when set: display only, it can change. Added in 2026 */
+      from_username: string | null;
+      /** @description Business number */
+      phone_number_id: string;
+      /** @enum {string} */
+      type:
+        | "text"
+        | "image"
+        | "audio"
+        | "video"
+        | "document"
+        | "sticker"
+        | "location"
+        | "contacts"
+        | "button"
+        | "interactive"
+        | "unsupported";
+      /** @description The text, a media caption, or the label of a received button/option; null when no text */
+      text: string | null;
+      /** @description Present when a file came; not a public URL and not permanently available */
+      media_id: string | null;
+      media_mime: string | null;
+      media_filename: string | null;
+      /** @description Id of the message quoted by the contact */
+      reply_to_message_id: string | null;
+      contact_name: string | null;
+      /** @description ISO 8601 UTC; time of the received message as given by the provider */
+      occurred_at: string;
+      /** @description ISO 8601 UTC; until when the received message allows a free-text reply; keep the greatest per contact and business number */
+      window_expires_at: string;
+    };
+    /**
+     * @example {
+     *       "event": "account.update",
+     *       "occurred_at": "2026-11-20T14:10:02.000Z",
+     *       "delivery_id": "2301",
+     *       "data": {
+     *         "account_event_id": "57",
+     *         "waba_id": "100000000000001",
+     *         "field": "phone_number_quality_update",
+     *         "event": "THROUGHPUT_UPGRADE",
+     *         "phone_number_id": "200000000000002",
+     *         "occurred_at": "2026-11-20T14:10:00.000Z",
+     *         "value": {
+     *           "display_phone_number": "15550000000",
+     *           "event": "THROUGHPUT_UPGRADE",
+     *           "max_daily_conversations_per_business": "TIER_UNLIMITED"
+     *         },
+     *         "effects": {
+     *           "sending_blocked": null,
+     *           "paused_campaign_ids": [],
+     *           "messaging_rate_per_second": 1000
+     *         }
+     *       }
+     *     }
+     */
+    AccountUpdateEvent: {
+      /** @enum {string} */
+      event: "account.update";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["AccountUpdateData"];
+    };
+    AccountUpdateData: {
+      /** @description The gateway's id of the stored event (the same on every retry) */
+      account_event_id: string;
+      /** @description The WhatsApp Business Account the event is about (Meta's `entry[].id`) */
+      waba_id: string;
+      /** @description Meta's webhook field: account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update or account_alerts */
+      field: string;
+      /** @description `value.event` as Meta sent it (DISABLED_UPDATE, ACCOUNT_RESTRICTION, THROUGHPUT_UPGRADE, ...), values the gateway does not know included; null when the field carries none (capability, template and alert updates) */
+      event: string | null;
+      /** @description The business number a phone_number_quality_update is about (matched by its display number), else null */
+      phone_number_id: string | null;
+      /** @description ISO 8601 UTC; Meta's time of the change (`entry[].time`), else when the gateway received it */
+      occurred_at: string;
+      /** @description Meta's `value`, exactly as sent (new keys included) */
+      value: {
+        [key: string]: unknown;
+      };
+      effects: components["schemas"]["AccountUpdateEffects"];
+    };
+    AccountUpdateEffects: {
+      /** @description For a ban, deletion or disconnection (DISABLED_UPDATE with DISABLE, ACCOUNT_DELETED, ACCOUNT_OFFBOARDED, PARTNER_REMOVED, PARTNER_APP_UNINSTALLED) and for a reinstatement or reconnection (DISABLED_UPDATE with REINSTATE, ACCOUNT_RECONNECTED, PARTNER_ADDED, PARTNER_APP_INSTALLED): whether sends from the WABA's numbers are refused now (`account_disabled`); null for every other event */
+      sending_blocked: boolean | null;
+      /** @description Campaigns the gateway paused because of this event (a number's quality dropped to low, the account was restricted, disabled, banned or disconnected), each with its `pause_reason`; they stay paused until someone resumes them */
+      paused_campaign_ids: string[];
+      /** @description The number's new messaging rate when this event changed it (1000 after THROUGHPUT_UPGRADE), else null */
+      messaging_rate_per_second: number | null;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
+
+/** The events the gateway POSTs (the document's webhooks). */
+export const WEBHOOK_EVENTS = ["message.status", "message.received", "account.update"] as const;
+
+/** `message.status` statuses (spec 6.2). */
+export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
+
+/** `message.received` message types (spec 6.3). */
+export const MESSAGE_RECEIVED_TYPES = [
+  "text",
+  "image",
+  "audio",
+  "video",
+  "document",
+  "sticker",
+  "location",
+  "contacts",
+  "button",
+  "interactive",
+  "unsupported",
+] as const;
