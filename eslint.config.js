@@ -78,7 +78,7 @@ const boundaries = [
 // campaigns through the function the ingestion hands it). Every folder of packages/core/src is in one tier.
 const coreTiers = [
   ["audit", "batching", "csv", "idempotency", "phones"],
-  ["contacts", "deliveries", "pricing", "suppressions", "users"],
+  ["contacts", "deliveries", "notices", "pricing", "suppressions", "users"],
   ["accounts"],
   ["templates", "throughput", "windows"],
   ["conversations", "events", "health"],
