@@ -16,7 +16,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 import { testActor } from "@gw/testkit";
 
 // Property-based fuzzing of every public endpoint, the docs, the health checks and Meta's webhook (hardening issue:

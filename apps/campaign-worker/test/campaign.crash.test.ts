@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createRedis, type Redis } from "@gw/jobs";
-import { eventually, spawnApp, startThrowawayRedis, type AppProcess } from "@gw/testkit";
+import { eventually, startThrowawayRedis } from "@gw/testkit";
+import { startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
 import {
   addNumber,
   addressee,
@@ -9,7 +10,6 @@ import {
   recipientStatuses,
   recipients,
   sandboxSends,
-  startStack,
   startedCampaign,
   workerSettings,
   type Stack,
@@ -32,7 +32,7 @@ const workers: AppProcess[] = [];
 
 beforeAll(async () => {
   throwaway = await startThrowawayRedis();
-  stack = await startStack({ redisUrl: throwaway.url, sandboxProcess: true });
+  stack = await startCampaignStack({ redisUrl: throwaway.url, sandboxProcess: true });
   flusher = createRedis(throwaway.url);
 }, 30_000);
 
@@ -45,7 +45,7 @@ afterAll(async () => {
 
 async function spawnWorker(): Promise<AppProcess> {
   const worker = spawnApp(
-    "apps/campaign-worker/src/main.ts",
+    "campaign-worker",
     workerSettings(stack, { LOG_LEVEL: "info", CAMPAIGN_SWEEP_INTERVAL_MS: "500" }),
   );
   workers.push(worker);

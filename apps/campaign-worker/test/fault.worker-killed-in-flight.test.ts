@@ -6,16 +6,14 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
-import { eventually, silentLogger, spawnApp, type AppProcess } from "@gw/testkit";
+import { eventually, silentLogger } from "@gw/testkit";
+import { ACCESS_TOKEN, APP_SECRET, startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
 import {
-  ACCESS_TOKEN,
-  APP_SECRET,
   addNumber,
   addressee,
   campaignStatus,
   recipients,
   sandboxSends,
-  startStack,
   startedCampaign,
   workerSettings,
   type Stack,
@@ -33,7 +31,7 @@ const workers: AppProcess[] = [];
 beforeAll(async () => {
   // Statuses come well after the late answers: at the kill, a send Meta accepted is recorded only if the worker
   // recorded it (the statuses' adoption cannot have run yet), however late a loaded machine lands the kill.
-  stack = await startStack({
+  stack = await startCampaignStack({
     sandbox: { autoStatuses: true, statusDelaysMs: { sent: 3_000, delivered: 3_100, read: 3_200 } },
   });
   api = buildApiDeps(
@@ -78,7 +76,7 @@ afterAll(async () => {
 
 async function spawnWorker(): Promise<AppProcess> {
   const worker = spawnApp(
-    "apps/campaign-worker/src/main.ts",
+    "campaign-worker",
     workerSettings(stack, {
       LOG_LEVEL: "info",
       CAMPAIGN_SWEEP_INTERVAL_MS: "500",

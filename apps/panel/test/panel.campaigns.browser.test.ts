@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { eventually, freePort, isolatedDatabase, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
+import { eventually, freePort, isolatedDatabase, testEnv } from "@gw/testkit";
 import {
   ACCESS_TOKEN,
   createTenant,
@@ -12,7 +12,9 @@ import {
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+  spawnApp,
+  type AppProcess,
+} from "@gw/test-stack";
 
 jest.setTimeout(180_000);
 
@@ -94,7 +96,7 @@ describe("panel Campanhas in Chromium", () => {
       data: { messagingRatePerSecond: 8 },
     });
     const port = await freePort();
-    worker = spawnApp("apps/campaign-worker/src/main.ts", {
+    worker = spawnApp("campaign-worker", {
       DATABASE_URL: database.url,
       REDIS_URL: testEnv().redisUrl,
       REDIS_KEY_PREFIX: stack.panel.config.REDIS_KEY_PREFIX,
