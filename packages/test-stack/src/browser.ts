@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { REPO_ROOT } from "@gw/testkit";
 import { PASSWORD } from "./seed.ts";
 
@@ -37,6 +37,8 @@ async function launchServer(file: string): Promise<string> {
 
 /** A connection to this worker's Chromium, started on first use; `close()` it at the end of the file. */
 export async function sharedBrowser(): Promise<Browser> {
+  // Loaded here, not with the module: most test files that import the stack drive no browser.
+  const { chromium } = await import("playwright-core");
   const file = endpointFile();
   if (existsSync(file)) {
     const { wsEndpoint } = JSON.parse(readFileSync(file, "utf8")) as { wsEndpoint: string };

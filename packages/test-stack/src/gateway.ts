@@ -7,7 +7,6 @@ import type { Db } from "@gw/db";
 import type { Redis } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { RunningSandbox, SandboxOptions } from "@gw/provider-sandbox";
-import { createDispatcher, loadDispatcherConfig } from "@gw/dispatcher";
 import { silentLogger, testEnv } from "@gw/testkit";
 import { startStack } from "./stack.ts";
 
@@ -69,6 +68,7 @@ export async function startTestDispatcher(
   overrides: Record<string, string> = {},
 ): Promise<Dispatcher> {
   const env = testEnv();
+  const { createDispatcher, loadDispatcherConfig } = await import("@gw/dispatcher");
   const dispatcher = createDispatcher(
     loadDispatcherConfig({
       DATABASE_URL: env.databaseUrl,

@@ -1,15 +1,17 @@
 // The gateway in this test process: the provider sandbox, the API, the dispatcher and the panel on loopback ports,
 // against the test PostgreSQL (the run's database, or a database of the test's own) and Redis, with a fresh Redis
-// prefix. Each part is asked for by name; what is not asked for is not started.
+// prefix. Each part is asked for by name; what is not asked for is not started, nor loaded: each app's modules are
+// imported when it is asked for (jest loads a test file's module graph anew for every file, at a cost of tenths of
+// a second per app).
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiConfig, type ApiDeps } from "@gw/api";
+import type { ApiConfig, ApiDeps, createApp } from "@gw/api";
 import { createDb, type Db } from "@gw/db";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
+import type { Dispatcher } from "@gw/dispatcher";
 import { createRedis, type Redis } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { buildPanelDeps, closePanelDeps, createPanelApp, loadPanelConfig, type PanelDeps } from "@gw/panel";
-import { startSandbox, type SandboxOptions } from "@gw/provider-sandbox";
+import type { PanelDeps } from "@gw/panel";
+import type { RunningSandbox, SandboxOptions } from "@gw/provider-sandbox";
 import { eventually, freePort, isolatedDatabase, silentLogger, testEnv } from "@gw/testkit";
 import { spawnApp } from "./processes.ts";
 
@@ -50,7 +52,7 @@ export interface Stack {
   /** The sandbox's base URL (Graph API and its /_sandbox control API), when started. */
   sandboxUrl: string;
   /** The in-process sandbox, when started in this process. */
-  sandbox: import("@gw/provider-sandbox").RunningSandbox | null;
+  sandbox: RunningSandbox | null;
   api: { app: ReturnType<typeof createApp>; url: string; deps: ApiDeps; config: ApiConfig } | null;
   dispatcher: Dispatcher | null;
   panel: { url: string; deps: PanelDeps } | null;
@@ -138,6 +140,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       closers.push(spawned.close);
       sandboxUrl = spawned.url;
     } else if (options.sandbox) {
+      const { startSandbox } = await import("@gw/provider-sandbox");
       const running = await startSandbox({
         logger: silentLogger,
         appSecret: APP_SECRET,
@@ -153,6 +156,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     let api: Stack["api"] = null;
     const apiOptions = enabled(options.api);
     if (apiOptions) {
+      const { buildApiDeps, closeApiDeps, createApp, loadApiConfig } = await import("@gw/api");
       const config = loadApiConfig({
         DATABASE_URL: databaseUrl,
         REDIS_URL: redisUrl,
@@ -182,6 +186,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     let panel: Stack["panel"] = null;
     const panelOptions = enabled(options.panel);
     if (panelOptions) {
+      const { buildPanelDeps, closePanelDeps, createPanelApp, loadPanelConfig } = await import("@gw/panel");
       const deps = buildPanelDeps(
         loadPanelConfig({
           DATABASE_URL: databaseUrl,
@@ -206,6 +211,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     let dispatcher: Dispatcher | null = null;
     const dispatcherOptions = enabled(options.dispatcher);
     if (dispatcherOptions) {
+      const { createDispatcher, loadDispatcherConfig } = await import("@gw/dispatcher");
       const started = createDispatcher(
         loadDispatcherConfig({
           DATABASE_URL: databaseUrl,
