@@ -34,7 +34,7 @@ import {
   redisCommand,
   createWatchdog,
   type Watchdog,
-} from "@gw/test-stack";
+} from "../src/index.ts";
 
 const SENDS = 120;
 const CLIENTS = 4;

@@ -20,7 +20,7 @@ import {
   tail,
   type ProcessAccount,
   type RunningApp,
-} from "@gw/test-stack";
+} from "../src/index.ts";
 
 /**
  * The API as the image runs it (its CMD in docker/Dockerfile): the run's bundle of these sources (which every

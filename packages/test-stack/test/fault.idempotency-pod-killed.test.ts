@@ -20,7 +20,7 @@ import {
   type RunningApp,
   createWatchdog,
   type Watchdog,
-} from "@gw/test-stack";
+} from "../src/index.ts";
 
 const CLIENTS = 16;
 /** How long the sandbox holds each send's answer (the send is recorded at once, as Meta would have taken it). */

@@ -13,7 +13,7 @@ import {
 } from "@gw/core";
 import { applyMigrations, createDb, type Db } from "@gw/db";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "@gw/testkit";
-import { seedAccount, type ProcessAccount } from "@gw/test-stack";
+import { seedAccount, type ProcessAccount } from "../src/index.ts";
 
 let postgres: ThrowawayPostgres;
 let db: Db;

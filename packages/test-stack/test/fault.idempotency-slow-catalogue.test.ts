@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pg from "pg";
 import { applyMigrations } from "@gw/db";
 import { freePort, testEnv } from "@gw/testkit";
-import { kill, seedAccount, startApi, startSandboxProcess, type ProcessAccount, type RunningApp } from "@gw/test-stack";
+import {
+  kill,
+  seedAccount,
+  startApi,
+  startSandboxProcess,
+  type ProcessAccount,
+  type RunningApp,
+} from "../src/index.ts";
 
 const TO = "5511988884444";
 const STALE_AFTER_MS = 3_000;

@@ -16,7 +16,7 @@ import {
   type RunningApp,
   createWatchdog,
   type Watchdog,
-} from "@gw/test-stack";
+} from "../src/index.ts";
 
 const CALLS = 100;
 const TO = "5511988887777";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createAccount, createPanelUser } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { testActor, testEnv } from "@gw/testkit";
-import { kill, startPanel, tail, type RunningApp } from "@gw/test-stack";
+import { kill, startPanel, tail, type RunningApp } from "../src/index.ts";
 
 const GUESSES = 200;
 const PER_EMAIL = 8;
