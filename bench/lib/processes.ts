@@ -80,7 +80,7 @@ function ensureBundles(): void {
   try {
     buildBundles(Object.values(APPS).map((app) => app.bundle));
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nBENCH_RUNTIME=tsx runs the sources instead`);
+    throw new Error(`${(error as Error).message}\nBENCH_RUNTIME=tsx runs the sources instead`, { cause: error });
   }
   built = true;
 }
