@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
@@ -6,6 +5,7 @@ import { eventually, freePort, isolatedDatabase, testEnv } from "@gw/testkit";
 import {
   ACCESS_TOKEN,
   createTenant,
+  downloadText,
   screenshot,
   signIn,
   startPanelStack,
@@ -251,7 +251,7 @@ describe("panel Campanhas in Chromium", () => {
       admin.getByRole("link", { name: "Exportar CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`campanha-${firstId}.csv`);
-    const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+    const lines = (await downloadText(download)).trimEnd().split("\r\n");
     // What Excel in Portuguese opens in columns: a UTF-8 BOM, `;` between cells; every text cell quoted, numbers bare.
     expect(lines[0]).toBe(
       '\uFEFF"row";"to";"client_ref";"status";"message_id";"error_code";"error_message";"attempts";"updated_at"',
@@ -460,7 +460,7 @@ describe("panel Campanhas in Chromium", () => {
       admin.waitForEvent("download"),
       admin.getByRole("link", { name: "Exportar CSV" }).click(),
     ]);
-    const attackLines = (await readFile(await attackDownload.path(), "utf8")).trimEnd().split("\r\n");
+    const attackLines = (await downloadText(attackDownload)).trimEnd().split("\r\n");
     // The `;` inside the value would start a cell `=cmd…` in Excel pt-BR: defused too.
     expect(attackLines[1]).toContain(`;"x;'=cmd|' /C calc'!A0;";`);
     expect(attackLines[2]).toContain(`;"'=1+1";`);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Download, Locator, Page } from "playwright-core";
 import { REPO_ROOT } from "@gw/testkit";
 import { PASSWORD } from "./seed.ts";
 
@@ -81,6 +81,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(REPO_ROOT, "docs", "panel");
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A download's content as text. The browser is remote (this worker's browser server), where `download.path()` is
+ * not available: the file is streamed over the connection instead.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The text of the first element `locator` matches, once it is visible (Playwright's auto-wait, jest's expect). */

@@ -9,7 +9,7 @@ export { contactWrites, startTestDispatcher, startTestGateway } from "./gateway.
 export type { TestGateway } from "./gateway.ts";
 export { startPanelStack } from "./panel.ts";
 export type { PanelStack } from "./panel.ts";
-export { screenshot, sharedBrowser, signIn, textOf } from "./browser.ts";
+export { downloadText, screenshot, sharedBrowser, signIn, textOf } from "./browser.ts";
 export { startCampaignStack } from "./campaign.ts";
 export type { CampaignStack } from "./campaign.ts";
 export { PASSWORD, createTenant, createTestAccount, randomMetaId, seedAccount, seedIntegration } from "./seed.ts";
