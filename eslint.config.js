@@ -17,13 +17,17 @@ const apps = workspaces("apps");
 const packages = workspaces("packages");
 const sandbox = "apps/provider-sandbox";
 const appsButSandbox = apps.filter((app) => app !== sandbox);
+// @gw/test-stack starts the gateway's apps for the tests and the benches: test-only code under packages/, held to the
+// rules of a test folder (it may import the apps and the sandbox; no production code imports it).
+const testStack = "packages/test-stack";
 
 // Import boundaries (import-x/no-restricted-paths). Paths are relative to the repository root and compared with
 // the *resolved* file, so `../../api/src/x.ts` and `@gw/api` are the same import. An import the resolver cannot
 // find is not judged here; tsc (TS2307) and knip (unlisted dependency) fail on it instead.
 // Production code (`src/`) is held to the app, sandbox and test-folder zones. Tests may import other apps (the
 // end-to-end suites start the API, the dispatcher and the sandbox together) but never another workspace's test/
-// folder: test support shared by several workspaces lives in packages/testkit.
+// folder: test support shared by several workspaces lives in packages/testkit (helpers) and packages/test-stack
+// (starting the apps), which is exempt from the package rules as a test folder is.
 const boundaries = [
   // An app never imports another app (importing the sandbox is reported by its own zone below).
   ...apps.map((app) => ({
@@ -31,11 +35,17 @@ const boundaries = [
     from: appsButSandbox.filter((other) => other !== app),
     message: "An app never imports another app; move what they share into a package under packages/.",
   })),
-  // A package never imports an app (its tests may use the provider sandbox, below).
+  // A package never imports an app (its tests may use the provider sandbox, below); the test stack starts them.
   {
-    target: packages,
+    target: packages.filter((dir) => dir !== testStack),
     from: appsButSandbox,
     message: "A package never imports an app.",
+  },
+  // ...and no production code imports the test stack.
+  {
+    target: [...apps, ...packages].filter((dir) => dir !== testStack).map((dir) => `${dir}/src`),
+    from: testStack,
+    message: "@gw/test-stack is for tests and benches; production code never imports it.",
   },
   // The lowest layers and the adapters core uses never depend on the services.
   {
@@ -51,7 +61,7 @@ const boundaries = [
   },
   // Production code never runs against the sandbox nor reaches into test code.
   {
-    target: [...apps, ...packages].filter((dir) => dir !== sandbox).map((dir) => `${dir}/src`),
+    target: [...apps, ...packages].filter((dir) => dir !== sandbox && dir !== testStack).map((dir) => `${dir}/src`),
     from: sandbox,
     message: "Production code never imports the provider sandbox; only tests use it.",
   },
@@ -64,7 +74,8 @@ const boundaries = [
   ...[...apps, ...packages].map((dir) => ({
     target: `${dir}/test`,
     from: [...apps, ...packages].filter((other) => other !== dir).map((other) => `${other}/test`),
-    message: "A test never imports another workspace's test/ folder; move what they share into packages/testkit.",
+    message:
+      "A test never imports another workspace's test/ folder; move what they share into packages/testkit or packages/test-stack.",
   })),
   {
     target: ["bench", "scripts"],
@@ -167,10 +178,17 @@ export default defineConfig(
     extends: [js.configs.recommended],
   },
   {
-    // Node scripts run as plain JavaScript (the bundler).
-    files: ["scripts/**/*.mjs"],
+    // Node scripts run as plain JavaScript (the bundler, jest's global setup, the test stack's browser server).
+    files: ["scripts/**/*.mjs", "packages/test-stack/src/**/*.mjs"],
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", performance: "readonly", URL: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        performance: "readonly",
+        URL: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+      },
     },
   },
   {

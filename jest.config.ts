@@ -1,27 +1,68 @@
 /** @jest-config-loader-options {"transpileOnly": true, "skipProject": true} */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Config } from "jest";
 
-// Run through `npm test` (scripts/test.sh): it starts PostgreSQL and Redis, migrates a fresh test
-// database and exports DATABASE_URL / REDIS_URL before handing over to jest.
-const workspaces = ["apps", "packages"].flatMap((kind) =>
-  readdirSync(kind)
-    .map((name) => `${kind}/${name}`)
-    .filter((dir) => existsSync(`${dir}/test`)),
-);
+// Run through `npm test` (scripts/test.sh): it starts PostgreSQL and Redis, migrates a template database, copies the
+// run's test database from it, builds the apps' bundles and exports DATABASE_URL / REDIS_URL before handing over.
+//
+// One jest project per tier (`pnpm jest --selectProjects unit`; a folder still selects by path:
+// `npm test -- apps/api`). A test file's tier follows from what it starts, read from its source:
+// - browser: `*.browser.test.ts`, the panel driven by Chromium (one Chromium per jest worker, @gw/test-stack);
+// - process: it spawns processes (the apps' bundles, the CLI, throwaway PostgreSQL or Redis servers);
+// - integration: it uses the test PostgreSQL or Redis, or starts a stack in this process;
+// - unit: none of these.
+// Every test file is in exactly one tier.
+export type Tier = "unit" | "integration" | "process" | "browser";
+
+const PROCESS =
+  /\b(spawnApp|spawnScript|spawnSandbox|startApi|startPanel|startSandboxProcess|launchDispatcher|startThrowaway\w+|runPnpmGateway|runCliOnTerminal|execFile|spawnSync|spawn)\(|sandboxProcess: true/;
+const INTEGRATION =
+  /\b(testEnv|isolatedDatabase|createTempDatabase|startStack|startTestGateway|startPanelStack|startCampaignStack|startHttpPanel|createDb|createRedis|createSqlPool)\(|DATABASE_URL|REDIS_URL/;
+
+export function tierOf(file: string): Tier {
+  if (file.endsWith(".browser.test.ts")) return "browser";
+  const source = readFileSync(file, "utf8");
+  if (PROCESS.test(source)) return "process";
+  if (INTEGRATION.test(source)) return "integration";
+  return "unit";
+}
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".test.ts"))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !file.includes("/node_modules/") && !file.includes("/generated/"));
+}
+
+const files = ["apps", "packages"]
+  .flatMap((kind) => readdirSync(kind).map((name) => `${kind}/${name}/test`))
+  .filter((dir) => existsSync(dir))
+  .flatMap(testFiles)
+  .sort();
+
+const tiers: Tier[] = ["unit", "integration", "process", "browser"];
+const byTier = new Map<Tier, string[]>(tiers.map((tier) => [tier, []]));
+for (const file of files) byTier.get(tierOf(file))?.push(file);
 
 const config: Config = {
-  // One jest project per app/package: `pnpm jest --selectProjects apps/api` runs one of them.
-  projects: workspaces.map((dir) => ({
-    displayName: dir,
+  projects: tiers.map((tier) => ({
+    displayName: tier,
     testEnvironment: "node",
     extensionsToTreatAsEsm: [".ts"],
     transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" } }] },
-    testMatch: [`<rootDir>/${dir}/test/**/*.test.ts`],
+    // Exact paths: a file is matched by its own tier only.
+    testMatch: (byTier.get(tier) ?? []).map((file) => `<rootDir>/${file}`),
     testPathIgnorePatterns: ["/node_modules/", "/generated/"],
+    // The tiers that spawn the apps build their bundles once per run (scripts/test.sh already did: then a no-op).
+    ...(tier === "process" || tier === "browser" ? { globalSetup: "<rootDir>/scripts/jest-global-setup.mjs" } : {}),
   })),
   testTimeout: 30_000,
   maxWorkers: 2,
+  // jest loads every test file's ESM module graph anew (vm modules) and the old ones stay reachable: a worker grew
+  // to 3-4 GB over a run, and a CPU-heavy file landing on it late ran several times slower in garbage collection
+  // (csv.streaming-and-formulas: 22 s alone, 174 s there). A worker above this after a file is replaced.
+  workerIdleMemoryLimit: "1GB",
 };
 
 export default config;

@@ -9,7 +9,7 @@
 // Run by hand: `pnpm bench campaign` or, with the stack's variables and a database whose name ends in _bench,
 // `pnpm exec tsx bench/campaign.bench.ts`. Self-contained (bench/lib is not used): every child is stopped and the
 // stage's Redis keys deleted at the end, or on Ctrl-C.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,7 @@ import {
 } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
+import { buildBundles, bundleOf } from "@gw/test-stack";
 import { REPO_ROOT, freePort, silentLogger } from "@gw/testkit";
 import { BENCH } from "./lib/seed.ts";
 
@@ -96,12 +97,12 @@ const children: Child[] = [];
 /** A bundle started as the image starts it: `node <flags> dist/<app>/main.mjs`, with only `env` (and PATH, HOME). */
 function startBundle(
   name: string,
-  app: string,
+  app: "campaign-worker" | "provider-sandbox",
   env: Record<string, string>,
   flags: readonly string[],
   logFile?: string,
 ): Child {
-  const entry = RUNTIME === "tsx" ? ["--import", "tsx", `apps/${app}/src/main.ts`] : [`dist/${app}/main.mjs`];
+  const entry = RUNTIME === "tsx" ? ["--import", "tsx", `apps/${app}/src/main.ts`] : [bundleOf(app)];
   const child = spawn(process.execPath, [...flags, ...entry], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
@@ -373,11 +374,7 @@ interface Results {
 
 async function main(): Promise<Results> {
   // The bundles, never older than the sources.
-  const build = spawnSync(process.execPath, ["scripts/build.mjs", "campaign-worker", "provider-sandbox"], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (build.status !== 0) throw new Error(`scripts/build.mjs falhou (saída ${build.status})`);
+  buildBundles(["campaign-worker", "provider-sandbox"]);
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   startBundle(

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `node scripts/build.mjs [--stage DIR] [app ...]`: one ES module per runnable app, `dist/<app>/main.mjs`
-// (git-ignored), for production, the Dockerfile and the benches. Without arguments every app whose entry exists is
-// built. With `--stage DIR`, each app's runtime tree is then assembled in DIR/<app> (what its image holds, below).
+// (git-ignored), for production, the Dockerfile, the benches and the processes tests spawn (scripts/test.sh builds
+// them once per run). Without arguments every app whose entry exists is built. With `--stage DIR`, each app's runtime
+// tree is then assembled in DIR/<app> (what its image holds, below).
 //
 // What goes in a bundle: the app's own sources, the workspace packages (`@gw/*`, whose `exports` point at their
 // TypeScript sources) and the generated Prisma client. Third-party packages stay out and are loaded from
@@ -54,6 +55,8 @@ const APPS = {
   "campaign-worker": "apps/campaign-worker/src/main.ts",
   // The migration runner, so that a production image needs no TypeScript loader at all.
   migrate: "packages/db/src/migrate-cli.ts",
+  // The operator CLI: `pnpm gateway` runs its sources through tsx; the tests spawn this bundle (quicker to start).
+  cli: "apps/cli/src/main.ts",
 };
 
 /**

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `pnpm check`, and `npm test` before it starts the stack: formatting, dependencies, types and lint, in that order
-# (cheapest first). The first check that fails stops the run with a line naming it.
+# `pnpm check`, and `npm test` before it starts the stack: formatting, dependencies, types and lint. Two lanes run
+# side by side, one per core: Prettier, knip and tsc in that order (cheapest first), and ESLint (the longest, about
+# as long as the other three together). A lane stops at its first failure, with a line naming it; the script fails
+# once both lanes are done if either failed. GW_CHECKS_SERIAL=1 runs the four one after the other.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
@@ -10,7 +12,23 @@ run_check() {
   log "$what ok em $((SECONDS - started)) s"
 }
 
-run_check format:check "formatação (Prettier)"
-run_check deps "dependências (knip)"
-run_check typecheck "tipos (tsc)"
-run_check lint "lint (ESLint)"
+first_lane() {
+  run_check format:check "formatação (Prettier)"
+  run_check deps "dependências (knip)"
+  run_check typecheck "tipos (tsc)"
+}
+
+if [ "${GW_CHECKS_SERIAL:-}" = 1 ]; then
+  first_lane
+  run_check lint "lint (ESLint)"
+  exit 0
+fi
+
+(first_lane) &
+first=$!
+(run_check lint "lint (ESLint)") &
+second=$!
+failed=0
+wait "$first" || failed=1
+wait "$second" || failed=1
+[ "$failed" = 0 ] || die "verificação estática falhou (veja acima)"

@@ -119,11 +119,13 @@ ensure_database() {
   fi
 }
 
+# recreate-db NAME [TEMPLATE]: an empty database, or a copy of TEMPLATE (which nobody may be connected to).
 recreate_database() {
-  local db=$1
+  local db=$1 template=${2:-}
   local psql="$(pg_bin)/psql -h 127.0.0.1 -p $PG_PORT -U postgres -v ON_ERROR_STOP=1 -qtA"
   $psql -d postgres -c "drop database if exists \"$db\" with (force)" >/dev/null
-  $psql -d postgres -c "create database \"$db\"" >/dev/null
+  if [ -n "$template" ]; then $psql -d postgres -c "create database \"$db\" template \"$template\"" >/dev/null
+  else $psql -d postgres -c "create database \"$db\"" >/dev/null; fi
 }
 
 down() {
@@ -147,7 +149,7 @@ case "${1:-status}" in
     echo "${started# }"
     ;;
   down) down ;;
-  recreate-db) recreate_database "${2:?nome do banco}" ;;
+  recreate-db) recreate_database "${2:?nome do banco}" "${3:-}" ;;
   status)
     if [ -n "$(pg_bin || true)" ] && pg_ready; then echo "postgres: up (127.0.0.1:$PG_PORT)"; else echo "postgres: down"; fi
     if command -v redis-cli >/dev/null && redis_ready; then echo "redis: up (127.0.0.1:$REDIS_PORT)"; else echo "redis: down"; fi
@@ -157,5 +159,5 @@ case "${1:-status}" in
     echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
     ;;
   where) pg_locate; echo "$PG_DATA" ;;
-  *) die "uso: scripts/stack.sh up|down|status|env|where|recreate-db NOME" ;;
+  *) die "uso: scripts/stack.sh up|down|status|env|where|recreate-db NOME [MODELO]" ;;
 esac

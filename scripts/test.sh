@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: install what is missing, run the static checks (scripts/check.sh), start PostgreSQL and Redis,
-# migrate a fresh test database, run jest.
+# `npm test`: install what is missing, run the static checks (scripts/check.sh), build the apps' bundles (the
+# processes tests spawn run them, as the image does), start PostgreSQL and Redis, migrate a template database once
+# and copy the run's test database from it, run jest (its projects are the tiers of jest.config.ts).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 bootstrap
@@ -23,12 +24,20 @@ stop_started() {
 }
 trap stop_started EXIT
 
+# Built once per run from the current sources; jest's globalSetup sees GW_BUNDLES_BUILT and does not build again.
+node scripts/build.mjs
+export GW_BUNDLES_BUILT=1
+
 eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
 TEST_DB="${GW_TEST_DB:-gateway_test}"
-bash scripts/stack.sh recreate-db "$TEST_DB"
-export DATABASE_URL="${DATABASE_URL%/*}/$TEST_DB"
-pnpm exec tsx packages/db/src/migrate-cli.ts >/dev/null
-log "migrações aplicadas em $TEST_DB"
+# Migrated once: the run's database and every isolatedDatabase() of the tests are copies of it (CREATE DATABASE …
+# TEMPLATE, a file copy), not migrated again from scratch.
+TEMPLATE_DB="${TEST_DB}_template"
+bash scripts/stack.sh recreate-db "$TEMPLATE_DB"
+DATABASE_URL="${DATABASE_URL%/*}/$TEMPLATE_DB" node dist/migrate/main.mjs >/dev/null
+bash scripts/stack.sh recreate-db "$TEST_DB" "$TEMPLATE_DB"
+export DATABASE_URL="${DATABASE_URL%/*}/$TEST_DB" GW_TEMPLATE_DATABASE="$TEMPLATE_DB"
+log "migrações aplicadas em $TEMPLATE_DB, copiado para $TEST_DB"
 
 NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" \
   pnpm exec jest "$@"

@@ -4,11 +4,12 @@
 // lines are forwarded with its name (the first few; the rest are counted), a child that dies early fails the wait
 // for it, and `stop()` sends SIGTERM (the apps shut down gracefully, which is also when --cpu-prof writes its
 // file), then SIGKILL.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { buildBundles, bundleOf } from "@gw/test-stack";
 import { eventually } from "@gw/testkit";
 import type { Cleanup } from "./cleanup.ts";
 import { choiceEnv, pairsEnv, strEnv } from "./env.ts";
@@ -70,16 +71,17 @@ export function maxOldSpaceMb(flags: readonly string[]): number | null {
 }
 
 let built = false;
-/** Builds the apps' bundles once per bench run (a fraction of a second), so they are never older than the sources. */
+/**
+ * Builds the apps' bundles once per bench run (a fraction of a second), so they are never older than the sources:
+ * the test stack's build (@gw/test-stack), the one the tests' processes run.
+ */
 function ensureBundles(): void {
   if (built) return;
-  const bundles = Object.values(APPS).map((app) => app.bundle);
-  const result = spawnSync(process.execPath, [resolve(ROOT, "scripts/build.mjs"), ...bundles], {
-    cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (result.status !== 0)
-    throw new Error(`scripts/build.mjs failed (exit ${result.status}); BENCH_RUNTIME=tsx runs the sources instead`);
+  try {
+    buildBundles(Object.values(APPS).map((app) => app.bundle));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\nBENCH_RUNTIME=tsx runs the sources instead`, { cause: error });
+  }
   built = true;
 }
 
@@ -115,7 +117,7 @@ export function launchApp(cleanup: Cleanup, name: AppName, env: Record<string, s
   let entry: string;
   if (RUNTIME === "bundle") {
     ensureBundles();
-    entry = `dist/${APPS[name].bundle}/main.mjs`;
+    entry = bundleOf(APPS[name].bundle);
   } else {
     nodeArgs.push("--import", "tsx");
     entry = APPS[name].source;

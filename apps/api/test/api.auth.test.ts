@@ -3,13 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import request from "supertest";
 import { createApiKey, revokeApiKey } from "@gw/core";
 import { eventually, testActor } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 // Spec 5.1/5.2 and 7: every public endpoint is behind `Authorization: Bearer <API_KEY>`; a missing, invalid
 // or revoked key is 401 `invalid_api_key` with the error envelope and a Portuguese sentence.

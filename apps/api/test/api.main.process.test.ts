@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
 import { createSqlPool } from "@gw/db";
-import { eventually, freePort, spawnApp, testEnv } from "@gw/testkit";
+import { spawnApp } from "@gw/test-stack";
+import { eventually, freePort, testEnv } from "@gw/testkit";
 
-/** `node --import tsx apps/api/src/main.ts`, one process, as the API pod runs it. */
-const spawnApi = (env: Record<string, string>) => spawnApp("apps/api/src/main.ts", env);
+/** `node dist/api/main.mjs`, one process, as the API pod runs it. */
+const spawnApi = (env: Record<string, string>) => spawnApp("api", env);
 
 async function waitForStatus(url: string, status: number): Promise<void> {
   let last = 0;

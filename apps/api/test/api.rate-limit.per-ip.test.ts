@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import request from "supertest";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { clientAddressKey } from "@gw/http";
 
 // Refused API keys are limited per client address, before the key is looked up: past API_AUTH_FAILURES_PER_IP

@@ -4,7 +4,7 @@ import { createDb } from "@gw/db";
 import { createRedis } from "@gw/jobs";
 import { silentLogger, startThrowawayRedis, testEnv } from "@gw/testkit";
 import { createApp } from "../src/app.ts";
-import { buildApiDeps } from "../src/container.ts";
+import { buildApiDeps, closeApiDeps, type ApiDeps } from "../src/container.ts";
 import { loadApiConfig } from "../src/config.ts";
 
 describe("health and readiness", () => {
@@ -13,6 +13,7 @@ describe("health and readiness", () => {
   let redisServer: Awaited<ReturnType<typeof startThrowawayRedis>>;
   let redis: ReturnType<typeof createRedis>;
   let app: ReturnType<typeof createApp>;
+  let deps: ApiDeps;
 
   beforeAll(async () => {
     redisServer = await startThrowawayRedis();
@@ -26,12 +27,14 @@ describe("health and readiness", () => {
       META_APP_SECRET: "sandbox-secret",
       META_VERIFY_TOKEN: "sandbox-verify",
     });
-    app = createApp(buildApiDeps(config, silentLogger, { db, redis }));
+    deps = buildApiDeps(config, silentLogger, { db, redis });
+    app = createApp(deps);
   });
   afterAll(async () => {
     redis.disconnect();
     await redisServer.stop();
-    await db.$disconnect();
+    // Also ends the revocations' LISTEN connection, which kept the jest worker from exiting.
+    await closeApiDeps(deps);
   });
 
   it("/healthz answers while the process is alive and echoes X-Request-Id", async () => {

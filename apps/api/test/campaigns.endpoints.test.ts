@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { createNumberThroughput, setNumberMessagingRate } from "@gw/core";
 import { createCampaignQueue } from "@gw/jobs";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 import { testActor } from "@gw/testkit";
 

@@ -19,7 +19,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 import { startReceiver } from "./support/receiver.ts";
 
 // Every operation of the OpenAPI document, called through the typed client (@pt-gateway/client) against the real

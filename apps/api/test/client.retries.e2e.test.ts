@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createGatewayClient, type RetryOptions } from "@pt-gateway/client";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // The client's retries against the real gateway and the provider sandbox: a send repeated with the same

@@ -13,7 +13,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 import { startReceiver } from "./support/receiver.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 

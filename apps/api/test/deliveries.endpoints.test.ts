@@ -14,7 +14,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 
 // Spec 2.6, 3.2, 4.5–4.8: the deliveries API, with deliveries produced by the real pipeline (sandbox inbound →
 // provider webhook → outbox → dispatcher → an integrator endpoint on loopback).

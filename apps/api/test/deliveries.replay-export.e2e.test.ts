@@ -18,7 +18,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 
 // Issue 21: POST /deliveries/replay re-sends every delivery of a time range that matches its filters, through the
 // dispatcher's one path (new attempts, same delivery_id and signed bytes, a fresh signature per attempt), in batches

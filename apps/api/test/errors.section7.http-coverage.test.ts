@@ -18,7 +18,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 /*

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import request from "supertest";
 import { WEBHOOK_EVENT_NAMES } from "@gw/contracts";
 import { buildOpenApiDocument } from "../src/openapi.ts";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 // GET /public/v1/event-types (issue 21): every webhook the document lists, with the document's own schema made
 // self-contained, an example valid against it, and a Portuguese description; behind the API key like the rest.

@@ -6,7 +6,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { createLogger } from "@gw/logger";
 import { eventually } from "@gw/testkit";
-import { createTestAccount, startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestGateway } from "@gw/test-stack";
 
 jest.setTimeout(90_000);
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { eventually } from "@gw/testkit";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 const HELLO = { template: "hello_world", language: "en_US" } as const;

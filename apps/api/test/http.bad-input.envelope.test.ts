@@ -9,7 +9,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { eventually } from "@gw/testkit";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 // Requests the HTTP layer cannot read (an undecodable %-escape in the URL, a gzip body that does not inflate, a body
 // cut short, send's refusals) are the client's fault: each answers the error envelope with a 4xx, never a 500.

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // PostgreSQL text cannot hold U+0000. A NUL in an id made its lookup fail (500 internal_error), and one in

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 // JSON.parse reads lists nested tens of thousands deep, JSON.stringify overflows the stack on them. The 422 echoed
 // the refused value as `input`, so writing the answer threw and Express answered an HTML 500 with the stack trace.

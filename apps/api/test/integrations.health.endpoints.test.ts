@@ -6,7 +6,7 @@ import request from "supertest";
 import { IntegrationEnableOut, IntegrationHealthOut } from "@gw/contracts";
 import { PARKED_BUDGET_START } from "@gw/core";
 import { deliverWebhookJob, createWebhookQueue, type WebhookQueue } from "@gw/jobs";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 const UNKNOWN = "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5";
 

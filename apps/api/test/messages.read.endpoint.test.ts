@@ -3,13 +3,7 @@ import request from "supertest";
 import { setNumberMessagingRate } from "@gw/core";
 import { ERROR_REGISTRY } from "@gw/errors";
 import { testActor } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // POST /public/v1/messages/{message_id}/read (issue 18) end to end: API → core → Meta client → provider sandbox,

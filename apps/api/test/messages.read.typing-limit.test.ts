@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { TYPING_INDICATOR_MS } from "@gw/core";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // One typing indicator per conversation at a time (docs/decisions.md, "Read receipts and typing"): Meta asks to show

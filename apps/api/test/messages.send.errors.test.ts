@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { createApiKey, revokeApiKey } from "@gw/core";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { eventually, testActor } from "@gw/testkit";
 import { sandboxControl } from "./support/sandbox-control.ts";
 

@@ -4,13 +4,7 @@ import request from "supertest";
 import { contactKeyOf, isSuppressed } from "@gw/core";
 import { ERROR_REGISTRY } from "@gw/errors";
 import { eventually } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Opt-outs and Meta's throughput refusals through the whole stack: the API, the provider sandbox over HTTP and its

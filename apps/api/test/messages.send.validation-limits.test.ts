@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "./support/gateway.ts";
+import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 // Every limit of spec section 8 on the send body: the boundary value is accepted by validation, one past it
 // is a 422 HTTPValidationError whose loc names the field. "Accepted" means no `detail`: the request may still

@@ -11,7 +11,7 @@ import {
   startTestGateway,
   type TestAccount,
   type TestGateway,
-} from "./support/gateway.ts";
+} from "@gw/test-stack";
 import { startReceiver } from "./support/receiver.ts";
 
 // Each documented request example goes through the API (against the provider sandbox), and the answers, for

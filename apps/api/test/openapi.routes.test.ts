@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { buildOpenApiDocument } from "../src/openapi.ts";
 import { PUBLIC_PREFIX } from "../src/routes/public/index.ts";
 import { OPENAPI_PATH } from "../src/routes/docs.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startTestGateway, type TestGateway } from "@gw/test-stack";
 
 // Every route Express serves under /public/v1 is documented, and every documented operation is served:
 // found by walking the router stack of the real app, not from a list kept by hand.

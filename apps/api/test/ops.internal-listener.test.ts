@@ -6,7 +6,7 @@ import { ConfigError } from "@gw/config";
 import { REPO_ROOT } from "@gw/testkit";
 import { createInternalApp } from "../src/app.ts";
 import { loadApiConfig } from "../src/config.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startTestGateway, type TestGateway } from "@gw/test-stack";
 
 // /metrics and Bull Board are served by the internal listener (API_INTERNAL_HOST:API_INTERNAL_PORT, loopback:8082
 // by default), never by the public one; known default or weak OPS_PASSWORD values stop the API at start-up.

@@ -3,7 +3,7 @@ import request from "supertest";
 import { ConfigError } from "@gw/config";
 import { createInternalApp } from "../src/app.ts";
 import { loadApiConfig } from "../src/config.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startTestGateway, type TestGateway } from "@gw/test-stack";
 
 // Bull Board at /ops/queues on the internal listener (docs/decisions.md): never open by default; behind HTTP Basic
 // when OPS_USER and OPS_PASSWORD are set. The public listener never serves it (ops.internal-listener.test.ts).

@@ -3,13 +3,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { eventually } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // GET /public/v1/usage end to end: sends through the API to the provider sandbox, whose `sent` statuses carry

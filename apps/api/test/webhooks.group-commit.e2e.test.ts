@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import request from "supertest";
-import {
-  APP_SECRET,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { APP_SECRET, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 
 // Group commit through HTTP (issue 19): Meta's status webhooks that reach the API together are applied in shared
 // transactions (META_WEBHOOK_BATCH_*), and every request is still answered 200 for its own payload, after commit.

@@ -4,7 +4,7 @@
 // and thrown away before the connection closes.
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startTestGateway, type TestGateway } from "@gw/test-stack";
 
 let gateway: TestGateway;
 

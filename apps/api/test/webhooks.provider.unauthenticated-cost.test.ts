@@ -2,7 +2,7 @@
 // body is read, so unauthenticated traffic costs no buffering and no parsing.
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startTestGateway, type TestGateway } from "@gw/test-stack";
 
 let gateway: TestGateway;
 

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import request from "supertest";
-import {
-  APP_SECRET,
-  createTestAccount,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "./support/gateway.ts";
+import { APP_SECRET, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Spec 3.1 through HTTP: a real send, then provider statuses emitted by the sandbox (POST /_sandbox/statuses)

@@ -5,14 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createSqlPool } from "@gw/db";
 import { createTempDatabase, eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, loadCampaignWorkerConfig, type CampaignWorker } from "../src/index.ts";
-import { startStack, workerSettings, type Stack } from "./support.ts";
+import { startCampaignStack } from "@gw/test-stack";
+import { workerSettings, type Stack } from "./support.ts";
 
 let stack: Stack;
 let listenDatabase: Awaited<ReturnType<typeof createTempDatabase>>;
 let worker: CampaignWorker;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startCampaignStack();
   // A database nothing else uses: a LISTEN session there can only be the one DATABASE_LISTEN_URL made.
   listenDatabase = await createTempDatabase();
   // No `db` handed in: the worker builds its own from the configuration, as in production.

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
 import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, loadCampaignWorkerConfig, type CampaignWorker } from "../src/index.ts";
-import { startStack, workerSettings, type Stack } from "./support.ts";
+import { startCampaignStack } from "@gw/test-stack";
+import { workerSettings, type Stack } from "./support.ts";
 
 let stack: Stack;
 let worker: CampaignWorker;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startCampaignStack();
   worker = createCampaignWorker(loadCampaignWorkerConfig(workerSettings(stack)), {
     logger: silentLogger,
     db: stack.db,

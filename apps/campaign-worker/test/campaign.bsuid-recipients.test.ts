@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { learnContacts } from "@gw/core";
 import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
+import { startCampaignStack } from "@gw/test-stack";
 import {
   addNumber,
   campaignStatus,
   recipientStatuses,
   recipients,
   sandboxSends,
-  startStack,
   startedCampaignDetail,
   workerConfig,
   type Row,
@@ -23,7 +23,7 @@ let stack: Stack;
 let worker: CampaignWorker;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startCampaignStack();
   worker = createCampaignWorker(workerConfig(stack), { logger: silentLogger, db: stack.db });
   await worker.start();
 });

@@ -3,6 +3,7 @@ import { cancelCampaign, createNumberThroughput, pauseCampaign, resumeCampaign }
 import { createCampaignQueue, wakeCampaigns, type CampaignQueue } from "@gw/jobs";
 import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
+import { startCampaignStack } from "@gw/test-stack";
 import {
   addressee,
   addNumber,
@@ -11,7 +12,6 @@ import {
   recipients,
   sandboxRequests,
   sandboxSends,
-  startStack,
   startedCampaign,
   workerConfig,
   type SandboxSend,
@@ -26,7 +26,7 @@ let worker: CampaignWorker;
 let queue: CampaignQueue;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startCampaignStack();
   worker = createCampaignWorker(workerConfig(stack), { logger: silentLogger, db: stack.db });
   await worker.start();
   queue = createCampaignQueue(stack.redis, stack.prefix);

@@ -10,13 +10,13 @@ import {
 } from "@gw/core";
 import { eventually, silentLogger, testActor } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
+import { startCampaignStack } from "@gw/test-stack";
 import {
   WABA_ID,
   campaignStatus,
   recipientStatuses,
   recipients,
   sandboxSends,
-  startStack,
   startedCampaign,
   unsentRecipients,
   workerConfig,
@@ -33,7 +33,7 @@ let worker: CampaignWorker;
 let ingest: IngestDeps;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startCampaignStack();
   // A provider call that outlasts its deadline is `send_unconfirmed` by design (campaign.crash tests it); on a loaded
   // machine the in-process sandbox can stall past the suite's 2 s, which is not what this file is about.
   worker = createCampaignWorker(workerConfig(stack, { META_TIMEOUT_MS: "10000", CAMPAIGN_REDRIVE_AFTER_MS: "17000" }), {

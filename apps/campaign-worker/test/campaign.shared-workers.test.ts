@@ -5,10 +5,9 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
-import { eventually, freePort, silentLogger, spawnApp, type AppProcess } from "@gw/testkit";
+import { eventually, freePort, silentLogger } from "@gw/testkit";
+import { ACCESS_TOKEN, APP_SECRET, startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
 import {
-  ACCESS_TOKEN,
-  APP_SECRET,
   addNumber,
   addressee,
   busiestWindow,
@@ -16,7 +15,6 @@ import {
   recipientStatuses,
   recipients,
   sandboxSends,
-  startStack,
   startedCampaign,
   workerSettings,
   type Stack,
@@ -35,7 +33,7 @@ const control = (path: string, body: unknown) =>
   });
 
 beforeAll(async () => {
-  stack = await startStack({
+  stack = await startCampaignStack({
     sandbox: { autoStatuses: true, statusDelaysMs: { sent: 50, delivered: 100, read: 150 } },
   });
   // The API receives Meta's statuses: a send a killed worker never recorded is recorded from them.
@@ -80,7 +78,7 @@ interface Worker {
 async function spawnWorker(overrides: Record<string, string> = {}): Promise<Worker> {
   const port = await freePort();
   const app = spawnApp(
-    "apps/campaign-worker/src/main.ts",
+    "campaign-worker",
     workerSettings(stack, {
       LOG_LEVEL: "info",
       CAMPAIGN_WORKER_PORT: String(port),

@@ -20,16 +20,8 @@ import {
   type Receiver,
 } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
-import {
-  ACCESS_TOKEN,
-  APP_SECRET,
-  addNumber,
-  recipients,
-  startStack,
-  startedCampaign,
-  workerConfig,
-  type Stack,
-} from "./support.ts";
+import { ACCESS_TOKEN, APP_SECRET, startCampaignStack } from "@gw/test-stack";
+import { addNumber, recipients, startedCampaign, workerConfig, type Stack } from "./support.ts";
 
 // End to end: a campaign's messages leave through the campaign worker, the provider (sandbox) reports sent,
 // delivered and read to the API's webhook, and the integrator receives message.status events that carry the
@@ -43,7 +35,9 @@ let worker: CampaignWorker;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  stack = await startStack({ sandbox: { autoStatuses: true, statusDelaysMs: { sent: 20, delivered: 40, read: 60 } } });
+  stack = await startCampaignStack({
+    sandbox: { autoStatuses: true, statusDelaysMs: { sent: 20, delivered: 40, read: 60 } },
+  });
   const shared = {
     DATABASE_URL: stack.databaseUrl,
     DATABASE_POOL_SIZE: "4",

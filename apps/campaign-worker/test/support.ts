@@ -1,122 +1,20 @@
 // Helpers of the campaign worker's tests (not a test file itself).
 import { randomBytes } from "node:crypto";
 import {
-  TemplateCache,
   addBusinessNumber,
-  createAccount,
   createAccountDirectory,
   createCampaign,
   startCampaign,
   type CampaignDetail,
 } from "@gw/core";
-import type { Db } from "@gw/db";
-import { createRedis, type Redis } from "@gw/jobs";
-import { createMetaClient } from "@gw/meta";
-import { startSandbox, type RunningSandbox, type SandboxOptions } from "@gw/provider-sandbox";
-import { eventually, freePort, isolatedDatabase, silentLogger, spawnApp, testEnv, testActor } from "@gw/testkit";
+import { ACCESS_TOKEN, type CampaignStack } from "@gw/test-stack";
+import { silentLogger, testActor } from "@gw/testkit";
 import { loadCampaignWorkerConfig, type CampaignWorkerConfig } from "../src/config.ts";
 
-export const APP_SECRET = "test-app-secret";
-export const ACCESS_TOKEN = "test-access-token";
 export const WABA_ID = "102290129340398";
 
-export interface Stack {
-  db: Db;
-  databaseUrl: string;
-  redisUrl: string;
-  prefix: string;
-  redis: Redis;
-  /** The provider sandbox's base URL (Graph API and its /_sandbox control API). */
-  sandboxUrl: string;
-  accountId: string;
-  templates: TemplateCache;
-  close(): Promise<void>;
-}
-
-/** The sandbox in a process of its own, so that what it records is not timed by this test process's own load. */
-async function spawnSandbox(): Promise<{ url: string; close: () => Promise<unknown> }> {
-  const port = await freePort();
-  const app = spawnApp("apps/provider-sandbox/src/main.ts", {
-    SANDBOX_PORT: String(port),
-    META_APP_SECRET: APP_SECRET,
-    META_ACCESS_TOKEN: ACCESS_TOKEN,
-    SANDBOX_AUTO_STATUSES: "false",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(
-    () =>
-      fetch(`${url}/_sandbox/config`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    {
-      timeoutMs: 20_000,
-      intervalMs: 100,
-      what: "o sandbox iniciar",
-    },
-  );
-  return { url, close: () => app.stop() };
-}
-
-/**
- * A database of its own (the worker's sweep looks at every campaign), the provider sandbox on loopback and an
- * account. `redisUrl` may name a throwaway Redis (tests that FLUSHALL it); `sandboxProcess` runs the sandbox as a
- * process of its own (otherwise in this one, with `sandbox` options).
- */
-export async function startStack(
-  options: { redisUrl?: string; sandbox?: Partial<SandboxOptions>; sandboxProcess?: boolean } = {},
-): Promise<Stack> {
-  const env = testEnv();
-  const redisUrl = options.redisUrl ?? env.redisUrl;
-  const database = await isolatedDatabase();
-  let sandbox: { url: string; close: () => Promise<unknown> };
-  if (options.sandboxProcess) sandbox = await spawnSandbox();
-  else {
-    const running: RunningSandbox = await startSandbox({
-      logger: silentLogger,
-      appSecret: APP_SECRET,
-      accessToken: ACCESS_TOKEN,
-      autoStatuses: false,
-      ...options.sandbox,
-    });
-    sandbox = running;
-  }
-  const redis = createRedis(redisUrl);
-  const meta = createMetaClient({
-    baseUrl: sandbox.url,
-    apiVersion: "v23.0",
-    accessToken: ACCESS_TOKEN,
-    timeoutMs: 5_000,
-  });
-  const templates = new TemplateCache({
-    redis,
-    keyPrefix: env.redisPrefix,
-    ttlSeconds: 60,
-    source: { listTemplates: (wabaId) => meta.listTemplates(wabaId) },
-    logger: silentLogger,
-  });
-  const account = await createAccount(
-    { db: database.db },
-    { actor: testActor, name: `campanhas-${randomBytes(3).toString("hex")}` },
-  );
-  return {
-    db: database.db,
-    databaseUrl: database.url,
-    redisUrl,
-    prefix: env.redisPrefix,
-    redis,
-    sandboxUrl: sandbox.url,
-    accountId: account.id,
-    templates,
-    async close() {
-      await sandbox.close();
-      const keys = await redis.keys(`${env.redisPrefix}:*`).catch(() => []);
-      if (keys.length > 0) await redis.del(...keys).catch(() => undefined);
-      redis.disconnect();
-      await database.drop();
-    },
-  };
-}
+/** The campaign stack (@gw/test-stack's startCampaignStack) the helpers below work on. */
+export type Stack = CampaignStack;
 
 /** A business number of the stack's account with the given messaging rate. */
 export async function addNumber(stack: Stack, ratePerSecond: number): Promise<string> {

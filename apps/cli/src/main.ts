@@ -1,25 +1,7 @@
 // `pnpm gateway <command>`: the operator CLI (`pnpm gateway --help`). Text on a terminal; JSON with `--json` or when
 // stdout is not a terminal (scripts). Errors go to stderr. Exit 0 on success, 1 when running failed (database
 // unreachable, unexpected error), 2 on a usage error (command, option, value, environment, unknown id).
-import { ConfigError, env, loadConfig, sections, z } from "@gw/config";
-import type { CliDeps } from "./commands.ts";
-import { chooseFormat, redactSecrets, renderFailure, renderResult, type Failure } from "./output.ts";
-import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
-
-const configSchema = z.object({
-  // Defaults point at the local stack of `npm start` (scripts/stack.sh).
-  DATABASE_URL: env.postgresUrl().default("postgresql://postgres@127.0.0.1:55432/gateway"),
-  ...sections.redis(),
-  // Optional here: only `delivery retry` needs Redis.
-  REDIS_URL: sections.redis().REDIS_URL.optional(),
-  // Development only (npm start, tests): `integration set` then accepts http:// and local addresses.
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
-  // Optional here: only the commands that store or show signing secrets need it (`integration`, `secrets`).
-  SECRETS_KEYS: z.preprocess((v) => (v === "" ? undefined : v), sections.secrets().SECRETS_KEYS.optional()),
-});
-
-const argv = process.argv.slice(2);
-const format = chooseFormat(requestedFormat(argv), process.stdout.isTTY === true);
+import { runCli } from "./run.ts";
 
 // `pnpm gateway audit list ... | head -1`: a reader that stops early is not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -27,73 +9,4 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-function failure(error: unknown): Failure {
-  if (error instanceof UsageError) return { message: error.message, exitCode: 2, helpFor: error.command ?? "" };
-  if (error instanceof ConfigError) return { message: error.message, exitCode: 2 };
-  // Library errors (Prisma's) put a code frame first and the reason on the last line.
-  const message =
-    error instanceof Error ? (error.message.split("\n").filter(Boolean).at(-1) ?? error.message) : String(error);
-  return { message, exitCode: 1 };
-}
-
-async function main(): Promise<number> {
-  const cleanups: (() => Promise<unknown>)[] = [];
-  try {
-    const invocation = parseInvocation(argv);
-    if (invocation.kind === "help") {
-      process.stdout.write(invocation.text);
-      return 0;
-    }
-    const config = loadConfig(configSchema);
-    // Loaded only now: help and usage errors need neither the database nor the services.
-    const { createDb } = await import("@gw/db");
-    const { execute, integrationPolicy } = await import("./commands.ts");
-    const { createSecretBox } = await import("@gw/core");
-    const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
-    cleanups.push(() => db.$disconnect());
-    const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
-    if (config.SECRETS_KEYS) deps.secrets = createSecretBox(config.SECRETS_KEYS);
-    if (config.REDIS_URL) {
-      const redisTarget = { ...config, REDIS_URL: config.REDIS_URL };
-      const prefix = config.REDIS_KEY_PREFIX;
-      deps.retryDelivery = async (accountId, deliveryId, actor) => {
-        const { createRedis, createWebhookQueue } = await import("@gw/jobs");
-        const { retryDelivery } = await import("@gw/core");
-        // One attempt, no reconnection loop: with Redis down the enqueue fails at once instead of waiting forever,
-        // and the committed retry is left pending for the dispatcher's reconciler.
-        const redis = createRedis(redisTarget, "request", { retryStrategy: () => null });
-        const queue = createWebhookQueue(redis, prefix);
-        // ioredis and BullMQ report an unreachable Redis as 'error' events (printed raw when nobody listens), at
-        // every reconnection attempt: say it once, readably.
-        let warned = false;
-        const warn = (error: Error) => {
-          if (warned || format === "json") return;
-          warned = true;
-          process.stderr.write(
-            `aviso: Redis inacessível (REDIS_URL): ${redactSecrets(error.message)}. Um reenvio registrado fica ` +
-              "pendente e o reconciliador do dispatcher o enfileira quando o Redis voltar.\n",
-          );
-        };
-        redis.on("error", warn);
-        queue.on("error", warn);
-        cleanups.unshift(
-          () => queue.close(),
-          () => redis.quit(),
-        );
-        // The panel's resend: audited as `webhook.retry` (the API's own is `api.webhook.retry`).
-        return retryDelivery({ db, queue }, { accountId, deliveryId, actor });
-      };
-    }
-    const result = await execute(invocation, deps);
-    process.stdout.write(renderResult(invocation.command, result, format));
-    return 0;
-  } catch (error) {
-    const failed = failure(error);
-    process.stderr.write(renderFailure(failed, format));
-    return failed.exitCode;
-  } finally {
-    await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
-  }
-}
-
-process.exit(await main());
+process.exit(await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }));

@@ -1,14 +1,11 @@
 // `integration set` accepts only https URLs on public hosts unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
 // (development). Registration only: nothing here connects anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core";
 import { createDb } from "@gw/db";
 import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
-
-const exec = promisify(execFile);
+import { runCli } from "./run-cli.ts";
 
 describe("integration set: URL policy", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
@@ -54,18 +51,14 @@ describe("integration set: URL policy", () => {
 
   it("`pnpm gateway` takes the policy from WEBHOOK_ALLOW_PRIVATE_NETWORKS (default: production)", async () => {
     const url = "http://127.0.0.1:10/webhooks";
-    const { WEBHOOK_ALLOW_PRIVATE_NETWORKS: _unset, ...inherited } = process.env;
-    const env = { ...inherited, DATABASE_URL: testEnv().databaseUrl };
+    const env = { DATABASE_URL: testEnv().databaseUrl, WEBHOOK_ALLOW_PRIVATE_NETWORKS: undefined };
 
-    const refused = await exec("pnpm", ["gateway", ...argv(url)], { env }).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect("code" in refused && refused.code).toBe(2);
+    const refused = await runCli(argv(url), env);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("A URL da integração deve usar https://.");
 
-    const { stdout } = await exec("pnpm", ["gateway", ...argv(url)], {
-      env: { ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" },
-    });
-    expect(JSON.parse(stdout)).toMatchObject({ url, active: true });
-  }, 30_000);
+    const accepted = await runCli(argv(url), { ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" });
+    expect(accepted.code).toBe(0);
+    expect(JSON.parse(accepted.stdout)).toMatchObject({ url, active: true });
+  });
 });

@@ -3,7 +3,8 @@ import { execFile } from "node:child_process";
 import { userInfo } from "node:os";
 import { promisify } from "node:util";
 import { createDb } from "@gw/db";
-import { eventually, freePort, spawnApp, testEnv, testSecretBox, type AppProcess } from "@gw/testkit";
+import { spawnApp, type AppProcess } from "@gw/test-stack";
+import { eventually, freePort, testEnv, testSecretBox } from "@gw/testkit";
 import { runCommand, UsageError } from "../src/commands.ts";
 
 const exec = promisify(execFile);
@@ -18,7 +19,7 @@ describe("admin CLI round trip", () => {
     const env = testEnv();
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    api = spawnApp("apps/api/src/main.ts", {
+    api = spawnApp("api", {
       DATABASE_URL: env.databaseUrl,
       REDIS_URL: env.redisUrl,
       REDIS_KEY_PREFIX: env.redisPrefix,
@@ -165,5 +166,6 @@ describe("admin CLI round trip", () => {
     expect(JSON.parse((failed as { stderr: string }).stderr.trim().split("\n").at(-1) ?? "")).toEqual({
       error: "Chave não encontrada.",
     });
-  });
+    // Two pnpm + tsx start-ups: seconds each on a loaded machine.
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 // `pnpm gateway --help` is readable text (exit 0); operator mistakes are readable errors with a hint to --help
-// (exit 2); failures while running exit 1. Run as a child process, with stdout piped as a script would.
+// (exit 2); failures while running exit 1. Run in process (run-cli.ts: what main.ts runs), stdout captured as a
+// pipe gets it (a script's view); cli.process.smoke.test.ts runs `pnpm gateway` itself.
 import { describe, expect, it } from "@jest/globals";
 import { WEBHOOK_EVENTS } from "@gw/core";
 import { runCli } from "./run-cli.ts";

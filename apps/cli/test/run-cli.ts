@@ -1,6 +1,10 @@
-// Run `pnpm gateway ...` as a child process, the way operators and scripts run it.
+// The operator CLI as the tests run it: in this process (runCli of src/run.ts, what main.ts runs, with the output
+// captured), as its bundle in a process of its own, or on a pseudo-terminal. One smoke test runs `pnpm gateway`
+// itself (cli.process.smoke.test.ts).
 import { execFile } from "node:child_process";
-import { testSecretsKeys } from "@gw/testkit";
+import { bundleOf, ensureBundle } from "@gw/test-stack";
+import { REPO_ROOT, testSecretsKeys } from "@gw/testkit";
+import { runCli as run } from "../src/run.ts";
 
 export interface CliRun {
   /** Exit code. */
@@ -9,12 +13,27 @@ export interface CliRun {
   stderr: string;
 }
 
-function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+/**
+ * `pnpm gateway <args>` in this process, with stdout and stderr captured as a pipe gets them (stdout is not a
+ * terminal, as for a script). `env` is the whole environment the CLI reads over the test's (SECRETS_KEYS included).
+ */
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, {
+    stdout: { write: (text: string) => (stdout += text), isTTY: false },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env },
+  });
+  return { code, stdout, stderr };
+}
+
+function spawnCli(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,
       [...args],
-      { env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env }, timeout: 25_000 },
+      { cwd: REPO_ROOT, env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         if (typeof error.code === "number") return resolve({ code: error.code, stdout, stderr });
@@ -25,19 +44,21 @@ function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Pro
   });
 }
 
-/** `pnpm gateway <args>` with stdout and stderr piped: what a script sees (stdout is not a terminal). */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return run("pnpm", ["gateway", ...args], env);
+/** `pnpm gateway <args>` as a process, run as operators and scripts run it (stdout piped). */
+export function runPnpmGateway(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return spawnCli("pnpm", ["gateway", ...args], env);
 }
 
 const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /**
- * `pnpm gateway <args>` on a pseudo-terminal (util-linux `script`): what an operator at a terminal sees. stdout and
- * stderr arrive merged in `stdout`, with the terminal's CRLF turned back into LF.
+ * The CLI's bundle (`node dist/cli/main.mjs <args>`, what `pnpm gateway` runs, without pnpm's and tsx's start-up)
+ * on a pseudo-terminal (util-linux `script`): what an operator at a terminal sees. stdout and stderr arrive merged
+ * in `stdout`, with the terminal's CRLF turned back into LF.
  */
 export async function runCliOnTerminal(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  const command = ["pnpm", "gateway", ...args].map(shellQuote).join(" ");
-  const result = await run("script", ["--quiet", "--return", "--command", command, "/dev/null"], env);
+  ensureBundle("cli");
+  const command = [process.execPath, bundleOf("cli"), ...args].map(shellQuote).join(" ");
+  const result = await spawnCli("script", ["--quiet", "--return", "--command", command, "/dev/null"], env);
   return { ...result, stdout: result.stdout.replace(/\r\n/g, "\n") };
 }

@@ -12,7 +12,8 @@ import {
   testEnv,
   type Receiver,
 } from "@gw/testkit";
-import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
+import { reap, spawnApp, type AppProcess } from "@gw/test-stack";
+import { testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
@@ -20,7 +21,7 @@ let redis: Redis;
 let queue: WebhookQueue;
 let receiver: Receiver;
 let settings: Record<string, string>;
-const children: ChildDispatcher[] = [];
+const children: AppProcess[] = [];
 
 beforeAll(async () => {
   database = await isolatedDatabase();
@@ -60,7 +61,7 @@ describe("dispatcher killed mid-attempt", () => {
       if (index > 0) reply(res, 200, "recebido após a queda");
     });
 
-    const first = spawnDispatcher(settings);
+    const first = spawnApp("dispatcher", settings);
     children.push(first);
     await first.waitForLine("dispatcher started");
     await enqueueDeliveryAttempt(queue, delivery.id, 1);
@@ -73,7 +74,7 @@ describe("dispatcher killed mid-attempt", () => {
     first.child.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
 
-    const second = spawnDispatcher(settings);
+    const second = spawnApp("dispatcher", settings);
     children.push(second);
     const row = await eventually(
       async () => {

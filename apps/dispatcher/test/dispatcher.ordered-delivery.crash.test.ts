@@ -15,7 +15,8 @@ import {
   type Fixture,
   type Receiver,
 } from "@gw/testkit";
-import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
+import { reap, spawnApp, type AppProcess } from "@gw/test-stack";
+import { testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
@@ -24,7 +25,7 @@ let queue: WebhookQueue;
 let receiver: Receiver;
 let settings: Record<string, string>;
 let fixture: Fixture;
-const children: ChildDispatcher[] = [];
+const children: AppProcess[] = [];
 
 beforeAll(async () => {
   database = await isolatedDatabase();
@@ -78,7 +79,7 @@ describe("ordered delivery across a killed dispatcher", () => {
     receiver.setHandler((_req, res, index) => {
       if (index > 0) reply(res, 200, "ok");
     });
-    const first = spawnDispatcher(settings);
+    const first = spawnApp("dispatcher", settings);
     children.push(first);
     await first.waitForLine("dispatcher started", 40_000);
     await enqueueDeliveryAttempt(queue, head.id, 1);
@@ -96,7 +97,7 @@ describe("ordered delivery across a killed dispatcher", () => {
     first.child.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
 
-    const second = spawnDispatcher(settings);
+    const second = spawnApp("dispatcher", settings);
     children.push(second);
     await eventually(
       async () => {
@@ -125,7 +126,7 @@ describe("ordered delivery across a killed dispatcher", () => {
     });
     await db.delivery.update({ where: { id: next.id }, data: { heldSince: past, nextAttemptAt: past } });
 
-    const dispatcher = spawnDispatcher(settings);
+    const dispatcher = spawnApp("dispatcher", settings);
     children.push(dispatcher);
     await dispatcher.waitForLine("dispatcher started", 40_000);
     const row = await eventually(

@@ -3,7 +3,8 @@ import { ConfigError } from "@gw/config";
 import { createDb } from "@gw/db";
 import { freePort, isolatedDatabase, silentLogger, testEnv, testSecretsKeys } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
-import { spawnDispatcher, testConfig, testSettings } from "./support.ts";
+import { spawnApp } from "@gw/test-stack";
+import { testConfig, testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 const started: Dispatcher[] = [];
@@ -94,7 +95,7 @@ describe("dispatcher configuration", () => {
   });
 
   it("main.ts exits 78 with a Portuguese message when a required variable is missing", async () => {
-    const child = spawnDispatcher({ REDIS_URL: "redis://127.0.0.1:6379" });
+    const child = spawnApp("dispatcher", { REDIS_URL: "redis://127.0.0.1:6379" });
     expect(await child.exited).toEqual({ code: 78, signal: null });
     expect(child.lines.join("\n")).toMatch(/DATABASE_URL: obrigatória e ausente/);
   }, 30_000);

@@ -27,7 +27,8 @@ import {
   type Receiver,
 } from "@gw/testkit";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
-import { spawnDispatcher, testConfig, testSettings } from "./support.ts";
+import { spawnApp } from "@gw/test-stack";
+import { testConfig, testSettings } from "./support.ts";
 
 // The dispatcher with signing secrets stored sealed (SECRETS_KEYS): it signs every attempt with what it decrypts,
 // an integrator's @gw/receiver verifies it, a value that does not open sends nothing, and its housekeeping forgets a
@@ -204,7 +205,7 @@ describe("dispatcher configuration: SECRETS_KEYS", () => {
 
   it("main.ts exits 78 without a usable key ring, never printing the key", async () => {
     const weak = Buffer.alloc(32, 7).toString("base64");
-    const child = spawnDispatcher({ ...base, SECRETS_KEYS: `k1:${weak}` });
+    const child = spawnApp("dispatcher", { ...base, SECRETS_KEYS: `k1:${weak}` });
     expect(await child.exited).toEqual({ code: 78, signal: null });
     const output = child.lines.join("\n");
     expect(output).toMatch(/SECRETS_KEYS: a chave k1 não parece aleatória/);

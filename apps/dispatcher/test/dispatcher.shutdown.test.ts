@@ -12,7 +12,8 @@ import {
   testEnv,
   type Receiver,
 } from "@gw/testkit";
-import { reap, spawnDispatcher, testSettings, type ChildDispatcher } from "./support.ts";
+import { reap, spawnApp, type AppProcess } from "@gw/test-stack";
+import { testSettings } from "./support.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
@@ -20,7 +21,7 @@ let redis: Redis;
 let queue: WebhookQueue;
 let receiver: Receiver;
 let settings: Record<string, string>;
-const children: ChildDispatcher[] = [];
+const children: AppProcess[] = [];
 
 beforeAll(async () => {
   database = await isolatedDatabase();
@@ -45,7 +46,7 @@ afterAll(async () => {
 });
 
 /** Start a dispatcher, queue one delivery, and return once the receiver holds its request open. */
-async function attemptInFlight(): Promise<{ dispatcher: ChildDispatcher; id: bigint; held: ServerResponse }> {
+async function attemptInFlight(): Promise<{ dispatcher: AppProcess; id: bigint; held: ServerResponse }> {
   const fixture = await createFixture(db, receiver.url);
   const delivery = await createDelivery(db, fixture);
   let held: ServerResponse | undefined;
@@ -54,7 +55,7 @@ async function attemptInFlight(): Promise<{ dispatcher: ChildDispatcher; id: big
     if (req.headers["x-pt-delivery-id"] === delivery.id.toString()) held = res;
     else reply(res, 200, "ok");
   });
-  const dispatcher = spawnDispatcher(settings);
+  const dispatcher = spawnApp("dispatcher", settings);
   children.push(dispatcher);
   await dispatcher.waitForLine("dispatcher started");
   await enqueueDeliveryAttempt(queue, delivery.id, 1);

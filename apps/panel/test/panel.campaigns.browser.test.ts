@@ -1,18 +1,20 @@
-import { readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { eventually, freePort, isolatedDatabase, spawnApp, testEnv, type AppProcess } from "@gw/testkit";
+import { eventually, freePort, isolatedDatabase, testEnv } from "@gw/testkit";
 import {
   ACCESS_TOKEN,
   createTenant,
+  downloadText,
   screenshot,
   signIn,
   startPanelStack,
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+  spawnApp,
+  type AppProcess,
+} from "@gw/test-stack";
 
 jest.setTimeout(180_000);
 
@@ -94,7 +96,7 @@ describe("panel Campanhas in Chromium", () => {
       data: { messagingRatePerSecond: 8 },
     });
     const port = await freePort();
-    worker = spawnApp("apps/campaign-worker/src/main.ts", {
+    worker = spawnApp("campaign-worker", {
       DATABASE_URL: database.url,
       REDIS_URL: testEnv().redisUrl,
       REDIS_KEY_PREFIX: stack.panel.config.REDIS_KEY_PREFIX,
@@ -249,7 +251,7 @@ describe("panel Campanhas in Chromium", () => {
       admin.getByRole("link", { name: "Exportar CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`campanha-${firstId}.csv`);
-    const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+    const lines = (await downloadText(download)).trimEnd().split("\r\n");
     // What Excel in Portuguese opens in columns: a UTF-8 BOM, `;` between cells; every text cell quoted, numbers bare.
     expect(lines[0]).toBe(
       '\uFEFF"row";"to";"client_ref";"status";"message_id";"error_code";"error_message";"attempts";"updated_at"',
@@ -458,7 +460,7 @@ describe("panel Campanhas in Chromium", () => {
       admin.waitForEvent("download"),
       admin.getByRole("link", { name: "Exportar CSV" }).click(),
     ]);
-    const attackLines = (await readFile(await attackDownload.path(), "utf8")).trimEnd().split("\r\n");
+    const attackLines = (await downloadText(attackDownload)).trimEnd().split("\r\n");
     // The `;` inside the value would start a cell `=cmd…` in Excel pt-BR: defused too.
     expect(attackLines[1]).toContain(`;"x;'=cmd|' /C calc'!A0;";`);
     expect(attackLines[2]).toContain(`;"'=1+1";`);

@@ -10,7 +10,7 @@ import {
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+} from "@gw/test-stack";
 
 jest.setTimeout(90_000);
 

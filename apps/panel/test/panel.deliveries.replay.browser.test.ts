@@ -10,7 +10,7 @@ import {
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+} from "@gw/test-stack";
 
 // Issue 21 in the panel's Entregas page: "reenviar as entregas de um período" (the replay by time range, with its
 // progress page) and "Exportar CSV" (the delivery log with the page's filters), in Chromium.

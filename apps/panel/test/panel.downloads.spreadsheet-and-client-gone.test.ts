@@ -6,7 +6,7 @@ import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
 import { eventually, testActor, testSecretBox } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
 import { capturingLogger, signInHttp, startHttpPanel } from "./support/http.ts";
-import { createTenant, type TestTenant } from "./support/stack.ts";
+import { createTenant, type TestTenant } from "@gw/test-stack";
 
 // The panel's two CSV downloads (Campanhas "Exportar CSV", Entregas "Exportar CSV") are for a person opening them in
 // Excel in Brazilian Portuguese: `;` between cells and a UTF-8 byte order mark, so the file opens in columns with its

@@ -4,7 +4,7 @@ import { silentLogger, testEnv } from "@gw/testkit";
 import { createPanelApp } from "../src/app.ts";
 import { loadPanelConfig } from "../src/config.ts";
 import { buildPanelDeps, closePanelDeps, type PanelDeps } from "../src/container.ts";
-import { createTenant, PASSWORD, type TestTenant } from "./support/stack.ts";
+import { createTenant, PASSWORD, type TestTenant } from "@gw/test-stack";
 
 // The panel's security headers and cookie flags, read from the responses themselves (no browser needed).
 

@@ -11,7 +11,7 @@ import {
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+} from "@gw/test-stack";
 
 jest.setTimeout(90_000);
 

@@ -7,7 +7,7 @@ import request from "supertest";
 import { DEVELOPMENT_INTEGRATION_POLICY, disableIfFailing, setIntegration } from "@gw/core";
 import { silentLogger, testActor, testSecretBox } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
-import { createTenant, type TestTenant } from "./support/stack.ts";
+import { createTenant, type TestTenant } from "@gw/test-stack";
 import { signInHttp, startHttpPanel, type PanelApp, type SignedIn } from "./support/http.ts";
 
 jest.setTimeout(60_000);

@@ -9,7 +9,7 @@ import {
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+} from "@gw/test-stack";
 
 // Integrações with signing secrets stored sealed (SECRETS_KEYS): the panel still reveals them after the password,
 // the table never holds them in clear text, a row stored in clear text by the previous release still reveals, and

@@ -14,7 +14,7 @@ import {
   textOf,
   type PanelStack,
   type TestTenant,
-} from "./support/stack.ts";
+} from "@gw/test-stack";
 
 jest.setTimeout(120_000);
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import request from "supertest";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
-import { createTenant, type TestTenant } from "./support/stack.ts";
+import { createTenant, type TestTenant } from "@gw/test-stack";
 import { capturingLogger, csrfIn, signInForm, signInHttp, startHttpPanel, type PanelApp } from "./support/http.ts";
 
 // Small leaks: an invite must not tell whether an email has access to another tenant, an invite's token must not

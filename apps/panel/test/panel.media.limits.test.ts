@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { eventually } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
-import { createTenant, type TestTenant } from "./support/stack.ts";
+import { createTenant, type TestTenant } from "@gw/test-stack";
 import { signInHttp, startHttpPanel, type PanelApp } from "./support/http.ts";
 
 // Media opened through the panel: capped by the type's WhatsApp limit (images 5 MB, stickers 500 KB, ...), at most

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Locator, Page } from "playwright-core";
 import { addBusinessNumber, setNumberMessagingRate } from "@gw/core";
-import {
-  createTenant,
-  screenshot,
-  signIn,
-  startPanelStack,
-  type PanelStack,
-  type TestTenant,
-} from "./support/stack.ts";
+import { createTenant, screenshot, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { testActor } from "@gw/testkit";
 
 jest.setTimeout(60_000);

@@ -4,7 +4,7 @@ import { Router } from "express";
 import type { Page } from "playwright-core";
 import { invitePanelUser } from "@gw/core";
 import { SIGNED_IN_PAGES } from "../src/pages/index.ts";
-import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "./support/stack.ts";
+import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { testActor } from "@gw/testkit";
 
 jest.setTimeout(90_000);

@@ -4,7 +4,7 @@ import request from "supertest";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
 import { testActor } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
-import { createTenant, PASSWORD, type TestTenant } from "./support/stack.ts";
+import { createTenant, PASSWORD, type TestTenant } from "@gw/test-stack";
 import { capturingLogger, csrfIn, passwordChecks, signInHttp, startHttpPanel, type PanelApp } from "./support/http.ts";
 
 // Sessions end at an absolute time after sign-in however much they are used (PANEL_SESSION_MAX_HOURS), on top of

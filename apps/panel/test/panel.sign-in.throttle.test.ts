@@ -3,7 +3,7 @@ import request from "supertest";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
 import { testActor } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
-import { createTenant, PASSWORD, type TestTenant } from "./support/stack.ts";
+import { createTenant, PASSWORD, type TestTenant } from "@gw/test-stack";
 import {
   capturingLogger,
   passwordChecks,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
-import { createTenant, screenshot, signIn, startPanelStack, textOf, type PanelStack } from "./support/stack.ts";
+import { createTenant, screenshot, signIn, startPanelStack, textOf, type PanelStack } from "@gw/test-stack";
 
 jest.setTimeout(60_000);
 

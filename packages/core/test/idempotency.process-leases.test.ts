@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import { eventually, isolatedDatabase, silentLogger, spawnApp } from "@gw/testkit";
+import { eventually, isolatedDatabase, silentLogger, spawnScript } from "@gw/testkit";
 import { ReservationLostError } from "../src/idempotency/idempotency.ts";
 import { createIdempotencyStore, createProcessLease, type ProcessLease } from "../src/idempotency/index.ts";
 
@@ -271,7 +271,7 @@ describe("the process lease", () => {
   });
 
   it("never keeps a process alive: one that holds only a lease exits by itself", async () => {
-    const child = spawnApp("packages/core/test/support/lease-alone.ts", {});
+    const child = spawnScript("packages/core/test/support/lease-alone.ts", {});
     const exited = await Promise.race([
       child.exited,
       new Promise<null>((resolve) => setTimeout(() => resolve(null), 25_000).unref()),

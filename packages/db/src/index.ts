@@ -41,7 +41,15 @@ export function createDb(options: DbOptions): Db {
     ...(options.listenUrl ? { listenUrl: options.listenUrl } : {}),
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  return Object.assign(prisma, { sql: pool });
+  // Prisma disposes the pool only if its engine started: a process that ran nothing but `sql` statements (a
+  // dispatcher, an API that served no Prisma path) kept its connections open until their idle timeout (30 s)
+  // after $disconnect. End it here when Prisma did not.
+  const disconnect = prisma.$disconnect.bind(prisma);
+  const $disconnect = async (): Promise<void> => {
+    await disconnect();
+    if (!pool.ending) await pool.end();
+  };
+  return Object.assign(prisma, { sql: pool, $disconnect });
 }
 
 /** `SELECT 1` with a deadline, for readiness probes. */

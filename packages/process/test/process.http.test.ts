@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { eventually, freePort, spawnApp, type AppProcess } from "@gw/testkit";
+import { eventually, freePort, spawnScript, type AppProcess } from "@gw/testkit";
 
 // runHttpProcess, the main of the API, the panel and the provider sandbox, as their pods run it: config or exit 78,
 // start, and on SIGTERM a drain (the request in flight answered) then exit 0; a second signal exits at once.
@@ -8,7 +8,7 @@ const APP = "packages/process/test/http-app.ts";
 
 async function startApp(env: Record<string, string>): Promise<{ app: AppProcess; port: number }> {
   const port = await freePort();
-  const app = spawnApp(APP, { PORT: String(port), LOG_LEVEL: "info", ...env });
+  const app = spawnScript(APP, { PORT: String(port), LOG_LEVEL: "info", ...env });
   await eventually(() => app.output().includes('"listening"'), { timeoutMs: 20_000, what: "the app listening" });
   return { app, port };
 }
@@ -48,13 +48,13 @@ describe("runHttpProcess", () => {
   }, 40_000);
 
   it("exits 78 naming the variable when the configuration is refused, and 1 naming it when its port is taken", async () => {
-    const refused = spawnApp(APP, { PORT: "not-a-port" });
+    const refused = spawnScript(APP, { PORT: "not-a-port" });
     expect(await refused.exited).toEqual({ code: 78, signal: null });
     expect(refused.output()).toContain("PORT");
 
     const { app: first, port } = await startApp({});
     try {
-      const second = spawnApp(APP, { PORT: String(port) });
+      const second = spawnScript(APP, { PORT: String(port) });
       expect(await second.exited).toEqual({ code: 1, signal: null });
       expect(second.output()).toContain('"message":"http-app failed to start"');
       expect(second.output()).toContain("cannot listen (PORT)");

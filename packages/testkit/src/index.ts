@@ -9,7 +9,7 @@ export { testActor } from "./actors.ts";
 export { freePort } from "./ports.ts";
 export { startThrowawayPostgres } from "./postgres-server.ts";
 export type { ThrowawayPostgres } from "./postgres-server.ts";
-export { spawnApp } from "./processes.ts";
+export { spawnScript } from "./processes.ts";
 export type { AppProcess } from "./processes.ts";
 export { startThrowawayRedis } from "./redis-server.ts";
 export { REPO_ROOT, envExampleSection, envExampleSections } from "./repo.ts";

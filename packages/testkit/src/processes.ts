@@ -13,12 +13,12 @@ export interface AppProcess {
 }
 
 /**
- * `node --import tsx <entry>` from the repository root, one process as a pod runs it (the tsx CLI would add a
- * wrapper process), with only PATH, HOME and `env` in its environment (LOG_LEVEL warn unless given). `nodeArgs` go
- * before the entry: the V8 flags the image runs the app with (docker/Dockerfile), for instance.
+ * `node --import tsx <script>` from the repository root, for a test's own helper script (the gateway's apps are
+ * spawned as their bundles, by @gw/test-stack's spawnApp), with only PATH, HOME and `env` in its environment
+ * (LOG_LEVEL warn unless given).
  */
-export function spawnApp(entry: string, env: Record<string, string>, nodeArgs: readonly string[] = []): AppProcess {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
+export function spawnScript(script: string, env: Record<string, string>, nodeArgs: readonly string[] = []): AppProcess {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -100,6 +100,21 @@ describe("ESLint (the repository's eslint.config.js)", () => {
   );
 
   it(
+    "lets @gw/test-stack start the apps, as a test folder may, and fails when production code imports it",
+    async () => {
+      const stack = await lint("packages/test-stack/src", 'export { createApp } from "@gw/api";\n');
+      expect(stack.errorCount).toBe(0);
+      const otherPackage = await lint("packages/testkit/src", 'export { createApp } from "@gw/api";\n');
+      expect(otherPackage.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(otherPackage.messages[0]).toContain("A package never imports an app");
+      const production = await lint("apps/api/src", 'export { startStack } from "@gw/test-stack";\n');
+      expect(production.rules).toEqual(["import-x/no-restricted-paths"]);
+      expect(production.messages[0]).toContain("production code never imports it");
+    },
+    SLOW,
+  );
+
+  it(
     "fails when a test, a bench or a script imports another workspace's test/ folder; its own and @gw/testkit pass",
     async () => {
       const other = await lint(

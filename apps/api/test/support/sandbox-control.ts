@@ -1,4 +1,4 @@
-import type { TestGateway } from "./gateway.ts";
+import type { TestGateway } from "@gw/test-stack";
 
 async function post(gateway: TestGateway, path: string, body: unknown): Promise<unknown> {
   const res = await fetch(`${gateway.sandbox.url}${path}`, {

@@ -8,7 +8,7 @@ import { testEnv } from "@gw/testkit";
 import { createPanelApp } from "../../src/app.ts";
 import { loadPanelConfig } from "../../src/config.ts";
 import { buildPanelDeps, type PanelDeps } from "../../src/container.ts";
-import { PASSWORD } from "./stack.ts";
+import { PASSWORD } from "@gw/test-stack";
 
 export type PanelApp = ReturnType<typeof createPanelApp>;
 

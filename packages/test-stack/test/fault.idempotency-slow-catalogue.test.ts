@@ -7,8 +7,15 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pg from "pg";
 import { applyMigrations } from "@gw/db";
-import { freePort, testEnv } from "../src/index.ts";
-import { kill, seedAccount, startApi, startSandbox, type Account, type RunningApp } from "./support/fault/apps.ts";
+import { freePort, testEnv } from "@gw/testkit";
+import {
+  kill,
+  seedAccount,
+  startApi,
+  startSandboxProcess,
+  type ProcessAccount,
+  type RunningApp,
+} from "../src/index.ts";
 
 const TO = "5511988884444";
 const STALE_AFTER_MS = 3_000;
@@ -16,7 +23,7 @@ const CATALOGUE_DELAY_MS = 4_000;
 
 let admin: URL;
 let database: string;
-let account: Account;
+let account: ProcessAccount;
 let sandbox: RunningApp;
 let api: RunningApp;
 
@@ -42,7 +49,7 @@ beforeAll(async () => {
   await applyMigrations(stack.databaseUrl);
   account = await seedAccount(stack.databaseUrl);
   const port = await freePort();
-  sandbox = await startSandbox("sandbox", {
+  sandbox = await startSandboxProcess("sandbox", {
     webhookUrl: `http://127.0.0.1:${port}/provider/meta/webhook`,
     wabaId: account.wabaId,
     env: { SANDBOX_AUTO_STATUSES: "false" },

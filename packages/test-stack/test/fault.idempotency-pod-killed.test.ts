@@ -10,9 +10,17 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pg from "pg";
 import { applyMigrations } from "@gw/db";
-import { eventually, freePort, testEnv } from "../src/index.ts";
-import { kill, seedAccount, startApi, startSandbox, type Account, type RunningApp } from "./support/fault/apps.ts";
-import { createWatchdog, type Watchdog } from "./support/fault/watchdog.ts";
+import { eventually, freePort, testEnv } from "@gw/testkit";
+import {
+  kill,
+  seedAccount,
+  startApi,
+  startSandboxProcess,
+  type ProcessAccount,
+  type RunningApp,
+  createWatchdog,
+  type Watchdog,
+} from "../src/index.ts";
 
 const CLIENTS = 16;
 /** How long the sandbox holds each send's answer (the send is recorded at once, as Meta would have taken it). */
@@ -46,7 +54,7 @@ interface Message {
 
 let admin: URL;
 let database: string;
-let account: Account;
+let account: ProcessAccount;
 let sandbox: RunningApp;
 let pods: RunningApp[] = [];
 let watchdog: Watchdog;
@@ -75,7 +83,7 @@ beforeAll(async () => {
   account = await seedAccount(stack.databaseUrl);
 
   const ports = [await freePort(), await freePort()];
-  sandbox = await startSandbox("sandbox", {
+  sandbox = await startSandboxProcess("sandbox", {
     webhookUrl: `http://127.0.0.1:${ports[1]}/provider/meta/webhook`,
     wabaId: account.wabaId,
     // Only the sends matter here: no statuses posted back.

@@ -1,17 +1,9 @@
-// The gateway's processes as the fault suites run them: each app is `node --import tsx apps/<app>/src/main.ts` on
-// a loopback port chosen beforehand (so the sandbox can be told where the API is, and the watchdog where to look),
-// with time-scaled settings. Settings a suite does not name keep the apps' defaults.
-import { randomBytes } from "node:crypto";
-import {
-  DEVELOPMENT_INTEGRATION_POLICY,
-  addBusinessNumber,
-  createAccount,
-  createApiKey,
-  setIntegration,
-} from "@gw/core";
-import { createDb } from "@gw/db";
-import { eventually, freePort, spawnApp, type AppProcess } from "../../../src/index.ts";
-import { testActor, testSecretBox, testSecretsKeys } from "@gw/testkit";
+// The gateway's processes as the fault suites run them: each app is its bundle (`node dist/<app>/main.mjs`, as the
+// image runs it) on a loopback port chosen beforehand (so the sandbox can be told where the API is, and the watchdog
+// where to look), with time-scaled settings. Settings a suite does not name keep the apps' defaults.
+import { eventually, freePort, testSecretsKeys } from "@gw/testkit";
+import type { AppName } from "../bundles.ts";
+import { spawnApp, type AppProcess } from "../processes.ts";
 
 /** Shared by the sandbox (which signs its webhooks and checks the token) and the API. */
 const SECRETS = {
@@ -20,12 +12,12 @@ const SECRETS = {
   META_VERIFY_TOKEN: "fault-verify-token",
 } as const;
 
-const ENTRIES = {
-  api: "apps/api/src/main.ts",
-  dispatcher: "apps/dispatcher/src/main.ts",
-  panel: "apps/panel/src/main.ts",
-  sandbox: "apps/provider-sandbox/src/main.ts",
-} as const;
+const BUNDLES = {
+  api: "api",
+  dispatcher: "dispatcher",
+  panel: "panel",
+  sandbox: "provider-sandbox",
+} as const satisfies Record<string, AppName>;
 
 export interface RunningApp {
   /** Name used in failure messages: `api`, `dispatcher#2`... */
@@ -43,20 +35,19 @@ export function tail(app: RunningApp, lines = 30): string {
   return app.process.output().trimEnd().split("\n").slice(-lines).join("\n");
 }
 
-/** How the process runs: the node flags before its entry, and its entry when not the app's sources (a bundle). */
+/** How the process runs: the node flags before its bundle (the image's, docker/Dockerfile). */
 interface Runtime {
   nodeArgs?: readonly string[];
-  entry?: string;
 }
 
 function launch(
-  kind: keyof typeof ENTRIES,
+  kind: keyof typeof BUNDLES,
   name: string,
   port: number,
   env: Record<string, string>,
   runtime: Runtime = {},
 ): Omit<RunningApp, "livenessPath" | "readinessPath"> {
-  const process = spawnApp(runtime.entry ?? ENTRIES[kind], env, runtime.nodeArgs);
+  const process = spawnApp(BUNDLES[kind], env, runtime.nodeArgs ? { nodeArgs: runtime.nodeArgs } : {});
   return { name, process, url: `http://127.0.0.1:${port}` };
 }
 
@@ -189,52 +180,5 @@ export async function launchDispatcher(
 
 /** SIGKILL, as a node dies; resolves once it is gone. */
 export async function kill(app: RunningApp): Promise<void> {
-  const { child } = app.process;
-  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  await app.process.exited;
-}
-
-export interface Account {
-  accountId: string;
-  phoneNumberId: string;
-  wabaId: string;
-  auth: { authorization: string };
-  /** Set when the account has an integration. */
-  signingSecret: string | null;
-}
-
-/**
- * What `npm start` seeds for its demo (scripts/demo-seed.ts), through the same services: an account, one business
- * number, an API key and, with `integrationUrl`, an integration for `message.status` on a loopback receiver.
- */
-export async function seedAccount(databaseUrl: string, options: { integrationUrl?: string } = {}): Promise<Account> {
-  const db = createDb({ url: databaseUrl, poolSize: 1 });
-  try {
-    const account = await createAccount(
-      { db },
-      { actor: testActor, name: `Conta de falhas ${randomBytes(3).toString("hex")}` },
-    );
-    const phoneNumberId = `1${randomBytes(7).readUIntBE(0, 6).toString().padStart(14, "0").slice(0, 14)}`;
-    const wabaId = `2${phoneNumberId.slice(1)}`;
-    await addBusinessNumber(
-      { db },
-      { actor: testActor, accountId: account.id, phoneNumberId, wabaId, displayNumber: "+55 11 4000-0002" },
-    );
-    const key = await createApiKey({ db }, { actor: testActor, accountId: account.id });
-    const integration = options.integrationUrl
-      ? await setIntegration(
-          { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
-          { actor: testActor, accountId: account.id, url: options.integrationUrl, events: ["message.status"] },
-        )
-      : null;
-    return {
-      accountId: account.id,
-      phoneNumberId,
-      wabaId,
-      auth: { authorization: `Bearer ${key.key}` },
-      signingSecret: integration?.signing_secret ?? null,
-    };
-  } finally {
-    await db.$disconnect();
-  }
+  await app.process.kill();
 }

@@ -5,40 +5,36 @@
 // created. Then a real file at the limits (100 000 rows with their variables) and a small one still make their
 // campaigns in the same process. On the code before the streaming parser, the 2 MB file ended the process
 // ("JavaScript heap out of memory"), and so did the real 100 000 rows.
-import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pg from "pg";
 import { applyMigrations } from "@gw/db";
-import { REPO_ROOT, freePort, testEnv } from "../src/index.ts";
+import { REPO_ROOT, createTempDatabase, freePort, testEnv } from "@gw/testkit";
 import {
+  bundleOf,
   kill,
   seedAccount,
   startApi,
-  startSandbox,
+  startSandboxProcess,
   tail,
-  type Account,
+  type ProcessAccount,
   type RunningApp,
-} from "./support/fault/apps.ts";
+} from "../src/index.ts";
 
 /**
- * The API as the image runs it (its CMD in docker/Dockerfile): its bundle, built now from these sources, and the
- * node flags of the CMD.
+ * The API as the image runs it (its CMD in docker/Dockerfile): the run's bundle of these sources (which every
+ * spawned app runs), with the node flags of the CMD.
  */
-function productionApi(): { entry: string; nodeArgs: string[] } {
+function productionApi(): { nodeArgs: string[] } {
   const dockerfile = readFileSync(join(REPO_ROOT, "docker/Dockerfile"), "utf8");
   const cmd = /CMD \["node", (.*), "(dist\/api\/main\.mjs)"\]/.exec(dockerfile);
-  if (!cmd?.[1] || !cmd[2]) throw new Error("docker/Dockerfile sem o CMD da API");
-  const build = spawnSync(process.execPath, ["scripts/build.mjs", "api"], { cwd: REPO_ROOT, encoding: "utf8" });
-  if (build.status !== 0) throw new Error(`scripts/build.mjs api falhou:\n${build.stderr}`);
-  return { entry: cmd[2], nodeArgs: JSON.parse(`[${cmd[1]}]`) as string[] };
+  if (!cmd?.[1] || cmd[2] !== bundleOf("api")) throw new Error("docker/Dockerfile sem o CMD da API");
+  return { nodeArgs: JSON.parse(`[${cmd[1]}]`) as string[] };
 }
 
-let admin: URL;
-let database: string;
-let account: Account;
+let database: Awaited<ReturnType<typeof createTempDatabase>> | undefined;
+let account: ProcessAccount;
 let sandbox: RunningApp;
 let api: RunningApp;
 
@@ -55,17 +51,14 @@ let databaseUrl: string;
 
 beforeAll(async () => {
   const env = testEnv();
-  admin = new URL(env.databaseUrl);
-  admin.pathname = "/postgres";
-  database = `gw_csv_${randomBytes(4).toString("hex")}`;
-  await adminQuery(admin.toString(), `CREATE DATABASE "${database}"`);
-  const url = new URL(env.databaseUrl);
-  url.pathname = `/${database}`;
-  databaseUrl = url.toString();
-  await applyMigrations(databaseUrl);
+  // A database of its own, migrated: a copy of the run's template when there is one.
+  const template = process.env.GW_TEMPLATE_DATABASE;
+  database = await createTempDatabase(template ? { template } : {});
+  databaseUrl = database.url;
+  if (!template) await applyMigrations(databaseUrl);
   account = await seedAccount(databaseUrl);
   const port = await freePort();
-  sandbox = await startSandbox("sandbox", {
+  sandbox = await startSandboxProcess("sandbox", {
     webhookUrl: `http://127.0.0.1:${port}/provider/meta/webhook`,
     wabaId: account.wabaId,
     env: { SANDBOX_AUTO_STATUSES: "false" },
@@ -79,7 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const app of [api, sandbox]) if (app) await kill(app);
-  if (database) await adminQuery(admin.toString(), `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await database?.drop();
 });
 
 /**

@@ -12,12 +12,12 @@ import {
   type SettledSend,
 } from "@gw/core";
 import { applyMigrations, createDb, type Db } from "@gw/db";
-import { startThrowawayPostgres, type ThrowawayPostgres } from "../src/index.ts";
-import { seedAccount, type Account } from "./support/fault/apps.ts";
+import { startThrowawayPostgres, type ThrowawayPostgres } from "@gw/testkit";
+import { seedAccount, type ProcessAccount } from "../src/index.ts";
 
 let postgres: ThrowawayPostgres;
 let db: Db;
-let account: Account;
+let account: ProcessAccount;
 let idempotency: IdempotencyStore<SettledSend>;
 
 beforeAll(async () => {

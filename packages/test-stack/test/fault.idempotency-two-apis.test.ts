@@ -6,9 +6,17 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pg from "pg";
 import { applyMigrations } from "@gw/db";
-import { freePort, testEnv } from "../src/index.ts";
-import { kill, seedAccount, startApi, startSandbox, type Account, type RunningApp } from "./support/fault/apps.ts";
-import { createWatchdog, type Watchdog } from "./support/fault/watchdog.ts";
+import { freePort, testEnv } from "@gw/testkit";
+import {
+  kill,
+  seedAccount,
+  startApi,
+  startSandboxProcess,
+  type ProcessAccount,
+  type RunningApp,
+  createWatchdog,
+  type Watchdog,
+} from "../src/index.ts";
 
 const CALLS = 100;
 const TO = "5511988887777";
@@ -22,7 +30,7 @@ interface Answer {
 
 let admin: URL;
 let database: string;
-let account: Account;
+let account: ProcessAccount;
 let sandbox: RunningApp;
 let pods: RunningApp[] = [];
 let watchdog: Watchdog;
@@ -51,7 +59,7 @@ beforeAll(async () => {
   account = await seedAccount(stack.databaseUrl);
 
   const ports = [await freePort(), await freePort()];
-  sandbox = await startSandbox("sandbox", {
+  sandbox = await startSandboxProcess("sandbox", {
     webhookUrl: `http://127.0.0.1:${ports[0]}/provider/meta/webhook`,
     wabaId: account.wabaId,
     // Only the send matters here: no statuses posted back.

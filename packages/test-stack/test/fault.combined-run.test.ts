@@ -17,22 +17,24 @@ import {
   startThrowawayRedis,
   type Receiver,
   type ThrowawayPostgres,
-} from "../src/index.ts";
+} from "@gw/testkit";
 import {
   kill,
   launchDispatcher,
   seedAccount,
   startApi,
-  startSandbox,
+  startSandboxProcess,
   tail,
   waitUntilUp,
-  type Account,
+  type ProcessAccount,
   type RunningApp,
-  type Stack,
-} from "./support/fault/apps.ts";
-import { sendWithRetries, type SendOutcome } from "./support/fault/client.ts";
-import { redisCommand } from "./support/fault/redis.ts";
-import { createWatchdog, type Watchdog } from "./support/fault/watchdog.ts";
+  type ProcessStack,
+  sendWithRetries,
+  type SendOutcome,
+  redisCommand,
+  createWatchdog,
+  type Watchdog,
+} from "../src/index.ts";
 
 const SENDS = 120;
 const CLIENTS = 4;
@@ -66,8 +68,8 @@ let postgres: ThrowawayPostgres;
 let redis: Awaited<ReturnType<typeof startThrowawayRedis>>;
 let receiver: Receiver;
 let watchdog: Watchdog;
-let stack: Stack;
-let account: Account;
+let stack: ProcessStack;
+let account: ProcessAccount;
 let sandbox: RunningApp;
 let api: RunningApp;
 const apps: RunningApp[] = [];
@@ -83,7 +85,7 @@ beforeAll(async () => {
   account = await seedAccount(databaseUrl, { integrationUrl: receiver.url });
 
   const apiPort = await freePort();
-  sandbox = await startSandbox("sandbox", {
+  sandbox = await startSandboxProcess("sandbox", {
     webhookUrl: `http://127.0.0.1:${apiPort}/provider/meta/webhook`,
     wabaId: account.wabaId,
     env: {

@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createAccount, createPanelUser } from "@gw/core";
 import { createDb, type Db } from "@gw/db";
-import { testActor, testEnv } from "../src/index.ts";
-import { kill, startPanel, tail, type RunningApp } from "./support/fault/apps.ts";
+import { testActor, testEnv } from "@gw/testkit";
+import { kill, startPanel, tail, type RunningApp } from "../src/index.ts";
 
 const GUESSES = 200;
 const PER_EMAIL = 8;

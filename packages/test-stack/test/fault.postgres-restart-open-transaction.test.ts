@@ -5,7 +5,7 @@
 // a listener that event is an uncaught exception: the whole process dies, not just the transaction.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createSqlPool, inTransaction, isDatabaseUnavailable, type SqlPool } from "@gw/db";
-import { startThrowawayPostgres, type ThrowawayPostgres } from "../src/index.ts";
+import { startThrowawayPostgres, type ThrowawayPostgres } from "@gw/testkit";
 
 let postgres: ThrowawayPostgres;
 let pool: SqlPool;
