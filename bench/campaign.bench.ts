@@ -14,15 +14,9 @@ import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import {
-  TemplateCache,
-  addBusinessNumber,
-  createAccount,
-  createAccountDirectory,
-  createCampaign,
-  startCampaign,
-  type TemplateSource,
-} from "@gw/core";
+import { addBusinessNumber, createAccount, createAccountDirectory } from "@gw/core/accounts";
+import { createCampaign, startCampaign } from "@gw/core/campaigns";
+import { TemplateCache, type TemplateSource } from "@gw/core/templates";
 import { createDb, type Db } from "@gw/db";
 import { createRedis, type Redis } from "@gw/jobs";
 import { buildBundles, bundleOf } from "@gw/test-stack";

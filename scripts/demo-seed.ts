@@ -9,11 +9,11 @@ import {
   addBusinessNumber,
   createAccount,
   createApiKey,
-  createPanelUser,
   createSecretBox,
   setIntegration,
-  type Actor,
-} from "@gw/core";
+} from "@gw/core/accounts";
+import type { Actor } from "@gw/core/audit";
+import { createPanelUser } from "@gw/core/users";
 import { randomBytes } from "node:crypto";
 
 /** `npm start`'s seeding, as the audit trail names it. */

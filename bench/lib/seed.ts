@@ -8,10 +8,10 @@ import {
   createAccount,
   createApiKey,
   setIntegration,
-  setNumberMessagingRate,
-  type Actor,
   type WebhookEvent,
-} from "@gw/core";
+} from "@gw/core/accounts";
+import type { Actor } from "@gw/core/audit";
+import { setNumberMessagingRate } from "@gw/core/throughput";
 import type { Db } from "@gw/db";
 import { testSecretBox } from "@gw/testkit";
 

@@ -1,14 +1,10 @@
-import {
-  createAccountDirectory,
-  type AccountDirectory,
-  type CampaignControlDeps,
-  type Outbox,
-  type ReadReceiptDeps,
-  type ProcessLease,
-  type SendDeps,
-  type SendJournal,
-  type TemplateCache,
-} from "@gw/core";
+import { createAccountDirectory, type AccountDirectory } from "@gw/core/accounts";
+import type { CampaignControlDeps } from "@gw/core/campaigns";
+import type { ReadReceiptDeps } from "@gw/core/conversations";
+import type { Outbox } from "@gw/core/deliveries";
+import type { ProcessLease } from "@gw/core/idempotency";
+import type { SendDeps, SendJournal } from "@gw/core/messages";
+import type { TemplateCache } from "@gw/core/templates";
 import { createDb, type Db } from "@gw/db";
 import {
   createCampaignQueue,

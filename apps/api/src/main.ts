@@ -1,4 +1,4 @@
-import { recordAcceptedSend } from "@gw/core";
+import { recordAcceptedSend } from "@gw/core/messages";
 import { listen, runHttpProcess, type HttpListener } from "@gw/process";
 import { createApp, createInternalApp } from "./app.ts";
 import { loadApiConfig } from "./config.ts";

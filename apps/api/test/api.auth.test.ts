@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHash, randomBytes } from "node:crypto";
 import request from "supertest";
-import { createApiKey, revokeApiKey } from "@gw/core";
+import { createApiKey, revokeApiKey } from "@gw/core/accounts";
 import { eventually, testActor } from "@gw/testkit";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { gzipSync } from "node:zlib";
 import request from "supertest";
-import { createNumberThroughput, setNumberMessagingRate } from "@gw/core";
+import { createNumberThroughput, setNumberMessagingRate } from "@gw/core/throughput";
 import { createCampaignQueue } from "@gw/jobs";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";

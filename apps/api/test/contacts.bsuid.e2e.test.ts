@@ -2,7 +2,9 @@
 // business-scoped user id (BSUID). API + sandbox + dispatcher + a real receiver on loopback.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { contactKeyOf, isSuppressed, listConversationMessages } from "@gw/core";
+import { contactKeyOf } from "@gw/core/contacts";
+import { listConversationMessages } from "@gw/core/conversations";
+import { isSuppressed } from "@gw/core/suppressions";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent, MessageStatusEvent } from "@gw/receiver";
 import { eventually } from "@gw/testkit";

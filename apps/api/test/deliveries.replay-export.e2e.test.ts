@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
 import { DeliveryReplayOut } from "@gw/contracts";
-import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import {
   eventually,
   reply,

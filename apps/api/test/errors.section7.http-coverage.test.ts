@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import request from "supertest";
-import { createAccount, createApiKey, listWabaHealth, suppressContact } from "@gw/core";
+import { createAccount, createApiKey } from "@gw/core/accounts";
+import { listWabaHealth } from "@gw/core/health";
+import { suppressContact } from "@gw/core/suppressions";
 import { createDb } from "@gw/db";
 import { ERROR_REGISTRY, isErrorCode, type ErrorCode } from "@gw/errors";
 import { createRedis } from "@gw/jobs";

@@ -5,7 +5,7 @@ import { parse as parseQuery } from "node:querystring";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
-import { createAccount, createApiKey, revokeApiKey } from "@gw/core";
+import { createAccount, createApiKey, revokeApiKey } from "@gw/core/accounts";
 import { isErrorCode } from "@gw/errors";
 import { signMetaPayload } from "@gw/signer";
 import {

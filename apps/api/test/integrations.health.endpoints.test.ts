@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { IntegrationEnableOut, IntegrationHealthOut } from "@gw/contracts";
-import { PARKED_BUDGET_START } from "@gw/core";
+import { PARKED_BUDGET_START } from "@gw/core/deliveries";
 import { deliverWebhookJob, createWebhookQueue, type WebhookQueue } from "@gw/jobs";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 

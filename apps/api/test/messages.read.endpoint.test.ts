@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { setNumberMessagingRate } from "@gw/core";
+import { setNumberMessagingRate } from "@gw/core/throughput";
 import { ERROR_REGISTRY } from "@gw/errors";
 import { testActor } from "@gw/testkit";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";

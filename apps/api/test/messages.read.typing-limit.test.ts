@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { TYPING_INDICATOR_MS } from "@gw/core";
+import { TYPING_INDICATOR_MS } from "@gw/core/conversations";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 

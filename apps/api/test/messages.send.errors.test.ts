@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { createApiKey, revokeApiKey } from "@gw/core";
+import { createApiKey, revokeApiKey } from "@gw/core/accounts";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { eventually, testActor } from "@gw/testkit";
 import { sandboxControl } from "./support/sandbox-control.ts";

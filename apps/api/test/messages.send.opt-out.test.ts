@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import request from "supertest";
-import { contactKeyOf, isSuppressed } from "@gw/core";
+import { contactKeyOf } from "@gw/core/contacts";
+import { isSuppressed } from "@gw/core/suppressions";
 import { ERROR_REGISTRY } from "@gw/errors";
 import { eventually } from "@gw/testkit";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
-import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { eventually, testActor, testSecretBox } from "@gw/testkit";
 import {
   contactWrites,

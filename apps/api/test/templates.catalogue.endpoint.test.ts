@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
-import { createAccount, createApiKey } from "@gw/core";
+import { createAccount, createApiKey } from "@gw/core/accounts";
 import { FIXTURE_TEMPLATES } from "@gw/provider-sandbox";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";

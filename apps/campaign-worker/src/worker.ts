@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { Worker } from "bullmq";
-import { campaignsToWake, createAccountDirectory, runCampaignTick, type CampaignRunnerDeps } from "@gw/core";
+import { createAccountDirectory } from "@gw/core/accounts";
+import { campaignsToWake, runCampaignTick, type CampaignRunnerDeps } from "@gw/core/campaigns";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
 import {
   QUEUES,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { learnContacts } from "@gw/core";
+import { learnContacts } from "@gw/core/contacts";
 import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
 import { startCampaignStack } from "@gw/test-stack";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { cancelCampaign, createNumberThroughput, pauseCampaign, resumeCampaign } from "@gw/core";
+import { cancelCampaign, pauseCampaign, resumeCampaign } from "@gw/core/campaigns";
+import { createNumberThroughput } from "@gw/core/throughput";
 import { createCampaignQueue, wakeCampaigns, type CampaignQueue } from "@gw/jobs";
 import { eventually, silentLogger } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";

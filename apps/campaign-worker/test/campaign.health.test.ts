@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
-import {
-  addBusinessNumber,
-  createAccountDirectory,
-  getCampaign,
-  ingestProviderWebhook,
-  resumeCampaign,
-  type IngestDeps,
-} from "@gw/core";
+import { addBusinessNumber, createAccountDirectory } from "@gw/core/accounts";
+import { getCampaign, resumeCampaign } from "@gw/core/campaigns";
+import { ingestProviderWebhook, type IngestDeps } from "@gw/core/ingest";
 import { eventually, silentLogger, testActor } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
 import { startCampaignStack } from "@gw/test-stack";

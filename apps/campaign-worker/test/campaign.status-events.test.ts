@@ -1,13 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
-import {
-  DEVELOPMENT_INTEGRATION_POLICY,
-  exportCampaignRecipients,
-  getCampaign,
-  listCampaignRecipients,
-  setIntegration,
-} from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
+import { exportCampaignRecipients, getCampaign, listCampaignRecipients } from "@gw/core/campaigns";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
 import {
   eventually,

@@ -1,12 +1,7 @@
 // Helpers of the campaign worker's tests (not a test file itself).
 import { randomBytes } from "node:crypto";
-import {
-  addBusinessNumber,
-  createAccountDirectory,
-  createCampaign,
-  startCampaign,
-  type CampaignDetail,
-} from "@gw/core";
+import { addBusinessNumber, createAccountDirectory } from "@gw/core/accounts";
+import { createCampaign, startCampaign, type CampaignDetail } from "@gw/core/campaigns";
 import { ACCESS_TOKEN, type CampaignStack } from "@gw/test-stack";
 import { silentLogger, testActor } from "@gw/testkit";
 import { loadCampaignWorkerConfig, type CampaignWorkerConfig } from "../src/config.ts";

@@ -5,7 +5,6 @@ import { Prisma, type Db } from "@gw/db";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
-  MessagingRateError,
   PRODUCTION_INTEGRATION_POLICY,
   SIGNATURE_SCHEMES,
   WEBHOOK_EVENTS,
@@ -13,29 +12,22 @@ import {
   checkIntegrationUrl,
   createAccount,
   createApiKey,
-  PanelUserError,
-  PricingRateError,
   SecretUnreadableError,
-  createPanelUser,
-  isPanelRole,
   isSignatureScheme,
-  liftSendingBlock,
-  listAudit,
-  listPricingRates,
-  removePricingRate,
-  reencryptIntegrationSecrets,
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
-  setNumberMessagingRate,
-  setPricingRate,
-  type Actor,
   type IntegrationPolicy,
-  type ReencryptReport,
   type SecretBox,
   type SignatureScheme,
   type WebhookEvent,
-} from "@gw/core";
+} from "@gw/core/accounts";
+import { listAudit, type Actor } from "@gw/core/audit";
+import { reencryptIntegrationSecrets, type ReencryptReport } from "@gw/core/deliveries";
+import { liftSendingBlock } from "@gw/core/health";
+import { PricingRateError, listPricingRates, removePricingRate, setPricingRate } from "@gw/core/pricing";
+import { MessagingRateError, setNumberMessagingRate } from "@gw/core/throughput";
+import { PanelUserError, createPanelUser, isPanelRole } from "@gw/core/users";
 import { parseInvocation, UsageError, type CommandName, type Invocation } from "./spec.ts";
 
 export { UsageError } from "./spec.ts";

@@ -47,7 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // Loaded only now: help and usage errors need neither the database nor the services.
     const { createDb } = await import("@gw/db");
     const { execute, integrationPolicy } = await import("./commands.ts");
-    const { createSecretBox } = await import("@gw/core");
+    const { createSecretBox } = await import("@gw/core/accounts");
     const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
     cleanups.push(() => db.$disconnect());
     const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
@@ -57,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const prefix = config.REDIS_KEY_PREFIX;
       deps.retryDelivery = async (accountId, deliveryId, actor) => {
         const { createRedis, createWebhookQueue } = await import("@gw/jobs");
-        const { retryDelivery } = await import("@gw/core");
+        const { retryDelivery } = await import("@gw/core/deliveries");
         // One attempt, no reconnection loop: with Redis down the enqueue fails at once instead of waiting forever,
         // and the committed retry is left pending for the dispatcher's reconciler.
         const redis = createRedis(redisTarget, "request", { retryStrategy: () => null });

@@ -1,7 +1,7 @@
 // `delivery retry` with Redis unreachable: the retry is committed as pending (the dispatcher's reconciler queues
 // it), the CLI says so in one readable line and exits 0, instead of waiting forever on the queue.
 import { afterAll, expect, it } from "@jest/globals";
-import { createAccount } from "@gw/core";
+import { createAccount } from "@gw/core/accounts";
 import { createDb } from "@gw/db";
 import { testEnv, testActor } from "@gw/testkit";
 import { runCli } from "./run-cli.ts";

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Webhook } from "standardwebhooks";
-import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core/accounts";
 import { createDb } from "@gw/db";
 import { signatureHeaders } from "@gw/signer";
 import { testEnv, testActor, testSecretBox } from "@gw/testkit";

@@ -1,7 +1,7 @@
 // `integration set` accepts only https URLs on public hosts unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
 // (development). Registration only: nothing here connects anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core/accounts";
 import { createDb } from "@gw/db";
 import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";

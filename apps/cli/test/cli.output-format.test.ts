@@ -1,7 +1,7 @@
 // What `pnpm gateway` prints: JSON for scripts (--json, or stdout not a terminal), readable text for a person (a
 // terminal, or --no-json). The terminal case runs under a real pseudo-terminal (util-linux `script`).
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { recordAudit } from "@gw/core";
+import { recordAudit } from "@gw/core/audit";
 import { createDb } from "@gw/db";
 import { testEnv } from "@gw/testkit";
 import { runCli, runCliOnTerminal } from "./run-cli.ts";

@@ -2,7 +2,7 @@
 // as operators run them: a child process with its environment.
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { DEVELOPMENT_INTEGRATION_POLICY, createAccount, createSecretBox } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, createAccount, createSecretBox } from "@gw/core/accounts";
 import { isolatedDatabase, testActor } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
 import { runCli, type CliRun } from "./run-cli.ts";

@@ -2,7 +2,7 @@
 // (exit 2); failures while running exit 1. Run in process (run-cli.ts: what main.ts runs), stdout captured as a
 // pipe gets it (a script's view); cli.process.smoke.test.ts runs `pnpm gateway` itself.
 import { describe, expect, it } from "@jest/globals";
-import { WEBHOOK_EVENTS } from "@gw/core";
+import { WEBHOOK_EVENTS } from "@gw/core/accounts";
 import { runCli } from "./run-cli.ts";
 
 const COMMANDS = [

@@ -14,7 +14,9 @@ import {
   type JobHandlers,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { createCachedSecretBox, createSecretBox, oldestEarlyStatusAgeSeconds, SecretUnreadableError } from "@gw/core";
+import { createSecretBox, SecretUnreadableError } from "@gw/core/accounts";
+import { createCachedSecretBox } from "@gw/core/deliveries";
+import { oldestEarlyStatusAgeSeconds } from "@gw/core/retention";
 import {
   createDeliveryScheduler,
   createDeliveryStatements,

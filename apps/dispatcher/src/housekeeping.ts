@@ -1,10 +1,7 @@
 import type { Db } from "@gw/db";
-import {
-  clearExpiredPreviousSecrets,
-  purgeExpiredIdempotencyKeys,
-  purgeExpiredPanelSessions,
-  rollupPricingDays,
-} from "@gw/core";
+import { clearExpiredPreviousSecrets } from "@gw/core/deliveries";
+import { rollupPricingDays } from "@gw/core/pricing";
+import { purgeExpiredIdempotencyKeys, purgeExpiredPanelSessions } from "@gw/core/retention";
 import { budgetLifetimeMs, failExpiredDeliveries, sweepDeliveries, type SweepResult } from "@gw/core/deliveries";
 import type { PeriodicTaskSpec, Redis, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";

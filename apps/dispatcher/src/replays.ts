@@ -1,6 +1,6 @@
 import { Worker } from "bullmq";
 import type { Db } from "@gw/db";
-import { advanceDeliveryReplay, unfinishedReplays } from "@gw/core";
+import { advanceDeliveryReplay, unfinishedReplays } from "@gw/core/deliveries";
 import {
   QUEUES,
   closeRedis,

@@ -1,6 +1,6 @@
 import type { Db } from "@gw/db";
 import type { Logger } from "@gw/logger";
-import { runRetention, type RetentionDays } from "@gw/core";
+import { runRetention, type RetentionDays } from "@gw/core/retention";
 import type { PeriodicTaskSpec } from "@gw/jobs";
 import type { DispatcherConfig } from "./config.ts";
 import type { DispatcherMetrics } from "./metrics.ts";

@@ -7,14 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
-import {
-  createAccountDirectory,
-  createOutbox,
-  ingestProviderWebhook,
-  setIntegration,
-  DEVELOPMENT_INTEGRATION_POLICY,
-  type IngestDeps,
-} from "@gw/core";
+import { createAccountDirectory, setIntegration, DEVELOPMENT_INTEGRATION_POLICY } from "@gw/core/accounts";
+import { createOutbox } from "@gw/core/deliveries";
+import { ingestProviderWebhook, type IngestDeps } from "@gw/core/ingest";
 import {
   createFixture,
   eventually,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createAccount } from "@gw/core";
+import { createAccount } from "@gw/core/accounts";
 import { eventually, isolatedDatabase, silentLogger, testActor, testEnv } from "@gw/testkit";
 import { createDispatcher, type Dispatcher } from "../src/index.ts";
 import { testConfig, testSettings } from "./support.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { DEVELOPMENT_INTEGRATION_POLICY, createAccount, createSecretBox, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, createAccount, createSecretBox, setIntegration } from "@gw/core/accounts";
 import { DELIVERY_ERROR_KIND_MESSAGES, budgetLifetimeMs, getDelivery } from "@gw/core/deliveries";
 import type { Db } from "@gw/db";
 import {

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
-import { DEVELOPMENT_INTEGRATION_POLICY, createAccount, rotateIntegrationSecret, setIntegration } from "@gw/core";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  createAccount,
+  rotateIntegrationSecret,
+  setIntegration,
+} from "@gw/core/accounts";
 import type { Db } from "@gw/db";
 import {
   createRedis,

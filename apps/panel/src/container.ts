@@ -2,16 +2,15 @@ import {
   DEVELOPMENT_INTEGRATION_POLICY,
   PRODUCTION_INTEGRATION_POLICY,
   createAccountDirectory,
-  createNumberThroughput,
   createSecretBox,
   type AccountDirectory,
-  type CampaignControlDeps,
   type IntegrationPolicy,
-  type NumberThroughput,
-  type ReadReceiptDeps,
   type SecretBox,
-  type TemplateCache,
-} from "@gw/core";
+} from "@gw/core/accounts";
+import type { CampaignControlDeps } from "@gw/core/campaigns";
+import type { ReadReceiptDeps } from "@gw/core/conversations";
+import type { TemplateCache } from "@gw/core/templates";
+import { createNumberThroughput, type NumberThroughput } from "@gw/core/throughput";
 import { createDb, type Db } from "@gw/db";
 import {
   createCampaignQueue,

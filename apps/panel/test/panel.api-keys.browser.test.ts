@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { createApiKey } from "@gw/core";
+import { createApiKey } from "@gw/core/accounts";
 import { eventually, testActor } from "@gw/testkit";
 import {
   createTenant,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
-import { addBusinessNumber } from "@gw/core";
+import { addBusinessNumber } from "@gw/core/accounts";
 import type { Db } from "@gw/db";
 import { isolatedDatabase, testActor } from "@gw/testkit";
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { eventually, reply, startReceiver, type Receiver, testActor, testSecretBox } from "@gw/testkit";
 import {
   createTenant,

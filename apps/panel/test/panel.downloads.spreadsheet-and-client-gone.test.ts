@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { eventually, testActor, testSecretBox } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
 import { capturingLogger, signInHttp, startHttpPanel } from "./support/http.ts";

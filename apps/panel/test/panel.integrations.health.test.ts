@@ -4,7 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import request from "supertest";
-import { DEVELOPMENT_INTEGRATION_POLICY, disableIfFailing, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
+import { disableIfFailing } from "@gw/core/deliveries";
 import { silentLogger, testActor, testSecretBox } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
 import { createTenant, type TestTenant } from "@gw/test-stack";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Locator, Page } from "playwright-core";
-import { addBusinessNumber, setNumberMessagingRate } from "@gw/core";
+import { addBusinessNumber } from "@gw/core/accounts";
+import { setNumberMessagingRate } from "@gw/core/throughput";
 import { createTenant, screenshot, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { testActor } from "@gw/testkit";
 

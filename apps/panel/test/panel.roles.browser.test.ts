@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { Router } from "express";
 import type { Page } from "playwright-core";
-import { invitePanelUser } from "@gw/core";
+import { invitePanelUser } from "@gw/core/users";
 import { SIGNED_IN_PAGES } from "../src/pages/index.ts";
 import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { testActor } from "@gw/testkit";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import request from "supertest";
-import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core";
+import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { testActor } from "@gw/testkit";
 import { closePanelDeps, type PanelDeps } from "../src/container.ts";
 import { createTenant, PASSWORD, type TestTenant } from "@gw/test-stack";

@@ -1,7 +1,7 @@
 // The Templates page's "variables a send needs" and example body come from core's template shape: every example it
 // shows for a template the public API can fill passes the API's own send pre-checks (buildTemplateSend).
 import { describe, expect, it } from "@jest/globals";
-import { buildTemplateSend, templateShape, toCatalogueItem, type TemplateSendInput } from "@gw/core";
+import { buildTemplateSend, templateShape, toCatalogueItem, type TemplateSendInput } from "@gw/core/templates";
 import type { MetaTemplate } from "@gw/meta";
 import { FIXTURE_TEMPLATES } from "@gw/provider-sandbox";
 import { exampleSendBody, highlighted, sendNeeds } from "../src/pages/templates-preview.ts";

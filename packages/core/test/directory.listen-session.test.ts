@@ -12,7 +12,7 @@ import {
   createApiKey,
   revokeApiKey,
   type AccountDirectory,
-} from "@gw/core";
+} from "@gw/core/accounts";
 import { createDb, type Db } from "@gw/db";
 import { eventually, isolatedDatabase, testActor } from "@gw/testkit";
 

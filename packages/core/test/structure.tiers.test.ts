@@ -75,13 +75,6 @@ const PROBES: Probe[] = [
     code: 'export { sendMessage } from "@gw/core/messages";',
     refusal: "Core's throughput is in tier 3",
   },
-  // While core's root index re-exports every concern (until the consumers move off it; then it goes, with its zone).
-  {
-    name: "fails a concern importing core's root index",
-    dir: "audit",
-    code: 'export { recordAudit } from "../index.ts";',
-    refusal: "never core's root index",
-  },
 ];
 
 describe("core's tiers (eslint.config.js)", () => {

@@ -1,7 +1,8 @@
 // The campaign worker's stack: a database of its own (the worker's sweep looks at every campaign), the provider
 // sandbox without automatic statuses, the template cache over it, and an account.
 import { randomBytes } from "node:crypto";
-import { TemplateCache, createAccount } from "@gw/core";
+import { createAccount } from "@gw/core/accounts";
+import { TemplateCache } from "@gw/core/templates";
 import type { Db } from "@gw/db";
 import type { Redis } from "@gw/jobs";
 import { createMetaClient } from "@gw/meta";

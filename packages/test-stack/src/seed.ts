@@ -7,12 +7,11 @@ import {
   addBusinessNumber,
   createAccount,
   createApiKey,
-  createPanelUser,
   rotateIntegrationSecret,
   setIntegration,
-  type PanelRole,
   type WebhookEvent,
-} from "@gw/core";
+} from "@gw/core/accounts";
+import { createPanelUser, type PanelRole } from "@gw/core/users";
 import { createDb, type Db } from "@gw/db";
 import { testActor, testSecretBox } from "@gw/testkit";
 

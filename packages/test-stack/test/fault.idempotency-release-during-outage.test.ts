@@ -4,13 +4,8 @@
 // reservation went stale (the provider deadline + 60 s), although nothing had been sent. The release is retried while
 // the database is unavailable.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import {
-  UNCONFIRMED_SEND,
-  createIdempotencyStore,
-  fingerprint,
-  type IdempotencyStore,
-  type SettledSend,
-} from "@gw/core";
+import { createIdempotencyStore, fingerprint, type IdempotencyStore } from "@gw/core/idempotency";
+import { UNCONFIRMED_SEND, type SettledSend } from "@gw/core/messages";
 import { applyMigrations, createDb, type Db } from "@gw/db";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "@gw/testkit";
 import { seedAccount, type ProcessAccount } from "../src/index.ts";

@@ -4,7 +4,8 @@
 // the address's budget in all. The checks are counted from the process's own log: one line per password checked.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createAccount, createPanelUser } from "@gw/core";
+import { createAccount } from "@gw/core/accounts";
+import { createPanelUser } from "@gw/core/users";
 import { createDb, type Db } from "@gw/db";
 import { testActor, testEnv } from "@gw/testkit";
 import { kill, startPanel, tail, type RunningApp } from "../src/index.ts";

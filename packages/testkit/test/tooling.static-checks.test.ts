@@ -65,7 +65,7 @@ describe("ESLint (the repository's eslint.config.js)", () => {
   it(
     "fails when contracts imports @gw/core (the layers below the services)",
     async () => {
-      const result = await lint("packages/contracts/src", 'export { sendMessage } from "@gw/core";\n');
+      const result = await lint("packages/contracts/src", 'export { sendMessage } from "@gw/core/messages";\n');
       expect(result.rules).toEqual(["import-x/no-restricted-paths"]);
       expect(result.messages[0]).toContain("never import it");
     },

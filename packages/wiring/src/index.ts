@@ -2,27 +2,21 @@
 // the API, the campaign worker and the panel build their provider client, template catalogue, send service and
 // campaign controls here, so the same settings mean the same thing in every process.
 import type { SectionValues } from "@gw/config";
+import type { AccountDirectory } from "@gw/core/accounts";
+import type { CampaignControlDeps } from "@gw/core/campaigns";
+import { createTypingLimiter, type ReadReceiptDeps } from "@gw/core/conversations";
+import { createOutbox, type CreateReplayDeps } from "@gw/core/deliveries";
+import { createIdempotencyStore, createProcessLease, type ProcessLease } from "@gw/core/idempotency";
 import {
-  TemplateCache,
   UNCONFIRMED_SEND,
-  createIdempotencyStore,
-  createNumberThroughput,
-  createProcessLease,
-  createOutbox,
   createSendJournal,
-  createTypingLimiter,
-  type AccountDirectory,
-  type CampaignControlDeps,
-  type CreateReplayDeps,
   type MessageSender,
-  type NumberThroughput,
-  type ProcessLease,
-  type ReadReceiptDeps,
   type SendDeps,
   type SendJournal,
   type SettledSend,
-  type ThroughputPolicy,
-} from "@gw/core";
+} from "@gw/core/messages";
+import { TemplateCache } from "@gw/core/templates";
+import { createNumberThroughput, type NumberThroughput, type ThroughputPolicy } from "@gw/core/throughput";
 import type { Db } from "@gw/db";
 import {
   createReplayQueue,

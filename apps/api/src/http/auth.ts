@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
-import type { AccountDirectory, Actor } from "@gw/core";
+import type { AccountDirectory } from "@gw/core/accounts";
+import type { Actor } from "@gw/core/audit";
 import { ApiError } from "@gw/errors";
 import { withLogContext } from "@gw/logger";
 

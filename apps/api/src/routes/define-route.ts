@@ -8,7 +8,7 @@ import {
   type ExampleName,
   type PublicOperation,
 } from "@gw/contracts";
-import type { Actor } from "@gw/core";
+import type { Actor } from "@gw/core/audit";
 import { sendCsv, type CsvDownload } from "@gw/http";
 import { z } from "@gw/config";
 import type { ApiDeps } from "../container.ts";

@@ -1,5 +1,10 @@
 import express, { type RequestHandler, type Router } from "express";
-import { createIngestBatcher, MalformedWebhookError, type IngestBatcherOptions, type IngestDeps } from "@gw/core";
+import {
+  createIngestBatcher,
+  MalformedWebhookError,
+  type IngestBatcherOptions,
+  type IngestDeps,
+} from "@gw/core/ingest";
 import { safeEqual, verifyMetaSignature } from "@gw/signer";
 import { answerBeforeBody, type DiscardLimits } from "../http/early-answer.ts";
 import { clientErrorStatus } from "../http/errors.ts";

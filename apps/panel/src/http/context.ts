@@ -1,5 +1,7 @@
 import type { RequestHandler } from "express";
-import { listWabaHealth, type Actor, type PanelSessionUser, type WabaHealthView } from "@gw/core";
+import type { Actor } from "@gw/core/audit";
+import { listWabaHealth, type WabaHealthView } from "@gw/core/health";
+import type { PanelSessionUser } from "@gw/core/users";
 import type { Db } from "@gw/db";
 import { requestContext } from "@gw/http";
 import type { Logger } from "@gw/logger";

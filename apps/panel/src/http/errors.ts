@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
-import { IntegrationUrlError, PanelUserError } from "@gw/core";
+import { IntegrationUrlError } from "@gw/core/accounts";
+import { PanelUserError } from "@gw/core/users";
 import { isDatabaseUnavailable } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { markPanelSessionReauthenticated } from "@gw/core";
+import { markPanelSessionReauthenticated } from "@gw/core/users";
 import type { Db } from "@gw/db";
 import type { SessionOptions } from "./session.ts";
 

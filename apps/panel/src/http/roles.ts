@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { PanelRole, PanelSessionUser } from "@gw/core";
+import type { PanelRole, PanelSessionUser } from "@gw/core/users";
 import { PanelHttpError } from "./errors.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { parseCookie as parseCookies, stringifySetCookie } from "cookie";
-import { loadPanelSession } from "@gw/core";
+import { loadPanelSession } from "@gw/core/users";
 import type { Db } from "@gw/db";
 import { PanelHttpError } from "./errors.ts";
 

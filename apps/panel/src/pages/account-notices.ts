@@ -9,7 +9,7 @@ import {
   type AccountEventField,
   type AccountEventView,
   type WabaHealthView,
-} from "@gw/core";
+} from "@gw/core/health";
 import type { PanelDeps } from "../container.ts";
 import { badge, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";

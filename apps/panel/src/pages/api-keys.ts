@@ -1,5 +1,5 @@
 import type { Request, Router } from "express";
-import { API_KEY_NAME_MAX_LENGTH, createApiKey, listApiKeys, revokeApiKey } from "@gw/core";
+import { API_KEY_NAME_MAX_LENGTH, createApiKey, listApiKeys, revokeApiKey } from "@gw/core/accounts";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";

@@ -1,5 +1,5 @@
 import type { Request, Router } from "express";
-import { listAudit } from "@gw/core";
+import { listAudit } from "@gw/core/audit";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { pager, queryText, table } from "../views/components.ts";

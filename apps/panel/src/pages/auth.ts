@@ -8,7 +8,7 @@ import {
   deletePanelSession,
   findPanelInvite,
   markPanelSessionReauthenticated,
-} from "@gw/core";
+} from "@gw/core/users";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";

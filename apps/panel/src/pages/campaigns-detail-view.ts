@@ -1,5 +1,6 @@
 import type { Request } from "express";
-import type { BusinessNumberRef, CampaignDetail, RecipientView } from "@gw/core";
+import type { BusinessNumberRef } from "@gw/core/accounts";
+import type { CampaignDetail, RecipientView } from "@gw/core/campaigns";
 import { csrfField, pager, postButton, select, table } from "../views/components.ts";
 import { formatBrl, formatBrlRate, formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";

@@ -1,5 +1,7 @@
 import type { Request } from "express";
-import { campaignTemplateRefusal, decodeCsv, type BusinessNumberQualityView, type CsvSource } from "@gw/core";
+import type { BusinessNumberQualityView } from "@gw/core/accounts";
+import { campaignTemplateRefusal } from "@gw/core/campaigns";
+import { decodeCsv, type CsvSource } from "@gw/core/csv";
 import { z } from "@gw/config";
 import { CAMPAIGN_CSV_MAX_BYTES } from "@gw/contracts";
 import type { MetaTemplate } from "@gw/meta";

@@ -1,4 +1,5 @@
-import { templateShape, type CampaignView, type RecipientView } from "@gw/core";
+import type { CampaignView, RecipientView } from "@gw/core/campaigns";
+import { templateShape } from "@gw/core/templates";
 import type { MetaTemplate } from "@gw/meta";
 import { badge, pager, select, table } from "../views/components.ts";
 import { formatBrl, formatDateTime, formatNumber, formatPercent } from "../views/format.ts";

@@ -1,21 +1,21 @@
 import type { Request, RequestHandler, Response, Router } from "express";
+import { listBusinessNumbersWithQuality } from "@gw/core/accounts";
 import {
   RecipientsFileError,
   cancelCampaign,
   createCampaign,
   exportCampaignRecipients,
   getCampaign,
-  listBusinessNumbersWithQuality,
   listCampaignRecipients,
   listCampaigns,
   pauseCampaign,
   resumeCampaign,
   startCampaign,
-  SPREADSHEET_CSV,
   type CampaignActor,
   type CampaignDetail,
   type CampaignView,
-} from "@gw/core";
+} from "@gw/core/campaigns";
+import { SPREADSHEET_CSV } from "@gw/core/csv";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
 import { sendCsv } from "@gw/http";

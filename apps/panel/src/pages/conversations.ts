@@ -11,7 +11,7 @@ import {
   type ConversationMessageView,
   type ConversationView,
   type ConversationWindow,
-} from "@gw/core";
+} from "@gw/core/conversations";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";

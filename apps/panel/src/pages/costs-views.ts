@@ -1,4 +1,5 @@
-import { brlUnits, formatBrlUnits, type AccountNumberView, type UsageBreakdown, type UsageRow } from "@gw/core";
+import type { AccountNumberView } from "@gw/core/accounts";
+import { brlUnits, formatBrlUnits, type UsageBreakdown, type UsageRow } from "@gw/core/pricing";
 import { select, table } from "../views/components.ts";
 import { formatBrl, formatBrlRate, formatDay, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";

@@ -1,5 +1,6 @@
 import type { Router } from "express";
-import { addDays, daysInRange, isCalendarDay, listAccountNumbers, saoPauloDay, usageBreakdown } from "@gw/core";
+import { listAccountNumbers } from "@gw/core/accounts";
+import { addDays, daysInRange, isCalendarDay, saoPauloDay, usageBreakdown } from "@gw/core/pricing";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { requireCapability } from "../http/roles.ts";

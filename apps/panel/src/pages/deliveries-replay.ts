@@ -1,15 +1,15 @@
 import type { Request, RequestHandler, Router } from "express";
+import { WEBHOOK_EVENTS } from "@gw/core/accounts";
+import { SPREADSHEET_CSV } from "@gw/core/csv";
 import {
   DELIVERY_STATUSES,
   REPLAY_MAX_DAYS,
   REPLAY_STATUSES,
-  SPREADSHEET_CSV,
-  WEBHOOK_EVENTS,
   createDeliveryReplay,
   exportDeliveries,
   getDeliveryReplay,
   type DeliveryReplayView,
-} from "@gw/core";
+} from "@gw/core/deliveries";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
 import { sendCsv } from "@gw/http";

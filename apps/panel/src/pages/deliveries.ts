@@ -1,15 +1,15 @@
 import type { Request, Router } from "express";
+import { WEBHOOK_EVENTS } from "@gw/core/accounts";
 import {
   DELIVERY_ERROR_KIND_MESSAGES,
   DELIVERY_STATUSES,
-  WEBHOOK_EVENTS,
   getDeliveryDetail,
   listDeliveries,
   listDeliveryReplays,
   retryDelivery,
   retryFailedDeliveries,
   type DeliveryErrorKind,
-} from "@gw/core";
+} from "@gw/core/deliveries";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
 import type { PanelDeps } from "../container.ts";

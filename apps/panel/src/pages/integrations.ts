@@ -5,23 +5,24 @@ import {
   SIGNATURE_SCHEMES,
   SecretUnreadableError,
   WEBHOOK_EVENTS,
-  confirmPanelPassword,
-  describeDuration,
-  enableIntegration,
-  endpointHealth,
   getIntegration,
   listIntegrations,
-  markPanelSessionReauthenticated,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
   setIntegrationActive,
-  type EndpointHealth,
-  type HealthWindow,
   type IntegrationSummary,
   type SignatureScheme,
   type WebhookEvent,
-} from "@gw/core";
+} from "@gw/core/accounts";
+import {
+  describeDuration,
+  enableIntegration,
+  endpointHealth,
+  type EndpointHealth,
+  type HealthWindow,
+} from "@gw/core/deliveries";
+import { confirmPanelPassword, markPanelSessionReauthenticated } from "@gw/core/users";
 import { z } from "@gw/config";
 import { webhookEventTypes } from "@gw/contracts";
 import type { PanelDeps } from "../container.ts";

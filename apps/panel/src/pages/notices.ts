@@ -1,5 +1,5 @@
 import type { Request, Router } from "express";
-import type { Actor } from "@gw/core";
+import type { Actor } from "@gw/core/audit";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
 import type { PanelDeps } from "../container.ts";

@@ -1,10 +1,6 @@
 import type { Router } from "express";
-import {
-  listBusinessNumbersWithQuality,
-  listWabaHealth,
-  type BusinessNumberQualityView,
-  type WabaHealthView,
-} from "@gw/core";
+import { listBusinessNumbersWithQuality, type BusinessNumberQualityView } from "@gw/core/accounts";
+import { listWabaHealth, type WabaHealthView } from "@gw/core/health";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { badge, table } from "../views/components.ts";

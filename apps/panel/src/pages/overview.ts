@@ -1,5 +1,6 @@
 import type { Router } from "express";
-import { DELIVERY_ERROR_KIND_MESSAGES, accountOverview, type DeliveryErrorKind } from "@gw/core";
+import { accountOverview } from "@gw/core/dashboard";
+import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "@gw/core/deliveries";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { badge, table } from "../views/components.ts";

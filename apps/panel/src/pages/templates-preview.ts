@@ -1,4 +1,4 @@
-import { templateShape, toCatalogueItem, type ButtonShape, type TemplateShape } from "@gw/core";
+import { templateShape, toCatalogueItem, type ButtonShape, type TemplateShape } from "@gw/core/templates";
 import type { MetaTemplate, MetaTemplateButton, MetaTemplateComponent } from "@gw/meta";
 import { badge } from "../views/components.ts";
 import { formatNumber } from "../views/format.ts";

@@ -9,7 +9,7 @@ import {
   toCatalogueItem,
   type TemplateNoticeKind,
   type TemplateNoticeView,
-} from "@gw/core";
+} from "@gw/core/templates";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
 import type { MetaTemplate } from "@gw/meta";

@@ -10,7 +10,7 @@ import {
   listPanelUsers,
   removePanelUser,
   type PanelRole,
-} from "@gw/core";
+} from "@gw/core/users";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";

@@ -1,5 +1,6 @@
 import type { Request } from "express";
-import type { PanelSessionUser, WabaHealthView } from "@gw/core";
+import type { WabaHealthView } from "@gw/core/health";
+import type { PanelSessionUser } from "@gw/core/users";
 import { formatDateTime } from "./format.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { NAV, type NavHref } from "./nav.ts";

@@ -9,7 +9,7 @@ import {
   unreadableRequest,
   refusalOrValidation,
 } from "@gw/contracts";
-import { cancelCampaign, pauseCampaign, resumeCampaign } from "@gw/core";
+import { cancelCampaign, pauseCampaign, resumeCampaign } from "@gw/core/campaigns";
 import type { ErrorCode } from "@gw/errors";
 import { defineRoute, routeModule } from "../define-route.ts";
 

@@ -15,7 +15,8 @@ import {
   requestExamples,
   refusalOrValidation,
 } from "@gw/contracts";
-import { RecipientsFileError, createCampaign, decodeCsv, isCsvCharset } from "@gw/core";
+import { RecipientsFileError, createCampaign } from "@gw/core/campaigns";
+import { decodeCsv, isCsvCharset } from "@gw/core/csv";
 import type { ErrorCode } from "@gw/errors";
 import { bodyCutShort } from "../../http/errors.ts";
 import { streamedBody } from "../../http/streamed-body.ts";

@@ -1,5 +1,5 @@
 import { CSV_EXPORT_FORMAT, CampaignPath, campaignNotFound, requestValidation, unreadableRequest } from "@gw/contracts";
-import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core";
+import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core/campaigns";
 import { defineCsvExport } from "../define-route.ts";
 
 /** GET /public/v1/campaigns/{campaign_id}/recipients/export: the outcome list as a CSV file. */

@@ -6,7 +6,7 @@ import {
   requestValidation,
   unreadableRequest,
 } from "@gw/contracts";
-import { getCampaign } from "@gw/core";
+import { getCampaign } from "@gw/core/campaigns";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/campaigns/{campaign_id}: progress, ETA and the validation report. */

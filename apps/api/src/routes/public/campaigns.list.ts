@@ -1,5 +1,5 @@
 import { CampaignListOut, CampaignsQuery, jsonResponse, requestValidation } from "@gw/contracts";
-import { listCampaigns } from "@gw/core";
+import { listCampaigns } from "@gw/core/campaigns";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/campaigns: the account's campaigns with their progress, newest first. */

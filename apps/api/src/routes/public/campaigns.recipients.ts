@@ -7,7 +7,7 @@ import {
   requestValidation,
   unreadableRequest,
 } from "@gw/contracts";
-import { listCampaignRecipients } from "@gw/core";
+import { listCampaignRecipients } from "@gw/core/campaigns";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/campaigns/{campaign_id}/recipients: each recipient's outcome, with its error code. */

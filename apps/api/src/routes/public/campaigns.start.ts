@@ -8,7 +8,7 @@ import {
   unreadableRequest,
   refusalOrValidation,
 } from "@gw/contracts";
-import { startCampaign } from "@gw/core";
+import { startCampaign } from "@gw/core/campaigns";
 import { defineRoute } from "../define-route.ts";
 
 /** POST /public/v1/campaigns/{campaign_id}/start: only with the accepted recipient count of its validation. */

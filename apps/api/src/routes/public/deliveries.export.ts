@@ -5,7 +5,7 @@ import {
   checkRange,
   requestValidation,
 } from "@gw/contracts";
-import { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "@gw/core";
+import { DELIVERY_EXPORT_COLUMNS, exportDeliveries } from "@gw/core/deliveries";
 import { defineCsvExport } from "../define-route.ts";
 
 /**

@@ -10,7 +10,7 @@ import {
   requestValidation,
   unreadableRequest,
 } from "@gw/contracts";
-import { createDeliveryReplay, getDeliveryReplay } from "@gw/core";
+import { createDeliveryReplay, getDeliveryReplay } from "@gw/core/deliveries";
 import { defineRoute, routeModule } from "../define-route.ts";
 
 /** Issue 21: replay the account's deliveries of a time range, and follow the replay. */

@@ -11,7 +11,7 @@ import {
   unreadableRequest,
   refusalOrValidation,
 } from "@gw/contracts";
-import { getDelivery, listDeliveries, retryDelivery, retryFailedDeliveries } from "@gw/core";
+import { getDelivery, listDeliveries, retryDelivery, retryFailedDeliveries } from "@gw/core/deliveries";
 import { defineRoute, routeModule } from "../define-route.ts";
 
 const notInAccount = errorResponse("Delivery not in this account.", ["not_found"]);

@@ -7,7 +7,7 @@ import {
   requestValidation,
   unreadableRequest,
 } from "@gw/contracts";
-import { enableIntegration, endpointHealth } from "@gw/core";
+import { enableIntegration, endpointHealth } from "@gw/core/deliveries";
 import { ApiError } from "@gw/errors";
 import { defineRoute, routeModule } from "../define-route.ts";
 

@@ -11,7 +11,7 @@ import {
   refusalOrValidation,
   type ExampleName,
 } from "@gw/contracts";
-import { markInboundMessageRead } from "@gw/core";
+import { markInboundMessageRead } from "@gw/core/conversations";
 import type { ErrorCode } from "@gw/errors";
 import { defineRoute } from "../define-route.ts";
 

@@ -11,15 +11,10 @@ import {
   refusalOrValidation,
   type ExampleName,
 } from "@gw/contracts";
-import {
-  fingerprint,
-  parseRecipient,
-  sendMessage,
-  type SendInput,
-  type SendOutcome,
-  type SettledSend,
-  type TemplateParameters,
-} from "@gw/core";
+import { parseRecipient } from "@gw/core/contacts";
+import { fingerprint } from "@gw/core/idempotency";
+import { sendMessage, type SendInput, type SendOutcome, type SettledSend } from "@gw/core/messages";
+import type { TemplateParameters } from "@gw/core/templates";
 import { ApiError, type ErrorCode } from "@gw/errors";
 import { sendRaw } from "../../http/respond.ts";
 import { ANSWERED, defineRoute } from "../define-route.ts";

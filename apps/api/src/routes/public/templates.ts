@@ -1,5 +1,5 @@
 import { TemplateCatalogueOut, TemplatesQuery, errorResponse, jsonResponse, requestValidation } from "@gw/contracts";
-import { templateCatalogue } from "@gw/core";
+import { templateCatalogue } from "@gw/core/templates";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/templates (spec 4.4). */

@@ -1,5 +1,5 @@
 import { UsageOut, UsageQuery, jsonResponse, requestValidation, usageRange, USAGE_MAX_DAYS } from "@gw/contracts";
-import { saoPauloDay, usageReport } from "@gw/core";
+import { saoPauloDay, usageReport } from "@gw/core/pricing";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/usage: the account's cost ledger, priced messages and their estimated cost in BRL. */

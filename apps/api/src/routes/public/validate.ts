@@ -6,7 +6,7 @@ import {
   requestValidation,
   unreadableRequest,
 } from "@gw/contracts";
-import { validatePhone } from "@gw/core";
+import { validatePhone } from "@gw/core/phones";
 import { defineRoute } from "../define-route.ts";
 
 /** POST /public/v1/validate (spec 4.2). */

@@ -7,7 +7,7 @@ import {
   requestValidation,
   unreadableRequest,
 } from "@gw/contracts";
-import { windowStatus } from "@gw/core";
+import { windowStatus } from "@gw/core/windows";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/window/{to} (spec 4.3). */
