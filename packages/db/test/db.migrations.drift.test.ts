@@ -65,6 +65,16 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "an integration's webhooks are signed with one of the schemes the dispatcher knows (issue 21); Prisma has no enum over a text column here",
     },
     {
+      key: "constraint integrations.integrations_payload_version_check",
+      description: "CHECK (payload_version = ANY (ARRAY[1, 2]))",
+      why: "an integration's message.received body is one of the payload versions the gateway renders (issue 27)",
+    },
+    {
+      key: "constraint account_media.account_media_origin_check",
+      description: "CHECK (origin = ANY (ARRAY['uploaded'::text, 'received'::text]))",
+      why: "a media an account may open was either uploaded by it or received by one of its numbers (issue 27)",
+    },
+    {
       key: "function gw_notify_api_key_change()",
       description: "função",
       why: "announces a revoked or deleted API key (NOTIFY gw_api_key_changes) so every API pod drops it from its cache at once",
