@@ -33,10 +33,17 @@ fi
 
 # The key ring that encrypts the signing secrets stored in PostgreSQL (dispatcher, panel, `pnpm gateway`): a random
 # one kept in .data, as long-lived as the database beside it (production sets its own; .env.example's is refused).
+cli_keys="com a mesma SECRETS_KEYS deste terminal"
 if [ -z "${SECRETS_KEYS:-}" ]; then
+  cli_keys="usa sozinha as chaves de .data/secrets-keys"
   [ -f .data/secrets-keys ] || (umask 077; node -e 'process.stdout.write("dev:" + require("crypto").randomBytes(32).toString("base64"))' > .data/secrets-keys)
   SECRETS_KEYS=$(cat .data/secrets-keys); export SECRETS_KEYS
 fi
+
+# `pnpm gateway` in a second shell finds npm start's key ring by itself (apps/cli/src/dev-key-ring.ts) and defaults
+# to the local stack's database: the banner's command names the database only when it is another one.
+cli_env=""
+[ "$DATABASE_URL" = "postgresql://postgres@127.0.0.1:55432/gateway" ] || cli_env="DATABASE_URL=$(printf %q "$DATABASE_URL") "
 
 # Demo account (created once; its key and signing secret are kept in .data/demo.json).
 eval "$(pnpm exec tsx scripts/demo-seed.ts)"
@@ -83,6 +90,9 @@ cat >&2 <<INFO
   Gateway pronto.
     API            http://127.0.0.1:$API_PORT   (docs: /docs, OpenAPI: /public/v1/openapi.json)
     Painel web     $PANEL_PUBLIC_URL   (e-mail $DEMO_PANEL_EMAIL, senha $DEMO_PANEL_PASSWORD)
+                   ou a CLI num segundo terminal ($cli_keys); a integração demo:
+      cd $(printf %q "$ROOT") && ${cli_env}pnpm gateway integration set --account $DEMO_ACCOUNT_ID \\
+        --url http://127.0.0.1:$DEMO_RECEIVER_PORT/webhooks --events message.status,message.received
     Dispatcher     http://127.0.0.1:$DISPATCHER_PORT/readyz
     Campanhas      http://127.0.0.1:${CAMPAIGN_WORKER_PORT:-8084}/readyz   (worker de campanhas)
     Sandbox Meta   http://127.0.0.1:$SANDBOX_PORT

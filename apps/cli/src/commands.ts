@@ -40,6 +40,8 @@ export interface CliDeps {
   integrationPolicy?: IntegrationPolicy;
   /** The key ring of SECRETS_KEYS; absent when not configured (only the commands that store secrets need it). */
   secrets?: SecretBox;
+  /** Called when a command takes the key ring (run.ts says then that it is npm start's, in development). */
+  onSecretsUsed?: () => void;
   /** Extra capabilities that need Redis (webhook retry); absent when not configured. */
   retryDelivery?: (accountId: string, deliveryId: string, actor: Actor) => Promise<unknown>;
 }
@@ -93,9 +95,11 @@ function secretsFor(invocation: Invocation, deps: CliDeps): SecretBox {
   if (!deps.secrets)
     throw new UsageError(
       `SECRETS_KEYS é necessária para ${invocation.command}: as chaves que cifram os segredos guardados, as mesmas ` +
-        'do dispatcher e do painel (as do npm start: SECRETS_KEYS="$(cat .data/secrets-keys)").',
+        "do dispatcher e do painel. Em desenvolvimento, a CLI usa sozinha as do npm start (.data/secrets-keys, na " +
+        "raiz do repositório, com o banco local); fora dele, defina SECRETS_KEYS.",
       invocation.command,
     );
+  deps.onSecretsUsed?.();
   return deps.secrets;
 }
 

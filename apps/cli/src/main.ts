@@ -9,4 +9,11 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-process.exit(await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }));
+process.exit(
+  await runCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  }),
+);

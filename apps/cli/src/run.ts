@@ -3,14 +3,19 @@
 // (a spawned `pnpm gateway` costs seconds of start-up per call on a loaded machine). Returns the exit code.
 import { ConfigError, env, loadConfig, sections, z } from "@gw/config";
 import type { CliDeps } from "./commands.ts";
+import { findDevelopmentKeyRing } from "./dev-key-ring.ts";
 import { chooseFormat, redactSecrets, renderFailure, renderResult, type Failure } from "./output.ts";
 import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
 
-/** Where a run writes, and the environment it reads (process.stdout, process.stderr and process.env in main.ts). */
+/**
+ * Where a run writes, the environment it reads, and the directory it runs in (process.stdout, process.stderr,
+ * process.env and process.cwd() in main.ts): in development, its `.data/` holds npm start's key ring.
+ */
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
+  cwd: string;
 }
 
 const configSchema = z.object({
@@ -24,6 +29,29 @@ const configSchema = z.object({
   // Optional here: only the commands that store or show signing secrets need it (`integration`, `secrets`).
   SECRETS_KEYS: z.preprocess((v) => (v === "" ? undefined : v), sections.secrets().SECRETS_KEYS.optional()),
 });
+
+/**
+ * The configuration of `io.env`; without SECRETS_KEYS, in development (dev-key-ring.ts), npm start's key ring and,
+ * unless WEBHOOK_ALLOW_PRIVATE_NETWORKS says otherwise, its loopback receivers, as start.sh gives both to the
+ * dispatcher and the panel. `developmentRing` is then the file read.
+ */
+function loadCliConfig(io: CliIo): { config: z.infer<typeof configSchema>; developmentRing: string | null } {
+  const config = loadConfig(configSchema, io.env);
+  if (config.SECRETS_KEYS) return { config, developmentRing: null };
+  const ring = findDevelopmentKeyRing({ env: io.env, cwd: io.cwd, databaseUrl: config.DATABASE_URL });
+  if (ring === null) return { config, developmentRing: null };
+  try {
+    const development = loadConfig(configSchema, {
+      ...io.env,
+      SECRETS_KEYS: ring.keys,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: io.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? "true",
+    });
+    return { config: development, developmentRing: ring.file };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(error.variables, `${ring.file}: ${error.message}`);
+    throw error;
+  }
+}
 
 function failure(error: unknown): Failure {
   if (error instanceof UsageError) return { message: error.message, exitCode: 2, helpFor: error.command ?? "" };
@@ -43,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(invocation.text);
       return 0;
     }
-    const config = loadConfig(configSchema, io.env);
+    const { config, developmentRing } = loadCliConfig(io);
     // Loaded only now: help and usage errors need neither the database nor the services.
     const { createDb } = await import("@gw/db");
     const { execute, integrationPolicy } = await import("./commands.ts");
@@ -52,6 +80,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     cleanups.push(() => db.$disconnect());
     const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
     if (config.SECRETS_KEYS) deps.secrets = createSecretBox(config.SECRETS_KEYS);
+    if (developmentRing !== null) {
+      deps.onSecretsUsed = () => {
+        const notice =
+          `SECRETS_KEYS não definida: usando as chaves de desenvolvimento do npm start (${developmentRing}). ` +
+          "Em produção (NODE_ENV=production) a variável é obrigatória.";
+        io.stderr.write(format === "json" ? `${JSON.stringify({ notice })}\n` : `aviso: ${notice}\n`);
+      };
+    }
     if (config.REDIS_URL) {
       const redisTarget = { ...config, REDIS_URL: config.REDIS_URL };
       const prefix = config.REDIS_KEY_PREFIX;

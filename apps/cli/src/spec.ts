@@ -489,11 +489,14 @@ function generalHelp(): string {
       ["REDIS_KEY_PREFIX", "prefixo das chaves no Redis (padrão: gw)"],
       [
         "SECRETS_KEYS",
-        "chaves que cifram os segredos guardados; necessária para integration set, rotate-secret e secrets",
+        "chaves que cifram os segredos guardados; necessária para integration set, rotate-secret e secrets " +
+          "(em desenvolvimento, sem ela: as do npm start, em .data/secrets-keys, se o banco é local e NODE_ENV " +
+          "não é production)",
       ],
       [
         "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
-        "true só em desenvolvimento: integration set aceita http:// e endereços locais",
+        "true só em desenvolvimento: integration set aceita http:// e endereços locais (o padrão quando a CLI " +
+          "usa as chaves do npm start)",
       ],
     ]),
     "",

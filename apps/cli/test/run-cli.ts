@@ -2,6 +2,9 @@
 // captured), as its bundle in a process of its own, or on a pseudo-terminal. One smoke test runs `pnpm gateway`
 // itself (cli.process.smoke.test.ts).
 import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { bundleOf, ensureBundle } from "@gw/test-stack";
 import { REPO_ROOT, testSecretsKeys } from "@gw/testkit";
 import { runCli as run } from "../src/run.ts";
@@ -13,27 +16,36 @@ export interface CliRun {
   stderr: string;
 }
 
+/** A directory without a `.data/`, so that no test picks up the key ring of a developer's `npm start`. */
+let emptyDirectory: string | undefined;
+
 /**
  * `pnpm gateway <args>` in this process, with stdout and stderr captured as a pipe gets them (stdout is not a
- * terminal, as for a script). `env` is the whole environment the CLI reads over the test's (SECRETS_KEYS included).
+ * terminal, as for a script). `env` is the whole environment the CLI reads over the test's (SECRETS_KEYS included);
+ * `cwd` the directory it runs in (an empty one unless given: see dev-key-ring.ts).
  */
-export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { cwd?: string } = {},
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const code = await run(args, {
     stdout: { write: (text: string) => (stdout += text), isTTY: false },
     stderr: { write: (text: string) => (stderr += text) },
     env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env },
+    cwd: options.cwd ?? (emptyDirectory ??= mkdtempSync(join(tmpdir(), "gw-cli-"))),
   });
   return { code, stdout, stderr };
 }
 
-function spawnCli(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+function spawnCli(file: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,
       [...args],
-      { cwd: REPO_ROOT, env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env }, timeout: 60_000 },
+      { cwd, env: { ...process.env, SECRETS_KEYS: testSecretsKeys(), ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         if (typeof error.code === "number") return resolve({ code: error.code, stdout, stderr });
@@ -47,6 +59,11 @@ function spawnCli(file: string, args: readonly string[], env: NodeJS.ProcessEnv)
 /** `pnpm gateway <args>` as a process, run as operators and scripts run it (stdout piped). */
 export function runPnpmGateway(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return spawnCli("pnpm", ["gateway", ...args], env);
+}
+
+/** The CLI's bundle (`node dist/cli/main.mjs <args>`, what `pnpm gateway` runs) as a process in `cwd`, stdout piped. */
+export function runCliProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
+  return spawnCli(process.execPath, [join(REPO_ROOT, ensureBundle("cli")), ...args], env, cwd);
 }
 
 const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
