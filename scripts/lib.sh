@@ -47,6 +47,18 @@ ensure_chromium() {
   echo /usr/bin/chromium
 }
 
+# Debian's PHP, Python and Go for the webhook receivers of docs/webhooks.md (docs/receivers/), which the suite runs
+# against real signed deliveries (apps/api/test/webhooks.receiver-snippets.e2e.test.ts). Installs only what is missing.
+ensure_receiver_runtimes() {
+  local missing=()
+  command -v php >/dev/null 2>&1 || missing+=(php-cli)
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  command -v go >/dev/null 2>&1 || missing+=(golang-go)
+  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+  command -v php >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 && command -v go >/dev/null 2>&1 ||
+    die "php, python3 e go (receptores de docs/receivers) não puderam ser instalados"
+}
+
 # Install dependencies and generate the Prisma client when they are missing or stale.
 bootstrap() {
   ensure_pnpm

@@ -17,6 +17,9 @@ fi
 # The panel's browser tests drive Debian's Chromium (Playwright cannot download its own browsers here).
 CHROMIUM_PATH="$(ensure_chromium)"; export CHROMIUM_PATH
 
+# The webhook receivers of docs/receivers run under Debian's php-cli, python3 and golang, installed when missing.
+ensure_receiver_runtimes
+
 started=$(bash scripts/stack.sh up)
 stop_started() {
   # Stop only what this run started, so a developer's running `npm start` stack is left alone.
