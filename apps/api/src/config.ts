@@ -64,6 +64,13 @@ export const apiConfigSchema = z
     ...sections.logging(),
     ...sections.meta(),
     ...sections.sending(),
+    /**
+     * The key ring of stored secrets, for the integration operations that seal or open a signing secret (create,
+     * update, rotate-secret). Optional: without it they answer 503 and the rest of the API runs as before.
+     */
+    SECRETS_KEYS: z.preprocess((v) => (v === "" ? undefined : v), sections.secrets().SECRETS_KEYS.optional()),
+    /** Development only (npm start, tests): integration URLs on http:// and local addresses (the panel's switch). */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
     META_APP_SECRET: env.secret(8),
     META_VERIFY_TOKEN: env.secret(8),
 

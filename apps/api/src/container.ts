@@ -1,4 +1,12 @@
-import { createAccountDirectory, type AccountDirectory } from "@gw/core/accounts";
+import {
+  DEVELOPMENT_INTEGRATION_POLICY,
+  PRODUCTION_INTEGRATION_POLICY,
+  createAccountDirectory,
+  createSecretBox,
+  type AccountDirectory,
+  type IntegrationPolicy,
+  type SecretBox,
+} from "@gw/core/accounts";
 import type { CampaignControlDeps } from "@gw/core/campaigns";
 import type { ReadReceiptDeps } from "@gw/core/conversations";
 import type { Outbox } from "@gw/core/deliveries";
@@ -50,6 +58,10 @@ export interface ApiDeps {
   logger: Logger;
   /** Replays of deliveries by time range: the account's budget and the replay queue (the dispatcher runs them). */
   replays: ReturnType<typeof createReplayControls>;
+  /** What integration URLs may be registered (the panel's policy, from WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  integrationPolicy: IntegrationPolicy;
+  /** Seals and opens signing secrets (SECRETS_KEYS); absent, the integration operations that need it answer 503. */
+  secrets: SecretBox | null;
 }
 
 export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
@@ -105,6 +117,10 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     metrics,
     send,
     replays: createReplayControls(config, { db, redis, logger }),
+    integrationPolicy: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS
+      ? DEVELOPMENT_INTEGRATION_POLICY
+      : PRODUCTION_INTEGRATION_POLICY,
+    secrets: config.SECRETS_KEYS ? createSecretBox(config.SECRETS_KEYS) : null,
     readReceipts: createReadReceipts(config, {
       db,
       redis,

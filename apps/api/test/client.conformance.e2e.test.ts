@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Dispatcher } from "@gw/dispatcher";
 import { createCampaignQueue } from "@gw/jobs";
-import { eventually } from "@gw/testkit";
+import { revealIntegrationSecret } from "@gw/core/accounts";
+import { eventually, testActor, testSecretBox } from "@gw/testkit";
 import {
   createGatewayClient,
   iterateCampaignRecipients,
@@ -90,6 +92,18 @@ async function startedCampaign(client: GatewayClient, name: string) {
   return campaign;
 }
 
+/**
+ * An integration registered through the API, paused (no deliveries to a host that does not exist), on a public
+ * https URL: the stack's API has production's URL policy, so the receiver's loopback URL is not one it takes.
+ */
+async function apiIntegration(client: GatewayClient, name: string) {
+  const { data, error } = await client.POST("/public/v1/integrations", {
+    body: { url: `https://${name}-${randomUUID()}.example.com.br/webhooks`, events: ["message.status"], active: false },
+  });
+  if (!data) throw new Error(`integração não criada: ${JSON.stringify(error)}`);
+  return data.data;
+}
+
 /** One entry per operationId of the document (in its order). */
 const CASES: Record<string, Case> = {
   sendMessage: {
@@ -162,6 +176,56 @@ const CASES: Record<string, Case> = {
       if (!data) throw new Error("reenvio não criado");
       return client.GET("/public/v1/deliveries/replays/{replay_id}", { params: { path: { replay_id: data.data.id } } });
     },
+  },
+  listIntegrations: {
+    status: 200,
+    run: async ({ client }) => {
+      await apiIntegration(client, "lista");
+      return client.GET("/public/v1/integrations", { params: { query: { limit: 1 } } });
+    },
+  },
+  createIntegration: {
+    status: 201,
+    run: ({ client }) =>
+      client.POST("/public/v1/integrations", {
+        body: {
+          url: `https://criada-${randomUUID()}.example.com.br/webhooks`,
+          events: ["message.status", "message.received"],
+          active: false,
+          signature_scheme: "standard-webhooks",
+          deliver_in_order: true,
+        },
+      }),
+  },
+  getIntegration: {
+    status: 200,
+    run: async ({ client, integrationId }) =>
+      client.GET("/public/v1/integrations/{integration_id}", {
+        params: { path: { integration_id: await integrationId() } },
+      }),
+  },
+  updateIntegration: {
+    status: 200,
+    run: async ({ client }) =>
+      client.PATCH("/public/v1/integrations/{integration_id}", {
+        params: { path: { integration_id: (await apiIntegration(client, "editada")).id } },
+        body: { events: ["message.status", "account.update"], signature_scheme: "standard-webhooks" },
+      }),
+  },
+  deleteIntegration: {
+    status: 200,
+    run: async ({ client }) =>
+      client.DELETE("/public/v1/integrations/{integration_id}", {
+        params: { path: { integration_id: (await apiIntegration(client, "removida")).id } },
+      }),
+  },
+  rotateIntegrationSecret: {
+    status: 200,
+    run: async ({ client }) =>
+      client.POST("/public/v1/integrations/{integration_id}/rotate-secret", {
+        params: { path: { integration_id: (await apiIntegration(client, "rotacionada")).id } },
+        body: { overlap_hours: 0 },
+      }),
   },
   getIntegrationHealth: {
     status: 200,
@@ -409,5 +473,172 @@ describe("the client's pagination iterators", () => {
     for await (const recipient of iterateCampaignRecipients(client, (await context.draftCampaign()).id, { limit: 1 }))
       recipients.push(recipient.to);
     expect(recipients).toEqual(ROWS.map((row) => row.to));
+  });
+});
+
+/** Whether `body` is valid against what the document says `method path` answers with `status`. */
+function validAgainstDocument(path: string, method: string, status: number, body: unknown) {
+  const operation = ((document.paths as Json)[path] as Json)[method] as Json;
+  const media = (((operation.responses as Json)[String(status)] as Json).content as Json)["application/json"] as Json;
+  const validate = ajv.compile(absoluteRefs(media.schema) as Json);
+  return validate(body) ? null : validate.errors;
+}
+
+describe("integrations over the API (issue 29, item 3)", () => {
+  it("refuses the URLs the panel refuses (SSRF guard, scheme, userinfo, a URL taken) with 422 at body.url", async () => {
+    const { client } = context;
+    const taken = await apiIntegration(client, "tomada");
+    const refused: [string, string][] = [
+      ["https://127.0.0.1/webhooks", "address_refused"],
+      ["https://169.254.169.254/latest/meta-data", "address_refused"],
+      ["https://10.0.0.7/webhooks", "address_refused"],
+      ["https://[::1]/webhooks", "address_refused"],
+      ["https://[::ffff:127.0.0.1]/webhooks", "address_refused"],
+      ["https://2130706433/webhooks", "address_refused"],
+      ["https://localhost/webhooks", "address_refused"],
+      ["https://api.localhost/webhooks", "address_refused"],
+      ["http://loja.example.com.br/webhooks", "scheme"],
+      ["ftp://loja.example.com.br/webhooks", "scheme"],
+      ["https://usuario:senha@loja.example.com.br/webhooks", "userinfo"],
+      ["não é uma url", "invalid_url"],
+      [taken.url, "url_taken"],
+    ];
+    for (const [url, reason] of refused) {
+      const { response, error } = await client.POST("/public/v1/integrations", {
+        body: { url, events: ["message.status"] },
+      });
+      const detail = (error as { detail?: { loc: unknown[]; type: string; msg: string; ctx?: Json }[] }).detail;
+      expect({ url, status: response.status, loc: detail?.[0]?.loc, reason: detail?.[0]?.ctx?.reason }).toEqual({
+        url,
+        status: 422,
+        loc: ["body", "url"],
+        reason,
+      });
+      expect(detail?.[0]?.msg).toMatch(/integração/);
+      expect(validAgainstDocument("/public/v1/integrations", "post", 422, error)).toBeNull();
+    }
+    // An edit to a refused URL is refused the same way, and leaves the integration as it was.
+    const { response, error } = await client.PATCH("/public/v1/integrations/{integration_id}", {
+      params: { path: { integration_id: taken.id } },
+      body: { url: "https://192.168.0.10/webhooks" },
+    });
+    expect(response.status).toBe(422);
+    expect((error as { detail: { ctx: Json }[] }).detail[0]!.ctx).toEqual({ reason: "address_refused" });
+    const { data } = await client.GET("/public/v1/integrations/{integration_id}", {
+      params: { path: { integration_id: taken.id } },
+    });
+    expect(data?.data.url).toBe(taken.url);
+    // Nothing refused was stored.
+    const stored = await context.gateway.db.integration.findMany({ where: { accountId: context.account.accountId } });
+    expect(stored.filter((row) => refused.slice(0, -1).some(([url]) => row.url === url))).toEqual([]);
+  });
+
+  it("shows the signing secret once, at creation and at rotation, and it is the secret stored to sign deliveries", async () => {
+    const { client, gateway, account } = context;
+    const created = await apiIntegration(client, "segredo");
+    expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const reveal = async () =>
+      (
+        await revealIntegrationSecret(
+          { db: gateway.db, secrets: testSecretBox() },
+          { accountId: account.accountId, integrationId: created.id, actor: testActor },
+        )
+      )?.signing_secret;
+    expect(await reveal()).toBe(created.signing_secret);
+
+    const path = { integration_id: created.id };
+    const got = await client.GET("/public/v1/integrations/{integration_id}", { params: { path } });
+    const listed = await client.GET("/public/v1/integrations", { params: { query: { limit: 200 } } });
+    const patched = await client.PATCH("/public/v1/integrations/{integration_id}", {
+      params: { path },
+      body: { events: ["message.received"], deliver_in_order: true },
+    });
+    const health = await client.GET("/public/v1/integrations/{integration_id}/health", { params: { path } });
+    for (const answer of [got, listed, patched, health]) {
+      expect(answer.response.status).toBe(200);
+      expect(JSON.stringify(answer.data)).not.toContain(created.signing_secret);
+      expect(JSON.stringify(answer.data)).not.toContain("signing_secret");
+    }
+    expect(patched.data?.data).toMatchObject({ events: ["message.received"], deliver_in_order: true, active: false });
+
+    const rotated = await client.POST("/public/v1/integrations/{integration_id}/rotate-secret", { params: { path } });
+    expect(rotated.response.status).toBe(200);
+    const secret = rotated.data?.data.signing_secret ?? "";
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(created.signing_secret);
+    expect(await reveal()).toBe(secret);
+    // Without a body the overlap is the default 24 hours: the replaced secret still signs until then.
+    const until = Date.parse(rotated.data?.data.previous_secret_expires_at ?? "");
+    expect(until - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const again = await client.GET("/public/v1/integrations/{integration_id}", { params: { path } });
+    expect(JSON.stringify(again.data)).not.toContain(secret);
+  });
+
+  it("audits each change with the api. prefix in the key's name, and keeps other accounts' integrations out", async () => {
+    const { client, gateway, account } = context;
+    const created = await apiIntegration(client, "auditada");
+    const path = { integration_id: created.id };
+    await client.PATCH("/public/v1/integrations/{integration_id}", { params: { path }, body: { active: true } });
+    await client.POST("/public/v1/integrations/{integration_id}/rotate-secret", {
+      params: { path },
+      body: { overlap_hours: 0 },
+    });
+
+    const stranger = await createTestAccount(gateway.db);
+    const theirs = createGatewayClient({ baseUrl: gateway.apiUrl, apiKey: stranger.apiKey });
+    expect((await theirs.GET("/public/v1/integrations/{integration_id}", { params: { path } })).response.status).toBe(
+      404,
+    );
+    expect(
+      (await theirs.PATCH("/public/v1/integrations/{integration_id}", { params: { path }, body: { active: false } }))
+        .response.status,
+    ).toBe(404);
+    expect(
+      (await theirs.POST("/public/v1/integrations/{integration_id}/rotate-secret", { params: { path } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await theirs.DELETE("/public/v1/integrations/{integration_id}", { params: { path } })).response.status,
+    ).toBe(404);
+    const theirList = await theirs.GET("/public/v1/integrations");
+    expect(theirList.data?.data.integrations).toEqual([]);
+
+    const deleted = await client.DELETE("/public/v1/integrations/{integration_id}", { params: { path } });
+    expect(deleted.data?.data).toEqual({ id: created.id, deleted: true, deliveries_removed: 0 });
+    expect(await gateway.db.integration.findUnique({ where: { id: created.id } })).toBeNull();
+    expect((await client.GET("/public/v1/integrations/{integration_id}", { params: { path } })).response.status).toBe(
+      404,
+    );
+
+    const audit = await gateway.db.auditEntry.findMany({
+      where: { accountId: account.accountId, target: `integration:${created.id}` },
+      orderBy: { id: "asc" },
+    });
+    expect(audit.map((entry) => [entry.action, entry.actor])).toEqual([
+      ["api.integration.saved", `api_key:${account.keyId}`],
+      ["api.integration.updated", `api_key:${account.keyId}`],
+      ["api.integration.secret_rotated", `api_key:${account.keyId}`],
+      ["api.integration.deleted", `api_key:${account.keyId}`],
+    ]);
+    expect(audit.every((entry) => !JSON.stringify(entry.details).includes("whsec_"))).toBe(true);
+  });
+
+  it("takes `until` as now when the delivery export and the replay leave it out", async () => {
+    const { client } = context;
+    await context.deliveredDeliveryId();
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const exported = await client.GET("/public/v1/deliveries/export", {
+      params: { query: { since } },
+      parseAs: "text",
+    });
+    expect(exported.response.status).toBe(200);
+    expect(String(exported.data).split("\r\n").filter(Boolean).length).toBeGreaterThan(1);
+    const before = Date.now();
+    const replayed = await client.POST("/public/v1/deliveries/replay", { body: { since, status: "failed" } });
+    const after = Date.now();
+    expect(replayed.response.status).toBe(202);
+    const until = Date.parse(replayed.data?.data.until ?? "");
+    expect(until).toBeGreaterThanOrEqual(before);
+    expect(until).toBeLessThanOrEqual(after);
   });
 });

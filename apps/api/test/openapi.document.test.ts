@@ -77,7 +77,7 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    expect(all.length).toBe(25);
+    expect(all.length).toBe(31);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -134,6 +134,12 @@ describe("OpenAPI document", () => {
       "get /public/v1/deliveries/{delivery_id}": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/{delivery_id}/retry": [200, 401, 404, 422, 429],
       "post /public/v1/deliveries/retry-failed": [200, 401, 429],
+      "get /public/v1/integrations": [200, 401, 422, 429],
+      "post /public/v1/integrations": [201, 400, 401, 413, 422, 429, 503],
+      "get /public/v1/integrations/{integration_id}": [200, 400, 401, 404, 422, 429],
+      "patch /public/v1/integrations/{integration_id}": [200, 400, 401, 404, 413, 422, 429, 503],
+      "delete /public/v1/integrations/{integration_id}": [200, 400, 401, 404, 422, 429],
+      "post /public/v1/integrations/{integration_id}/rotate-secret": [200, 400, 401, 404, 413, 422, 429, 503],
       "get /public/v1/integrations/{integration_id}/health": [200, 401, 404, 422, 429],
       "post /public/v1/integrations/{integration_id}/enable": [200, 401, 404, 422, 429],
       "get /public/v1/event-types": [200, 401, 429],

@@ -23,7 +23,7 @@ import {
   type WebhookEvent,
 } from "@gw/core/accounts";
 import { listAudit, type Actor } from "@gw/core/audit";
-import { reencryptIntegrationSecrets, type ReencryptReport } from "@gw/core/deliveries";
+import { enableIntegration, reencryptIntegrationSecrets, type ReencryptReport } from "@gw/core/deliveries";
 import { liftSendingBlock } from "@gw/core/health";
 import { PricingRateError, listPricingRates, removePricingRate, setPricingRate } from "@gw/core/pricing";
 import { MessagingRateError, setNumberMessagingRate } from "@gw/core/throughput";
@@ -186,6 +186,14 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     if (!rotated) throw new UsageError("Integração não encontrada: confira --integration.", inv.command);
     return rotated;
   },
+  "integration enable": async (inv, { db, actor }) => {
+    // No webhook queue here: the resumed deliveries are due now, and the dispatcher's sweep queues them.
+    const enabled = await enableIntegration(
+      { db },
+      { accountId: value(inv, "account"), integrationId: value(inv, "integration"), actor },
+    );
+    return { integration_id: enabled.integrationId, was_disabled: enabled.wasDisabled, resumed: enabled.resumed };
+  },
   "secrets rotate-key": async (inv, deps) => {
     const report = await reencryptIntegrationSecrets(
       { db: deps.db, secrets: secretsFor(inv, deps) },
@@ -307,6 +315,8 @@ function explain(invocation: Invocation, error: unknown): unknown {
   }
   // The retry service answers with the API's errors (`not_found`, `delivery_not_retryable`).
   if (error instanceof Error && error.name === "ApiError" && "code" in error) {
+    if (error.code === "not_found" && command === "integration enable")
+      return new UsageError("Integração não encontrada nesta conta: confira --account e --integration.", command);
     return new UsageError(
       error.code === "not_found" ? "Entrega não encontrada nesta conta: confira --account e --id." : error.message,
       command,

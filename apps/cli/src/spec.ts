@@ -170,6 +170,21 @@ export const COMMANDS = {
     done: "Segredo de assinatura trocado.",
     after: "Entregue o novo signing_secret ao integrador por um canal seguro.",
   },
+  "integration enable": {
+    summary: "Reativa uma integração que o gateway desativou (todas as tentativas falharam pelo prazo configurado).",
+    options: {
+      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta dona da integração" },
+      integration: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" },
+    },
+    notes: [
+      "Depois de corrigir o endpoint. As entregas que aguardavam voltam a ser enviadas, cada uma com um novo ciclo de",
+      "tentativas automáticas (X-PT-Attempt continua contando): o dispatcher as enfileira na sua varredura seguinte.",
+      "Uma integração que não está desativada fica como está. Fica na auditoria como integration.enabled (ator cli),",
+      "como o botão Reativar do painel e POST /public/v1/integrations/{id}/enable.",
+    ],
+    examples: [`pnpm gateway integration enable --account ${ACCOUNT} --integration ${INTEGRATION}`],
+    done: "Integração reativada.",
+  },
   "secrets rotate-key": {
     summary: "Recifra os segredos guardados (signing_secret das integrações) com a chave atual do SECRETS_KEYS.",
     options: {

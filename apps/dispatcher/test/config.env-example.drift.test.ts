@@ -14,7 +14,7 @@ describe(".env.example and the dispatcher's config", () => {
 
   it.each([
     "shared (API, dispatcher, panel, campaign worker, CLI)",
-    "stored secrets (dispatcher, panel, CLI)",
+    "stored secrets (API, dispatcher, panel, CLI)",
     "endpoint health (dispatcher, panel)",
     "dispatcher (apps/dispatcher)",
   ])("lists under “%s” only variables the dispatcher reads", (title) => {

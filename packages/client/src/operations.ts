@@ -52,6 +52,36 @@ export const OPERATIONS = {
     path: "/public/v1/deliveries/{delivery_id}/retry",
     idempotencyKey: false,
   },
+  listIntegrations: {
+    method: "get",
+    path: "/public/v1/integrations",
+    idempotencyKey: false,
+  },
+  createIntegration: {
+    method: "post",
+    path: "/public/v1/integrations",
+    idempotencyKey: false,
+  },
+  getIntegration: {
+    method: "get",
+    path: "/public/v1/integrations/{integration_id}",
+    idempotencyKey: false,
+  },
+  deleteIntegration: {
+    method: "delete",
+    path: "/public/v1/integrations/{integration_id}",
+    idempotencyKey: false,
+  },
+  updateIntegration: {
+    method: "patch",
+    path: "/public/v1/integrations/{integration_id}",
+    idempotencyKey: false,
+  },
+  rotateIntegrationSecret: {
+    method: "post",
+    path: "/public/v1/integrations/{integration_id}/rotate-secret",
+    idempotencyKey: false,
+  },
   getIntegrationHealth: {
     method: "get",
     path: "/public/v1/integrations/{integration_id}/health",

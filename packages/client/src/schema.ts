@@ -109,7 +109,7 @@ export interface paths {
     };
     /**
      * The delivery log of a time range as CSV
-     * @description Streamed, one line per delivery created in [`since`, `until`) (at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text. Audited (`api.deliveries.exported`).
+     * @description Streamed, one line per delivery created in [`since`, `until`) (`until` absent: now; at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text. Audited (`api.deliveries.exported`).
      */
     get: operations["exportDeliveries"];
     put?: never;
@@ -200,6 +200,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/integrations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Integrations
+     * @description The account's webhook integrations, oldest first, without their signing secrets. Repeat with `cursor=next_cursor` until it is null.
+     */
+    get: operations["listIntegrations"];
+    put?: never;
+    /**
+     * Register a webhook integration
+     * @description The URL is checked as the panel checks it: https:// only, and a host that is a loopback, private, link-local or reserved address, or `localhost`, is refused (the dispatcher checks every resolved address again at each attempt); a URL the account already has is refused too (`url_taken`: change it with PATCH). The answer carries the `signing_secret`, shown only here and at a rotation: keep it now. Audited as `api.integration.saved`.
+     */
+    post: operations["createIntegration"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/integrations/{integration_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One integration
+     * @description Its URL, events, state and signature scheme. The signing secret is never shown here.
+     */
+    get: operations["getIntegration"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an integration
+     * @description The integration and its deliveries (with their attempts) are removed: pending ones are never attempted, and the deliveries list, the export and replays no longer find them. To stop deliveries for a while, PATCH `active: false` instead. No body. Audited as `api.integration.deleted`.
+     */
+    delete: operations["deleteIntegration"];
+    options?: never;
+    head?: never;
+    /**
+     * Change an integration
+     * @description Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching `deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the next attempts, with the same secret. The secret is never shown here. Audited as `api.integration.updated`.
+     */
+    patch: operations["updateIntegration"];
+    trace?: never;
+  };
+  "/public/v1/integrations/{integration_id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate an integration's signing secret
+     * @description A new secret signs from now on; for `overlap_hours` (default 24) deliveries are also signed with the one it replaces (X-PT-Signature-Previous, or a second `v1,` value in webhook-signature), so a receiver still holding it keeps verifying; `overlap_hours: 0` ends the old one at once (a leaked secret). The new `signing_secret` is shown only in this answer. Body optional. Audited as `api.integration.secret_rotated`.
+     */
+    post: operations["rotateIntegrationSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/integrations/{integration_id}/health": {
     parameters: {
       query?: never;
@@ -251,7 +323,7 @@ export interface paths {
     put?: never;
     /**
      * Resend the deliveries of a time range
-     * @description Every delivery created in [`since`, `until`) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.
+     * @description Every delivery created in [`since`, `until`) (`until` absent: now) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.
      */
     post: operations["replayDeliveries"];
     delete?: never;
@@ -1133,6 +1205,231 @@ export interface components {
      * @example {
      *       "success": true,
      *       "data": {
+     *         "integrations": [
+     *           {
+     *             "id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+     *             "url": "https://loja.example.com.br/webhooks/whatsapp",
+     *             "events": [
+     *               "message.status",
+     *               "message.received"
+     *             ],
+     *             "active": true,
+     *             "signature_scheme": "pt",
+     *             "deliver_in_order": false,
+     *             "disabled_at": null,
+     *             "disabled_reason": null,
+     *             "previous_secret_expires_at": null,
+     *             "created_at": "2026-11-30T12:00:00.000Z",
+     *             "updated_at": "2026-11-30T12:00:00.000Z"
+     *           }
+     *         ],
+     *         "next_cursor": null
+     *       }
+     *     }
+     */
+    IntegrationListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        integrations: components["schemas"]["Integration"][];
+        /** @description Repeat with `cursor=next_cursor` until it is null */
+        next_cursor: string | null;
+      };
+    };
+    Integration: {
+      id: string;
+      url: string;
+      events: string[];
+      /** @description False: paused by the account (new events create no deliveries for it) */
+      active: boolean;
+      /** @enum {string} */
+      signature_scheme: "pt" | "standard-webhooks";
+      deliver_in_order: boolean;
+      /** @description Set when the gateway disabled it (every attempt failed for the configured time): re-enable it */
+      disabled_at: string | null;
+      /** @description Why, in Portuguese */
+      disabled_reason: string | null;
+      /** @description Until then deliveries are also signed with the secret a rotation replaced; null when none */
+      previous_secret_expires_at: string | null;
+      created_at: string;
+      updated_at: string;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+     *         "url": "https://loja.example.com.br/webhooks/whatsapp",
+     *         "events": [
+     *           "message.status",
+     *           "message.received"
+     *         ],
+     *         "active": true,
+     *         "signature_scheme": "pt",
+     *         "deliver_in_order": false,
+     *         "disabled_at": null,
+     *         "disabled_reason": null,
+     *         "previous_secret_expires_at": null,
+     *         "created_at": "2026-11-30T12:00:00.000Z",
+     *         "updated_at": "2026-11-30T12:00:00.000Z",
+     *         "signing_secret": "whsec_Q2hhdmUtZGUtZXhlbXBsby1uYW8tdXNlLWVtLXByb2R1Y2Fv"
+     *       }
+     *     }
+     */
+    IntegrationWithSecretOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        id: string;
+        url: string;
+        events: string[];
+        /** @description False: paused by the account (new events create no deliveries for it) */
+        active: boolean;
+        /** @enum {string} */
+        signature_scheme: "pt" | "standard-webhooks";
+        deliver_in_order: boolean;
+        /** @description Set when the gateway disabled it (every attempt failed for the configured time): re-enable it */
+        disabled_at: string | null;
+        /** @description Why, in Portuguese */
+        disabled_reason: string | null;
+        /** @description Until then deliveries are also signed with the secret a rotation replaced; null when none */
+        previous_secret_expires_at: string | null;
+        created_at: string;
+        updated_at: string;
+        /** @description The signing secret, shown only in this answer (creation, rotation): keep it now; it is never shown again over the API */
+        signing_secret: string;
+      };
+    };
+    /**
+     * @example {
+     *       "url": "https://loja.example.com.br/webhooks/whatsapp",
+     *       "events": [
+     *         "message.status",
+     *         "message.received"
+     *       ]
+     *     }
+     * @example {
+     *       "url": "https://loja.example.com.br/webhooks/standard",
+     *       "events": [
+     *         "message.status"
+     *       ],
+     *       "signature_scheme": "standard-webhooks",
+     *       "deliver_in_order": true
+     *     }
+     */
+    IntegrationCreateIn: {
+      /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
+      url: string;
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
+      events: ("message.status" | "message.received" | "account.update")[];
+      /**
+       * @description False: saved paused
+       * @default true
+       */
+      active?: boolean;
+      /**
+       * @description `pt`: X-PT-Timestamp and X-PT-Signature (spec 5); `standard-webhooks`: webhook-id, webhook-timestamp and webhook-signature (standardwebhooks.com), the secret shown as `whsec_` plus base64
+       * @default pt
+       * @enum {string}
+       */
+      signature_scheme?: "pt" | "standard-webhooks";
+      /**
+       * @description Ordered delivery per message (and per contact's inbound messages): a later event waits until the earlier one is delivered or failed
+       * @default false
+       */
+      deliver_in_order?: boolean;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+     *         "url": "https://loja.example.com.br/webhooks/whatsapp",
+     *         "events": [
+     *           "message.status",
+     *           "message.received"
+     *         ],
+     *         "active": true,
+     *         "signature_scheme": "pt",
+     *         "deliver_in_order": false,
+     *         "disabled_at": null,
+     *         "disabled_reason": null,
+     *         "previous_secret_expires_at": null,
+     *         "created_at": "2026-11-30T12:00:00.000Z",
+     *         "updated_at": "2026-11-30T12:00:00.000Z"
+     *       }
+     *     }
+     */
+    IntegrationOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: components["schemas"]["Integration"];
+    };
+    /**
+     * @example {
+     *       "events": [
+     *         "message.status",
+     *         "message.received",
+     *         "account.update"
+     *       ]
+     *     }
+     * @example {
+     *       "active": false
+     *     }
+     */
+    IntegrationUpdateIn: {
+      /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
+      url?: string;
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
+      events?: ("message.status" | "message.received" | "account.update")[];
+      /** @description False pauses it, true resumes it */
+      active?: boolean;
+      /**
+       * @description `pt`: X-PT-Timestamp and X-PT-Signature (spec 5); `standard-webhooks`: webhook-id, webhook-timestamp and webhook-signature (standardwebhooks.com), the secret shown as `whsec_` plus base64
+       * @enum {string}
+       */
+      signature_scheme?: "pt" | "standard-webhooks";
+      /** @description Ordered delivery per message (and per contact's inbound messages): a later event waits until the earlier one is delivered or failed */
+      deliver_in_order?: boolean;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
+     *         "id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+     *         "deleted": true,
+     *         "deliveries_removed": 42
+     *       }
+     *     }
+     */
+    IntegrationDeleteOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        id: string;
+        /** @enum {boolean} */
+        deleted: true;
+        /** @description Its deliveries, removed with it (pending ones are never attempted) */
+        deliveries_removed: number;
+      };
+    };
+    /**
+     * @example {}
+     * @example {
+     *       "overlap_hours": 0
+     *     }
+     */
+    IntegrationRotateIn: {
+      /**
+       * @description For how many hours deliveries are also signed with the secret being replaced (X-PT-Signature-Previous, or a second `v1,` value in webhook-signature); 0 ends it at once (a leaked secret)
+       * @default 24
+       */
+      overlap_hours?: number;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "data": {
      *         "integration_id": "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
      *         "url": "https://loja.example.com.br/webhooks/whatsapp",
      *         "active": true,
@@ -1349,9 +1646,9 @@ export interface components {
       since: string;
       /**
        * Format: date-time
-       * @description Deliveries created before this instant; a future one counts as now. At most 31 days after `since` (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`)
+       * @description Deliveries created before this instant; a future one, or none, counts as now. At most 31 days after `since` (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`)
        */
-      until: string;
+      until?: string;
       /**
        * @description Only this event
        * @enum {string}
@@ -2374,8 +2671,8 @@ export interface operations {
       query: {
         /** @description Deliveries created at or after this instant (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`) */
         since: string;
-        /** @description Deliveries created before this instant; at most 31 days after `since` (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`) */
-        until: string;
+        /** @description Deliveries created before this instant; absent: now. At most 31 days after `since` (ISO 8601 with an offset: `2026-11-01T00:00:00-03:00`) */
+        until?: string;
         /** @description Only this status, as on the deliveries list */
         status?: "pending" | "delivering" | "delivered" | "failed";
         /** @description Only this event */
@@ -2801,6 +3098,680 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  listIntegrations: {
+    parameters: {
+      query?: {
+        /** @description `true`: only active integrations; `false`: only paused ones */
+        active?: boolean;
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of integrations. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  createIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["IntegrationCreateIn"];
+      };
+    };
+    responses: {
+      /** @description Registered; the signing secret is shown this once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationWithSecretOut"];
+        };
+      };
+      /** @description The body (an encoding that does not inflate, or cut short) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (body; also a URL the panel would refuse (`value_error` at `url`, `ctx.reason`: `scheme` for anything but https://, `address_refused` for a loopback, private, link-local or reserved address or `localhost`, `userinfo`, `invalid_url`, `url_taken`)); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The deployment gave the API no key ring (SECRETS_KEYS), or the integration's stored secret cannot be opened. Codes: `service_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "service_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  getIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integration_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The integration. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Integration not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path: an id that is not a UUID); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integration_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationDeleteOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Integration not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path: an id that is not a UUID); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  updateIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integration_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["IntegrationUpdateIn"];
+      };
+    };
+    responses: {
+      /** @description The integration as saved. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationOut"];
+        };
+      };
+      /** @description The path or the body cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Integration not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path, body (at least one field); also a URL the panel would refuse (`value_error` at `url`, `ctx.reason`: `scheme` for anything but https://, `address_refused` for a loopback, private, link-local or reserved address or `localhost`, `userinfo`, `invalid_url`, `url_taken`)); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The deployment gave the API no key ring (SECRETS_KEYS), or the integration's stored secret cannot be opened. Codes: `service_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "service_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  rotateIntegrationSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integration_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["IntegrationRotateIn"];
+      };
+    };
+    responses: {
+      /** @description Rotated; the new signing secret is shown this once. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IntegrationWithSecretOut"];
+        };
+      };
+      /** @description The path or the body cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Integration not in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path, body); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The deployment gave the API no key ring (SECRETS_KEYS), or the integration's stored secret cannot be opened. Codes: `service_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "service_unavailable";
             };
           };
         };

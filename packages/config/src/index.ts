@@ -218,7 +218,7 @@ export const sections = {
   }),
   /**
    * The key ring that encrypts the secrets stored in PostgreSQL (integrations' signing secrets): the dispatcher signs
-   * with them, the panel and the CLI create, reveal and rotate them. No default: a process without it does not start.
+   * with them, the panel, the API and the CLI create, reveal and rotate them. No default: a process without it does not start.
    */
   secrets: () => ({ SECRETS_KEYS: env.keyRing() }),
   /** Proxies in front of an HTTP app whose X-Forwarded-For is believed (0: the socket's address). */
@@ -260,7 +260,7 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   meta: "Meta Graph API (API, panel, campaign worker)",
   sending: "sending (API, campaign worker)",
   proxy: "proxies (API, panel)",
-  secrets: "stored secrets (dispatcher, panel, CLI)",
+  secrets: "stored secrets (API, dispatcher, panel, CLI)",
   endpointHealth: "endpoint health (dispatcher, panel)",
   replays: "delivery replays (API, panel)",
 };

@@ -25,8 +25,8 @@ export const DeliveryReplayIn = z
   .object({
     since: instant("Deliveries created at or after this instant"),
     until: instant(
-      `Deliveries created before this instant; a future one counts as now. At most ${DELIVERY_RANGE_MAX_DAYS} days after \`since\``,
-    ),
+      `Deliveries created before this instant; a future one, or none, counts as now. At most ${DELIVERY_RANGE_MAX_DAYS} days after \`since\``,
+    ).optional(),
     event: z.enum(WEBHOOK_EVENT_NAMES).optional().describe("Only this event"),
     status: z
       .enum(REPLAYABLE_STATUSES)
@@ -53,7 +53,9 @@ export const DeliveryReplayPath = z.object({ replay_id: z.string().min(1).max(64
 
 export const DeliveryExportQuery = z.object({
   since: instant("Deliveries created at or after this instant"),
-  until: instant(`Deliveries created before this instant; at most ${DELIVERY_RANGE_MAX_DAYS} days after \`since\``),
+  until: instant(
+    `Deliveries created before this instant; absent: now. At most ${DELIVERY_RANGE_MAX_DAYS} days after \`since\``,
+  ).optional(),
   status: z.enum(DELIVERY_STATUSES).optional().describe("Only this status, as on the deliveries list"),
   event: z.enum(WEBHOOK_EVENT_NAMES).optional().describe("Only this event"),
   integration_id: integrationId().optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WEBHOOK_EVENT_NAMES } from "./webhooks.ts";
 
 /** Issue 21, item 3: an integration's endpoint health, and its manual re-enable. */
 export const IntegrationPath = z.object({
@@ -113,3 +114,197 @@ export const IntegrationEnableOut = z
       },
     ],
   });
+
+// Issue 29, item 3: integrations over the API (list, create, read, update, delete, rotate the secret), for what the
+// panel's Integrações section and `pnpm gateway integration` manage.
+
+/** How an integration's webhooks are signed (@gw/signer's SIGNATURE_SCHEMES; the contracts do not depend on it). */
+export const INTEGRATION_SIGNATURE_SCHEMES = ["pt", "standard-webhooks"] as const;
+export const INTEGRATIONS_MAX_LIMIT = 200;
+/** The longest URL the panel's form takes; the API takes the same. */
+export const INTEGRATION_URL_MAX_LENGTH = 2048;
+/** A rotation's overlap: the CLI's bound (one week). */
+export const ROTATION_MAX_OVERLAP_HOURS = 168;
+export const ROTATION_DEFAULT_OVERLAP_HOURS = 24;
+
+const INTEGRATION_EXAMPLE = {
+  id: "5f0c1d2e-3a4b-4c5d-8e6f-708192a3b4c5",
+  url: "https://loja.example.com.br/webhooks/whatsapp",
+  events: ["message.status", "message.received"],
+  active: true,
+  signature_scheme: "pt",
+  deliver_in_order: false,
+  disabled_at: null,
+  disabled_reason: null,
+  previous_secret_expires_at: null,
+  created_at: "2026-11-30T12:00:00.000Z",
+  updated_at: "2026-11-30T12:00:00.000Z",
+};
+const SECRET_EXAMPLE = "whsec_Q2hhdmUtZGUtZXhlbXBsby1uYW8tdXNlLWVtLXByb2R1Y2Fv";
+
+const events = () =>
+  z
+    .array(z.enum(WEBHOOK_EVENT_NAMES))
+    .min(1)
+    .max(20)
+    .describe(
+      "Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen",
+    );
+const schemeField = () =>
+  z
+    .enum(INTEGRATION_SIGNATURE_SCHEMES)
+    .describe(
+      "`pt`: X-PT-Timestamp and X-PT-Signature (spec 5); `standard-webhooks`: webhook-id, webhook-timestamp and webhook-signature (standardwebhooks.com), the secret shown as `whsec_` plus base64",
+    );
+const orderField = () =>
+  z
+    .boolean()
+    .describe(
+      "Ordered delivery per message (and per contact's inbound messages): a later event waits until the earlier one is delivered or failed",
+    );
+const urlField = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(INTEGRATION_URL_MAX_LENGTH)
+    .describe(
+      "The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`)",
+    );
+
+export const IntegrationObject = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    active: z.boolean().describe("False: paused by the account (new events create no deliveries for it)"),
+    signature_scheme: z.enum(INTEGRATION_SIGNATURE_SCHEMES),
+    deliver_in_order: z.boolean(),
+    disabled_at: z
+      .string()
+      .nullable()
+      .describe("Set when the gateway disabled it (every attempt failed for the configured time): re-enable it"),
+    disabled_reason: z.string().nullable().describe("Why, in Portuguese"),
+    previous_secret_expires_at: z
+      .string()
+      .nullable()
+      .describe("Until then deliveries are also signed with the secret a rotation replaced; null when none"),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "Integration" });
+
+export const IntegrationOut = z
+  .object({ success: z.literal(true), data: IntegrationObject })
+  .meta({ id: "IntegrationOut", examples: [{ success: true, data: INTEGRATION_EXAMPLE }] });
+
+export const IntegrationWithSecretOut = z
+  .object({
+    success: z.literal(true),
+    data: IntegrationObject.extend({
+      signing_secret: z
+        .string()
+        .describe(
+          "The signing secret, shown only in this answer (creation, rotation): keep it now; it is never shown again over the API",
+        ),
+    }),
+  })
+  .meta({
+    id: "IntegrationWithSecretOut",
+    examples: [{ success: true, data: { ...INTEGRATION_EXAMPLE, signing_secret: SECRET_EXAMPLE } }],
+  });
+
+export const IntegrationListOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      integrations: z.array(IntegrationObject),
+      next_cursor: z.string().nullable().describe("Repeat with `cursor=next_cursor` until it is null"),
+    }),
+  })
+  .meta({
+    id: "IntegrationListOut",
+    examples: [{ success: true, data: { integrations: [INTEGRATION_EXAMPLE], next_cursor: null } }],
+  });
+
+export const IntegrationDeleteOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      id: z.string(),
+      deleted: z.literal(true),
+      deliveries_removed: z.int().describe("Its deliveries, removed with it (pending ones are never attempted)"),
+    }),
+  })
+  .meta({
+    id: "IntegrationDeleteOut",
+    examples: [{ success: true, data: { id: INTEGRATION_EXAMPLE.id, deleted: true, deliveries_removed: 42 } }],
+  });
+
+const queryBool = () =>
+  z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
+
+export const IntegrationsQuery = z.object({
+  active: queryBool().optional().describe("`true`: only active integrations; `false`: only paused ones"),
+  limit: z
+    .preprocess(
+      (value) => (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value),
+      z.int().min(1).max(INTEGRATIONS_MAX_LIMIT),
+    )
+    .default(50),
+  cursor: z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
+    .optional()
+    .describe("next_cursor of the previous page"),
+});
+
+export const IntegrationCreateIn = z
+  .object({
+    url: urlField(),
+    events: events(),
+    active: z.boolean().default(true).describe("False: saved paused"),
+    signature_scheme: schemeField().default("pt"),
+    deliver_in_order: orderField().default(false),
+  })
+  .meta({
+    id: "IntegrationCreateIn",
+    examples: [
+      { url: "https://loja.example.com.br/webhooks/whatsapp", events: ["message.status", "message.received"] },
+      {
+        url: "https://loja.example.com.br/webhooks/standard",
+        events: ["message.status"],
+        signature_scheme: "standard-webhooks",
+        deliver_in_order: true,
+      },
+    ],
+  });
+
+export const IntegrationUpdateIn = z
+  .object({
+    url: urlField().optional(),
+    events: events().optional(),
+    active: z.boolean().optional().describe("False pauses it, true resumes it"),
+    signature_scheme: schemeField().optional(),
+    deliver_in_order: orderField().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: "Informe ao menos um campo para alterar: url, events, active, signature_scheme ou deliver_in_order.",
+  })
+  .meta({
+    id: "IntegrationUpdateIn",
+    examples: [{ events: ["message.status", "message.received", "account.update"] }, { active: false }],
+  });
+
+export const IntegrationRotateIn = z
+  .object({
+    overlap_hours: z
+      .number()
+      .min(0)
+      .max(ROTATION_MAX_OVERLAP_HOURS)
+      .default(ROTATION_DEFAULT_OVERLAP_HOURS)
+      .describe(
+        "For how many hours deliveries are also signed with the secret being replaced (X-PT-Signature-Previous, or a second `v1,` value in webhook-signature); 0 ends it at once (a leaked secret)",
+      ),
+  })
+  .meta({ id: "IntegrationRotateIn", examples: [{}, { overlap_hours: 0 }] });

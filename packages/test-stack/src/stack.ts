@@ -167,6 +167,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         META_VERIFY_TOKEN: VERIFY_TOKEN,
         META_TIMEOUT_MS: "2000",
         DATABASE_POOL_SIZE: "5",
+        // The run's key ring, as the dispatcher's: integrations created over the API are signed with it. The URL
+        // policy stays production's (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset) unless a test says otherwise.
+        SECRETS_KEYS: env.secretsKeys,
         ...apiOptions.env,
       });
       const deps = buildApiDeps(config, logger, { db, redis });

@@ -14,7 +14,7 @@ describe(".env.example sections", () => {
       "Meta Graph API (API, panel, campaign worker)",
       "sending (API, campaign worker)",
       "proxies (API, panel)",
-      "stored secrets (dispatcher, panel, CLI)",
+      "stored secrets (API, dispatcher, panel, CLI)",
       "endpoint health (dispatcher, panel)",
       "delivery replays (API, panel)",
       "API (apps/api)",

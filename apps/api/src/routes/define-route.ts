@@ -73,7 +73,7 @@ export type Answer = NonNullable<unknown> | typeof ANSWERED;
 type OperationRequest = NonNullable<PublicOperation["request"]>;
 
 export interface RouteSpec<P, Q, H, B> {
-  method: "get" | "post";
+  method: "get" | "post" | "patch" | "delete";
   /** The document's form, relative to the public prefix: `/campaigns/{campaign_id}` (Express gets `:campaign_id`). */
   path: string;
   operationId: string;

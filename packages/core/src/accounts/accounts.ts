@@ -104,6 +104,11 @@ export interface IntegrationInput {
    * an existing one keeps its scheme.
    */
   signatureScheme?: SignatureScheme;
+  /**
+   * Only create (the public API's POST): a URL the account already has is refused (`url_taken`) instead of updated,
+   * so a creation never shows the secret of an integration that exists.
+   */
+  onlyNew?: boolean;
   actor: Actor;
 }
 
@@ -323,6 +328,9 @@ export async function setIntegration(
         ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
       },
     });
+    // The upsert found the URL's row (another id): rolled back with this throw, a concurrent creation included.
+    if (input.onlyNew === true && row.id !== id)
+      throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
     if (before?.deliverInOrder === true && !row.deliverInOrder)
       released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
     await recordAudit(tx, {

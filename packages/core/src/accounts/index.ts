@@ -32,6 +32,7 @@ export {
   setIntegration,
   setIntegrationActive,
 } from "./accounts.ts";
+export { deleteIntegration, type DeletedIntegration } from "./delete-integration.ts";
 export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";
 // The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";

@@ -16,18 +16,20 @@ export const { register, operations } = defineCsvExport({
   path: "/deliveries/export",
   operationId: "exportDeliveries",
   summary: "The delivery log of a time range as CSV",
-  description: `Streamed, one line per delivery created in [\`since\`, \`until\`) (at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT} Audited (\`api.deliveries.exported\`).`,
+  description: `Streamed, one line per delivery created in [\`since\`, \`until\`) (\`until\` absent: now; at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT} Audited (\`api.deliveries.exported\`).`,
   request: { query: DeliveryExportQuery },
   responses: {
     422: requestValidation("query; also `since` not before `until` or a range over 31 days (`value_error`)"),
   },
   async handler({ accountId, actor, query }, deps) {
-    checkRange("query", query);
+    // Absent, `until` is now (issue 29).
+    const range = { since: query.since, until: query.until ?? new Date() };
+    checkRange("query", range);
     const lines = await exportDeliveries(deps, {
       accountId,
       actor,
-      since: query.since,
-      until: query.until,
+      since: range.since,
+      until: range.until,
       status: query.status,
       event: query.event,
       integrationId: query.integration_id,

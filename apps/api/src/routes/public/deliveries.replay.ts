@@ -21,7 +21,7 @@ export const { register, operations } = routeModule(
     operationId: "replayDeliveries",
     summary: "Resend the deliveries of a time range",
     description:
-      "Every delivery created in [`since`, `until`) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.",
+      "Every delivery created in [`since`, `until`) (`until` absent: now) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.",
     request: {
       body: {
         schema: DeliveryReplayIn,
@@ -42,18 +42,20 @@ export const { register, operations } = routeModule(
       ),
     },
     async handler({ accountId, actor, body }, deps) {
-      checkRange("body", body);
+      // Absent, `until` is now (issue 29): the range ends where a future one would.
+      const range = { since: body.since, until: body.until ?? new Date() };
+      checkRange("body", range);
       const outcome = await createDeliveryReplay(deps.replays, {
         accountId,
         actor,
-        since: body.since,
-        until: body.until,
+        since: range.since,
+        until: range.until,
         event: body.event,
         statuses: body.status === undefined ? undefined : [body.status],
         integrationId: body.integration_id,
       });
       if (outcome.kind === "refused") {
-        const input = outcome.field === "integration_id" ? body.integration_id : body[outcome.field].toISOString();
+        const input = outcome.field === "integration_id" ? body.integration_id : range[outcome.field].toISOString();
         throw new RequestValidationError([
           { loc: ["body", outcome.field], msg: outcome.message, type: "value_error", input },
         ]);

@@ -7,7 +7,13 @@ import * as campaignsList from "./campaigns.list.ts";
 import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
 import * as deliveries from "./deliveries.ts";
+import * as integrationsCreate from "./integrations.create.ts";
+import * as integrationsDelete from "./integrations.delete.ts";
+import * as integrationsGet from "./integrations.get.ts";
 import * as integrationsHealth from "./integrations.health.ts";
+import * as integrationsList from "./integrations.list.ts";
+import * as integrationsRotateSecret from "./integrations.rotate-secret.ts";
+import * as integrationsUpdate from "./integrations.update.ts";
 import * as deliveriesExport from "./deliveries.export.ts";
 import * as deliveriesReplay from "./deliveries.replay.ts";
 import * as eventTypes from "./event-types.ts";
@@ -36,6 +42,12 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   // Before deliveries: its /deliveries/:delivery_id would take "export" for an id.
   deliveriesExport,
   deliveries,
+  integrationsList,
+  integrationsCreate,
+  integrationsGet,
+  integrationsUpdate,
+  integrationsDelete,
+  integrationsRotateSecret,
   integrationsHealth,
   deliveriesReplay,
   eventTypes,

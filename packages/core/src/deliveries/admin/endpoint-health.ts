@@ -364,7 +364,12 @@ RETURNING id::text AS id, attempt_count`;
  * (`wasDisabled: false`). `not_found` when the integration is not the account's.
  */
 export async function enableIntegration(
-  deps: { db: Db; queue: WebhookQueue; logger?: Logger },
+  deps: {
+    db: Db;
+    /** Absent (the CLI, which holds no webhook queue): the dispatcher's sweep queues the resumed deliveries. */
+    queue?: WebhookQueue;
+    logger?: Logger;
+  },
   input: { accountId: string; integrationId: string; actor: Actor; now?: Date },
 ): Promise<EnabledIntegration> {
   const notFound = () => new ApiError("not_found", { message: "A integração não foi encontrada nesta conta." });
@@ -410,7 +415,8 @@ export async function enableIntegration(
       integrationId: input.integrationId,
     }));
     try {
-      await ensureAttemptsQueued(deps.queue, attempts);
+      // Without a queue they are committed as pending and due: the sweep queues them.
+      if (deps.queue) await ensureAttemptsQueued(deps.queue, attempts);
     } catch (error) {
       // Committed as pending and due: the sweep queues them once Redis answers.
       deps.logger?.warn("re-enabled integration's deliveries not queued now; the sweep will queue them", {

@@ -1,0 +1,74 @@
+import {
+  IntegrationOut,
+  IntegrationPath,
+  IntegrationUpdateIn,
+  jsonResponse,
+  payloadTooLarge,
+  unreadableRequest,
+} from "@gw/contracts";
+import { WEBHOOK_EVENTS, getIntegration, setIntegration, type WebhookEvent } from "@gw/core/accounts";
+import {
+  integrationNotFound,
+  integrationOut,
+  notInAccount,
+  requireSecrets,
+  secretsUnavailable,
+  urlValidation,
+  withIntegrationRefusals,
+} from "../integration-views.ts";
+import { defineRoute } from "../define-route.ts";
+
+const isWebhookEvent = (event: string): event is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event);
+
+/** PATCH /public/v1/integrations/{integration_id} (issue 29): the panel's edit form, field by field. */
+export const { register, operations } = defineRoute({
+  method: "patch",
+  path: "/integrations/{integration_id}",
+  operationId: "updateIntegration",
+  summary: "Change an integration",
+  description: [
+    "Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit",
+    "form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching",
+    "`deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the",
+    "next attempts, with the same secret. The secret is never shown here. Audited as `api.integration.updated`.",
+  ].join(" "),
+  request: {
+    params: IntegrationPath,
+    body: {
+      schema: IntegrationUpdateIn,
+      examples: [
+        { name: "events", summary: "Also receive account.update" },
+        { name: "pause", summary: "Pause it" },
+      ],
+    },
+  },
+  responses: {
+    200: jsonResponse("The integration as saved.", IntegrationOut),
+    400: unreadableRequest("The path or the body"),
+    404: integrationNotFound,
+    413: payloadTooLarge,
+    422: urlValidation("path, body (at least one field)"),
+    503: secretsUnavailable,
+  },
+  async handler({ accountId, actor, params, body }, deps) {
+    const current = await getIntegration(deps, { accountId, integrationId: params.integration_id });
+    if (!current) throw notInAccount();
+    const secrets = requireSecrets(deps.secrets);
+    const saved = await withIntegrationRefusals(deps.logger, body.url ?? current.url, () =>
+      setIntegration(
+        { db: deps.db, policy: deps.integrationPolicy, secrets, queue: deps.queue, logger: deps.logger },
+        {
+          accountId,
+          integrationId: current.id,
+          url: body.url ?? current.url,
+          events: body.events ?? current.events.filter(isWebhookEvent),
+          ...(body.active === undefined ? {} : { active: body.active }),
+          ...(body.deliver_in_order === undefined ? {} : { deliverInOrder: body.deliver_in_order }),
+          ...(body.signature_scheme === undefined ? {} : { signatureScheme: body.signature_scheme }),
+          actor,
+        },
+      ),
+    );
+    return integrationOut(saved);
+  },
+});
