@@ -47,6 +47,18 @@ ensure_chromium() {
   echo /usr/bin/chromium
 }
 
+# promtool (Debian's `prometheus` package) for the alert rules' tests (deploy/observability). Prints its path.
+ensure_promtool() {
+  local bin
+  for bin in "${PROMTOOL_PATH:-}" /usr/bin/promtool; do
+    if [ -n "$bin" ] && [ -x "$bin" ]; then echo "$bin"; return; fi
+  done
+  if command -v promtool >/dev/null 2>&1; then command -v promtool; return; fi
+  apt_install prometheus
+  [ -x /usr/bin/promtool ] || die "promtool não pôde ser instalado"
+  echo /usr/bin/promtool
+}
+
 # Install dependencies and generate the Prisma client when they are missing or stale.
 bootstrap() {
   ensure_pnpm

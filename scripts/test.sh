@@ -16,6 +16,8 @@ fi
 
 # The panel's browser tests drive Debian's Chromium (Playwright cannot download its own browsers here).
 CHROMIUM_PATH="$(ensure_chromium)"; export CHROMIUM_PATH
+# The alert rules are checked and unit-tested with Debian's promtool (packages/testkit/test/observability.rules.test.ts).
+PROMTOOL_PATH="$(ensure_promtool)"; export PROMTOOL_PATH
 
 started=$(bash scripts/stack.sh up)
 stop_started() {
