@@ -59,6 +59,18 @@ ensure_receiver_runtimes() {
     die "php, python3 e go (receptores de docs/receivers) não puderam ser instalados"
 }
 
+# promtool (Debian's `prometheus` package) for the alert rules' tests (deploy/observability). Prints its path.
+ensure_promtool() {
+  local bin
+  for bin in "${PROMTOOL_PATH:-}" /usr/bin/promtool; do
+    if [ -n "$bin" ] && [ -x "$bin" ]; then echo "$bin"; return; fi
+  done
+  if command -v promtool >/dev/null 2>&1; then command -v promtool; return; fi
+  apt_install prometheus
+  [ -x /usr/bin/promtool ] || die "promtool não pôde ser instalado"
+  echo /usr/bin/promtool
+}
+
 # Install dependencies and generate the Prisma client when they are missing or stale.
 bootstrap() {
   ensure_pnpm

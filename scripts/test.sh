@@ -16,6 +16,8 @@ fi
 
 # The panel's browser tests drive Debian's Chromium (Playwright cannot download its own browsers here).
 CHROMIUM_PATH="$(ensure_chromium)"; export CHROMIUM_PATH
+# The alert rules are checked and unit-tested with Debian's promtool (packages/testkit/test/observability.rules.test.ts).
+PROMTOOL_PATH="$(ensure_promtool)"; export PROMTOOL_PATH
 
 # The webhook receivers of docs/receivers run under Debian's php-cli, python3 and golang, installed when missing.
 ensure_receiver_runtimes

@@ -29,6 +29,7 @@ export function createApp(deps: ApiDeps): express.Express {
     directory: deps.directory,
     templates: deps.templates,
     onQuarantined: (count) => deps.metrics.providerItemsQuarantined.inc(count),
+    onLag: (seconds) => deps.metrics.providerWebhookLag.observe(seconds),
     appSecret: deps.config.META_APP_SECRET,
     verifyToken: deps.config.META_VERIFY_TOKEN,
     bodyLimitBytes: deps.config.META_WEBHOOK_BODY_LIMIT_BYTES,

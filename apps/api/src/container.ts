@@ -26,14 +26,16 @@ import type { Logger } from "@gw/logger";
 import {
   createCampaignControls,
   createPacing,
+  createPacingMetrics,
   createProvider,
   createReadReceipts,
   createReplayControls,
   createSendDeps,
   createTemplateCatalogue,
+  instrumentProvider,
 } from "@gw/wiring";
 import type { ApiConfig } from "./config.ts";
-import { createApiMetrics, timedProvider, type ApiMetrics } from "./metrics.ts";
+import { createApiMetrics, type ApiMetrics } from "./metrics.ts";
 
 /** Everything the API's routes need, built once from the configuration. */
 export interface ApiDeps {
@@ -74,8 +76,8 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     });
   const redis = overrides.redis ?? createRedis(config);
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
-  const metrics = createApiMetrics(queue);
-  const meta = timedProvider(createProvider(config, logger), metrics);
+  const metrics = createApiMetrics(queue, { journalEntries: () => send.journal.size() });
+  const meta = instrumentProvider(createProvider(config, logger), metrics.registry);
   const templates = createTemplateCatalogue(config, { redis, meta, logger });
   const directory = createAccountDirectory(db, {
     apiKeyTtlMs: config.API_KEY_CACHE_TTL_MS,
@@ -84,7 +86,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     maxEntries: 10_000,
   });
   // Every send from a number is paced at its messaging rate, shared with the other pods and the campaign worker.
-  const throughput = createPacing(config, { redis });
+  const throughput = createPacing(config, { redis, observer: createPacingMetrics(metrics.registry) });
   const send = createSendDeps(config, {
     service: "api",
     db,

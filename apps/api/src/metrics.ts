@@ -1,12 +1,22 @@
 import type { RequestHandler } from "express";
-import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { registerMemoryLimitGauge, registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { routeTemplate } from "@gw/http";
 
-/** The API's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
-export function createApiMetrics(queue?: WebhookQueue) {
+/** What the API's gauges read at scrape time. */
+export interface ApiMetricSources {
+  /** Accepted sends waiting in the send journal (a Redis list shared by the pods). */
+  journalEntries(): Promise<number>;
+}
+
+/**
+ * The API's Prometheus metrics, in a registry of its own (several apps may share a process in tests). The provider's
+ * and the pacing's are registered on it by their builders (`instrumentProvider`, `createPacingMetrics`: @gw/wiring).
+ */
+export function createApiMetrics(queue?: WebhookQueue, sources?: ApiMetricSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gw_api_" });
+  registerMemoryLimitGauge(registry);
   const metrics = {
     registry,
     httpRequests: new Counter({
@@ -45,15 +55,26 @@ export function createApiMetrics(queue?: WebhookQueue) {
       labelNames: ["operation"] as const,
       registers: [registry],
     }),
-    providerDuration: new Histogram({
-      name: "gw_provider_request_duration_seconds",
-      help: "Latência das chamadas à API do provedor, por operação e resultado",
-      labelNames: ["operation", "outcome"] as const,
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+    providerWebhookLag: new Histogram({
+      name: "gw_provider_webhook_lag_seconds",
+      help: "Atraso da ingestão dos webhooks do provedor: do carimbo de tempo da Meta no status ou mensagem mais antigo do webhook até a sua gravação",
+      buckets: [1, 2, 5, 10, 30, 60, 120, 300, 900, 3600, 21600, 86400],
       registers: [registry],
     }),
   };
   if (queue) registerQueueDepthGauge(registry, queue);
+  if (sources) {
+    // LLEN at scrape time: every API pod reports the same shared journal. A failed read leaves the last value.
+    new Gauge({
+      name: "gw_send_journal_entries",
+      help: "Envios aceitos pela Meta à espera no diário (o PostgreSQL não os gravou) para serem gravados; devem voltar a 0 em minutos",
+      registers: [registry],
+      async collect() {
+        const entries = await sources.journalEntries().catch(() => null);
+        if (entries !== null) this.set(entries);
+      },
+    });
+  }
   return metrics;
 }
 
@@ -70,28 +91,6 @@ export function httpMetrics(metrics: ApiMetrics): RequestHandler {
     });
     next();
   };
-}
-
-/** Time provider calls by outcome; wraps the adapter without changing what it does. */
-export function timedProvider<T extends object>(target: T, metrics: ApiMetrics): T {
-  return new Proxy(target, {
-    get(object, property, receiver) {
-      const value: unknown = Reflect.get(object, property, receiver);
-      if (typeof value !== "function") return value;
-      const operation = String(property);
-      return async (...args: unknown[]) => {
-        const stop = metrics.providerDuration.startTimer({ operation });
-        try {
-          const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(object, args);
-          stop({ outcome: "ok" });
-          return result;
-        } catch (error) {
-          stop({ outcome: (error as Error).name ?? "error" });
-          throw error;
-        }
-      };
-    },
-  });
 }
 
 /** GET /metrics in Prometheus text format. */

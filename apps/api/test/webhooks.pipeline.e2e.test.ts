@@ -308,4 +308,40 @@ describe("webhook pipeline end to end", () => {
     expect(text).toContain('gw_webhook_queue_jobs{state="waiting"}');
     expect(text).toContain("gw_webhook_attempt_duration_seconds_bucket");
   });
+
+  it("/metrics show the operator's dashboard figures: sends by number and Meta's answer, pacing waits, ingestion lag, deliveries per integration", async () => {
+    const sampleValue = (text: string, name: string, labels: Record<string, string>) => {
+      const line = text
+        .split("\n")
+        .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
+    const api = await gateway.deps.metrics.registry.metrics();
+    expect(
+      sampleValue(api, "gw_provider_sends_total", {
+        phone_number_id: account.phoneNumberId,
+        result: "accepted",
+        code: "none",
+      }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(sampleValue(api, "gw_pacing_wait_seconds_count", { pacing: "refuse" })).toBeGreaterThanOrEqual(3);
+    // The statuses and the inbound message Meta (the sandbox) stamped were ingested: each observed its lag.
+    expect(api).toMatch(/^gw_provider_webhook_lag_seconds_count [1-9]\d*$/m);
+    expect(api).toMatch(/^gw_send_journal_entries 0$/m);
+
+    const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
+    const text = await (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
+    expect(
+      sampleValue(text, "gw_webhook_integration_attempts_total", {
+        integration_id: integration.id,
+        outcome: "delivered",
+      }),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      sampleValue(text, "gw_webhook_integration_attempt_duration_seconds_count", {
+        integration_id: integration.id,
+      }),
+    ).toBeGreaterThanOrEqual(4);
+    expect(text).toMatch(/^gw_webhook_delivery_oldest_due_age_seconds \d+(\.\d+)?(e[-+]?\d+)?$/m);
+  });
 });

@@ -2,7 +2,12 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { Worker } from "bullmq";
 import { createAccountDirectory } from "@gw/core/accounts";
-import { campaignsToWake, runCampaignTick, type CampaignRunnerDeps } from "@gw/core/campaigns";
+import {
+  campaignsToWake,
+  runCampaignTick,
+  runningCampaignsProgress,
+  type CampaignRunnerDeps,
+} from "@gw/core/campaigns";
 import { createDb, isDatabaseUnavailable, type Db } from "@gw/db";
 import {
   QUEUES,
@@ -18,7 +23,14 @@ import {
   withDeadline,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { createPacing, createProvider, createSendDeps, createTemplateCatalogue } from "@gw/wiring";
+import {
+  createPacing,
+  createPacingMetrics,
+  createProvider,
+  createSendDeps,
+  createTemplateCatalogue,
+  instrumentProvider,
+} from "@gw/wiring";
 import type { CampaignWorkerConfig } from "./config.ts";
 import { createMetrics } from "./metrics.ts";
 
@@ -73,9 +85,9 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   // The outbox queues the webhook deliveries of statuses that arrived before a send was recorded.
   const webhookQueue = createWebhookQueue(redis, prefix);
   webhookQueue.on("error", (error: Error) => logger.warn("webhook queue error", { error: error.message }));
-  const metrics = createMetrics(queue);
+  const metrics = createMetrics(queue, { runningCampaigns: () => runningCampaignsProgress({ db }) });
 
-  const meta = createProvider(config, logger);
+  const meta = instrumentProvider(createProvider(config, logger), metrics.registry);
   // Follows number changes (a rate Meta raised, a WABA blocked) as they commit: started and stopped with the worker.
   const directory = createAccountDirectory(db, {
     apiKeyTtlMs: 0,
@@ -95,6 +107,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     directory,
     throughput: createPacing(config, {
       redis,
+      observer: createPacingMetrics(metrics.registry),
       policy: {
         campaignMaxQueueMs: config.CAMPAIGN_TURN_QUEUE_MS,
         campaignMaxWaitMs: config.CAMPAIGN_TURN_MAX_WAIT_MS,

@@ -15,7 +15,7 @@ import {
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { createSecretBox, SecretUnreadableError } from "@gw/core/accounts";
-import { createCachedSecretBox } from "@gw/core/deliveries";
+import { createCachedSecretBox, oldestDueDeliveryAgeSeconds } from "@gw/core/deliveries";
 import { oldestEarlyStatusAgeSeconds } from "@gw/core/retention";
 import {
   createDeliveryScheduler,
@@ -80,6 +80,7 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
   });
   const metrics = createMetrics(queue, {
     oldestEarlyStatusAgeSeconds: () => oldestEarlyStatusAgeSeconds({ db }),
+    oldestDueDeliveryAgeSeconds: () => oldestDueDeliveryAgeSeconds({ db }),
     openBreakers: () => gate.openBreakers(),
   });
   const scheduler = createDeliveryScheduler({
@@ -195,6 +196,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       } else {
         metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
         metrics.attemptDuration.observe(result.durationMs / 1000);
+        metrics.integrationAttempts.inc({ integration_id: result.integrationId, outcome: result.outcome });
+        metrics.integrationAttemptDuration.observe({ integration_id: result.integrationId }, result.durationMs / 1000);
         if (result.outcome === "failed") metrics.deadLetters.inc({ event: result.event });
         if (result.outcome !== "delivered" && result.errorKind !== null)
           await checkEndpointHealth(result.integrationId, {

@@ -1,10 +1,12 @@
-import { registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
+import { registerMemoryLimitGauge, registerQueueDepthGauge, type WebhookQueue } from "@gw/jobs";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** What the gauges read from the database at scrape time. */
 export interface MetricSources {
   /** Age in seconds of the oldest status parked in early_statuses, 0 when none. */
   oldestEarlyStatusAgeSeconds(): Promise<number>;
+  /** Age in seconds of the oldest delivery due and still pending, 0 when none. */
+  oldestDueDeliveryAgeSeconds(): Promise<number>;
   /** Integrations whose circuit breaker is open in this process (the fairness gate's count). */
   openBreakers(): number;
 }
@@ -13,6 +15,7 @@ export interface MetricSources {
 export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gw_dispatcher_" });
+  registerMemoryLimitGauge(registry);
   registerQueueDepthGauge(registry, queue);
   // Read at scrape time through the early_statuses(received_at) index; a failed read leaves the last value.
   new Gauge({
@@ -21,6 +24,16 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
     registers: [registry],
     async collect() {
       const age = await sources.oldestEarlyStatusAgeSeconds().catch(() => null);
+      if (age !== null) this.set(age);
+    },
+  });
+  // Read at scrape time through the deliveries(status, next_attempt_at) index; a failed read leaves the last value.
+  new Gauge({
+    name: "gw_webhook_delivery_oldest_due_age_seconds",
+    help: "Idade em segundos da entrega pendente mais antiga já vencida (next_attempt_at passado), em todo o PostgreSQL; 0 sem nenhuma",
+    registers: [registry],
+    async collect() {
+      const age = await sources.oldestDueDeliveryAgeSeconds().catch(() => null);
       if (age !== null) this.set(age);
     },
   });
@@ -55,6 +68,21 @@ export function createMetrics(queue: WebhookQueue, sources: MetricSources) {
       name: "gw_webhook_attempt_duration_seconds",
       help: "Duração das tentativas HTTP de entrega de webhook",
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    // Per integration: one series per integration (and outcome) that had an attempt on this pod; fewer buckets than
+    // the fleet-wide histogram above, to keep the series per integration few.
+    integrationAttempts: new Counter({
+      name: "gw_webhook_integration_attempts_total",
+      help: "Tentativas HTTP de entrega de webhook por integração e resultado: delivered, retry_scheduled ou failed (esgotou as tentativas)",
+      labelNames: ["integration_id", "outcome"] as const,
+      registers: [registry],
+    }),
+    integrationAttemptDuration: new Histogram({
+      name: "gw_webhook_integration_attempt_duration_seconds",
+      help: "Duração das tentativas HTTP de entrega de webhook, por integração",
+      labelNames: ["integration_id"] as const,
+      buckets: [0.1, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
     skipped: new Counter({

@@ -15,7 +15,7 @@ export type {
 export { createProcessor } from "./processor.ts";
 export { createWebhookQueue, enqueueAttempts, enqueueDeliveryAttempt, enqueueFirstAttempts } from "./queues.ts";
 export type { AttemptToQueue, WebhookQueue } from "./queues.ts";
-export { registerQueueDepthGauge } from "./metrics.ts";
+export { registerMemoryLimitGauge, registerQueueDepthGauge } from "./metrics.ts";
 export { createCampaignQueue, wakeCampaigns } from "./campaigns.ts";
 export type { CampaignQueue, CampaignWake } from "./campaigns.ts";
 // The plumbing of a worker process (dispatcher, campaign worker): periodic tasks, deadlines, probes.

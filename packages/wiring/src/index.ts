@@ -16,7 +16,12 @@ import {
   type SettledSend,
 } from "@gw/core/messages";
 import { TemplateCache } from "@gw/core/templates";
-import { createNumberThroughput, type NumberThroughput, type ThroughputPolicy } from "@gw/core/throughput";
+import {
+  createNumberThroughput,
+  type NumberThroughput,
+  type PacingObserver,
+  type ThroughputPolicy,
+} from "@gw/core/throughput";
 import type { Db } from "@gw/db";
 import {
   createReplayQueue,
@@ -30,6 +35,8 @@ import {
 import type { Logger } from "@gw/logger";
 import { createMetaClient, type MetaClient } from "@gw/meta";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+
+export { createPacingMetrics, instrumentProvider } from "./metrics.ts";
 
 type ProviderConfig = SectionValues<"meta"> & SectionValues<"redis">;
 
@@ -62,15 +69,17 @@ export function createTemplateCatalogue(
 
 /**
  * The numbers' pacing (one Lua script in Redis, shared by every pod), with the sending section's back-off settings;
- * `policy` adds a process's own (the campaign worker's turn queue and wait).
+ * `policy` adds a process's own (the campaign worker's turn queue and wait), `observer` its metrics
+ * (`createPacingMetrics`).
  */
 export function createPacing(
   config: SectionValues<"sending"> & SectionValues<"redis">,
-  parts: { redis: Redis; policy?: Partial<ThroughputPolicy> },
+  parts: { redis: Redis; policy?: Partial<ThroughputPolicy>; observer?: PacingObserver },
 ): NumberThroughput {
   return createNumberThroughput({
     redis: parts.redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
+    ...(parts.observer ? { observer: parts.observer } : {}),
     policy: {
       cooldownMs: config.THROUGHPUT_COOLDOWN_MS,
       pairSpacingMs: config.THROUGHPUT_PAIR_SPACING_MS,

@@ -1,5 +1,11 @@
-export { getCampaign, listCampaignRecipients, listCampaigns } from "./views.ts";
-export type { CampaignDetail, CampaignReadDeps, CampaignView, RecipientView } from "./views.ts";
+export { getCampaign, listCampaignRecipients, listCampaigns, runningCampaignsProgress } from "./views.ts";
+export type {
+  CampaignDetail,
+  CampaignReadDeps,
+  CampaignView,
+  RecipientView,
+  RunningCampaignsProgress,
+} from "./views.ts";
 export type { CampaignActor, CampaignProgress } from "./model.ts";
 export type { CampaignCostEstimate, CampaignRunningCost } from "./costs.ts";
 export { campaignTemplateRefusal, createCampaign } from "./creation.ts";

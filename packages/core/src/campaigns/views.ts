@@ -305,3 +305,27 @@ export async function listCampaignRecipients(
   const page = rows.slice(0, limit).map(toRecipientView);
   return { recipients: page, next_after_id: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
 }
+
+/** Campaigns sending now, fleet-wide: how many, their accepted recipients, and how many of those are still to go. */
+export interface RunningCampaignsProgress {
+  campaigns: number;
+  recipients: number;
+  /** Queued or being sent: what the campaigns have left. */
+  remaining: number;
+}
+
+/**
+ * The progress of every running campaign together, for the campaign worker's gauges: one statement, the campaigns by
+ * their `status` index and the recipients left by the `(campaign_id, status, id)` index (what is left, not what is
+ * done: the count shrinks as the campaigns progress).
+ */
+export async function runningCampaignsProgress(deps: { db: Db }): Promise<RunningCampaignsProgress> {
+  const { rows } = await deps.db.sql.query<RunningCampaignsProgress>({
+    name: "running-campaigns-progress",
+    text: `SELECT count(*)::int AS campaigns, COALESCE(sum(c.accepted_recipients), 0)::bigint::float8 AS recipients,
+        COALESCE(sum((SELECT count(*) FROM campaign_recipients r
+          WHERE r.campaign_id = c.id AND r.status IN ('queued', 'sending'))), 0)::float8 AS remaining
+      FROM campaigns c WHERE c.status = 'running'`,
+  });
+  return rows[0] ?? { campaigns: 0, recipients: 0, remaining: 0 };
+}

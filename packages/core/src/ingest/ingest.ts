@@ -20,6 +20,11 @@ export interface IngestDeps {
   directory: AccountDirectory;
   /** Told about every item set aside, for the metric. */
   onQuarantined?: (count: number) => void;
+  /**
+   * Told, once a payload is applied (not a duplicate), how many seconds before now Meta stamped its oldest status or
+   * message: the ingestion lag (Meta's own delay, its redeliveries after our 503s, our queueing), for the metric.
+   */
+  onLag?: (seconds: number) => void;
   /** The template catalogue cache, dropped after commit for a WABA whose templates Meta changed (health events). */
   templates?: { forget(wabaId: string): Promise<void> } | undefined;
 }
@@ -54,6 +59,22 @@ export async function ingestProviderWebhook(deps: IngestDeps, rawBody: string): 
   const receivedAt = new Date();
   const plan = await planItems(deps, parseWebhookBody(rawBody), receivedAt);
   return ingestPlanned(deps, rawBody, payloadHashOf(rawBody), plan, receivedAt);
+}
+
+/** Meta's timestamps are Unix seconds as digits; anything else says nothing about the lag. */
+function unixSeconds(timestamp: string | undefined): number | null {
+  return timestamp !== undefined && /^\d{1,11}$/.test(timestamp) ? Number(timestamp) : null;
+}
+
+/** The ingestion lag of an applied payload: now less Meta's timestamp of its oldest status or message. */
+function tellLag(deps: IngestDeps, plan: Plan): void {
+  if (!deps.onLag) return;
+  const stamps = [
+    ...plan.statuses.map((status) => unixSeconds(status.timestamp)),
+    ...plan.inbound.map((item) => unixSeconds(item.inbound.message.timestamp)),
+  ].filter((seconds): seconds is number => seconds !== null);
+  if (stamps.length === 0) return;
+  deps.onLag(Math.max(0, Date.now() / 1000 - Math.min(...stamps)));
 }
 
 function parseWebhookBody(rawBody: string): object {
@@ -115,6 +136,7 @@ async function ingestPlanned(
     if (pending === null) return { ...result, duplicate: true };
     ids = await ingestItemByItem(deps, rawBody, payloadHash, plan, receivedAt, result);
   }
+  tellLag(deps, plan);
   if (result.quarantined > 0) {
     deps.onQuarantined?.(result.quarantined);
     deps.logger.warn("provider webhook items quarantined", {
@@ -290,6 +312,7 @@ export async function ingestProviderWebhooks(
     const shared = await commitTogether(deps, members, receivedAt);
     later = shared.storedBefore;
     for (const [position, member] of shared.applied.entries()) {
+      tellLag(deps, member.plan);
       outcomes[member.index] = {
         ok: true,
         value: { ...emptyResult(member.plan), deliveries: shared.deliveriesPerMember[position] ?? 0 },

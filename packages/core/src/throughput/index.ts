@@ -2,13 +2,15 @@ export { DEFAULT_THROUGHPUT_POLICY, createNumberThroughput } from "./throughput.
 export type {
   NumberThroughput,
   NumberThroughputState,
+  Pacing,
+  PacingObserver,
   TakeTurnInput,
   ThroughputOptions,
   ThroughputPolicy,
   Turn,
 } from "./throughput.ts";
 export { noteProviderRefusal, takeSendTurn } from "./turn.ts";
-export type { Pacing, SendTurnInput } from "./turn.ts";
+export type { SendTurnInput } from "./turn.ts";
 export {
   MAX_MESSAGING_RATE,
   MIN_MESSAGING_RATE,

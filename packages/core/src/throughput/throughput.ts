@@ -81,8 +81,24 @@ export interface NumberThroughputState {
   queuedMs: number;
 }
 
+/** How a send meets a number that is at its rate: the public API refuses it (429), a campaign waits. */
+export type Pacing = "refuse" | "wait";
+
+/**
+ * Told how each send met its number's pacing (`takeSendTurn`), for the process's metrics: how long it waited for its
+ * turn, or why it was refused. Never throws into the send.
+ */
+export interface PacingObserver {
+  /** The turn came after `waitedMs` in all (turn waits, re-takes and a campaign's waits for room included). */
+  waited(pacing: Pacing, waitedMs: number): void;
+  /** No turn: the number is at its rate (`number`) or the recipient is being spaced out after 131056 (`recipient`). */
+  refused(pacing: Pacing, reason: "number" | "recipient"): void;
+}
+
 export interface NumberThroughput {
   readonly policy: ThroughputPolicy;
+  /** Told how each send met the pacing (a process's metrics); absent, nobody is. */
+  readonly observer?: PacingObserver | undefined;
   take(input: TakeTurnInput): Promise<Turn>;
   /**
    * False when Meta throttled the number after the turn was given: sends that were waiting for their turn then
@@ -152,6 +168,7 @@ export interface ThroughputOptions {
   redis: Redis;
   keyPrefix: string;
   policy?: Partial<ThroughputPolicy>;
+  observer?: PacingObserver;
 }
 
 type Reply = (number | string)[];
@@ -189,6 +206,7 @@ export function createNumberThroughput(options: ThroughputOptions): NumberThroug
 
   return {
     policy,
+    observer: options.observer,
     async take(input) {
       const [granted, ms, reason, factor, grantedAt] = await run(
         "take",

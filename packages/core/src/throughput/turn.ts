@@ -1,10 +1,7 @@
 import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError } from "@gw/meta";
-import type { NumberThroughput } from "./throughput.ts";
-
-/** How a send meets a number that is at its rate: the public API refuses it (429), a campaign waits. */
-export type Pacing = "refuse" | "wait";
+import type { NumberThroughput, Pacing } from "./throughput.ts";
 
 export interface SendTurnInput {
   phoneNumberId: string;
@@ -37,6 +34,15 @@ function pacingUnavailable(logger: Logger, error: unknown): void {
   logger.warn("send pacing unavailable; sending without it", { error: (error as Error).message });
 }
 
+/** A metric must never fail a send. */
+function observe(tell: () => void): void {
+  try {
+    tell();
+  } catch {
+    // ignored: the observer is the process's metrics
+  }
+}
+
 /** Tries of a send whose turn came while its process was busy, before it goes anyway. */
 const MAX_LATE_RETAKES = 3;
 
@@ -57,8 +63,9 @@ export async function takeSendTurn(
   input: SendTurnInput,
   beforeSend: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
-  const { policy } = deps.throughput;
-  const deadline = Date.now() + policy.campaignMaxWaitMs;
+  const { policy, observer } = deps.throughput;
+  const started = Date.now();
+  const deadline = started + policy.campaignMaxWaitMs;
   let lateRetakes = 0;
   for (;;) {
     let turn;
@@ -87,11 +94,15 @@ export async function takeSendTurn(
         lateRetakes++;
         continue;
       }
+      observe(() => observer?.waited(input.pacing, Date.now() - started));
       // Only now: a process that dies before this point has sent nothing, and its key is freed, not unconfirmed.
       return beforeSend();
     }
-    if (input.pacing === "refuse" || turn.reason === "recipient" || Date.now() + turn.retryAfterMs > deadline)
-      throw refusal(turn.reason, turn.retryAfterMs);
+    if (input.pacing === "refuse" || turn.reason === "recipient" || Date.now() + turn.retryAfterMs > deadline) {
+      const reason = turn.reason;
+      observe(() => observer?.refused(input.pacing, reason));
+      throw refusal(reason, turn.retryAfterMs);
+    }
     // Every waiting send of the number hears the same retry time: spread them, or they all ask again at once.
     await sleep(Math.max(turn.retryAfterMs, 5) + Math.random() * 20);
   }

@@ -20,7 +20,7 @@ export { failExpiredDeliveries } from "./expiry.ts";
 export type { ExpiryDeps, ExpiryOptions, ExpiryResult } from "./expiry.ts";
 export { ensureAttemptQueued } from "./queueing.ts";
 export type { EnsureResult } from "./queueing.ts";
-export { createDeliveryScheduler, sweepDeliveries } from "./scheduling.ts";
+export { createDeliveryScheduler, oldestDueDeliveryAgeSeconds, sweepDeliveries } from "./scheduling.ts";
 export type { DeliveryScheduler, SchedulerOptions, SweepDeps, SweepOptions, SweepResult } from "./scheduling.ts";
 export {
   contactOrderingKey,

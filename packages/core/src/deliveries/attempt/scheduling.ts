@@ -254,3 +254,17 @@ async function queueMissing(deps: SweepDeps, rows: readonly Candidate[], now: Da
   await enqueueAttempts(deps.queue, missing);
   return queued + missing.length;
 }
+
+/**
+ * Age in seconds of the oldest delivery that is due and still pending (its `next_attempt_at` passed), 0 when none,
+ * by the database's clock: one read of the `(status, next_attempt_at)` index. Deliveries waiting on an open breaker
+ * or for dispatchers count; deliveries parked by endpoint health (no next attempt) and retries not yet due do not.
+ */
+export async function oldestDueDeliveryAgeSeconds(deps: { db: Db }): Promise<number> {
+  const { rows } = await deps.db.sql.query<{ age: number | null }>({
+    name: "oldest-due-delivery-age",
+    text: `SELECT EXTRACT(EPOCH FROM now() - min(next_attempt_at))::float8 AS age FROM deliveries
+      WHERE status = 'pending' AND next_attempt_at < now()`,
+  });
+  return Math.max(0, rows[0]?.age ?? 0);
+}
