@@ -114,7 +114,8 @@ beforeAll(async () => {
     text: "Oi, quero a segunda via",
   })) as unknown as { id: string; payload: { entry: { changes: { value: { messages: Json[] } }[] }[] } };
   inbound = wrote.id;
-  inboundBsuid = String(wrote.payload.entry[0]?.changes[0]?.value.messages[0]?.from_user_id ?? "");
+  const from = wrote.payload.entry[0]?.changes[0]?.value.messages[0]?.from_user_id;
+  inboundBsuid = typeof from === "string" ? from : "";
   media.image = await uploaded(account, "image", "image/jpeg");
   media.video = await uploaded(account, "video", "video/mp4");
   media.audio = await uploaded(account, "audio", "audio/mpeg");
