@@ -74,6 +74,10 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * template_format_unsupported    | 422    | messages                              | "422 template_format_unsupported (pre-check): carousel template"; "422 template_format_unsupported (pre-check): LOCATION header" (also: S)
  * invalid_otp                    | 422    | messages                              | "422 invalid_otp (pre-check): authentication template without otp_code"; "422 invalid_otp from the provider's 131008 about the OTP" (also: S)
  * recipient_phone_required       | 422    | messages                              | "422 recipient_phone_required (pre-check): authentication template to a BSUID"; "422 recipient_phone_required from the provider's 131062"
+ * media_unavailable              | 422    | messages                              | "422 media_unavailable (pre-check): a media_id that is no upload of this account"
+ * media_type_mismatch            | 422    | messages                              | "422 media_type_mismatch (pre-check): a PDF upload sent as an image"
+ * reaction_target_not_found      | 422    | messages                              | "422 reaction_target_not_found (pre-check): a reaction to a message the contact did not send"
+ * message_too_old                | 422    | messages                              | "422 message_too_old (pre-check): a reaction to a message older than 30 days" (also: messages.read.endpoint.test.ts)
  * provider_rejected              | 422    | messages                              | "422 provider_rejected from the provider's 100"
  * api_rate_limited               | 429    | messages, validate, window, templates | "429 api_rate_limited with Retry-After on %s" (also: S)
  * rate_limited                   | 429    | messages                              | "429 rate_limited from the provider's 130429"; "429 rate_limited from the provider's 131056" (also: S)
@@ -128,7 +132,6 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
   not_found:
     "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
   delivery_not_retryable: "POST /deliveries/{id}/retry only",
-  message_too_old: "POST /messages/{message_id}/read only (messages.read.endpoint.test.ts)",
 };
 
 /** Not an envelope code: spec 7's body for request-validation failures. */
@@ -405,6 +408,75 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       const again = await sendWithKey(key, body);
       expectEnvelope(again, 503, "send_unconfirmed");
       expect(again.headers["idempotent-replayed"]).toBe("true");
+    });
+  });
+
+  describe("422 refused before the provider: the send kinds of issue 27", () => {
+    const CONTACT = "5511911190001";
+    let inbound = "";
+    let old = "";
+    beforeAll(async () => {
+      const ago = Math.floor(Date.now() / 1000) - 31 * 24 * 3600;
+      old = (
+        await contactWrites(gateway, {
+          phone_number_id: account.phoneNumberId,
+          from: CONTACT,
+          type: "text",
+          text: "antiga",
+          timestamp: ago,
+        })
+      ).id;
+      inbound = (
+        await contactWrites(gateway, {
+          phone_number_id: account.phoneNumberId,
+          from: CONTACT,
+          type: "text",
+          text: "oi",
+        })
+      ).id;
+      await gateway.db.sql.query({
+        text: `INSERT INTO account_media (account_id, phone_number_id, media_id, origin, type, mime_type, expires_at)
+          VALUES ($1::uuid, $2, '777000111', 'uploaded', 'document', 'application/pdf', now() + interval '30 days')`,
+        values: [account.accountId, account.phoneNumberId],
+      });
+    });
+
+    it("422 media_unavailable (pre-check): a media_id that is no upload of this account", async () => {
+      const res = await request(gateway.app)
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .send({ to: CONTACT, media: { type: "image", media_id: "123123123" } });
+      expectEnvelope(res, 422, "media_unavailable");
+    });
+
+    it("422 media_type_mismatch (pre-check): a PDF upload sent as an image", async () => {
+      const res = await request(gateway.app)
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .send({ to: CONTACT, media: { type: "image", media_id: "777000111" } });
+      expectEnvelope(res, 422, "media_type_mismatch", "A mídia 777000111 é um documento, não uma imagem.");
+    });
+
+    it("422 reaction_target_not_found (pre-check): a reaction to a message the contact did not send", async () => {
+      expect(inbound).not.toBe("");
+      const res = await request(gateway.app)
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .send({ to: CONTACT, reaction: { message_id: "wamid.OUTRA", emoji: "👍" } });
+      expectEnvelope(res, 422, "reaction_target_not_found");
+    });
+
+    it("422 message_too_old (pre-check): a reaction to a message older than 30 days", async () => {
+      const res = await request(gateway.app)
+        .post("/public/v1/messages")
+        .set(account.auth)
+        .send({ to: CONTACT, reaction: { message_id: old, emoji: "👍" } });
+      expectEnvelope(
+        res,
+        422,
+        "message_too_old",
+        "A mensagem foi recebida há mais de 30 dias; o WhatsApp não entrega reações a mensagens com mais de 30 dias.",
+      );
     });
   });
 

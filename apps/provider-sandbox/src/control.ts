@@ -10,6 +10,7 @@ import {
   numberQualityUpdateSchema,
 } from "./account-events.ts";
 import { inboundMessage, inboundSchema, inboundSender } from "./inbound.ts";
+import { registerTapRoutes } from "./control/tap.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
 import { changeIdentity, identityChangeSchema } from "./identity-changes.ts";
@@ -199,6 +200,8 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
     res.json({ id: message.id, webhook_status: webhookStatus, payload });
   });
+
+  registerTapRoutes(router, state);
 
   router.post("/statuses", async (req, res) => {
     const input = parse(statusesSchema, req, res);

@@ -27,6 +27,8 @@ export interface AcceptedSend {
    * only a `failed` status (nothing was delivered nor billed).
    */
   failure?: FailureCode;
+  /** A reaction: only `sent` follows, never `delivered` or `read` (meta-messages.md §3.1). */
+  onlySent?: boolean;
   /** The send's `biz_opaque_callback_data`, echoed in every status of the message as Meta does. */
   callbackData?: string;
 }
@@ -68,18 +70,25 @@ export function startStatusSequence(state: SandboxState, send: AcceptedSend): vo
   if (!state.config.autoStatuses || !state.config.webhookUrl) return;
   const delays = state.config.statusDelaysMs;
   const steps: [AutoStatus, number][] =
-    send.failure === 131050
+    send.failure === 131050 || send.failure === 131009
       ? [["failed", delays.sent]]
-      : send.failAfterSend
+      : send.failure === 131053
         ? [
             ["sent", delays.sent],
             ["failed", delays.delivered],
           ]
-        : [
-            ["sent", delays.sent],
-            ["delivered", delays.delivered],
-            ["read", delays.read],
-          ];
+        : send.onlySent
+          ? [["sent", delays.sent]]
+          : send.failAfterSend
+            ? [
+                ["sent", delays.sent],
+                ["failed", delays.delivered],
+              ]
+            : [
+                ["sent", delays.sent],
+                ["delivered", delays.delivered],
+                ["read", delays.read],
+              ];
   const startedAt = Date.now();
   const step = (index: number): void => {
     const current = steps[index];

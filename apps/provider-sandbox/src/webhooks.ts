@@ -154,11 +154,18 @@ export function webhookPayload(
 }
 
 /** Why a send the sandbox accepted then fails: its `failed` status carries this code in errors[0]. */
-export type FailureCode = 131026 | 131050;
+export type FailureCode = 131026 | 131050 | 131009 | 131053;
 
 const FAILURES: Record<FailureCode, { title: string; details: string }> = {
   131026: { title: "Message undeliverable", details: "Message Undeliverable." },
   131050: { title: META_TITLES[131050], details: META_TITLES[131050] },
+  // A reaction to a message that is not this user's, older than 30 days, or with `context` (meta-messages.md §3.1).
+  131009: { title: META_TITLES[131009], details: "Reaction target message is not valid." },
+  // A media link Meta could not download, or media whose bytes are not of its type (meta-messages.md §2.6).
+  131053: {
+    title: "Media upload error",
+    details: "Downloading media from weblink failed with http code 404, status message Not Found",
+  },
 };
 
 /** The errors[] entry of a `failed` status. */

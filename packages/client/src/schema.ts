@@ -10,8 +10,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Send a message (text or template)
-     * @description Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
+     * Send a message (text, template, interactive, media, reaction or location)
+     * @description Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). So do the other free-form kinds, one per request and read only without `text` and `template`: `interactive` (reply buttons, a list, a URL button, a location request), `media` (by `media_id` of an upload of this account on this number, or by public `link`), `reaction` (to a message the contact sent, within 30 days; `emoji: ""` removes it) and `location`. Every WhatsApp limit is checked before the provider (422 `HTTPValidationError` naming the field; nothing is sent). With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
      */
     post: operations["sendMessage"];
     delete?: never;
@@ -986,8 +986,11 @@ export interface components {
         to: string;
         /** @enum {string} */
         status: "sent";
-        /** @enum {string} */
-        type: "text" | "template";
+        /**
+         * @description The kind sent: `text` and `template` as before; the others for the members of the same names
+         * @enum {string}
+         */
+        type: "text" | "template" | "interactive" | "media" | "reaction" | "location";
         phone_number_id: string;
         client_ref: string | null;
       };
@@ -1068,10 +1071,242 @@ export interface components {
       otp_code?: string | null;
       /** @default 0 */
       otp_index?: number;
+      /** @description Quotes a message (any kind but a reaction): a `message_id` of this conversation */
       reply_to_message_id?: string | null;
       pix_order?: components["schemas"]["PixOrderIn"] | null;
       /** @description Caller reference, echoed in message.status events */
       client_ref?: string | null;
+      /**
+       * @description Reply buttons, a list, a URL button or a location request (free-form: the 24-hour window must be open). Ignored when `text` or `template` is given
+       * @example {
+       *       "type": "button",
+       *       "body": "Seu pedido 12345 foi confirmado. Quer acompanhar a entrega?",
+       *       "footer": "Loja Exemplo",
+       *       "buttons": [
+       *         {
+       *           "id": "rastrear-12345",
+       *           "title": "Rastrear pedido"
+       *         },
+       *         {
+       *           "id": "atendente",
+       *           "title": "Falar com atendente"
+       *         }
+       *       ]
+       *     }
+       * @example {
+       *       "type": "list",
+       *       "header": {
+       *         "type": "text",
+       *         "text": "Central de atendimento"
+       *       },
+       *       "body": "Como podemos ajudar?",
+       *       "button": "Ver opções",
+       *       "sections": [
+       *         {
+       *           "title": "Financeiro",
+       *           "rows": [
+       *             {
+       *               "id": "opcao-1",
+       *               "title": "Segunda via do boleto",
+       *               "description": "Enviamos o PDF aqui na conversa"
+       *             },
+       *             {
+       *               "id": "opcao-2",
+       *               "title": "Pagar com Pix"
+       *             }
+       *           ]
+       *         },
+       *         {
+       *           "title": "Pedidos",
+       *           "rows": [
+       *             {
+       *               "id": "opcao-3",
+       *               "title": "Rastrear pedido"
+       *             }
+       *           ]
+       *         }
+       *       ]
+       *     }
+       * @example {
+       *       "type": "cta_url",
+       *       "body": "As datas da próxima turma já estão abertas.",
+       *       "display_text": "Ver datas",
+       *       "url": "https://exemplo.com.br/turmas?c=1"
+       *     }
+       * @example {
+       *       "type": "location_request",
+       *       "body": "Para calcular o frete, compartilhe sua localização."
+       *     }
+       */
+      interactive?:
+        | components["schemas"]["InteractiveButtonsIn"]
+        | components["schemas"]["InteractiveListIn"]
+        | components["schemas"]["InteractiveCtaUrlIn"]
+        | components["schemas"]["InteractiveLocationRequestIn"]
+        | null;
+      /**
+       * @description An image, video, audio, document or sticker, by `media_id` or `link` (free-form). Ignored when `text` or `template` is given
+       * @example {
+       *       "type": "document",
+       *       "media_id": "1013859600285441",
+       *       "filename": "boleto-12345.pdf",
+       *       "caption": "Seu boleto"
+       *     }
+       * @example {
+       *       "type": "image",
+       *       "link": "https://exemplo.com.br/produtos/bolo.jpg",
+       *       "caption": "Bolo de chocolate"
+       *     }
+       * @example {
+       *       "type": "audio",
+       *       "media_id": "1013859600285442",
+       *       "voice": true
+       *     }
+       */
+      media?: {
+        /** @enum {string} */
+        type: "image" | "video" | "audio" | "document" | "sticker";
+        /** @description A `media_id` of an upload of this account on this number (POST /public/v1/media) */
+        media_id?: string | null;
+        /** @description A PUBLIC http(s) URL the provider downloads without login (not recommended: the provider caches and may fail later) */
+        link?: string | null;
+        /** @description image, video and document only (up to 1024 characters) */
+        caption?: string | null;
+        /** @description The file name the recipient sees (documents only); no path separators or control characters */
+        filename?: string | null;
+        /**
+         * @description audio only: a voice note (an OGG/Opus upload), played inline and transcribed by WhatsApp
+         * @default false
+         */
+        voice?: boolean;
+      } | null;
+      /**
+       * @description A reaction to a message the contact sent; `emoji: ""` removes it (free-form). Ignored when `text` or `template` is given
+       * @example {
+       *       "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFDNBQjQ5Q0RFRjAxMjM0NTY3ODkA",
+       *       "emoji": "👍"
+       *     }
+       * @example {
+       *       "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFDNBQjQ5Q0RFRjAxMjM0NTY3ODkA",
+       *       "emoji": ""
+       *     }
+       */
+      reaction?: {
+        /** @description The `message_id` of a `message.received` of this contact on this number, from the last 30 days */
+        message_id: string;
+        /** @description One emoji; `""` removes the reaction sent before */
+        emoji: string;
+      } | null;
+      /**
+       * @description A map pin (free-form). Ignored when `text` or `template` is given
+       * @example {
+       *       "latitude": -23.561414,
+       *       "longitude": -46.655881,
+       *       "name": "Loja Paulista",
+       *       "address": "Av. Paulista, 1000 - São Paulo, SP"
+       *     }
+       */
+      location?: {
+        /** @description Decimal degrees */
+        latitude: number;
+        /** @description Decimal degrees */
+        longitude: number;
+        name?: string | null;
+        address?: string | null;
+      } | null;
+    };
+    InteractiveButtonsIn: {
+      /** @enum {string} */
+      type: "button";
+      /** @description Optional header: a text (up to 60 characters), or an image, video or document by media_id or link */
+      header?:
+        components["schemas"]["InteractiveHeaderTextIn"] | components["schemas"]["InteractiveHeaderMediaIn"] | null;
+      /** @description The message text (up to 1024 characters) */
+      body: string;
+      /** @description Optional footer (up to 60 characters) */
+      footer?: string | null;
+      /** @description One to three reply buttons */
+      buttons: components["schemas"]["InteractiveButtonIn"][];
+    };
+    InteractiveHeaderTextIn: {
+      /** @enum {string} */
+      type: "text";
+      text: string;
+    };
+    InteractiveHeaderMediaIn: {
+      /** @enum {string} */
+      type: "image" | "video" | "document";
+      /** @description A `media_id` of an upload of this account on this number (POST /public/v1/media) */
+      media_id?: string | null;
+      /** @description A PUBLIC http(s) URL the provider downloads without login (not recommended: the provider caches and may fail later) */
+      link?: string | null;
+      /** @description The file name the recipient sees (documents only); no path separators or control characters */
+      filename?: string | null;
+    };
+    InteractiveButtonIn: {
+      /** @description What `message.received` carries back as `interactive.id` when tapped */
+      id: string;
+      /** @description The button's label, unique in the message */
+      title: string;
+    };
+    InteractiveListIn: {
+      /** @enum {string} */
+      type: "list";
+      /** @description Optional header: a text only (up to 60 characters) */
+      header?:
+        components["schemas"]["InteractiveHeaderTextIn"] | components["schemas"]["InteractiveHeaderMediaIn"] | null;
+      /** @description The message text (up to 4096 characters) */
+      body: string;
+      /** @description Optional footer (up to 60 characters) */
+      footer?: string | null;
+      /** @description The label of the button that opens the list */
+      button: string;
+      /** @description Up to 10 rows in all, across the sections */
+      sections: components["schemas"]["InteractiveListSectionIn"][];
+    };
+    InteractiveListSectionIn: {
+      /** @description Required, also with a single section */
+      title: string;
+      rows: components["schemas"]["InteractiveListRowIn"][];
+    };
+    InteractiveListRowIn: {
+      /** @description What `message.received` carries back as `interactive.id` when chosen */
+      id: string;
+      title: string;
+      description?: string | null;
+    };
+    InteractiveCtaUrlIn: {
+      /** @enum {string} */
+      type: "cta_url";
+      /** @description Optional header: a text (up to 60 characters), or an image, video or document by media_id or link */
+      header?:
+        components["schemas"]["InteractiveHeaderTextIn"] | components["schemas"]["InteractiveHeaderMediaIn"] | null;
+      body: string;
+      /** @description Optional footer (up to 60 characters) */
+      footer?: string | null;
+      /** @description The button's label */
+      display_text: string;
+      /** @description The http(s) URL the button opens */
+      url: string;
+    };
+    InteractiveLocationRequestIn: {
+      /** @enum {string} */
+      type: "location_request";
+      body: string;
+      /** @description Not accepted on a location request */
+      header?: unknown;
+      /** @description Not accepted on a location request */
+      footer?: unknown;
+      /** @description Not accepted on a location request */
+      buttons?: unknown;
+      /** @description Not accepted on a location request */
+      button?: unknown;
+      /** @description Not accepted on a location request */
+      sections?: unknown;
+      /** @description Not accepted on a location request */
+      display_text?: unknown;
+      /** @description Not accepted on a location request */
+      url?: unknown;
     };
     ReadOut: {
       /** @enum {boolean} */
@@ -2141,7 +2376,7 @@ export interface operations {
           };
         };
       };
-      /** @description The provider (or the service's own pre-check) refused the send — error envelope, codes: `outside_24h_window`, `recipient_unreachable`, `recipient_opted_out`, `template_params_mismatch`, `template_not_found`, `template_paused`, `invalid_template`, `marketing_experiment`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `variable_too_long`, `variable_bad_format`, `invalid_pix_order`, `template_required_header_media`, `template_header_mismatch`, `template_format_unsupported`, `invalid_otp`, `provider_rejected`; or the body or the Idempotency-Key header is invalid — `HTTPValidationError`. */
+      /** @description The provider (or the service's own pre-check) refused the send — error envelope, codes: `outside_24h_window`, `recipient_unreachable`, `recipient_opted_out`, `template_params_mismatch`, `template_not_found`, `template_paused`, `invalid_template`, `marketing_experiment`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `variable_too_long`, `variable_bad_format`, `invalid_pix_order`, `template_required_header_media`, `template_header_mismatch`, `template_format_unsupported`, `invalid_otp`, `provider_rejected`, `media_unavailable`, `media_type_mismatch`, `reaction_target_not_found`, `message_too_old`; or the body or the Idempotency-Key header is invalid — `HTTPValidationError`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2171,7 +2406,11 @@ export interface operations {
                     | "template_header_mismatch"
                     | "template_format_unsupported"
                     | "invalid_otp"
-                    | "provider_rejected";
+                    | "provider_rejected"
+                    | "media_unavailable"
+                    | "media_type_mismatch"
+                    | "reaction_target_not_found"
+                    | "message_too_old";
                 };
               })
             | components["schemas"]["HTTPValidationError"];

@@ -9,6 +9,7 @@ export {
 export type { RequestLocation, ValidationIssue } from "./validation.ts";
 export * from "./users.ts";
 export * from "./messages.ts";
+export * from "./message-kinds.ts";
 export * from "./deliveries.ts";
 export * from "./templates.ts";
 export * from "./campaigns.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InteractiveIn, LocationIn, MediaIn, ReactionIn, checkSendKind } from "./message-kinds.ts";
 import { isMalformedBsuid } from "./users.ts";
 
 /** Spec 2.2. */
@@ -103,7 +104,10 @@ export const recipientField = () =>
         });
     });
 
-/** Spec 2.1. Only `to` is required; unknown fields are ignored. */
+/**
+ * Spec 2.1. Only `to` is required; unknown fields are ignored. Parse `selectSendKind(body)`: with a `text` or a
+ * `template` the new members (interactive, media, reaction, location) are not read, as before they existed.
+ */
 export const PublicSendIn = z
   .object({
     to: recipientField().describe(
@@ -127,10 +131,24 @@ export const PublicSendIn = z
     coupon_index: z.int().min(0).max(9).default(0),
     otp_code: optionalText(15),
     otp_index: z.int().min(0).max(9).default(0),
-    reply_to_message_id: optionalText(128),
+    reply_to_message_id: optionalText(128).describe(
+      "Quotes a message (any kind but a reaction): a `message_id` of this conversation",
+    ),
     pix_order: PixOrderIn.nullish(),
     client_ref: optionalText(64).describe("Caller reference, echoed in message.status events"),
+    // Issue 27: one of these per request, read only when the body has neither `text` nor `template` (selectSendKind).
+    interactive: InteractiveIn.nullish().describe(
+      "Reply buttons, a list, a URL button or a location request (free-form: the 24-hour window must be open). Ignored when `text` or `template` is given",
+    ),
+    media: MediaIn.nullish().describe(
+      "An image, video, audio, document or sticker, by `media_id` or `link` (free-form). Ignored when `text` or `template` is given",
+    ),
+    reaction: ReactionIn.nullish().describe(
+      'A reaction to a message the contact sent; `emoji: ""` removes it (free-form). Ignored when `text` or `template` is given',
+    ),
+    location: LocationIn.nullish().describe("A map pin (free-form). Ignored when `text` or `template` is given"),
   })
+  .superRefine(checkSendKind)
   // Docs only: `examples` feeds the OpenAPI document (openapi.ts names them text, template, pix); no effect on parsing.
   .meta({ id: "PublicSendIn", examples: [SEND_TEXT_EXAMPLE, SEND_TEMPLATE_EXAMPLE, SEND_PIX_EXAMPLE] });
 export type PublicSendIn = z.infer<typeof PublicSendIn>;
@@ -142,7 +160,9 @@ export const SendResultOut = z
       message_id: z.string().describe("The id later carried as message_id in message.status"),
       to: z.string().describe("Recipient: a phone normalized to digits, or the BSUID as given"),
       status: z.literal("sent"),
-      type: z.enum(["text", "template"]),
+      type: z
+        .enum(["text", "template", "interactive", "media", "reaction", "location"])
+        .describe("The kind sent: `text` and `template` as before; the others for the members of the same names"),
       phone_number_id: z.string(),
       client_ref: z.string().nullable(),
     }),

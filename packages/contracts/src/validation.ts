@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /** One item of `HTTPValidationError.detail` (spec section 7), in the style of the spec's origin (FastAPI/pydantic). */
 export interface ValidationIssue {
@@ -19,6 +19,16 @@ export class RequestValidationError extends Error {
   }
 }
 
+const DECIMAL_EXPECTED = "O valor deve ser um número (decimais com ponto).";
+
+/**
+ * A JSON number that may have decimals (a coordinate). Plain `z.number()` reads as an integer in the messages (zod
+ * reports both alike), so this one marks its type issue.
+ */
+export function decimalNumber() {
+  return z.number({ error: (issue) => (issue.code === "invalid_type" ? DECIMAL_EXPECTED : undefined) });
+}
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 type ZodIssue = z.core.$ZodIssue;
@@ -26,6 +36,16 @@ type ZodIssue = z.core.$ZodIssue;
 function describeExpected(values: readonly unknown[]): string {
   const quoted = values.map((v) => `'${String(v)}'`);
   return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} ou ${quoted.at(-1)}`;
+}
+
+function isTagged(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A tag as pydantic's ctx shows it: a string as it is, anything else as JSON. */
+function shownTag(tag: unknown): string {
+  if (typeof tag === "string") return tag;
+  return JSON.stringify(tag) ?? "undefined";
 }
 
 function issueInput(issue: ZodIssue): unknown {
@@ -43,6 +63,9 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
     case "invalid_type": {
       if (input === undefined) return { loc, msg: "Campo obrigatório.", type: "missing" };
       const expected = issue.expected;
+      // A number that may have decimals (`decimalNumber()`): pydantic's float words.
+      if (expected === "number" && issue.message === DECIMAL_EXPECTED)
+        return withInput({ msg: DECIMAL_EXPECTED, type: typeof input === "string" ? "float_parsing" : "float_type" });
       if (expected === "int" || expected === "number") {
         if (typeof input === "string" || Number.isNaN(input))
           return withInput({ msg: "O valor deve ser um número inteiro válido.", type: "int_parsing" });
@@ -116,8 +139,36 @@ export function toValidationIssue(issue: ZodIssue, location: RequestLocation): V
         ctx: { pattern },
       });
     }
-    case "invalid_union":
+    case "invalid_union": {
+      // A discriminated union whose tag is none of its options (pydantic's union_tag_invalid and its ctx).
+      const { discriminator, options } = issue as { discriminator?: unknown; options?: unknown };
+      if (typeof discriminator === "string" && Array.isArray(options)) {
+        const expected = describeExpected(options as unknown[]);
+        const tag = isTagged(input) ? input[discriminator] : undefined;
+        if (tag === undefined)
+          return withInput({
+            msg: `Informe o campo ${discriminator}: ${expected}.`,
+            type: "union_tag_not_found",
+            ctx: { discriminator: `'${discriminator}'` },
+          });
+        // The issue is at the tag (`…, "type"`): it shows the tag, not the whole object.
+        return {
+          loc,
+          msg: `O campo ${discriminator} deve ser ${expected}.`,
+          type: "union_tag_invalid",
+          input: tag,
+          ctx: { discriminator: `'${discriminator}'`, tag: shownTag(tag), expected_tags: expected },
+        };
+      }
       return withInput({ msg: "O valor não corresponde a nenhum dos formatos aceitos.", type: "union_tag_invalid" });
+    }
+    case "custom": {
+      // A rule across fields may say what it counted (`params`), as pydantic's ctx does.
+      const params = issue.params;
+      return params && Object.keys(params).length > 0
+        ? withInput({ msg: issue.message, type: "value_error", ctx: { ...params } })
+        : withInput({ msg: issue.message, type: "value_error" });
+    }
     default:
       return withInput({ msg: issue.message, type: "value_error" });
   }

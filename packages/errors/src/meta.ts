@@ -70,7 +70,11 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   },
   100: {
     reason: "provider_rejected",
-    byDetails: [{ pattern: /parameter name/i, reason: "template_params_mismatch" }],
+    byDetails: [
+      { pattern: /parameter name/i, reason: "template_params_mismatch" },
+      // "Param image['id'] is not a valid whatsapp business account media attachment ID" (meta-messages.md §2.6).
+      { pattern: /media attachment id/i, reason: "media_unavailable" },
+    ],
   },
   // Our own credentials or Meta's availability: a refusal, but not the caller's fault
   0: { reason: "provider_unavailable" },

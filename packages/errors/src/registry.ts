@@ -110,6 +110,18 @@ export const ERROR_REGISTRY = {
     status: 422,
     message: "A mensagem foi recebida há mais de 30 dias; a Meta só marca como lidas as mensagens dos últimos 30 dias.",
   },
+  // Issue 27 (docs/decisions.md, "Media by id only from this account's uploads, on the same number"; "Reactions only
+  // to the contact's messages"): refused before Meta.
+  media_unavailable: {
+    status: 422,
+    message:
+      "A mídia informada não pode ser enviada por esta conta: não existe, foi enviada por outro número ou expirou. Envie o arquivo de novo com POST /public/v1/media.",
+  },
+  media_type_mismatch: { status: 422, message: "O tipo da mídia não corresponde ao tipo pedido." },
+  reaction_target_not_found: {
+    status: 422,
+    message: "A mensagem a que a reação se refere não foi encontrada na conversa deste contato nesta conta.",
+  },
   campaign_empty: {
     status: 422,
     message: "A campanha não tem destinatários aceitos; corrija a lista e crie outra campanha.",

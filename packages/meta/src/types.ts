@@ -222,7 +222,85 @@ export type GraphInteractiveOrderDetailsPayload = GraphPayloadBase & {
   };
 };
 
-export type GraphMessagePayload = GraphTextPayload | GraphTemplatePayload | GraphInteractiveOrderDetailsPayload;
+// Free-form kinds beyond text (issue 27; meta-messages.md §1–3). Each is sent only inside the contact's window.
+
+/** A media by exactly one of an uploaded media id or a public link Meta downloads. */
+export type GraphMediaSource = { id: string; link?: never } | { link: string; id?: never };
+
+/** A header of reply buttons or of a URL button: a text or a media (list headers are text only). */
+export type GraphInteractiveHeader =
+  | { type: "text"; text: string }
+  | { type: "image"; image: GraphMediaSource }
+  | { type: "video"; video: GraphMediaSource }
+  | { type: "document"; document: GraphMediaSource & { filename?: string } };
+
+export interface GraphInteractiveButtons {
+  type: "button";
+  header?: GraphInteractiveHeader;
+  body: { text: string };
+  footer?: { text: string };
+  action: { buttons: { type: "reply"; reply: { id: string; title: string } }[] };
+}
+
+export interface GraphInteractiveList {
+  type: "list";
+  header?: { type: "text"; text: string };
+  body: { text: string };
+  footer?: { text: string };
+  action: {
+    button: string;
+    sections: { title: string; rows: { id: string; title: string; description?: string }[] }[];
+  };
+}
+
+export interface GraphInteractiveCtaUrl {
+  type: "cta_url";
+  header?: GraphInteractiveHeader;
+  body: { text: string };
+  footer?: { text: string };
+  action: { name: "cta_url"; parameters: { display_text: string; url: string } };
+}
+
+/** Meta's own name for the location request (the API's `location_request`); no header, no footer. */
+export interface GraphInteractiveLocationRequest {
+  type: "location_request_message";
+  body: { text: string };
+  action: { name: "send_location" };
+}
+
+export type GraphInteractive =
+  GraphInteractiveButtons | GraphInteractiveList | GraphInteractiveCtaUrl | GraphInteractiveLocationRequest;
+
+export type GraphInteractivePayload = GraphPayloadBase & { type: "interactive"; interactive: GraphInteractive };
+
+export type GraphMediaKind = "image" | "video" | "audio" | "document" | "sticker";
+
+/** The media object of a media message: `caption` (image, video, document), `filename` (document), `voice` (audio). */
+export type GraphMediaContent = GraphMediaSource & { caption?: string; filename?: string; voice?: boolean };
+
+export type GraphMediaPayload = GraphPayloadBase &
+  { [K in GraphMediaKind]: { type: K } & { [P in K]: GraphMediaContent } }[GraphMediaKind];
+
+/** A reaction (`emoji: ""` removes it); never with `context` (meta-messages.md §3.1). */
+export type GraphReactionPayload = GraphPayloadBase & {
+  type: "reaction";
+  reaction: { message_id: string; emoji: string };
+};
+
+/** Coordinates as decimal strings, the type Meta documents (meta-messages.md §3.2, U#16). */
+export type GraphLocationPayload = GraphPayloadBase & {
+  type: "location";
+  location: { latitude: string; longitude: string; name?: string; address?: string };
+};
+
+export type GraphMessagePayload =
+  | GraphTextPayload
+  | GraphTemplatePayload
+  | GraphInteractiveOrderDetailsPayload
+  | GraphInteractivePayload
+  | GraphMediaPayload
+  | GraphReactionPayload
+  | GraphLocationPayload;
 
 /**
  * Mark an inbound message read (and the ones before it), optionally showing the typing indicator for up to 25 s or

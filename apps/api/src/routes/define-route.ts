@@ -37,6 +37,8 @@ export interface JsonBody<B extends z.ZodType> {
   required?: boolean;
   /** What an absent body is read as (`{}`: the same as an empty object); without it, an absent body is refused. */
   whenAbsent?: object;
+  /** The body as the schema should read it, from the JSON that came (the send's kind selection, `selectSendKind`). */
+  prepare?: (raw: unknown) => unknown;
 }
 
 /** What a route parses before its handler runs; the document shows the same schemas. */
@@ -121,6 +123,12 @@ function successStatus(responses: PublicOperation["responses"], operationId: str
   return statuses[0] as number;
 }
 
+/** What the body's schema parses: the JSON that came, or what an absent body stands for, as the route prepares it. */
+function bodyToParse(body: JsonBody<z.ZodType>, raw: unknown): unknown {
+  const value = raw === undefined && body.whenAbsent ? body.whenAbsent : raw;
+  return body.prepare ? body.prepare(value) : value;
+}
+
 /** A route: registers its handler and declares its operation, from one declaration. */
 export function defineRoute<
   P extends z.ZodType | undefined = undefined,
@@ -169,9 +177,7 @@ export function defineRoute<
           )
         : undefined,
       query: request.query ? parseRequest(request.query, "query", req.query) : undefined,
-      body: body
-        ? parseRequest(body.schema, "body", req.body === undefined && body.whenAbsent ? body.whenAbsent : req.body)
-        : undefined,
+      body: body ? parseRequest(body.schema, "body", bodyToParse(body, req.body)) : undefined,
       req,
       res,
     } as RouteInput<P, Q, H, B>;

@@ -30,10 +30,14 @@ import {
   userForPhone,
   userIdOf,
 } from "../users.ts";
+import type { FailureCode } from "../webhooks.ts";
 import { checkMessagingProduct } from "./envelope.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
+import { checkInteractiveMessage } from "./interactive.ts";
 import { markMessageRead } from "./mark-read.ts";
+import { checkMediaSend, MEDIA_SEND_TYPES } from "./media-send.ts";
 import { validateOrderDetails } from "./order-details.ts";
+import { checkLocation, checkReaction } from "./reaction-location.ts";
 import { validateTemplateSend } from "./template-send.ts";
 
 const TEXT_MAX = 4096;
@@ -151,12 +155,21 @@ function checkText(body: JsonRecord): void {
   }
 }
 
-function checkInteractive(body: JsonRecord): void {
+/** What the send's later statuses say beyond the usual sequence (a link Meta cannot fetch, a reaction). */
+interface SendOutcome {
+  /** A `failed` status after the send (and `sent` before it, except for a reaction). */
+  failure?: FailureCode;
+  /** A reaction: only `sent` follows (meta-messages.md §3.1). */
+  onlySent?: boolean;
+}
+
+function checkInteractive(state: SandboxState, phoneNumberId: string, body: JsonRecord): SendOutcome {
   const interactive = body.interactive;
   if (!isRecord(interactive) || typeof interactive.type !== "string")
     throw new MetaError(100, "The parameter interactive['type'] is required.");
   if (interactive.type !== "order_details") {
-    throw new MetaError(100, `The sandbox does not implement interactive messages of type ${interactive.type}.`);
+    const { fails } = checkInteractiveMessage(state, phoneNumberId, interactive);
+    return fails ? { failure: 131053 } : {};
   }
   if (!isRecord(interactive.body) || !nonEmptyString(interactive.body.text)) {
     throw new MetaError(131008, "order_details: interactive['body']['text'] is required");
@@ -165,6 +178,28 @@ function checkInteractive(body: JsonRecord): void {
   if (!isRecord(action) || action.name !== "review_and_pay")
     throw new MetaError(131009, "order_details: action name must be review_and_pay");
   validateOrderDetails(action.parameters, { requireOrder: false });
+  return {};
+}
+
+/** The kinds beyond text, templates and interactive (issue 27): media, reaction, location. */
+function checkOtherKind(
+  state: SandboxState,
+  phoneNumberId: string,
+  user: SandboxUser,
+  type: string,
+  body: JsonRecord,
+): SendOutcome {
+  const mediaType = MEDIA_SEND_TYPES.find((t) => t === type);
+  if (mediaType) return checkMediaSend(state, phoneNumberId, mediaType, body).fails ? { failure: 131053 } : {};
+  if (type === "reaction") {
+    const { fails } = checkReaction(state, phoneNumberId, user, body);
+    return fails ? { failure: 131009 } : { onlySent: true };
+  }
+  if (type === "location") {
+    checkLocation(body);
+    return {};
+  }
+  throw new MetaError(100, `The sandbox does not implement messages of type ${type}.`);
 }
 
 /**
@@ -198,8 +233,9 @@ export function handleSend(
       );
     }
     let category = "service";
+    let outcome: SendOutcome = {};
     if (type === "text") checkText(body);
-    else if (type === "interactive") checkInteractive(body);
+    else if (type === "interactive") outcome = checkInteractive(state, phoneNumberId, body);
     else if (type === "template") {
       const template = validateTemplateSend(state.config.templates, body.template);
       if (addressee.kind === "user_id" && needsPhoneNumber(template)) {
@@ -209,7 +245,7 @@ export function handleSend(
         );
       }
       category = template.category.toLowerCase();
-    } else throw new MetaError(100, `The sandbox does not implement messages of type ${type}.`);
+    } else outcome = checkOtherKind(state, phoneNumberId, user, type, body);
 
     const inWindow = windowOpen(state, phoneNumberId, user.key);
     if (type !== "template" && state.config.enforceWindow && !inWindow) {
@@ -252,7 +288,8 @@ export function handleSend(
       toPhone,
       pricing: pricingOf(state, { category, windowOpen: inWindow, country: user.country }),
       failAfterSend: listed(state.config.failAfterSend, names),
-      ...(stopped ? { failure: 131050 } : {}),
+      ...(stopped ? { failure: 131050 } : outcome.failure ? { failure: outcome.failure } : {}),
+      ...(outcome.onlySent ? { onlySent: true } : {}),
       ...(typeof body.biz_opaque_callback_data === "string" ? { callbackData: body.biz_opaque_callback_data } : {}),
     });
     if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });

@@ -118,6 +118,13 @@ function toTransition(update: ProviderStatusUpdate & { status: ProviderStatus },
 /** Meta's "this recipient has chosen to stop receiving marketing messages from your business". */
 const OPTED_OUT_CODE = 131050;
 
+/**
+ * Meta's "parameter value is not valid" on a reaction, failed after the send: its target is not a message of that
+ * contact from the last 30 days (meta-messages.md §3.1). The gateway checks the target before Meta; Meta's later
+ * refusal keeps the same code (`reaction_target_not_found`), decided here where the message's kind is known.
+ */
+const REACTION_TARGET_CODE = 131009;
+
 interface AppliedRow {
   /** The status's position in its round. */
   ord: number;
@@ -167,7 +174,9 @@ WITH input AS (
     status_at = CASE WHEN d.apply THEN d.status_at ELSE m.status_at END,
     error_code = CASE WHEN d.apply THEN d.error_code ELSE m.error_code END,
     error_message = CASE WHEN d.apply THEN d.error_message ELSE m.error_message END,
-    error_reason = CASE WHEN d.apply THEN d.error_reason ELSE m.error_reason END,
+    error_reason = CASE WHEN NOT d.apply THEN m.error_reason
+      WHEN m.kind = 'reaction' AND d.error_code = ${REACTION_TARGET_CODE} THEN 'reaction_target_not_found'
+      ELSE d.error_reason END,
     recipient_user_id = COALESCE(d.recipient_user_id, m.recipient_user_id),
     pricing = COALESCE(m.pricing, d.pricing)
   FROM decided d

@@ -10,7 +10,8 @@ import {
   type PendingDelivery,
 } from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
-import type { SettledSend } from "./outcome.ts";
+import type { ContentKind, SettledSend } from "./outcome.ts";
+import type { OutboundSummary } from "./summary.ts";
 
 /**
  * A send the provider accepted: everything needed to record it. Also the unit of the send journal, so it is
@@ -26,8 +27,13 @@ export interface AcceptedSend {
   /** The recipient's BSUID when known at send time (sent to it, or Meta answered it). */
   recipientUserId?: string | null;
   wamid: string;
-  kind: "text" | "template";
+  kind: ContentKind;
   templateName: string | null;
+  /**
+   * What a free-form send beyond text carried, as the panel shows it (`messages.content`); null for text and
+   * templates. Absent in journal entries of the previous release (then null).
+   */
+  content?: OutboundSummary | null;
   clientRef: string | null;
   campaignId: string | null;
   requestId: string;
@@ -56,11 +62,16 @@ export function sentOutcome(send: AcceptedSend): SettledSend {
 // webhook that held the lock before us.
 const STORE_MESSAGE = `
 INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
-  contact_key, recipient_user_id)
-SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11
+  contact_key, recipient_user_id, content)
+SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $12::jsonb
 FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
 ON CONFLICT (wamid) DO NOTHING
 RETURNING id`;
+
+/** `messages.content`: the summary as JSON, or null (text, templates, journal entries of the previous release). */
+function contentValue(send: Pick<AcceptedSend, "content">): string | null {
+  return send.content ? JSON.stringify(send.content) : null;
+}
 
 /** The message row's values: $1 to $11 of STORE_MESSAGE and of RECORD_ACCEPTED_SEND. */
 function messageValues(send: Omit<AcceptedSend, "reservationId">): (string | null)[] {
@@ -91,7 +102,7 @@ export async function storeAcceptedMessage(
   const stored = await sql.query({
     name: "store-accepted-message",
     text: STORE_MESSAGE,
-    values: messageValues(send),
+    values: [...messageValues(send), contentValue(send)],
   });
   // The send operation's entry (spec 4.7: `api.` like the other API operations), once per message.
   if (stored.rowCount === 1)
@@ -115,8 +126,8 @@ const RECORD_ACCEPTED_SEND = `
 WITH wamid_lock AS (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))),
 stored AS (
   INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
-    contact_key, recipient_user_id)
-  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11 FROM wamid_lock
+    contact_key, recipient_user_id, content)
+  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $16::jsonb FROM wamid_lock
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id),
 audited AS (
@@ -147,6 +158,7 @@ export async function recordAcceptedSend(
         JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
         send.reservationId,
         JSON.stringify(sentOutcome(send)),
+        contentValue(send),
       ],
     });
     // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,

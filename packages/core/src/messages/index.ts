@@ -1,7 +1,23 @@
 export { sendMessage } from "./send.ts";
 export type { MessageContent, MessageSender, SendDeps, SendInput } from "./send.ts";
 export { UNCONFIRMED_SEND } from "./outcome.ts";
-export type { AcceptedMessage, SendOutcome, SettledSend } from "./outcome.ts";
+export type { AcceptedMessage, ContentKind, SendOutcome, SettledSend } from "./outcome.ts";
+export { decimalDegrees, freeFormPayload } from "./free-form.ts";
+export type {
+  FreeFormContent,
+  Interactive,
+  InteractiveHeader,
+  Location,
+  Media,
+  MediaSource,
+  MediaType,
+  Reaction,
+} from "./free-form.ts";
+export { outboundSummary } from "./summary.ts";
+export type { OutboundSummary } from "./summary.ts";
+export { checkMediaReference, findSendableMedia } from "./media-target.ts";
+export type { SendableMedia } from "./media-target.ts";
+export { REACTION_MAX_AGE_MS, checkReactionTarget } from "./reaction-target.ts";
 export {
   DEFAULT_COMMIT_POLICY,
   commitAcceptedSend,

@@ -3,12 +3,15 @@ import type { ApiError } from "@gw/errors";
 // What a send comes to, in the domain's words: the API renders it as its HTTP answer (apps/api, messages.send.ts),
 // the campaign runner reads it, and an Idempotency-Key keeps its settled part for every repeat.
 
+/** What a send was: `text` and `template`, and the free-form kinds of issue 27 (`messages.kind`, the answer's `type`). */
+export type ContentKind = "text" | "template" | "interactive" | "media" | "reaction" | "location";
+
 /** A message the provider accepted, as the send's answer describes it. */
 export interface AcceptedMessage {
   /** The provider's id (wamid), later carried by the message's statuses. */
   messageId: string;
   to: string;
-  type: "text" | "template";
+  type: ContentKind;
   phoneNumberId: string;
   clientRef: string | null;
 }

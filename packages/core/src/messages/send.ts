@@ -13,9 +13,13 @@ import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
 import { noteProviderRefusal, takeSendTurn, type NumberThroughput, type Pacing } from "../throughput/index.ts";
 import { buildTemplateSend, findTemplate, type TemplateParameters } from "../templates/index.ts";
-import { contactKeyAndWindow, type WindowState } from "../windows/windows.ts";
+import { contactKeyAndWindow } from "../windows/windows.ts";
 import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accepted.ts";
+import { freeFormPayload, type FreeFormContent } from "./free-form.ts";
+import { checkMediaReference } from "./media-target.ts";
 import { UNCONFIRMED_SEND, type AcceptedMessage, type SendOutcome, type SettledSend } from "./outcome.ts";
+import { checkReactionTarget } from "./reaction-target.ts";
+import { outboundSummary, type OutboundSummary } from "./summary.ts";
 
 export interface MessageSender {
   sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
@@ -43,9 +47,14 @@ export interface SendDeps {
   preProviderBudgetMs?: number;
 }
 
-/** What to send: free text (the contact's window must be open) or an approved template with its parameters. */
+/**
+ * What to send: an approved template with its parameters, or a free-form message — a text, or (issue 27) an
+ * interactive message, a media, a reaction or a location —, for which the contact's window must be open.
+ */
 export type MessageContent =
-  { kind: "text"; body: string } | { kind: "template"; name: string; language: string; parameters: TemplateParameters };
+  | { kind: "text"; body: string }
+  | { kind: "template"; name: string; language: string; parameters: TemplateParameters }
+  | FreeFormContent;
 
 export interface SendInput {
   accountId: string;
@@ -109,10 +118,10 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
   // The number comes from the directory's cache; what it refuses is decided after the reservation, as below.
   const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
-  // The person, whichever identifier names them: windows, opt-outs, pacing and the key's fingerprint follow it. A free
-  // text reads its window in the same statement; the window is checked after the reservation.
+  // The person, whichever identifier names them: windows, opt-outs, pacing and the key's fingerprint follow it. A
+  // free-form send reads its window in the same statement; the window is checked after the reservation.
   const { contactKey, window } =
-    content.kind === "text" && number
+    content.kind !== "template" && number
       ? await contactKeyAndWindow(deps.db.sql, {
           accountId: input.accountId,
           identifier: input.to,
@@ -148,10 +157,20 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     // Meta banned or disconnected the number's WABA (core/src/health): refused before the provider; the key is freed.
     const blocked = sendingBlockRefusal(number);
     if (blocked) throw blocked;
-    const payload =
-      content.kind === "template"
-        ? await templatePayload(deps, input, content, number.wabaId, contactKey, deadline)
-        : textPayload(input, content, window);
+    let summary: OutboundSummary | null = null;
+    let payload: GraphMessagePayload;
+    if (content.kind === "template")
+      payload = await templatePayload(deps, input, content, number.wabaId, contactKey, deadline);
+    else {
+      // Every free-form kind needs the window open (meta-messages.md §5): refused before Meta, the key freed.
+      if (!window?.open) throw new ApiError("outside_24h_window");
+      if (content.kind === "text") payload = textPayload(input, content);
+      else {
+        const checked = await checkFreeForm(deps, input, content, number.phoneNumberId, contactKey);
+        payload = freeFormPayload(input, checked);
+        summary = outboundSummary(checked);
+      }
+    }
     if (input.callbackData !== undefined) payload.biz_opaque_callback_data = input.callbackData;
 
     const markProviderCall = async () => {
@@ -192,6 +211,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       wamid: result.wamid,
       kind: content.kind,
       templateName: content.kind === "template" ? content.name : null,
+      content: summary,
       clientRef: message.clientRef,
       campaignId: input.campaignId ?? null,
       requestId: input.requestId,
@@ -252,12 +272,7 @@ async function settleFailure(
   throw error;
 }
 
-function textPayload(
-  input: SendInput,
-  content: Extract<MessageContent, { kind: "text" }>,
-  window: WindowState | null,
-): GraphMessagePayload {
-  if (!window?.open) throw new ApiError("outside_24h_window");
+function textPayload(input: SendInput, content: Extract<MessageContent, { kind: "text" }>): GraphMessagePayload {
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",
@@ -266,6 +281,29 @@ function textPayload(
     text: { body: content.body, preview_url: false },
     ...(input.replyToMessageId ? { context: { message_id: input.replyToMessageId } } : {}),
   };
+}
+
+/**
+ * What only Meta's later statuses would say, checked before Meta (the key is freed on a refusal): a reaction's target
+ * must be a message of this contact on this number from the last 30 days; a media sent by id must be an upload of
+ * this account on this number, of the type asked. Returns the content to send (a document by id gets the upload's
+ * file name).
+ */
+async function checkFreeForm(
+  deps: SendDeps,
+  input: SendInput,
+  content: FreeFormContent,
+  phoneNumberId: string,
+  contactKey: string,
+): Promise<FreeFormContent> {
+  if (content.kind === "reaction")
+    await checkReactionTarget(deps.db.sql, {
+      accountId: input.accountId,
+      phoneNumberId,
+      contactKey,
+      messageId: content.reaction.messageId,
+    });
+  return checkMediaReference(deps.db.sql, { accountId: input.accountId, phoneNumberId, content });
 }
 
 /** Spec 7, 503 (messages): nothing was sent, so the same request with the same key is safe to repeat. */

@@ -9,11 +9,22 @@ import {
   payloadTooLarge,
   tooManyRequests,
   refusalOrValidation,
+  selectSendKind,
   type ExampleName,
+  type InteractiveIn,
+  type MediaIn,
 } from "@gw/contracts";
 import { parseRecipient } from "@gw/core/contacts";
 import { fingerprint } from "@gw/core/idempotency";
-import { sendMessage, type SendInput, type SendOutcome, type SettledSend } from "@gw/core/messages";
+import {
+  sendMessage,
+  type Interactive,
+  type InteractiveHeader,
+  type MessageContent,
+  type SendInput,
+  type SendOutcome,
+  type SettledSend,
+} from "@gw/core/messages";
 import type { TemplateParameters } from "@gw/core/templates";
 import { ApiError, type ErrorCode } from "@gw/errors";
 import { sendRaw } from "../../http/respond.ts";
@@ -31,17 +42,18 @@ function sendInputOf(
 ): Omit<SendInput, "accountId" | "actor" | "requestId"> {
   const template = body.template ? body.template : null;
   if (body.pix_order && template === null) throw new ApiError("pix_needs_template");
-  if (!body.text && template === null) throw new ApiError("empty_message");
+  if (!body.text && template === null && !body.interactive && !body.media && !body.reaction && !body.location)
+    throw new ApiError("empty_message");
   const recipient = parseRecipient(body.to);
   if (recipient.kind === "invalid")
     throw new ApiError("invalid_recipient", { message: `O número ${body.to} não é válido para envio.` });
   return {
     to: recipient.identifier,
     phoneNumberId: body.phone_number_id,
-    // A template wins over a text given with it.
+    // A template wins over a text given with it, and either over the other kinds (selectSendKind removed those).
     content:
       template === null
-        ? { kind: "text", body: body.text ?? "" }
+        ? contentOf(body)
         : { kind: "template", name: template, language: body.language, parameters: templateParametersOf(body) },
     replyToMessageId: body.reply_to_message_id,
     clientRef: body.client_ref,
@@ -50,6 +62,80 @@ function sendInputOf(
         ? undefined
         : // Over the body with the recipient's contact: the same message to the same person by another identifier.
           { key: idempotencyKey, fingerprint: (contactKey) => fingerprint({ ...body, to: contactKey }) },
+  };
+}
+
+/** A free-form send: the text, or the one new member the body carries (the schema allows one). */
+function contentOf(body: PublicSendIn): MessageContent {
+  if (body.text) return { kind: "text", body: body.text };
+  if (body.interactive) return { kind: "interactive", interactive: interactiveOf(body.interactive) };
+  if (body.media) return { kind: "media", media: mediaOf(body.media) };
+  if (body.reaction)
+    return { kind: "reaction", reaction: { messageId: body.reaction.message_id, emoji: body.reaction.emoji } };
+  if (body.location) {
+    const { latitude, longitude, name, address } = body.location;
+    return { kind: "location", location: { latitude, longitude, name: name ?? null, address: address ?? null } };
+  }
+  // sendInputOf refused a body without any content (empty_message).
+  throw new ApiError("empty_message");
+}
+
+function headerOf(header: Extract<InteractiveIn, { type: "button" }>["header"]): InteractiveHeader | null {
+  if (!header) return null;
+  if (header.type === "text") return { type: "text", text: header.text };
+  return {
+    type: header.type,
+    mediaId: header.media_id ?? null,
+    link: header.link ?? null,
+    filename: header.filename ?? null,
+  };
+}
+
+function interactiveOf(interactive: InteractiveIn): Interactive {
+  switch (interactive.type) {
+    case "button":
+      return {
+        type: "button",
+        header: headerOf(interactive.header),
+        body: interactive.body,
+        footer: interactive.footer ?? null,
+        buttons: interactive.buttons.map((b) => ({ id: b.id, title: b.title })),
+      };
+    case "list":
+      return {
+        type: "list",
+        // The schema refuses a list header that is not a text.
+        header: interactive.header?.type === "text" ? { type: "text", text: interactive.header.text } : null,
+        body: interactive.body,
+        footer: interactive.footer ?? null,
+        button: interactive.button,
+        sections: interactive.sections.map((section) => ({
+          title: section.title,
+          rows: section.rows.map((row) => ({ id: row.id, title: row.title, description: row.description ?? null })),
+        })),
+      };
+    case "cta_url":
+      return {
+        type: "cta_url",
+        header: headerOf(interactive.header),
+        body: interactive.body,
+        footer: interactive.footer ?? null,
+        displayText: interactive.display_text,
+        url: interactive.url,
+      };
+    case "location_request":
+      return { type: "location_request", body: interactive.body };
+  }
+}
+
+function mediaOf(media: MediaIn) {
+  return {
+    type: media.type,
+    mediaId: media.media_id ?? null,
+    link: media.link ?? null,
+    caption: media.caption ?? null,
+    filename: media.filename ?? null,
+    voice: media.voice,
   };
 }
 
@@ -120,6 +206,11 @@ const REFUSED_422: readonly ErrorCode[] = [
   "template_format_unsupported",
   "invalid_otp",
   "provider_rejected",
+  // Issue 27: free-form kinds, checked before Meta.
+  "media_unavailable",
+  "media_type_mismatch",
+  "reaction_target_not_found",
+  "message_too_old",
 ];
 
 /** Names of the request examples, in the order of the schema's `.meta({ examples })`. */
@@ -134,11 +225,15 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/messages",
   operationId: "sendMessage",
-  summary: "Send a message (text or template)",
+  summary: "Send a message (text, template, interactive, media, reaction or location)",
   description:
     "Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). " +
+    'So do the other free-form kinds, one per request and read only without `text` and `template`: `interactive` (reply buttons, a list, a URL button, a location request), `media` (by `media_id` of an upload of this account on this number, or by public `link`), `reaction` (to a message the contact sent, within 30 days; `emoji: ""` removes it) and `location`. Every WhatsApp limit is checked before the provider (422 `HTTPValidationError` naming the field; nothing is sent). ' +
     "With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.",
-  request: { headers: SendRequestHeaders, body: { schema: PublicSendIn, examples: EXAMPLE_NAMES } },
+  request: {
+    headers: SendRequestHeaders,
+    body: { schema: PublicSendIn, examples: EXAMPLE_NAMES, prepare: selectSendKind },
+  },
   responses: {
     200: {
       description: "Sent; `data.message_id` is the id later carried by `message.status`.",
