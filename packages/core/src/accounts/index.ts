@@ -20,19 +20,28 @@ export {
   DEFAULT_WEBHOOK_EVENTS,
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
+  PAYLOAD_VERSIONS,
   PRODUCTION_INTEGRATION_POLICY,
   WEBHOOK_EVENTS,
   addBusinessNumber,
   checkIntegrationUrl,
   createAccount,
   getIntegration,
+  isPayloadVersion,
   listIntegrations,
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
   setIntegrationActive,
 } from "./accounts.ts";
-export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";
+export type {
+  IntegrationInput,
+  IntegrationPolicy,
+  IntegrationSummary,
+  NumberInput,
+  PayloadVersion,
+  WebhookEvent,
+} from "./accounts.ts";
 // The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";
 export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/signer";
