@@ -96,6 +96,7 @@ export const inboundSchema = z
         longitude: z.number(),
         name: z.string().optional(),
         address: z.string().optional(),
+        url: z.string().optional(),
       })
       .optional(),
     contacts: z.array(z.record(z.string(), z.unknown())).optional(),
