@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 function messageOf(hook: ReceivedWebhook | undefined): Record<string, unknown> | undefined {
-  return hook?.body.entry[0]?.changes[0]?.value.messages?.[0] as Record<string, unknown> | undefined;
+  return hook?.body.entry[0]?.changes[0]?.value.messages?.[0];
 }
 
 async function inbound(body: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
