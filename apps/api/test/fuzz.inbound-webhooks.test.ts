@@ -17,7 +17,8 @@ import { inboundItem } from "./support/meta-inbound-arbitrary.ts";
 // reaction, ad referral, forwarded flags, the media's checksum and flags), well-formed and malformed, signed, through
 // the listening API (real PostgreSQL and Redis). Every item is well-formed where the gateway read it before, so: never
 // a 5xx; never a quarantine (a malformed new member is dropped, not the message); every item stored once; the
-// version-2 message.received body validates against the schema the gateway publishes and extends the version-1 body,
+// version-2 message.received body has every member of version 2, validates against the schema the gateway publishes
+// and extends the version-1 body,
 // which has exactly the contract's members. FUZZ_SCALE multiplies the 300 cases of a full run (fuzz.endpoints.test.ts
 // reads it the same way); unset, 0.5.
 
@@ -39,6 +40,20 @@ const VERSION_1_KEYS = [
   "contact_name",
   "occurred_at",
   "window_expires_at",
+];
+
+/** What version 2 appends, every one on every body. */
+const VERSION_2_MEMBERS = [
+  "interactive",
+  "button",
+  "location",
+  "contacts",
+  "reaction",
+  "referral",
+  "forwarded",
+  "frequently_forwarded",
+  "media_sha256",
+  "media_voice",
 ];
 
 let gateway: TestGateway;
@@ -118,6 +133,9 @@ async function problemWith(items: Record<string, unknown>[]): Promise<string | u
     const dataTwo = (JSON.parse(two.body) as { data: object }).data;
     if (JSON.stringify(Object.keys(dataOne)) !== JSON.stringify(VERSION_1_KEYS))
       return `${wamid}: version 1 has ${Object.keys(dataOne).join(",")}`;
+    const added = Object.keys(dataTwo).slice(VERSION_1_KEYS.length);
+    if (JSON.stringify(added) !== JSON.stringify(VERSION_2_MEMBERS))
+      return `${wamid}: version 2 adds ${added.join(",")}`;
     if (!JSON.stringify(dataTwo).startsWith(JSON.stringify(dataOne).slice(0, -1)))
       return `${wamid}: version 2 does not extend version 1`;
     if (!validateReceived(JSON.parse(two.body)))

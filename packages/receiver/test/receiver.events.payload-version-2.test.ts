@@ -67,11 +67,18 @@ describe("parseWebhookEvent: message.received on payload version 2", () => {
       }),
     );
     expect(event.data).toMatchObject({ reaction: { message_id: "wamid.x", emoji: null }, media_voice: true });
+    // The same body with one member of the wrong type is refused: the members present are checked.
+    expect(refusal({ ...event.data, location: { latitude: "-23.5", longitude: -46.6 } })).toContain(
+      "data.location.latitude",
+    );
   });
 
-  it("still accepts a version-1 body, without any of the members", () => {
+  it("still accepts a version-1 body, without any of the members, and refuses one with a malformed member", () => {
     const event = parseWebhookEvent(JSON.stringify(receivedEvent()));
     expect(event.data).not.toHaveProperty("interactive");
+    expect(() =>
+      parseWebhookEvent(JSON.stringify({ ...receivedEvent(), data: { ...receivedEvent().data, forwarded: "sim" } })),
+    ).toThrow(WebhookPayloadError);
   });
 
   it.each([
