@@ -71,9 +71,9 @@ async function receivedBoth(id: string): Promise<{ one: Data; two: Data }> {
   const find = (receiver: typeof v1) =>
     receiver.received.find((r) => r.event.event === "message.received" && r.event.data.message_id === id)?.event as
       MessageReceivedEvent | undefined;
-  const [one, two] = await eventually(() => {
-    const pair = [find(v1), find(v2)] as const;
-    return pair[0] && pair[1] ? pair : undefined;
+  const { one, two } = await eventually(() => {
+    const [first, second] = [find(v1), find(v2)];
+    return first && second ? { one: first, two: second } : undefined;
   });
   expect({ one: v1.rejected, two: v2.rejected }).toEqual({ one: 0, two: 0 });
   expect({ valid: validateReceived(two), errors: validateReceived.errors ?? null }).toEqual({
