@@ -12,12 +12,15 @@ import {
   checkIntegrationUrl,
   createAccount,
   createApiKey,
+  PAYLOAD_VERSIONS,
   SecretUnreadableError,
+  isPayloadVersion,
   isSignatureScheme,
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
   type IntegrationPolicy,
+  type PayloadVersion,
   type SecretBox,
   type SignatureScheme,
   type WebhookEvent,
@@ -90,6 +93,19 @@ function parseSignatureScheme(invocation: Invocation): SignatureScheme | undefin
   return given;
 }
 
+/** `--payload-version`, when given (absent: a new integration gets 1, an existing one keeps its own). */
+function parsePayloadVersion(invocation: Invocation): PayloadVersion | undefined {
+  const given = invocation.values["payload-version"];
+  if (given === undefined) return undefined;
+  const version = /^\d$/.test(given) ? Number(given) : Number.NaN;
+  if (!isPayloadVersion(version))
+    throw new UsageError(
+      `Versão de payload desconhecida: ${given} (use ${PAYLOAD_VERSIONS.join(" ou ")})`,
+      invocation.command,
+    );
+  return version;
+}
+
 /** The key ring, for a command that seals or opens signing secrets. */
 function secretsFor(invocation: Invocation, deps: CliDeps): SecretBox {
   if (!deps.secrets)
@@ -153,6 +169,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     const url = value(inv, "url");
     const events = parseEvents(inv);
     const signatureScheme = parseSignatureScheme(inv);
+    const payloadVersion = parsePayloadVersion(inv);
     // The operator's own mistakes first; the key ring only matters for a command that could run.
     checkIntegrationUrl(url, policy);
     if (inv.flags.has("ordered") && inv.flags.has("unordered"))
@@ -168,6 +185,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
         active: !inv.flags.has("inactive"),
         ...(deliverInOrder === undefined ? {} : { deliverInOrder }),
         ...(signatureScheme === undefined ? {} : { signatureScheme }),
+        ...(payloadVersion === undefined ? {} : { payloadVersion }),
       },
     );
   },

@@ -129,6 +129,10 @@ export const COMMANDS = {
         value: "ESQUEMA",
         help: "como os webhooks são assinados: pt (X-PT-Signature, o padrão) ou standard-webhooks (webhook-signature, verificável com as bibliotecas oficiais do Standard Webhooks)",
       },
+      "payload-version": {
+        value: "VERSÃO",
+        help: "conteúdo de message.received: 1 (o do contrato, o padrão) ou 2 (com a opção escolhida, localização, contatos, reações, anúncio de origem e o SHA-256 da mídia)",
+      },
     },
     notes: [
       "Mostra o signing_secret da integração: o integrador o usa para verificar o cabeçalho X-PT-Signature, ou, no",
@@ -139,11 +143,13 @@ export const COMMANDS = {
       "A URL deve ser https:// de um endereço público; com WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (só em",
       "desenvolvimento) também vale http:// e endereços locais ou privados.",
       "Sem --ordered nem --unordered, a entrega em ordem fica como está (desligada numa integração nova).",
+      "Sem --payload-version, a versão fica como está (1 numa integração nova); as entregas já criadas mantêm a sua.",
     ],
     examples: [
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received`,
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status --inactive`,
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received --signature-scheme standard-webhooks`,
+      `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received --payload-version 2`,
     ],
     done: "Integração salva.",
     after: "Entregue o signing_secret ao integrador por um canal seguro.",

@@ -9,7 +9,7 @@ import {
   numberQualityUpdate,
   numberQualityUpdateSchema,
 } from "./account-events.ts";
-import { inboundMessage, inboundSchema, inboundSender } from "./inbound.ts";
+import { inboundSchema, sendInbound } from "./inbound.ts";
 import { registerTapRoutes } from "./control/tap.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
@@ -189,16 +189,9 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   router.post("/inbound", async (req, res) => {
     const input = parse(inboundSchema, req, res);
     if (!input) return;
-    const user = inboundSender(state, input);
-    if (!user) return unknownUser(res);
-    const { message, contact } = inboundMessage(state, input, user);
-    const payload = webhookPayload(state, input.phone_number_id, {
-      wabaId: input.waba_id,
-      contacts: [contact],
-      messages: [message],
-    });
-    const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
-    res.json({ id: message.id, webhook_status: webhookStatus, payload });
+    const sent = await sendInbound(state, input);
+    if (!sent) return unknownUser(res);
+    res.json(sent);
   });
 
   registerTapRoutes(router, state);

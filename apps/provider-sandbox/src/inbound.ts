@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { MessageReceivedEvent } from "@gw/contracts";
 import { z } from "zod";
+import { deliver } from "./deliveries.ts";
 import { registerMedia } from "./graph/media.ts";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
 import { recordContactMessage, type SandboxState, type SandboxUser } from "./state.ts";
@@ -16,13 +17,13 @@ import {
   USERNAME_PATTERN,
   webhookContact,
 } from "./users.ts";
-import type { WebhookContact } from "./webhooks.ts";
+import { webhookPayload, type WebhookContact, type WebhookPayload } from "./webhooks.ts";
 
 /** The types of the gateway's `message.received` (its contract), which Meta's message types are read into. */
 type ReceivedType = MessageReceivedEvent["data"]["type"];
 
-/** Message types a contact can send through the control API: exactly the ones the gateway's contract names. */
-const INBOUND_TYPES = [
+/** The gateway's contract's message types: the control API can send each of them. */
+const CONTRACT_TYPES = [
   "text",
   "image",
   "document",
@@ -36,7 +37,9 @@ const INBOUND_TYPES = [
   "unsupported",
 ] as const satisfies readonly ReceivedType[];
 // None of the contract's types is missing: a new one does not compile until the sandbox can send it.
-const _everyType: readonly (typeof INBOUND_TYPES)[number][] = [] as ReceivedType[];
+const _everyType: readonly (typeof CONTRACT_TYPES)[number][] = [] as ReceivedType[];
+/** Message types a contact can send through the control API: the contract's, and Meta's `reaction`. */
+const INBOUND_TYPES = [...CONTRACT_TYPES, "reaction"] as const;
 const MEDIA_TYPES = new Set(["image", "document", "audio", "video", "sticker"]);
 const DEFAULT_MIME: Record<string, string> = {
   image: "image/jpeg",
@@ -93,10 +96,45 @@ export const inboundSchema = z
         longitude: z.number(),
         name: z.string().optional(),
         address: z.string().optional(),
+        url: z.string().optional(),
       })
       .optional(),
     contacts: z.array(z.record(z.string(), z.unknown())).optional(),
-    context: z.object({ id: z.string().min(1), from: z.string().optional() }).optional(),
+    /** `type: reaction`: the business message reacted to; without `emoji` the reaction is removed (Meta's shape). */
+    reaction: z.object({ message_id: z.string().min(1), emoji: z.string().optional() }).optional(),
+    /**
+     * The click-to-WhatsApp ad the message came from (any type): the fields given, over an image ad's defaults; a
+     * field set to null is left out (`ctwa_clid: null`, as Meta does for WhatsApp Status placements).
+     */
+    referral: z
+      .object({
+        source_url: z.string().nullable(),
+        source_id: z.string().nullable(),
+        source_type: z.string().nullable(),
+        body: z.string().nullable(),
+        headline: z.string().nullable(),
+        media_type: z.string().nullable(),
+        image_url: z.string().nullable(),
+        video_url: z.string().nullable(),
+        thumbnail_url: z.string().nullable(),
+        ctwa_clid: z.string().nullable(),
+        welcome_message: z.object({ text: z.string() }).nullable(),
+      })
+      .partial()
+      .optional(),
+    /** A reply (`id`: the quoted message), and/or a forwarded message (`forwarded` or `frequently_forwarded`). */
+    context: z
+      .object({
+        id: z.string().min(1).optional(),
+        from: z.string().optional(),
+        forwarded: z.boolean().optional(),
+        frequently_forwarded: z.boolean().optional(),
+      })
+      .refine(
+        (context) => context.id !== undefined || context.forwarded === true || context.frequently_forwarded === true,
+        "informe id, forwarded ou frequently_forwarded",
+      )
+      .optional(),
     timestamp: unixSeconds.optional(),
     id: z.string().min(1).optional(),
     waba_id: z.string().min(1).optional(),
@@ -106,7 +144,7 @@ export const inboundSchema = z
     if (senders !== 1) {
       ctx.addIssue({ code: "custom", path: ["from"], message: "informe exatamente um de from, user_id ou username" });
     }
-    const need = (field: "text" | "button" | "interactive", when: string) => {
+    const need = (field: "text" | "button" | "interactive" | "reaction", when: string) => {
       if (input.type === when && input[field] === undefined) {
         ctx.addIssue({ code: "custom", path: [field], message: `obrigatório quando type é ${when}` });
       }
@@ -114,6 +152,7 @@ export const inboundSchema = z
     need("text", "text");
     need("button", "button");
     need("interactive", "interactive");
+    need("reaction", "reaction");
   });
 
 export type InboundInput = z.infer<typeof inboundSchema>;
@@ -151,9 +190,15 @@ export function inboundMessage(
   message.timestamp = String(seconds);
   message.type = input.type;
   if (input.context) {
-    message.context = { from: input.context.from ?? displayPhoneNumber(input.phone_number_id), id: input.context.id };
+    const { id, from, forwarded, frequently_forwarded: frequently } = input.context;
+    message.context = {
+      ...(id === undefined ? {} : { from: from ?? displayPhoneNumber(input.phone_number_id), id }),
+      ...(forwarded === undefined ? {} : { forwarded }),
+      ...(frequently === undefined ? {} : { frequently_forwarded: frequently }),
+    };
   }
   Object.assign(message, content(state, input));
+  if (input.referral) message.referral = referral(input.referral);
 
   const atMs = seconds * 1000;
   // Meta opens the window when the contact writes, whether or not the gateway gets the webhook.
@@ -202,6 +247,16 @@ function content(state: SandboxState, input: InboundInput): Record<string, unkno
           },
         ],
       };
+    case "reaction": {
+      const given = input.reaction;
+      // Meta's removal has no `emoji` at all; an explicit "" is passed on as given (SDKs send it).
+      return {
+        reaction: {
+          message_id: given?.message_id ?? "",
+          ...(given?.emoji === undefined ? {} : { emoji: given.emoji }),
+        },
+      };
+    }
     default:
       // Meta's shape for messages the Cloud API cannot represent.
       return {
@@ -215,6 +270,48 @@ function content(state: SandboxState, input: InboundInput): Record<string, unkno
         ],
       };
   }
+}
+
+/** An image ad's referral (meta-messages §4.10), with the given fields over it; a null field is left out. */
+function referral(given: NonNullable<InboundInput["referral"]>): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {
+    source_url: "https://fb.me/3cr4Wqqkv",
+    source_id: "120226305854810726",
+    source_type: "ad",
+    body: "Pão de queijo quentinho toda manhã!",
+    headline: "Fale com a padaria",
+    media_type: "image",
+    image_url: "https://scontent.xx.fbcdn.net/v/t45.1600-4/sandbox-ad.jpg",
+    ctwa_clid: `ARA${randomBytes(24).toString("base64url")}`,
+    welcome_message: { text: "Olá! Como podemos ajudar?" },
+  };
+  const merged: Record<string, unknown> = { ...defaults, ...given };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null && value !== undefined));
+}
+
+/** What POST /_sandbox/inbound answers: the inbound message's wamid, the gateway's answer and the payload sent. */
+export interface InboundSent {
+  id: string;
+  webhook_status: number | null;
+  payload: WebhookPayload;
+}
+
+/**
+ * A message from a contact, as Meta's signed `messages` webhook (the control API's POST /inbound, and the routes
+ * that build one from what was sent: a tap on a button or list row, a file with real bytes). Null when the sender
+ * is a BSUID or username the sandbox does not know.
+ */
+export async function sendInbound(state: SandboxState, input: InboundInput): Promise<InboundSent | null> {
+  const user = inboundSender(state, input);
+  if (!user) return null;
+  const { message, contact } = inboundMessage(state, input, user);
+  const payload = webhookPayload(state, input.phone_number_id, {
+    wabaId: input.waba_id,
+    contacts: [contact],
+    messages: [message],
+  });
+  const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
+  return { id: String(message.id), webhook_status: webhookStatus, payload };
 }
 
 function media(state: SandboxState, input: InboundInput): Record<string, unknown> {

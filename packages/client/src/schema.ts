@@ -760,6 +760,116 @@ export interface components {
       occurred_at: string;
       /** @description ISO 8601 UTC; until when the received message allows a free-text reply; keep the greatest per contact and business number */
       window_expires_at: string;
+      /** @description The reply button or list row tapped (`type` interactive); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      interactive?: {
+        /**
+         * @description A reply button or a list row
+         * @enum {string}
+         */
+        type: "button_reply" | "list_reply";
+        /** @description The `id` the send gave the button or row: the option chosen */
+        id: string;
+        /** @description Its title, as the contact saw it (also in `text`) */
+        title: string | null;
+        /** @description The list row's description; null for a button or a row without one */
+        description: string | null;
+      } | null;
+      /** @description The template quick-reply button tapped (`type` button); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      button?: {
+        /** @description The payload the template send set for the button; Meta sends the label when none was set */
+        payload: string | null;
+        /** @description The button's label (also in `text`) */
+        text: string | null;
+      } | null;
+      /** @description The location shared (`type` location); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      location?: {
+        /** @description Decimal degrees */
+        latitude: number;
+        /** @description Decimal degrees */
+        longitude: number;
+        /** @description The place's name, when the contact shared one */
+        name: string | null;
+        address: string | null;
+        /** @description Usually only for a business's location */
+        url: string | null;
+      } | null;
+      /** @description The contact cards shared (`type` contacts), up to 257; null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      contacts?: components["schemas"]["ReceivedContact"][] | null;
+      /** @description A reaction (`type` unsupported, `text` null) or its removal (`emoji` null); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      reaction?: {
+        /** @description The business message reacted to (its `message_id` from the send) */
+        message_id: string;
+        /** @description The emoji; null when the contact removed their reaction */
+        emoji: string | null;
+      } | null;
+      /** @description The click-to-WhatsApp ad or post the message came from (any type); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      referral?: {
+        /** @description `ad` or `post` */
+        source_type: string | null;
+        /** @description The ad's or post's id */
+        source_id: string | null;
+        source_url: string | null;
+        headline: string | null;
+        body: string | null;
+        /** @description `image` or `video` */
+        media_type: string | null;
+        image_url: string | null;
+        video_url: string | null;
+        thumbnail_url: string | null;
+        /** @description Click id for conversion reporting; null for WhatsApp Status placements (Meta omits it) */
+        ctwa_clid: string | null;
+        /** @description The ad's welcome message text */
+        welcome_message: string | null;
+      } | null;
+      /** @description The contact forwarded the message (true also when frequently forwarded). Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      forwarded?: boolean;
+      /** @description Forwarded more than five times. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      frequently_forwarded?: boolean;
+      /** @description Lowercase hex SHA-256 of the received file, as Meta reported it; null when no file came. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      media_sha256?: string | null;
+      /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      media_voice?: boolean | null;
+    };
+    ReceivedContact: {
+      /** @description The card's full name */
+      formatted_name: string | null;
+      first_name: string | null;
+      last_name: string | null;
+      /** @description `YYYY-MM-DD`, as the card says */
+      birthday: string | null;
+      phones: {
+        /** @description As written on the card (`+55 11 99999-0000`) */
+        phone: string | null;
+        /** @description The WhatsApp id (digits) when the number is on WhatsApp */
+        wa_id: string | null;
+        /** @description `HOME`, `WORK`, `CELL`... as the card says */
+        type: string | null;
+      }[];
+      emails: {
+        email: string | null;
+        /** @description `HOME`, `WORK`, `CELL`... as the card says */
+        type: string | null;
+      }[];
+      urls: {
+        url: string | null;
+        /** @description `HOME`, `WORK`, `CELL`... as the card says */
+        type: string | null;
+      }[];
+      addresses: {
+        street: string | null;
+        city: string | null;
+        state: string | null;
+        zip: string | null;
+        country: string | null;
+        country_code: string | null;
+        /** @description `HOME`, `WORK`, `CELL`... as the card says */
+        type: string | null;
+      }[];
+      organization: {
+        company: string | null;
+        department: string | null;
+        title: string | null;
+      } | null;
     };
     /**
      * @example {

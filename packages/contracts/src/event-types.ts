@@ -34,7 +34,9 @@ const SOURCES: Record<WebhookEventName, EventTypeSource> = {
     description:
       "Mensagem que um contato enviou a um número da empresa (texto, mídia, localização, botão...). Abre a janela de " +
       "24 h: window_expires_at diz até quando cabe uma resposta em texto livre. Quando a Meta não compartilha o " +
-      "telefone, from é nulo e a resposta vai para from_user_id.",
+      "telefone, from é nulo e a resposta vai para from_user_id. Na versão 2 do conteúdo (escolhida na integração), " +
+      "traz também a opção escolhida, o botão de template, a localização, os contatos, a reação, o anúncio de " +
+      "origem, os indicadores de encaminhamento e o SHA-256 da mídia.",
     schema: MessageReceivedEvent,
   },
   "account.update": {

@@ -105,7 +105,160 @@ export const MESSAGE_RECEIVED_TYPES = [
   "unsupported",
 ] as const;
 
-/** Spec 6.3. */
+const VERSION_2 = "Payload version 2 only: absent from the bodies of an integration on version 1 (the default)";
+const v2 = (description: string) => `${description}. ${VERSION_2}`;
+
+/** The button or list row a contact tapped on an interactive message the business sent (issue 27). */
+export const ReceivedInteractive = z
+  .object({
+    type: z.enum(["button_reply", "list_reply"]).describe("A reply button or a list row"),
+    id: z.string().describe("The `id` the send gave the button or row: the option chosen"),
+    title: z.string().nullable().describe("Its title, as the contact saw it (also in `text`)"),
+    description: z.string().nullable().describe("The list row's description; null for a button or a row without one"),
+  })
+  .meta({ id: "ReceivedInteractive" });
+
+/** A tap on a template's quick-reply button. */
+export const ReceivedButton = z
+  .object({
+    payload: z
+      .string()
+      .nullable()
+      .describe("The payload the template send set for the button; Meta sends the label when none was set"),
+    text: z.string().nullable().describe("The button's label (also in `text`)"),
+  })
+  .meta({ id: "ReceivedButton" });
+
+/** A location the contact shared. */
+export const ReceivedLocation = z
+  .object({
+    latitude: z.number().min(-90).max(90).describe("Decimal degrees"),
+    longitude: z.number().min(-180).max(180).describe("Decimal degrees"),
+    name: z.string().nullable().describe("The place's name, when the contact shared one"),
+    address: z.string().nullable(),
+    url: z.string().nullable().describe("Usually only for a business's location"),
+  })
+  .meta({ id: "ReceivedLocation" });
+
+const labelled = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({ ...shape, type: z.string().nullable().describe("`HOME`, `WORK`, `CELL`... as the card says") });
+
+/** A shared contact card, normalised: every list present (maybe empty), every missing text null. */
+export const ReceivedContact = z
+  .object({
+    formatted_name: z.string().nullable().describe("The card's full name"),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    birthday: z.string().nullable().describe("`YYYY-MM-DD`, as the card says"),
+    phones: z.array(
+      labelled({
+        phone: z.string().nullable().describe("As written on the card (`+55 11 99999-0000`)"),
+        wa_id: z.string().nullable().describe("The WhatsApp id (digits) when the number is on WhatsApp"),
+      }),
+    ),
+    emails: z.array(labelled({ email: z.string().nullable() })),
+    urls: z.array(labelled({ url: z.string().nullable() })),
+    addresses: z.array(
+      labelled({
+        street: z.string().nullable(),
+        city: z.string().nullable(),
+        state: z.string().nullable(),
+        zip: z.string().nullable(),
+        country: z.string().nullable(),
+        country_code: z.string().nullable(),
+      }),
+    ),
+    organization: z
+      .object({
+        company: z.string().nullable(),
+        department: z.string().nullable(),
+        title: z.string().nullable(),
+      })
+      .nullable(),
+  })
+  .meta({ id: "ReceivedContact" });
+
+/** A reaction to a message the business sent; `type` is `unsupported` (the 11 types stay as they are). */
+export const ReceivedReaction = z
+  .object({
+    message_id: z.string().describe("The business message reacted to (its `message_id` from the send)"),
+    emoji: z.string().nullable().describe("The emoji; null when the contact removed their reaction"),
+  })
+  .meta({ id: "ReceivedReaction" });
+
+/** The click-to-WhatsApp ad or post the conversation started from, as Meta reported it (every field may be null). */
+export const ReceivedReferral = z
+  .object({
+    source_type: z.string().nullable().describe("`ad` or `post`"),
+    source_id: z.string().nullable().describe("The ad's or post's id"),
+    source_url: z.string().nullable(),
+    headline: z.string().nullable(),
+    body: z.string().nullable(),
+    media_type: z.string().nullable().describe("`image` or `video`"),
+    image_url: z.string().nullable(),
+    video_url: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+    ctwa_clid: z
+      .string()
+      .nullable()
+      .describe("Click id for conversion reporting; null for WhatsApp Status placements (Meta omits it)"),
+    welcome_message: z.string().nullable().describe("The ad's welcome message text"),
+  })
+  .meta({ id: "ReceivedReferral" });
+
+/**
+ * What payload version 2 adds to `message.received` (issue 27): written on every event of a version-2 integration
+ * (null or false when not applicable), never on version 1. Optional in the schema: a version-1 body has none.
+ */
+const MessageReceivedMembers = {
+  interactive: ReceivedInteractive.nullable()
+    .optional()
+    .describe(v2("The reply button or list row tapped (`type` interactive); null otherwise")),
+  button: ReceivedButton.nullable()
+    .optional()
+    .describe(v2("The template quick-reply button tapped (`type` button); null otherwise")),
+  location: ReceivedLocation.nullable()
+    .optional()
+    .describe(v2("The location shared (`type` location); null otherwise")),
+  contacts: z
+    .array(ReceivedContact)
+    .nullable()
+    .optional()
+    .describe(v2("The contact cards shared (`type` contacts), up to 257; null otherwise")),
+  reaction: ReceivedReaction.nullable()
+    .optional()
+    .describe(v2("A reaction (`type` unsupported, `text` null) or its removal (`emoji` null); null otherwise")),
+  referral: ReceivedReferral.nullable()
+    .optional()
+    .describe(v2("The click-to-WhatsApp ad or post the message came from (any type); null otherwise")),
+  forwarded: z
+    .boolean()
+    .optional()
+    .describe(v2("The contact forwarded the message (true also when frequently forwarded)")),
+  frequently_forwarded: z.boolean().optional().describe(v2("Forwarded more than five times")),
+  media_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional()
+    .describe(v2("Lowercase hex SHA-256 of the received file, as Meta reported it; null when no file came")),
+  media_voice: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe(v2("For an audio: whether it was recorded in WhatsApp (a voice note); null for other types")),
+};
+
+/** The version-2 members as the gateway writes them: every one present. */
+export type MessageReceivedV2Members = {
+  [K in keyof typeof MessageReceivedMembers]-?: Exclude<z.output<(typeof MessageReceivedMembers)[K]>, undefined>;
+};
+
+/** Which `message.received` body an integration gets: 1, the contract's; 2, with MessageReceivedMembers. */
+export const PAYLOAD_VERSIONS = [1, 2] as const;
+export type PayloadVersion = (typeof PAYLOAD_VERSIONS)[number];
+
+/** Spec 6.3, and the additive members of payload version 2. */
 export const MessageReceivedData = z
   .object({
     message_id: z.string().describe("Id of the received message"),
@@ -147,6 +300,7 @@ export const MessageReceivedData = z
     window_expires_at: isoUtc(
       "until when the received message allows a free-text reply; keep the greatest per contact and business number",
     ),
+    ...MessageReceivedMembers,
   })
   .meta({ id: "MessageReceivedData" });
 

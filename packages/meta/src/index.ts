@@ -23,6 +23,7 @@ export type {
   InboundGroup,
   InboundMessage,
   MetaAccountEvent,
+  MetaContactCard,
   MetaIdentityChange,
   MetaPricing,
   MetaStatus,

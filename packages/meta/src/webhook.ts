@@ -71,11 +71,123 @@ export type MetaStatusItem = z.infer<typeof MetaStatusItem>;
  */
 export type MetaStatus = MetaStatusItem & { phoneNumberId: string | null };
 
+// The members read since issue 27 (option tapped, location, contact cards, reaction, ad referral, forwarded flags,
+// media checksum and voice): each is read leniently. A malformed one is dropped (read as absent), never the reason a
+// message is quarantined: an item forwarded before they were read is forwarded still. Texts are capped (by code
+// points, never halving a character) rather than refused.
+
+/** `schema`, or absent when the value is missing or malformed. */
+function lenient<T extends z.ZodType>(schema: T) {
+  return schema.optional().catch(undefined);
+}
+
+/** `value` cut to `max` code points (a JavaScript length ≤ max is already within it). */
+function capCodePoints(value: string, max: number): string {
+  return value.length <= max ? value : Array.from(value).slice(0, max).join("");
+}
+
+/** A human text, cut to `max` code points. */
+const capped = (max: number) => text.transform((value) => capCodePoints(value, max));
+
+/** The items of a list that read as `item` (the others dropped), at most `max` of them. */
+function lenientList<T extends z.ZodType>(item: T, max: number) {
+  return lenient(
+    z.array(z.unknown()).transform((items) =>
+      items
+        .flatMap((value) => {
+          const parsed = item.safeParse(value);
+          return parsed.success ? [parsed.data] : [];
+        })
+        .slice(0, max),
+    ),
+  );
+}
+
+/** Degrees as Meta sends them (JSON numbers; numeric strings accepted too), within ±`limit`. */
+const coordinate = (limit: number) =>
+  z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*[-+]?\d{1,3}(\.\d{1,20})?\s*$/)
+        .transform(Number),
+    ])
+    .refine((degrees) => Number.isFinite(degrees) && Math.abs(degrees) <= limit, `fora de ±${limit}`);
+
+/**
+ * A file's SHA-256 as lowercase hex. Meta's webhooks carry it in base64 (its examples; hex accepted too, the encoding
+ * is unverified); anything that is not 32 bytes in either form is not a checksum.
+ */
+function sha256Hex(value: string): string | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return value.toLowerCase();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return null;
+  const bytes = Buffer.from(value, "base64");
+  // Canonical base64 only: the last character's unused bits must be zero.
+  const canonical = bytes.toString("base64url") === value.replace(/=$/, "").replaceAll("+", "-").replaceAll("/", "_");
+  return bytes.length === 32 && canonical ? bytes.toString("hex") : null;
+}
+
+const checksum = z.string().transform((value, ctx) => {
+  const hex = sha256Hex(value);
+  if (hex === null) ctx.addIssue({ code: "custom", message: "não é um SHA-256 em base64 ou hex" });
+  return hex ?? "";
+});
+
+const label = lenient(capped(256));
+const longText = lenient(capped(1024));
+const link = lenient(capped(2048));
+
+/** A shared contact card (`messages[].contacts[]`), as Meta sends it: every property may be missing. */
+const contactCard = z.object({
+  name: lenient(z.object({ formatted_name: label, first_name: label, last_name: label })),
+  birthday: lenient(capped(64)),
+  phones: lenientList(z.object({ phone: label, wa_id: label, type: label }), 20),
+  emails: lenientList(z.object({ email: label, type: label }), 20),
+  urls: lenientList(z.object({ url: link, type: label }), 20),
+  addresses: lenientList(
+    z.object({
+      street: longText,
+      city: label,
+      state: label,
+      zip: label,
+      country: label,
+      country_code: label,
+      type: label,
+    }),
+    20,
+  ),
+  org: lenient(z.object({ company: label, department: label, title: label })),
+});
+export type MetaContactCard = z.infer<typeof contactCard>;
+
+/** Click-to-WhatsApp ad or post the conversation started from (`messages[].referral`). */
+const referral = z.object({
+  source_url: link,
+  source_id: label,
+  source_type: label,
+  body: longText,
+  headline: label,
+  media_type: label,
+  image_url: link,
+  video_url: link,
+  thumbnail_url: link,
+  ctwa_clid: lenient(capped(512)),
+  welcome_message: lenient(z.object({ text: longText })),
+});
+
 const media = z.object({
   id: storable().max(512).optional(),
   mime_type: storable().max(255).optional(),
   caption: text.optional(),
   filename: text.optional(),
+  /** Lowercase hex (see sha256Hex); absent when Meta sent none or something else. */
+  sha256: lenient(checksum),
+  /** Audio: recorded in WhatsApp (a voice note). */
+  voice: lenient(z.boolean()),
+  /** Sticker: animated. */
+  animated: lenient(z.boolean()),
+  url: link,
 });
 
 export const MetaInboundItem = z.object({
@@ -103,7 +215,23 @@ export const MetaInboundItem = z.object({
         .optional(),
     })
     .optional(),
-  context: z.object({ id: storable().max(512).optional(), from: storable().optional() }).optional(),
+  context: z
+    .object({
+      id: storable().max(512).optional(),
+      from: storable().optional(),
+      /** Forwarded (up to 5 hops), or forwarded more than 5 times. */
+      forwarded: lenient(z.boolean()),
+      frequently_forwarded: lenient(z.boolean()),
+    })
+    .optional(),
+  location: lenient(
+    z.object({ latitude: coordinate(90), longitude: coordinate(180), name: label, address: longText, url: link }),
+  ),
+  /** Shared contact cards (up to 257 per message). */
+  contacts: lenientList(contactCard, 257),
+  /** A reaction to a business message; without `emoji` (or with `""`), the reaction was removed. */
+  reaction: lenient(z.object({ message_id: storable().min(1).max(512), emoji: capped(32).optional() })),
+  referral: lenient(referral),
   /** `type: system`: the user changed number (`user_changed_number`) or BSUID (`user_changed_user_id`). */
   system: z
     .object({

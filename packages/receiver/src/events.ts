@@ -46,11 +46,29 @@ export type MessageStatusData = AddedLater<
 
 export type MessageReceivedType = (typeof MESSAGE_RECEIVED_TYPES)[number];
 
-/** Spec 6.3; the sender fields other than `from` were added in 2026. */
+/**
+ * Spec 6.3; the sender fields other than `from` were added in 2026. The members of payload version 2 (`interactive`,
+ * `button`, `location`, `contacts`, `reaction`, `referral`, `forwarded`, `frequently_forwarded`, `media_sha256`,
+ * `media_voice`) are optional: an integration on version 1 (the default) never gets them.
+ */
 export type MessageReceivedData = AddedLater<
   Schemas["MessageReceivedData"],
   "from_user_id" | "from_parent_user_id" | "from_username"
 >;
+
+type Received = Schemas["MessageReceivedData"];
+/** Payload version 2: the reply button or list row tapped; `id` is the option the send gave it. */
+export type ReceivedInteractive = NonNullable<Received["interactive"]>;
+/** Payload version 2: a template's quick-reply button tapped. */
+export type ReceivedButton = NonNullable<Received["button"]>;
+/** Payload version 2: a location shared. */
+export type ReceivedLocation = NonNullable<Received["location"]>;
+/** Payload version 2: a shared contact card, normalised (lists always present, missing texts null). */
+export type ReceivedContact = Schemas["ReceivedContact"];
+/** Payload version 2: a reaction to a business message; `emoji` null when it was removed. */
+export type ReceivedReaction = NonNullable<Received["reaction"]>;
+/** Payload version 2: the click-to-WhatsApp ad or post the message came from. */
+export type ReceivedReferral = NonNullable<Received["referral"]>;
 
 /** What the gateway did about an account or number health event. */
 export type AccountUpdateEffects = Schemas["AccountUpdateEffects"];
@@ -157,6 +175,47 @@ function checkReceivedData(data: Json): void {
     expectNullableString(data, key, "data.");
   }
   if (!isOneOf(data.type, MESSAGE_RECEIVED_TYPES)) throw invalid(`data.type inválido: ${JSON.stringify(data.type)}`);
+  checkReceivedMembers(data);
+}
+
+/**
+ * The members of payload version 2, each only when present (a version-1 body has none): their documented fields'
+ * types, never their unknown keys (a later release may add some).
+ */
+function checkReceivedMembers(data: Json): void {
+  const member = (key: string, check: (value: Json, path: string) => void): void => {
+    const value = data[key];
+    if (value === undefined || value === null) return;
+    if (!isObject(value)) throw invalid(`data.${key} deve ser um objeto ou null`);
+    check(value, `data.${key}.`);
+  };
+  member("interactive", (value, path) => {
+    expectString(value, "type", path);
+    expectString(value, "id", path);
+    for (const key of ["title", "description"]) expectNullableString(value, key, path);
+  });
+  member("button", (value, path) => {
+    for (const key of ["payload", "text"]) expectNullableString(value, key, path);
+  });
+  member("location", (value, path) => {
+    for (const key of ["latitude", "longitude"])
+      if (typeof value[key] !== "number") throw invalid(`${path}${key} deve ser um número`);
+    for (const key of ["name", "address", "url"]) expectNullableString(value, key, path);
+  });
+  member("reaction", (value, path) => {
+    expectString(value, "message_id", path);
+    expectNullableString(value, "emoji", path);
+  });
+  member("referral", () => undefined);
+  const contacts = data.contacts;
+  if (contacts !== undefined && contacts !== null && (!Array.isArray(contacts) || !contacts.every(isObject)))
+    throw invalid("data.contacts deve ser uma lista de objetos ou null");
+  for (const key of ["forwarded", "frequently_forwarded"])
+    if (data[key] !== undefined && typeof data[key] !== "boolean") throw invalid(`data.${key} deve ser true ou false`);
+  expectOptionalNullableString(data, "media_sha256", "data.");
+  const voice = data.media_voice;
+  if (voice !== undefined && voice !== null && typeof voice !== "boolean")
+    throw invalid("data.media_voice deve ser true, false ou null");
 }
 
 function isObject(value: unknown): value is Json {

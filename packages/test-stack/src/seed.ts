@@ -32,7 +32,8 @@ export interface SeededIntegration {
 
 /**
  * An integration of `accountId` on a loopback receiver (the development policy), with `scheme` (the default `pt`
- * when absent) and, with `rotate`, its secret rotated once with that many hours of overlap.
+ * when absent), `payloadVersion` (1 when absent) and, with `rotate`, its secret rotated once with that many hours of
+ * overlap.
  */
 export async function seedIntegration(
   db: Db,
@@ -41,6 +42,8 @@ export async function seedIntegration(
     url: string;
     events?: WebhookEvent[];
     scheme?: "pt" | "standard-webhooks";
+    /** The `message.received` body version (1, the default, or 2). */
+    payloadVersion?: 1 | 2;
     rotate?: { overlapHours: number };
   },
 ): Promise<SeededIntegration> {
@@ -53,6 +56,7 @@ export async function seedIntegration(
       url: input.url,
       events: input.events ?? ["message.status", "message.received"],
       ...(input.scheme === undefined ? {} : { signatureScheme: input.scheme }),
+      ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
     },
   );
   if (!input.rotate) return { integrationId: saved.id, secret: saved.signing_secret, previousSecret: null };

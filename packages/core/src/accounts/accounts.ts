@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from "@gw/contracts";
+import { PAYLOAD_VERSIONS, WEBHOOK_EVENT_NAMES, type PayloadVersion, type WebhookEventName } from "@gw/contracts";
 import { Prisma, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
@@ -15,6 +15,17 @@ export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
 export type WebhookEvent = WebhookEventName;
 /** What a new integration's form selects at first: the message events; account health only when asked for. */
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = ["message.status", "message.received"];
+
+/**
+ * Which `message.received` body an integration gets (issue 27): 1, the contract's (the default, today's bytes); 2,
+ * with the option tapped, location, contact cards, reaction, ad referral, forwarded flags and the media's checksum
+ * and voice flag (docs/webhooks.md, "Payload version 2").
+ */
+export { PAYLOAD_VERSIONS, type PayloadVersion };
+
+export function isPayloadVersion(value: unknown): value is PayloadVersion {
+  return (PAYLOAD_VERSIONS as readonly unknown[]).includes(value);
+}
 
 export async function createAccount(deps: { db: Db }, input: { name: string; actor: Actor }) {
   const row = await deps.db.$transaction(async (tx) => {
@@ -109,6 +120,8 @@ export interface IntegrationInput {
    * so a creation never shows the secret of an integration that exists.
    */
   onlyNew?: boolean;
+  /** The `message.received` body version. Absent: a new integration gets 1, an existing one keeps its own. */
+  payloadVersion?: PayloadVersion;
   actor: Actor;
 }
 
@@ -122,6 +135,7 @@ interface IntegrationRow {
   disabledAt: Date | null;
   disabledReason: string | null;
   deliverInOrder: boolean;
+  payloadVersion: number;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -130,6 +144,11 @@ interface IntegrationRow {
 /** The row's scheme (a SQL CHECK keeps it to the known ones). */
 function schemeOf(row: { signatureScheme: string }): SignatureScheme {
   return isSignatureScheme(row.signatureScheme) ? row.signatureScheme : "pt";
+}
+
+/** The row's payload version (a SQL CHECK keeps it to the known ones). */
+function payloadVersionOf(row: { payloadVersion: number }): PayloadVersion {
+  return isPayloadVersion(row.payloadVersion) ? row.payloadVersion : 1;
 }
 
 /** An integration without its secrets: what lists and pages show. */
@@ -147,6 +166,8 @@ function integrationSummary(row: IntegrationRow) {
     disabled_reason: row.disabledReason,
     /** The events of one message (and one contact's inbound messages) reach the endpoint in order. */
     deliver_in_order: row.deliverInOrder,
+    /** The `message.received` body it gets: 1 (the contract's) or 2 (with the members of issue 27). */
+    payload_version: payloadVersionOf(row),
     /** Until then deliveries also carry X-PT-Signature-Previous (a rotation's overlap); null when none. */
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -274,6 +295,7 @@ export async function setIntegration(
             ...(input.active === undefined ? {} : { active: input.active }),
             ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
             ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+            ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
           },
         });
         if (before.deliverInOrder && !row.deliverInOrder)
@@ -289,6 +311,7 @@ export async function setIntegration(
             previous_url: before.url,
             deliver_in_order: row.deliverInOrder,
             signature_scheme: row.signatureScheme,
+            payload_version: row.payloadVersion,
           },
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
@@ -320,12 +343,14 @@ export async function setIntegration(
         active: input.active ?? true,
         deliverInOrder: input.deliverInOrder ?? false,
         signatureScheme: input.signatureScheme ?? "pt",
+        payloadVersion: input.payloadVersion ?? 1,
       },
       update: {
         events,
         active: input.active ?? true,
         ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
         ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+        ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
       },
     });
     // The upsert found the URL's row (another id): rolled back with this throw, a concurrent creation included.
@@ -343,6 +368,7 @@ export async function setIntegration(
         events: row.events,
         deliver_in_order: row.deliverInOrder,
         signature_scheme: row.signatureScheme,
+        payload_version: row.payloadVersion,
       },
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
@@ -430,6 +456,7 @@ const SUMMARY_FIELDS = {
   disabledReason: true,
   previousSecretExpiresAt: true,
   deliverInOrder: true,
+  payloadVersion: true,
   createdAt: true,
   updatedAt: true,
 } as const;

@@ -20,12 +20,14 @@ export {
   DEFAULT_WEBHOOK_EVENTS,
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
+  PAYLOAD_VERSIONS,
   PRODUCTION_INTEGRATION_POLICY,
   WEBHOOK_EVENTS,
   addBusinessNumber,
   checkIntegrationUrl,
   createAccount,
   getIntegration,
+  isPayloadVersion,
   listIntegrations,
   revealIntegrationSecret,
   rotateIntegrationSecret,
@@ -33,7 +35,14 @@ export {
   setIntegrationActive,
 } from "./accounts.ts";
 export { deleteIntegration, type DeletedIntegration } from "./delete-integration.ts";
-export type { IntegrationInput, IntegrationPolicy, IntegrationSummary, NumberInput, WebhookEvent } from "./accounts.ts";
+export type {
+  IntegrationInput,
+  IntegrationPolicy,
+  IntegrationSummary,
+  NumberInput,
+  PayloadVersion,
+  WebhookEvent,
+} from "./accounts.ts";
 // The key ring's box, for the processes that build it from SECRETS_KEYS (dispatcher, panel, CLI).
 export { SecretUnreadableError, createSecretBox } from "@gw/signer";
 export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/signer";

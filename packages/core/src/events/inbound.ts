@@ -1,6 +1,6 @@
-import { MESSAGE_RECEIVED_TYPES } from "@gw/contracts";
+import { MESSAGE_RECEIVED_TYPES, type MessageReceivedV2Members } from "@gw/contracts";
 import type { Sql } from "@gw/db";
-import type { InboundMessage } from "@gw/meta";
+import type { InboundMessage, MetaContactCard, MetaInboundItem } from "@gw/meta";
 import { WINDOW_MS } from "../windows/windows.ts";
 import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
 import { type PendingDelivery } from "../deliveries/attempt/outbox.ts";
@@ -61,15 +61,127 @@ export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, r
   };
 }
 
+/** What payload version 2 adds to `message.received` (docs/webhooks.md), every member present. */
+export type ReceivedMembers = MessageReceivedV2Members;
+
+/**
+ * The payload-version-2 members of an inbound message (issue 27): each from the object Meta named by `type`
+ * (`interactive` only for a reply button or list row), the referral and forwarded flags of any message, and the media's
+ * checksum and voice flag; null (false for the flags) when not applicable. The parser dropped what was malformed.
+ */
+export function receivedMembers(message: MetaInboundItem): ReceivedMembers {
+  const type = message.type;
+  const media = isMediaType(type) ? message[type] : undefined;
+  const context = message.context;
+  const frequently = context?.frequently_forwarded === true;
+  const referral = message.referral;
+  return {
+    interactive: type === "interactive" ? interactiveReply(message.interactive) : null,
+    button:
+      type === "button" && message.button
+        ? { payload: message.button.payload ?? null, text: message.button.text ?? null }
+        : null,
+    location:
+      type === "location" && message.location
+        ? {
+            latitude: message.location.latitude,
+            longitude: message.location.longitude,
+            name: message.location.name ?? null,
+            address: message.location.address ?? null,
+            url: message.location.url ?? null,
+          }
+        : null,
+    contacts: type === "contacts" && message.contacts?.length ? message.contacts.map(receivedContact) : null,
+    reaction:
+      type === "reaction" && message.reaction
+        ? { message_id: message.reaction.message_id, emoji: message.reaction.emoji || null }
+        : null,
+    referral: referral
+      ? {
+          source_type: referral.source_type ?? null,
+          source_id: referral.source_id ?? null,
+          source_url: referral.source_url ?? null,
+          headline: referral.headline ?? null,
+          body: referral.body ?? null,
+          media_type: referral.media_type ?? null,
+          image_url: referral.image_url ?? null,
+          video_url: referral.video_url ?? null,
+          thumbnail_url: referral.thumbnail_url ?? null,
+          ctwa_clid: referral.ctwa_clid ?? null,
+          welcome_message: referral.welcome_message?.text ?? null,
+        }
+      : null,
+    forwarded: context?.forwarded === true || frequently,
+    frequently_forwarded: frequently,
+    media_sha256: media?.sha256 ?? null,
+    media_voice: type === "audio" && media ? media.voice === true : null,
+  };
+}
+
+function interactiveReply(interactive: MetaInboundItem["interactive"]): ReceivedMembers["interactive"] {
+  if (interactive?.type === "button_reply" && interactive.button_reply?.id !== undefined)
+    return {
+      type: "button_reply",
+      id: interactive.button_reply.id,
+      title: interactive.button_reply.title ?? null,
+      description: null,
+    };
+  if (interactive?.type === "list_reply" && interactive.list_reply?.id !== undefined)
+    return {
+      type: "list_reply",
+      id: interactive.list_reply.id,
+      title: interactive.list_reply.title ?? null,
+      description: interactive.list_reply.description ?? null,
+    };
+  return null;
+}
+
+type ReceivedContact = NonNullable<ReceivedMembers["contacts"]>[number];
+
+/** A card as Meta sent it, normalised: every list present (maybe empty), every missing text null. */
+function receivedContact(card: MetaContactCard): ReceivedContact {
+  return {
+    formatted_name: card.name?.formatted_name ?? null,
+    first_name: card.name?.first_name ?? null,
+    last_name: card.name?.last_name ?? null,
+    birthday: card.birthday ?? null,
+    phones: (card.phones ?? []).map((p) => ({ phone: p.phone ?? null, wa_id: p.wa_id ?? null, type: p.type ?? null })),
+    emails: (card.emails ?? []).map((e) => ({ email: e.email ?? null, type: e.type ?? null })),
+    urls: (card.urls ?? []).map((u) => ({ url: u.url ?? null, type: u.type ?? null })),
+    addresses: (card.addresses ?? []).map((a) => ({
+      street: a.street ?? null,
+      city: a.city ?? null,
+      state: a.state ?? null,
+      zip: a.zip ?? null,
+      country: a.country ?? null,
+      country_code: a.country_code ?? null,
+      type: a.type ?? null,
+    })),
+    organization: card.org
+      ? { company: card.org.company ?? null, department: card.org.department ?? null, title: card.org.title ?? null }
+      : null,
+  };
+}
+
+/**
+ * `inbound_messages.details`: the version-2 members but the media's two (columns of their own), or null when none
+ * applies (the panel reads it; retention clears it with the contact's content).
+ */
+function storedDetails(members: ReceivedMembers): string | null {
+  const { media_sha256: _sha256, media_voice: _voice, ...details } = members;
+  return Object.values(details).some((value) => value !== null && value !== false) ? JSON.stringify(details) : null;
+}
+
 // One statement: store the message once (provider retries are duplicates), extend the contact's window (the
-// greatest times win, spec 6.3 rule 1) and draw one delivery id per subscribed integration — all only when the
-// message is new.
+// greatest times win, spec 6.3 rule 1), record a received media as the account's (GET /public/v1/media/{media_id};
+// Meta keeps it 7 days) and draw one delivery id per subscribed integration, with the body version it gets — all
+// only when the message is new.
 const STORE_INBOUND = `
 WITH stored AS (
   INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
     reply_to_wamid, contact_name, occurred_at, window_expires_at, contact_key, from_user_id, from_parent_user_id,
-    from_username)
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+    from_username, media_sha256, media_voice, details)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb)
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id
 ), window_extended AS (
@@ -78,9 +190,15 @@ WITH stored AS (
   ON CONFLICT (phone_number_id, contact) DO UPDATE SET
     last_inbound_at = GREATEST(contact_windows.last_inbound_at, EXCLUDED.last_inbound_at),
     expires_at = GREATEST(contact_windows.expires_at, EXCLUDED.expires_at)
+), media_recorded AS (
+  INSERT INTO account_media (account_id, phone_number_id, media_id, origin, type, mime_type, sha256, filename, voice,
+    expires_at)
+  SELECT $1::uuid, $2, $7, 'received', $5, $8, $18, $9, $19, $12::timestamptz + interval '7 days'
+  FROM stored WHERE $7::text IS NOT NULL
+  ON CONFLICT (account_id, media_id) DO NOTHING
 )
-SELECT s.id AS integration_id, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id
-FROM stored, LATERAL (SELECT id, created_at FROM integrations
+SELECT s.id AS integration_id, s.payload_version, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id
+FROM stored, LATERAL (SELECT id, created_at, payload_version FROM integrations
   WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s
 ORDER BY s.created_at, s.id`;
 
@@ -100,7 +218,8 @@ export async function applyInbound(
   },
 ): Promise<PendingDelivery[]> {
   const { occurredAt, data } = toReceivedData(input.inbound, input.phoneNumberId, input.receivedAt);
-  const { rows } = await sql.query<{ integration_id: string; id: string }>({
+  const members = receivedMembers(input.inbound.message);
+  const { rows } = await sql.query<{ integration_id: string; payload_version: number; id: string }>({
     name: "store-inbound",
     text: STORE_INBOUND,
     values: [
@@ -121,6 +240,9 @@ export async function applyInbound(
       data.from_user_id,
       data.from_parent_user_id,
       data.from_username,
+      members.media_sha256,
+      members.media_voice,
+      storedDetails(members),
     ],
   });
   return rows.map((row) => ({
@@ -129,6 +251,7 @@ export async function applyInbound(
     integrationId: row.integration_id,
     event: "message.received",
     orderingKey: contactOrderingKey(input.contactKey),
-    data,
+    // Version 1 (the default) gets the contract's bytes; the outbox keeps each body, so retries keep their version.
+    data: row.payload_version === 2 ? { ...data, ...members } : data,
   }));
 }

@@ -8,5 +8,5 @@ export {
   shouldApply,
 } from "./statuses.ts";
 export type { ApplyStatusesOptions, ProviderStatus, ProviderStatusUpdate, StoredStatus } from "./statuses.ts";
-export { RECEIVED_TYPES, applyInbound, toReceivedData } from "./inbound.ts";
-export type { ReceivedType } from "./inbound.ts";
+export { RECEIVED_TYPES, applyInbound, receivedMembers, toReceivedData } from "./inbound.ts";
+export type { ReceivedMembers, ReceivedType } from "./inbound.ts";
