@@ -261,10 +261,12 @@ export async function setIntegration(
     try {
       let released: AttemptToQueue[] = [];
       const saved = await deps.db.$transaction(async (tx) => {
-        const before = await tx.integration.findFirst({
-          where: { id: integrationId, accountId: input.accountId },
-          select: { url: true, deliverInOrder: true },
-        });
+        // Locked: a concurrent delete (delete-integration.ts) either waits for this edit or is waited for, and
+        // then the row is not found (404) rather than missing from the update below (a 500).
+        const [before] = await tx.$queryRaw<{ url: string; deliverInOrder: boolean }[]>`
+          SELECT url, deliver_in_order AS "deliverInOrder" FROM integrations
+          WHERE id = ${integrationId}::uuid AND account_id = ${input.accountId}::uuid
+          FOR UPDATE`;
         if (!before) throw integrationNotFound();
         const row = await tx.integration.update({
           where: { id: integrationId },
