@@ -75,4 +75,37 @@ describe("integrations over the API under races", () => {
       code: "not_found",
     });
   });
+  it("keeps a URL changed while a PATCH of only the events waits for the row: a PATCH writes only the fields it was given", async () => {
+    const created = await create(`https://antiga-${randomUUID()}.example.com.br/webhooks`);
+    expect(created.status).toBe(201);
+    const id = (created.body as { data: { id: string } }).data.id;
+    const moved = `https://nova-${randomUUID()}.example.com.br/webhooks`;
+
+    let patch: Promise<request.Response> | undefined;
+    // Another edit (the panel's, another PATCH) has moved the URL and not committed yet when this PATCH reads.
+    await gateway.db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`UPDATE integrations SET url = ${moved} WHERE id = ${id}::uuid`;
+        patch = api()
+          .patch(`/public/v1/integrations/${id}`)
+          .set(owner.auth)
+          .send({ events: ["message.received"] })
+          .then((answer) => answer);
+        await eventually(
+          async () => {
+            const [waiting] = await gateway.db.$queryRaw<{ count: bigint }[]>`
+              SELECT count(*) AS count FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query ILIKE '%integrations%'`;
+            return Number(waiting?.count) > 0;
+          },
+          { what: "the PATCH waiting on the row being edited" },
+        );
+      },
+      { timeout: 30_000 },
+    );
+    const answer = await patch!;
+    expect(answer.status).toBe(200);
+    const row = await gateway.db.integration.findUniqueOrThrow({ where: { id }, select: { url: true, events: true } });
+    expect(row).toEqual({ url: moved, events: ["message.received"] });
+  });
 });
