@@ -277,53 +277,7 @@ export async function setIntegration(
   checkIntegrationUrl(input.url, deps.policy);
   const events = [...new Set(input.events)];
   const { integrationId } = input;
-  if (integrationId !== undefined) {
-    if (!UUID.test(integrationId)) throw integrationNotFound();
-    try {
-      let released: AttemptToQueue[] = [];
-      const saved = await deps.db.$transaction(async (tx) => {
-        const before = await tx.integration.findFirst({
-          where: { id: integrationId, accountId: input.accountId },
-          select: { url: true, deliverInOrder: true },
-        });
-        if (!before) throw integrationNotFound();
-        const row = await tx.integration.update({
-          where: { id: integrationId },
-          data: {
-            url: input.url,
-            events,
-            ...(input.active === undefined ? {} : { active: input.active }),
-            ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
-            ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
-            ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
-          },
-        });
-        if (before.deliverInOrder && !row.deliverInOrder)
-          released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
-        await recordAudit(tx, {
-          accountId: input.accountId,
-          actor: input.actor,
-          action: auditAction(input.actor, "integration.updated"),
-          target: `integration:${row.id}`,
-          details: {
-            url: row.url,
-            events: row.events,
-            previous_url: before.url,
-            deliver_in_order: row.deliverInOrder,
-            signature_scheme: row.signatureScheme,
-            payload_version: row.payloadVersion,
-          },
-        });
-        return integrationView(row, currentSecretOf(deps.secrets, row));
-      });
-      await queueReleasedDeliveries(deps, released);
-      return saved;
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
-        throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
-      throw error;
-    }
-  }
+  if (integrationId !== undefined) return updateIntegration(deps, { ...input, integrationId });
   // The id is drawn here: the sealed secret is bound to its row.
   const id = randomUUID();
   let released: AttemptToQueue[] = [];
@@ -375,6 +329,85 @@ export async function setIntegration(
   });
   await queueReleasedDeliveries(deps, released);
   return saved;
+}
+
+/** An edit of one integration of the account: only the fields given change (the public API's PATCH, the panel's form). */
+interface IntegrationEdit {
+  accountId: string;
+  integrationId: string;
+  url?: string;
+  events?: WebhookEvent[];
+  active?: boolean;
+  deliverInOrder?: boolean;
+  signatureScheme?: SignatureScheme;
+  payloadVersion?: PayloadVersion;
+  actor: Actor;
+}
+
+const isWebhookEvent = (event: string): event is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event);
+
+/**
+ * Edit the integration `integrationId` of the account (URL included); a field not given keeps the value of the row
+ * as locked here, so a concurrent edit of another field is never undone. The URL (given or kept) is checked against
+ * `deps.policy`, as at registration. `not_found` when it is not the account's; `url_taken` when the account has the
+ * URL on another integration.
+ */
+export async function updateIntegration(
+  deps: { db: Db; policy: IntegrationPolicy; secrets: SecretBox; queue?: WebhookQueue; logger?: Logger },
+  input: IntegrationEdit,
+) {
+  const { integrationId } = input;
+  if (!UUID.test(integrationId)) throw integrationNotFound();
+  try {
+    let released: AttemptToQueue[] = [];
+    const saved = await deps.db.$transaction(async (tx) => {
+      // Locked: a concurrent edit or delete (delete-integration.ts) waits for this one or is waited for; after a
+      // delete the row is not found (404) rather than missing from the update below, and the fields not given are
+      // read after any edit committed before.
+      const [before] = await tx.$queryRaw<{ url: string; events: string[]; deliverInOrder: boolean }[]>`
+        SELECT url, events, deliver_in_order AS "deliverInOrder" FROM integrations
+        WHERE id = ${integrationId}::uuid AND account_id = ${input.accountId}::uuid
+        FOR UPDATE`;
+      if (!before) throw integrationNotFound();
+      const url = input.url ?? before.url;
+      checkIntegrationUrl(url, deps.policy);
+      const events = [...new Set(input.events ?? before.events.filter(isWebhookEvent))];
+      const row = await tx.integration.update({
+        where: { id: integrationId },
+        data: {
+          url,
+          events,
+          ...(input.active === undefined ? {} : { active: input.active }),
+          ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+          ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+          ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
+        },
+      });
+      if (before.deliverInOrder && !row.deliverInOrder)
+        released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
+      await recordAudit(tx, {
+        accountId: input.accountId,
+        actor: input.actor,
+        action: auditAction(input.actor, "integration.updated"),
+        target: `integration:${row.id}`,
+        details: {
+          url: row.url,
+          events: row.events,
+          previous_url: before.url,
+          deliver_in_order: row.deliverInOrder,
+          signature_scheme: row.signatureScheme,
+          payload_version: row.payloadVersion,
+        },
+      });
+      return integrationView(row, currentSecretOf(deps.secrets, row));
+    });
+    await queueReleasedDeliveries(deps, released);
+    return saved;
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
+    throw error;
+  }
 }
 
 interface LockedSecrets {

@@ -32,6 +32,7 @@ export {
   revealIntegrationSecret,
   rotateIntegrationSecret,
   setIntegration,
+  updateIntegration,
   setIntegrationActive,
 } from "./accounts.ts";
 export { deleteIntegration, type DeletedIntegration } from "./delete-integration.ts";

@@ -6,7 +6,7 @@ import {
   payloadTooLarge,
   unreadableRequest,
 } from "@gw/contracts";
-import { WEBHOOK_EVENTS, getIntegration, setIntegration, type WebhookEvent } from "@gw/core/accounts";
+import { getIntegration, updateIntegration } from "@gw/core/accounts";
 import {
   integrationNotFound,
   integrationOut,
@@ -17,8 +17,6 @@ import {
   withIntegrationRefusals,
 } from "../integration-views.ts";
 import { defineRoute } from "../define-route.ts";
-
-const isWebhookEvent = (event: string): event is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event);
 
 /** PATCH /public/v1/integrations/{integration_id} (issue 29): the panel's edit form, field by field. */
 export const { register, operations } = defineRoute({
@@ -55,13 +53,14 @@ export const { register, operations } = defineRoute({
     if (!current) throw notInAccount();
     const secrets = requireSecrets(deps.secrets);
     const saved = await withIntegrationRefusals(deps.logger, body.url ?? current.url, () =>
-      setIntegration(
+      // Only the fields given: the others are read from the row as locked by the edit (a concurrent edit stays).
+      updateIntegration(
         { db: deps.db, policy: deps.integrationPolicy, secrets, queue: deps.queue, logger: deps.logger },
         {
           accountId,
           integrationId: current.id,
-          url: body.url ?? current.url,
-          events: body.events ?? current.events.filter(isWebhookEvent),
+          ...(body.url === undefined ? {} : { url: body.url }),
+          ...(body.events === undefined ? {} : { events: body.events }),
           ...(body.active === undefined ? {} : { active: body.active }),
           ...(body.deliver_in_order === undefined ? {} : { deliverInOrder: body.deliver_in_order }),
           ...(body.signature_scheme === undefined ? {} : { signatureScheme: body.signature_scheme }),
