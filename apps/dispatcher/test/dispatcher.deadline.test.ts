@@ -8,7 +8,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/glob
 import { deliverWebhookJob, enqueueAttempts } from "@gw/jobs";
 import { budgetLifetimeMs, retryFailedDeliveries } from "@gw/core/deliveries";
 import {
-  createDelivery,
   createFixture,
   eventually,
   freePort,
@@ -60,12 +59,6 @@ async function startDispatcher(): Promise<Dispatcher> {
   });
 }
 
-async function deliveries(fixture: Fixture, count: number): Promise<bigint[]> {
-  const ids: bigint[] = [];
-  for (let i = 0; i < count; i++) ids.push((await createDelivery(bed.db, fixture)).id);
-  return ids;
-}
-
 async function enqueue(ids: readonly bigint[], fixture: Fixture): Promise<void> {
   await enqueueAttempts(
     bed.queue,
@@ -95,12 +88,12 @@ describe("an endpoint down with its breaker open, against the retry schedule", (
     let dispatcher = await startDispatcher();
 
     // Two attempts refused: the breaker opens; their retries and every later delivery are deferred.
-    const tried = await deliveries(fixture, 2);
+    const tried = await bed.deliveries(fixture, 2);
     await enqueue(tried, fixture);
     await eventually(async () => /^gw_webhook_breakers_open 1$/m.test(await metricsOf(dispatcher)), {
       what: "the breaker open",
     });
-    const held = await deliveries(fixture, 3);
+    const held = await bed.deliveries(fixture, 3);
     await enqueue(held, fixture);
     await eventually(
       async () =>

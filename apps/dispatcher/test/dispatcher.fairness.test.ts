@@ -8,7 +8,6 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { deliverWebhookJob, enqueueAttempts } from "@gw/jobs";
 import {
-  createDelivery,
   createFixture,
   eventually,
   isolatedDatabase,
@@ -98,12 +97,6 @@ async function startDispatcher(overrides: Record<string, string>): Promise<Dispa
   return dispatcher;
 }
 
-async function deliveries(fixture: Fixture, count: number): Promise<bigint[]> {
-  const ids: bigint[] = [];
-  for (let i = 0; i < count; i++) ids.push((await createDelivery(bed.db, fixture)).id);
-  return ids;
-}
-
 /** Queue attempt 1 of each; half of the jobs name their integration (sweep, retries), half do not (outbox). */
 async function enqueue(ids: readonly bigint[], fixture: Fixture): Promise<void> {
   await enqueueAttempts(
@@ -133,8 +126,8 @@ describe("fairness between tenants", () => {
     const hole = await blackHole();
     const tenantA = await createFixture(bed.db, hole.url);
     const tenantB = await createFixture(bed.db, receiver.url);
-    const fromA = await deliveries(tenantA, 40);
-    const fromB = await deliveries(tenantB, 5);
+    const fromA = await bed.deliveries(tenantA, 40);
+    const fromB = await bed.deliveries(tenantB, 5);
 
     await enqueue(fromA, tenantA);
     await eventually(() => hole.requests() >= 2, { what: "A's endpoint holding attempts" });
@@ -167,7 +160,7 @@ describe("fairness between tenants", () => {
     const hole = await blackHole();
     const tenantA = await createFixture(bed.db, hole.url);
     const tenantB = await createFixture(bed.db, receiver.url);
-    const first = await deliveries(tenantA, 3);
+    const first = await bed.deliveries(tenantA, 3);
 
     await enqueue(first, tenantA);
     await eventually(async () => /^gw_webhook_breakers_open 1$/m.test(await metrics()), {
@@ -178,7 +171,7 @@ describe("fairness between tenants", () => {
     expect(requestsWhenOpened).toBe(3);
 
     // More of A's jobs: with and without their integration in the payload, plus the 3 retries already scheduled.
-    const later = await deliveries(tenantA, 10);
+    const later = await bed.deliveries(tenantA, 10);
     await enqueue(later, tenantA);
     await eventually(
       async () =>
@@ -186,7 +179,7 @@ describe("fairness between tenants", () => {
       { what: "A's jobs deferred by the breaker" },
     );
     // B is not affected.
-    const fromB = await deliveries(tenantB, 3);
+    const fromB = await bed.deliveries(tenantB, 3);
     await enqueue(fromB, tenantB);
     await eventually(() => allDelivered(fromB), { what: "B's deliveries" });
 
@@ -242,8 +235,8 @@ describe("fairness between tenants", () => {
     const faults = ["slow", "redirect", "reset", "huge"] as const;
     const fixtures = await Promise.all(faults.map((fault) => createFixture(bed.db, `${receiver.url}/${fault}`)));
     const tenantB = await createFixture(bed.db, receiver.url);
-    const faulty = await Promise.all(fixtures.map((fixture) => deliveries(fixture, 6)));
-    const fromB = await deliveries(tenantB, 5);
+    const faulty = await Promise.all(fixtures.map((fixture) => bed.deliveries(fixture, 6)));
+    const fromB = await bed.deliveries(tenantB, 5);
 
     for (const [index, ids] of faulty.entries()) {
       const fixture = fixtures[index];

@@ -4,9 +4,11 @@ import type { Db } from "@gw/db";
 import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import {
+  createDelivery,
   silentLogger,
   testEnv,
   testSecretsKeys,
+  type Fixture,
   type isolatedDatabase,
   type ReceivedRequest,
   type Receiver,
@@ -85,6 +87,8 @@ export interface DispatcherBed {
   startDispatcher(overrides?: Record<string, string>, deps?: { logger?: Logger; db?: Db }): Promise<Dispatcher>;
   /** Stops every dispatcher started so far. */
   stopDispatchers(): Promise<void>;
+  /** `count` new pending deliveries of `fixture`'s integration, their ids in order. */
+  deliveries(fixture: Fixture, count: number): Promise<bigint[]>;
   /** Stops the dispatchers, then closes `servers` (the test's receivers), empties and closes the queue, drops the database. */
   close(...servers: { close(): Promise<void> }[]): Promise<void>;
 }
@@ -119,6 +123,11 @@ export function openBed(
       return dispatcher;
     },
     stopDispatchers,
+    async deliveries(fixture, count) {
+      const ids: bigint[] = [];
+      for (let i = 0; i < count; i++) ids.push((await createDelivery(database.db, fixture)).id);
+      return ids;
+    },
     async close(...servers) {
       await stopDispatchers();
       for (const server of servers) await server.close();
