@@ -16,7 +16,7 @@ import type { Config } from "jest";
 export type Tier = "unit" | "integration" | "process" | "browser";
 
 const PROCESS =
-  /\b(spawnApp|spawnScript|spawnSandbox|startApi|startPanel|startSandboxProcess|launchDispatcher|startThrowaway\w+|runPnpmGateway|runCliOnTerminal|runCliProcess|execFile|spawnSync|spawn)\(|sandboxProcess: true/;
+  /\b(spawnApp|spawnScript|spawnSandbox|startApi|startApiPods|startPanel|startSandboxProcess|launchDispatcher|startThrowaway\w+|runPnpmGateway|runCliOnTerminal|runCliProcess|execFile|spawnSync|spawn)\(|sandboxProcess: true/;
 const INTEGRATION =
   /\b(testEnv|isolatedDatabase|createTempDatabase|startStack|startTestGateway|startPanelStack|startCampaignStack|startHttpPanel|createDb|createRedis|createSqlPool)\(|DATABASE_URL|REDIS_URL/;
 

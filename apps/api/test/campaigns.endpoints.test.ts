@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { createNumberThroughput, setNumberMessagingRate } from "@gw/core/throughput";
 import { createCampaignQueue } from "@gw/jobs";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
+import { at, servedDocument, type ServedDocument } from "./support/openapi-schema.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 import { testActor } from "@gw/testkit";
 
@@ -14,36 +14,14 @@ import { testActor } from "@gw/testkit";
 // the per-number pacing of the public send: over the number's rate, 429 rate_limited with Retry-After before the
 // provider is called.
 
-type Json = Record<string, unknown>;
-const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-function at(root: unknown, ...path: string[]): Json {
-  let current: unknown = root;
-  for (const key of path) current = isJson(current) ? current[key] : undefined;
-  if (!isJson(current)) throw new Error(`nada em ${path.join(" / ")}`);
-  return current;
-}
-const BASE = "https://gateway.test/openapi.json";
-function absoluteRefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(absoluteRefs);
-  if (!isJson(node)) return node;
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [
-      k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v),
-    ]),
-  );
-}
-
 let gateway: TestGateway;
 let account: TestAccount;
-let document: Json;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+let document: ServedDocument;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
   account = await createTestAccount(gateway.db);
-  document = (await request(gateway.app).get("/public/v1/openapi.json")).body as Json;
-  ajv.addSchema({ $id: BASE, components: at(document, "components") });
+  document = await servedDocument(gateway);
 });
 
 afterAll(async () => {
@@ -61,10 +39,10 @@ async function documented(method: "get" | "post", docPath: string, req: request.
     status,
     body: null,
   });
-  const schema = at(document, "paths", `/public/v1${docPath}`, method, "responses", String(status), "content");
+  const schema = at(document.json, "paths", `/public/v1${docPath}`, method, "responses", String(status), "content");
   const json = schema["application/json"];
   if (json) {
-    const validate: ValidateFunction = ajv.compile(absoluteRefs(at(json, "schema")) as Json);
+    const validate = document.compile(at(json, "schema"));
     expect({ docPath, status, errors: validate(res.body) ? null : validate.errors }).toEqual({
       docPath,
       status,

@@ -1,54 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { eventually } from "@gw/testkit";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
+import { at, servedDocument, type Json, type ServedDocument } from "./support/openapi-schema.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // GET /public/v1/usage end to end: sends through the API to the provider sandbox, whose `sent` statuses carry
 // Meta's pricing; the ledger counts them by category and type and prices the charged ones with the default rate
 // card. Its answers and refusals are checked against the OpenAPI document, and so is the documented example.
 
-type Json = Record<string, unknown>;
-const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-function at(root: unknown, ...path: string[]): Json {
-  let current: unknown = root;
-  for (const key of path) current = isJson(current) ? current[key] : undefined;
-  if (!isJson(current)) throw new Error(`nada em ${path.join(" / ")}`);
-  return current;
-}
-const BASE = "https://gateway.test/openapi.json";
-function absoluteRefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(absoluteRefs);
-  if (!isJson(node)) return node;
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [
-      k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v),
-    ]),
-  );
-}
-
 let gateway: TestGateway;
 let account: TestAccount;
-let document: Json;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+let document: ServedDocument;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
   account = await createTestAccount(gateway.db);
-  document = (await request(gateway.app).get("/public/v1/openapi.json")).body as Json;
-  ajv.addSchema({ $id: BASE, components: at(document, "components") });
+  document = await servedDocument(gateway);
 });
 
 afterAll(async () => {
   await gateway.close();
 });
 
-function schemaFor(status: number): ValidateFunction {
-  const content = at(document, "paths", "/public/v1/usage", "get", "responses", String(status), "content");
-  return ajv.compile(absoluteRefs(at(content, "application/json", "schema")) as Json);
+function schemaFor(status: number) {
+  const content = at(document.json, "paths", "/public/v1/usage", "get", "responses", String(status), "content");
+  return document.compile(at(content, "application/json", "schema"));
 }
 
 /** GET /usage with `query`, answered with `status` and a body valid against the document's schema for it. */
@@ -193,7 +171,7 @@ describe("GET /public/v1/usage", () => {
   });
 
   it("documents an example answer that is valid against its own schema", () => {
-    const schema = at(document, "components", "schemas", "UsageOut");
+    const schema = at(document.json, "components", "schemas", "UsageOut");
     const examples = schema.examples as unknown[];
     expect(examples.length).toBeGreaterThan(0);
     const validate = schemaFor(200);

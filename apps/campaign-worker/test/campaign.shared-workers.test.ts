@@ -2,11 +2,9 @@
 // recipients (FOR UPDATE SKIP LOCKED), the number's pacing is shared in Redis, and a worker SIGKILLed with a batch
 // claimed and sends in flight leaves nothing sent twice: the other re-drives its rows (same Idempotency-Key) and
 // the statuses Meta posts record the sends it never recorded (events/adopt.ts).
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
-import { eventually, freePort, silentLogger } from "@gw/testkit";
-import { ACCESS_TOKEN, APP_SECRET, startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
+import { eventually, freePort } from "@gw/testkit";
+import { startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
 import {
   addNumber,
   addressee,
@@ -14,58 +12,29 @@ import {
   campaignStatus,
   recipientStatuses,
   recipients,
+  sandboxControl,
   sandboxSends,
   startedCampaign,
+  startStatusApi,
   workerSettings,
   type Stack,
 } from "./support.ts";
 
 let stack: Stack;
-let api: ApiDeps;
-let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let statusApi: { close(): Promise<void> };
 const workers: AppProcess[] = [];
-
-const control = (path: string, body: unknown) =>
-  fetch(`${stack.sandboxUrl}/_sandbox/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
 
 beforeAll(async () => {
   stack = await startCampaignStack({
     sandbox: { autoStatuses: true, statusDelaysMs: { sent: 50, delivered: 100, read: 150 } },
   });
   // The API receives Meta's statuses: a send a killed worker never recorded is recorded from them.
-  api = buildApiDeps(
-    loadApiConfig({
-      DATABASE_URL: stack.databaseUrl,
-      DATABASE_POOL_SIZE: "4",
-      REDIS_URL: stack.redisUrl,
-      REDIS_KEY_PREFIX: stack.prefix,
-      META_BASE_URL: stack.sandboxUrl,
-      META_ACCESS_TOKEN: ACCESS_TOKEN,
-      META_APP_SECRET: APP_SECRET,
-      META_VERIFY_TOKEN: "test-verify-token",
-    }),
-    silentLogger,
-  );
-  const app = createApp(api);
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  await control("config", {
-    webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/provider/meta/webhook`,
-  });
+  statusApi = await startStatusApi(stack);
 }, 30_000);
 
 afterAll(async () => {
   for (const worker of workers) await worker.stop();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await closeApiDeps(api);
+  await statusApi.close();
   await stack.close();
 });
 
@@ -150,7 +119,7 @@ describe("one campaign shared by two worker processes", () => {
     const RECIPIENTS = 80;
     const number = await addNumber(stack, 20);
     // Meta accepts every send at once (its statuses follow) and answers it late: the kill finds sends in flight.
-    await control("faults", { mode: "slow", route: "messages", delay_ms: 1_500, count: 10_000 });
+    await sandboxControl(stack, "faults", { mode: "slow", route: "messages", delay_ms: 1_500, count: 10_000 });
     const [victim, survivor] = [await spawnWorker(), await spawnWorker()];
     const campaignId = await startedCampaign(stack, number, recipients(RECIPIENTS, 12_000));
     await eventually(async () => (await victim.sent()) >= 5 && (await survivor.sent()) >= 5, {

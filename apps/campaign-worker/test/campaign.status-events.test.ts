@@ -1,6 +1,4 @@
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { exportCampaignRecipients, getCampaign, listCampaignRecipients } from "@gw/core/campaigns";
 import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "@gw/dispatcher";
@@ -15,16 +13,15 @@ import {
   type Receiver,
 } from "@gw/testkit";
 import { createCampaignWorker, type CampaignWorker } from "../src/index.ts";
-import { ACCESS_TOKEN, APP_SECRET, startCampaignStack } from "@gw/test-stack";
-import { addNumber, recipients, startedCampaign, workerConfig, type Stack } from "./support.ts";
+import { startCampaignStack } from "@gw/test-stack";
+import { addNumber, recipients, startStatusApi, startedCampaign, workerConfig, type Stack } from "./support.ts";
 
 // End to end: a campaign's messages leave through the campaign worker, the provider (sandbox) reports sent,
 // delivered and read to the API's webhook, and the integrator receives message.status events that carry the
 // campaign's id; the campaign's progress, recipient list and CSV export read delivered and read from them.
 
 let stack: Stack;
-let api: ApiDeps;
-let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let statusApi: { close(): Promise<void> };
 let dispatcher: Dispatcher;
 let worker: CampaignWorker;
 let receiver: Receiver;
@@ -39,27 +36,7 @@ beforeAll(async () => {
     REDIS_URL: stack.redisUrl,
     REDIS_KEY_PREFIX: stack.prefix,
   };
-  api = buildApiDeps(
-    loadApiConfig({
-      ...shared,
-      META_BASE_URL: stack.sandboxUrl,
-      META_ACCESS_TOKEN: ACCESS_TOKEN,
-      META_APP_SECRET: APP_SECRET,
-      META_VERIFY_TOKEN: "test-verify-token",
-    }),
-    silentLogger,
-  );
-  const app = createApp(api);
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  await fetch(`${stack.sandboxUrl}/_sandbox/config`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/provider/meta/webhook`,
-    }),
-  });
+  statusApi = await startStatusApi(stack);
   dispatcher = createDispatcher(
     loadDispatcherConfig({
       ...shared,
@@ -78,11 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker.stop();
   await dispatcher.stop();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await closeApiDeps(api);
+  await statusApi.close();
   await receiver.close();
   await stack.close();
 });

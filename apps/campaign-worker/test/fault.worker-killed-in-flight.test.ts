@@ -4,18 +4,18 @@
 // to the API name it, and the API records the send: every recipient Meta accepted ends sent, delivered or read, none
 // twice, and the next worker finishes the rest (a request the kill cut before it reached Meta is the one exception:
 // that recipient ends `send_unconfirmed`, never resent, as the runner's design says).
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { buildApiDeps, closeApiDeps, createApp, loadApiConfig, type ApiDeps } from "@gw/api";
-import { eventually, silentLogger } from "@gw/testkit";
-import { ACCESS_TOKEN, APP_SECRET, startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
+import { eventually } from "@gw/testkit";
+import { startCampaignStack, spawnApp, type AppProcess } from "@gw/test-stack";
 import {
   addNumber,
   addressee,
   campaignStatus,
   recipients,
+  sandboxControl,
   sandboxSends,
   startedCampaign,
+  startStatusApi,
   workerSettings,
   type Stack,
 } from "./support.ts";
@@ -25,8 +25,7 @@ const RECIPIENTS = 60;
 const ANSWER_DELAY_MS = 1_500;
 
 let stack: Stack;
-let api: ApiDeps;
-let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let statusApi: { close(): Promise<void> };
 const workers: AppProcess[] = [];
 
 beforeAll(async () => {
@@ -35,43 +34,14 @@ beforeAll(async () => {
   stack = await startCampaignStack({
     sandbox: { autoStatuses: true, statusDelaysMs: { sent: 3_000, delivered: 3_100, read: 3_200 } },
   });
-  api = buildApiDeps(
-    loadApiConfig({
-      DATABASE_URL: stack.databaseUrl,
-      DATABASE_POOL_SIZE: "4",
-      REDIS_URL: stack.redisUrl,
-      REDIS_KEY_PREFIX: stack.prefix,
-      META_BASE_URL: stack.sandboxUrl,
-      META_ACCESS_TOKEN: ACCESS_TOKEN,
-      META_APP_SECRET: APP_SECRET,
-      META_VERIFY_TOKEN: "test-verify-token",
-    }),
-    silentLogger,
-  );
-  const app = createApp(api);
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const control = (path: string, body: unknown) =>
-    fetch(`${stack.sandboxUrl}/_sandbox/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  await control("config", {
-    webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/provider/meta/webhook`,
-  });
+  statusApi = await startStatusApi(stack);
   // Every send: processed (accepted, statuses posted) at once, answered late.
-  await control("faults", { mode: "slow", route: "messages", delay_ms: ANSWER_DELAY_MS, count: 10_000 });
+  await sandboxControl(stack, "faults", { mode: "slow", route: "messages", delay_ms: ANSWER_DELAY_MS, count: 10_000 });
 }, 30_000);
 
 afterAll(async () => {
   for (const worker of workers) await worker.stop();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await closeApiDeps(api);
+  await statusApi.close();
   await stack.close();
 });
 

@@ -1,8 +1,10 @@
 // Helpers of the campaign worker's tests (not a test file itself).
 import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { buildApiDeps, closeApiDeps, createApp, loadApiConfig } from "@gw/api";
 import { addBusinessNumber, createAccountDirectory } from "@gw/core/accounts";
 import { createCampaign, startCampaign, type CampaignDetail } from "@gw/core/campaigns";
-import { ACCESS_TOKEN, type CampaignStack } from "@gw/test-stack";
+import { ACCESS_TOKEN, APP_SECRET, type CampaignStack } from "@gw/test-stack";
 import { silentLogger, testActor } from "@gw/testkit";
 import { loadCampaignWorkerConfig, type CampaignWorkerConfig } from "../src/config.ts";
 
@@ -168,4 +170,49 @@ export async function campaignStatus(stack: Stack, campaignId: string): Promise<
     campaignId,
   ]);
   return rows[0]?.status;
+}
+
+/** POSTs `body` to the sandbox's control endpoint `/_sandbox/{path}` (config, faults). */
+export function sandboxControl(stack: Stack, path: string, body: unknown): Promise<Response> {
+  return fetch(`${stack.sandboxUrl}/_sandbox/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * An API in this process on the stack, where the sandbox posts Meta's statuses (a send no worker recorded is
+ * recorded from them). `close` stops it.
+ */
+export async function startStatusApi(stack: Stack): Promise<{ close(): Promise<void> }> {
+  const api = buildApiDeps(
+    loadApiConfig({
+      DATABASE_URL: stack.databaseUrl,
+      DATABASE_POOL_SIZE: "4",
+      REDIS_URL: stack.redisUrl,
+      REDIS_KEY_PREFIX: stack.prefix,
+      META_BASE_URL: stack.sandboxUrl,
+      META_ACCESS_TOKEN: ACCESS_TOKEN,
+      META_APP_SECRET: APP_SECRET,
+      META_VERIFY_TOKEN: "test-verify-token",
+    }),
+    silentLogger,
+  );
+  const app = createApp(api);
+  const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  await sandboxControl(stack, "config", {
+    webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/provider/meta/webhook`,
+  });
+  return {
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await closeApiDeps(api);
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueDeliveryAttempt } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
@@ -9,53 +8,31 @@ import {
   reply,
   signatureIsValid,
   startReceiver,
-  testEnv,
   type Receiver,
 } from "@gw/testkit";
 import { reap, spawnApp, type AppProcess } from "@gw/test-stack";
-import { testSettings } from "./support.ts";
+import { CRASH_SETTINGS, openBed, testSettings, type DispatcherBed } from "./support.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: DispatcherBed;
 let receiver: Receiver;
 let settings: Record<string, string>;
 const children: AppProcess[] = [];
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    {
-      LOG_LEVEL: "info",
-      WEBHOOK_TIMEOUT_MS: "3000",
-      DISPATCHER_LOCK_DURATION_MS: "4000",
-      DISPATCHER_STALLED_INTERVAL_MS: "1000",
-      RECONCILE_INTERVAL_MS: "1000",
-      RECONCILE_GRACE_MS: "1000",
-    },
-  );
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
+  settings = testSettings(bed.base, CRASH_SETTINGS);
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
 });
 
 afterAll(async () => {
   for (const child of children) await reap(child);
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
 
 describe("dispatcher killed mid-attempt", () => {
   it("loses nothing: a second dispatcher re-runs the attempt and it reaches the receiver", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     // The first request is held open (the dispatcher dies while waiting for it); later ones get a 200.
     receiver.setHandler((_req, res, index) => {
       if (index > 0) reply(res, 200, "recebido após a queda");
@@ -64,12 +41,12 @@ describe("dispatcher killed mid-attempt", () => {
     const first = spawnApp("dispatcher", settings);
     children.push(first);
     await first.waitForLine("dispatcher started");
-    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
     await eventually(() => receiver.requests.length === 1, {
       what: "o receptor segurar a primeira requisição",
       timeoutMs: 20_000,
     });
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("delivering");
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("delivering");
 
     first.child.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
@@ -78,7 +55,7 @@ describe("dispatcher killed mid-attempt", () => {
     children.push(second);
     const row = await eventually(
       async () => {
-        const current = await db.delivery.findUniqueOrThrow({
+        const current = await bed.db.delivery.findUniqueOrThrow({
           where: { id: delivery.id },
           include: { attempts: true },
         });

@@ -5,70 +5,48 @@
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueAttempts,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
+import { deliverWebhookJob, enqueueAttempts } from "@gw/jobs";
 import { budgetLifetimeMs, retryFailedDeliveries } from "@gw/core/deliveries";
 import {
-  createDelivery,
   createFixture,
   eventually,
   freePort,
   isolatedDatabase,
   silentLogger,
   testActor,
-  testEnv,
   type Fixture,
 } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import type { Dispatcher } from "../src/index.ts";
+import { metricValue, metricsOf, openBed, type DispatcherBed } from "./support.ts";
 
 const SCHEDULE = [50, 50, 50, 50, 50, 50];
 const TIMEOUT_MS = 1_000;
 /** 300 ms of waits (no jitter) + 7 attempts × 1 s: the deadline this dispatcher applies. */
 const LIFETIME_MS = budgetLifetimeMs({ scheduleMs: SCHEDULE, jitter: 0, attemptTimeoutMs: TIMEOUT_MS });
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let base: { databaseUrl: string; redisUrl: string; prefix: string };
-const dispatchers: Dispatcher[] = [];
 let endpoint: Server | undefined;
+let bed: DispatcherBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  base = { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix };
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
 });
 
 afterEach(async () => {
-  for (const dispatcher of dispatchers.splice(0)) await dispatcher.stop();
+  await bed.stopDispatchers();
   if (endpoint) {
     endpoint.closeAllConnections();
     await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
     endpoint = undefined;
   }
-  await queue.obliterate({ force: true });
+  await bed.queue.obliterate({ force: true });
 });
 
 afterAll(async () => {
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
 });
 
 async function startDispatcher(): Promise<Dispatcher> {
-  const settings = testSettings(base, {
+  return bed.startDispatcher({
     WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(","),
     WEBHOOK_RETRY_JITTER: "0",
     WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -79,29 +57,11 @@ async function startDispatcher(): Promise<Dispatcher> {
     // The test runs the sweep itself (reconcileNow); the interval's own runs come only at start.
     RECONCILE_INTERVAL_MS: "60000",
   });
-  const dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  dispatchers.push(dispatcher);
-  await dispatcher.start();
-  return dispatcher;
-}
-
-async function metrics(dispatcher: Dispatcher): Promise<string> {
-  return (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
-}
-
-function metricValue(text: string, pattern: RegExp): number {
-  return Number(pattern.exec(text)?.[1] ?? 0);
-}
-
-async function deliveries(fixture: Fixture, count: number): Promise<bigint[]> {
-  const ids: bigint[] = [];
-  for (let i = 0; i < count; i++) ids.push((await createDelivery(db, fixture)).id);
-  return ids;
 }
 
 async function enqueue(ids: readonly bigint[], fixture: Fixture): Promise<void> {
   await enqueueAttempts(
-    queue,
+    bed.queue,
     ids.map((id) => ({ deliveryId: id.toString(), attempt: 1, integrationId: fixture.integrationId })),
   );
 }
@@ -124,24 +84,25 @@ async function endpointBack(port: number): Promise<IncomingHttpHeaders[]> {
 describe("an endpoint down with its breaker open, against the retry schedule", () => {
   it("its deliveries fail with their last error once the schedule's longest time has passed, not before; retry revives them", async () => {
     const port = await freePort();
-    const fixture = await createFixture(db, `http://127.0.0.1:${port}/webhooks`);
+    const fixture = await createFixture(bed.db, `http://127.0.0.1:${port}/webhooks`);
     let dispatcher = await startDispatcher();
 
     // Two attempts refused: the breaker opens; their retries and every later delivery are deferred.
-    const tried = await deliveries(fixture, 2);
+    const tried = await bed.deliveries(fixture, 2);
     await enqueue(tried, fixture);
-    await eventually(async () => /^gw_webhook_breakers_open 1$/m.test(await metrics(dispatcher)), {
+    await eventually(async () => /^gw_webhook_breakers_open 1$/m.test(await metricsOf(dispatcher)), {
       what: "the breaker open",
     });
-    const held = await deliveries(fixture, 3);
+    const held = await bed.deliveries(fixture, 3);
     await enqueue(held, fixture);
     await eventually(
       async () =>
-        metricValue(await metrics(dispatcher), /^gw_webhook_jobs_deferred_total\{reason="breaker_open"\} (\d+)$/m) >= 5,
+        metricValue(await metricsOf(dispatcher), /^gw_webhook_jobs_deferred_total\{reason="breaker_open"\} (\d+)$/m) >=
+        5,
       { what: "the five deliveries' jobs deferred by the breaker" },
     );
     const all = [...tried, ...held];
-    const starts = (await db.delivery.findMany({ where: { id: { in: all } } })).map((row) =>
+    const starts = (await bed.db.delivery.findMany({ where: { id: { in: all } } })).map((row) =>
       row.budgetStartedAt.getTime(),
     );
     const firstDeadline = Math.min(...starts) + LIFETIME_MS;
@@ -151,7 +112,7 @@ describe("an endpoint down with its breaker open, against the retry schedule", (
     await eventually(() => Date.now() >= firstDeadline - 1_500, { what: "shortly before the deadline" });
     expect(await dispatcher.reconcileNow()).toMatchObject({ expired: 0 });
     expect(Date.now()).toBeLessThan(firstDeadline);
-    const before = await db.delivery.findMany({ where: { id: { in: all } } });
+    const before = await bed.db.delivery.findMany({ where: { id: { in: all } } });
     for (const row of before) expect(row.status).toBe("pending");
     // Exactly the two attempts that opened the breaker were made (one each, or both of one delivery when its retry
     // came before the other's first attempt); the deferrals spent nothing.
@@ -161,7 +122,7 @@ describe("an endpoint down with its breaker open, against the retry schedule", (
     // Past it: failed, each with its last error.
     await eventually(() => Date.now() > lastDeadline, { what: "the deadline" });
     expect(await dispatcher.reconcileNow()).toMatchObject({ expired: 5 });
-    const failed = await db.delivery.findMany({ where: { id: { in: all } }, include: { attempts: true } });
+    const failed = await bed.db.delivery.findMany({ where: { id: { in: all } }, include: { attempts: true } });
     for (const row of failed) {
       const attempts = attemptsBefore.get(row.id) ?? -1;
       // Its own last error when it made an attempt (the endpoint refused it), `expired` when the breaker held
@@ -173,11 +134,11 @@ describe("an endpoint down with its breaker open, against the retry schedule", (
       );
       expect(row.attempts).toHaveLength(attempts);
       // Its deferred job is gone from Redis.
-      expect(await queue.getJob(deliverWebhookJob.jobId(row.id, attempts + 1))).toBeUndefined();
+      expect(await bed.queue.getJob(deliverWebhookJob.jobId(row.id, attempts + 1))).toBeUndefined();
     }
     expect(failed.filter((row) => row.lastErrorKind === "expired").length).toBeGreaterThanOrEqual(3);
     // The dead-letter count says five, as for exhausted attempts.
-    const text = await metrics(dispatcher);
+    const text = await metricsOf(dispatcher);
     expect(text).toMatch(/^gw_webhook_dead_letters_total\{event="message\.status"\} 5$/m);
     expect(text).toMatch(/^gw_webhook_deliveries_expired_total\{event="message\.status"\} 5$/m);
     // Idempotent: another sweep finds nothing more.
@@ -185,22 +146,24 @@ describe("an endpoint down with its breaker open, against the retry schedule", (
 
     // The endpoint is back; a retry revives them with a fresh deadline (their old one is long past) and they are
     // delivered, X-PT-Attempt counting on. A fresh dispatcher: this one's breaker stays open for its cool-down.
-    await dispatcher.stop();
-    dispatchers.splice(0);
+    await bed.stopDispatchers();
     const received = await endpointBack(port);
     const retriedAt = Date.now();
     expect(
       await retryFailedDeliveries(
-        { db, queue, logger: silentLogger },
+        { db: bed.db, queue: bed.queue, logger: silentLogger },
         { accountId: fixture.accountId, actor: testActor },
       ),
     ).toBe(5);
     dispatcher = await startDispatcher();
     expect(await dispatcher.reconcileNow()).toMatchObject({ expired: 0 });
-    await eventually(async () => (await db.delivery.count({ where: { id: { in: all }, status: "delivered" } })) === 5, {
-      what: "the revived deliveries delivered",
-    });
-    for (const row of await db.delivery.findMany({ where: { id: { in: all } } }))
+    await eventually(
+      async () => (await bed.db.delivery.count({ where: { id: { in: all }, status: "delivered" } })) === 5,
+      {
+        what: "the revived deliveries delivered",
+      },
+    );
+    for (const row of await bed.db.delivery.findMany({ where: { id: { in: all } } }))
       expect(row.budgetStartedAt.getTime()).toBeGreaterThanOrEqual(retriedAt);
     const attemptOf = (id: bigint) => received.find((h) => h["x-pt-delivery-id"] === id.toString())?.["x-pt-attempt"];
     expect(all.map(attemptOf)).toEqual(all.map((id) => String((attemptsBefore.get(id) ?? -1) + 1)));

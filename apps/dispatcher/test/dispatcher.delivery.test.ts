@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueDeliveryAttempt } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
@@ -8,57 +7,33 @@ import {
   isolatedDatabase,
   reply,
   signatureIsValid,
-  silentLogger,
   startReceiver,
-  testEnv,
   type Receiver,
 } from "@gw/testkit";
 import { retryDelivery } from "@gw/core/deliveries";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import type { Dispatcher } from "../src/index.ts";
+import { metricsOf, openBed, requestsOf, type DispatcherBed } from "./support.ts";
 
 const SCHEDULE = [50, 100, 150, 200, 250, 300];
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: DispatcherBed;
 let dispatcher: Dispatcher;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  const settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    { WEBHOOK_TIMEOUT_MS: "700", WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(",") },
-  );
-  // The API's side of the queue: it inserts the row and enqueues attempt 1 after its commit.
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
-  dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  await dispatcher.start();
+  dispatcher = await bed.startDispatcher({ WEBHOOK_TIMEOUT_MS: "700", WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(",") });
 });
 
 afterAll(async () => {
-  await dispatcher.stop();
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
-
-function requestsOf(id: bigint) {
-  return receiver.requests.filter((r) => r.headers["x-pt-delivery-id"] === id.toString());
-}
 
 async function settled(id: bigint, status: string, attempts: number) {
   return eventually(
     async () => {
-      const row = await db.delivery.findUniqueOrThrow({
+      const row = await bed.db.delivery.findUniqueOrThrow({
         where: { id },
         include: { attempts: { orderBy: { number: "asc" } } },
       });
@@ -70,11 +45,11 @@ async function settled(id: bigint, status: string, attempts: number) {
 
 describe("dispatcher (worker in this process)", () => {
   it("delivers a queued event: signed over the stored bytes, every header, the 200's body kept", async () => {
-    const fixture = await createFixture(db, `${receiver.url}?conta=1`);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, `${receiver.url}?conta=1`);
+    const delivery = await createDelivery(bed.db, fixture);
     receiver.setHandler((_req, res) => reply(res, 200, "ignored: unknown event"));
 
-    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
     const row = await settled(delivery.id, "delivered", 1);
 
     expect(row).toMatchObject({
@@ -84,7 +59,7 @@ describe("dispatcher (worker in this process)", () => {
       nextAttemptAt: null,
     });
     expect(row.deliveredAt).not.toBeNull();
-    const [request, ...more] = requestsOf(delivery.id);
+    const [request, ...more] = requestsOf(receiver, delivery.id);
     expect(more).toHaveLength(0);
     expect(request?.path).toBe("/webhooks?conta=1");
     expect(request?.body).toBe(delivery.body);
@@ -99,11 +74,11 @@ describe("dispatcher (worker in this process)", () => {
   });
 
   it("retries a 500 seven times with growing waits, dead-letters it, and a manual retry delivers it at attempt 8", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     receiver.setHandler((_req, res) => reply(res, 500, "falha interna"));
 
-    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
     const failed = await settled(delivery.id, "failed", 7);
 
     expect(failed).toMatchObject({
@@ -116,9 +91,9 @@ describe("dispatcher (worker in this process)", () => {
     expect(failed.attempts.map((a) => [a.number, a.statusCode, a.errorKind])).toEqual(
       [1, 2, 3, 4, 5, 6, 7].map((n) => [n, 500, "http_status"]),
     );
-    const requests = requestsOf(delivery.id);
+    const requests = requestsOf(receiver, delivery.id);
     expect(requests.map((r) => r.headers["x-pt-attempt"])).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
-    const metrics = await (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
+    const metrics = await metricsOf(dispatcher);
     expect(metrics).toMatch(/^gw_webhook_dead_letters_total\{event="message\.status"\} 1$/m);
     expect(metrics).toMatch(
       /^gw_webhook_attempts_total\{event="message\.status",outcome="retry_scheduled",error_kind="http_status"\} 6$/m,
@@ -142,7 +117,7 @@ describe("dispatcher (worker in this process)", () => {
     await eventually(() => Math.floor(Date.now() / 1000) > lastTimestamp, { what: "o próximo segundo" });
     receiver.setHandler((_req, res) => reply(res, 200, "aceito"));
     const retried = await retryDelivery(
-      { db, queue },
+      { db: bed.db, queue: bed.queue },
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id,
@@ -153,13 +128,13 @@ describe("dispatcher (worker in this process)", () => {
 
     const delivered = await settled(delivery.id, "delivered", 8);
     expect(delivered).toMatchObject({ budgetStart: 7, lastStatusCode: 200, lastError: "aceito" });
-    const eighth = requestsOf(delivery.id)[7];
+    const eighth = requestsOf(receiver, delivery.id)[7];
     expect(eighth?.headers["x-pt-attempt"]).toBe("8");
     expect(eighth?.body).toBe(delivery.body);
     expect(Number(eighth?.headers["x-pt-timestamp"])).toBeGreaterThan(lastTimestamp);
     expect(eighth?.headers["x-pt-signature"]).not.toBe(requests[6]?.headers["x-pt-signature"]);
     expect(eighth && signatureIsValid(fixture.secret, eighth)).toBe(true);
-    const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
+    const audit = await bed.db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
     expect(audit).toEqual([
       expect.objectContaining({
         actor: "cli",
@@ -171,10 +146,10 @@ describe("dispatcher (worker in this process)", () => {
   });
 
   it("counts a 302 and an endpoint slower than WEBHOOK_TIMEOUT_MS as failures (redirect / timeout)", async () => {
-    const redirecting = await createFixture(db, `${receiver.url}/redirect`);
-    const slow = await createFixture(db, `${receiver.url}/slow`);
-    const toRedirect = await createDelivery(db, redirecting);
-    const toSlow = await createDelivery(db, slow);
+    const redirecting = await createFixture(bed.db, `${receiver.url}/redirect`);
+    const slow = await createFixture(bed.db, `${receiver.url}/slow`);
+    const toRedirect = await createDelivery(bed.db, redirecting);
+    const toSlow = await createDelivery(bed.db, slow);
     receiver.setHandler((req, res) => {
       if (req.path.startsWith("/webhooks/redirect"))
         return reply(res, 302, "", { location: "http://127.0.0.1:9/elsewhere" });
@@ -183,18 +158,18 @@ describe("dispatcher (worker in this process)", () => {
       res.on("close", () => clearTimeout(timer));
     });
 
-    await enqueueDeliveryAttempt(queue, toRedirect.id, 1);
-    await enqueueDeliveryAttempt(queue, toSlow.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, toRedirect.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, toSlow.id, 1);
 
     const redirected = await settled(toRedirect.id, "failed", 7);
     expect(redirected).toMatchObject({ lastStatusCode: 302, lastErrorKind: "redirect" });
     expect(redirected.attempts.every((a) => a.errorKind === "redirect")).toBe(true);
     const firstSlow = await eventually(
-      () => db.deliveryAttempt.findUnique({ where: { deliveryId_number: { deliveryId: toSlow.id, number: 1 } } }),
+      () => bed.db.deliveryAttempt.findUnique({ where: { deliveryId_number: { deliveryId: toSlow.id, number: 1 } } }),
       { what: "primeira tentativa lenta registrada" },
     );
     expect(firstSlow).toMatchObject({ statusCode: null, errorKind: "timeout", responseBody: null });
-    const slowRow = await db.delivery.findUniqueOrThrow({ where: { id: toSlow.id } });
+    const slowRow = await bed.db.delivery.findUniqueOrThrow({ where: { id: toSlow.id } });
     expect(slowRow.lastErrorKind).toBe("timeout");
     expect(slowRow.deliveredAt).toBeNull();
   });

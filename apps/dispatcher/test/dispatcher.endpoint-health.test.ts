@@ -3,8 +3,7 @@
 // disabled with a stated reason, gets no attempt while disabled (its deliveries wait, past the schedule's deadline
 // too), and once re-enabled by hand every delivery is delivered, nothing lost.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueAttempts, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueAttempts } from "@gw/jobs";
 import {
   PARKED_BUDGET_START,
   budgetLifetimeMs,
@@ -21,51 +20,38 @@ import {
   silentLogger,
   startReceiver,
   testActor,
-  testEnv,
   type Fixture,
   type Receiver,
 } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import type { Dispatcher } from "../src/index.ts";
+import { metricsOf, openBed, type DispatcherBed } from "./support.ts";
 
 const SCHEDULE = [100, 100, 100, 100, 100, 100];
 const TIMEOUT_MS = 500;
 const THRESHOLD_MS = 1_500;
 const LIFETIME_MS = budgetLifetimeMs({ scheduleMs: SCHEDULE, jitter: 0, attemptTimeoutMs: TIMEOUT_MS });
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let base: { databaseUrl: string; redisUrl: string; prefix: string };
-const dispatchers: Dispatcher[] = [];
 const receivers: Receiver[] = [];
+let bed: DispatcherBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  base = { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix };
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
 });
 
 afterEach(async () => {
-  for (const dispatcher of dispatchers.splice(0)) await dispatcher.stop();
+  await bed.stopDispatchers();
   for (const receiver of receivers.splice(0)) await receiver.close();
-  await queue.obliterate({ force: true });
+  await bed.queue.obliterate({ force: true });
   // Each test's sweep sees only its own deliveries.
-  await db.delivery.deleteMany();
+  await bed.db.delivery.deleteMany();
 });
 
 afterAll(async () => {
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
 });
 
 async function startDispatcher(overrides: Record<string, string> = {}): Promise<Dispatcher> {
-  const settings = testSettings(base, {
+  return bed.startDispatcher({
     WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(","),
     WEBHOOK_RETRY_JITTER: "0",
     WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -75,10 +61,6 @@ async function startDispatcher(overrides: Record<string, string> = {}): Promise<
     RECONCILE_INTERVAL_MS: "60000",
     ...overrides,
   });
-  const dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  dispatchers.push(dispatcher);
-  await dispatcher.start();
-  return dispatcher;
 }
 
 async function startTrackedReceiver(status: number, body: string): Promise<Receiver> {
@@ -88,13 +70,9 @@ async function startTrackedReceiver(status: number, body: string): Promise<Recei
 }
 
 async function newDelivery(fixture: Fixture): Promise<bigint> {
-  const { id } = await createDelivery(db, fixture);
-  await enqueueAttempts(queue, [{ deliveryId: id.toString(), attempt: 1, integrationId: fixture.integrationId }]);
+  const { id } = await createDelivery(bed.db, fixture);
+  await enqueueAttempts(bed.queue, [{ deliveryId: id.toString(), attempt: 1, integrationId: fixture.integrationId }]);
   return id;
-}
-
-async function metricsText(dispatcher: Dispatcher): Promise<string> {
-  return (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
 }
 
 /** PostgreSQL's percentile_cont: linear interpolation between the sorted values. */
@@ -115,7 +93,7 @@ describe("endpoint health figures", () => {
       reply(res, 200, "ok");
     });
     receivers.push(receiver);
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, receiver.url);
     await startDispatcher({
       WEBHOOK_RETRY_SCHEDULE_MS: "60000",
       WEBHOOK_TIMEOUT_MS: "5000",
@@ -123,14 +101,14 @@ describe("endpoint health figures", () => {
     });
     for (let i = 0; i < 9; i++) await newDelivery(fixture);
     await eventually(
-      async () => (await db.deliveryAttempt.count({ where: { integrationId: fixture.integrationId } })) === 9,
+      async () => (await bed.db.deliveryAttempt.count({ where: { integrationId: fixture.integrationId } })) === 9,
       {
         what: "nine attempts recorded",
       },
     );
     // An attempt two hours old counts in the day only.
-    const old = await createDelivery(db, fixture);
-    await db.deliveryAttempt.create({
+    const old = await createDelivery(bed.db, fixture);
+    await bed.db.deliveryAttempt.create({
       data: {
         deliveryId: old.id,
         number: 1,
@@ -142,8 +120,11 @@ describe("endpoint health figures", () => {
       },
     });
 
-    const health = await endpointHealth({ db }, { accountId: fixture.accountId, integrationId: fixture.integrationId });
-    const attempts = await db.deliveryAttempt.findMany({
+    const health = await endpointHealth(
+      { db: bed.db },
+      { accountId: fixture.accountId, integrationId: fixture.integrationId },
+    );
+    const attempts = await bed.db.deliveryAttempt.findMany({
       where: { integrationId: fixture.integrationId, startedAt: { gt: new Date(Date.now() - 3_600_000) } },
       orderBy: { startedAt: "desc" },
     });
@@ -177,9 +158,9 @@ describe("endpoint health figures", () => {
     });
     expect(health).toMatchObject({ disabled_at: null, disabled_reason: null, waiting_deliveries: 0 });
     // Another account does not see it.
-    const other = await createFixture(db, receiver.url);
+    const other = await createFixture(bed.db, receiver.url);
     expect(
-      await endpointHealth({ db }, { accountId: other.accountId, integrationId: fixture.integrationId }),
+      await endpointHealth({ db: bed.db }, { accountId: other.accountId, integrationId: fixture.integrationId }),
     ).toBeNull();
   });
 });
@@ -187,7 +168,7 @@ describe("endpoint health figures", () => {
 describe("an endpoint failing every attempt", () => {
   it("is disabled with its reason after the threshold, gets no attempt while disabled, and loses nothing once re-enabled", async () => {
     const receiver = await startTrackedReceiver(500, "fora do ar");
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, receiver.url);
     const dispatcher = await startDispatcher();
     const created: bigint[] = [];
 
@@ -196,21 +177,21 @@ describe("an endpoint failing every attempt", () => {
     await eventually(
       async () => {
         created.push(await newDelivery(fixture));
-        const row = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
+        const row = await bed.db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
         return row.disabledAt !== null;
       },
       { what: "the integration disabled", timeoutMs: 15_000, intervalMs: 150 },
     );
     // Not before the threshold: the first attempt was made after startedAt.
-    const integration = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
+    const integration = await bed.db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
     expect(integration.disabledAt?.getTime()).toBeGreaterThanOrEqual(startedAt + THRESHOLD_MS);
     expect(integration.disabledReason).toBe(
       "desativada: todas as tentativas falharam por 1,5 segundo; último erro: HTTP 500",
     );
     expect(integration.active).toBe(true);
-    const audit = await db.auditEntry.findMany({ where: { target: `integration:${fixture.integrationId}` } });
+    const audit = await bed.db.auditEntry.findMany({ where: { target: `integration:${fixture.integrationId}` } });
     expect(audit.map((entry) => [entry.action, entry.actor])).toEqual([["system.integration.disabled", "dispatcher"]]);
-    expect(await metricsText(dispatcher)).toMatch(/^gw_webhook_integrations_disabled_total 1$/m);
+    expect(await metricsOf(dispatcher)).toMatch(/^gw_webhook_integrations_disabled_total 1$/m);
 
     // Attempts already under way at the disable finish; after that, none.
     await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS));
@@ -218,8 +199,8 @@ describe("an endpoint failing every attempt", () => {
     // More events while disabled, and a manual resend of the dead letters: all wait.
     for (let i = 0; i < 3; i++) created.push(await newDelivery(fixture));
     // A dead letter of before (its seven attempts spent), resent by hand while the integration is disabled.
-    const deadLetter = await createDelivery(db, fixture);
-    await db.delivery.update({
+    const deadLetter = await createDelivery(bed.db, fixture);
+    await bed.db.delivery.update({
       where: { id: deadLetter.id },
       data: {
         status: "failed",
@@ -230,16 +211,18 @@ describe("an endpoint failing every attempt", () => {
       },
     });
     created.push(deadLetter.id);
-    const failedBefore = await db.delivery.count({ where: { integrationId: fixture.integrationId, status: "failed" } });
+    const failedBefore = await bed.db.delivery.count({
+      where: { integrationId: fixture.integrationId, status: "failed" },
+    });
     expect(
       await retryFailedDeliveries(
-        { db, queue, logger: silentLogger },
+        { db: bed.db, queue: bed.queue, logger: silentLogger },
         { accountId: fixture.accountId, actor: testActor },
       ),
     ).toBe(failedBefore);
     await eventually(
       async () =>
-        (await db.delivery.count({
+        (await bed.db.delivery.count({
           where: { integrationId: fixture.integrationId, status: "pending", nextAttemptAt: null },
         })) === created.length,
       { what: "every delivery waiting" },
@@ -248,12 +231,15 @@ describe("an endpoint failing every attempt", () => {
     await new Promise((resolve) => setTimeout(resolve, LIFETIME_MS + 200));
     expect(await dispatcher.reconcileNow()).toMatchObject({ expired: 0, queued: 0 });
     expect(receiver.requests.length).toBe(requestsAtDisable);
-    const waiting = await db.delivery.findMany({ where: { integrationId: fixture.integrationId } });
+    const waiting = await bed.db.delivery.findMany({ where: { integrationId: fixture.integrationId } });
     for (const row of waiting) {
       expect(row).toMatchObject({ status: "pending", nextAttemptAt: null });
       expect(row.budgetStartedAt.toISOString()).toBe(PARKED_BUDGET_START);
     }
-    const health = await endpointHealth({ db }, { accountId: fixture.accountId, integrationId: fixture.integrationId });
+    const health = await endpointHealth(
+      { db: bed.db },
+      { accountId: fixture.accountId, integrationId: fixture.integrationId },
+    );
     expect(health).toMatchObject({
       disabled_reason: integration.disabledReason,
       waiting_deliveries: created.length,
@@ -264,21 +250,22 @@ describe("an endpoint failing every attempt", () => {
     receiver.setHandler((_request, res) => reply(res, 200, "ok"));
     const attemptsBefore = new Map(waiting.map((row) => [row.id, row.attemptCount]));
     const enabled = await enableIntegration(
-      { db, queue, logger: silentLogger },
+      { db: bed.db, queue: bed.queue, logger: silentLogger },
       { accountId: fixture.accountId, integrationId: fixture.integrationId, actor: testActor },
     );
     expect(enabled).toEqual({ integrationId: fixture.integrationId, wasDisabled: true, resumed: created.length });
     await eventually(
-      async () => (await db.delivery.count({ where: { id: { in: created }, status: "delivered" } })) === created.length,
+      async () =>
+        (await bed.db.delivery.count({ where: { id: { in: created }, status: "delivered" } })) === created.length,
       { what: "every delivery delivered", timeoutMs: 10_000 },
     );
-    const delivered = await db.delivery.findMany({ where: { id: { in: created } } });
+    const delivered = await bed.db.delivery.findMany({ where: { id: { in: created } } });
     for (const row of delivered) expect(row.attemptCount).toBe((attemptsBefore.get(row.id) ?? -1) + 1);
-    expect(await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } })).toMatchObject({
+    expect(await bed.db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } })).toMatchObject({
       disabledAt: null,
       disabledReason: null,
     });
-    const entries = await db.auditEntry.findMany({
+    const entries = await bed.db.auditEntry.findMany({
       where: { target: `integration:${fixture.integrationId}` },
       orderBy: { id: "asc" },
     });
@@ -290,16 +277,16 @@ describe("an endpoint failing every attempt", () => {
     // Enabling again changes nothing and audits nothing.
     expect(
       await enableIntegration(
-        { db, queue },
+        { db: bed.db, queue: bed.queue },
         { accountId: fixture.accountId, integrationId: fixture.integrationId, actor: testActor },
       ),
     ).toEqual({ integrationId: fixture.integrationId, wasDisabled: false, resumed: 0 });
-    expect(await db.auditEntry.count({ where: { target: `integration:${fixture.integrationId}` } })).toBe(2);
+    expect(await bed.db.auditEntry.count({ where: { target: `integration:${fixture.integrationId}` } })).toBe(2);
   });
 
   it("is never disabled with the threshold at 0", async () => {
     const receiver = await startTrackedReceiver(500, "erro");
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, receiver.url);
     await startDispatcher({ WEBHOOK_DISABLE_AFTER_FAILING_MS: "0" });
     const until = Date.now() + THRESHOLD_MS + 800;
     while (Date.now() < until) {
@@ -307,6 +294,8 @@ describe("an endpoint failing every attempt", () => {
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
     await eventually(() => receiver.requests.length > 10, { what: "attempts made" });
-    expect((await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } })).disabledAt).toBeNull();
+    expect(
+      (await bed.db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } })).disabledAt,
+    ).toBeNull();
   });
 });

@@ -6,40 +6,24 @@ import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
+import { deliverWebhookJob, enqueueAttempts } from "@gw/jobs";
 import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueAttempts,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
-import {
-  createDelivery,
   createFixture,
   eventually,
   isolatedDatabase,
   reply,
-  silentLogger,
   startReceiver,
-  testEnv,
   type Fixture,
   type Receiver,
 } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import type { Dispatcher } from "../src/index.ts";
+import { metricValue, metricsOf, openBed, type DispatcherBed } from "./support.ts";
 
 /** The bound stated in docs/decisions.md: another tenant's delivery while A's endpoint swallows attempts. */
 const OTHER_TENANT_BOUND_MS = 2_000;
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
 let receiver: Receiver;
 let dispatcher: Dispatcher | undefined;
-let base: { databaseUrl: string; redisUrl: string; prefix: string };
 const holes: BlackHole[] = [];
 
 interface BlackHole {
@@ -81,54 +65,42 @@ async function blackHole(): Promise<BlackHole> {
   return hole;
 }
 
+let bed: DispatcherBed;
+
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  base = { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix };
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
 });
 
 afterEach(async () => {
-  await dispatcher?.stop();
+  await bed.stopDispatchers();
   dispatcher = undefined;
   // Nothing of one test runs in the next: no job left, no row the next dispatcher's sweep would pick up.
-  await queue.obliterate({ force: true });
-  await db.delivery.updateMany({ where: { status: { in: ["pending", "delivering"] } }, data: { status: "failed" } });
+  await bed.queue.obliterate({ force: true });
+  await bed.db.delivery.updateMany({
+    where: { status: { in: ["pending", "delivering"] } },
+    data: { status: "failed" },
+  });
 });
 
 afterAll(async () => {
-  for (const hole of holes) await hole.close();
-  await receiver.close();
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(...holes, receiver);
 });
 
 async function startDispatcher(overrides: Record<string, string>): Promise<Dispatcher> {
-  const settings = testSettings(base, {
+  dispatcher = await bed.startDispatcher({
     DISPATCHER_CONCURRENCY: "4",
     WEBHOOK_TIMEOUT_MS: "1000",
     WEBHOOK_RETRY_SCHEDULE_MS: "50,50,50,50,50,50",
     ...overrides,
   });
-  dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  await dispatcher.start();
   return dispatcher;
-}
-
-async function deliveries(fixture: Fixture, count: number): Promise<bigint[]> {
-  const ids: bigint[] = [];
-  for (let i = 0; i < count; i++) ids.push((await createDelivery(db, fixture)).id);
-  return ids;
 }
 
 /** Queue attempt 1 of each; half of the jobs name their integration (sweep, retries), half do not (outbox). */
 async function enqueue(ids: readonly bigint[], fixture: Fixture): Promise<void> {
   await enqueueAttempts(
-    queue,
+    bed.queue,
     ids.map((id, i) => ({
       deliveryId: id.toString(),
       attempt: 1,
@@ -138,15 +110,12 @@ async function enqueue(ids: readonly bigint[], fixture: Fixture): Promise<void> 
 }
 
 async function metrics(): Promise<string> {
-  return (await fetch(`http://127.0.0.1:${dispatcher?.port}/metrics`)).text();
-}
-
-function metricValue(text: string, pattern: RegExp): number {
-  return Number(pattern.exec(text)?.[1] ?? 0);
+  if (!dispatcher) throw new Error("nenhum dispatcher em execução");
+  return metricsOf(dispatcher);
 }
 
 async function allDelivered(ids: readonly bigint[]): Promise<boolean> {
-  const delivered = await db.delivery.count({ where: { id: { in: [...ids] }, status: "delivered" } });
+  const delivered = await bed.db.delivery.count({ where: { id: { in: [...ids] }, status: "delivered" } });
   return delivered === ids.length;
 }
 
@@ -155,10 +124,10 @@ describe("fairness between tenants", () => {
     // Breaker off: the cap alone must keep worker slots for B.
     await startDispatcher({ DISPATCHER_MAX_IN_FLIGHT_PER_INTEGRATION: "2", DISPATCHER_BREAKER_FAILURES: "0" });
     const hole = await blackHole();
-    const tenantA = await createFixture(db, hole.url);
-    const tenantB = await createFixture(db, receiver.url);
-    const fromA = await deliveries(tenantA, 40);
-    const fromB = await deliveries(tenantB, 5);
+    const tenantA = await createFixture(bed.db, hole.url);
+    const tenantB = await createFixture(bed.db, receiver.url);
+    const fromA = await bed.deliveries(tenantA, 40);
+    const fromB = await bed.deliveries(tenantB, 5);
 
     await enqueue(fromA, tenantA);
     await eventually(() => hole.requests() >= 2, { what: "A's endpoint holding attempts" });
@@ -173,7 +142,7 @@ describe("fairness between tenants", () => {
     const text = await metrics();
     expect(metricValue(text, /^gw_webhook_jobs_deferred_total\{reason="in_flight_cap"\} (\d+)$/m)).toBeGreaterThan(0);
     // Deferring spent nothing: every attempt row of A is a request its endpoint received.
-    const attemptsOfA = await db.deliveryAttempt.count({
+    const attemptsOfA = await bed.db.deliveryAttempt.count({
       where: { delivery: { integrationId: tenantA.integrationId } },
     });
     expect(attemptsOfA).toBeLessThanOrEqual(hole.requests());
@@ -189,9 +158,9 @@ describe("fairness between tenants", () => {
       WEBHOOK_RETRY_SCHEDULE_MS: "300,300,300,300,300,300",
     });
     const hole = await blackHole();
-    const tenantA = await createFixture(db, hole.url);
-    const tenantB = await createFixture(db, receiver.url);
-    const first = await deliveries(tenantA, 3);
+    const tenantA = await createFixture(bed.db, hole.url);
+    const tenantB = await createFixture(bed.db, receiver.url);
+    const first = await bed.deliveries(tenantA, 3);
 
     await enqueue(first, tenantA);
     await eventually(async () => /^gw_webhook_breakers_open 1$/m.test(await metrics()), {
@@ -202,7 +171,7 @@ describe("fairness between tenants", () => {
     expect(requestsWhenOpened).toBe(3);
 
     // More of A's jobs: with and without their integration in the payload, plus the 3 retries already scheduled.
-    const later = await deliveries(tenantA, 10);
+    const later = await bed.deliveries(tenantA, 10);
     await enqueue(later, tenantA);
     await eventually(
       async () =>
@@ -210,23 +179,23 @@ describe("fairness between tenants", () => {
       { what: "A's jobs deferred by the breaker" },
     );
     // B is not affected.
-    const fromB = await deliveries(tenantB, 3);
+    const fromB = await bed.deliveries(tenantB, 3);
     await enqueue(fromB, tenantB);
     await eventually(() => allDelivered(fromB), { what: "B's deliveries" });
 
     expect(hole.requests()).toBe(requestsWhenOpened);
-    const rows = await db.delivery.findMany({ where: { id: { in: later } }, include: { attempts: true } });
+    const rows = await bed.db.delivery.findMany({ where: { id: { in: later } }, include: { attempts: true } });
     for (const row of rows) {
       expect(row).toMatchObject({ status: "pending", attemptCount: 0, lastErrorKind: null });
       expect(row.attempts).toHaveLength(0);
     }
-    const timedOut = await db.delivery.findMany({ where: { id: { in: first } } });
+    const timedOut = await bed.db.delivery.findMany({ where: { id: { in: first } } });
     for (const row of timedOut)
       expect(row).toMatchObject({ status: "pending", attemptCount: 1, lastErrorKind: "timeout" });
     // The deferred jobs wait in Redis, delayed past the cool-down; those that did not name their integration
     // now do (their next deferral costs no query).
     const unnamed = later[1];
-    const job = unnamed === undefined ? undefined : await queue.getJob(deliverWebhookJob.jobId(unnamed, 1));
+    const job = unnamed === undefined ? undefined : await bed.queue.getJob(deliverWebhookJob.jobId(unnamed, 1));
     expect(await job?.getState()).toBe("delayed");
     expect(job?.data).toEqual({ deliveryId: unnamed?.toString(), attempt: 1, integrationId: tenantA.integrationId });
     const text = await metrics();
@@ -264,10 +233,10 @@ describe("fairness between tenants", () => {
       }
     });
     const faults = ["slow", "redirect", "reset", "huge"] as const;
-    const fixtures = await Promise.all(faults.map((fault) => createFixture(db, `${receiver.url}/${fault}`)));
-    const tenantB = await createFixture(db, receiver.url);
-    const faulty = await Promise.all(fixtures.map((fixture) => deliveries(fixture, 6)));
-    const fromB = await deliveries(tenantB, 5);
+    const fixtures = await Promise.all(faults.map((fault) => createFixture(bed.db, `${receiver.url}/${fault}`)));
+    const tenantB = await createFixture(bed.db, receiver.url);
+    const faulty = await Promise.all(fixtures.map((fixture) => bed.deliveries(fixture, 6)));
+    const fromB = await bed.deliveries(tenantB, 5);
 
     for (const [index, ids] of faulty.entries()) {
       const fixture = fixtures[index];
@@ -284,20 +253,20 @@ describe("fairness between tenants", () => {
       const ids = faulty[index] ?? [];
       const row = await eventually(
         async () => {
-          const found = await db.delivery.findFirst({ where: { id: { in: ids }, attemptCount: { gt: 0 } } });
+          const found = await bed.db.delivery.findFirst({ where: { id: { in: ids }, attemptCount: { gt: 0 } } });
           return found ?? null;
         },
         { what: `an attempt against the ${fault} receiver` },
       );
       expect(row.lastErrorKind).toBe(expected[fault]);
     }
-    const huge = await db.deliveryAttempt.findMany({ where: { deliveryId: { in: faulty[3] ?? [] } } });
+    const huge = await bed.db.deliveryAttempt.findMany({ where: { deliveryId: { in: faulty[3] ?? [] } } });
     expect(huge.length).toBeGreaterThan(0);
     for (const attempt of huge) {
       expect(attempt.statusCode).toBe(500);
       expect(Buffer.byteLength(attempt.responseBody ?? "")).toBe(1024);
     }
-    const longest = await db.$queryRaw<{ bytes: number | null }[]>`
+    const longest = await bed.db.$queryRaw<{ bytes: number | null }[]>`
       SELECT max(octet_length(last_error))::int AS bytes FROM deliveries`;
     expect(longest[0]?.bytes ?? 0).toBeLessThanOrEqual(1024);
   });

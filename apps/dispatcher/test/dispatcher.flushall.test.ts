@@ -1,60 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueDeliveryAttempt } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
   eventually,
   isolatedDatabase,
   reply,
-  silentLogger,
   startReceiver,
   startThrowawayRedis,
-  testEnv,
   type Receiver,
 } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import { openBed, type DispatcherBed } from "./support.ts";
 
 // FLUSHALL wipes every key of the server: this file uses a redis-server of its own, never the shared one.
 let throwaway: Awaited<ReturnType<typeof startThrowawayRedis>>;
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: DispatcherBed;
 let receiver: Receiver;
-let settings: Record<string, string>;
-let dispatcher: Dispatcher | undefined;
 
 beforeAll(async () => {
   throwaway = await startThrowawayRedis();
-  database = await isolatedDatabase();
-  db = database.db;
-  settings = testSettings(
-    { databaseUrl: database.url, redisUrl: throwaway.url, prefix: testEnv().redisPrefix },
-    {
-      RECONCILE_INTERVAL_MS: "200",
-      RECONCILE_GRACE_MS: "100",
-      WEBHOOK_RETRY_SCHEDULE_MS: "1500,1500",
-      WEBHOOK_TIMEOUT_MS: "1000",
-    },
-  );
-  redis = createRedis(throwaway.url);
-  queue = createWebhookQueue(redis, settings.REDIS_KEY_PREFIX ?? "");
+  bed = openBed(await isolatedDatabase(), throwaway.url);
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
 });
 
 afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver.close();
-  await queue.close();
-  redis.disconnect();
+  await bed.close(receiver);
   await throwaway.stop();
-  await database.drop();
 });
 
 async function jobCount(): Promise<number> {
-  const counts = await queue.getJobCounts("waiting", "delayed", "active", "prioritized");
+  const counts = await bed.queue.getJobCounts("waiting", "delayed", "active", "prioritized");
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
@@ -63,32 +38,38 @@ const answered = new Set<string>();
 
 describe("Redis loses every job (FLUSHALL)", () => {
   it("re-queues pending deliveries whose jobs vanished before any worker ran", async () => {
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, receiver.url);
     receiver.setHandler((req, res) => {
       answered.add(String(req.headers["x-pt-delivery-id"]));
       reply(res, 200, "ok");
     });
     const deliveries: Awaited<ReturnType<typeof createDelivery>>[] = [];
-    for (let i = 0; i < 5; i++) deliveries.push(await createDelivery(db, fixture));
-    for (const d of deliveries) await enqueueDeliveryAttempt(queue, d.id, 1);
+    for (let i = 0; i < 5; i++) deliveries.push(await createDelivery(bed.db, fixture));
+    for (const d of deliveries) await enqueueDeliveryAttempt(bed.queue, d.id, 1);
     expect(await jobCount()).toBe(5);
 
-    await redis.flushall();
+    await bed.redis.flushall();
     expect(await jobCount()).toBe(0);
 
-    dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-    await dispatcher.start();
+    // Started once, and left running for the next test.
+    await bed.startDispatcher({
+      RECONCILE_INTERVAL_MS: "200",
+      RECONCILE_GRACE_MS: "100",
+      WEBHOOK_RETRY_SCHEDULE_MS: "1500,1500",
+      WEBHOOK_TIMEOUT_MS: "1000",
+    });
 
     await eventually(
       async () =>
-        (await db.delivery.count({ where: { id: { in: deliveries.map((d) => d.id) }, status: "delivered" } })) === 5,
+        (await bed.db.delivery.count({ where: { id: { in: deliveries.map((d) => d.id) }, status: "delivered" } })) ===
+        5,
       { what: "todas as entregas concluídas" },
     );
     for (const d of deliveries) expect(answered.has(d.id.toString())).toBe(true);
   });
 
   it("re-queues deliveries waiting for a retry whose delayed jobs were wiped while the dispatcher ran", async () => {
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, receiver.url);
     // First attempt of each delivery fails; any later one succeeds.
     const seen = new Set<string>();
     receiver.setHandler((req, res) => {
@@ -101,26 +82,27 @@ describe("Redis loses every job (FLUSHALL)", () => {
       reply(res, 200, "ok");
     });
     const deliveries: Awaited<ReturnType<typeof createDelivery>>[] = [];
-    for (let i = 0; i < 5; i++) deliveries.push(await createDelivery(db, fixture));
+    for (let i = 0; i < 5; i++) deliveries.push(await createDelivery(bed.db, fixture));
     const ids = deliveries.map((d) => d.id);
-    for (const id of ids) await enqueueDeliveryAttempt(queue, id, 1);
+    for (const id of ids) await enqueueDeliveryAttempt(bed.queue, id, 1);
 
     // Every delivery failed once and waits (≈1.5 s) for attempt 2, whose job is delayed in Redis.
     await eventually(
-      async () => (await db.delivery.count({ where: { id: { in: ids }, status: "pending", attemptCount: 1 } })) === 5,
+      async () =>
+        (await bed.db.delivery.count({ where: { id: { in: ids }, status: "pending", attemptCount: 1 } })) === 5,
       { what: "primeira tentativa de todas" },
     );
     // The retry jobs are added right after each commit.
-    await eventually(async () => (await queue.getJobCounts("delayed")).delayed === 5, {
+    await eventually(async () => (await bed.queue.getJobCounts("delayed")).delayed === 5, {
       what: "os cinco jobs de retentativa",
     });
 
-    await redis.flushall();
+    await bed.redis.flushall();
     expect(await jobCount()).toBe(0);
 
     const rows = await eventually(
       async () => {
-        const all = await db.delivery.findMany({ where: { id: { in: ids } } });
+        const all = await bed.db.delivery.findMany({ where: { id: { in: ids } } });
         return all.every((r) => r.status === "delivered") ? all : null;
       },
       { what: "todas as entregas concluídas" },

@@ -2,8 +2,7 @@
 // head killed mid-attempt is re-run by another dispatcher (the sweep's stuck rows), and its settle releases the held
 // one; a release lost with its worker is found by the held row's re-check time through the sweep.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueDeliveryAttempt } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
@@ -11,60 +10,40 @@ import {
   isolatedDatabase,
   reply,
   startReceiver,
-  testEnv,
   type Fixture,
   type Receiver,
 } from "@gw/testkit";
 import { reap, spawnApp, type AppProcess } from "@gw/test-stack";
-import { testSettings } from "./support.ts";
+import { CRASH_SETTINGS, openBed, testSettings, type DispatcherBed } from "./support.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: DispatcherBed;
 let receiver: Receiver;
 let settings: Record<string, string>;
 let fixture: Fixture;
 const children: AppProcess[] = [];
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    {
-      LOG_LEVEL: "info",
-      WEBHOOK_TIMEOUT_MS: "3000",
-      DISPATCHER_LOCK_DURATION_MS: "4000",
-      DISPATCHER_STALLED_INTERVAL_MS: "1000",
-      RECONCILE_INTERVAL_MS: "1000",
-      RECONCILE_GRACE_MS: "1000",
-      // Long waits: a held delivery's budget runs from its creation, and a dispatcher's start can take seconds here.
-      WEBHOOK_RETRY_SCHEDULE_MS: "60000,60000,60000,60000,60000,60000",
-    },
-  );
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
+  settings = testSettings(bed.base, {
+    ...CRASH_SETTINGS,
+    // Long waits: a held delivery's budget runs from its creation, and a dispatcher's start can take seconds here.
+    WEBHOOK_RETRY_SCHEDULE_MS: "60000,60000,60000,60000,60000,60000",
+  });
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
-  fixture = await createFixture(db, receiver.url);
-  await db.integration.update({ where: { id: fixture.integrationId }, data: { deliverInOrder: true } });
+  fixture = await createFixture(bed.db, receiver.url);
+  await bed.db.integration.update({ where: { id: fixture.integrationId }, data: { deliverInOrder: true } });
 });
 
 afterAll(async () => {
   for (const child of children) await reap(child);
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
 
 /** Two deliveries of one message, as the outbox writes them for an ordered integration. */
 async function pair(orderingKey: string) {
-  const head = await createDelivery(db, fixture);
-  const next = await createDelivery(db, fixture);
-  await db.delivery.updateMany({ where: { id: { in: [head.id, next.id] } }, data: { orderingKey } });
+  const head = await createDelivery(bed.db, fixture);
+  const next = await createDelivery(bed.db, fixture);
+  await bed.db.delivery.updateMany({ where: { id: { in: [head.id, next.id] } }, data: { orderingKey } });
   return { head, next };
 }
 
@@ -82,12 +61,12 @@ describe("ordered delivery across a killed dispatcher", () => {
     const first = spawnApp("dispatcher", settings);
     children.push(first);
     await first.waitForLine("dispatcher started", 40_000);
-    await enqueueDeliveryAttempt(queue, head.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, head.id, 1);
     await eventually(() => receiver.requests.length === 1, { what: "o receptor segurar o head", timeoutMs: 20_000 });
-    await enqueueDeliveryAttempt(queue, next.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, next.id, 1);
     const held = await eventually(
       async () => {
-        const row = await db.delivery.findUniqueOrThrow({ where: { id: next.id } });
+        const row = await bed.db.delivery.findUniqueOrThrow({ where: { id: next.id } });
         return row.heldSince !== null ? row : null;
       },
       { what: "a segunda entrega segurada atrás do head" },
@@ -101,7 +80,7 @@ describe("ordered delivery across a killed dispatcher", () => {
     children.push(second);
     await eventually(
       async () => {
-        const rows = await db.delivery.findMany({ where: { id: { in: [head.id, next.id] } } });
+        const rows = await bed.db.delivery.findMany({ where: { id: { in: [head.id, next.id] } } });
         return rows.every((row) => row.status === "delivered") ? rows : null;
       },
       { what: "as duas entregas concluídas pelo segundo dispatcher", timeoutMs: 40_000 },
@@ -109,7 +88,7 @@ describe("ordered delivery across a killed dispatcher", () => {
 
     // The head (its held-open request, then its re-run) strictly before the held one; nothing held is left.
     expect(acceptedIds()).toEqual([String(head.id), String(head.id), String(next.id)]);
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: next.id } })).heldSince).toBeNull();
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: next.id } })).heldSince).toBeNull();
     second.child.kill("SIGTERM");
     expect((await second.exited).code).toBe(0);
   }, 60_000);
@@ -120,18 +99,18 @@ describe("ordered delivery across a killed dispatcher", () => {
     const { head, next } = await pair("m:wamid.liberacao-perdida");
     const past = new Date(Date.now() - 5_000);
     // What a worker killed between recording the head's result and releasing the next one leaves behind.
-    await db.delivery.update({
+    await bed.db.delivery.update({
       where: { id: head.id },
       data: { status: "delivered", attemptCount: 1, deliveredAt: past, nextAttemptAt: null },
     });
-    await db.delivery.update({ where: { id: next.id }, data: { heldSince: past, nextAttemptAt: past } });
+    await bed.db.delivery.update({ where: { id: next.id }, data: { heldSince: past, nextAttemptAt: past } });
 
     const dispatcher = spawnApp("dispatcher", settings);
     children.push(dispatcher);
     await dispatcher.waitForLine("dispatcher started", 40_000);
     const row = await eventually(
       async () => {
-        const current = await db.delivery.findUniqueOrThrow({ where: { id: next.id } });
+        const current = await bed.db.delivery.findUniqueOrThrow({ where: { id: next.id } });
         return current.status === "delivered" ? current : null;
       },
       { what: "a entrega segurada liberada pela varredura", timeoutMs: 20_000 },

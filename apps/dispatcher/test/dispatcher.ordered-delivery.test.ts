@@ -5,8 +5,6 @@
 // integration shows the contract's behaviour unchanged: its `read` overtakes a retried `delivered`.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import { createAccountDirectory, setIntegration, DEVELOPMENT_INTEGRATION_POLICY } from "@gw/core/accounts";
 import { createOutbox } from "@gw/core/deliveries";
 import { ingestProviderWebhook, type IngestDeps } from "@gw/core/ingest";
@@ -18,14 +16,12 @@ import {
   silentLogger,
   startReceiver,
   testActor,
-  testEnv,
   testSecretBox,
   type Fixture,
   type ReceivedRequest,
   type Receiver,
 } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import { openBed, type DispatcherBed } from "./support.ts";
 
 // Long enough that a retried event's wait is plainly visible against everything else flowing.
 const SCHEDULE = [3_000, 3_000, 3_000, 3_000, 3_000, 3_000];
@@ -33,11 +29,7 @@ const PHONE_NUMBER_ID = "5511400000777";
 const WABA_ID = "waba-ordem";
 const CONTACT = "5511987650001";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let dispatcher: Dispatcher;
+let bed: DispatcherBed;
 let receiver: Receiver;
 let ingest: IngestDeps;
 let ordered: Fixture;
@@ -87,16 +79,7 @@ function describeEvent(request: ReceivedRequest): Omit<Seen, "at" | "accepted"> 
 }
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  const settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    // The sweep runs once a minute: a held event must be released by its predecessor, not found by the sweep.
-    { WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(","), DISPATCHER_CONCURRENCY: "8" },
-  );
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
   receiver = await startReceiver((request, res) => {
     const event = describeEvent(request);
     const key = `${event.integration}:${event.deliveryId}`;
@@ -106,11 +89,11 @@ beforeAll(async () => {
     seen.push({ ...event, at: Date.now(), accepted: !refuse });
     reply(res, refuse ? 500 : 200, refuse ? "tente de novo" : "ok");
   });
-  ordered = await createFixture(db, `${receiver.url}?ordem=1`);
-  await db.integration.update({ where: { id: ordered.integrationId }, data: { deliverInOrder: true } });
+  ordered = await createFixture(bed.db, `${receiver.url}?ordem=1`);
+  await bed.db.integration.update({ where: { id: ordered.integrationId }, data: { deliverInOrder: true } });
   // The same account's second endpoint, without the option: every event reaches both.
   unorderedId = (
-    await db.integration.create({
+    await bed.db.integration.create({
       data: {
         accountId: ordered.accountId,
         url: `${receiver.url}?ordem=0`,
@@ -119,7 +102,7 @@ beforeAll(async () => {
       },
     })
   ).id;
-  await db.businessNumber.create({
+  await bed.db.businessNumber.create({
     data: {
       accountId: ordered.accountId,
       phoneNumberId: PHONE_NUMBER_ID,
@@ -128,22 +111,17 @@ beforeAll(async () => {
     },
   });
   ingest = {
-    db,
-    outbox: createOutbox(queue, silentLogger),
+    db: bed.db,
+    outbox: createOutbox(bed.queue, silentLogger),
     logger: silentLogger,
-    directory: createAccountDirectory(db),
+    directory: createAccountDirectory(bed.db),
   };
-  dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  await dispatcher.start();
+  // The sweep runs once a minute: a held event must be released by its predecessor, not found by the sweep.
+  await bed.startDispatcher({ WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(","), DISPATCHER_CONCURRENCY: "8" });
 });
 
 afterAll(async () => {
-  await dispatcher.stop();
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
 
 function payload(value: Record<string, unknown>): string {
@@ -165,7 +143,7 @@ function payload(value: Record<string, unknown>): string {
 
 async function sentMessages(prefix: string, count: number): Promise<string[]> {
   const wamids = Array.from({ length: count }, (_, i) => `wamid.${prefix}.${i}.${randomUUID()}`);
-  await db.message.createMany({
+  await bed.db.message.createMany({
     data: wamids.map((wamid) => ({
       accountId: ordered.accountId,
       phoneNumberId: PHONE_NUMBER_ID,
@@ -195,7 +173,7 @@ function statusesPayload(wamids: readonly string[]): string {
 async function allSettled(integrationId: string, count: number): Promise<void> {
   await eventually(
     async () => {
-      const rows = await db.delivery.findMany({ where: { integrationId }, select: { status: true } });
+      const rows = await bed.db.delivery.findMany({ where: { integrationId }, select: { status: true } });
       return rows.length === count && rows.every((row) => row.status === "delivered") ? true : null;
     },
     { what: `${count} entregas da integração ${integrationId} entregues`, timeoutMs: 30_000 },
@@ -273,7 +251,7 @@ describe("ordered delivery per message", () => {
     // Retries happened (the first attempt of every second event: each message's `delivered`, the contact's second
     // message), and none is left held.
     expect(seen.filter((s) => s.integration === "ordered" && !s.accepted)).toHaveLength(5 + 1);
-    expect(await db.delivery.count({ where: { heldSince: { not: null } } })).toBe(0);
+    expect(await bed.db.delivery.count({ where: { heldSince: { not: null } } })).toBe(0);
 
     // Without the option (the contract's behaviour): the first message's `read` overtook its retried `delivered`.
     expect(acceptedOrder("unordered", head)).toEqual([0, 2, 1]);
@@ -293,7 +271,7 @@ describe("ordered delivery per message", () => {
     await ingestProviderWebhook(ingest, statusesPayload([wamid]));
     const held = await eventually(
       async () => {
-        const rows = await db.delivery.findMany({
+        const rows = await bed.db.delivery.findMany({
           where: { integrationId: ordered.integrationId, heldSince: { not: null }, body: { contains: wamid } },
           orderBy: { id: "asc" },
         });
@@ -304,7 +282,13 @@ describe("ordered delivery per message", () => {
     expect(acceptedOrder("ordered", wamid)).toEqual([]);
 
     await setIntegration(
-      { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox(), queue, logger: silentLogger },
+      {
+        db: bed.db,
+        policy: DEVELOPMENT_INTEGRATION_POLICY,
+        secrets: testSecretBox(),
+        queue: bed.queue,
+        logger: silentLogger,
+      },
       {
         accountId: ordered.accountId,
         integrationId: ordered.integrationId,
@@ -320,11 +304,11 @@ describe("ordered delivery per message", () => {
       timeoutMs: 3_000,
     });
     expect(new Set(acceptedOrder("ordered", wamid))).toEqual(new Set([1, 2]));
-    const head = await db.delivery.findFirstOrThrow({
+    const head = await bed.db.delivery.findFirstOrThrow({
       where: { integrationId: ordered.integrationId, body: { contains: wamid }, id: { lt: held[0]?.id ?? 0n } },
     });
     expect(head.status).toBe("pending");
-    const audit = await db.auditEntry.findFirstOrThrow({
+    const audit = await bed.db.auditEntry.findFirstOrThrow({
       where: { target: `integration:${ordered.integrationId}` },
       orderBy: { createdAt: "desc" },
     });

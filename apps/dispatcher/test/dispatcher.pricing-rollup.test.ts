@@ -1,27 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createAccount } from "@gw/core/accounts";
-import { eventually, isolatedDatabase, silentLogger, testActor, testEnv } from "@gw/testkit";
-import { createDispatcher, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import { eventually, isolatedDatabase, testActor } from "@gw/testkit";
+import { openBed, type DispatcherBed } from "./support.ts";
 
 // The dispatcher runs the cost ledger's daily rollup as a maintenance task: at start it rolls the closed São Paulo
 // days of priced messages, and leaves today's to the live aggregation. A database of its own (the rollup is global).
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let dispatcher: Dispatcher | undefined;
+let bed: DispatcherBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
+  bed = openBed(await isolatedDatabase());
 });
 
 afterAll(async () => {
-  await dispatcher?.stop();
-  await database.drop();
+  await bed.close();
 });
 
 describe("dispatcher pricing rollup", () => {
   it("rolls yesterday's priced messages at start, not today's, and records how far it got", async () => {
-    const db = database.db;
+    const db = bed.db;
     const { id: accountId } = await createAccount({ db }, { name: "Padaria", actor: testActor });
     const pricing = { pricing_model: "PMP", category: "marketing", type: "regular" };
     const sent = (wamid: string, createdAt: Date) =>
@@ -40,12 +37,7 @@ describe("dispatcher pricing rollup", () => {
     await sent("wamid.ontem", new Date(Date.now() - 36 * 3600_000));
     await sent("wamid.agora", new Date());
 
-    const env = testEnv();
-    dispatcher = createDispatcher(
-      testConfig(testSettings({ databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix })),
-      { logger: silentLogger, db },
-    );
-    await dispatcher.start();
+    await bed.startDispatcher();
 
     const state = await eventually(() => db.pricingRollupState.findUnique({ where: { id: "messages" } }), {
       what: "the rollup run at start",

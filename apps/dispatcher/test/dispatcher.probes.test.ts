@@ -1,33 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
 import { createDb } from "@gw/db";
-import { freePort, isolatedDatabase, silentLogger, testEnv, testSecretsKeys } from "@gw/testkit";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
+import { freePort, isolatedDatabase } from "@gw/testkit";
+import { loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
 import { spawnApp } from "@gw/test-stack";
-import { testConfig, testSettings } from "./support.ts";
+import { REQUIRED_SETTINGS, openBed, type DispatcherBed } from "./support.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-const started: Dispatcher[] = [];
+let bed: DispatcherBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
+  bed = openBed(await isolatedDatabase());
 });
 
 afterAll(async () => {
-  for (const dispatcher of started) await dispatcher.stop();
-  await database.drop();
+  await bed.close();
 });
 
-async function launch(overrides: Record<string, string>, db = database.db): Promise<Dispatcher> {
-  const env = testEnv();
-  const settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    { WEBHOOK_TIMEOUT_MS: "500", DISPATCHER_LOCK_DURATION_MS: "2000", ...overrides },
-  );
-  const dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  started.push(dispatcher);
-  await dispatcher.start();
-  return dispatcher;
+async function launch(overrides: Record<string, string>, db = bed.db): Promise<Dispatcher> {
+  return bed.startDispatcher({ WEBHOOK_TIMEOUT_MS: "500", DISPATCHER_LOCK_DURATION_MS: "2000", ...overrides }, { db });
 }
 
 async function get(dispatcher: Dispatcher, path: string): Promise<{ status: number; body: string }> {
@@ -57,7 +47,7 @@ describe("dispatcher probes", () => {
       expect(ready.status).toBe(503);
       expect(JSON.parse(ready.body)).toEqual({ status: "unavailable", checks: { postgres: "down", redis: "up" } });
     } finally {
-      await started.pop()?.stop();
+      await bed.stopDispatchers();
       await deadDb.$disconnect();
     }
   });
@@ -68,16 +58,12 @@ describe("dispatcher probes", () => {
     const ready = await get(dispatcher, "/readyz");
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.body)).toEqual({ status: "unavailable", checks: { postgres: "up", redis: "down" } });
-    await started.pop()?.stop();
+    await bed.stopDispatchers();
   });
 });
 
 describe("dispatcher configuration", () => {
-  const base = {
-    DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
-    REDIS_URL: "redis://127.0.0.1:6379",
-    SECRETS_KEYS: testSecretsKeys(),
-  };
+  const base = REQUIRED_SETTINGS;
 
   it("defaults to the spec's schedule, 10 s time-out and ±20 % jitter", () => {
     const config = loadDispatcherConfig(base);

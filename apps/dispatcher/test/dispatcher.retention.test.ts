@@ -1,40 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ConfigError } from "@gw/config";
-import { eventually, isolatedDatabase, silentLogger, testEnv, testSecretsKeys } from "@gw/testkit";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
+import { eventually, isolatedDatabase } from "@gw/testkit";
+import { loadDispatcherConfig } from "../src/index.ts";
 import { retentionDays } from "../src/retention.ts";
-import { testConfig, testSettings } from "./support.ts";
+import { REQUIRED_SETTINGS, metricsOf, openBed, sample, type DispatcherBed } from "./support.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let dispatcher: Dispatcher | undefined;
+let bed: DispatcherBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
+  bed = openBed(await isolatedDatabase());
 });
 
 afterAll(async () => {
-  await dispatcher?.stop();
-  await database.drop();
+  await bed.close();
 });
 
 async function count(table: string): Promise<number> {
-  const { rows } = await database.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  const { rows } = await bed.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return rows[0]?.n ?? 0;
-}
-
-async function metricsText(): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${dispatcher?.port}/metrics`);
-  return response.text();
-}
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 describe("dispatcher retention", () => {
   it("purges rows past their retention at start, counts them by table and reports the oldest parked status", async () => {
-    const sql = database.db.sql;
+    const sql = bed.db.sql;
     await sql.query(`INSERT INTO provider_events (body, payload_hash, received_at, processed_at) VALUES
       ('velho', 'h1', now() - interval '31 days', now() - interval '31 days'),
       ('recente', 'h2', now() - interval '29 days', now() - interval '29 days')`);
@@ -44,14 +32,12 @@ describe("dispatcher retention", () => {
     await sql.query(`INSERT INTO audit_entries (actor, action, created_at) VALUES
       ('cli', 'velha', now() - interval '11 days'), ('cli', 'recente', now() - interval '9 days')`);
 
-    const env = testEnv();
-    const settings = testSettings(
-      { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-      // Defaults for provider events (30 days) and early statuses (7 days); audit shortened, inbound disabled.
-      { AUDIT_RETENTION_DAYS: "10", INBOUND_RETENTION_DAYS: "0", INBOUND_TEXT_RETENTION_DAYS: "0" },
-    );
-    dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db: database.db });
-    await dispatcher.start();
+    // Defaults for provider events (30 days) and early statuses (7 days); audit shortened, inbound disabled.
+    const dispatcher = await bed.startDispatcher({
+      AUDIT_RETENTION_DAYS: "10",
+      INBOUND_RETENTION_DAYS: "0",
+      INBOUND_TEXT_RETENTION_DAYS: "0",
+    });
 
     await eventually(async () => (await count("provider_events")) === 1 && (await count("audit_entries")) === 1, {
       what: "the retention run at start",
@@ -60,7 +46,7 @@ describe("dispatcher retention", () => {
 
     const text = await eventually(
       async () => {
-        const body = await metricsText();
+        const body = await metricsOf(dispatcher);
         return sample(body, 'gw_retention_purged_total{table="audit_entries"}') === 1 ? body : null;
       },
       { what: "the purge counted" },
@@ -75,17 +61,13 @@ describe("dispatcher retention", () => {
     expect(age).toBeLessThan(7_260);
 
     // At scrape time: once the status is gone the gauge says 0.
-    await database.db.sql.query(`DELETE FROM early_statuses`);
-    expect(sample(await metricsText(), "gw_early_status_oldest_age_seconds")).toBe(0);
+    await bed.db.sql.query(`DELETE FROM early_statuses`);
+    expect(sample(await metricsOf(dispatcher), "gw_early_status_oldest_age_seconds")).toBe(0);
   });
 });
 
 describe("retention configuration", () => {
-  const base = {
-    DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
-    REDIS_URL: "redis://127.0.0.1:6379",
-    SECRETS_KEYS: testSecretsKeys(),
-  };
+  const base = REQUIRED_SETTINGS;
 
   it("has documented defaults, hourly", () => {
     expect(loadDispatcherConfig(base)).toMatchObject({

@@ -7,86 +7,56 @@ import {
   rotateIntegrationSecret,
   setIntegration,
 } from "@gw/core/accounts";
-import type { Db } from "@gw/db";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueDeliveryAttempt,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
+import { deliverWebhookJob, enqueueDeliveryAttempt } from "@gw/jobs";
 import { verifyWebhook } from "@gw/receiver";
 import {
   createDelivery,
   eventually,
   isolatedDatabase,
   reply,
-  silentLogger,
   startReceiver,
   testActor,
-  testEnv,
   testSecretBox,
   type Fixture,
   type ReceivedRequest,
   type Receiver,
 } from "@gw/testkit";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
+import { loadDispatcherConfig } from "../src/index.ts";
 import { spawnApp } from "@gw/test-stack";
-import { testConfig, testSettings } from "./support.ts";
+import { REQUIRED_SETTINGS, openBed, requestsOf, type DispatcherBed } from "./support.ts";
 
 // The dispatcher with signing secrets stored sealed (SECRETS_KEYS): it signs every attempt with what it decrypts,
 // an integrator's @gw/receiver verifies it, a value that does not open sends nothing, and its housekeeping forgets a
 // previous secret once the rotation's overlap has ended.
 
 const secrets = testSecretBox();
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let dispatcher: Dispatcher;
+let bed: DispatcherBed;
 let receiver: Receiver;
 
 beforeAll(async () => {
   // The housekeeping updates the whole integrations table: a database of its own.
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  const settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    { IDEMPOTENCY_PURGE_INTERVAL_MS: "1000" },
-  );
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
-  dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  await dispatcher.start();
+  await bed.startDispatcher({ IDEMPOTENCY_PURGE_INTERVAL_MS: "1000" });
 });
 
 afterAll(async () => {
-  await dispatcher.stop();
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
 
 async function integration(): Promise<Fixture> {
-  const account = await createAccount({ db }, { actor: testActor, name: "Conta do dispatcher" });
+  const account = await createAccount({ db: bed.db }, { actor: testActor, name: "Conta do dispatcher" });
   const saved = await setIntegration(
-    { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets },
+    { db: bed.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets },
     { actor: testActor, accountId: account.id, url: receiver.url, events: ["message.status"] },
   );
   return { accountId: account.id, integrationId: saved.id, secret: saved.signing_secret };
 }
 
 async function delivered(fixture: Fixture): Promise<ReceivedRequest> {
-  const delivery = await createDelivery(db, fixture);
-  await enqueueDeliveryAttempt(queue, delivery.id, 1);
-  return eventually(() => receiver.requests.find((r) => r.headers["x-pt-delivery-id"] === delivery.id.toString()), {
-    what: `the request of delivery ${delivery.id}`,
-  });
+  const delivery = await createDelivery(bed.db, fixture);
+  await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
+  return eventually(() => requestsOf(receiver, delivery.id)[0], { what: `the request of delivery ${delivery.id}` });
 }
 
 /** @gw/receiver's check, as an integrator holding `secret` runs it. */
@@ -108,7 +78,7 @@ describe("dispatcher with sealed signing secrets", () => {
     expect(receiverAccepts("whsec_outro", first)).toBe(false);
 
     const rotated = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
     );
     const second = await delivered(fixture);
@@ -120,42 +90,42 @@ describe("dispatcher with sealed signing secrets", () => {
 
   it("sends nothing and spends no attempt for a secret that does not open, and delivers once it is replaced", async () => {
     const fixture = await integration();
-    const { rows } = await db.sql.query<{ sealed: string }>(
+    const { rows } = await bed.db.sql.query<{ sealed: string }>(
       `SELECT signing_secret_encrypted AS sealed FROM integrations WHERE id = $1::uuid`,
       [fixture.integrationId],
     );
     // Another key id: as if the key that sealed it had been removed from SECRETS_KEYS too early.
     const relabelled = rows[0]!.sealed.replace(/^v1:[^:]+:/, "v1:removida:");
-    await db.sql.query(`UPDATE integrations SET signing_secret_encrypted = $2 WHERE id = $1::uuid`, [
+    await bed.db.sql.query(`UPDATE integrations SET signing_secret_encrypted = $2 WHERE id = $1::uuid`, [
       fixture.integrationId,
       relabelled,
     ]);
-    const delivery = await createDelivery(db, fixture);
-    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    const delivery = await createDelivery(bed.db, fixture);
+    await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
     const job = await eventually(
       async () => {
-        const found = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 1));
+        const found = await bed.queue.getJob(deliverWebhookJob.jobId(delivery.id, 1));
         return found && found.attemptsMade >= 1 ? found : null;
       },
       { what: "the job's first failed run" },
     );
     expect(job.failedReason).toContain("cannot be decrypted (key id removida)");
     expect(job.failedReason).not.toContain("whsec_");
-    expect(receiver.requests.some((r) => r.headers["x-pt-delivery-id"] === delivery.id.toString())).toBe(false);
-    expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+    expect(requestsOf(receiver, delivery.id)).toEqual([]);
+    expect(await bed.db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
       status: "pending",
       attemptCount: 0,
     });
 
     const replaced = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 0 },
     );
     // BullMQ runs the job again (its back-off): this time it opens.
-    const request = await eventually(
-      () => receiver.requests.find((r) => r.headers["x-pt-delivery-id"] === delivery.id.toString()),
-      { what: "the delivery once the secret was replaced", timeoutMs: 15_000 },
-    );
+    const request = await eventually(() => requestsOf(receiver, delivery.id)[0], {
+      what: "the delivery once the secret was replaced",
+      timeoutMs: 15_000,
+    });
     expect(receiverAccepts(replaced!.signing_secret, request)).toBe(true);
     expect(request.headers["x-pt-attempt"]).toBe("1");
   });
@@ -164,12 +134,12 @@ describe("dispatcher with sealed signing secrets", () => {
     const ended = await integration();
     const live = await integration();
     await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: live.integrationId, overlapHours: 1 },
     );
     // The overlap ended a minute ago (a rotation an hour and a minute back).
     await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       {
         actor: testActor,
         integrationId: ended.integrationId,
@@ -179,7 +149,7 @@ describe("dispatcher with sealed signing secrets", () => {
     );
     const previousOf = async (id: string) =>
       (
-        await db.sql.query<{ sealed: string | null; until: Date | null }>(
+        await bed.db.sql.query<{ sealed: string | null; until: Date | null }>(
           `SELECT previous_signing_secret_encrypted AS sealed, previous_secret_expires_at AS until
            FROM integrations WHERE id = $1::uuid`,
           [id],
@@ -195,7 +165,7 @@ describe("dispatcher with sealed signing secrets", () => {
 });
 
 describe("dispatcher configuration: SECRETS_KEYS", () => {
-  const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379" };
+  const { SECRETS_KEYS: _ring, ...base } = REQUIRED_SETTINGS;
 
   it("is required, and the example key of .env.example is refused", () => {
     expect(() => loadDispatcherConfig(base)).toThrow(ConfigError);

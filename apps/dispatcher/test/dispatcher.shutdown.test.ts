@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { ServerResponse } from "node:http";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueDeliveryAttempt } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
@@ -9,46 +8,35 @@ import {
   isolatedDatabase,
   reply,
   startReceiver,
-  testEnv,
   type Receiver,
 } from "@gw/testkit";
 import { reap, spawnApp, type AppProcess } from "@gw/test-stack";
-import { testSettings } from "./support.ts";
+import { openBed, testSettings, type DispatcherBed } from "./support.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: DispatcherBed;
 let receiver: Receiver;
 let settings: Record<string, string>;
 const children: AppProcess[] = [];
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  settings = testSettings(
-    { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix },
-    { LOG_LEVEL: "info", WEBHOOK_TIMEOUT_MS: "8000", DISPATCHER_LOCK_DURATION_MS: "10000" },
-  );
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
+  settings = testSettings(bed.base, {
+    LOG_LEVEL: "info",
+    WEBHOOK_TIMEOUT_MS: "8000",
+    DISPATCHER_LOCK_DURATION_MS: "10000",
+  });
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
 });
 
 afterAll(async () => {
   for (const child of children) await reap(child);
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
 
 /** Start a dispatcher, queue one delivery, and return once the receiver holds its request open. */
 async function attemptInFlight(): Promise<{ dispatcher: AppProcess; id: bigint; held: ServerResponse }> {
-  const fixture = await createFixture(db, receiver.url);
-  const delivery = await createDelivery(db, fixture);
+  const fixture = await createFixture(bed.db, receiver.url);
+  const delivery = await createDelivery(bed.db, fixture);
   let held: ServerResponse | undefined;
   receiver.setHandler((req, res) => {
     // Hold this delivery's request; anything left over from an earlier test is simply accepted.
@@ -58,7 +46,7 @@ async function attemptInFlight(): Promise<{ dispatcher: AppProcess; id: bigint; 
   const dispatcher = spawnApp("dispatcher", settings);
   children.push(dispatcher);
   await dispatcher.waitForLine("dispatcher started");
-  await enqueueDeliveryAttempt(queue, delivery.id, 1);
+  await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
   const res = await eventually(() => held, { what: "o receptor segurar a requisição", timeoutMs: 20_000 });
   return { dispatcher, id: delivery.id, held: res };
 }
@@ -71,17 +59,17 @@ describe("dispatcher shutdown", () => {
     await dispatcher.waitForLine("stopping: no new jobs");
     // Still running: the process waits for this attempt, but takes no new job.
     expect(dispatcher.child.exitCode).toBeNull();
-    const late = await createDelivery(db, await createFixture(db, receiver.url));
-    await enqueueDeliveryAttempt(queue, late.id, 1);
+    const late = await createDelivery(bed.db, await createFixture(bed.db, receiver.url));
+    await enqueueDeliveryAttempt(bed.queue, late.id, 1);
     reply(held, 200, "entregue durante o encerramento");
 
     expect(await dispatcher.exited).toEqual({ code: 0, signal: null });
     // Read only after the exit: the commit happened before the process left.
-    const row = await db.delivery.findUniqueOrThrow({ where: { id } });
+    const row = await bed.db.delivery.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "delivered", attemptCount: 1, lastError: "entregue durante o encerramento" });
     expect(dispatcher.lines.some((line) => line.includes("dispatcher stopped"))).toBe(true);
     expect(receiver.requests.some((r) => r.headers["x-pt-delivery-id"] === late.id.toString())).toBe(false);
-    expect(await db.delivery.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({
+    expect(await bed.db.delivery.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({
       status: "pending",
       attemptCount: 0,
     });
@@ -96,7 +84,7 @@ describe("dispatcher shutdown", () => {
 
     expect(await dispatcher.exited).toEqual({ code: 143, signal: null });
     expect(held.writableEnded).toBe(false);
-    const row = await db.delivery.findUniqueOrThrow({ where: { id } });
+    const row = await bed.db.delivery.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "delivering", attemptCount: 0 });
   }, 40_000);
 });

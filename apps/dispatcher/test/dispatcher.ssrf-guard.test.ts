@@ -2,73 +2,44 @@
 // endpoints at every attempt and records the refusal; on (development) the same endpoint is delivered to.
 // Every connection stays on loopback: the receiver is a node:http server on 127.0.0.1.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, enqueueDeliveryAttempt, type Redis, type WebhookQueue } from "@gw/jobs";
+import { enqueueDeliveryAttempt } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
   eventually,
   isolatedDatabase,
   reply,
-  silentLogger,
   startReceiver,
-  testEnv,
-  testSecretsKeys,
   type Receiver,
 } from "@gw/testkit";
-import { createDispatcher, loadDispatcherConfig, type Dispatcher } from "../src/index.ts";
-import { testConfig, testSettings } from "./support.ts";
+import { loadDispatcherConfig } from "../src/index.ts";
+import { REQUIRED_SETTINGS, openBed, requestsOf, type DispatcherBed } from "./support.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: DispatcherBed;
 let receiver: Receiver;
-let dispatcher: Dispatcher | undefined;
-let base: { databaseUrl: string; redisUrl: string; prefix: string };
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  base = { databaseUrl: database.url, redisUrl: env.redisUrl, prefix: env.redisPrefix };
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openBed(await isolatedDatabase());
   receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
 });
 
 afterEach(async () => {
-  await dispatcher?.stop();
-  dispatcher = undefined;
+  await bed.stopDispatchers();
 });
 
 afterAll(async () => {
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close(receiver);
 });
 
 async function startDispatcher(allowPrivateNetworks: "true" | "false"): Promise<void> {
-  const settings = testSettings(base, {
+  await bed.startDispatcher({
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: allowPrivateNetworks,
     WEBHOOK_RETRY_SCHEDULE_MS: "20,20,20,20,20,20",
   });
-  dispatcher = createDispatcher(testConfig(settings), { logger: silentLogger, db });
-  await dispatcher.start();
-}
-
-function requestsOf(id: bigint) {
-  return receiver.requests.filter((r) => r.headers["x-pt-delivery-id"] === id.toString());
 }
 
 describe("dispatcher configuration", () => {
-  const env = {
-    DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
-    REDIS_URL: "redis://127.0.0.1:6379",
-    SECRETS_KEYS: testSecretsKeys(),
-  };
+  const env = REQUIRED_SETTINGS;
 
   it("guards by default; only an explicit WEBHOOK_ALLOW_PRIVATE_NETWORKS=true turns it off", () => {
     expect(loadDispatcherConfig(env).WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);
@@ -90,14 +61,17 @@ describe("dispatcher configuration", () => {
 describe("dispatcher SSRF guard", () => {
   it("guard on: a loopback endpoint, by IP or by a name resolving to it, is never called; every attempt is address_refused", async () => {
     await startDispatcher("false");
-    const byIp = await createDelivery(db, await createFixture(db, receiver.url));
-    const byName = await createDelivery(db, await createFixture(db, receiver.url.replace("127.0.0.1", "localhost")));
+    const byIp = await createDelivery(bed.db, await createFixture(bed.db, receiver.url));
+    const byName = await createDelivery(
+      bed.db,
+      await createFixture(bed.db, receiver.url.replace("127.0.0.1", "localhost")),
+    );
 
     for (const delivery of [byIp, byName]) {
-      await enqueueDeliveryAttempt(queue, delivery.id, 1);
+      await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
       const row = await eventually(
         async () => {
-          const found = await db.delivery.findUniqueOrThrow({
+          const found = await bed.db.delivery.findUniqueOrThrow({
             where: { id: delivery.id },
             include: { attempts: { orderBy: { number: "asc" } } },
           });
@@ -110,24 +84,24 @@ describe("dispatcher SSRF guard", () => {
       for (const attempt of row.attempts) {
         expect(attempt).toMatchObject({ errorKind: "address_refused", statusCode: null, responseBody: null });
       }
-      expect(requestsOf(delivery.id)).toHaveLength(0);
+      expect(requestsOf(receiver, delivery.id)).toHaveLength(0);
     }
   });
 
   it("development setting (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true): the same loopback receiver gets the POST", async () => {
     await startDispatcher("true");
-    const delivery = await createDelivery(db, await createFixture(db, receiver.url));
+    const delivery = await createDelivery(bed.db, await createFixture(bed.db, receiver.url));
 
-    await enqueueDeliveryAttempt(queue, delivery.id, 1);
+    await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
     const row = await eventually(
       async () => {
-        const found = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+        const found = await bed.db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
         return found.status === "delivered" ? found : null;
       },
       { what: `entrega ${delivery.id} entregue` },
     );
 
     expect(row).toMatchObject({ lastStatusCode: 200, lastErrorKind: null, attemptCount: 1 });
-    expect(requestsOf(delivery.id)).toHaveLength(1);
+    expect(requestsOf(receiver, delivery.id)).toHaveLength(1);
   });
 });

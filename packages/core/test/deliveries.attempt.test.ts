@@ -1,85 +1,49 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createDb, type Db } from "@gw/db";
-import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
+import { deliverWebhookJob } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
   freePort,
   reply,
   signatureIsValid,
-  silentLogger,
   startReceiver,
-  testEnv,
   testSecretBox,
-  type Receiver,
+  testEnv,
 } from "@gw/testkit";
-import {
-  createDeliveryScheduler,
-  createWebhookSender,
-  processDeliveryAttempt,
-  type ProcessDeliveryDeps,
-  type WebhookSender,
-} from "../src/deliveries/index.ts";
+import { processDeliveryAttempt } from "../src/deliveries/index.ts";
+import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
 
 const SCHEDULE = [1_000, 2_000, 3_000];
 const BODY_LIMIT = 64;
 
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let sender: WebhookSender;
-let receiver: Receiver;
-let deps: ProcessDeliveryDeps;
+let bed: AttemptBed;
 
 beforeAll(async () => {
-  const env = testEnv();
-  db = createDb({ url: env.databaseUrl, poolSize: 4 });
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
-  // The receivers listen on loopback: private networks allowed (the guard has its own tests).
-  sender = createWebhookSender({
-    timeoutMs: 500,
-    connectTimeoutMs: 500,
-    maxSockets: 4,
-    responseBodyLimit: BODY_LIMIT,
-    allowPrivateNetworks: true,
+  bed = await openAttemptBed(testEnv(), {
+    sender: { timeoutMs: 500, connectTimeoutMs: 500, responseBodyLimit: BODY_LIMIT },
+    settings: { scheduleMs: SCHEDULE, jitter: 0.2 },
   });
-  receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
-  deps = {
-    db,
-    // A horizon beyond the schedule: every retry of these tests goes to Redis at once.
-    scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: 3_600_000 }),
-    sender,
-    secrets: testSecretBox(),
-    logger: silentLogger,
-    settings: { scheduleMs: SCHEDULE, jitter: 0.2, userAgent: "Teste-Gateway/1.0" },
-  };
 });
 
 afterAll(async () => {
-  await receiver.close();
-  sender.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await db.$disconnect();
+  await bed.close();
 });
 
 async function row(id: bigint) {
-  return db.delivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { number: "asc" } } } });
+  return bed.db.delivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { number: "asc" } } } });
 }
 
 describe("processDeliveryAttempt", () => {
   it("delivers on 2xx with every header, a valid signature over the stored bytes, and keeps the 200's body", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture, "message.received");
-    receiver.setHandler((_req, res) => reply(res, 200, "ignorado: evento desconhecido"));
-    const before = receiver.requests.length;
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture, "message.received");
+    bed.receiver.setHandler((_req, res) => reply(res, 200, "ignorado: evento desconhecido"));
+    const before = bed.receiver.requests.length;
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result).toMatchObject({ outcome: "delivered", attempt: 1, statusCode: 200, errorKind: null });
-    const request = receiver.requests[before];
+    const request = bed.receiver.requests[before];
     expect(request).toBeDefined();
     if (!request) return;
     expect(request.method).toBe("POST");
@@ -111,12 +75,12 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("signs with the integration's current secret and URL at dispatch time", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:1/antigo");
-    const delivery = await createDelivery(db, fixture);
-    await db.integration.update({
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:1/antigo");
+    const delivery = await createDelivery(bed.db, fixture);
+    await bed.db.integration.update({
       where: { id: fixture.integrationId },
       data: {
-        url: receiver.url,
+        url: bed.receiver.url,
         signingSecretEncrypted: testSecretBox().seal("segredo-novo-123", {
           table: "integrations",
           id: fixture.integrationId,
@@ -124,23 +88,23 @@ describe("processDeliveryAttempt", () => {
         }),
       },
     });
-    receiver.setHandler((_req, res) => reply(res, 204));
-    const before = receiver.requests.length;
+    bed.receiver.setHandler((_req, res) => reply(res, 204));
+    const before = bed.receiver.requests.length;
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result.outcome).toBe("delivered");
-    const request = receiver.requests[before];
+    const request = bed.receiver.requests[before];
     expect(request && signatureIsValid("segredo-novo-123", request)).toBe(true);
     expect(request && signatureIsValid(fixture.secret, request)).toBe(false);
   });
 
   it("schedules the next attempt on 5xx: pending, next_attempt_at within ±20 % of the schedule, job queued with that delay", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
-    receiver.setHandler((_req, res) => reply(res, 503, "armazenamento indisponível"));
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
+    bed.receiver.setHandler((_req, res) => reply(res, 503, "armazenamento indisponível"));
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: 503, errorKind: "http_status" });
     const stored = await row(delivery.id);
@@ -152,7 +116,7 @@ describe("processDeliveryAttempt", () => {
     const gap = (stored.nextAttemptAt?.getTime() ?? 0) - stored.updatedAt.getTime();
     expect(gap).toBeGreaterThanOrEqual(800);
     expect(gap).toBeLessThanOrEqual(1_200);
-    const job = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 2));
+    const job = await bed.queue.getJob(deliverWebhookJob.jobId(delivery.id, 2));
     // The next job names its integration, so the dispatcher can defer it without a query (fairness gate).
     expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 2, integrationId: fixture.integrationId });
     // The job runs at next_attempt_at: its delay is taken just before it is queued (a Redis round trip later, which
@@ -166,15 +130,15 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("fails the delivery after the last attempt of the budget (1 + schedule length), counting from budget_start", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     // As after one manual retry: attempts 1..5 are history, the current budget started at 5.
-    await db.delivery.update({ where: { id: delivery.id }, data: { attemptCount: 5, budgetStart: 5 } });
-    receiver.setHandler((_req, res) => reply(res, 500, "erro"));
+    await bed.db.delivery.update({ where: { id: delivery.id }, data: { attemptCount: 5, budgetStart: 5 } });
+    bed.receiver.setHandler((_req, res) => reply(res, 500, "erro"));
 
     const outcomes: string[] = [];
     for (let attempt = 6; attempt <= 9; attempt++) {
-      const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt });
+      const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt });
       outcomes.push(result.outcome);
     }
     expect(outcomes).toEqual(["retry_scheduled", "retry_scheduled", "retry_scheduled", "failed"]);
@@ -183,16 +147,16 @@ describe("processDeliveryAttempt", () => {
     expect(stored.attemptCount).toBe(9);
     expect(stored.nextAttemptAt).toBeNull();
     expect(stored.attempts.map((a) => a.number)).toEqual([6, 7, 8, 9]);
-    expect(await queue.getJob(deliverWebhookJob.jobId(delivery.id, 10))).toBeUndefined();
+    expect(await bed.queue.getJob(deliverWebhookJob.jobId(delivery.id, 10))).toBeUndefined();
   });
 
   it("treats a 302 as a failure and does not follow it", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     const target = await startReceiver((_req, res) => reply(res, 200, "não deveria chegar aqui"));
-    receiver.setHandler((_req, res) => reply(res, 302, "", { location: target.url }));
+    bed.receiver.setHandler((_req, res) => reply(res, 302, "", { location: target.url }));
     try {
-      const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+      const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
       expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: 302, errorKind: "redirect" });
       expect(target.requests).toHaveLength(0);
       const stored = await row(delivery.id);
@@ -203,12 +167,12 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("gives up on an endpoint slower than the attempt time-out (kind timeout, no status)", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     // Never answers; the attempt's 500 ms deadline must end it.
-    receiver.setHandler(() => undefined);
+    bed.receiver.setHandler(() => undefined);
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result).toMatchObject({ outcome: "retry_scheduled", statusCode: null, errorKind: "timeout" });
     const stored = await row(delivery.id);
@@ -222,17 +186,17 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("records a refused connection", async () => {
-    const fixture = await createFixture(db, `http://127.0.0.1:${await freePort()}/nada`);
-    const delivery = await createDelivery(db, fixture);
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const fixture = await createFixture(bed.db, `http://127.0.0.1:${await freePort()}/nada`);
+    const delivery = await createDelivery(bed.db, fixture);
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
     expect(result).toMatchObject({ outcome: "retry_scheduled", errorKind: "connection_refused" });
   });
 
   it("reads at most the body limit of a huge answer, drops NUL bytes, and still counts the 2xx", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     // 8 MiB would be buffered whole by a naive client; we stop after BODY_LIMIT bytes.
-    receiver.setHandler((_req, res) => {
+    bed.receiver.setHandler((_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
       res.write("a\u0000b");
       res.write("é".repeat(40));
@@ -246,7 +210,7 @@ describe("processDeliveryAttempt", () => {
       pump();
     });
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result.outcome).toBe("delivered");
     const stored = await row(delivery.id);
@@ -256,29 +220,29 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("skips a stale job (attempt already made) and a job for a finished delivery, without calling the endpoint", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
-    receiver.setHandler((_req, res) => reply(res, 200, "ok"));
-    expect((await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).outcome).toBe(
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
+    bed.receiver.setHandler((_req, res) => reply(res, 200, "ok"));
+    expect((await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 })).outcome).toBe(
       "delivered",
     );
     // Requests about these deliveries only: the receiver's port may have served another suite's receiver before,
     // whose dispatcher can still retry to it.
     const ours = () =>
-      receiver.requests.filter((r) =>
+      bed.receiver.requests.filter((r) =>
         [delivery.id.toString(), "987654321987"].includes(String(r.headers["x-pt-delivery-id"])),
       ).length;
     const before = ours();
 
-    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 })).toMatchObject({
+    expect(await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 })).toMatchObject({
       outcome: "skipped",
       reason: "stale",
     });
-    expect(await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 2 })).toMatchObject({
+    expect(await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 2 })).toMatchObject({
       outcome: "skipped",
       reason: "stale",
     });
-    expect(await processDeliveryAttempt(deps, { deliveryId: "987654321987", attempt: 1 })).toMatchObject({
+    expect(await processDeliveryAttempt(bed.deps, { deliveryId: "987654321987", attempt: 1 })).toMatchObject({
       outcome: "skipped",
       reason: "not_found",
     });
@@ -287,11 +251,11 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("re-runs an attempt left `delivering` by a crashed worker, overwriting its attempt row instead of failing", async () => {
-    const fixture = await createFixture(db, receiver.url);
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
     // The crashed worker had claimed attempt 1; a leftover attempt row for it exists.
-    await db.delivery.update({ where: { id: delivery.id }, data: { status: "delivering" } });
-    await db.deliveryAttempt.create({
+    await bed.db.delivery.update({ where: { id: delivery.id }, data: { status: "delivering" } });
+    await bed.db.deliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
         number: 1,
@@ -300,9 +264,9 @@ describe("processDeliveryAttempt", () => {
         errorKind: "connection_reset",
       },
     });
-    receiver.setHandler((_req, res) => reply(res, 200, "recebido"));
+    bed.receiver.setHandler((_req, res) => reply(res, 200, "recebido"));
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result.outcome).toBe("delivered");
     const stored = await row(delivery.id);
@@ -312,14 +276,14 @@ describe("processDeliveryAttempt", () => {
   });
 
   it("does not call an inactive integration: the delivery goes to failed with kind integration_inactive", async () => {
-    const fixture = await createFixture(db, receiver.url, { active: false });
-    const delivery = await createDelivery(db, fixture);
-    const before = receiver.requests.length;
+    const fixture = await createFixture(bed.db, bed.receiver.url, { active: false });
+    const delivery = await createDelivery(bed.db, fixture);
+    const before = bed.receiver.requests.length;
 
-    const result = await processDeliveryAttempt(deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
 
     expect(result.outcome).toBe("integration_inactive");
-    expect(receiver.requests.length).toBe(before);
+    expect(bed.receiver.requests.length).toBe(before);
     const stored = await row(delivery.id);
     expect(stored).toMatchObject({
       status: "failed",

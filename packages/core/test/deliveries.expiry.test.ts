@@ -2,16 +2,8 @@
 // the expiry that fails what is still pending past it (held back by a circuit breaker), bounded, idempotent and safe
 // with several dispatcher pods; a manual retry gives a fresh deadline.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueDeliveryAttempt,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
-import { createDelivery, createFixture, isolatedDatabase, silentLogger, testActor, testEnv } from "@gw/testkit";
+import { deliverWebhookJob, enqueueDeliveryAttempt } from "@gw/jobs";
+import { createDelivery, createFixture, silentLogger, testActor, testEnv, isolatedDatabase } from "@gw/testkit";
 import type { Fixture } from "@gw/testkit";
 import {
   attemptBudget,
@@ -22,6 +14,7 @@ import {
   retryFailedDeliveries,
   type ExpiryDeps,
 } from "../src/deliveries/index.ts";
+import { openQueueBed, type QueueBed } from "./support/webhook-bed.ts";
 
 const SPEC_SCHEDULE = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000];
 
@@ -62,10 +55,6 @@ describe("a delivery's deadline (the longest its retry schedule can take)", () =
 });
 
 // The expiry reads the whole deliveries table: a database of its own keeps other test files' rows out.
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
 let deps: ExpiryDeps;
 let fixture: Fixture;
 
@@ -74,26 +63,21 @@ const LIFETIME_MS = 60_000;
 const START = new Date(Date.now() - 3_600_000);
 const at = (ms: number) => new Date(START.getTime() + ms);
 
-beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
-  deps = { db, queue, logger: silentLogger };
-  fixture = await createFixture(db, "http://127.0.0.1:9/webhooks");
-});
+let bed: QueueBed;
 
-beforeEach(async () => {
-  await db.delivery.deleteMany({});
-  await queue.obliterate({ force: true });
+beforeAll(async () => {
+  bed = openQueueBed(testEnv(), await isolatedDatabase());
+  deps = { db: bed.db, queue: bed.queue, logger: silentLogger };
+  fixture = await createFixture(bed.db, "http://127.0.0.1:9/webhooks");
 });
 
 afterAll(async () => {
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
+});
+
+beforeEach(async () => {
+  await bed.db.delivery.deleteMany({});
+  await bed.queue.obliterate({ force: true });
 });
 
 /** A delivery whose budget started at START (or `startedAt`), with the given row fields. */
@@ -108,8 +92,8 @@ async function delivery(
   } = {},
   startedAt = START,
 ): Promise<bigint> {
-  const { id } = await createDelivery(db, fixture);
-  await db.delivery.update({
+  const { id } = await createDelivery(bed.db, fixture);
+  await bed.db.delivery.update({
     where: { id },
     data: { status: "pending", budgetStartedAt: startedAt, nextAttemptAt: startedAt, ...data },
   });
@@ -119,7 +103,7 @@ async function delivery(
 const expire = (now: Date, options: { batchSize?: number; maxRows?: number } = {}) =>
   failExpiredDeliveries(deps, { lifetimeMs: LIFETIME_MS, now, ...options });
 
-const row = (id: bigint) => db.delivery.findUniqueOrThrow({ where: { id } });
+const row = (id: bigint) => bed.db.delivery.findUniqueOrThrow({ where: { id } });
 
 describe("failing the deliveries past their deadline", () => {
   it("a delivery the breaker held back stays pending until the deadline, then fails as `expired`", async () => {
@@ -190,7 +174,7 @@ describe("failing the deliveries past their deadline", () => {
     // Revived by a retry (updated_at = budget_started_at) after a budget that ended on the secret; nothing since.
     const revived = await delivery({ attemptCount: 2, budgetStart: 2, lastErrorKind: "secret_unavailable" });
     const touched = (id: bigint, after: string) =>
-      db.sql.query(`UPDATE deliveries SET updated_at = budget_started_at + $2::interval WHERE id = $1::bigint`, [
+      bed.db.sql.query(`UPDATE deliveries SET updated_at = budget_started_at + $2::interval WHERE id = $1::bigint`, [
         id.toString(),
         after,
       ]);
@@ -234,10 +218,10 @@ describe("failing the deliveries past their deadline", () => {
     const now = at(LIFETIME_MS);
 
     expect(await expire(now, { batchSize: 2, maxRows: 3 })).toMatchObject({ expired: 3, more: true });
-    expect(await db.delivery.count({ where: { status: "pending" } })).toBe(2);
+    expect(await bed.db.delivery.count({ where: { status: "pending" } })).toBe(2);
     expect(await expire(now, { batchSize: 2, maxRows: 3 })).toMatchObject({ expired: 2, more: false });
     expect(await expire(now, { batchSize: 2, maxRows: 3 })).toEqual({ expired: 0, byEvent: {}, more: false });
-    expect(await db.delivery.count({ where: { status: "failed", lastErrorKind: "expired" } })).toBe(5);
+    expect(await bed.db.delivery.count({ where: { status: "failed", lastErrorKind: "expired" } })).toBe(5);
   });
 
   it("several pods at once fail each delivery exactly once between them", async () => {
@@ -245,21 +229,21 @@ describe("failing the deliveries past their deadline", () => {
     const now = at(LIFETIME_MS);
     const runs = await Promise.all([1, 2, 3].map(() => expire(now, { batchSize: 7 })));
     expect(runs.reduce((sum, run) => sum + run.expired, 0)).toBe(60);
-    expect(await db.delivery.count({ where: { status: "failed" } })).toBe(60);
+    expect(await bed.db.delivery.count({ where: { status: "failed" } })).toBe(60);
   });
 
   it("removes the jobs the failed deliveries were waiting with (deferred behind the breaker, or a retry)", async () => {
     const neverTried = await delivery();
     const retrying = await delivery({ attemptCount: 2, lastErrorKind: "connection_refused" });
     const young = await delivery({}, at(LIFETIME_MS));
-    await enqueueDeliveryAttempt(queue, neverTried, 1, 3_600_000);
-    await enqueueDeliveryAttempt(queue, retrying, 3, 3_600_000);
-    await enqueueDeliveryAttempt(queue, young, 1, 3_600_000);
+    await enqueueDeliveryAttempt(bed.queue, neverTried, 1, 3_600_000);
+    await enqueueDeliveryAttempt(bed.queue, retrying, 3, 3_600_000);
+    await enqueueDeliveryAttempt(bed.queue, young, 1, 3_600_000);
 
     expect((await expire(at(LIFETIME_MS))).expired).toBe(2);
-    expect(await queue.getJob(deliverWebhookJob.jobId(neverTried, 1))).toBeUndefined();
-    expect(await queue.getJob(deliverWebhookJob.jobId(retrying, 3))).toBeUndefined();
-    expect(await (await queue.getJob(deliverWebhookJob.jobId(young, 1)))?.getState()).toBe("delayed");
+    expect(await bed.queue.getJob(deliverWebhookJob.jobId(neverTried, 1))).toBeUndefined();
+    expect(await bed.queue.getJob(deliverWebhookJob.jobId(retrying, 3))).toBeUndefined();
+    expect(await (await bed.queue.getJob(deliverWebhookJob.jobId(young, 1)))?.getState()).toBe("delayed");
   });
 });
 
@@ -270,12 +254,12 @@ describe("a manual retry revives an expired delivery with a fresh deadline", () 
     const retriedAt = at(2 * LIFETIME_MS);
 
     const retried = await retryDelivery(
-      { db, queue, logger: silentLogger },
+      { db: bed.db, queue: bed.queue, logger: silentLogger },
       { accountId: fixture.accountId, deliveryId: id, actor: testActor, now: retriedAt },
     );
     expect(retried).toMatchObject({ status: "pending", previousStatus: "failed", nextAttempt: 2 });
     expect(await row(id)).toMatchObject({ status: "pending", budgetStart: 1, budgetStartedAt: retriedAt });
-    expect(await (await queue.getJob(deliverWebhookJob.jobId(id, 2)))?.getState()).toBe("waiting");
+    expect(await (await bed.queue.getJob(deliverWebhookJob.jobId(id, 2)))?.getState()).toBe("waiting");
 
     expect((await expire(new Date(retriedAt.getTime() + LIFETIME_MS - 1))).expired).toBe(0);
     expect((await row(id)).status).toBe("pending");
@@ -289,13 +273,13 @@ describe("a manual retry revives an expired delivery with a fresh deadline", () 
     const retriedAt = at(3 * LIFETIME_MS);
 
     const count = await retryFailedDeliveries(
-      { db, queue, logger: silentLogger },
+      { db: bed.db, queue: bed.queue, logger: silentLogger },
       { accountId: fixture.accountId, actor: testActor, now: retriedAt },
     );
     expect(count).toBe(2);
     for (const id of ids) {
       expect(await row(id)).toMatchObject({ status: "pending", budgetStartedAt: retriedAt });
-      expect(await (await queue.getJob(deliverWebhookJob.jobId(id, 1)))?.getState()).toBe("waiting");
+      expect(await (await bed.queue.getJob(deliverWebhookJob.jobId(id, 1)))?.getState()).toBe("waiting");
     }
     expect((await expire(new Date(retriedAt.getTime() + LIFETIME_MS - 1))).expired).toBe(0);
   });
@@ -304,12 +288,12 @@ describe("a manual retry revives an expired delivery with a fresh deadline", () 
     const id = await delivery();
     await expire(at(LIFETIME_MS));
     // As if the job had been running (locked) while the expiry removed the others, then deferred again.
-    await enqueueDeliveryAttempt(queue, id, 1, 3_600_000, fixture.integrationId);
+    await enqueueDeliveryAttempt(bed.queue, id, 1, 3_600_000, fixture.integrationId);
 
     await retryDelivery(
-      { db, queue, logger: silentLogger },
+      { db: bed.db, queue: bed.queue, logger: silentLogger },
       { accountId: fixture.accountId, deliveryId: id, actor: testActor },
     );
-    expect(await (await queue.getJob(deliverWebhookJob.jobId(id, 1)))?.getState()).toBe("waiting");
+    expect(await (await bed.queue.getJob(deliverWebhookJob.jobId(id, 1)))?.getState()).toBe("waiting");
   });
 });

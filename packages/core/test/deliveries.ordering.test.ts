@@ -3,85 +3,53 @@
 // queued) when that one is delivered or dead-lettered (attempts exhausted, or past its deadline). Other keys, and
 // integrations without the option, are never held.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
+import { deliverWebhookJob } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
-  isolatedDatabase,
   reply,
   silentLogger,
-  startReceiver,
-  testEnv,
-  testSecretBox,
   type Fixture,
-  type Receiver,
+  testEnv,
+  isolatedDatabase,
 } from "@gw/testkit";
-import {
-  createDeliveryScheduler,
-  createWebhookSender,
-  failExpiredDeliveries,
-  processDeliveryAttempt,
-  type ProcessDeliveryDeps,
-} from "../src/deliveries/index.ts";
+import { failExpiredDeliveries, processDeliveryAttempt } from "../src/deliveries/index.ts";
+import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let receiver: Receiver;
-let deps: ProcessDeliveryDeps;
 let ordered: Fixture;
 let status = 200;
+let bed: AttemptBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
-  receiver = await startReceiver((_req, res) => reply(res, status, "ok"));
-  ordered = await createFixture(db, receiver.url);
-  await db.integration.update({ where: { id: ordered.integrationId }, data: { deliverInOrder: true } });
-  deps = {
-    db,
-    scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: 180_000 }),
-    sender: createWebhookSender({
-      timeoutMs: 2_000,
-      connectTimeoutMs: 1_000,
-      maxSockets: 4,
-      responseBodyLimit: 1_024,
-      allowPrivateNetworks: true,
-    }),
-    secrets: testSecretBox(),
-    logger: silentLogger,
+  bed = await openAttemptBed(testEnv(), {
+    database: await isolatedDatabase(),
+    handler: (_req, res) => reply(res, status, "ok"),
+    sender: { connectTimeoutMs: 1_000, responseBodyLimit: 1_024 },
+    horizonMs: 180_000,
     // One attempt only: its failure is the dead letter.
-    settings: { scheduleMs: [], jitter: 0, userAgent: "Teste/1.0", holdRecheckMs: 60_000 },
-  };
+    settings: { scheduleMs: [], userAgent: "Teste/1.0", holdRecheckMs: 60_000 },
+  });
+  ordered = await createFixture(bed.db, bed.receiver.url);
+  await bed.db.integration.update({ where: { id: ordered.integrationId }, data: { deliverInOrder: true } });
 });
 
 afterAll(async () => {
-  deps.sender.close();
-  await receiver.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
 });
 
 async function keyed(fixture: Fixture, orderingKey: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { id } = await createDelivery(db, fixture);
-    await db.delivery.update({ where: { id }, data: { orderingKey } });
+    const { id } = await createDelivery(bed.db, fixture);
+    await bed.db.delivery.update({ where: { id }, data: { orderingKey } });
     ids.push(String(id));
   }
   return ids;
 }
 
-const row = (id: string) => db.delivery.findUniqueOrThrow({ where: { id: BigInt(id) } });
-const attempt = (deliveryId: string, n = 1) => processDeliveryAttempt(deps, { deliveryId, attempt: n });
-const jobState = (id: string, n = 1) => queue.getJob(deliverWebhookJob.jobId(id, n)).then((job) => job?.getState());
+const row = (id: string) => bed.db.delivery.findUniqueOrThrow({ where: { id: BigInt(id) } });
+const attempt = (deliveryId: string, n = 1) => processDeliveryAttempt(bed.deps, { deliveryId, attempt: n });
+const jobState = (id: string, n = 1) => bed.queue.getJob(deliverWebhookJob.jobId(id, n)).then((job) => job?.getState());
 
 describe("ordered delivery: the gate and the release", () => {
   it("holds a later delivery of the key while the earlier is pending, then releases it when the earlier is delivered", async () => {
@@ -100,7 +68,7 @@ describe("ordered delivery: the gate and the release", () => {
     expect(await attempt(third)).toMatchObject({ outcome: "held", headId: first });
     // Another message of the same integration is not held up.
     expect(await attempt(other)).toMatchObject({ outcome: "delivered" });
-    expect(receiver.requests).toHaveLength(1);
+    expect(bed.receiver.requests).toHaveLength(1);
 
     expect(await attempt(first)).toMatchObject({ outcome: "delivered" });
     // Released: due now, no longer held, its job queued at once; the third still waits for it.
@@ -128,15 +96,15 @@ describe("ordered delivery: the gate and the release", () => {
     if (!old || !young) throw new Error("sem entregas");
     expect(await attempt(young)).toMatchObject({ outcome: "held" });
     const now = new Date();
-    await db.delivery.update({
+    await bed.db.delivery.update({
       where: { id: BigInt(old) },
       data: { budgetStartedAt: new Date(now.getTime() - 120_000) },
     });
-    expect(await failExpiredDeliveries({ db, queue, logger: silentLogger }, { lifetimeMs: 60_000, now })).toMatchObject(
-      {
-        expired: 1,
-      },
-    );
+    expect(
+      await failExpiredDeliveries({ db: bed.db, queue: bed.queue, logger: silentLogger }, { lifetimeMs: 60_000, now }),
+    ).toMatchObject({
+      expired: 1,
+    });
     expect(await row(old)).toMatchObject({ status: "failed", lastErrorKind: "expired" });
     expect(await row(young)).toMatchObject({ status: "pending", heldSince: null, nextAttemptAt: now });
     expect(["waiting", "delayed", "prioritized"]).toContain(await jobState(young));
@@ -144,7 +112,7 @@ describe("ordered delivery: the gate and the release", () => {
 
   it("never holds the deliveries of an integration without the option", async () => {
     status = 200;
-    const plain = await createFixture(db, receiver.url);
+    const plain = await createFixture(bed.db, bed.receiver.url);
     const [first, second] = await keyed(plain, "m:wamid.sem-ordem", 2);
     if (!first || !second) throw new Error("sem entregas");
     expect(await attempt(second)).toMatchObject({ outcome: "delivered" });

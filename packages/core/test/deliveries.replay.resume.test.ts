@@ -3,9 +3,8 @@
 // crash between a batch's commit and its jobs (the sweep queues those rows), with two workers running the same
 // replay at once (a stalled job taken over), and with its job lost (the replay is still listed as unfinished).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, deliverWebhookJob, type Redis, type WebhookQueue } from "@gw/jobs";
-import { createFixture, isolatedDatabase, silentLogger, testEnv, type Fixture } from "@gw/testkit";
+import { createRedis, createWebhookQueue, deliverWebhookJob } from "@gw/jobs";
+import { createFixture, silentLogger, testEnv, type Fixture, isolatedDatabase } from "@gw/testkit";
 import {
   advanceDeliveryReplay,
   createDeliveryReplay,
@@ -13,28 +12,19 @@ import {
   sweepDeliveries,
   unfinishedReplays,
 } from "../src/deliveries/index.ts";
+import { openQueueBed, type QueueBed } from "./support/webhook-bed.ts";
 
 const DAY = 86_400_000;
 const actor = { id: "api_key:replay-test", origin: "api" as const, requestId: "req-replay" };
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
+let bed: QueueBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
+  bed = openQueueBed(testEnv(), await isolatedDatabase());
 });
 
 afterAll(async () => {
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
 });
 
 /** A delivery in a final state, created `daysAgo` days ago (and last changed then, unless `updatedDaysAgo`). */
@@ -44,7 +34,7 @@ async function finished(
   createdAt: Date,
   updatedAt = new Date(),
 ): Promise<bigint> {
-  const row = await db.delivery.create({
+  const row = await bed.db.delivery.create({
     data: {
       accountId: fixture.accountId,
       integrationId: fixture.integrationId,
@@ -62,13 +52,13 @@ async function finished(
 
 async function jobsOf(ids: readonly bigint[]): Promise<number> {
   let count = 0;
-  for (const id of ids) if (await queue.getJob(deliverWebhookJob.jobId(id, 3))) count++;
+  for (const id of ids) if (await bed.queue.getJob(deliverWebhookJob.jobId(id, 3))) count++;
   return count;
 }
 
 describe("a replay's job resumes where it stopped", () => {
   it("re-queues each matching delivery once across a crash after commit, two workers at once and a lost job", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/replay");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/replay");
     const since = new Date(Date.now() - 3 * DAY);
     const ids: bigint[] = [];
     for (let i = 0; i < 9; i++)
@@ -83,7 +73,7 @@ describe("a replay's job resumes where it stopped", () => {
     const retention = { deliveredDays: 5, failedDays: 5 };
 
     const created = await createDeliveryReplay(
-      { db, logger: silentLogger },
+      { db: bed.db, logger: silentLogger },
       {
         accountId: fixture.accountId,
         actor,
@@ -94,7 +84,7 @@ describe("a replay's job resumes where it stopped", () => {
     if (created.kind !== "created") throw new Error("replay refused");
     const replayId = created.replay.id;
     expect(created.replay).toMatchObject({ status: "pending", matched: null, queued: 0 });
-    expect(await unfinishedReplays({ db })).toEqual([replayId]);
+    expect(await unfinishedReplays({ db: bed.db })).toEqual([replayId]);
 
     // 1. A batch commits, then its jobs cannot be queued (the process dies, or Redis is gone): the rows are pending
     // and due, and the dispatcher's sweep gives them their jobs.
@@ -102,19 +92,19 @@ describe("a replay's job resumes where it stopped", () => {
     const deadQueue = createWebhookQueue(deadRedis, testEnv().redisPrefix);
     deadRedis.disconnect();
     const first = await advanceDeliveryReplay(
-      { db, queue: deadQueue, logger: silentLogger },
+      { db: bed.db, queue: deadQueue, logger: silentLogger },
       { replayId, batchSize: 3, retention },
     );
     await deadQueue.close().catch(() => undefined);
     expect(first).toEqual({ kind: "again", queued: 3 });
-    expect(await getDeliveryReplay({ db }, { accountId: fixture.accountId, replayId })).toMatchObject({
+    expect(await getDeliveryReplay({ db: bed.db }, { accountId: fixture.accountId, replayId })).toMatchObject({
       status: "running",
       matched: 9,
       queued: 3,
     });
     expect(await jobsOf(ids.slice(0, 3))).toBe(0);
     const swept = await sweepDeliveries(
-      { db, queue, redis, logger: silentLogger, attemptTimeoutMs: 1_000 },
+      { db: bed.db, queue: bed.queue, redis: bed.redis, logger: silentLogger, attemptTimeoutMs: 1_000 },
       { horizonMs: 60_000, graceMs: 0, batchSize: 100 },
     );
     expect(swept.queued).toBe(3);
@@ -123,8 +113,14 @@ describe("a replay's job resumes where it stopped", () => {
     // 2. The job is taken over while its first worker still runs: both advance the same replay at once; the
     // replay's row lock serializes them, the second starts after the first's cursor.
     const [a, b] = await Promise.all([
-      advanceDeliveryReplay({ db, queue, logger: silentLogger }, { replayId, batchSize: 3, retention }),
-      advanceDeliveryReplay({ db, queue, logger: silentLogger }, { replayId, batchSize: 3, retention }),
+      advanceDeliveryReplay(
+        { db: bed.db, queue: bed.queue, logger: silentLogger },
+        { replayId, batchSize: 3, retention },
+      ),
+      advanceDeliveryReplay(
+        { db: bed.db, queue: bed.queue, logger: silentLogger },
+        { replayId, batchSize: 3, retention },
+      ),
     ]);
     expect([a, b]).toEqual([
       { kind: "again", queued: 3 },
@@ -133,22 +129,27 @@ describe("a replay's job resumes where it stopped", () => {
     expect(await jobsOf(ids)).toBe(9);
 
     // 3. Its job lost with Redis: the replay is still listed as unfinished, and the next run completes it.
-    expect(await unfinishedReplays({ db })).toEqual([replayId]);
+    expect(await unfinishedReplays({ db: bed.db })).toEqual([replayId]);
     expect(
-      await advanceDeliveryReplay({ db, queue, logger: silentLogger }, { replayId, batchSize: 3, retention }),
+      await advanceDeliveryReplay(
+        { db: bed.db, queue: bed.queue, logger: silentLogger },
+        { replayId, batchSize: 3, retention },
+      ),
     ).toEqual({
       kind: "completed",
       queued: 0,
     });
-    expect(await unfinishedReplays({ db })).toEqual([]);
-    expect(await advanceDeliveryReplay({ db, queue }, { replayId, retention })).toEqual({ kind: "gone" });
+    expect(await unfinishedReplays({ db: bed.db })).toEqual([]);
+    expect(await advanceDeliveryReplay({ db: bed.db, queue: bed.queue }, { replayId, retention })).toEqual({
+      kind: "gone",
+    });
 
-    const done = await getDeliveryReplay({ db }, { accountId: fixture.accountId, replayId });
+    const done = await getDeliveryReplay({ db: bed.db }, { accountId: fixture.accountId, replayId });
     expect(done).toMatchObject({ status: "completed", matched: 9, queued: 9 });
-    const rows = await db.delivery.findMany({ where: { id: { in: ids } } });
+    const rows = await bed.db.delivery.findMany({ where: { id: { in: ids } } });
     expect(rows.every((row) => row.status === "pending" && row.budgetStart === 2)).toBe(true);
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: expired } })).status).toBe("delivered");
-    const audit = await db.auditEntry.findMany({
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: expired } })).status).toBe("delivered");
+    const audit = await bed.db.auditEntry.findMany({
       where: { target: `replay:${replayId}`, action: "api.webhook.retry" },
       orderBy: { id: "asc" },
     });
@@ -161,23 +162,23 @@ describe("a replay's job resumes where it stopped", () => {
   });
 
   it("waits instead of re-queueing while the webhook queue holds more than its cap", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/full");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/full");
     const since = new Date(Date.now() - DAY);
     await finished(fixture, "failed", new Date(since.getTime() + 60_000));
     const created = await createDeliveryReplay(
-      { db },
+      { db: bed.db },
       { accountId: fixture.accountId, actor, since, until: new Date() },
     );
     if (created.kind !== "created") throw new Error("replay refused");
-    const waiting = await queue.getJobCounts("waiting", "delayed", "prioritized");
+    const waiting = await bed.queue.getJobCounts("waiting", "delayed", "prioritized");
     const queued = Object.values(waiting).reduce((sum, n) => sum + n, 0);
     const outcome = await advanceDeliveryReplay(
-      { db, queue },
+      { db: bed.db, queue: bed.queue },
       { replayId: created.replay.id, batchSize: 5, maxQueued: queued + 4 },
     );
     expect(outcome.kind).toBe("wait");
     expect(
-      await getDeliveryReplay({ db }, { accountId: fixture.accountId, replayId: created.replay.id }),
+      await getDeliveryReplay({ db: bed.db }, { accountId: fixture.accountId, replayId: created.replay.id }),
     ).toMatchObject({
       status: "pending",
       queued: 0,

@@ -3,56 +3,34 @@
 // A trigger of this test's own database records the transaction of every row the retry changes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Worker } from "bullmq";
-import type { Db } from "@gw/db";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueDeliveryAttempt,
-  QUEUES,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
-import { createFixture, eventually, isolatedDatabase, silentLogger, testEnv, type Fixture } from "@gw/testkit";
+import { createRedis, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES } from "@gw/jobs";
+import { createFixture, eventually, silentLogger, type Fixture, testEnv, isolatedDatabase } from "@gw/testkit";
 import { retryFailedDeliveries } from "../src/deliveries/index.ts";
+import { openQueueBed, type QueueBed } from "./support/webhook-bed.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let prefix: string;
-let redisUrl: string;
+let bed: QueueBed;
 
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  prefix = env.redisPrefix;
-  redisUrl = env.redisUrl;
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, prefix);
-  await db.$executeRawUnsafe(`CREATE TABLE retried_rows (txid bigint NOT NULL, delivery_id bigint NOT NULL)`);
-  await db.$executeRawUnsafe(`
+  bed = openQueueBed(testEnv(), await isolatedDatabase());
+  await bed.db.$executeRawUnsafe(`CREATE TABLE retried_rows (txid bigint NOT NULL, delivery_id bigint NOT NULL)`);
+  await bed.db.$executeRawUnsafe(`
     CREATE FUNCTION log_retried_row() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO retried_rows VALUES (txid_current(), NEW.id);
       RETURN NEW;
     END $$`);
-  await db.$executeRawUnsafe(`
+  await bed.db.$executeRawUnsafe(`
     CREATE TRIGGER log_retried_row AFTER UPDATE ON deliveries
     FOR EACH ROW WHEN (OLD.status = 'failed' AND NEW.status = 'pending') EXECUTE FUNCTION log_retried_row()`);
 });
 
 afterAll(async () => {
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
 });
 
 /** `count` dead letters (7 attempts spent) of the fixture's integration, inserted in one statement. */
 async function deadLetters(fixture: Fixture, count: number, lastErrorKind = "timeout"): Promise<void> {
-  await db.$executeRaw`
+  await bed.db.$executeRaw`
     INSERT INTO deliveries (account_id, integration_id, event, status, body, attempt_count, budget_start,
       last_error_kind, occurred_at, updated_at)
     SELECT ${fixture.accountId}::uuid, ${fixture.integrationId}::uuid, 'message.status', 'failed', '{}', 7, 0,
@@ -62,13 +40,13 @@ async function deadLetters(fixture: Fixture, count: number, lastErrorKind = "tim
 
 describe("retryFailedDeliveries over a large backlog", () => {
   it("re-queues 2,500 dead letters in transactions of at most 1,000 rows, each job naming its integration", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
-    const bystander = await createFixture(db, "http://127.0.0.1:9/y");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
+    const bystander = await createFixture(bed.db, "http://127.0.0.1:9/y");
     await deadLetters(fixture, 2_500);
     await deadLetters(bystander, 10);
 
     const count = await retryFailedDeliveries(
-      { db, queue, logger: silentLogger },
+      { db: bed.db, queue: bed.queue, logger: silentLogger },
       {
         accountId: fixture.accountId,
         actor: { id: "api_key:k", origin: "api", requestId: "req-bulk" },
@@ -77,26 +55,26 @@ describe("retryFailedDeliveries over a large backlog", () => {
     );
 
     expect(count).toBe(2_500);
-    const transactions = await db.$queryRaw<{ rows: number }[]>`
+    const transactions = await bed.db.$queryRaw<{ rows: number }[]>`
       SELECT count(*)::int AS rows FROM retried_rows GROUP BY txid ORDER BY min(delivery_id)`;
     // Several short transactions, none above the batch size: never one UPDATE over the whole backlog.
     expect(transactions.map((t) => t.rows)).toEqual([1_000, 1_000, 500]);
-    const byStatus = await db.$queryRaw<{ status: string; n: number }[]>`
+    const byStatus = await bed.db.$queryRaw<{ status: string; n: number }[]>`
       SELECT status, count(*)::int AS n FROM deliveries WHERE account_id = ${fixture.accountId}::uuid GROUP BY status`;
     expect(byStatus).toEqual([{ status: "pending", n: 2_500 }]);
-    const others = await db.delivery.count({ where: { accountId: bystander.accountId, status: "failed" } });
+    const others = await bed.db.delivery.count({ where: { accountId: bystander.accountId, status: "failed" } });
     expect(others).toBe(10);
 
-    const counts = await queue.getJobCounts("waiting", "delayed");
+    const counts = await bed.queue.getJobCounts("waiting", "delayed");
     expect((counts.waiting ?? 0) + (counts.delayed ?? 0)).toBe(2_500);
-    const [job] = await queue.getJobs(["waiting"], 0, 0);
+    const [job] = await bed.queue.getJobs(["waiting"], 0, 0);
     expect(job?.data).toEqual({
       deliveryId: expect.stringMatching(/^\d+$/),
       attempt: 8,
       integrationId: fixture.integrationId,
     });
     // One audit entry per batch, committed with it.
-    const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId }, orderBy: { id: "asc" } });
+    const audit = await bed.db.auditEntry.findMany({ where: { accountId: fixture.accountId }, orderBy: { id: "asc" } });
     expect(audit.map((a) => a.details)).toEqual([
       { count: 1_000, batch: 1 },
       { count: 1_000, batch: 2 },
@@ -106,19 +84,22 @@ describe("retryFailedDeliveries over a large backlog", () => {
   });
 
   it("also re-queues a dead letter whose attempt id is held by a finished job (failed as integration_inactive)", async () => {
-    await queue.obliterate({ force: true });
-    const fixture = await createFixture(db, "http://127.0.0.1:9/z");
+    await bed.queue.obliterate({ force: true });
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/z");
     await deadLetters(fixture, 3, "integration_inactive");
-    const rows = await db.delivery.findMany({ where: { accountId: fixture.accountId }, orderBy: { id: "asc" } });
+    const rows = await bed.db.delivery.findMany({ where: { accountId: fixture.accountId }, orderBy: { id: "asc" } });
     const held = rows[0];
     if (!held) throw new Error("no delivery");
     // Attempt 8's job ran and completed (inactive integration: no attempt counted).
-    const connection = createRedis(redisUrl, "worker");
-    const worker = new Worker(QUEUES.webhooks, () => Promise.resolve("integration_inactive"), { connection, prefix });
-    await enqueueDeliveryAttempt(queue, held.id, 8);
+    const connection = createRedis(bed.redisUrl, "worker");
+    const worker = new Worker(QUEUES.webhooks, () => Promise.resolve("integration_inactive"), {
+      connection,
+      prefix: bed.prefix,
+    });
+    await enqueueDeliveryAttempt(bed.queue, held.id, 8);
     const jobId = deliverWebhookJob.jobId(held.id, 8);
     try {
-      await eventually(async () => (await (await queue.getJob(jobId))?.getState()) === "completed", {
+      await eventually(async () => (await (await bed.queue.getJob(jobId))?.getState()) === "completed", {
         what: "attempt 8 completed",
       });
     } finally {
@@ -127,12 +108,12 @@ describe("retryFailedDeliveries over a large backlog", () => {
     }
 
     const count = await retryFailedDeliveries(
-      { db, queue, logger: silentLogger },
+      { db: bed.db, queue: bed.queue, logger: silentLogger },
       { accountId: fixture.accountId, actor: { id: "cli", origin: "cli" }, batchSize: 2 },
     );
 
     expect(count).toBe(3);
     for (const row of rows)
-      expect(await (await queue.getJob(deliverWebhookJob.jobId(row.id, 8)))?.getState()).toBe("waiting");
+      expect(await (await bed.queue.getJob(deliverWebhookJob.jobId(row.id, 8)))?.getState()).toBe("waiting");
   });
 });

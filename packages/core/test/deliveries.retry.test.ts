@@ -1,44 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Worker } from "bullmq";
-import { createDb, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueDeliveryAttempt,
-  QUEUES,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
-import { createDelivery, createFixture, eventually, testEnv, type Fixture } from "@gw/testkit";
+import { createRedis, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES } from "@gw/jobs";
+import { createDelivery, createFixture, eventually, type Fixture, testEnv } from "@gw/testkit";
 import { retryDelivery, retryFailedDeliveries } from "../src/deliveries/index.ts";
+import { openQueueBed, type QueueBed } from "./support/webhook-bed.ts";
 
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let prefix: string;
-let redisUrl: string;
+let bed: QueueBed;
 
 beforeAll(() => {
-  const env = testEnv();
-  prefix = env.redisPrefix;
-  redisUrl = env.redisUrl;
-  db = createDb({ url: env.databaseUrl, poolSize: 4 });
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, prefix);
+  bed = openQueueBed(testEnv());
 });
 
 afterAll(async () => {
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await db.$disconnect();
+  await bed.close();
 });
 
 async function failedDelivery(fixture: Fixture, attempts = 7, status = "failed") {
-  const delivery = await createDelivery(db, fixture);
-  await db.delivery.update({
+  const delivery = await createDelivery(bed.db, fixture);
+  await bed.db.delivery.update({
     where: { id: delivery.id },
     data: {
       status,
@@ -62,11 +42,11 @@ async function expectApiError(promise: Promise<unknown>, code: string): Promise<
 
 describe("retryDelivery", () => {
   it("puts a failed delivery back with a fresh budget, queues the next attempt number and audits it in the same transaction", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
     const delivery = await failedDelivery(fixture, 7);
 
     const result = await retryDelivery(
-      { db, queue },
+      { db: bed.db, queue: bed.queue },
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id.toString(),
@@ -75,12 +55,12 @@ describe("retryDelivery", () => {
     );
 
     expect(result).toEqual({ id: delivery.id.toString(), status: "pending", previousStatus: "failed", nextAttempt: 8 });
-    const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    const stored = await bed.db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(stored).toMatchObject({ status: "pending", attemptCount: 7, budgetStart: 7, deliveredAt: null });
     expect(stored.nextAttemptAt).not.toBeNull();
-    const job = await queue.getJob(deliverWebhookJob.jobId(delivery.id, 8));
+    const job = await bed.queue.getJob(deliverWebhookJob.jobId(delivery.id, 8));
     expect(job?.data).toEqual({ deliveryId: delivery.id.toString(), attempt: 8 });
-    const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
+    const audit = await bed.db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       actor: "api_key:teste",
@@ -91,11 +71,11 @@ describe("retryDelivery", () => {
   });
 
   it("re-sends a delivered delivery (reprocessing) and clears delivered_at", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
     const delivery = await failedDelivery(fixture, 1, "delivered");
 
     const result = await retryDelivery(
-      { db, queue },
+      { db: bed.db, queue: bed.queue },
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id,
@@ -104,19 +84,19 @@ describe("retryDelivery", () => {
     );
 
     expect(result).toMatchObject({ previousStatus: "delivered", nextAttempt: 2 });
-    const stored = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    const stored = await bed.db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(stored).toMatchObject({ status: "pending", deliveredAt: null, budgetStart: 1 });
-    expect(await queue.getJob(deliverWebhookJob.jobId(delivery.id, 2))).toBeDefined();
+    expect(await bed.queue.getJob(deliverWebhookJob.jobId(delivery.id, 2))).toBeDefined();
   });
 
   it("refuses deliveries still in the queue, without auditing", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
-    const pending = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
+    const pending = await createDelivery(bed.db, fixture);
     const delivering = await failedDelivery(fixture, 2, "delivering");
 
     await expectApiError(
       retryDelivery(
-        { db, queue },
+        { db: bed.db, queue: bed.queue },
         {
           accountId: fixture.accountId,
           deliveryId: pending.id,
@@ -127,7 +107,7 @@ describe("retryDelivery", () => {
     );
     await expectApiError(
       retryDelivery(
-        { db, queue },
+        { db: bed.db, queue: bed.queue },
         {
           accountId: fixture.accountId,
           deliveryId: delivering.id,
@@ -136,58 +116,67 @@ describe("retryDelivery", () => {
       ),
       "delivery_not_retryable",
     );
-    expect(await db.auditEntry.count({ where: { accountId: fixture.accountId } })).toBe(0);
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivering.id } })).status).toBe("delivering");
+    expect(await bed.db.auditEntry.count({ where: { accountId: fixture.accountId } })).toBe(0);
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: delivering.id } })).status).toBe("delivering");
   });
 
   it("answers not_found for another account's delivery, an unknown id or a malformed id", async () => {
-    const owner = await createFixture(db, "http://127.0.0.1:9/x");
-    const other = await createFixture(db, "http://127.0.0.1:9/y");
+    const owner = await createFixture(bed.db, "http://127.0.0.1:9/x");
+    const other = await createFixture(bed.db, "http://127.0.0.1:9/y");
     const delivery = await failedDelivery(owner);
     const base = { actor: { id: "cli", origin: "cli" as const } };
 
     await expectApiError(
-      retryDelivery({ db, queue }, { ...base, accountId: other.accountId, deliveryId: delivery.id }),
+      retryDelivery({ db: bed.db, queue: bed.queue }, { ...base, accountId: other.accountId, deliveryId: delivery.id }),
       "not_found",
     );
     await expectApiError(
-      retryDelivery({ db, queue }, { ...base, accountId: owner.accountId, deliveryId: "999999999999" }),
+      retryDelivery(
+        { db: bed.db, queue: bed.queue },
+        { ...base, accountId: owner.accountId, deliveryId: "999999999999" },
+      ),
       "not_found",
     );
     await expectApiError(
-      retryDelivery({ db, queue }, { ...base, accountId: owner.accountId, deliveryId: "12abc" }),
+      retryDelivery({ db: bed.db, queue: bed.queue }, { ...base, accountId: owner.accountId, deliveryId: "12abc" }),
       "not_found",
     );
     await expectApiError(
-      retryDelivery({ db, queue }, { ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" }),
+      retryDelivery(
+        { db: bed.db, queue: bed.queue },
+        { ...base, accountId: owner.accountId, deliveryId: "99999999999999999999" },
+      ),
       "not_found",
     );
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("failed");
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("failed");
   });
 
   it("queues the attempt again even when a finished job already holds its id (failed as integration_inactive, then re-activated)", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
-    const delivery = await createDelivery(db, fixture);
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
+    const delivery = await createDelivery(bed.db, fixture);
     // Attempt 1's job ran and completed (the integration was inactive: no attempt counted).
-    await enqueueDeliveryAttempt(queue, delivery.id, 1);
-    const connection = createRedis(redisUrl, "worker");
-    const worker = new Worker(QUEUES.webhooks, () => Promise.resolve("integration_inactive"), { connection, prefix });
+    await enqueueDeliveryAttempt(bed.queue, delivery.id, 1);
+    const connection = createRedis(bed.redisUrl, "worker");
+    const worker = new Worker(QUEUES.webhooks, () => Promise.resolve("integration_inactive"), {
+      connection,
+      prefix: bed.prefix,
+    });
     const jobId = deliverWebhookJob.jobId(delivery.id, 1);
     try {
-      await eventually(async () => (await (await queue.getJob(jobId))?.getState()) === "completed", {
+      await eventually(async () => (await (await bed.queue.getJob(jobId))?.getState()) === "completed", {
         what: "job concluído",
       });
     } finally {
       await worker.close();
       connection.disconnect();
     }
-    await db.delivery.update({
+    await bed.db.delivery.update({
       where: { id: delivery.id },
       data: { status: "failed", lastErrorKind: "integration_inactive" },
     });
 
     const result = await retryDelivery(
-      { db, queue },
+      { db: bed.db, queue: bed.queue },
       {
         accountId: fixture.accountId,
         deliveryId: delivery.id,
@@ -196,26 +185,26 @@ describe("retryDelivery", () => {
     );
 
     expect(result.nextAttempt).toBe(1);
-    const job = await queue.getJob(jobId);
+    const job = await bed.queue.getJob(jobId);
     expect(await job?.getState()).toBe("waiting");
   });
 });
 
 describe("retryFailedDeliveries", () => {
   it("re-queues every failed delivery of the account, and only those, with one audit entry", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/x");
-    const other = await createFixture(db, "http://127.0.0.1:9/y");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
+    const other = await createFixture(bed.db, "http://127.0.0.1:9/y");
     const failed = [
       await failedDelivery(fixture, 7),
       await failedDelivery(fixture, 3),
       await failedDelivery(fixture, 14),
     ];
     const delivered = await failedDelivery(fixture, 1, "delivered");
-    const pending = await createDelivery(db, fixture);
+    const pending = await createDelivery(bed.db, fixture);
     const foreign = await failedDelivery(other, 7);
 
     const count = await retryFailedDeliveries(
-      { db, queue },
+      { db: bed.db, queue: bed.queue },
       {
         accountId: fixture.accountId,
         actor: { id: "api_key:k", origin: "api", requestId: "req-2" },
@@ -224,23 +213,23 @@ describe("retryFailedDeliveries", () => {
 
     expect(count).toBe(3);
     for (const { id } of failed) {
-      const stored = await db.delivery.findUniqueOrThrow({ where: { id } });
+      const stored = await bed.db.delivery.findUniqueOrThrow({ where: { id } });
       expect(stored.status).toBe("pending");
       expect(stored.budgetStart).toBe(stored.attemptCount);
-      expect((await queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data.attempt).toBe(
+      expect((await bed.queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data.attempt).toBe(
         stored.attemptCount + 1,
       );
     }
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe("delivered");
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("pending");
-    expect((await db.delivery.findUniqueOrThrow({ where: { id: foreign.id } })).status).toBe("failed");
-    const audit = await db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe("delivered");
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("pending");
+    expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: foreign.id } })).status).toBe("failed");
+    const audit = await bed.db.auditEntry.findMany({ where: { accountId: fixture.accountId } });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: "api.webhook.retry", requestId: "req-2", details: { count: 3 } });
 
     expect(
       await retryFailedDeliveries(
-        { db, queue },
+        { db: bed.db, queue: bed.queue },
         {
           accountId: fixture.accountId,
           actor: { id: "api_key:k", origin: "api" },

@@ -1,33 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { UnrecoverableError, Worker } from "bullmq";
-import type { Db } from "@gw/db";
-import {
-  createRedis,
-  createWebhookQueue,
-  deliverWebhookJob,
-  enqueueDeliveryAttempt,
-  QUEUES,
-  type Redis,
-  type WebhookQueue,
-} from "@gw/jobs";
+import { createRedis, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES } from "@gw/jobs";
 import {
   createDelivery,
   createFixture,
   eventually,
-  isolatedDatabase,
   silentLogger,
-  testEnv,
   type Fixture,
+  testEnv,
+  isolatedDatabase,
 } from "@gw/testkit";
 import { createDeliveryScheduler, sweepDeliveries, type SweepDeps } from "../src/deliveries/index.ts";
+import { openQueueBed, type QueueBed } from "./support/webhook-bed.ts";
 
 // The sweep reads the whole deliveries table: a database of its own keeps other test files' rows out.
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let prefix: string;
-let redisUrl: string;
 let deps: SweepDeps;
 let fixture: Fixture;
 
@@ -37,28 +23,21 @@ const HORIZON_MS = 600_000;
 const sweep = (options: { batchSize?: number; maxRows?: number; maxQueued?: number } = {}) =>
   sweepDeliveries(deps, { graceMs: GRACE_MS, horizonMs: HORIZON_MS, ...options });
 
-beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  const env = testEnv();
-  prefix = env.redisPrefix;
-  redisUrl = env.redisUrl;
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, prefix);
-  deps = { db, queue, redis, logger: silentLogger, attemptTimeoutMs: TIMEOUT_MS };
-  fixture = await createFixture(db, "http://127.0.0.1:9/x");
-});
+let bed: QueueBed;
 
-beforeEach(async () => {
-  await db.delivery.deleteMany({});
-  await queue.obliterate({ force: true });
+beforeAll(async () => {
+  bed = openQueueBed(testEnv(), await isolatedDatabase());
+  deps = { db: bed.db, queue: bed.queue, redis: bed.redis, logger: silentLogger, attemptTimeoutMs: TIMEOUT_MS };
+  fixture = await createFixture(bed.db, "http://127.0.0.1:9/x");
 });
 
 afterAll(async () => {
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await database.drop();
+  await bed.close();
+});
+
+beforeEach(async () => {
+  await bed.db.delivery.deleteMany({});
+  await bed.queue.obliterate({ force: true });
 });
 
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -70,13 +49,13 @@ async function delivery(data: {
   updatedAt?: Date;
   createdAt?: Date;
 }) {
-  const { id } = await createDelivery(db, fixture);
-  await db.delivery.update({ where: { id }, data });
+  const { id } = await createDelivery(bed.db, fixture);
+  await bed.db.delivery.update({ where: { id }, data });
   return id;
 }
 
 async function jobState(id: bigint, attempt: number): Promise<string | undefined> {
-  return (await queue.getJob(deliverWebhookJob.jobId(id, attempt)))?.getState();
+  return (await bed.queue.getJob(deliverWebhookJob.jobId(id, attempt)))?.getState();
 }
 
 describe("sweepDeliveries", () => {
@@ -107,7 +86,7 @@ describe("sweepDeliveries", () => {
     expect(await jobState(duePending, 3)).toBe("waiting");
     expect(await jobState(stuck, 5)).toBe("waiting");
     expect(await jobState(soon, 4)).toBe("delayed");
-    const soonJob = await queue.getJob(deliverWebhookJob.jobId(soon, 4));
+    const soonJob = await bed.queue.getJob(deliverWebhookJob.jobId(soon, 4));
     expect(soonJob?.opts.delay).toBeGreaterThan(110_000);
     expect(soonJob?.opts.delay).toBeLessThanOrEqual(120_000);
     for (const [id, attempt] of [
@@ -126,14 +105,14 @@ describe("sweepDeliveries", () => {
 
   it("leaves a live delayed job alone but replaces a finished one whose row still needs that attempt", async () => {
     const delayed = await delivery({ status: "pending", attemptCount: 1, nextAttemptAt: ago(GRACE_MS + 1_000) });
-    await enqueueDeliveryAttempt(queue, delayed, 2, 3_600_000);
+    await enqueueDeliveryAttempt(bed.queue, delayed, 2, 3_600_000);
     const orphan = await delivery({ status: "delivering", updatedAt: ago(TIMEOUT_MS + GRACE_MS + 1_000) });
-    await enqueueDeliveryAttempt(queue, orphan, 1);
+    await enqueueDeliveryAttempt(bed.queue, orphan, 1);
     // A worker fails the orphan's job for good without touching the row.
-    const connection = createRedis(redisUrl, "worker");
+    const connection = createRedis(bed.redisUrl, "worker");
     const worker = new Worker(QUEUES.webhooks, () => Promise.reject(new UnrecoverableError("postgres fora do ar")), {
       connection,
-      prefix,
+      prefix: bed.prefix,
     });
     try {
       await eventually(async () => (await jobState(orphan, 1)) === "failed", { what: "job falhar" });
@@ -157,7 +136,7 @@ describe("sweepDeliveries", () => {
     expect(await sweep({ batchSize: 2 })).toEqual({ scanned: 5, queued: 5, more: false });
     for (const id of ids) expect(await jobState(id, 1)).toBe("waiting");
 
-    await queue.obliterate({ force: true });
+    await bed.queue.obliterate({ force: true });
     const capped = await sweep({ batchSize: 2, maxRows: 3 });
     expect(capped).toEqual({ scanned: 3, queued: 3, more: true });
     expect(await sweep({ batchSize: 2 })).toEqual({ scanned: 5, queued: 2, more: false });
@@ -167,14 +146,19 @@ describe("sweepDeliveries", () => {
     for (let i = 0; i < 6; i++) await delivery({ status: "pending", nextAttemptAt: ago(GRACE_MS + 1_000 + i) });
 
     expect(await sweep({ maxQueued: 4 })).toMatchObject({ queued: 4, more: true });
-    expect((await queue.getJobCounts("waiting")).waiting).toBe(4);
+    expect((await bed.queue.getJobCounts("waiting")).waiting).toBe(4);
     expect(await sweep({ maxQueued: 4 })).toMatchObject({ queued: 0, more: true });
   });
 });
 
 describe("createDeliveryScheduler", () => {
   it("queues a retry within the horizon, leaves a later one to the sweep, and stops adding when Redis holds maxQueued", async () => {
-    const scheduler = createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: HORIZON_MS, maxQueued: 3 });
+    const scheduler = createDeliveryScheduler({
+      queue: bed.queue,
+      logger: silentLogger,
+      horizonMs: HORIZON_MS,
+      maxQueued: 3,
+    });
     const soon = new Date(Date.now() + 30_000);
     const ids: bigint[] = [];
     for (let i = 0; i < 5; i++) ids.push(await delivery({ status: "pending", attemptCount: 1, nextAttemptAt: soon }));

@@ -3,46 +3,24 @@
 // outbox row in the same commit, duplicates ignored, concurrent payloads for the same messages without
 // deadlocks or lost or doubled events, and one bad item never blocking the rest.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createFixture, isolatedDatabase, silentLogger, type Fixture } from "@gw/testkit";
-import { createAccountDirectory } from "../src/accounts/index.ts";
-import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
+import { isolatedDatabase } from "@gw/testkit";
+import { ingestProviderWebhook } from "../src/ingest/index.ts";
+import { openIngestBed, type IngestBed } from "./support/ingest-bed.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let fixture: Fixture;
-let deps: IngestDeps;
-const dispatched: string[] = [];
 const PHONE_NUMBER_ID = "5511400000001";
 
+let bed: IngestBed;
+
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  fixture = await createFixture(db, "http://127.0.0.1:9/x");
-  await db.businessNumber.create({
-    data: {
-      accountId: fixture.accountId,
-      phoneNumberId: PHONE_NUMBER_ID,
-      wabaId: "waba-1",
-      displayNumber: "+55 11 4000-0001",
-    },
+  bed = await openIngestBed(await isolatedDatabase(), {
+    phoneNumberId: PHONE_NUMBER_ID,
+    wabaId: "waba-1",
+    displayNumber: "+55 11 4000-0001",
   });
-  deps = {
-    db,
-    // The sink for "queue these after commit": queueing itself is tested with the dispatcher.
-    outbox: {
-      dispatch: (deliveries) => {
-        dispatched.push(...deliveries.map((d) => d.deliveryId));
-        return Promise.resolve();
-      },
-    },
-    logger: silentLogger,
-    directory: createAccountDirectory(db),
-  };
 });
 
 afterAll(async () => {
-  await database.drop();
+  await bed.close();
 });
 
 type Status = { id: string; status: string; timestamp?: string; errors?: unknown[] };
@@ -60,9 +38,9 @@ function statuses(list: Status[]): Record<string, unknown> {
 
 async function sentMessages(prefix: string, count: number): Promise<string[]> {
   const wamids = Array.from({ length: count }, (_, i) => `wamid.${prefix}.${i}`);
-  await db.message.createMany({
+  await bed.db.message.createMany({
     data: wamids.map((wamid) => ({
-      accountId: fixture.accountId,
+      accountId: bed.fixture.accountId,
       phoneNumberId: PHONE_NUMBER_ID,
       to: "5511987654321",
       wamid,
@@ -74,8 +52,8 @@ async function sentMessages(prefix: string, count: number): Promise<string[]> {
 }
 
 async function deliveredStatuses(wamid: string): Promise<string[]> {
-  const rows = await db.delivery.findMany({
-    where: { accountId: fixture.accountId, body: { contains: `"${wamid}"` } },
+  const rows = await bed.db.delivery.findMany({
+    where: { accountId: bed.fixture.accountId, body: { contains: `"${wamid}"` } },
     orderBy: { id: "asc" },
   });
   return rows.map((row) => (JSON.parse(row.body) as { data: { status: string } }).data.status);
@@ -92,17 +70,17 @@ describe("provider webhook ingestion in batches", () => {
       ),
     ]);
 
-    const first = await ingestProviderWebhook(deps, body);
+    const first = await ingestProviderWebhook(bed.deps, body);
     expect(first).toMatchObject({ statuses: 9, deliveries: 9, quarantined: 0, duplicate: false });
     for (const wamid of wamids) {
       expect(await deliveredStatuses(wamid)).toEqual(["sent", "delivered", "read"]);
-      expect((await db.message.findUniqueOrThrow({ where: { wamid } })).status).toBe("read");
+      expect((await bed.db.message.findUniqueOrThrow({ where: { wamid } })).status).toBe("read");
     }
-    const stored = await db.providerEvent.findMany({ where: { body } });
+    const stored = await bed.db.providerEvent.findMany({ where: { body } });
     expect(stored).toHaveLength(1);
     expect(stored[0]?.processedAt).not.toBeNull();
 
-    const again = await ingestProviderWebhook(deps, body);
+    const again = await ingestProviderWebhook(bed.deps, body);
     expect(again).toMatchObject({ duplicate: true, deliveries: 0 });
     for (const wamid of wamids) expect(await deliveredStatuses(wamid)).toEqual(["sent", "delivered", "read"]);
   });
@@ -128,13 +106,13 @@ describe("provider webhook ingestion in batches", () => {
       }
     }
 
-    const results = await Promise.all(bodies.map((body) => ingestProviderWebhook(deps, body)));
+    const results = await Promise.all(bodies.map((body) => ingestProviderWebhook(bed.deps, body)));
     expect(results.every((r) => !r.duplicate)).toBe(true);
 
     for (const wamid of wamids) {
       const events = await deliveredStatuses(wamid);
       const expectedFinal = highest.has(wamid) ? order[highest.get(wamid) ?? 0] : "accepted";
-      expect({ wamid, status: (await db.message.findUniqueOrThrow({ where: { wamid } })).status }).toEqual({
+      expect({ wamid, status: (await bed.db.message.findUniqueOrThrow({ where: { wamid } })).status }).toEqual({
         wamid,
         status: expectedFinal,
       });
@@ -162,13 +140,13 @@ describe("provider webhook ingestion in batches", () => {
       ]),
     ]);
 
-    const result = await ingestProviderWebhook(deps, body);
+    const result = await ingestProviderWebhook(bed.deps, body);
 
     expect(result).toMatchObject({ statuses: 2, deliveries: 2, quarantined: 2 });
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: good ?? "" } })).status).toBe("delivered");
-    const failed = await db.message.findUniqueOrThrow({ where: { wamid: nulText ?? "" } });
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: good ?? "" } })).status).toBe("delivered");
+    const failed = await bed.db.message.findUniqueOrThrow({ where: { wamid: nulText ?? "" } });
     expect(failed).toMatchObject({ status: "failed", errorMessage: "nul", errorReason: "recipient_unreachable" });
-    const event = await db.providerEvent.findFirstOrThrow({ where: { body } });
+    const event = await bed.db.providerEvent.findFirstOrThrow({ where: { body } });
     expect(event.processedAt).not.toBeNull();
     const quarantined = event.quarantined as { path: string; reason: string }[];
     expect(quarantined.map((q) => q.path)).toEqual([
@@ -199,13 +177,13 @@ describe("provider webhook ingestion in batches", () => {
     ]);
 
     // Once the payload was answered 503 (Meta then redelivers it for days); now the bad items are set aside.
-    const result = await ingestProviderWebhook(deps, body);
+    const result = await ingestProviderWebhook(bed.deps, body);
 
     expect(result).toMatchObject({ statuses: 3, quarantined: 2 });
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: good ?? "" } })).status).toBe("delivered");
-    const failed = await db.message.findUniqueOrThrow({ where: { wamid: surrogateText ?? "" } });
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: good ?? "" } })).status).toBe("delivered");
+    const failed = await bed.db.message.findUniqueOrThrow({ where: { wamid: surrogateText ?? "" } });
     expect(failed).toMatchObject({ status: "failed", errorMessage: "meia \ufffd letra" });
-    const event = await db.providerEvent.findFirstOrThrow({ where: { body } });
+    const event = await bed.db.providerEvent.findFirstOrThrow({ where: { body } });
     expect((event.quarantined as unknown[]).length).toBe(2);
   });
 
@@ -219,9 +197,9 @@ describe("provider webhook ingestion in batches", () => {
         { id: after ?? "", status: "delivered", timestamp: "1767225600" },
       ]),
     ]);
-    await db.message.create({
+    await bed.db.message.create({
       data: {
-        accountId: fixture.accountId,
+        accountId: bed.fixture.accountId,
         phoneNumberId: PHONE_NUMBER_ID,
         to: "5511987654321",
         wamid: "wamid.recusado.x",
@@ -230,14 +208,14 @@ describe("provider webhook ingestion in batches", () => {
       },
     });
 
-    const result = await ingestProviderWebhook(deps, body);
+    const result = await ingestProviderWebhook(bed.deps, body);
 
     expect(result).toMatchObject({ deliveries: 2, quarantined: 1, duplicate: false });
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: before ?? "" } })).status).toBe("read");
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: after ?? "" } })).status).toBe("delivered");
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: "wamid.recusado.x" } })).status).toBe("sent");
-    const event = await db.providerEvent.findFirstOrThrow({ where: { body } });
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: before ?? "" } })).status).toBe("read");
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: after ?? "" } })).status).toBe("delivered");
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: "wamid.recusado.x" } })).status).toBe("sent");
+    const event = await bed.db.providerEvent.findFirstOrThrow({ where: { body } });
     expect((event.quarantined as { path: string }[]).map((q) => q.path)).toEqual(["statuses[1] wamid.recusado.x"]);
-    expect(await ingestProviderWebhook(deps, body)).toMatchObject({ duplicate: true });
+    expect(await ingestProviderWebhook(bed.deps, body)).toMatchObject({ duplicate: true });
   });
 });

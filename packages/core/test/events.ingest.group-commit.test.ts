@@ -3,53 +3,31 @@
 // single path's guarantees: each status once and in arrival order, a payload stored before (or twice in one batch)
 // applied once, one bad payload never affecting the others, other kinds of payload on their own path.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
-import { createFixture, isolatedDatabase, silentLogger, type Fixture } from "@gw/testkit";
-import { createAccountDirectory } from "../src/accounts/index.ts";
+import { isolatedDatabase } from "@gw/testkit";
 import {
   MalformedWebhookError,
   createIngestBatcher,
   ingestProviderWebhook,
   ingestProviderWebhooks,
   type BatchIngestOutcome,
-  type IngestDeps,
   type IngestResult,
 } from "../src/ingest/index.ts";
+import { openIngestBed, type IngestBed } from "./support/ingest-bed.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let fixture: Fixture;
-let deps: IngestDeps;
-const dispatched: string[] = [];
 const PHONE_NUMBER_ID = "5511400000002";
 
+let bed: IngestBed;
+
 beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-  fixture = await createFixture(db, "http://127.0.0.1:9/x");
-  await db.businessNumber.create({
-    data: {
-      accountId: fixture.accountId,
-      phoneNumberId: PHONE_NUMBER_ID,
-      wabaId: "waba-gc",
-      displayNumber: "+55 11 4000-0002",
-    },
+  bed = await openIngestBed(await isolatedDatabase(), {
+    phoneNumberId: PHONE_NUMBER_ID,
+    wabaId: "waba-gc",
+    displayNumber: "+55 11 4000-0002",
   });
-  deps = {
-    db,
-    outbox: {
-      dispatch: (deliveries) => {
-        dispatched.push(...deliveries.map((d) => d.deliveryId));
-        return Promise.resolve();
-      },
-    },
-    logger: silentLogger,
-    directory: createAccountDirectory(db),
-  };
 });
 
 afterAll(async () => {
-  await database.drop();
+  await bed.close();
 });
 
 type Status = { id: string; status: string; timestamp?: string; errors?: unknown[] };
@@ -67,9 +45,9 @@ function statuses(...list: Status[]): string {
 
 async function sentMessages(prefix: string, count: number): Promise<string[]> {
   const wamids = Array.from({ length: count }, (_, i) => `wamid.gc.${prefix}.${i}`);
-  await db.message.createMany({
+  await bed.db.message.createMany({
     data: wamids.map((wamid) => ({
-      accountId: fixture.accountId,
+      accountId: bed.fixture.accountId,
       phoneNumberId: PHONE_NUMBER_ID,
       to: "5511987654321",
       wamid,
@@ -81,8 +59,8 @@ async function sentMessages(prefix: string, count: number): Promise<string[]> {
 }
 
 async function deliveredStatuses(wamid: string): Promise<string[]> {
-  const rows = await db.delivery.findMany({
-    where: { accountId: fixture.accountId, body: { contains: `"${wamid}"` } },
+  const rows = await bed.db.delivery.findMany({
+    where: { accountId: bed.fixture.accountId, body: { contains: `"${wamid}"` } },
     orderBy: { id: "asc" },
   });
   return rows.map((row) => (JSON.parse(row.body) as { data: { status: string } }).data.status);
@@ -97,7 +75,7 @@ function results(outcomes: BatchIngestOutcome[]): IngestResult[] {
 
 /** The transactions that stored these payloads (a row's xmin is the id of the transaction that wrote it). */
 async function storingTransactions(bodies: readonly string[]): Promise<number> {
-  const { rows } = await db.sql.query<{ count: number }>(
+  const { rows } = await bed.db.sql.query<{ count: number }>(
     `SELECT count(DISTINCT xmin::text)::int AS count FROM provider_events WHERE body = ANY($1::text[])`,
     [bodies],
   );
@@ -114,9 +92,9 @@ describe("group commit of provider webhooks", () => {
         ...(n % 2 === 0 ? [{ id, status: "read", timestamp: "1767225601" }] : []),
       ),
     );
-    const queuedBefore = dispatched.length;
+    const queuedBefore = bed.dispatched.length;
 
-    const answered = results(await ingestProviderWebhooks(deps, bodies));
+    const answered = results(await ingestProviderWebhooks(bed.deps, bodies));
 
     expect(answered.map((r) => [r.statuses, r.deliveries, r.duplicate])).toEqual(
       wamids.map((_, n) => (n % 2 === 0 ? [2, 2, false] : [1, 1, false])),
@@ -124,13 +102,13 @@ describe("group commit of provider webhooks", () => {
     expect(await storingTransactions(bodies)).toBe(1);
     for (const [n, wamid] of wamids.entries()) {
       expect(await deliveredStatuses(wamid)).toEqual(n % 2 === 0 ? ["delivered", "read"] : ["delivered"]);
-      expect((await db.message.findUniqueOrThrow({ where: { wamid } })).status).toBe(
+      expect((await bed.db.message.findUniqueOrThrow({ where: { wamid } })).status).toBe(
         n % 2 === 0 ? "read" : "delivered",
       );
     }
     // Every delivery committed is queued, once.
-    expect(dispatched.length - queuedBefore).toBe(18);
-    expect(await db.providerEvent.count({ where: { body: { in: bodies }, processedAt: null } })).toBe(0);
+    expect(bed.dispatched.length - queuedBefore).toBe(18);
+    expect(await bed.db.providerEvent.count({ where: { body: { in: bodies }, processedAt: null } })).toBe(0);
   });
 
   it("applies the statuses of one message spread over a batch in the order the webhooks arrived", async () => {
@@ -139,7 +117,7 @@ describe("group commit of provider webhooks", () => {
       statuses({ id: id ?? "", status, timestamp: String(1767225600 + n) }),
     );
 
-    const answered = results(await ingestProviderWebhooks(deps, bodies));
+    const answered = results(await ingestProviderWebhooks(bed.deps, bodies));
 
     expect(answered.map((r) => r.deliveries)).toEqual([1, 1, 1]);
     expect(await deliveredStatuses(id ?? "")).toEqual(["sent", "delivered", "read"]);
@@ -148,10 +126,10 @@ describe("group commit of provider webhooks", () => {
   it("applies once a payload stored before, and one that came twice in the same batch", async () => {
     const [old, fresh] = await sentMessages("repetido", 2);
     const storedBefore = statuses({ id: old ?? "", status: "delivered", timestamp: "1767225600" });
-    expect(await ingestProviderWebhook(deps, storedBefore)).toMatchObject({ deliveries: 1, duplicate: false });
+    expect(await ingestProviderWebhook(bed.deps, storedBefore)).toMatchObject({ deliveries: 1, duplicate: false });
     const twice = statuses({ id: fresh ?? "", status: "read", timestamp: "1767225600" });
 
-    const answered = results(await ingestProviderWebhooks(deps, [twice, storedBefore, twice]));
+    const answered = results(await ingestProviderWebhooks(bed.deps, [twice, storedBefore, twice]));
 
     expect(answered.map((r) => [r.deliveries, r.duplicate])).toEqual([
       [1, false],
@@ -164,9 +142,9 @@ describe("group commit of provider webhooks", () => {
 
   it("when one payload makes the shared transaction fail, applies every other one and sets aside only its bad item", async () => {
     const [first, second, last] = await sentMessages("falha", 3);
-    await db.message.create({
+    await bed.db.message.create({
       data: {
-        accountId: fixture.accountId,
+        accountId: bed.fixture.accountId,
         phoneNumberId: PHONE_NUMBER_ID,
         to: "5511987654321",
         wamid: "wamid.gc.falha.x",
@@ -185,18 +163,18 @@ describe("group commit of provider webhooks", () => {
       statuses({ id: last ?? "", status: "delivered", timestamp: "1767225600" }),
     ];
 
-    const answered = results(await ingestProviderWebhooks(deps, bodies));
+    const answered = results(await ingestProviderWebhooks(bed.deps, bodies));
 
     expect(answered.map((r) => [r.deliveries, r.quarantined])).toEqual([
       [1, 0],
       [1, 1],
       [1, 0],
     ]);
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: first ?? "" } })).status).toBe("read");
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: second ?? "" } })).status).toBe("delivered");
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: last ?? "" } })).status).toBe("delivered");
-    expect((await db.message.findUniqueOrThrow({ where: { wamid: "wamid.gc.falha.x" } })).status).toBe("sent");
-    const event = await db.providerEvent.findFirstOrThrow({ where: { body: bad } });
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: first ?? "" } })).status).toBe("read");
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: second ?? "" } })).status).toBe("delivered");
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: last ?? "" } })).status).toBe("delivered");
+    expect((await bed.db.message.findUniqueOrThrow({ where: { wamid: "wamid.gc.falha.x" } })).status).toBe("sent");
+    const event = await bed.db.providerEvent.findFirstOrThrow({ where: { body: bad } });
     expect((event.quarantined as { path: string }[]).map((q) => q.path)).toEqual(["statuses[1] wamid.gc.falha.x"]);
   });
 
@@ -210,7 +188,7 @@ describe("group commit of provider webhooks", () => {
         { from: "5511912345678", id: "wamid.gc.entrada", timestamp: "1767225600", type: "text", text: { body: "oi" } },
       ],
     });
-    const outcomes = await ingestProviderWebhooks(deps, [
+    const outcomes = await ingestProviderWebhooks(bed.deps, [
       statuses({ id: id ?? "", status: "delivered", timestamp: "1767225600" }),
       "{ não é json",
       inbound,
@@ -220,7 +198,7 @@ describe("group commit of provider webhooks", () => {
     expect(outcomes[1]).toMatchObject({ ok: false });
     expect(outcomes[1]?.ok === false && outcomes[1].error).toBeInstanceOf(MalformedWebhookError);
     expect(outcomes[2]).toMatchObject({ ok: true, value: { messages: 1, deliveries: 1, duplicate: false } });
-    expect(await db.inboundMessage.count({ where: { wamid: "wamid.gc.entrada" } })).toBe(1);
+    expect(await bed.db.inboundMessage.count({ where: { wamid: "wamid.gc.entrada" } })).toBe(1);
   });
 });
 
@@ -228,7 +206,7 @@ describe("the ingestion batcher", () => {
   it("starts a webhook at once when nothing runs, and sends the ones that arrived meanwhile together", async () => {
     const wamids = await sentMessages("lotes", 20);
     const batches: number[] = [];
-    const batcher = createIngestBatcher(deps, {
+    const batcher = createIngestBatcher(bed.deps, {
       maxPayloads: 50,
       maxInFlight: 1,
       onBatch: (size) => batches.push(size),
@@ -243,7 +221,7 @@ describe("the ingestion batcher", () => {
     expect(batches).toEqual([1, 19]);
     expect(answered.map((r) => r.deliveries)).toEqual(wamids.map(() => 1));
     for (const [n, wamid] of wamids.entries())
-      expect((await db.message.findUniqueOrThrow({ where: { wamid } })).status).toBe(
+      expect((await bed.db.message.findUniqueOrThrow({ where: { wamid } })).status).toBe(
         n % 2 === 0 ? "read" : "delivered",
       );
   });
@@ -251,7 +229,7 @@ describe("the ingestion batcher", () => {
   it("caps a batch at its size: what is left forms the next one", async () => {
     const wamids = await sentMessages("teto", 9);
     const batches: number[] = [];
-    const batcher = createIngestBatcher(deps, {
+    const batcher = createIngestBatcher(bed.deps, {
       maxPayloads: 4,
       maxInFlight: 1,
       onBatch: (size) => batches.push(size),
@@ -264,7 +242,7 @@ describe("the ingestion batcher", () => {
 
   it("rejects only the request whose body is malformed", async () => {
     const [id] = await sentMessages("rejeita", 1);
-    const batcher = createIngestBatcher(deps, { maxPayloads: 50, maxInFlight: 1 });
+    const batcher = createIngestBatcher(bed.deps, { maxPayloads: 50, maxInFlight: 1 });
     const [blocker, good, malformed] = await Promise.allSettled([
       batcher.ingest(statuses({ id: id ?? "", status: "sent" })),
       batcher.ingest(statuses({ id: id ?? "", status: "delivered" })),

@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { inTransaction, type Db } from "@gw/db";
+import { describe, expect, it } from "@jest/globals";
+import { inTransaction } from "@gw/db";
 import { isolatedDatabase, testActor } from "@gw/testkit";
 import { addBusinessNumber, createAccount } from "../src/accounts/index.ts";
 import { applyStatuses, lockWamids } from "../src/events/index.ts";
 import { storeAcceptedMessage } from "../src/messages/index.ts";
+import { databaseOfItsOwn } from "./support/own-database.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-});
-
-afterAll(async () => {
-  await database.drop();
-});
+const own = databaseOfItsOwn(() => isolatedDatabase());
 
 describe("a provider status that arrives while the send is being committed", () => {
   it("waits for the send's commit and is applied, instead of being parked in early_statuses for ever", async () => {
-    const account = await createAccount({ db }, { actor: testActor, name: "corrida" });
+    const account = await createAccount({ db: own.db }, { actor: testActor, name: "corrida" });
     const phoneNumberId = `9${Date.now()}`;
     await addBusinessNumber(
-      { db },
+      { db: own.db },
       {
         actor: testActor,
         accountId: account.id,
@@ -40,7 +31,7 @@ describe("a provider status that arrives while the send is being committed", () 
     let webhookFinished = false;
 
     // The send's transaction: the message is stored (and early statuses looked at), but not committed yet.
-    const send = inTransaction(db.sql, async (client) => {
+    const send = inTransaction(own.db.sql, async (client) => {
       await storeAcceptedMessage(client, {
         accountId: account.id,
         phoneNumberId,
@@ -59,7 +50,7 @@ describe("a provider status that arrives while the send is being committed", () 
     await messageStored;
 
     // Meta's `failed` for that wamid arrives now, in the webhook's own transaction (as ingestion runs it).
-    const webhook = inTransaction(db.sql, async (client) => {
+    const webhook = inTransaction(own.db.sql, async (client) => {
       await lockWamids(client, [wamid]);
       return applyStatuses(
         client,
@@ -83,8 +74,8 @@ describe("a provider status that arrives while the send is being committed", () 
     commitSend();
     await Promise.all([send, webhook]);
 
-    const message = await db.message.findUniqueOrThrow({ where: { wamid } });
+    const message = await own.db.message.findUniqueOrThrow({ where: { wamid } });
     expect(message).toMatchObject({ status: "failed", errorCode: 131026, errorReason: "recipient_unreachable" });
-    expect(await db.earlyStatus.count({ where: { wamid } })).toBe(0);
+    expect(await own.db.earlyStatus.count({ where: { wamid } })).toBe(0);
   });
 });

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
+import { describe, expect, it } from "@jest/globals";
 import { isolatedDatabase } from "@gw/testkit";
 import { purgeExpiredIdempotencyKeys } from "../src/retention/index.ts";
+import { databaseOfItsOwn } from "./support/own-database.ts";
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-});
-
-afterAll(async () => {
-  await database.drop();
-});
+const own = databaseOfItsOwn(() => isolatedDatabase());
 
 describe("purgeExpiredIdempotencyKeys", () => {
   it("deletes every expired key, in batches, and keeps the live ones", async () => {
-    const account = await db.account.create({ data: { name: "Conta purga" } });
+    const account = await own.db.account.create({ data: { name: "Conta purga" } });
     const now = new Date("2026-11-23T12:00:00Z");
     const at = (hours: number) => new Date(now.getTime() + hours * 3_600_000);
     const row = (key: string, expiresAt: Date) => ({
@@ -27,7 +17,7 @@ describe("purgeExpiredIdempotencyKeys", () => {
       state: "completed",
       expiresAt,
     });
-    await db.idempotencyKey.createMany({
+    await own.db.idempotencyKey.createMany({
       data: [
         row("velha-1", at(-30)),
         row("velha-2", at(-2)),
@@ -39,9 +29,9 @@ describe("purgeExpiredIdempotencyKeys", () => {
     });
 
     // Batch of 3 with 4 expired: two rounds, the second one partial.
-    expect(await purgeExpiredIdempotencyKeys({ db }, { now, batchSize: 3 })).toBe(4);
-    const left = await db.idempotencyKey.findMany({ where: { accountId: account.id }, orderBy: { key: "asc" } });
+    expect(await purgeExpiredIdempotencyKeys({ db: own.db }, { now, batchSize: 3 })).toBe(4);
+    const left = await own.db.idempotencyKey.findMany({ where: { accountId: account.id }, orderBy: { key: "asc" } });
     expect(left.map((k) => k.key)).toEqual(["viva-1", "viva-2"]);
-    expect(await purgeExpiredIdempotencyKeys({ db }, { now, batchSize: 3 })).toBe(0);
+    expect(await purgeExpiredIdempotencyKeys({ db: own.db }, { now, batchSize: 3 })).toBe(0);
   });
 });

@@ -1,19 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createDb, type Db } from "@gw/db";
-import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import { safeEqual, signWebhook } from "@gw/signer";
-import {
-  createDelivery,
-  createFixture,
-  reply,
-  silentLogger,
-  startReceiver,
-  testEnv,
-  type ReceivedRequest,
-  type Receiver,
-  testActor,
-  testSecretBox,
-} from "@gw/testkit";
+import { createDelivery, createFixture, type ReceivedRequest, testActor, testSecretBox, testEnv } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
@@ -24,54 +11,20 @@ import {
   setIntegration,
   setIntegrationActive,
 } from "../src/accounts/index.ts";
-import {
-  createDeliveryScheduler,
-  createWebhookSender,
-  processDeliveryAttempt,
-  type ProcessDeliveryDeps,
-  type WebhookSender,
-} from "../src/deliveries/index.ts";
+import { processDeliveryAttempt } from "../src/deliveries/index.ts";
+import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
 
 const HOUR = 3_600_000;
 const secrets = testSecretBox();
 
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let sender: WebhookSender;
-let receiver: Receiver;
-let deps: ProcessDeliveryDeps;
+let bed: AttemptBed;
 
 beforeAll(async () => {
-  const env = testEnv();
-  db = createDb({ url: env.databaseUrl, poolSize: 4 });
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
-  sender = createWebhookSender({
-    timeoutMs: 2_000,
-    connectTimeoutMs: 2_000,
-    maxSockets: 4,
-    responseBodyLimit: 64,
-    allowPrivateNetworks: true,
-  });
-  receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
-  deps = {
-    db,
-    scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: HOUR }),
-    sender,
-    secrets,
-    logger: silentLogger,
-    settings: { scheduleMs: [1_000], jitter: 0, userAgent: "Teste-Gateway/1.0" },
-  };
+  bed = await openAttemptBed(testEnv());
 });
 
 afterAll(async () => {
-  await receiver.close();
-  sender.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await db.$disconnect();
+  await bed.close();
 });
 
 /** Spec 5.4 over the exact bytes received, with the given header's value. */
@@ -84,23 +37,23 @@ function signedBy(secret: string, request: ReceivedRequest, header: "x-pt-signat
 
 /** One attempt of a fresh delivery of the fixture's integration at `now`; the request the receiver got. */
 async function attemptAt(fixture: Awaited<ReturnType<typeof createFixture>>, now: Date): Promise<ReceivedRequest> {
-  const before = receiver.requests.length;
-  const delivery = await createDelivery(db, fixture);
+  const before = bed.receiver.requests.length;
+  const delivery = await createDelivery(bed.db, fixture);
   const outcome = await processDeliveryAttempt(
-    { ...deps, now: () => now },
+    { ...bed.deps, now: () => now },
     { deliveryId: delivery.id.toString(), attempt: 1 },
   );
   expect(outcome.outcome).toBe("delivered");
-  expect(receiver.requests).toHaveLength(before + 1);
-  return receiver.requests[before]!;
+  expect(bed.receiver.requests).toHaveLength(before + 1);
+  return bed.receiver.requests[before]!;
 }
 
 describe("rotateIntegrationSecret with an overlap", () => {
   it("signs with the new secret and, until the overlap ends, also with the replaced one over the same timestamp and body", async () => {
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
     const rotatedAt = new Date();
     const rotated = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       {
         actor: testActor,
         accountId: fixture.accountId,
@@ -114,7 +67,7 @@ describe("rotateIntegrationSecret with an overlap", () => {
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(fixture.secret);
     expect(rotated!.previous_secret_expires_at).toBe(new Date(rotatedAt.getTime() + 2 * HOUR).toISOString());
-    const stored = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
+    const stored = await bed.db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
     expect(stored.previousSigningSecret).toBeNull();
     expect(
       secrets.open(stored.previousSigningSecretEncrypted!, {
@@ -138,13 +91,13 @@ describe("rotateIntegrationSecret with an overlap", () => {
   });
 
   it("with no overlap (a leaked secret) drops the old secret at once", async () => {
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
     const rotated = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 0 },
     );
     expect(rotated?.previous_secret_expires_at).toBeNull();
-    const stored = await db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
+    const stored = await bed.db.integration.findUniqueOrThrow({ where: { id: fixture.integrationId } });
     expect(stored.previousSigningSecretEncrypted).toBeNull();
     const request = await attemptAt(fixture, new Date());
     expect(signedBy(rotated!.signing_secret, request, "x-pt-signature")).toBe(true);
@@ -152,13 +105,13 @@ describe("rotateIntegrationSecret with an overlap", () => {
   });
 
   it("a second rotation during the overlap keeps only the secret it replaced", async () => {
-    const fixture = await createFixture(db, receiver.url);
+    const fixture = await createFixture(bed.db, bed.receiver.url);
     const first = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
     );
     const second = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
     );
     const request = await attemptAt(fixture, new Date());
@@ -168,21 +121,21 @@ describe("rotateIntegrationSecret with an overlap", () => {
   });
 
   it("does not rotate another account's integration", async () => {
-    const mine = await createFixture(db, receiver.url);
-    const theirs = await createFixture(db, receiver.url);
+    const mine = await createFixture(bed.db, bed.receiver.url);
+    const theirs = await createFixture(bed.db, bed.receiver.url);
     expect(
       await rotateIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId, overlapHours: 1 },
       ),
     ).toBeNull();
     expect(
       await rotateIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, integrationId: "not-a-uuid", overlapHours: 1 },
       ),
     ).toBeNull();
-    const stored = await db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } });
+    const stored = await bed.db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } });
     expect(
       secrets.open(stored.signingSecretEncrypted!, {
         table: "integrations",
@@ -198,69 +151,73 @@ describe("integration services of the panel", () => {
   const policy = DEVELOPMENT_INTEGRATION_POLICY;
 
   it("lists and reads integrations without their secrets, paged oldest first, filtered by state", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/a");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/a");
     const { accountId } = fixture;
     const b = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       { actor: testActor, accountId, url: "http://127.0.0.1:9/b", events: ["message.status"] },
     );
     const c = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       { actor: testActor, accountId, url: "http://127.0.0.1:9/c", events: ["message.received"] },
     );
-    await setIntegrationActive({ db }, { actor: testActor, accountId, integrationId: b.id, active: false });
+    await setIntegrationActive({ db: bed.db }, { actor: testActor, accountId, integrationId: b.id, active: false });
 
-    const first = await listIntegrations({ db }, { accountId, limit: 2 });
+    const first = await listIntegrations({ db: bed.db }, { accountId, limit: 2 });
     expect(first.integrations.map((i) => i.url)).toEqual(["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]);
     expect(first.next_cursor).not.toBeNull();
-    const second = await listIntegrations({ db }, { accountId, limit: 2, cursor: first.next_cursor! });
+    const second = await listIntegrations({ db: bed.db }, { accountId, limit: 2, cursor: first.next_cursor! });
     expect(second.integrations.map((i) => i.id)).toEqual([c.id]);
     expect(second.next_cursor).toBeNull();
     expect(JSON.stringify([first, second])).not.toContain("whsec_");
-    expect(JSON.stringify(await getIntegration({ db }, { accountId, integrationId: c.id }))).not.toContain("whsec_");
+    expect(JSON.stringify(await getIntegration({ db: bed.db }, { accountId, integrationId: c.id }))).not.toContain(
+      "whsec_",
+    );
 
-    const paused = await listIntegrations({ db }, { accountId, active: false });
+    const paused = await listIntegrations({ db: bed.db }, { accountId, active: false });
     expect(paused.integrations.map((i) => i.id)).toEqual([b.id]);
-    const active = await listIntegrations({ db }, { accountId, active: true });
+    const active = await listIntegrations({ db: bed.db }, { accountId, active: true });
     expect(active.integrations.map((i) => i.id)).toEqual([fixture.integrationId, c.id]);
   });
 
   it("reveals the secret and pauses only within the account", async () => {
-    const mine = await createFixture(db, "http://127.0.0.1:9/mine");
-    const theirs = await createFixture(db, "http://127.0.0.1:9/theirs");
+    const mine = await createFixture(bed.db, "http://127.0.0.1:9/mine");
+    const theirs = await createFixture(bed.db, "http://127.0.0.1:9/theirs");
     expect(
       await revealIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: mine.accountId, integrationId: mine.integrationId },
       ),
     ).toMatchObject({ signing_secret: mine.secret });
     expect(
       await revealIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId },
       ),
     ).toBeNull();
-    expect(await getIntegration({ db }, { accountId: mine.accountId, integrationId: theirs.integrationId })).toBeNull();
+    expect(
+      await getIntegration({ db: bed.db }, { accountId: mine.accountId, integrationId: theirs.integrationId }),
+    ).toBeNull();
     expect(
       await setIntegrationActive(
-        { db },
+        { db: bed.db },
         { actor: testActor, accountId: mine.accountId, integrationId: theirs.integrationId, active: false },
       ),
     ).toBeNull();
-    expect((await db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } })).active).toBe(true);
+    expect((await bed.db.integration.findUniqueOrThrow({ where: { id: theirs.integrationId } })).active).toBe(true);
   });
 
   it("edits an integration by id (URL included), keeping its secret and state, and refuses a URL already used", async () => {
-    const fixture = await createFixture(db, "http://127.0.0.1:9/old");
+    const fixture = await createFixture(bed.db, "http://127.0.0.1:9/old");
     const { accountId, integrationId } = fixture;
     await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       { actor: testActor, accountId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
     );
-    await setIntegrationActive({ db }, { actor: testActor, accountId, integrationId, active: false });
+    await setIntegrationActive({ db: bed.db }, { actor: testActor, accountId, integrationId, active: false });
 
     const edited = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       { actor: testActor, accountId, integrationId, url: "http://127.0.0.1:9/new", events: ["message.received"] },
     );
     expect(edited).toMatchObject({
@@ -272,15 +229,15 @@ describe("integration services of the panel", () => {
     });
 
     const taken = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       { actor: testActor, accountId, integrationId, url: "http://127.0.0.1:9/other", events: ["message.status"] },
     ).catch((error: unknown) => error);
     expect(taken).toBeInstanceOf(IntegrationUrlError);
     expect((taken as IntegrationUrlError).reason).toBe("url_taken");
 
-    const other = await createFixture(db, "http://127.0.0.1:9/x");
+    const other = await createFixture(bed.db, "http://127.0.0.1:9/x");
     const foreign = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       {
         actor: testActor,
         accountId,
@@ -290,7 +247,7 @@ describe("integration services of the panel", () => {
       },
     ).catch((error: unknown) => error);
     expect(foreign).toMatchObject({ code: "not_found" });
-    expect((await db.integration.findUniqueOrThrow({ where: { id: other.integrationId } })).url).toBe(
+    expect((await bed.db.integration.findUniqueOrThrow({ where: { id: other.integrationId } })).url).toBe(
       "http://127.0.0.1:9/x",
     );
   });

@@ -1,20 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
-import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import {
   createDelivery,
   isolatedDatabase,
-  reply,
   signatureIsValid,
-  silentLogger,
-  startReceiver,
   testActor,
-  testEnv,
   testSecretBox,
   type Fixture,
   type ReceivedRequest,
-  type Receiver,
+  testEnv,
 } from "@gw/testkit";
 import { safeEqual, signWebhook } from "@gw/signer";
 import {
@@ -31,13 +26,11 @@ import type { Actor } from "../src/audit/index.ts";
 import {
   clearExpiredPreviousSecrets,
   createCachedSecretBox,
-  createDeliveryScheduler,
-  createWebhookSender,
   processDeliveryAttempt,
   reencryptIntegrationSecrets,
   type ProcessDeliveryDeps,
-  type WebhookSender,
 } from "../src/deliveries/index.ts";
+import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
 
 // Integrations' signing secrets at rest: sealed with the key ring (SECRETS_KEYS), never in clear text in the table,
 // opened where they are used (the attempt's signature, the panel's reveal, a rotation), re-sealed by
@@ -50,47 +43,18 @@ const secrets = testSecretBox();
 
 // Deliveries whose secret does not open stay due: in a database of their own, no other test file's dispatcher sweeps
 // them up.
-let shared: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let sender: WebhookSender;
-let receiver: Receiver;
+let bed: AttemptBed;
 
 beforeAll(async () => {
-  const env = testEnv();
-  shared = await isolatedDatabase();
-  db = shared.db;
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
-  sender = createWebhookSender({
-    timeoutMs: 2_000,
-    connectTimeoutMs: 2_000,
-    maxSockets: 4,
-    responseBodyLimit: 64,
-    allowPrivateNetworks: true,
-  });
-  receiver = await startReceiver((_req, res) => reply(res, 200, "ok"));
+  bed = await openAttemptBed(testEnv(), { database: await isolatedDatabase() });
 });
 
 afterAll(async () => {
-  await receiver.close();
-  sender.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await shared.drop();
+  await bed.close();
 });
 
 function attemptDeps(database: Db, box: Pick<SecretBox, "open">): ProcessDeliveryDeps {
-  return {
-    db: database,
-    scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: HOUR }),
-    sender,
-    secrets: box,
-    logger: silentLogger,
-    settings: { scheduleMs: [1_000], jitter: 0, userAgent: "Teste-Gateway/1.0" },
-  };
+  return { ...bed.deps, db: database, secrets: box };
 }
 
 /** The integration's row as PostgreSQL holds it, every column as text. */
@@ -103,7 +67,7 @@ async function rawRow(database: Db, integrationId: string): Promise<Record<strin
 }
 
 /** An integration of a fresh account, saved through the service (its secret sealed with `box`). */
-async function savedIntegration(database: Db, box: SecretBox, url = receiver.url) {
+async function savedIntegration(database: Db, box: SecretBox, url = bed.receiver.url) {
   const account = await createAccount(
     { db: database },
     { actor: testActor, name: `Conta ${randomBytes(3).toString("hex")}` },
@@ -117,7 +81,7 @@ async function savedIntegration(database: Db, box: SecretBox, url = receiver.url
 }
 
 /** A row as the previous release wrote it: the secret in clear text, nothing sealed. */
-async function clearTextIntegration(database: Db, url = receiver.url): Promise<Fixture> {
+async function clearTextIntegration(database: Db, url = bed.receiver.url): Promise<Fixture> {
   const account = await createAccount({ db: database }, { actor: testActor, name: "Conta legada" });
   const id = randomUUID();
   const secret = `whsec_${randomBytes(32).toString("base64url")}`;
@@ -134,7 +98,7 @@ async function attempt(
   box: Pick<SecretBox, "open">,
   fixture: Fixture,
 ): Promise<{ request: ReceivedRequest | null; deliveryId: bigint; error: unknown }> {
-  const before = receiver.requests.length;
+  const before = bed.receiver.requests.length;
   const delivery = await createDelivery(database, fixture);
   const error = await processDeliveryAttempt(attemptDeps(database, box), {
     deliveryId: delivery.id.toString(),
@@ -143,7 +107,7 @@ async function attempt(
     () => null,
     (caught: unknown) => caught,
   );
-  return { request: receiver.requests[before] ?? null, deliveryId: delivery.id, error };
+  return { request: bed.receiver.requests[before] ?? null, deliveryId: delivery.id, error };
 }
 
 function previousVerifies(secret: string, request: ReceivedRequest): boolean {
@@ -177,22 +141,22 @@ async function expectUnreadable(promise: Promise<unknown>, reason: SecretUnreada
 
 describe("signing secrets at rest", () => {
   it("are stored only sealed: the raw row never holds the secret, current or previous, and the services still give it", async () => {
-    const fixture = await savedIntegration(db, secrets);
+    const fixture = await savedIntegration(bed.db, secrets);
     expect(fixture.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    const created = await rawRow(db, fixture.integrationId);
+    const created = await rawRow(bed.db, fixture.integrationId);
     expect(created.signing_secret).toBeNull();
     expect(created.signing_secret_encrypted).toMatch(new RegExp(`^v1:${secrets.currentKeyId}:`));
     expect(JSON.stringify(created)).not.toContain(fixture.secret);
     expect(JSON.stringify(created)).not.toContain(fixture.secret.slice(6, 30));
 
     const rotated = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 2 },
     );
     const newSecret = rotated!.signing_secret;
-    const row = JSON.stringify(await rawRow(db, fixture.integrationId));
+    const row = JSON.stringify(await rawRow(bed.db, fixture.integrationId));
     for (const secret of [fixture.secret, newSecret]) expect(row).not.toContain(secret);
-    expect(await rawRow(db, fixture.integrationId)).toMatchObject({
+    expect(await rawRow(bed.db, fixture.integrationId)).toMatchObject({
       signing_secret: null,
       previous_signing_secret: null,
       previous_signing_secret_encrypted: expect.stringMatching(/^v1:/),
@@ -200,77 +164,77 @@ describe("signing secrets at rest", () => {
 
     expect(
       await revealIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: fixture.accountId, integrationId: fixture.integrationId },
       ),
     ).toMatchObject({ signing_secret: newSecret });
-    const { request } = await attempt(db, secrets, fixture);
+    const { request } = await attempt(bed.db, secrets, fixture);
     expect(request && signatureIsValid(newSecret, request)).toBe(true);
     expect(request && previousVerifies(fixture.secret, request)).toBe(true);
   });
 
   it("fail closed on an altered value: nothing is sent nor spent, nothing revealed; a rotation without overlap replaces it", async () => {
-    const fixture = await savedIntegration(db, secrets);
-    await alterStored(db, fixture.integrationId, "signing_secret_encrypted");
+    const fixture = await savedIntegration(bed.db, secrets);
+    await alterStored(bed.db, fixture.integrationId, "signing_secret_encrypted");
 
-    const { request, deliveryId, error } = await attempt(db, secrets, fixture);
+    const { request, deliveryId, error } = await attempt(bed.db, secrets, fixture);
     expect(error).toBeInstanceOf(SecretUnreadableError);
     expect((error as SecretUnreadableError).reason).toBe("rejected");
     expect((error as Error).message).toContain(fixture.integrationId);
     expect(request).toBeNull();
     // The claim is given back: the same attempt runs again once the secret is fixed.
-    expect(await db.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({
+    expect(await bed.db.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({
       status: "pending",
       attemptCount: 0,
     });
 
     await expectUnreadable(
       revealIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: fixture.accountId, integrationId: fixture.integrationId },
       ),
       "rejected",
     );
     expect(
-      await db.auditEntry.count({
+      await bed.db.auditEntry.count({
         where: { target: `integration:${fixture.integrationId}`, action: "system.integration.secret_revealed" },
       }),
     ).toBe(0);
     // An overlap would need the altered secret; a leak-style rotation needs nothing old.
     await expectUnreadable(
       rotateIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, integrationId: fixture.integrationId, overlapHours: 1 },
       ),
       "rejected",
     );
     const replaced = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 0 },
     );
-    const retried = await processDeliveryAttempt(attemptDeps(db, secrets), {
+    const retried = await processDeliveryAttempt(attemptDeps(bed.db, secrets), {
       deliveryId: deliveryId.toString(),
       attempt: 1,
     });
     expect(retried.outcome).toBe("delivered");
-    const sent = receiver.requests.find((r) => r.headers["x-pt-delivery-id"] === deliveryId.toString());
+    const sent = bed.receiver.requests.find((r) => r.headers["x-pt-delivery-id"] === deliveryId.toString());
     expect(sent && signatureIsValid(replaced!.signing_secret, sent)).toBe(true);
   });
 
   it("refuse a sealed value moved from another integration's row, or from the previous column to the current", async () => {
-    const victim = await savedIntegration(db, secrets);
-    const other = await savedIntegration(db, secrets);
-    const foreign = (await rawRow(db, other.integrationId)).signing_secret_encrypted;
-    await db.sql.query(`UPDATE integrations SET signing_secret_encrypted = $2 WHERE id = $1::uuid`, [
+    const victim = await savedIntegration(bed.db, secrets);
+    const other = await savedIntegration(bed.db, secrets);
+    const foreign = (await rawRow(bed.db, other.integrationId)).signing_secret_encrypted;
+    await bed.db.sql.query(`UPDATE integrations SET signing_secret_encrypted = $2 WHERE id = $1::uuid`, [
       victim.integrationId,
       foreign,
     ]);
-    const moved = await attempt(db, secrets, victim);
+    const moved = await attempt(bed.db, secrets, victim);
     expect(moved.request).toBeNull();
     expect((moved.error as SecretUnreadableError).reason).toBe("rejected");
     await expectUnreadable(
       revealIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: victim.accountId, integrationId: victim.integrationId },
       ),
       "rejected",
@@ -278,70 +242,70 @@ describe("signing secrets at rest", () => {
 
     // Its own previous secret (sealed for the previous column) does not open as the current one either.
     await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: other.integrationId, overlapHours: 1 },
     );
-    await db.sql.query(
+    await bed.db.sql.query(
       `UPDATE integrations SET signing_secret_encrypted = previous_signing_secret_encrypted WHERE id = $1::uuid`,
       [other.integrationId],
     );
-    const swapped = await attempt(db, secrets, other);
+    const swapped = await attempt(bed.db, secrets, other);
     expect(swapped.request).toBeNull();
     expect((swapped.error as SecretUnreadableError).reason).toBe("rejected");
   });
 
   it("a row stored in clear text by the previous release still signs and reveals; its clear write into a sealed row is refused", async () => {
-    const legacy = await clearTextIntegration(db);
-    const before = await attempt(db, secrets, legacy);
+    const legacy = await clearTextIntegration(bed.db);
+    const before = await attempt(bed.db, secrets, legacy);
     expect(before.request && signatureIsValid(legacy.secret, before.request)).toBe(true);
     expect(
       await revealIntegrationSecret(
-        { db, secrets },
+        { db: bed.db, secrets },
         { actor: testActor, accountId: legacy.accountId, integrationId: legacy.integrationId },
       ),
     ).toMatchObject({ signing_secret: legacy.secret });
     // A previous-release pod's rotation of an already sealed row is refused, not mixed in.
-    const sealed = await savedIntegration(db, secrets);
+    const sealed = await savedIntegration(bed.db, secrets);
     await expect(
-      db.sql.query(`UPDATE integrations SET signing_secret = 'whsec_da_versao_anterior' WHERE id = $1::uuid`, [
+      bed.db.sql.query(`UPDATE integrations SET signing_secret = 'whsec_da_versao_anterior' WHERE id = $1::uuid`, [
         sealed.integrationId,
       ]),
     ).rejects.toThrow(/integrations_signing_secret_one_form/);
   });
 
   it("a previous secret is forgotten once its overlap has ended, and kept while it lasts", async () => {
-    const ended = await savedIntegration(db, secrets);
+    const ended = await savedIntegration(bed.db, secrets);
     await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: ended.integrationId, overlapHours: 1, now: new Date(Date.now() - 3 * HOUR) },
     );
-    const live = await savedIntegration(db, secrets);
+    const live = await savedIntegration(bed.db, secrets);
     await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: live.integrationId, overlapHours: 1 },
     );
-    expect((await rawRow(db, ended.integrationId)).previous_signing_secret_encrypted).not.toBeNull();
+    expect((await rawRow(bed.db, ended.integrationId)).previous_signing_secret_encrypted).not.toBeNull();
 
-    expect(await clearExpiredPreviousSecrets({ db })).toBe(1);
-    expect(await rawRow(db, ended.integrationId)).toMatchObject({
+    expect(await clearExpiredPreviousSecrets({ db: bed.db })).toBe(1);
+    expect(await rawRow(bed.db, ended.integrationId)).toMatchObject({
       previous_signing_secret: null,
       previous_signing_secret_encrypted: null,
       previous_secret_expires_at: null,
     });
-    expect((await rawRow(db, live.integrationId)).previous_signing_secret_encrypted).toMatch(/^v1:/);
-    expect((await rawRow(db, live.integrationId)).previous_secret_expires_at).not.toBeNull();
+    expect((await rawRow(bed.db, live.integrationId)).previous_signing_secret_encrypted).toMatch(/^v1:/);
+    expect((await rawRow(bed.db, live.integrationId)).previous_secret_expires_at).not.toBeNull();
   });
 
   it("the dispatcher's cache opens a rotated secret as the new one (keyed by the sealed value, never stale)", async () => {
     const cached = createCachedSecretBox(secrets);
-    const fixture = await savedIntegration(db, secrets);
-    const first = await attempt(db, cached, fixture);
+    const fixture = await savedIntegration(bed.db, secrets);
+    const first = await attempt(bed.db, cached, fixture);
     expect(first.request && signatureIsValid(fixture.secret, first.request)).toBe(true);
     const rotated = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 0 },
     );
-    const second = await attempt(db, cached, fixture);
+    const second = await attempt(bed.db, cached, fixture);
     expect(second.request && signatureIsValid(rotated!.signing_secret, second.request)).toBe(true);
     expect(second.request && signatureIsValid(fixture.secret, second.request)).toBe(false);
   });

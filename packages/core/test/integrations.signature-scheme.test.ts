@@ -6,20 +6,8 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { Webhook } from "standardwebhooks";
-import { createDb, type Db } from "@gw/db";
-import { createRedis, createWebhookQueue, type Redis, type WebhookQueue } from "@gw/jobs";
 import { verifyStandardWebhook, verifyWebhook } from "@gw/receiver";
-import {
-  createDelivery,
-  reply,
-  silentLogger,
-  startReceiver,
-  testActor,
-  testEnv,
-  testSecretBox,
-  type ReceivedRequest,
-  type Receiver,
-} from "@gw/testkit";
+import { createDelivery, reply, testActor, testSecretBox, type ReceivedRequest, testEnv } from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   createAccount,
@@ -28,68 +16,35 @@ import {
   rotateIntegrationSecret,
   setIntegration,
 } from "../src/accounts/index.ts";
-import {
-  createDeliveryScheduler,
-  createWebhookSender,
-  processDeliveryAttempt,
-  type ProcessDeliveryDeps,
-  type WebhookSender,
-} from "../src/deliveries/index.ts";
+import { processDeliveryAttempt } from "../src/deliveries/index.ts";
+import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
 
 const HOUR = 3_600_000;
 const secrets = testSecretBox();
 const policy = DEVELOPMENT_INTEGRATION_POLICY;
 const SHOWN_STANDARD_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
-let db: Db;
-let redis: Redis;
-let queue: WebhookQueue;
-let sender: WebhookSender;
-let receiver: Receiver;
-let deps: ProcessDeliveryDeps;
 /** What the endpoint answers next; 200 unless a test says otherwise. */
 let answers: number[] = [];
 
+let bed: AttemptBed;
+
 beforeAll(async () => {
-  const env = testEnv();
-  db = createDb({ url: env.databaseUrl, poolSize: 4 });
-  redis = createRedis(env.redisUrl);
-  queue = createWebhookQueue(redis, env.redisPrefix);
-  sender = createWebhookSender({
-    timeoutMs: 2_000,
-    connectTimeoutMs: 2_000,
-    maxSockets: 4,
-    responseBodyLimit: 64,
-    allowPrivateNetworks: true,
-  });
-  receiver = await startReceiver((_req, res) => reply(res, answers.shift() ?? 200, "ok"));
-  deps = {
-    db,
-    scheduler: createDeliveryScheduler({ queue, logger: silentLogger, horizonMs: HOUR }),
-    sender,
-    secrets,
-    logger: silentLogger,
-    settings: { scheduleMs: [1_000], jitter: 0, userAgent: "Teste-Gateway/1.0" },
-  };
+  bed = await openAttemptBed(testEnv(), { handler: (_req, res) => reply(res, answers.shift() ?? 200, "ok") });
 });
 
 afterAll(async () => {
-  await receiver.close();
-  sender.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  redis.disconnect();
-  await db.$disconnect();
+  await bed.close();
 });
 
 async function newIntegration(scheme?: "pt" | "standard-webhooks") {
-  const account = await createAccount({ db }, { name: "Conta esquemas", actor: testActor });
+  const account = await createAccount({ db: bed.db }, { name: "Conta esquemas", actor: testActor });
   const saved = await setIntegration(
-    { db, policy, secrets },
+    { db: bed.db, policy, secrets },
     {
       actor: testActor,
       accountId: account.id,
-      url: `${receiver.url}/${scheme ?? "default"}`,
+      url: `${bed.receiver.url}/${scheme ?? "default"}`,
       events: ["message.status"],
       ...(scheme === undefined ? {} : { signatureScheme: scheme }),
     },
@@ -101,14 +56,14 @@ type FixtureOf = Awaited<ReturnType<typeof newIntegration>>["fixture"];
 
 /** One attempt of `deliveryId` at `now`; the request the endpoint got. */
 async function attempt(deliveryId: bigint, number: number, now = new Date()): Promise<ReceivedRequest> {
-  const before = receiver.requests.length;
-  await processDeliveryAttempt({ ...deps, now: () => now }, { deliveryId: deliveryId.toString(), attempt: number });
-  expect(receiver.requests).toHaveLength(before + 1);
-  return receiver.requests[before]!;
+  const before = bed.receiver.requests.length;
+  await processDeliveryAttempt({ ...bed.deps, now: () => now }, { deliveryId: deliveryId.toString(), attempt: number });
+  expect(bed.receiver.requests).toHaveLength(before + 1);
+  return bed.receiver.requests[before]!;
 }
 
 async function deliverOnce(fixture: FixtureOf, now = new Date()) {
-  const delivery = await createDelivery(db, fixture);
+  const delivery = await createDelivery(bed.db, fixture);
   return { delivery, request: await attempt(delivery.id, 1, now) };
 }
 
@@ -128,11 +83,11 @@ describe("an integration signed with Standard Webhooks", () => {
     expect(saved.signature_scheme).toBe("standard-webhooks");
     expect(saved.signing_secret).toMatch(SHOWN_STANDARD_SECRET);
     const revealed = await revealIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, accountId: fixture.accountId, integrationId: fixture.integrationId },
     );
     expect(revealed?.signing_secret).toBe(saved.signing_secret);
-    expect(await getIntegration({ db }, fixture)).toMatchObject({ signature_scheme: "standard-webhooks" });
+    expect(await getIntegration({ db: bed.db }, fixture)).toMatchObject({ signature_scheme: "standard-webhooks" });
 
     const { delivery, request } = await deliverOnce(fixture);
     expect(request.headers["webhook-id"]).toBe(delivery.id.toString());
@@ -160,7 +115,7 @@ describe("an integration signed with Standard Webhooks", () => {
 
   it("keeps webhook-id (the delivery id) across attempts and signs each attempt with a fresh timestamp", async () => {
     const { saved, fixture } = await newIntegration("standard-webhooks");
-    const delivery = await createDelivery(db, fixture);
+    const delivery = await createDelivery(bed.db, fixture);
     answers = [500];
     const first = await attempt(delivery.id, 1, new Date(Date.now() - 120_000));
     const second = await attempt(delivery.id, 2);
@@ -179,7 +134,7 @@ describe("an integration signed with Standard Webhooks", () => {
     const { saved, fixture } = await newIntegration("standard-webhooks");
     const rotatedAt = new Date();
     const rotated = await rotateIntegrationSecret(
-      { db, secrets },
+      { db: bed.db, secrets },
       { actor: testActor, integrationId: fixture.integrationId, overlapHours: 2, now: rotatedAt },
     );
     const newSecret = rotated!.signing_secret;
@@ -247,9 +202,9 @@ describe("the default scheme and switching", () => {
 
   it("switches an existing integration's scheme without touching its stored secret; a re-save without one keeps it", async () => {
     const { saved, fixture } = await newIntegration("pt");
-    const storedBefore = await db.integration.findUniqueOrThrow({ where: { id: saved.id } });
+    const storedBefore = await bed.db.integration.findUniqueOrThrow({ where: { id: saved.id } });
     const switched = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       {
         actor: testActor,
         accountId: fixture.accountId,
@@ -264,9 +219,9 @@ describe("the default scheme and switching", () => {
     expect(switched.signing_secret).toBe(
       `whsec_${Buffer.from(saved.signing_secret.slice("whsec_".length), "base64url").toString("base64")}`,
     );
-    const storedAfter = await db.integration.findUniqueOrThrow({ where: { id: saved.id } });
+    const storedAfter = await bed.db.integration.findUniqueOrThrow({ where: { id: saved.id } });
     expect(storedAfter.signingSecretEncrypted).toBe(storedBefore.signingSecretEncrypted);
-    const audit = await db.auditEntry.findFirstOrThrow({
+    const audit = await bed.db.auditEntry.findFirstOrThrow({
       where: { target: `integration:${saved.id}`, action: { endsWith: "integration.updated" } },
     });
     expect(audit.details).toMatchObject({ signature_scheme: "standard-webhooks" });
@@ -277,14 +232,14 @@ describe("the default scheme and switching", () => {
 
     // The CLI's re-run by URL without --signature-scheme keeps the chosen scheme.
     const resaved = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       { actor: testActor, accountId: fixture.accountId, url: saved.url, events: ["message.status"] },
     );
     expect(resaved.signature_scheme).toBe("standard-webhooks");
 
     // And back: the X-PT scheme again, with the secret as stored.
     const back = await setIntegration(
-      { db, policy, secrets },
+      { db: bed.db, policy, secrets },
       {
         actor: testActor,
         accountId: fixture.accountId,
@@ -309,7 +264,7 @@ describe("the default scheme and switching", () => {
   it("refuses an unknown scheme in the table itself", async () => {
     const { saved } = await newIntegration();
     await expect(
-      db.sql.query(`UPDATE integrations SET signature_scheme = 'svix' WHERE id = $1::uuid`, [saved.id]),
+      bed.db.sql.query(`UPDATE integrations SET signature_scheme = 'svix' WHERE id = $1::uuid`, [saved.id]),
     ).rejects.toThrow(/integrations_signature_scheme_known/);
   });
 });

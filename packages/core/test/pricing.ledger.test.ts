@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
+import { beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
-import { Prisma, type Db } from "@gw/db";
+import { Prisma } from "@gw/db";
 import { isolatedDatabase, testActor } from "@gw/testkit";
 import { createAccount } from "../src/accounts/index.ts";
 import {
@@ -10,24 +10,17 @@ import {
   usageReport,
   type UsageDimension,
 } from "../src/pricing/index.ts";
+import { databaseOfItsOwn } from "./support/own-database.ts";
 
 // The cost ledger against a database of its own (the rollup and the deployment's rate card are global): what is
 // charged, at which rate, on which São Paulo day, grouped as asked; the rollup agreeing with the live aggregation;
 // rates that change over time without re-pricing the past.
 
-let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await isolatedDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database.drop();
-});
+const own = databaseOfItsOwn(() => isolatedDatabase());
 
 async function account(): Promise<string> {
-  return (await createAccount({ db }, { name: `custos-${randomBytes(3).toString("hex")}`, actor: testActor })).id;
+  return (await createAccount({ db: own.db }, { name: `custos-${randomBytes(3).toString("hex")}`, actor: testActor }))
+    .id;
 }
 
 interface Sent {
@@ -42,7 +35,7 @@ interface Sent {
 /** Messages as the status path leaves them: `pricing` verbatim, or none when Meta reported none (yet). */
 async function sends(accountId: string, messages: readonly Sent[]): Promise<void> {
   for (const message of messages) {
-    await db.message.create({
+    await own.db.message.create({
       data: {
         accountId,
         phoneNumberId: message.number ?? "1000",
@@ -66,7 +59,7 @@ async function sends(accountId: string, messages: readonly Sent[]): Promise<void
 }
 
 const report = (accountId: string, since: string, until: string, groupBy: UsageDimension[], phoneNumberId?: string) =>
-  usageReport({ db }, { accountId, since, until, groupBy, phoneNumberId });
+  usageReport({ db: own.db }, { accountId, since, until, groupBy, phoneNumberId });
 
 describe("the cost ledger", () => {
   it("charges only pricing.type regular, each category at its default rate, and keeps every value verbatim", async () => {
@@ -192,16 +185,16 @@ describe("the cost ledger", () => {
     expect(await costs(accountId)).toEqual(["0.0364", "0.0364", "0.0364"]);
 
     await setPricingRate(
-      { db },
+      { db: own.db },
       { category: "utility", rateBrl: "0.05", effectiveFrom: "2026-10-01", actor: testActor },
     );
     await setPricingRate(
-      { db },
+      { db: own.db },
       { category: "utility", rateBrl: "0.0100", effectiveFrom: "2026-10-02", accountId, actor: testActor },
     );
     expect(await costs(accountId)).toEqual(["0.0364", "0.0500", "0.0100"]);
     expect(await costs(other)).toEqual(["0.0364", "0.0500", "0.0500"]);
-    const rates = await listPricingRates({ db }, { accountId });
+    const rates = await listPricingRates({ db: own.db }, { accountId });
     expect(rates.filter((rate) => rate.category === "utility")).toEqual([
       { scope: "deployment", account_id: null, category: "utility", effective_from: "2025-07-01", rate_brl: "0.0364" },
       { scope: "deployment", account_id: null, category: "utility", effective_from: "2026-10-01", rate_brl: "0.0500" },
@@ -219,7 +212,7 @@ describe("the cost ledger", () => {
 describe("the daily rollup", () => {
   // Each test starts from a rollup that never ran (the state is this database's own).
   beforeEach(async () => {
-    await db.pricingRollupState.deleteMany();
+    await own.db.pricingRollupState.deleteMany();
   });
 
   it("gives the same ledger as the live aggregation, reads today live, and works once per day", async () => {
@@ -237,9 +230,9 @@ describe("the daily rollup", () => {
     expect(live.totals).toMatchObject({ messages: 6, charged_messages: 4, failed_messages: 1 });
 
     // "Today" is 2026-11-22 in São Paulo: the 20th and 21st are closed and rolled, the 22nd stays live.
-    const first = await rollupPricingDays({ db }, { now: new Date("2026-11-22T15:00:00Z") });
+    const first = await rollupPricingDays({ db: own.db }, { now: new Date("2026-11-22T15:00:00Z") });
     expect(first).toMatchObject({ ran: true, rolledBefore: "2026-11-22" });
-    const rolled = await db.messagePricingDay.findMany({ where: { accountId } });
+    const rolled = await own.db.messagePricingDay.findMany({ where: { accountId } });
     expect(
       rolled.map((row) => [row.day.toISOString().slice(0, 10), row.category, row.messages, row.failed]).sort(),
     ).toEqual(
@@ -253,10 +246,12 @@ describe("the daily rollup", () => {
     expect(await report(accountId, "2026-11-19", "2026-11-22", grouping)).toEqual(live);
 
     // Another run the same day does nothing; a message of a rolled day added now is not seen until the next day's run.
-    expect(await rollupPricingDays({ db }, { now: new Date("2026-11-22T20:00:00Z") })).toMatchObject({ ran: false });
+    expect(await rollupPricingDays({ db: own.db }, { now: new Date("2026-11-22T20:00:00Z") })).toMatchObject({
+      ran: false,
+    });
     await sends(accountId, [{ at: "2026-11-21T13:00:00Z", category: "marketing" }]);
     expect((await report(accountId, "2026-11-21", "2026-11-21", [])).totals.messages).toBe(1);
-    await rollupPricingDays({ db }, { now: new Date("2026-11-23T15:00:00Z") });
+    await rollupPricingDays({ db: own.db }, { now: new Date("2026-11-23T15:00:00Z") });
     expect((await report(accountId, "2026-11-21", "2026-11-21", [])).totals.messages).toBe(2);
   });
 
@@ -268,7 +263,7 @@ describe("the daily rollup", () => {
       [late, "2026-11-18T12:00:00Z"],
       [older, "2026-11-10T12:00:00Z"],
     ] as const)
-      await db.message.create({
+      await own.db.message.create({
         data: {
           accountId,
           phoneNumberId: "1000",
@@ -280,17 +275,17 @@ describe("the daily rollup", () => {
         },
       });
     // The first run rolls both days (neither priced yet).
-    await rollupPricingDays({ db }, { now: new Date("2026-11-23T15:00:00Z") });
+    await rollupPricingDays({ db: own.db }, { now: new Date("2026-11-23T15:00:00Z") });
     // Both priced only now, as a `delivered` status days after the send would.
     for (const wamid of [late, older])
-      await db.message.update({
+      await own.db.message.update({
         where: { wamid },
         data: { pricing: { pricing_model: "PMP", category: "marketing", type: "regular" } },
       });
-    await rollupPricingDays({ db }, { now: new Date("2026-11-24T15:00:00Z") });
+    await rollupPricingDays({ db: own.db }, { now: new Date("2026-11-24T15:00:00Z") });
     // The 18th is within the 7 days before the last run (the 23rd): rolled again. The 10th is not: as first rolled.
     const ledger = await report(accountId, "2026-11-01", "2026-11-23", ["day"]);
     expect(ledger.rows.map((row) => [row.day, row.messages])).toEqual([["2026-11-18", 1]]);
-    expect(await db.message.count({ where: { accountId, pricing: { not: Prisma.DbNull } } })).toBe(2);
+    expect(await own.db.message.count({ where: { accountId, pricing: { not: Prisma.DbNull } } })).toBe(2);
   });
 });

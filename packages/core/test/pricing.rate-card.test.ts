@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Db } from "@gw/db";
+import { describe, expect, it } from "@jest/globals";
 import { isolatedDatabase, testActor } from "@gw/testkit";
 import { createAccount } from "../src/accounts/index.ts";
 import {
@@ -16,6 +15,7 @@ import {
   saoPauloDay,
   setPricingRate,
 } from "../src/pricing/index.ts";
+import { databaseOfItsOwn } from "./support/own-database.ts";
 
 // The rate card: money as integers of R$ 0,0001, São Paulo days, which rate prices a message, and the operator's
 // changes (validated, audited, removable). A database of its own: the deployment's card is global.
@@ -95,18 +95,10 @@ describe("which rate prices a message", () => {
 });
 
 describe("the operator's rate changes", () => {
-  let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let db: Db;
-  beforeAll(async () => {
-    database = await isolatedDatabase();
-    db = database.db;
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  const own = databaseOfItsOwn(() => isolatedDatabase());
 
   it("ships Meta's Brazil card converted to BRL as the default, from the start of per-message pricing", async () => {
-    expect(await listPricingRates({ db }, {})).toEqual(
+    expect(await listPricingRates({ db: own.db }, {})).toEqual(
       [
         ["authentication", "0.0364"],
         ["authentication-international", "0.0364"],
@@ -127,7 +119,7 @@ describe("the operator's rate changes", () => {
   it("sets a rate (the same day again replaces it), audits each change, and removes one", async () => {
     const cli = { id: "cli:ana", origin: "cli" as const };
     const first = await setPricingRate(
-      { db },
+      { db: own.db },
       { category: "authentication_international", rateBrl: "0.15", effectiveFrom: "2027-01-01", actor: cli },
     );
     expect(first).toEqual({
@@ -139,23 +131,23 @@ describe("the operator's rate changes", () => {
       previous_rate_brl: null,
     });
     const again = await setPricingRate(
-      { db },
+      { db: own.db },
       { category: "authentication-international", rateBrl: "0.1512", effectiveFrom: "2027-01-01", actor: cli },
     );
     expect(again).toMatchObject({ rate_brl: "0.1512", previous_rate_brl: "0.1500" });
     expect(
       await removePricingRate(
-        { db },
+        { db: own.db },
         { category: "authentication-international", effectiveFrom: "2027-01-01", actor: cli },
       ),
     ).toMatchObject({ rate_brl: "0.1512" });
     expect(
       await removePricingRate(
-        { db },
+        { db: own.db },
         { category: "authentication-international", effectiveFrom: "2027-01-01", actor: cli },
       ),
     ).toBeNull();
-    const audit = await db.auditEntry.findMany({ where: { actor: "cli:ana" }, orderBy: { id: "asc" } });
+    const audit = await own.db.auditEntry.findMany({ where: { actor: "cli:ana" }, orderBy: { id: "asc" } });
     expect(audit.map((entry) => [entry.action, entry.accountId, entry.target, entry.details])).toEqual([
       [
         "cli.pricing_rate.set",
@@ -179,12 +171,12 @@ describe("the operator's rate changes", () => {
   });
 
   it("audits an account's own rate under that account", async () => {
-    const { id: accountId } = await createAccount({ db }, { name: "Padaria", actor: testActor });
+    const { id: accountId } = await createAccount({ db: own.db }, { name: "Padaria", actor: testActor });
     await setPricingRate(
-      { db },
+      { db: own.db },
       { category: "marketing", rateBrl: "0.30", effectiveFrom: "2027-01-01", accountId, actor: testActor },
     );
-    const entry = await db.auditEntry.findFirst({ where: { accountId, action: "system.pricing_rate.set" } });
+    const entry = await own.db.auditEntry.findFirst({ where: { accountId, action: "system.pricing_rate.set" } });
     expect(entry?.details).toEqual({ scope: "account", rate_brl: "0.3000", previous_rate_brl: null });
   });
 
@@ -202,9 +194,9 @@ describe("the operator's rate changes", () => {
       },
     ];
     for (const attempt of attempts) {
-      const error = await setPricingRate({ db }, { ...attempt, actor: testActor }).catch((e: unknown) => e);
+      const error = await setPricingRate({ db: own.db }, { ...attempt, actor: testActor }).catch((e: unknown) => e);
       expect([attempt, error instanceof PricingRateError]).toEqual([attempt, true]);
     }
-    expect(await db.pricingRate.count({ where: { effectiveFrom: new Date("2027-01-01T00:00:00Z") } })).toBe(0);
+    expect(await own.db.pricingRate.count({ where: { effectiveFrom: new Date("2027-01-01T00:00:00Z") } })).toBe(0);
   });
 });

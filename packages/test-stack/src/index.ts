@@ -24,6 +24,8 @@ export {
   waitUntilUp,
 } from "./fault/apps.ts";
 export type { RunningApp, Stack as ProcessStack } from "./fault/apps.ts";
+export { startApiPods } from "./fault/pods.ts";
+export type { ApiPods } from "./fault/pods.ts";
 export { createWatchdog } from "./fault/watchdog.ts";
 export type { Watchdog, WatchdogOptions } from "./fault/watchdog.ts";
 export { sendWithRetries } from "./fault/client.ts";

@@ -6,21 +6,9 @@
 // send_unconfirmed` (the call reached Meta and was never answered) or a fresh send (it never reached Meta), within
 // 10 s of the kill; every 409 meanwhile carries Retry-After, and Meta receives no message twice. The pods run with
 // the default lease and stale settings.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import pg from "pg";
-import { applyMigrations } from "@gw/db";
-import { eventually, freePort, testEnv } from "@gw/testkit";
-import {
-  kill,
-  seedAccount,
-  startApi,
-  startSandboxProcess,
-  type ProcessAccount,
-  type RunningApp,
-  createWatchdog,
-  type Watchdog,
-} from "../src/index.ts";
+import { eventually } from "@gw/testkit";
+import { kill, startApiPods, type ApiPods, type RunningApp } from "../src/index.ts";
 
 const CLIENTS = 16;
 /** How long the sandbox holds each send's answer (the send is recorded at once, as Meta would have taken it). */
@@ -52,65 +40,20 @@ interface Message {
   replayed: boolean;
 }
 
-let admin: URL;
-let database: string;
-let account: ProcessAccount;
-let sandbox: RunningApp;
-let pods: RunningApp[] = [];
-let watchdog: Watchdog;
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+let stack: ApiPods;
 
 beforeAll(async () => {
-  // A database of its own on the shared server, migrated like the test database.
-  const env = testEnv();
-  admin = new URL(env.databaseUrl);
-  admin.pathname = "/postgres";
-  database = `gw_i25_kill_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE "${database}"`);
-  const url = new URL(env.databaseUrl);
-  url.pathname = `/${database}`;
-  const stack = { databaseUrl: url.toString(), redisUrl: env.redisUrl, redisPrefix: env.redisPrefix };
-  await applyMigrations(stack.databaseUrl);
-  account = await seedAccount(stack.databaseUrl);
-
-  const ports = [await freePort(), await freePort()];
-  sandbox = await startSandboxProcess("sandbox", {
-    webhookUrl: `http://127.0.0.1:${ports[1]}/provider/meta/webhook`,
-    wabaId: account.wabaId,
-    // Only the sends matter here: no statuses posted back.
-    env: { SANDBOX_AUTO_STATUSES: "false" },
-  });
-  pods = await Promise.all(ports.map((port, i) => startApi(`api#${i + 1}`, stack, { port, metaBaseUrl: sandbox.url })));
-  watchdog = createWatchdog({ maxSilenceMs: 15_000, maxUnreadyMs: 30_000 });
-  for (const app of [sandbox, ...pods]) watchdog.watch(app);
+  stack = await startApiPods({ count: 2 });
 }, 120_000);
-
-afterAll(async () => {
-  watchdog?.stop();
-  for (const app of [sandbox, ...pods]) if (app) await kill(app);
-  if (database) await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-});
+afterAll(() => stack?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("an API pod SIGKILLed with sends in flight", () => {
   it("every repeat of its keys on the other pod settles within 10 s, each 409 meanwhile has Retry-After, and Meta gets no duplicate", async () => {
+    const { account, pods, watchdog } = stack;
     const [doomed, survivor] = pods as [RunningApp, RunningApp];
-    const fault = await fetch(`${sandbox.url}/_sandbox/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ mode: "slow", route: "messages", delay_ms: HOLD_MS, count: 100_000 }),
-    });
-    expect(fault.status).toBe(200);
+    expect(await stack.fault({ mode: "slow", route: "messages", delay_ms: HOLD_MS, count: 100_000 })).toBe(200);
 
     const messages: Message[] = [];
     /** Calls to each pod that have not answered yet. */
@@ -218,7 +161,7 @@ describe("an API pod SIGKILLed with sends in flight", () => {
     const answeredMs = Math.max(...cut.map((m) => (m.final?.at ?? Number.POSITIVE_INFINITY) - killedAt));
 
     // Meta saw each message (one recipient each) at most once; a 200 names the one it saw.
-    const sent = (await (await fetch(`${sandbox.url}/_sandbox/sent`)).json()) as { wamid: string; to: string }[];
+    const sent = await stack.sent();
     const byRecipient = new Map<string, string[]>();
     for (const s of sent) byRecipient.set(s.to, [...(byRecipient.get(s.to) ?? []), s.wamid]);
     expect([...byRecipient].filter(([, wamids]) => wamids.length > 1)).toEqual([]);

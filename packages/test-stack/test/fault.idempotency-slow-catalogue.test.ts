@@ -3,80 +3,31 @@
 // catalogue, sent anyway once it came, and so did the repeat that had freed its stale reservation (two messages
 // for one key). Now a call gives up before the provider at half the stale bound (its key freed, nothing sent), and
 // a call whose reservation was taken over can no longer mark it: exactly one upstream send.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import pg from "pg";
-import { applyMigrations } from "@gw/db";
-import { freePort, testEnv } from "@gw/testkit";
-import {
-  kill,
-  seedAccount,
-  startApi,
-  startSandboxProcess,
-  type ProcessAccount,
-  type RunningApp,
-} from "../src/index.ts";
+import { startApiPods, type ApiPods, type RunningApp } from "../src/index.ts";
 
 const TO = "5511988884444";
 const STALE_AFTER_MS = 3_000;
 const CATALOGUE_DELAY_MS = 4_000;
 
-let admin: URL;
-let database: string;
-let account: ProcessAccount;
-let sandbox: RunningApp;
-let api: RunningApp;
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+let stack: ApiPods;
 
 beforeAll(async () => {
-  const env = testEnv();
-  admin = new URL(env.databaseUrl);
-  admin.pathname = "/postgres";
-  database = `gw_h3_slow_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE "${database}"`);
-  const url = new URL(env.databaseUrl);
-  url.pathname = `/${database}`;
-  const stack = { databaseUrl: url.toString(), redisUrl: env.redisUrl, redisPrefix: env.redisPrefix };
-  await applyMigrations(stack.databaseUrl);
-  account = await seedAccount(stack.databaseUrl);
-  const port = await freePort();
-  sandbox = await startSandboxProcess("sandbox", {
-    webhookUrl: `http://127.0.0.1:${port}/provider/meta/webhook`,
-    wabaId: account.wabaId,
-    env: { SANDBOX_AUTO_STATUSES: "false" },
-  });
-  api = await startApi("api", stack, {
-    port,
-    metaBaseUrl: sandbox.url,
+  stack = await startApiPods({
+    count: 1,
     // A catalogue page may take longer than the stale bound; a send gives up before the provider at half of it.
-    env: { META_TIMEOUT_MS: "8000", IDEMPOTENCY_STALE_AFTER_MS: String(STALE_AFTER_MS) },
+    apiEnv: { META_TIMEOUT_MS: "8000", IDEMPOTENCY_STALE_AFTER_MS: String(STALE_AFTER_MS) },
   });
 }, 120_000);
-
-afterAll(async () => {
-  for (const app of [sandbox, api]) if (app) await kill(app);
-  if (database) await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-});
+afterAll(() => stack?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a slow template catalogue and a repeat of the same key", () => {
   it("reaches Meta once: the first call gives up before the provider, the repeat sends, later repeats replay it", async () => {
-    const fault = await fetch(`${sandbox.url}/_sandbox/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ mode: "slow", route: "templates", delay_ms: CATALOGUE_DELAY_MS, count: 1 }),
-    });
-    expect(fault.status).toBe(200);
+    const { account, pods } = stack;
+    const [api] = pods as [RunningApp];
+    expect(await stack.fault({ mode: "slow", route: "templates", delay_ms: CATALOGUE_DELAY_MS, count: 1 })).toBe(200);
     const send = async () => {
       const res = await fetch(`${api.url}/public/v1/messages`, {
         method: "POST",
@@ -93,7 +44,7 @@ describe("a slow template catalogue and a repeat of the same key", () => {
     const repeat = await send();
     const original = await first;
 
-    const sent = (await (await fetch(`${sandbox.url}/_sandbox/sent`)).json()) as { wamid: string; to: string }[];
+    const sent = await stack.sent();
     expect(sent.filter((s) => s.to === TO)).toHaveLength(1);
     // The first call gave up before the provider (nothing sent, key freed), well before the stale bound.
     expect(original).toMatchObject({ status: 503, body: { error: { code: "templates_unavailable" } } });
@@ -102,6 +53,7 @@ describe("a slow template catalogue and a repeat of the same key", () => {
 
     const again = await send();
     expect(again).toMatchObject({ status: 200, body: repeat.body });
-    expect(((await (await fetch(`${sandbox.url}/_sandbox/sent`)).json()) as unknown[]).length).toBe(1);
+    expect(await stack.sent()).toHaveLength(1);
+    stack.watchdog.assertHealthy();
   }, 60_000);
 });
