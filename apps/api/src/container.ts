@@ -4,6 +4,7 @@ import type { ReadReceiptDeps } from "@gw/core/conversations";
 import type { Outbox } from "@gw/core/deliveries";
 import type { ProcessLease } from "@gw/core/idempotency";
 import type { SendDeps, SendJournal } from "@gw/core/messages";
+import type { ProviderMediaDeps, UploadMediaDeps } from "@gw/core/media";
 import type { TemplateCache } from "@gw/core/templates";
 import { createDb, type Db } from "@gw/db";
 import {
@@ -14,9 +15,11 @@ import {
   type Redis,
   type WebhookQueue,
 } from "@gw/jobs";
+import { createDownloadSlots, type DownloadSlots } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import {
   createCampaignControls,
+  createMediaServices,
   createPacing,
   createProvider,
   createReadReceipts,
@@ -50,6 +53,8 @@ export interface ApiDeps {
   logger: Logger;
   /** Replays of deliveries by time range: the account's budget and the replay queue (the dispatcher runs them). */
   replays: ReturnType<typeof createReplayControls>;
+  /** Media uploads and downloads, and this process's slots for them (MEDIA_UPLOADS_PER_POD, MEDIA_DOWNLOADS_PER_POD). */
+  media: { upload: UploadMediaDeps; open: ProviderMediaDeps; uploadSlots: DownloadSlots; downloadSlots: DownloadSlots };
 }
 
 export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
@@ -105,6 +110,12 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     metrics,
     send,
     replays: createReplayControls(config, { db, redis, logger }),
+    media: {
+      ...createMediaServices(config, { db, redis, meta, directory, logger }),
+      // An upload is refused at once when the pod is full: waiting would hold its client's body.
+      uploadSlots: createDownloadSlots({ max: config.MEDIA_UPLOADS_PER_POD, maxWaiting: 0 }),
+      downloadSlots: createDownloadSlots({ max: config.MEDIA_DOWNLOADS_PER_POD }),
+    },
     readReceipts: createReadReceipts(config, {
       db,
       redis,

@@ -129,6 +129,12 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
     "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
   delivery_not_retryable: "POST /deliveries/{id}/retry only",
   message_too_old: "POST /messages/{message_id}/read only (messages.read.endpoint.test.ts)",
+  media_type_unsupported: "POST /media only (media.conformance.e2e.test.ts)",
+  media_expired: "GET /media/{media_id} only (media.conformance.e2e.test.ts)",
+  media_upload_limit: "POST /media only (media.conformance.e2e.test.ts)",
+  media_busy: "POST /media and GET /media/{media_id} only (media.conformance.e2e.test.ts)",
+  // Package B's branch only: package A covers this code on POST /messages (its row replaces this line on merge).
+  media_type_mismatch: "POST /media (media.conformance.e2e.test.ts); POST /messages in package A's rows",
 };
 
 /** Not an envelope code: spec 7's body for request-validation failures. */
