@@ -115,7 +115,7 @@ export async function streamProviderMedia(
   }
 }
 
-interface AccountMediaRow {
+export interface AccountMediaRow {
   phone_number_id: string;
   type: string;
   mime_type: string | null;
@@ -126,16 +126,15 @@ interface AccountMediaRow {
 }
 
 /**
- * GET /public/v1/media/{media_id} (docs/decisions.md, "404 across accounts, 410 once Meta lost it"): a media this
- * account uploaded or received, by Meta's id. `account_media` decides existence per account (one system token can
- * read any media of the WABA): another account's id is `not_found`, like an unknown one. Past its lifetime (30 days
- * for uploads, 7 for received media) or once Meta said it no longer has it (`gone_at`, set here) it is
- * `media_expired` without asking Meta. The bytes are streamed from Meta within the type's cap.
+ * A media this account uploaded or received, by Meta's id (docs/decisions.md, "404 across accounts, 410 once Meta
+ * lost it"): `account_media` decides existence per account (one system token can read any media of the WABA), so
+ * another account's id is `not_found`, like an unknown one. Past its lifetime (30 days for uploads, 7 for received
+ * media) or once Meta said it no longer has it (`gone_at`) it is `media_expired`, without asking Meta.
  */
-export async function openAccountMedia(
-  deps: ProviderMediaDeps,
-  input: { accountId: string; mediaId: string; actor: Actor; now?: Date },
-): Promise<MediaFile> {
+export async function findAccountMedia(
+  deps: Pick<ProviderMediaDeps, "db">,
+  input: { accountId: string; mediaId: string; now?: Date },
+): Promise<AccountMediaRow> {
   const notFound = new ApiError("not_found", { message: "A mídia não foi encontrada nesta conta." });
   if (!MEDIA_ID_PATTERN.test(input.mediaId)) throw notFound;
   const { rows } = await deps.db.sql.query<AccountMediaRow>({
@@ -148,7 +147,18 @@ export async function openAccountMedia(
   if (!row) throw notFound;
   const now = input.now ?? new Date();
   if (row.gone_at !== null || row.expires_at.getTime() <= now.getTime()) throw new ApiError("media_expired");
+  return row;
+}
 
+/**
+ * GET /public/v1/media/{media_id}: the media `findAccountMedia` finds (or `row`, when the caller already found it),
+ * streamed from Meta within its type's cap. Meta's "no such media" sets `gone_at` and is `media_expired`.
+ */
+export async function openAccountMedia(
+  deps: ProviderMediaDeps,
+  input: { accountId: string; mediaId: string; actor: Actor; now?: Date; row?: AccountMediaRow },
+): Promise<MediaFile> {
+  const row = input.row ?? (await findAccountMedia(deps, input));
   const mimeType = row.mime_type ? normalizeMimeType(row.mime_type) : null;
   const type = row.type as MediaType;
   const animated = type === "sticker" && row.size !== null && Number(row.size) > mediaCap("sticker", false);

@@ -158,7 +158,7 @@ async function upload(deps: UploadMediaDeps, input: UploadMediaInput, phoneNumbe
     if (error instanceof MetaApiError) {
       deps.logger?.info("media upload refused by the provider", { ...logFields, metaCode: error.code });
       // Meta's own type check (meta-messages §2.6): "Param file must be a file with one of the following types".
-      if (error.code === 100 && /file.*type|type.*file/i.test(error.message))
+      if (error.code === 100 && /file.*type|type.*file/i.test(`${error.message} ${error.details ?? ""}`))
         throw new ApiError("media_type_unsupported", { cause: error });
       throw new ApiError(error.reason, { cause: error });
     }
