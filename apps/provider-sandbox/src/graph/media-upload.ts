@@ -81,7 +81,8 @@ export function handleMediaUpload(state: SandboxState): express.RequestHandler {
 
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1 } });
+      // Browsers and Graph clients write the file name as raw UTF-8.
+      parser = busboy({ headers: req.headers, limits: { files: 1 }, defParamCharset: "utf8" });
     } catch {
       return send(res, new MetaError(100, "The parameter file is required.").toResult());
     }

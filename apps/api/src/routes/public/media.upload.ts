@@ -106,6 +106,8 @@ function readMultipart(
     }
     // A PassThrough in between: the upload may stop reading (a refusal) without leaving busboy waiting forever.
     const part = new PassThrough();
+    // Its reader (the upload) gets its error by reading it; a part no one reads any more must not crash the process.
+    part.on("error", () => undefined);
     file = part;
     stream.on("error", (error: unknown) => fail(error));
     stream.pipe(part);
