@@ -31,6 +31,10 @@ const UPLOAD_TYPES: Readonly<Record<string, number>> = {
   "video/3gpp": 16 * MiB,
 };
 
+/** How much of the body is kept to read the file part's raw Content-Type line. */
+const HEAD_BYTES = 64 * 1024;
+const FILE_PART_TYPE = /name="file"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*?Content-Type:[ \t]*([^\r\n]+)/i;
+
 /** `(#100) …` with the whole sentence in `message`, as Meta answers upload refusals (meta-messages §2.6). */
 function uploadRefusal(message: string): GraphResult {
   return {
@@ -107,16 +111,24 @@ export function handleMediaUpload(state: SandboxState): express.RequestHandler {
     parser.on("field", (name, value) => {
       fields[name] = value;
     });
+    // busboy hands out the part's type without its parameters: the raw header line says whether it had any.
+    let head = Buffer.alloc(0);
+    const onHead = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      if (head.length >= HEAD_BYTES) req.off("data", onHead);
+    };
+    req.on("data", onHead);
     parser.on("file", (name, stream, info) => {
       if (name !== "file" || file !== null) {
         stream.resume();
         return;
       }
-      const declared = info.mimeType.trim().toLowerCase();
-      upload.mime_type = info.mimeType;
+      const raw = FILE_PART_TYPE.exec(head.subarray(0, HEAD_BYTES).toString("latin1"))?.[1]?.trim() ?? info.mimeType;
+      const declared = raw.toLowerCase();
+      upload.mime_type = raw;
       upload.filename = info.filename ?? null;
       const cap = UPLOAD_TYPES[declared];
-      if (cap === undefined) refuse(typeRefusal(info.mimeType));
+      if (cap === undefined) refuse(typeRefusal(raw));
       const current = { mimeType: declared, filename: info.filename ?? null, chunks: [] as Buffer[] };
       file = current;
       let size = 0;
