@@ -29,6 +29,9 @@ const invalid = (loc: (string | number)[], msg: string, type = "value_error") =>
 const notMultipart = () =>
   invalid(["body"], "Envie o arquivo como multipart/form-data, na parte file (e phone_number_id antes dela).");
 
+const unreadableMultipart = (error: unknown) =>
+  invalid(["body"], `O multipart não pôde ser lido: ${error instanceof Error ? error.message : String(error)}.`);
+
 /** The multipart as it arrives: its fields up to the file, then the file part as a stream. */
 interface FilePart {
   fields: Record<string, string>;
@@ -88,6 +91,11 @@ function readMultipart(
       fail(invalid(["body", name], `O campo ${name} deve vir antes do arquivo no multipart.`));
       return;
     }
+    if (name === "file") {
+      // A part without a file name is a field to busboy (a browser's empty file input sends one).
+      fail(invalid(["body", "file"], "Envie o arquivo na parte file do multipart, com o nome do arquivo (filename)."));
+      return;
+    }
     if (info.valueTruncated) {
       fail(invalid(["body", name], `O campo ${name} passa de 1024 bytes.`, "string_too_long"));
       return;
@@ -109,16 +117,15 @@ function readMultipart(
     // Its reader (the upload) gets its error by reading it; a part no one reads any more must not crash the process.
     part.on("error", () => undefined);
     file = part;
-    stream.on("error", (error: unknown) => fail(error));
+    // busboy fails the part when the multipart breaks inside it (it ends before its boundary): the client's body.
+    stream.on("error", (error: unknown) => fail(unreadableMultipart(error)));
     stream.pipe(part);
     settleHead?.resolve({ fields, file: part, declaredType: info.mimeType, filename: info.filename ?? null, rest });
   });
   parser.on("filesLimit", () => fail(invalid(["body", "file"], "Envie um arquivo por requisição.")));
   parser.on("fieldsLimit", () => fail(invalid(["body"], "O multipart tem campos demais (até 4).")));
   parser.on("partsLimit", () => fail(invalid(["body"], "O multipart tem partes demais.")));
-  parser.on("error", (error: unknown) =>
-    fail(invalid(["body"], `O multipart não pôde ser lido: ${(error as Error).message}.`)),
-  );
+  parser.on("error", (error: unknown) => fail(unreadableMultipart(error)));
   parser.on("close", () => {
     if (file === null) fail(invalid(["body", "file"], "Envie o arquivo na parte file do multipart.", "missing"));
     else settleRest?.resolve();
