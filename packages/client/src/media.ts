@@ -21,7 +21,7 @@ export interface UploadMediaInput {
  * 413 payload_too_large, 422 media_type_mismatch, 429 media_upload_limit after the client's retries, ...).
  */
 export async function uploadMedia(client: GatewayClient, input: UploadMediaInput): Promise<UploadedMedia> {
-  const blob = input.file instanceof Blob ? input.file : new Blob([input.file as BlobPart], { type: input.mimeType });
+  const blob = input.file instanceof Blob ? input.file : new Blob([input.file], { type: input.mimeType });
   const form = new FormData();
   // The number's field must come before the file.
   if (input.phoneNumberId !== undefined) form.append("phone_number_id", input.phoneNumberId);

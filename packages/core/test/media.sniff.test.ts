@@ -123,7 +123,7 @@ describe("sniffMedia: the type from the bytes", () => {
     expect(await sniffMedia({ head: ZIP, declaredType: "application/pdf" })).toMatchObject({ kind: "unsupported" });
   });
 
-  it("an animated WebP (VP8X flag) gets the animated sticker cap, a static one 100 KB", async () => {
+  it("an animated WebP (VP8X flag) gets the animated sticker cap, a static one 100 KB", () => {
     expect(isAnimatedWebp(vp8x(true))).toBe(true);
     expect(isAnimatedWebp(vp8x(false))).toBe(false);
     expect(isAnimatedWebp(sample("sticker.webp"))).toBe(false);

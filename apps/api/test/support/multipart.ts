@@ -80,7 +80,7 @@ export function rawUpload(
     },
   });
   const answer = new Promise<RawAnswer>((resolve, reject) => {
-    req.once("response", (res) => read(res).then(resolve, reject));
+    req.once("response", (res) => void read(res).then(resolve, reject));
     req.once("error", reject);
   });
   answer.catch(() => undefined);

@@ -65,7 +65,7 @@ function readMultipart(
   const source = Readable.from(body, { objectMode: false });
   const fields: Record<string, string> = {};
   let file: PassThrough | null = null;
-  let failure: unknown = null;
+  let failure: Error | null = null;
   let settleHead: { resolve: (part: FilePart) => void; reject: (error: unknown) => void } | undefined;
   let settleRest: { resolve: () => void; reject: (error: unknown) => void } | undefined;
   const rest = new Promise<void>((resolve, reject) => {
@@ -76,10 +76,11 @@ function readMultipart(
 
   const fail = (error: unknown) => {
     if (failure !== null) return;
-    failure = error;
-    settleHead?.reject(error);
-    settleRest?.reject(error);
-    file?.destroy(error instanceof Error ? error : new Error(String(error)));
+    const reason = error instanceof Error ? error : new Error("the multipart could not be read", { cause: error });
+    failure = reason;
+    settleHead?.reject(reason);
+    settleRest?.reject(reason);
+    file?.destroy(reason);
     source.unpipe(parser);
     source.destroy();
     parser.removeAllListeners("file");
