@@ -91,7 +91,7 @@ const coreTiers = [
   ["audit", "batching", "csv", "idempotency", "phones"],
   ["contacts", "deliveries", "notices", "pricing", "suppressions", "users"],
   ["accounts"],
-  ["templates", "throughput", "windows"],
+  ["media", "templates", "throughput", "windows"],
   ["conversations", "events", "health"],
   ["messages"],
   ["campaigns"],

@@ -98,6 +98,18 @@ export const apiConfigSchema = z
     /** How often journaled sends (accepted by Meta while PostgreSQL was down) are written to PostgreSQL. */
     SEND_JOURNAL_REPLAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
 
+    /**
+     * Media (POST /public/v1/media, GET /public/v1/media/{media_id}): uploads in flight per pod (503 `media_busy`)
+     * and per account across the pods (429 `media_upload_limit`), downloads per pod (past a short line: 503).
+     */
+    MEDIA_UPLOADS_PER_POD: z.coerce.number().int().min(1).max(1_000).default(16),
+    MEDIA_UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(4),
+    MEDIA_DOWNLOADS_PER_POD: z.coerce.number().int().min(1).max(1_000).default(16),
+    /** The longest a media transfer may take (also the API server's request time limit, and an upload's lease). */
+    MEDIA_TRANSFER_TIMEOUT_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(600_000),
+    /** A media request whose client sends nothing for this long is cut. */
+    MEDIA_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+
     /** Bull Board at /ops/queues (internal listener) is mounted only when both are set. */
     OPS_USER: optionalText(z.string().min(1)),
     OPS_PASSWORD: optionalText(env.secret(12)),

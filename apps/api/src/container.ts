@@ -12,6 +12,7 @@ import type { ReadReceiptDeps } from "@gw/core/conversations";
 import type { Outbox } from "@gw/core/deliveries";
 import type { ProcessLease } from "@gw/core/idempotency";
 import type { SendDeps, SendJournal } from "@gw/core/messages";
+import type { ProviderMediaDeps, UploadMediaDeps } from "@gw/core/media";
 import type { TemplateCache } from "@gw/core/templates";
 import { createDb, type Db } from "@gw/db";
 import {
@@ -22,9 +23,11 @@ import {
   type Redis,
   type WebhookQueue,
 } from "@gw/jobs";
+import { createDownloadSlots, type DownloadSlots } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import {
   createCampaignControls,
+  createMediaServices,
   createPacing,
   createPacingMetrics,
   createProvider,
@@ -64,6 +67,8 @@ export interface ApiDeps {
   integrationPolicy: IntegrationPolicy;
   /** Seals and opens signing secrets (SECRETS_KEYS); absent, the integration operations that need it answer 503. */
   secrets: SecretBox | null;
+  /** Media uploads and downloads, and this process's slots for them (MEDIA_UPLOADS_PER_POD, MEDIA_DOWNLOADS_PER_POD). */
+  media: { upload: UploadMediaDeps; open: ProviderMediaDeps; uploadSlots: DownloadSlots; downloadSlots: DownloadSlots };
 }
 
 export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
@@ -123,6 +128,12 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
       ? DEVELOPMENT_INTEGRATION_POLICY
       : PRODUCTION_INTEGRATION_POLICY,
     secrets: config.SECRETS_KEYS ? createSecretBox(config.SECRETS_KEYS) : null,
+    media: {
+      ...createMediaServices(config, { db, redis, meta, directory, logger }),
+      // An upload is refused at once when the pod is full: waiting would hold its client's body.
+      uploadSlots: createDownloadSlots({ max: config.MEDIA_UPLOADS_PER_POD, maxWaiting: 0 }),
+      downloadSlots: createDownloadSlots({ max: config.MEDIA_DOWNLOADS_PER_POD }),
+    },
     readReceipts: createReadReceipts(config, {
       db,
       redis,

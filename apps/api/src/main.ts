@@ -18,6 +18,8 @@ await runHttpProcess({
           createApp(deps),
           { host: config.API_HOST, port: config.API_PORT, variable: "API_PORT" },
           logger,
+          // A media upload may take up to MEDIA_TRANSFER_TIMEOUT_MS (its idle time is cut sooner, by its route).
+          { requestTimeoutMs: config.MEDIA_TRANSFER_TIMEOUT_MS },
         );
         listeners = [api];
         logger.info("api listening", { url: api.url });

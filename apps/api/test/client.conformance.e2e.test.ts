@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Dispatcher } from "@gw/dispatcher";
@@ -10,6 +11,8 @@ import {
   iterateCampaignRecipients,
   iterateCampaigns,
   iterateDeliveries,
+  uploadMedia,
+  type components,
   type GatewayClient,
 } from "@pt-gateway/client";
 import { documentOperations } from "../../../packages/client/src/generate.ts";
@@ -63,6 +66,8 @@ interface Case {
 }
 
 const CONTACT = "5511987653001";
+/** A real one-page PDF (the sandbox's sample). */
+const PDF = readFileSync(new URL("../../provider-sandbox/src/media/samples/document.pdf", import.meta.url));
 const TEMPLATE_SEND = {
   template: "pedido_confirmado",
   language: "pt_BR",
@@ -323,6 +328,27 @@ const CASES: Record<string, Case> = {
   getUsage: {
     status: 200,
     run: ({ client }) => client.GET("/public/v1/usage"),
+  },
+  uploadMedia: {
+    status: 201,
+    run: ({ client }) => {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(PDF)], { type: "application/pdf" }), "boleto.pdf");
+      return client.POST("/public/v1/media", {
+        body: {} as components["schemas"]["MediaUploadIn"],
+        bodySerializer: () => form,
+      });
+    },
+  },
+  getMedia: {
+    status: 200,
+    run: async ({ client }) => {
+      const uploaded = await uploadMedia(client, { file: PDF, filename: "boleto.pdf", mimeType: "application/pdf" });
+      return client.GET("/public/v1/media/{media_id}", {
+        params: { path: { media_id: uploaded.media_id } },
+        parseAs: "text",
+      });
+    },
   },
 };
 

@@ -132,6 +132,10 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
   not_found:
     "404 of GET/POST /deliveries/{id} (spec 4.6, 4.7) and of unknown routes; none of the four endpoints looks anything up by id",
   delivery_not_retryable: "POST /deliveries/{id}/retry only",
+  media_type_unsupported: "POST /media only (media.conformance.e2e.test.ts)",
+  media_expired: "GET /media/{media_id} only (media.conformance.e2e.test.ts)",
+  media_upload_limit: "POST /media only (media.conformance.e2e.test.ts)",
+  media_busy: "POST /media and GET /media/{media_id} only (media.conformance.e2e.test.ts)",
 };
 
 /** Not an envelope code: spec 7's body for request-validation failures. */

@@ -5,6 +5,8 @@ import type { PeriodicTaskSpec } from "@gw/jobs";
 import type { DispatcherConfig } from "./config.ts";
 import type { DispatcherMetrics } from "./metrics.ts";
 
+const ACCOUNT_MEDIA_DAYS_PAST_EXPIRY = 30;
+
 /** The days each retention target is kept, from the configuration (0 keeps it for ever). */
 export function retentionDays(config: DispatcherConfig): RetentionDays {
   return {
@@ -15,6 +17,11 @@ export function retentionDays(config: DispatcherConfig): RetentionDays {
     "delivery_attempts.response_body": config.ATTEMPT_BODY_RETENTION_DAYS,
     inbound_messages: config.INBOUND_RETENTION_DAYS,
     "inbound_messages.content": config.INBOUND_TEXT_RETENTION_DAYS,
+    // Issue 27: what payload version 2 adds, and what a send carried, go with the contact's content.
+    "inbound_messages.details": config.INBOUND_TEXT_RETENTION_DAYS,
+    "messages.content": config.INBOUND_TEXT_RETENTION_DAYS,
+    // A media record 30 days past Meta's expiry (410 until then, 404 after): a pointer to a file Meta deleted.
+    account_media: ACCOUNT_MEDIA_DAYS_PAST_EXPIRY,
     // Contacts by the same rule as the inbound messages they come from: display data with the content, the contact
     // (once nothing is keyed by it) with the rows.
     contacts: config.INBOUND_RETENTION_DAYS,

@@ -30,7 +30,7 @@ import {
   createTemplateCatalogue,
 } from "@gw/wiring";
 import type { PanelConfig } from "./config.ts";
-import { createDownloadSlots, type DownloadSlots } from "./http/download-slots.ts";
+import { createDownloadSlots, type DownloadSlots } from "@gw/http";
 import { createLoginThrottle, type LoginThrottle } from "./http/throttle.ts";
 import type { SessionOptions } from "./http/session.ts";
 

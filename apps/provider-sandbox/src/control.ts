@@ -13,6 +13,7 @@ import { inboundSchema, sendInbound } from "./inbound.ts";
 import { registerTapRoutes } from "./control/tap.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
+import { registerMediaControlRoutes } from "./control/media.ts";
 import { changeIdentity, identityChangeSchema } from "./identity-changes.ts";
 import { pendingRedeliveries } from "./pending.ts";
 import { sentStats } from "./stats.ts";
@@ -404,6 +405,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   router.get("/media", (_req, res) => {
     res.json({ media: [...state.media.values()].map(({ bytes: _bytes, ...rest }) => rest) });
   });
+  registerMediaControlRoutes(router, state);
 
   router.post("/faults", (req, res) => {
     const input = parse(faultSchema, req, res);

@@ -74,7 +74,11 @@ export type FaultMode = "500" | "timeout" | "reset" | "error" | "slow";
 /** `media`: GET /{media-id} and the download URL; `numbers`: GET /{phone-number-id}. */
 export type FaultRoute = "messages" | "templates" | "media" | "numbers" | "any";
 
-/** The media of an inbound message the sandbox posted: what GET /{media-id} and its download URL serve. */
+/**
+ * A media the sandbox holds: of an inbound message it posted (`received`) or uploaded by the gateway (`uploaded`);
+ * what GET /{media-id} and its download URL serve until it expires (7 and 30 days on the sandbox clock, or at once
+ * through POST /_sandbox/media/{id}/expire).
+ */
 export interface SandboxMedia {
   id: string;
   phone_number_id: string;
@@ -83,6 +87,27 @@ export interface SandboxMedia {
   sha256: string;
   file_size: number;
   bytes: Buffer;
+  /** ISO 8601. */
+  at: string;
+  origin: "received" | "uploaded";
+  /** The upload's file part name (documents keep it). */
+  filename: string | null;
+  /** Sandbox clock (ms) past which Meta no longer has it. */
+  expires_at_ms: number;
+  /** Expired through the control API. */
+  expired: boolean;
+}
+
+/** A media upload as it arrives (GET /_sandbox/media/uploads): the streaming tests read `bytes_received`. */
+export interface SandboxUpload {
+  /** The media id it gets once stored (handed out when the upload started). */
+  id: string;
+  phone_number_id: string;
+  /** The file part's declared type. */
+  mime_type: string | null;
+  filename: string | null;
+  bytes_received: number;
+  status: "receiving" | "stored" | "refused" | "aborted";
   /** ISO 8601. */
   at: string;
 }
@@ -252,8 +277,10 @@ export interface SandboxState {
   inboundMessages: Map<string, InboundRecord>;
   /** Mark-as-read and typing-indicator calls accepted, oldest first (GET /_sandbox/read-marks). */
   readMarks: ReadMark[];
-  /** Media of inbound messages by media id, oldest first (at most historyLimit). */
+  /** Media of inbound messages and uploads by media id, oldest first (at most historyLimit). */
   media: Map<string, SandboxMedia>;
+  /** Media uploads, oldest first (at most historyLimit), finished or not. */
+  uploads: SandboxUpload[];
   /**
    * Every media id handed out (kept across resets, the newest 100000): once its media is dropped, GET /{id} is still
    * known to name media (Meta's "does not exist" answer) rather than a phone number.
@@ -337,6 +364,7 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     inboundMessages: new Map(),
     readMarks: [],
     media: new Map(),
+    uploads: [],
     mediaIds: new Set(),
     generation: 0,
     closed: false,
@@ -373,6 +401,7 @@ export function clearState(state: SandboxState): void {
   state.inboundMessages.clear();
   state.readMarks = [];
   state.media.clear();
+  state.uploads = [];
   state.redeliveries.clear();
   state.lanes.clear();
   state.batches.clear();

@@ -6,6 +6,8 @@ export { retryAfterMs } from "./retry.ts";
 export type { RetryOptions } from "./retry.ts";
 export { iterateCampaignRecipients, iterateCampaigns, iterateDeliveries } from "./pages.ts";
 export type { Campaign, CampaignRecipient, Delivery } from "./pages.ts";
+export { downloadMedia, uploadMedia } from "./media.ts";
+export type { DownloadedMedia, UploadedMedia, UploadMediaInput } from "./media.ts";
 export { OPERATIONS } from "./operations.ts";
 export type { OperationId } from "./operations.ts";
 export type { components, operations, paths, webhooks } from "./schema.ts";

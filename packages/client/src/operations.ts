@@ -12,6 +12,16 @@ export const OPERATIONS = {
     path: "/public/v1/messages/{message_id}/read",
     idempotencyKey: false,
   },
+  uploadMedia: {
+    method: "post",
+    path: "/public/v1/media",
+    idempotencyKey: false,
+  },
+  getMedia: {
+    method: "get",
+    path: "/public/v1/media/{media_id}",
+    idempotencyKey: false,
+  },
   validatePhone: {
     method: "post",
     path: "/public/v1/validate",

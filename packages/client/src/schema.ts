@@ -40,6 +40,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/media": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a media file (then send it by media_id)
+     * @description A `multipart/form-data` body with the file in the part `file` (and, before it, `phone_number_id` when the file is for a number other than the account's default). The file is streamed to Meta's media upload as it arrives, never held whole. Its type is read from its bytes: a file of no type WhatsApp carries is `415 media_type_unsupported`, bytes of another type than the part's `Content-Type` are `422 media_type_mismatch` (`application/octet-stream` lets the bytes decide). Each type has Meta's size cap, enforced while reading: image 5 MB, video and audio 16 MB, document 100 MB, sticker 100 KB static / 500 KB animated (binary units); past it `413 payload_too_large` and nothing is created at Meta. Answered `201` with Meta's `media_id`, which this account can send (`media.media_id` on `POST /messages`) from the same number for 30 days, and read back with `GET /media/{media_id}`. At most a few uploads of one account run at once (`429 media_upload_limit`), and each server takes a bounded number (`503 media_busy`); both answer `Retry-After`. Audited as `api.media.uploaded`.
+     */
+    post: operations["uploadMedia"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/media/{media_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a media this account uploaded or received
+     * @description Streams the file of a media id this account got from `POST /media` or from a `message.received` event (`media_id`), fetched from Meta with the gateway's credentials when asked for and never stored by the gateway. Answered with the file's `Content-Type` (Meta's type, else the one the gateway recorded), `Content-Length` when known and `Content-Disposition: attachment` with its file name (the upload's or the document's, else `<media_id>.<ext>`). Another account's media id is `404 not_found`, like an unknown one. Meta keeps received media 7 days and uploads 30 days: past that, or once Meta says it no longer has the file, the answer is `410 media_expired`. A file past its type's cap is `413 payload_too_large`. Each server fetches a bounded number of media at once (`503 media_busy`, with `Retry-After`). A download that breaks midway is cut (the connection closes), never a short file that looks whole. Audited as `api.media.opened`.
+     */
+    get: operations["getMedia"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/validate": {
     parameters: {
       query?: never;
@@ -1447,6 +1487,40 @@ export interface components {
        */
       typing?: boolean;
     };
+    MediaUploadOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description Meta's media id: send it as `media.media_id` from the same business number */
+        media_id: string;
+        /** @description The business number it was uploaded to */
+        phone_number_id: string;
+        /** @description The type read from the file's bytes (without parameters) */
+        mime_type: string;
+        /** @description Bytes */
+        size: number;
+        /**
+         * @description The WhatsApp media type this file is sent as (WebP is a sticker only)
+         * @enum {string}
+         */
+        type: "image" | "video" | "audio" | "document" | "sticker";
+        /** @description Lowercase hex SHA-256 of the bytes */
+        sha256: string;
+        /** @description The file part's name, as kept (null when none was given) */
+        filename: string | null;
+        /** @description ISO 8601 UTC: Meta keeps an uploaded media 30 days */
+        expires_at: string;
+      };
+    };
+    MediaUploadIn: {
+      /** @description The business number to upload to (the account's default when absent); a media is sent from this number only */
+      phone_number_id?: string;
+      /**
+       * Format: binary
+       * @description The file, one part, with its `Content-Type` (the declared type; `application/octet-stream` lets the bytes decide) and file name. JPEG or PNG image (5 MB), MP4 or 3GP video (16 MB), AAC, AMR, MP3, M4A or OGG Opus audio (16 MB), PDF, Word, Excel, PowerPoint or text document (100 MB), WebP sticker (100 KB static, 500 KB animated)
+       */
+      file: string;
+    };
     ValidateOut: {
       /** @enum {boolean} */
       success: true;
@@ -2709,6 +2783,296 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  uploadMedia: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": components["schemas"]["MediaUploadIn"];
+      };
+    };
+    responses: {
+      /** @description Uploaded: Meta's media id, the type read from the bytes, the size and the SHA-256. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MediaUploadOut"];
+        };
+      };
+      /** @description The business number is not the account's, or the body cannot be read (Content-Encoding, cut short). Codes: `no_connected_number`, `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "no_connected_number" | "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The file passes its type's cap (or the body passes 100 MiB); nothing was created at Meta. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description The bytes are of no type WhatsApp carries. Codes: `media_type_unsupported`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "media_type_unsupported";
+            };
+          };
+        };
+      };
+      /** @description The bytes are of another type than the one declared — error envelope, code: `media_type_mismatch`; or a multipart that does not validate (no `file` part, two files, a field after the file, an invalid `phone_number_id`) — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "media_type_mismatch";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `media_upload_limit`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited" | "media_upload_limit";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description This server has too many media transfers now, or Meta did not confirm the upload; nothing was recorded, send the file again. Codes: `media_busy`, `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "media_busy" | "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  getMedia: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A media id this account got from `POST /public/v1/media` or from a `message.received` event (`media_id`) */
+        media_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, streamed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "image/jpeg": string;
+          "image/png": string;
+          "video/mp4": string;
+          "video/3gpp": string;
+          "audio/aac": string;
+          "audio/amr": string;
+          "audio/mpeg": string;
+          "audio/mp4": string;
+          "audio/ogg": string;
+          "image/webp": string;
+          "text/plain": string;
+          "application/pdf": string;
+          "application/msword": string;
+          "application/vnd.ms-excel": string;
+          "application/vnd.ms-powerpoint": string;
+          "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+          "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+          "application/octet-stream": string;
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description No media of this account has this id (another account's media included). Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Meta no longer has this media (7 days after it was received, 30 after the upload). Codes: `media_expired`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "media_expired";
+            };
+          };
+        };
+      };
+      /** @description The file Meta reports passes its type's cap. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description This server has too many media transfers now, or Meta could not be reached; repeat the call (`Retry-After`). Codes: `media_busy`, `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "media_busy" | "provider_unavailable";
             };
           };
         };

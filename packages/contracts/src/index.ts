@@ -20,3 +20,4 @@ export * from "./usage.ts";
 export * from "./integrations.ts";
 export * from "./delivery-replays.ts";
 export * from "./event-types.ts";
+export * from "./media.ts";

@@ -10,8 +10,11 @@ import {
   purgeContacts,
   purgeDeliveries,
   purgeEarlyStatuses,
+  purgeAccountMedia,
   purgeInboundContent,
+  purgeInboundDetails,
   purgeInboundMessages,
+  purgeMessageContent,
   purgeProviderEvents,
   runRetention,
   type RetentionDeps,
@@ -296,6 +299,99 @@ describe("inbound messages (LGPD)", () => {
       await client.query("ROLLBACK");
       client.release();
     }
+  });
+});
+
+describe("issue 27's content (LGPD): payload-version-2 members, send summaries, media records", () => {
+  beforeEach(async () => {
+    await db.sql.query(`TRUNCATE messages, account_media`);
+  });
+
+  async function explain(sql: string): Promise<string> {
+    const client = await db.sql.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL enable_seqscan = off");
+      const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`);
+      return plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  }
+
+  it("clears details, media_sha256 and media_voice of old inbound messages and keeps the recent ones", async () => {
+    await addInbound("wamid.velha", past());
+    await addInbound("wamid.recente", inside);
+    await db.sql.query(
+      `UPDATE inbound_messages SET details = '{"location":{"latitude":-23.5,"longitude":-46.6}}', media_sha256 = 'ab',
+         media_voice = true`,
+    );
+    expect(await purgeInboundDetails({ db }, { olderThan: cutoff, batchSize: 1 })).toBe(1);
+    expect(await purgeInboundDetails({ db }, { olderThan: cutoff, batchSize: 1 })).toBe(0);
+    const { rows } = await db.sql.query(
+      `SELECT wamid, details, media_sha256, media_voice FROM inbound_messages ORDER BY wamid`,
+    );
+    expect(rows).toEqual([
+      {
+        wamid: "wamid.recente",
+        details: { location: { latitude: -23.5, longitude: -46.6 } },
+        media_sha256: "ab",
+        media_voice: true,
+      },
+      { wamid: "wamid.velha", details: null, media_sha256: null, media_voice: null },
+    ]);
+    expect(
+      await explain(`SELECT id FROM inbound_messages WHERE created_at < now()
+        AND (details IS NOT NULL OR media_sha256 IS NOT NULL) ORDER BY created_at LIMIT 10`),
+    ).toContain("inbound_messages_with_details_created_at_idx");
+  });
+
+  it("clears the summary of old sends (messages.content), keeping the send and the recent summaries", async () => {
+    for (const [wamid, at] of [
+      ["wamid.out-velha", past()],
+      ["wamid.out-recente", inside],
+    ] as const) {
+      await db.sql.query(
+        `INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, status, created_at, content)
+         VALUES ($1, '1234', '5511987654321', $2, 'interactive', 'sent', $3,
+           '{"kind":"interactive","type":"button","buttons":[{"id":"sim","title":"Sim"}]}')`,
+        [fixture.accountId, wamid, at],
+      );
+    }
+    expect(await purgeMessageContent({ db }, { olderThan: cutoff, batchSize: 10 })).toBe(1);
+    expect(
+      await column<unknown>(
+        `SELECT json_build_object('w', wamid, 'c', content IS NOT NULL) AS v FROM messages ORDER BY wamid`,
+      ),
+    ).toEqual([
+      { w: "wamid.out-recente", c: true },
+      { w: "wamid.out-velha", c: false },
+    ]);
+    expect(
+      await explain(
+        `SELECT id FROM messages WHERE created_at < now() AND content IS NOT NULL ORDER BY created_at LIMIT 10`,
+      ),
+    ).toContain("messages_with_content_created_at_idx");
+  });
+
+  it("deletes media records whose media expired before the cut-off (then 404), keeps the others (410 or alive)", async () => {
+    for (const [id, expiresAt] of [
+      ["media-velha", past()],
+      ["media-expirada", inside],
+      ["media-viva", new Date(now.getTime() + DAY)],
+    ] as const) {
+      await db.sql.query(
+        `INSERT INTO account_media (account_id, phone_number_id, media_id, origin, type, expires_at)
+         VALUES ($1, '1234', $2, 'uploaded', 'image', $3)`,
+        [fixture.accountId, id, expiresAt],
+      );
+    }
+    expect(await purgeAccountMedia({ db }, { olderThan: cutoff, batchSize: 10 })).toBe(1);
+    expect(await column<string>(`SELECT media_id AS v FROM account_media ORDER BY media_id`)).toEqual([
+      "media-expirada",
+      "media-viva",
+    ]);
   });
 });
 

@@ -34,6 +34,16 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "retention (LGPD): only the inbound messages whose contact's text, name or media is still to be cleared, so each batch reads just those",
     },
     {
+      key: "index messages_with_content_created_at_idx",
+      description: "btree ON messages (created_at) WHERE (content IS NOT NULL)",
+      why: "retention (LGPD): only the sends whose summary (buttons, list rows, media, location) is still to be cleared, so each batch reads just those",
+    },
+    {
+      key: "index inbound_messages_with_details_created_at_idx",
+      description: "btree ON inbound_messages (created_at) WHERE ((details IS NOT NULL) OR (media_sha256 IS NOT NULL))",
+      why: "retention (LGPD): only the inbound messages whose payload-version-2 members or media checksum are still to be cleared, so each batch reads just those",
+    },
+    {
       key: "index contacts_with_profile_updated_at_idx",
       description: "btree ON contacts (updated_at) WHERE ((name IS NOT NULL) OR (username IS NOT NULL))",
       why: "retention (LGPD): only the contacts whose name or username is still to be cleared, so each batch reads just those",

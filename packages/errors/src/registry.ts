@@ -22,6 +22,12 @@ export const ERROR_REGISTRY = {
   invalid_api_key: { status: 401, message: "A chave de API está ausente, é inválida ou foi revogada." },
   // 404
   not_found: { status: 404, message: "O recurso não foi encontrado nesta conta." },
+  // 410: Meta no longer has the media (docs/decisions.md, "Conversations: interactive, media, reactions and locations").
+  media_expired: {
+    status: 410,
+    message:
+      "A mídia não está mais disponível no provedor: a Meta guarda as mídias recebidas por 7 dias e as enviadas por 30 dias.",
+  },
   // 409
   idempotency_in_flight: {
     status: 409,
@@ -49,6 +55,12 @@ export const ERROR_REGISTRY = {
   },
   // 413
   payload_too_large: { status: 413, message: "O corpo da requisição é grande demais." },
+  // 415: the bytes of an uploaded file are of no type WhatsApp carries (POST /public/v1/media).
+  media_type_unsupported: {
+    status: 415,
+    message:
+      "O arquivo não é de um tipo aceito pelo WhatsApp: imagem JPEG ou PNG, vídeo MP4 ou 3GP, áudio AAC, AMR, MP3, M4A ou OGG (Opus), documento PDF, Word, Excel, PowerPoint ou texto, figurinha WebP.",
+  },
   // 422: the provider (or our own pre-check) refused the send
   outside_24h_window: {
     status: 422,
@@ -135,6 +147,11 @@ export const ERROR_REGISTRY = {
     status: 429,
     message: "O provedor limitou a vazão de envios; aguarde o tempo indicado em Retry-After.",
   },
+  // Media uploads in flight per account (POST /public/v1/media), shared by the pods.
+  media_upload_limit: {
+    status: 429,
+    message: "Há envios de mídia demais em andamento nesta conta; aguarde e tente de novo.",
+  },
   // 500
   internal_error: { status: 500, message: "Ocorreu um erro interno; tente novamente." },
   // 503
@@ -153,6 +170,11 @@ export const ERROR_REGISTRY = {
     message: "O provedor está indisponível ou recusou nossas credenciais; tente novamente mais tarde.",
   },
   service_unavailable: { status: 503, message: "O serviço está temporariamente indisponível; tente novamente." },
+  // This pod's media transfers (uploads, downloads) are all taken.
+  media_busy: {
+    status: 503,
+    message: "O servidor está com transferências de mídia demais agora; tente de novo em instantes.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

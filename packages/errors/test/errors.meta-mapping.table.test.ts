@@ -131,7 +131,7 @@ describe("Error registry", () => {
   });
 
   it.each(entries)("%s has an HTTP error status", (_code, entry) => {
-    expect([400, 401, 404, 409, 413, 422, 429, 500, 503]).toContain(entry.status);
+    expect([400, 401, 404, 409, 410, 413, 415, 422, 429, 500, 503]).toContain(entry.status);
   });
 
   it("isErrorCode accepts registered codes only", () => {

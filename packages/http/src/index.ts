@@ -1,5 +1,6 @@
 // The HTTP edges' shared middleware (the API and the panel): the request id, the one log line per request, the
-// client address that per-address limits count, and the CSV downloads' streaming (`csv-download.ts`).
+// client address that per-address limits count, the CSV downloads' streaming (`csv-download.ts`), the media
+// transfers' per-process slots (`transfer-slots.ts`) and the downloads' Content-Disposition.
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
@@ -77,3 +78,6 @@ export function requestContext(logger: Logger, options: RequestContextOptions = 
 
 export { sendCsv } from "./csv-download.ts";
 export type { CsvDownload, CsvDownloadEnd } from "./csv-download.ts";
+export { createDownloadSlots } from "./transfer-slots.ts";
+export type { DownloadSlots } from "./transfer-slots.ts";
+export { contentDisposition } from "./content-disposition.ts";

@@ -10,6 +10,7 @@ import {
   MetaUnconfirmedError,
 } from "./errors.ts";
 import { createJsonPoster, PostFailedError } from "./post.ts";
+import { createMediaUploader, type MetaUploadInput, type MetaUploadResult } from "./upload.ts";
 import type {
   GraphErrorEnvelope,
   GraphMessagePayload,
@@ -61,8 +62,18 @@ export interface MetaClient {
   listTemplates(wabaId: string, options?: ListTemplatesOptions): Promise<MetaTemplate[]>;
   /** A business number's name, quality rating, messaging tier and throughput; MetaApiError or MetaReadError. */
   getPhoneNumber(phoneNumberId: string): Promise<MetaPhoneNumber>;
-  /** A media's short-lived download URL and metadata; MetaApiError (e.g. unknown or expired media) or MetaReadError. */
-  getMedia(mediaId: string): Promise<MetaMediaInfo>;
+  /**
+   * A media's short-lived download URL and metadata; MetaApiError (e.g. unknown or expired media) or MetaReadError.
+   * With `phoneNumberId`, Meta answers only for media of that number (`?phone_number_id=`, meta-messages §2.5).
+   */
+  getMedia(mediaId: string, options?: { phoneNumberId?: string }): Promise<MetaMediaInfo>;
+  /**
+   * Uploads a file to a business number's media (upload.ts: a chunked multipart written as `body` arrives, never
+   * retried). Resolves with Meta's media id; MetaApiError for Meta's refusal (4xx with its envelope),
+   * MetaUnavailableError when no connection was made, MetaUnconfirmedError when the answer did not come (the media
+   * may exist: it expires unused), and `body`'s own error when the file stream failed (nothing is created).
+   */
+  uploadMedia(phoneNumberId: string, input: MetaUploadInput): Promise<MetaUploadResult>;
   /**
    * The media at a URL from getMedia, fetched with the token and handed on as a stream (never held whole in
    * memory). Only URLs on a trusted host are fetched (Meta's media host or `baseUrl`'s origin), redirects are not
@@ -347,8 +358,10 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     };
   }
 
-  async function getMedia(mediaId: string): Promise<MetaMediaInfo> {
-    const body = await readNode(endpoint(mediaId), "a mídia", { mediaId });
+  async function getMedia(mediaId: string, mediaOptions: { phoneNumberId?: string } = {}): Promise<MetaMediaInfo> {
+    const where = endpoint(mediaId);
+    if (mediaOptions.phoneNumberId) where.searchParams.set("phone_number_id", mediaOptions.phoneNumberId);
+    const body = await readNode(where, "a mídia", { mediaId });
     const url = isRecord(body) && typeof body.url === "string" && URL.canParse(body.url) ? body.url : null;
     if (!isRecord(body) || url === null) {
       logger?.warn("meta.read.bad_response", { mediaId, what: "media" });
@@ -445,6 +458,51 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     };
   }
 
+  const uploader = createMediaUploader({
+    secure: isHttps,
+    headers: { authorization: `Bearer ${options.accessToken}`, accept: "application/json" },
+    idleTimeoutMs: mediaTimeoutMs,
+    deadlineMs: MEDIA_STREAM_DEADLINE_MS,
+  });
+
+  async function uploadMedia(phoneNumberId: string, input: MetaUploadInput): Promise<MetaUploadResult> {
+    const logFields = { phoneNumberId, mimeType: input.mimeType };
+    const exchange = await uploader.upload(endpoint(phoneNumberId, "media"), input);
+    if (exchange.kind === "body_failed") throw exchange.error;
+    if (exchange.kind === "failed") {
+      if (!exchange.connected || NEVER_CONNECTED_CODES.has(exchange.code)) {
+        logger?.warn("meta.upload.unavailable", { ...logFields, code: exchange.code });
+        throw new MetaUnavailableError(`Não foi possível conectar ao provedor (${exchange.code}).`, {
+          errno: exchange.code,
+          cause: exchange.cause,
+        });
+      }
+      logger?.warn("meta.upload.unconfirmed", { ...logFields, code: exchange.code, timedOut: exchange.timedOut });
+      throw new MetaUnconfirmedError(
+        exchange.timedOut ? "timeout" : "network",
+        `O provedor não respondeu ao envio da mídia (${exchange.code}).`,
+        { cause: exchange.cause },
+      );
+    }
+    const body = parseJson(exchange.text);
+    if (exchange.status >= 200 && exchange.status < 300 && isRecord(body) && typeof body.id === "string" && body.id) {
+      logger?.info("meta.upload.accepted", { ...logFields, mediaId: body.id });
+      return { id: body.id };
+    }
+    const envelope = readErrorEnvelope(body);
+    if (exchange.status >= 400 && exchange.status < 500 && envelope) {
+      const error = apiErrorOf(exchange.status, envelope);
+      logger?.info("meta.upload.refused", { ...logFields, httpStatus: exchange.status, code: error.code });
+      throw error;
+    }
+    logger?.warn("meta.upload.unconfirmed", { ...logFields, httpStatus: exchange.status });
+    throw new MetaUnconfirmedError(
+      exchange.status >= 500 ? "server_error" : "bad_response",
+      `Meta respondeu ${exchange.status} sem o id da mídia.`,
+      { httpStatus: exchange.status, metaCode: envelope?.error.code ?? null },
+    );
+  }
+
   async function markRead(phoneNumberId: string, input: { messageId: string; typing?: boolean }): Promise<void> {
     const payload: GraphReadReceiptPayload = {
       messaging_product: "whatsapp",
@@ -471,7 +529,7 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     throw new MetaReadError("bad_response", `Meta respondeu ${response.statusCode} sem confirmar a leitura.`);
   }
 
-  return { sendMessage, listTemplates, getPhoneNumber, getMedia, streamMedia, markRead };
+  return { sendMessage, listTemplates, getPhoneNumber, getMedia, streamMedia, uploadMedia, markRead };
 }
 
 // ---------------------------------------------------------------------------------------------

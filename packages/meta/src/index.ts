@@ -8,6 +8,7 @@ export {
   MetaUnconfirmedError,
 } from "./errors.ts";
 export type { MetaReadErrorKind, MetaUnconfirmedKind } from "./errors.ts";
+export type { MetaUploadInput, MetaUploadResult } from "./upload.ts";
 export type * from "./types.ts";
 export {
   ACCOUNT_EVENT_FIELDS,

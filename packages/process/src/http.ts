@@ -33,9 +33,12 @@ export async function listen(
   handler: RequestListener,
   address: { host: string; port: number; variable: string },
   logger: Logger,
+  options: { requestTimeoutMs?: number } = {},
 ): Promise<HttpListener> {
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
+  // A request's whole time (Node's default 300 s), raised where bodies are large (the API's media uploads).
+  if (options.requestTimeoutMs !== undefined) server.requestTimeout = options.requestTimeoutMs;
   let closing = false;
   server.on("request", (_req, res: ServerResponse) => {
     res.once("finish", () => {

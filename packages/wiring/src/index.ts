@@ -6,6 +6,7 @@ import type { AccountDirectory } from "@gw/core/accounts";
 import type { CampaignControlDeps } from "@gw/core/campaigns";
 import { createTypingLimiter, type ReadReceiptDeps } from "@gw/core/conversations";
 import { createOutbox, type CreateReplayDeps } from "@gw/core/deliveries";
+import { createMediaUploadLimits, type ProviderMediaDeps, type UploadMediaDeps } from "@gw/core/media";
 import { createIdempotencyStore, createProcessLease, type ProcessLease } from "@gw/core/idempotency";
 import {
   UNCONFIRMED_SEND,
@@ -197,6 +198,34 @@ export function createReadReceipts(
     ...(parts.providerRetryAfterSeconds === undefined
       ? {}
       : { providerRetryAfterSeconds: parts.providerRetryAfterSeconds }),
+  };
+}
+
+/**
+ * The media services (POST /public/v1/media, GET /public/v1/media/{media_id}): the upload with its per-account cap
+ * of uploads in flight (a Redis lease under the same keys in every pod, MEDIA_UPLOADS_PER_ACCOUNT, lasting at most
+ * MEDIA_TRANSFER_TIMEOUT_MS), and the download through Meta's media endpoint.
+ */
+export function createMediaServices(
+  config: SectionValues<"redis"> & { MEDIA_UPLOADS_PER_ACCOUNT: number; MEDIA_TRANSFER_TIMEOUT_MS: number },
+  parts: {
+    db: Db;
+    redis: Redis;
+    meta: Pick<MetaClient, "uploadMedia" | "getMedia" | "streamMedia">;
+    directory: AccountDirectory;
+    logger: Logger;
+  },
+): { upload: UploadMediaDeps; open: ProviderMediaDeps } {
+  const limits = createMediaUploadLimits({
+    redis: parts.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    perAccount: config.MEDIA_UPLOADS_PER_ACCOUNT,
+    leaseMs: config.MEDIA_TRANSFER_TIMEOUT_MS,
+    logger: parts.logger,
+  });
+  return {
+    upload: { db: parts.db, directory: parts.directory, meta: parts.meta, limits, logger: parts.logger },
+    open: { db: parts.db, meta: parts.meta, logger: parts.logger },
   };
 }
 

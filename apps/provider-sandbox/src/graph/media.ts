@@ -9,6 +9,10 @@ import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResu
 export const MEDIA_URL_TTL_SECONDS = 5 * 60;
 const MAX_REMEMBERED_MEDIA_IDS = 100_000;
 
+/** Meta keeps received media 7 days and uploads 30 days (meta-messages §2.4). */
+export const RECEIVED_MEDIA_TTL_MS = 7 * 86_400_000;
+export const UPLOADED_MEDIA_TTL_MS = 30 * 86_400_000;
+
 /** Meta's download host path; the sandbox serves it on its own origin. */
 export const MEDIA_DOWNLOAD_PATH = "/whatsapp_business/attachments/";
 
@@ -19,8 +23,17 @@ export const MEDIA_DOWNLOAD_PATH = "/whatsapp_business/attachments/";
  */
 export function registerMedia(
   state: SandboxState,
-  input: { id: string; phoneNumberId: string; mimeType: string; bytes?: Buffer | undefined },
+  input: {
+    id: string;
+    phoneNumberId: string;
+    mimeType: string;
+    bytes?: Buffer | undefined;
+    /** Default `received` (an inbound message's media). */
+    origin?: SandboxMedia["origin"];
+    filename?: string | null;
+  },
 ): SandboxMedia {
+  const origin = input.origin ?? "received";
   const bytes =
     input.bytes ??
     sampleBytes(input.mimeType) ??
@@ -33,6 +46,10 @@ export function registerMedia(
     file_size: bytes.length,
     bytes,
     at: new Date(state.now()).toISOString(),
+    origin,
+    filename: input.filename ?? null,
+    expires_at_ms: state.now() + (origin === "uploaded" ? UPLOADED_MEDIA_TTL_MS : RECEIVED_MEDIA_TTL_MS),
+    expired: false,
   };
   // Re-registering an id moves it to the newest end.
   state.media.delete(input.id);
@@ -50,6 +67,32 @@ export function registerMedia(
   return record;
 }
 
+/** Whether Meta still has the media: not expired by the control API, not past its lifetime on the sandbox clock. */
+export function mediaAlive(state: SandboxState, media: SandboxMedia): boolean {
+  return !media.expired && state.now() < media.expires_at_ms;
+}
+
+/**
+ * What a send by media id may use (meta-messages §2.6: "not a valid whatsapp business account media attachment
+ * ID" otherwise): a media the sandbox holds, still alive, of that business number. Null: unknown, expired, deleted
+ * or another number's.
+ */
+export function findUsableMedia(state: SandboxState, phoneNumberId: string, id: string): SandboxMedia | null {
+  const media = state.media.get(id);
+  if (!media || !mediaAlive(state, media) || media.phone_number_id !== phoneNumberId) return null;
+  return media;
+}
+
+/** DELETE /{version}/{media-id}: `{success: true}`; a media it does not have (or of another number) is missing. */
+export function deleteMediaResult(state: SandboxState, id: string, requestUrl: URL): GraphResult {
+  const media = state.media.get(id);
+  const owner = requestUrl.searchParams.get("phone_number_id");
+  if (!media || !mediaAlive(state, media) || (owner !== null && owner !== media.phone_number_id))
+    return unsupportedRequestResult("DELETE", id);
+  state.media.delete(id);
+  return { status: 200, body: { success: true } };
+}
+
 function urlSignature(state: SandboxState, mediaId: string, expires: number): string {
   return createHmac("sha256", state.appSecret).update(`${mediaId}.${expires}`).digest("base64url").slice(0, 32);
 }
@@ -57,11 +100,13 @@ function urlSignature(state: SandboxState, mediaId: string, expires: number): st
 /**
  * GET /{version}/{media-id}: Meta's `{messaging_product, url, mime_type, sha256, file_size, id}`. The url is this
  * server's copy of Meta's lookaside link (`mid`, `ext` = expiry in Unix seconds, `hash`), valid 5 minutes. With
- * `?phone_number_id=`, media of another number is answered as missing, as Meta does.
+ * `?phone_number_id=`, media of another number is answered as missing, as Meta does; so is an expired media.
  */
 export function mediaResult(state: SandboxState, media: SandboxMedia, requestUrl: URL): GraphResult {
   const owner = requestUrl.searchParams.get("phone_number_id");
   if (owner !== null && owner !== media.phone_number_id) return unsupportedRequestResult("GET", media.id);
+  // Expired media: Meta's "does not exist" answer.
+  if (!mediaAlive(state, media)) return unsupportedRequestResult("GET", media.id);
   const expires = Math.floor(state.now() / 1000) + MEDIA_URL_TTL_SECONDS;
   const url = new URL(MEDIA_DOWNLOAD_PATH, requestUrl.origin);
   url.searchParams.set("mid", media.id);
@@ -95,6 +140,7 @@ export function downloadResult(state: SandboxState, req: express.Request, reques
   const media = state.media.get(id);
   const valid =
     media !== undefined &&
+    mediaAlive(state, media) &&
     Number.isInteger(expires) &&
     expires >= Math.floor(state.now() / 1000) &&
     safeEqual(query.get("hash") ?? "", urlSignature(state, id, expires));

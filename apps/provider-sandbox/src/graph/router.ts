@@ -11,7 +11,8 @@ import {
 } from "../state.ts";
 import { deleteContactBookEntry } from "./contact-book.ts";
 import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
-import { downloadResult, MEDIA_DOWNLOAD_PATH, mediaResult } from "./media.ts";
+import { deleteMediaResult, downloadResult, MEDIA_DOWNLOAD_PATH, mediaResult } from "./media.ts";
+import { handleMediaUpload } from "./media-upload.ts";
 import { handleSend } from "./messages.ts";
 import { phoneNumberResult } from "./numbers.ts";
 import { listTemplates } from "./templates.ts";
@@ -67,6 +68,8 @@ function nodeKind(state: SandboxState, id: string): "media" | "numbers" | "other
  */
 export function graphRouter(state: SandboxState): express.Router {
   const router = express.Router();
+  // Media uploads are read as they arrive (multipart, up to 100 MB): before the raw body below.
+  router.post("/:version/:phoneNumberId/media", handleMediaUpload(state));
   // Raw bytes, so GET /_sandbox/sent can show exactly what the gateway sent.
   router.use(express.raw({ type: () => true, limit: "5mb" }));
 
@@ -157,6 +160,17 @@ export function graphRouter(state: SandboxState): express.Router {
         const media = state.media.get(id);
         if (kind === "media" && media) return mediaResult(state, media, url());
         if (kind === "numbers") return phoneNumberResult(state, id, url());
+        return unsupportedRequestResult(req.method, id);
+      },
+    ),
+  );
+  router.delete(
+    "/:version/:nodeId",
+    handle(
+      (req) => nodeKind(state, String(req.params.nodeId)),
+      (req, url) => {
+        const id = String(req.params.nodeId);
+        if (nodeKind(state, id) === "media") return deleteMediaResult(state, id, url());
         return unsupportedRequestResult(req.method, id);
       },
     ),

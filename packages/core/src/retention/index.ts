@@ -1,5 +1,6 @@
 export {
   oldestEarlyStatusAgeSeconds,
+  purgeAccountMedia,
   purgeAttemptResponseBodies,
   purgeAuditEntries,
   purgeContactProfiles,
@@ -9,7 +10,9 @@ export {
   purgeExpiredIdempotencyKeys,
   purgeExpiredPanelSessions,
   purgeInboundContent,
+  purgeInboundDetails,
   purgeInboundMessages,
+  purgeMessageContent,
   purgeProviderEvents,
   RETENTION_TARGETS,
   runRetention,

@@ -28,6 +28,9 @@ export const RETENTION_TARGETS = [
   "delivery_attempts.response_body",
   "inbound_messages",
   "inbound_messages.content",
+  "inbound_messages.details",
+  "messages.content",
+  "account_media",
   "contacts",
   "contacts.profile",
   "audit_entries",
@@ -147,6 +150,62 @@ export function purgeInboundContent(deps: RetentionDeps, input: PurgeInput): Pro
           WHERE created_at < $1
             AND (text IS NOT NULL OR contact_name IS NOT NULL OR media_id IS NOT NULL OR media_filename IS NOT NULL)
           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/**
+ * Clears what payload version 2 adds to inbound messages stored before `olderThan` (issue 27): the option tapped,
+ * location, contact cards, reaction, ad referral (`details`), the media's checksum and voice flag. Its own statement
+ * and partial index, run with the contact's content (INBOUND_TEXT_RETENTION_DAYS).
+ */
+export function purgeInboundDetails(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-inbound-details",
+      text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL
+        WHERE id IN (
+          SELECT id FROM inbound_messages
+          WHERE created_at < $1 AND (details IS NOT NULL OR media_sha256 IS NOT NULL)
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/**
+ * Clears the summary of what a send carried (`messages.content`: buttons and list rows, media ids and file names,
+ * reactions, locations) from sends made before `olderThan`, with the contact's inbound content; the send's row
+ * (wamid, kind, statuses, pricing) stays.
+ */
+export function purgeMessageContent(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-message-content",
+      text: `UPDATE messages SET content = NULL
+        WHERE id IN (
+          SELECT id FROM messages WHERE created_at < $1 AND content IS NOT NULL
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    },
+    input,
+  );
+}
+
+/**
+ * Media records (`account_media`) whose media Meta stopped keeping before `olderThan` (its `expires_at`): until then
+ * the API answers 410 `media_expired` for them, afterwards 404 like an unknown id.
+ */
+export function purgeAccountMedia(deps: RetentionDeps, input: PurgeInput): Promise<number> {
+  return inBatches(
+    deps,
+    {
+      name: "retention-account-media",
+      text: `DELETE FROM account_media WHERE id IN (
+        SELECT id FROM account_media WHERE expires_at < $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
     },
     input,
   );
@@ -300,6 +359,9 @@ const PURGES: Record<RetentionTarget, (deps: RetentionDeps, input: PurgeInput) =
   inbound_messages: purgeInboundMessages,
   // After the rows: content is cleared only from rows that stay.
   "inbound_messages.content": purgeInboundContent,
+  "inbound_messages.details": purgeInboundDetails,
+  "messages.content": purgeMessageContent,
+  account_media: purgeAccountMedia,
   // After the inbound messages: a contact whose last ones just went is no longer in use.
   contacts: purgeContacts,
   // After the contacts: display data is cleared only from contacts that stay.

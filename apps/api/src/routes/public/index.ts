@@ -17,6 +17,8 @@ import * as integrationsUpdate from "./integrations.update.ts";
 import * as deliveriesExport from "./deliveries.export.ts";
 import * as deliveriesReplay from "./deliveries.replay.ts";
 import * as eventTypes from "./event-types.ts";
+import * as mediaGet from "./media.get.ts";
+import * as mediaUpload from "./media.upload.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
 import * as templates from "./templates.ts";
@@ -36,6 +38,8 @@ export const PUBLIC_PREFIX = "/public/v1";
 export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   messagesSend,
   messagesRead,
+  mediaUpload,
+  mediaGet,
   validate,
   window,
   templates,

@@ -1,5 +1,6 @@
 /**
- * At most `max` media downloads from Meta at once in this process. Others wait their turn for a short time (a
+ * At most `max` media transfers from or to Meta at once in this process (the panel's media, the API's media
+ * downloads and uploads). Others wait their turn for a short time (a
  * conversation's page asks for several images together), in a bounded line; past either bound the caller gives up
  * with a 503, rather than opening one more connection to Meta per click. A waiter whose browser went away leaves the
  * line. Hand-written: p-limit and its kin queue without a bound or a deadline.
@@ -12,6 +13,7 @@ export interface DownloadSlots {
 }
 
 export function createDownloadSlots(options: { max: number; maxWaiting?: number; waitMs?: number }): DownloadSlots {
+  // `maxWaiting: 0`: nobody waits (an upload refused at once rather than holding its client's body).
   const maxWaiting = options.maxWaiting ?? options.max * 4;
   const waitMs = options.waitMs ?? 10_000;
   let active = 0;
