@@ -104,6 +104,11 @@ export interface IntegrationInput {
    * an existing one keeps its scheme.
    */
   signatureScheme?: SignatureScheme;
+  /**
+   * What `message.received` carries (issue 27): 1 = the contract's body, 2 = with the replies, locations, contacts,
+   * reactions, ads and media members. Absent: a new integration gets 1, an existing one keeps its version.
+   */
+  payloadVersion?: 1 | 2;
   actor: Actor;
 }
 
@@ -114,6 +119,7 @@ interface IntegrationRow {
   events: string[];
   active: boolean;
   signatureScheme: string;
+  payloadVersion: number;
   disabledAt: Date | null;
   disabledReason: string | null;
   deliverInOrder: boolean;
@@ -137,6 +143,8 @@ function integrationSummary(row: IntegrationRow) {
     active: row.active,
     /** `pt` (X-PT-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). */
     signature_scheme: schemeOf(row),
+    /** 1 (the contract's `message.received`) or 2 (with its issue-27 members); a SQL CHECK keeps it to these. */
+    payload_version: (row.payloadVersion === 2 ? 2 : 1) as 1 | 2,
     /** Set when endpoint health disabled it (deliveries/admin/endpoint-health.ts): its deliveries wait for a re-enable. */
     disabled_at: row.disabledAt?.toISOString() ?? null,
     disabled_reason: row.disabledReason,
@@ -269,6 +277,7 @@ export async function setIntegration(
             ...(input.active === undefined ? {} : { active: input.active }),
             ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
             ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+            ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
           },
         });
         if (before.deliverInOrder && !row.deliverInOrder)
@@ -284,6 +293,7 @@ export async function setIntegration(
             previous_url: before.url,
             deliver_in_order: row.deliverInOrder,
             signature_scheme: row.signatureScheme,
+            payload_version: row.payloadVersion,
           },
         });
         return integrationView(row, currentSecretOf(deps.secrets, row));
@@ -315,12 +325,14 @@ export async function setIntegration(
         active: input.active ?? true,
         deliverInOrder: input.deliverInOrder ?? false,
         signatureScheme: input.signatureScheme ?? "pt",
+        payloadVersion: input.payloadVersion ?? 1,
       },
       update: {
         events,
         active: input.active ?? true,
         ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
         ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+        ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
       },
     });
     if (before?.deliverInOrder === true && !row.deliverInOrder)
@@ -335,6 +347,7 @@ export async function setIntegration(
         events: row.events,
         deliver_in_order: row.deliverInOrder,
         signature_scheme: row.signatureScheme,
+        payload_version: row.payloadVersion,
       },
     });
     return integrationView(row, currentSecretOf(deps.secrets, row));
@@ -418,6 +431,7 @@ const SUMMARY_FIELDS = {
   events: true,
   active: true,
   signatureScheme: true,
+  payloadVersion: true,
   disabledAt: true,
   disabledReason: true,
   previousSecretExpiresAt: true,
