@@ -127,6 +127,10 @@ export default defineConfig(
     "coverage/",
     "bench/results/",
     "dist/",
+    // Issue 27's menu bot uses the send kinds, the media upload and the version-2 webhook members of the packages
+    // merged with it; until then it is neither type-checked (tsconfig.json) nor linted. Once they land: remove this
+    // line and add "packages/*/examples/**/*.ts" to tsconfig.json's include.
+    "packages/client/examples/",
   ]),
   {
     files: ["**/*.ts"],
