@@ -113,7 +113,7 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
           kind,
           status,
           ...(status === "failed" ? { errorCode: 131053, errorReason: "Falha ao baixar a mídia" } : {}),
-          ...(content === null ? {} : { content: content as object }),
+          ...(content === null ? {} : { content }),
           createdAt: new Date((at += 1_000)),
         },
       });

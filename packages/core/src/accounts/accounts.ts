@@ -133,6 +133,11 @@ function schemeOf(row: { signatureScheme: string }): SignatureScheme {
   return isSignatureScheme(row.signatureScheme) ? row.signatureScheme : "pt";
 }
 
+/** The row's message.received payload version (a SQL CHECK keeps it to 1 and 2). */
+function payloadVersionOf(row: { payloadVersion: number }): 1 | 2 {
+  return row.payloadVersion === 2 ? 2 : 1;
+}
+
 /** An integration without its secrets: what lists and pages show. */
 function integrationSummary(row: IntegrationRow) {
   return {
@@ -143,8 +148,8 @@ function integrationSummary(row: IntegrationRow) {
     active: row.active,
     /** `pt` (X-PT-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). */
     signature_scheme: schemeOf(row),
-    /** 1 (the contract's `message.received`) or 2 (with its issue-27 members); a SQL CHECK keeps it to these. */
-    payload_version: (row.payloadVersion === 2 ? 2 : 1) as 1 | 2,
+    /** 1 (the contract's `message.received`) or 2 (with its issue-27 members). */
+    payload_version: payloadVersionOf(row),
     /** Set when endpoint health disabled it (deliveries/admin/endpoint-health.ts): its deliveries wait for a re-enable. */
     disabled_at: row.disabledAt?.toISOString() ?? null,
     disabled_reason: row.disabledReason,
