@@ -119,7 +119,7 @@ describe("panel Conversas in Chromium", () => {
       tenant.phoneNumberId,
       "Conta: mensagem de texto lida",
       expect.stringMatching(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} 4 mensagens do contato$/),
-      expect.stringMatching(/^aberta até \d{2}:\d{2}$/),
+      expect.stringMatching(/^aberta até \d{2}\/\d{2} às \d{2}:\d{2}$/),
     ]);
     const y = (await rows.nth(1).locator("td").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
     expect(y).toEqual([

@@ -11,6 +11,8 @@ import {
   type ConversationMessageView,
   type ConversationView,
   type ConversationWindow,
+  type InboundDetailsView,
+  type OutboundContentView,
 } from "@gw/core/conversations";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
@@ -38,6 +40,7 @@ const NOTICE_MESSAGES = {
   confirmacao_desligada: "Confirmação de leitura desligada: abrir uma conversa não avisa mais o contato.",
 };
 
+const DAY = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", day: "2-digit", month: "2-digit" });
 const TIME = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" });
 
 /** Meta's inbound types as the staff read them. */
@@ -55,6 +58,24 @@ const INBOUND_TYPES: Record<string, string> = {
   reaction: "reação",
   order: "pedido",
   unsupported: "mensagem não suportada",
+};
+
+/** The account's sends, by kind, as the list's last message names them. */
+const OUTBOUND_KINDS: Record<string, string> = {
+  text: "mensagem de texto",
+  interactive: "mensagem interativa",
+  media: "mídia",
+  reaction: "reação",
+  location: "localização",
+};
+
+/** The media types of a send, as a bubble names them ("Imagem enviada"). */
+const SENT_MEDIA: Record<string, string> = {
+  image: "Imagem enviada",
+  video: "Vídeo enviado",
+  audio: "Áudio enviado",
+  document: "Documento enviado",
+  sticker: "Figurinha enviada",
 };
 
 const SEND_STATUS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
@@ -83,11 +104,20 @@ const readReceiptsForm = z.object({ ativar: z.enum(["0", "1"]) });
 const INLINE_MEDIA = /^(image\/(?!svg)[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/;
 const MIME = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
 
+/** "28/11 às 10:56" in São Paulo: the date always, so a window that closes tomorrow never reads as today. */
+function dayAndTime(at: Date): string {
+  return `${DAY.format(at)} às ${TIME.format(at)}`;
+}
+
 function windowBadge(window: ConversationWindow): SafeHtml {
-  if (window.open && window.expires_at)
-    return html`<span title="${formatDateTime(window.expires_at)}"
-      >${badge(`aberta até ${TIME.format(new Date(window.expires_at))}`, "ok")}</span
+  if (window.open && window.expires_at) {
+    const expires = new Date(window.expires_at);
+    return html`<span title="${formatDateTime(expires)}"
+      ><span class="badge ok"
+        >aberta até <time datetime="${expires.toISOString()}">${dayAndTime(expires)}</time></span
+      ></span
     >`;
+  }
   return badge("fechada");
 }
 
@@ -110,8 +140,11 @@ function lastMessage(conversation: ConversationView): SafeHtml {
   const last = conversation.last_message;
   if (!last) return html`<span class="hint">—</span>`;
   if (last.direction === "outbound")
-    return html`<span class="hint">Conta:</span>
-      ${last.template_name ? html`template <code>${last.template_name}</code>` : "mensagem de texto"}
+    return html`<span class="hint">Conta:</span> ${
+        last.template_name
+          ? html`template <code>${last.template_name}</code>`
+          : (OUTBOUND_KINDS[last.type] ?? OUTBOUND_KINDS.text)
+      }
       ${statusBadge(last.status)}`;
   return html`<span class="hint">Contato:</span>
     ${last.text ? shortened(last.text) : html`<em>${typeText(last.type)}</em>`}`;
@@ -145,6 +178,7 @@ function mediaBlock(message: ConversationMessageView): SafeHtml {
   const mime = (message.media.mime_type ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const caption = message.text ? `: ${shortened(message.text)}` : "";
   let inline: SafeHtml | string = "";
+  const sha256 = message.media.sha256;
   if (INLINE_MEDIA.test(mime) || (mime === "" && (message.type === "image" || message.type === "sticker"))) {
     if (mime.startsWith("audio/") || message.type === "audio")
       inline = html`<audio controls preload="none" src="${href}">Seu navegador não toca este áudio.</audio>`;
@@ -165,7 +199,148 @@ function mediaBlock(message: ConversationMessageView): SafeHtml {
       ? `Baixar documento${message.media.filename ? ` ${message.media.filename}` : ""}`
       : `Abrir ${typeText(message.type)}`;
   return html`${inline ? html`<p>${inline}</p>` : ""}
-    <p><a href="${href}">${label}</a> ${mime ? html`<span class="hint">(${mime})</span>` : ""}</p>`;
+    <p>
+      <a href="${href}">${label}</a> ${mime ? html`<span class="hint">(${mime})</span>` : ""}
+      ${message.media.voice ? badge("mensagem de voz") : ""}
+    </p>
+    ${sha256 ? html`<p class="hint">SHA-256 <code class="digest">${sha256}</code></p>` : ""}`;
+}
+
+/** «title», as the staff read an option's label. */
+function quoted(text: string): string {
+  return `«${text}»`;
+}
+
+/** Coordinates as numbers (no external map: the panel loads nothing from other origins). */
+function coordinates(location: { latitude: number; longitude: number }): string {
+  return `latitude ${location.latitude}, longitude ${location.longitude}`;
+}
+
+function locationBlock(
+  what: string,
+  location: { latitude: number; longitude: number; name: string | null; address: string | null },
+): SafeHtml {
+  return html`<p>${what}${location.name ? html`: <strong>${location.name}</strong>` : ""}</p>
+    ${location.address ? html`<p>${location.address}</p>` : ""}
+    <p class="hint">${coordinates(location)}</p>`;
+}
+
+/** What a send carried beyond its kind (messages.content): never its body text, footer or caption. */
+function outboundContent(content: OutboundContentView): SafeHtml {
+  switch (content.kind) {
+    case "interactive":
+      switch (content.type) {
+        case "button":
+          return html`<p>Mensagem com botões${content.header_type ? ` (cabeçalho: ${content.header_type})` : ""}:</p>
+            <ul class="options" aria-label="Botões enviados">
+              ${content.buttons.map(
+                (button) => html`<li>${quoted(button.title)} <span class="hint">(id ${button.id})</span></li>`,
+              )}
+            </ul>`;
+        case "list":
+          return html`<p>Lista${content.button ? html` com o botão ${quoted(content.button)}` : ""}:</p>
+            ${content.sections.map(
+              (section) =>
+                html`${section.title ? html`<p class="hint">Seção ${quoted(section.title)}</p>` : ""}
+                  <ul class="options" aria-label="Opções${section.title ? ` da seção ${section.title}` : ""}">
+                    ${section.rows.map(
+                      (row) =>
+                        html`<li>
+                          ${row.title} · <code>${row.id}</code>${
+                            row.description ? html` <span class="hint">${row.description}</span>` : ""
+                          }
+                        </li>`,
+                    )}
+                  </ul>`,
+            )}`;
+        case "cta_url":
+          return html`<p>
+            Botão ${quoted(content.display_text ?? "—")} → ${content.url_host ?? "endereço não registrado"}
+          </p>`;
+        case "location_request":
+          return html`<p>Pedido de localização</p>`;
+      }
+      break;
+    case "media": {
+      const what = SENT_MEDIA[content.type] ?? `Mídia enviada (${content.type})`;
+      const source = content.media_id
+        ? html` <span class="hint">(mídia <code>${content.media_id}</code>)</span>`
+        : content.link_host
+          ? html` <span class="hint">por link (${content.link_host})</span>`
+          : "";
+      return html`<p>
+        ${what}${content.filename ? html`: ${content.filename}` : ""}${source}
+        ${content.voice ? badge("mensagem de voz") : ""}
+      </p>`;
+    }
+    case "reaction":
+      return content.emoji === ""
+        ? html`<p>Reação removida</p>`
+        : html`<p>Reação <span class="emoji">${content.emoji}</span> a uma mensagem do contato</p>`;
+    case "location":
+      return locationBlock("Localização enviada", content);
+  }
+  return html``;
+}
+
+/** What a received message carried beyond its text and media (inbound_messages.details). */
+function inboundDetails(details: InboundDetailsView): SafeHtml {
+  const parts: SafeHtml[] = [];
+  if (details.interactive) {
+    const option = details.interactive;
+    const title = option.title ? quoted(option.title) : "uma opção";
+    parts.push(
+      option.type === "list_reply"
+        ? html`<p>Escolheu ${title} (opção <code>${option.id}</code>)</p>
+            ${option.description ? html`<p class="hint">${option.description}</p>` : ""}`
+        : html`<p>Tocou ${title} (botão <code>${option.id}</code>)</p>`,
+    );
+  }
+  if (details.button)
+    parts.push(
+      html`<p>
+        Tocou
+        ${quoted(details.button.text ?? "—")}${
+          details.button.payload ? html` (payload <code>${details.button.payload}</code>)` : ""
+        }
+      </p>`,
+    );
+  if (details.reaction)
+    parts.push(
+      details.reaction.emoji === null
+        ? html`<p>Removeu a reação a uma mensagem</p>`
+        : html`<p>Reagiu com <span class="emoji">${details.reaction.emoji}</span> a uma mensagem</p>`,
+    );
+  if (details.location) parts.push(locationBlock("Localização", details.location));
+  if (details.contacts.length > 0)
+    parts.push(
+      html`<p>${details.contacts.length === 1 ? "Contato compartilhado:" : "Contatos compartilhados:"}</p>
+        <ul class="options" aria-label="Contatos compartilhados">
+          ${details.contacts.map(
+            (card) =>
+              html`<li>${card.name ?? "sem nome"}${card.phones.length ? ` · ${card.phones.join(", ")}` : ""}</li>`,
+          )}
+        </ul>`,
+    );
+  if (details.referral)
+    parts.push(
+      html`<p>
+        Veio de um anúncio${details.referral.headline ? html`: ${details.referral.headline}` : ""}
+        ${details.referral.source_url ? html`<span class="hint">(${details.referral.source_url})</span>` : ""}
+      </p>`,
+    );
+  return html`${parts}`;
+}
+
+/** A received message's kind as the staff read it: a reaction is Meta's "unsupported" with a reaction set. */
+function inboundKind(message: ConversationMessageView): string {
+  if (message.details?.reaction) return "reação";
+  return typeText(message.type);
+}
+
+/** The details that replace the text line: the option tapped carries its label in `text` already. */
+function repliedOption(details: InboundDetailsView | null): boolean {
+  return details !== null && (details.interactive !== null || details.button !== null);
 }
 
 function messageBlock(message: ConversationMessageView): SafeHtml {
@@ -173,13 +348,17 @@ function messageBlock(message: ConversationMessageView): SafeHtml {
   if (message.direction === "outbound") {
     return html`<article class="bubble out" aria-label="Mensagem da conta, ${when}">
       <p class="hint">Conta · ${when} ${statusBadge(message.status)}</p>
-      <p>
-        ${
-          message.template_name
-            ? html`Template <code>${message.template_name}</code>`
-            : "Mensagem de texto (o gateway não guarda o texto dos envios)"
-        }
-      </p>
+      ${
+        message.content
+          ? outboundContent(message.content)
+          : html`<p>
+              ${
+                message.template_name
+                  ? html`Template <code>${message.template_name}</code>`
+                  : "Mensagem de texto (o gateway não guarda o texto dos envios)"
+              }
+            </p>`
+      }
       ${
         message.error_code !== null || message.error_reason
           ? html`<p class="hint">
@@ -189,14 +368,21 @@ function messageBlock(message: ConversationMessageView): SafeHtml {
       }
     </article>`;
   }
-  const kind = message.type === "text" ? "" : ` · ${typeText(message.type)}`;
+  const kind = message.type === "text" ? "" : ` · ${inboundKind(message)}`;
+  const forwarded = message.details?.frequently_forwarded
+    ? " · encaminhada muitas vezes"
+    : message.details?.forwarded
+      ? " · encaminhada"
+      : "";
+  const details = message.details ? inboundDetails(message.details) : html``;
+  const shown = message.text !== null || message.media !== null || details.value !== "";
   return html`<article class="bubble" aria-label="Mensagem do contato, ${when}">
     <p class="hint">
       Contato · ${when}
-      ${readBadge(message.read_at)}${kind}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}
+      ${readBadge(message.read_at)}${kind}${forwarded}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}
     </p>
-    ${message.text ? html`<p>${message.text}</p>` : ""} ${mediaBlock(message)}
-    ${!message.text && !message.media ? html`<p class="hint">Sem conteúdo para mostrar.</p>` : ""}
+    ${message.text && !repliedOption(message.details) ? html`<p>${message.text}</p>` : ""} ${details}
+    ${mediaBlock(message)} ${shown ? "" : html`<p class="hint">Sem conteúdo para mostrar.</p>`}
   </article>`;
 }
 

@@ -98,6 +98,8 @@ const integrationForm = z.object({
   em_ordem: z.literal("1").optional(),
   // Absent (an older form): a new integration gets the default, an edited one keeps its scheme.
   signature_scheme: z.enum(SIGNATURE_SCHEMES).optional(),
+  // Absent (an older form): a new integration gets version 1, an edited one keeps its version.
+  payload_version: z.enum(["1", "2"]).optional(),
 });
 
 const passwordForm = z.object({ password: z.string().min(1).max(1024) });
@@ -113,8 +115,17 @@ interface FormState {
   deliverInOrder?: boolean;
   /** Undefined: the default (`pt`) is checked. */
   scheme?: SignatureScheme | undefined;
+  /** What message.received carries; undefined: version 1 is selected. */
+  payloadVersion?: PayloadVersion | undefined;
   error?: string;
 }
+
+type PayloadVersion = 1 | 2;
+
+const PAYLOAD_VERSIONS: readonly { value: PayloadVersion; label: string }[] = [
+  { value: 1, label: "versão 1 (contrato original)" },
+  { value: 2, label: "versão 2 (com opção escolhida, localização, contatos, reações, anúncio e mídia)" },
+];
 
 function integrationFields(state: FormState): SafeHtml {
   return html`<label
@@ -162,7 +173,18 @@ function integrationFields(state: FormState): SafeHtml {
         continua o mesmo; no Standard Webhooks ele aparece como whsec_ seguido de base64, a forma que as bibliotecas
         aceitam.
       </p>
-    </fieldset>`;
+    </fieldset>
+    <label
+      >Conteúdo de message.received
+      <select name="payload_version">
+        ${PAYLOAD_VERSIONS.map(
+          (version) =>
+            html`<option value="${version.value}" ${(state.payloadVersion ?? 1) === version.value ? "selected" : ""}>
+              ${version.label}
+            </option>`,
+        )}
+      </select>
+    </label>`;
 }
 
 /** The catalogue of events (the same as GET /public/v1/event-types): name, what it means, an example to unfold. */
@@ -186,7 +208,14 @@ function eventCatalogue(): SafeHtml {
 }
 
 type ReadForm =
-  | { ok: true; url: string; events: WebhookEvent[]; deliverInOrder: boolean; scheme: SignatureScheme | undefined }
+  | {
+      ok: true;
+      url: string;
+      events: WebhookEvent[];
+      deliverInOrder: boolean;
+      scheme: SignatureScheme | undefined;
+      payloadVersion: PayloadVersion | undefined;
+    }
   | { ok: false; state: FormState & { error: string } };
 
 /** The form's values, or what to show again with the Portuguese reason they cannot be saved. */
@@ -198,11 +227,12 @@ function readIntegrationForm(body: unknown): ReadForm {
   const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const { url, signature_scheme: scheme } = parsed.data;
   const deliverInOrder = parsed.data.em_ordem === "1";
-  if (url === "")
-    return { ok: false, state: { url, events, deliverInOrder, scheme, error: "Informe a URL do endpoint." } };
-  if (events.length === 0)
-    return { ok: false, state: { url, events, deliverInOrder, scheme, error: "Escolha ao menos um evento." } };
-  return { ok: true, url, events, deliverInOrder, scheme };
+  const payloadVersion: PayloadVersion | undefined =
+    parsed.data.payload_version === "2" ? 2 : parsed.data.payload_version === "1" ? 1 : undefined;
+  const kept = { url, events, deliverInOrder, scheme, payloadVersion };
+  if (url === "") return { ok: false, state: { ...kept, error: "Informe a URL do endpoint." } };
+  if (events.length === 0) return { ok: false, state: { ...kept, error: "Escolha ao menos um evento." } };
+  return { ok: true, ...kept };
 }
 
 function stateBadge(integration: IntegrationSummary): SafeHtml {
@@ -357,6 +387,7 @@ function detailPage(
     events: integration.events,
     deliverInOrder: integration.deliver_in_order,
     scheme: integration.signature_scheme,
+    payloadVersion: integration.payload_version,
   };
   const standard = integration.signature_scheme === "standard-webhooks";
 
@@ -560,6 +591,7 @@ export const integrationsPage: PanelPage = {
             events: form.events,
             deliverInOrder: form.deliverInOrder,
             ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
+            ...(form.payloadVersion === undefined ? {} : { payloadVersion: form.payloadVersion }),
             actor: panelActor(req),
           },
         );
@@ -577,6 +609,7 @@ export const integrationsPage: PanelPage = {
                 events: form.events,
                 deliverInOrder: form.deliverInOrder,
                 scheme: form.scheme,
+                payloadVersion: form.payloadVersion,
                 error: UNREADABLE_SECRET_SAVE,
               }),
             );
@@ -591,6 +624,7 @@ export const integrationsPage: PanelPage = {
               events: form.events,
               deliverInOrder: form.deliverInOrder,
               scheme: form.scheme,
+              payloadVersion: form.payloadVersion,
               error: error.message,
             }),
           );
@@ -627,6 +661,7 @@ export const integrationsPage: PanelPage = {
             events: form.events,
             deliverInOrder: form.deliverInOrder,
             ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
+            ...(form.payloadVersion === undefined ? {} : { payloadVersion: form.payloadVersion }),
             actor: panelActor(req),
           },
         );
@@ -634,13 +669,25 @@ export const integrationsPage: PanelPage = {
         if (error instanceof SecretUnreadableError) {
           logUnreadable(deps, error);
           return sendDetail(res, req, deps, integration, 500, {
-            form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder, scheme: form.scheme },
+            form: {
+              url: form.url,
+              events: form.events,
+              deliverInOrder: form.deliverInOrder,
+              scheme: form.scheme,
+              payloadVersion: form.payloadVersion,
+            },
             notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
           });
         }
         if (!(error instanceof IntegrationUrlError)) throw error;
         return sendDetail(res, req, deps, integration, 400, {
-          form: { url: form.url, events: form.events, deliverInOrder: form.deliverInOrder, scheme: form.scheme },
+          form: {
+            url: form.url,
+            events: form.events,
+            deliverInOrder: form.deliverInOrder,
+            scheme: form.scheme,
+            payloadVersion: form.payloadVersion,
+          },
           notice: { kind: "error", text: error.message },
         });
       }

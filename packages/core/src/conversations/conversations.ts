@@ -4,6 +4,9 @@ import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
 import { isBsuidIdentifier } from "../contacts/recipient.ts";
 import { normalizePhone } from "../phones/normalize.ts";
 import { getWindow } from "../windows/windows.ts";
+import { inboundDetailsOf, outboundContentOf, type InboundDetailsView, type OutboundContentView } from "./content.ts";
+
+export type { InboundDetailsView, OutboundContentView, SharedContactView } from "./content.ts";
 
 /**
  * The panel's conversations: the contacts who wrote to the account's numbers, each with its messages (the
@@ -41,7 +44,7 @@ export interface ConversationView {
   /** The newest message either way. */
   last_message: {
     direction: "inbound" | "outbound";
-    /** Inbound: Meta's type (text, image, ...); outbound: text or template. */
+    /** Inbound: Meta's type (text, image, ...); outbound: the send's kind (text, template, interactive, ...). */
     type: string;
     text: string | null;
     template_name: string | null;
@@ -60,8 +63,15 @@ export interface ConversationMessageView {
   type: string;
   /** Inbound only (the gateway does not keep the text of sends); null once retention cleared it. */
   text: string | null;
-  /** Inbound media: what it is; open it with openInboundMedia (never a link of its own). */
-  media: { mime_type: string | null; filename: string | null } | null;
+  /**
+   * Inbound media: what it is; open it with openInboundMedia (never a link of its own). `sha256`: the file's SHA-256
+   * as Meta gave it (hex); `voice`: an audio recorded in WhatsApp.
+   */
+  media: { mime_type: string | null; filename: string | null; sha256: string | null; voice: boolean } | null;
+  /** Outbound: what the send carried beyond its kind (buttons, list, media, reaction, location); null for text. */
+  content: OutboundContentView | null;
+  /** Inbound: the option tapped, location, contact cards, reaction, ad, forwarded flags; null when none. */
+  details: InboundDetailsView | null;
   reply_to_wamid: string | null;
   template_name: string | null;
   /** Outbound: sent, delivered, read or failed. */
@@ -288,6 +298,10 @@ interface MessageRow {
   has_media: boolean;
   media_mime: string | null;
   media_filename: string | null;
+  media_sha256: string | null;
+  media_voice: boolean | null;
+  content: unknown;
+  details: unknown;
   reply_to_wamid: string | null;
   template_name: string | null;
   status: string | null;
@@ -302,12 +316,13 @@ const LIST_MESSAGES = `
 SELECT * FROM (
   SELECT 'inbound' AS direction, i.id::text AS id, i.wamid, i.type, i.text, i.media_id IS NOT NULL AS has_media,
     i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
-    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.created_at AS seq, i.read_at
+    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.created_at AS seq, i.read_at,
+    i.media_sha256, i.media_voice, NULL::jsonb AS content, i.details
   FROM inbound_messages i
   WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
-    o.error_code, o.error_reason, o.created_at, o.created_at, NULL::timestamptz
+    o.error_code, o.error_reason, o.created_at, o.created_at, NULL::timestamptz, NULL, NULL, o.content, NULL
   FROM messages o
   WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND COALESCE(o.contact_key, o."to") = $3
 ) both_ways
@@ -396,7 +411,16 @@ export async function listConversationMessages(
       wamid: row.wamid,
       type: row.type,
       text: row.text,
-      media: row.has_media ? { mime_type: row.media_mime, filename: row.media_filename } : null,
+      media: row.has_media
+        ? {
+            mime_type: row.media_mime,
+            filename: row.media_filename,
+            sha256: row.media_sha256,
+            voice: row.media_voice === true,
+          }
+        : null,
+      content: row.direction === "outbound" ? outboundContentOf(row.content) : null,
+      details: row.direction === "inbound" ? inboundDetailsOf(row.details) : null,
       reply_to_wamid: row.reply_to_wamid,
       template_name: row.template_name,
       status: publicStatus(row.status),

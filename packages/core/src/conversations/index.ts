@@ -4,6 +4,9 @@ export type {
   ConversationMessageView,
   ConversationView,
   ConversationWindow,
+  InboundDetailsView,
+  OutboundContentView,
+  SharedContactView,
 } from "./conversations.ts";
 export { INBOUND_MEDIA_MAX_BYTES, openInboundMedia } from "./media.ts";
 export type { InboundMediaStream } from "./media.ts";

@@ -1,0 +1,113 @@
+// A menu bot (docs/client.md, "6. Um bot de menu"): sends a list, verifies the message.received that carries the
+// option tapped (integration on payload version 2), and answers option 7 with the boleto PDF, uploaded to the gateway
+// and sent by its media_id. docs/client.md embeds this file; a test fails when the two differ.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { parseWebhookEvent, uploadMedia, verifyWebhook, type GatewayClient } from "@pt-gateway/client";
+
+/** 8 options in 2 sections (a list takes up to 10 rows in all); the ids come back in `interactive.id`. */
+export const MENU_SECTIONS = [
+  {
+    title: "Pedidos",
+    rows: [
+      { id: "opcao-1", title: "Rastrear pedido" },
+      { id: "opcao-2", title: "Trocar um produto" },
+      { id: "opcao-3", title: "Cancelar pedido" },
+      { id: "opcao-4", title: "Nota fiscal" },
+    ],
+  },
+  {
+    title: "Pagamentos",
+    rows: [
+      { id: "opcao-5", title: "Pagar com Pix" },
+      { id: "opcao-6", title: "Parcelamento" },
+      { id: "opcao-7", title: "Segunda via do boleto", description: "Enviamos o PDF aqui na conversa" },
+      { id: "opcao-8", title: "Falar com atendente" },
+    ],
+  },
+];
+
+export interface MenuBotOptions {
+  gateway: GatewayClient;
+  /** The integration's signing secret (panel, Integrações). */
+  signingSecret: string;
+  /** What option 7 answers with. */
+  boleto: { bytes: Uint8Array; filename: string };
+}
+
+export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions) {
+  /** The message.status events received, in order (what a real bot would store). */
+  const statuses: { message_id: string; status: string }[] = [];
+
+  /** Sends the menu to `to` (a phone or a BSUID); answers the message_id that message.status events carry. */
+  async function start(to: string): Promise<string> {
+    const { data, error, response } = await gateway.POST("/public/v1/messages", {
+      body: {
+        to,
+        interactive: {
+          type: "list",
+          body: "Olá! Escolha uma opção:",
+          button: "Ver opções",
+          sections: MENU_SECTIONS,
+        },
+      },
+    });
+    if (error) throw new Error(`menu not sent: HTTP ${response.status} ${JSON.stringify(error)}`);
+    return data.data.message_id;
+  }
+
+  async function onEvent(rawBody: Buffer): Promise<void> {
+    const event = parseWebhookEvent(rawBody);
+    if (event.event === "message.status") {
+      statuses.push({ message_id: event.data.message_id, status: event.data.status });
+      return;
+    }
+    if (event.event !== "message.received") return;
+    const option = event.data.interactive;
+    if (option?.type !== "list_reply" || option.id !== "opcao-7") return;
+
+    // Throws GatewayRequestError on a refusal (413, 415, 429 after its retries, …).
+    const uploaded = await uploadMedia(gateway, {
+      file: new Blob([boleto.bytes], { type: "application/pdf" }),
+      filename: boleto.filename,
+      mimeType: "application/pdf",
+    });
+    const { error, response } = await gateway.POST("/public/v1/messages", {
+      // A webhook retried after a failure sends the boleto once: the same key replays the first answer.
+      params: { header: { "Idempotency-Key": `menu-bot-${event.delivery_id}` } },
+      body: {
+        to: event.data.from ?? event.data.from_user_id ?? "",
+        media: { type: "document", media_id: uploaded.media_id, filename: boleto.filename },
+        reply_to_message_id: event.data.message_id,
+      },
+    });
+    if (error) throw new Error(`boleto not sent: HTTP ${response.status} ${JSON.stringify(error)}`);
+  }
+
+  /** The webhook endpoint: `createServer(bot.handle)`, or `app.post("/webhooks", bot.handle)` without a body parser. */
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const rawBody = Buffer.concat(chunks);
+      const header = (name: string) => [req.headers[name]].flat()[0];
+      const verdict = verifyWebhook({
+        secret: signingSecret,
+        rawBody,
+        timestamp: header("x-pt-timestamp"),
+        signature: header("x-pt-signature"),
+        previousSignature: header("x-pt-signature-previous"),
+      });
+      if (!verdict.ok) return void res.writeHead(401).end();
+      // 2xx only once handled: a failure answers 500 and the gateway delivers the event again.
+      onEvent(rawBody).then(
+        () => void res.writeHead(204).end(),
+        (error: unknown) => {
+          console.error(error);
+          res.writeHead(500).end();
+        },
+      );
+    });
+  }
+
+  return { start, handle, statuses, listen: (port: number) => createServer(handle).listen(port) };
+}
