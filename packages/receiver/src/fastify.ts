@@ -39,7 +39,7 @@ export type FastifyWebhooksOptions = WebhookReceiverOptions<FastifyWebhookReques
 /** A Fastify plugin (`app.register(...)`) receiving the gateway's webhooks at `options.path`. */
 export function fastifyWebhooks(options: FastifyWebhooksOptions): (scope: FastifyWebhookScope) => Promise<void> {
   const limit = options.limitBytes ?? 1024 * 1024;
-  return async (scope) => {
+  return (scope) => {
     // Inside this plugin's scope only: the rest of the application keeps its own JSON parser.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: limit }, (_request, body, done) => {
@@ -58,5 +58,6 @@ export function fastifyWebhooks(options: FastifyWebhooksOptions): (scope: Fastif
       const { text, headers } = answerBytes(answer);
       return reply.code(answer.status).headers(headers).send(text);
     });
+    return Promise.resolve();
   };
 }

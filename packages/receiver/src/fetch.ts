@@ -32,7 +32,7 @@ async function readLimited(request: Request, limit: number): Promise<Buffer> {
       "body_already_parsed",
       "O corpo já foi lido por outro código; entregue ao receptor a requisição original para verificar os bytes.",
     );
-  const reader = request.body.getReader();
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {

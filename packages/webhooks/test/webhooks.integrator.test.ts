@@ -197,7 +197,7 @@ describe("@pt-gateway/client and @pt-gateway/webhooks installed from their tarba
     async (name) => {
       const tsc = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
       const result = await run(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project }).catch(
-        (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }),
+        (error: Error & { stdout?: string }) => ({ stdout: error.stdout || error.message }),
       );
       expect(result.stdout).toBe("");
     },
