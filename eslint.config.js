@@ -127,6 +127,8 @@ export default defineConfig(
     "coverage/",
     "bench/results/",
     "dist/",
+    // The publishable packages' builds (tsup, run by `pnpm pack`).
+    "packages/*/dist/",
   ]),
   {
     files: ["**/*.ts"],
@@ -182,6 +184,13 @@ export default defineConfig(
         setInterval: "readonly",
         clearInterval: "readonly",
       },
+    },
+  },
+  {
+    // The integrator's program of the SDK test, run by plain Node in a fresh npm project.
+    files: ["packages/webhooks/test/integrator/*.mjs"],
+    languageOptions: {
+      globals: { Buffer: "readonly", fetch: "readonly", Headers: "readonly", Request: "readonly" },
     },
   },
   {

@@ -17,5 +17,5 @@ export {
   verifyWebhook,
   WebhookHeaders,
   WebhookPayloadError,
-} from "@gw/receiver";
-export type { GatewayWebhookEvent, VerifyResult, VerifyWebhookInput, WebhookEventName } from "@gw/receiver";
+} from "@pt-gateway/webhooks";
+export type { GatewayWebhookEvent, VerifyResult, VerifyWebhookInput, WebhookEventName } from "@pt-gateway/webhooks";

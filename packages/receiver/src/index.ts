@@ -61,3 +61,13 @@ export type {
   WebhookReceiverOptions,
   WebhookRequest,
 } from "./middleware.ts";
+export { webhookFetchHandler } from "./fetch.ts";
+export type { WebhookFetchHandler } from "./fetch.ts";
+export { fastifyWebhooks } from "./fastify.ts";
+export type {
+  FastifyWebhookReply,
+  FastifyWebhookRequest,
+  FastifyWebhookScope,
+  FastifyWebhooksOptions,
+} from "./fastify.ts";
+export type { WebhookAnswer } from "./receive.ts";
