@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /**
  * A W3C trace context (https://www.w3.org/TR/trace-context/): the trace, the span that is the parent of whatever is
@@ -31,13 +31,29 @@ export function formatTraceparent(context: TraceContext): string {
   return `00-${context.traceId}-${context.spanId}-${context.sampled ? "01" : "00"}`;
 }
 
+// Ids are cut from a pool of random bytes refilled 4 KiB at a time: one call into the CSPRNG per few hundred ids
+// rather than one per id (a propagation-only span must cost next to nothing).
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let offset = POOL_SIZE;
+
+function randomHex(bytes: number): string {
+  if (offset + bytes > POOL_SIZE) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const hex = pool.toString("hex", offset, offset + bytes);
+  offset += bytes;
+  return hex;
+}
+
 /** Random ids for the contexts made without an SDK (propagation only): 16 and 8 random bytes, never all zero. */
 export function randomTraceId(): string {
-  const id = randomBytes(16).toString("hex");
+  const id = randomHex(16);
   return id === INVALID_TRACE_ID ? randomTraceId() : id;
 }
 
 export function randomSpanId(): string {
-  const id = randomBytes(8).toString("hex");
+  const id = randomHex(8);
   return id === INVALID_SPAN_ID ? randomSpanId() : id;
 }
