@@ -88,7 +88,7 @@ describe("traces: a send and its webhooks form one trace, exported over OTLP", (
   it("continues the caller's trace: request, Meta call and the three webhook attempts share its trace id", async () => {
     const callerTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const callerSpanId = "00f067aa0ba902b7";
-    const { webhooks, traceparents } = await sendAndAwaitStatuses("5511922230001", {
+    const { messageId, webhooks, traceparents } = await sendAndAwaitStatuses("5511922230001", {
       traceparent: `00-${callerTraceId}-${callerSpanId}-01`,
     });
 
@@ -121,6 +121,17 @@ describe("traces: a send and its webhooks form one trace, exported over OTLP", (
         }),
       });
     }
+    // The context the attempts joined is kept on the message and on each delivery row (for retries and the sweep).
+    const stored = await gateway.db.message.findUnique({ where: { wamid: messageId } });
+    expect(parseTraceparent(stored?.traceContext)?.spanId).toBe(server?.spanId);
+    const rows = await gateway.db.delivery.findMany({
+      where: { id: { in: webhooks.map((w) => BigInt(w.meta.deliveryId)) } },
+    });
+    expect(rows.map((row) => parseTraceparent(row.traceContext)?.spanId)).toEqual([
+      server?.spanId,
+      server?.spanId,
+      server?.spanId,
+    ]);
     // Nothing of the message's text or the signing secret is in any span.
     const exported = JSON.stringify(spans);
     expect(exported).not.toContain("Seu pedido");
