@@ -3,7 +3,7 @@ import type { ApiDeps } from "./container.ts";
 import { requireApiKey } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { authFailuresPerIp, rateLimitPerKey } from "./http/rate-limit.ts";
-import { requestContext } from "@gw/http";
+import { requestContext, traceRequests } from "@gw/http";
 import { httpMetrics, metricsHandler } from "./metrics.ts";
 import * as docs from "./routes/docs.ts";
 import * as health from "./routes/health.ts";
@@ -18,6 +18,7 @@ export function createApp(deps: ApiDeps): express.Express {
   // X-Forwarded-For is believed only for the configured proxies: `req.ip` is what the per-address limit counts.
   app.set("trust proxy", deps.config.TRUST_PROXY_HOPS);
   app.use(requestContext(deps.logger));
+  app.use(traceRequests());
   app.use(httpMetrics(deps.metrics));
 
   const ops = Router();

@@ -4,6 +4,7 @@ import { CAMPAIGN_CSV_MAX_BYTES } from "@gw/contracts";
 import helmet from "helmet";
 import multer from "multer";
 import type { PanelDeps } from "./container.ts";
+import { traceRequests } from "@gw/http";
 import { loadSendingBlocks, panelRequestContext } from "./http/context.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { loadSession, requireUser, verifyCsrf } from "./http/session.ts";
@@ -19,6 +20,7 @@ export function createPanelApp(deps: PanelDeps): express.Express {
   app.disable("x-powered-by");
   app.set("trust proxy", deps.config.TRUST_PROXY_HOPS);
   app.use(panelRequestContext(deps.logger));
+  app.use(traceRequests());
   app.use(
     helmet({
       // Strict CSP: only this origin's stylesheet and script, no inline code, no framing, forms post only here.

@@ -183,7 +183,15 @@ export const sections = {
     REDIS_SENTINEL_PASSWORD: z.preprocess((value) => (value === "" ? undefined : value), env.secret(8).optional()),
     REDIS_SENTINEL_TLS: env.bool(false),
   }),
-  logging: () => ({ LOG_LEVEL: env.logLevel() }),
+  /**
+   * Logs, and traces: with an OTLP/HTTP endpoint every process exports its spans there (@gw/process, @gw/tracing);
+   * empty, none is exported and `traceparent` is still propagated. The exporter's other standard variables
+   * (OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT...) are read by it as OpenTelemetry defines them.
+   */
+  logging: () => ({
+    LOG_LEVEL: env.logLevel(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((value) => (value === "" ? undefined : value), env.httpUrl().optional()),
+  }),
   /** Meta's Graph API as a client calls it (sends, templates, media, numbers). */
   meta: () => ({
     META_BASE_URL: env.httpUrl().default("http://127.0.0.1:8090"),

@@ -182,6 +182,8 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       "column messages.error_code": "integer NULL DEFAULT -",
       "column inbound_messages.from_number": "text NULL DEFAULT -",
       "column deliveries.attempt_count": "integer NOT NULL DEFAULT 0",
+      "column messages.trace_context": "text NULL DEFAULT -",
+      "column deliveries.trace_context": "text NULL DEFAULT -",
       "primary key contact_windows": "contact_windows_pkey (phone_number_id, contact)",
       "index integrations_account_id_url_key": "UNIQUE btree ON integrations (account_id, url)",
       "index deliveries_status_next_attempt_at_idx": "btree ON deliveries (status, next_attempt_at)",

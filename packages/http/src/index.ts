@@ -4,6 +4,10 @@
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
+import { routeTemplate } from "./route-template.ts";
+
+export { routeTemplate };
+export { traceRequests } from "./trace-requests.ts";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -15,16 +19,6 @@ declare global {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * The matched route's template under its mount point (`/public/v1/deliveries/:id`), or undefined when no route
- * matched. Express types `req.route` as `any`.
- */
-export function routeTemplate(req: Request): string | undefined {
-  const route: unknown = req.route;
-  if (typeof route !== "object" || route === null || !("path" in route)) return undefined;
-  return typeof route.path === "string" && route.path ? `${req.baseUrl}${route.path}` : undefined;
-}
 
 /**
  * The address a per-address limit counts: IPv4 as is, IPv6 by its /64 (one host commonly holds a whole /64, so

@@ -25,6 +25,11 @@ export const deliverWebhookJob = {
      * outbox, jobs queued before it existed) are claimed first and checked after the claim.
      */
     integrationId: z.guid().optional(),
+    /**
+     * The W3C context the attempt is a child of (the send's trace, for a message's statuses), when the producer
+     * knows it; otherwise the dispatcher reads the row's (deliveries.trace_context).
+     */
+    traceparent: z.string().max(256).optional(),
   }),
   /** One job per attempt: a job id derived from delivery + attempt can never be queued twice. */
   jobId: (deliveryId: string | bigint, attempt: number) => `delivery-${deliveryId}-attempt-${attempt}`,

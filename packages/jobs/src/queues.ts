@@ -15,11 +15,17 @@ export interface AttemptToQueue {
   delayMs?: number;
   /** The delivery's integration, when known (lets the dispatcher defer the job without a query). */
   integrationId?: string | undefined;
+  /** The delivery's trace context, when known (the job carries its trace; the row keeps it too). */
+  traceparent?: string | null | undefined;
 }
 
-function jobOf({ deliveryId, attempt, delayMs = 0, integrationId }: AttemptToQueue) {
-  const data: DeliverWebhookPayload =
-    integrationId === undefined ? { deliveryId, attempt } : { deliveryId, attempt, integrationId };
+function jobOf({ deliveryId, attempt, delayMs = 0, integrationId, traceparent }: AttemptToQueue) {
+  const data: DeliverWebhookPayload = {
+    deliveryId,
+    attempt,
+    ...(integrationId === undefined ? {} : { integrationId }),
+    ...(traceparent ? { traceparent } : {}),
+  };
   return {
     name: deliverWebhookJob.name,
     data,
@@ -60,10 +66,15 @@ export async function enqueueAttempts(
  */
 export function enqueueFirstAttempts(
   queue: WebhookQueue,
-  deliveries: readonly { deliveryId: string; integrationId: string }[],
+  deliveries: readonly { deliveryId: string; integrationId: string; traceparent?: string | null | undefined }[],
 ): Promise<void> {
   return enqueueAttempts(
     queue,
-    deliveries.map(({ deliveryId, integrationId }) => ({ deliveryId, attempt: 1, integrationId })),
+    deliveries.map(({ deliveryId, integrationId, traceparent }) => ({
+      deliveryId,
+      attempt: 1,
+      integrationId,
+      traceparent,
+    })),
   );
 }

@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import { startSpan } from "@gw/tracing";
 
 /**
  * The send's transport: one JSON POST over node:http(s) with a keep-alive agent, without got. A send is the hot
@@ -49,7 +50,29 @@ export function createJsonPoster(options: {
   const request = secure ? https.request : http.request;
   const connectEvent = secure ? "secureConnect" : "connect";
 
-  function post(url: URL, body: string): Promise<PostAnswer> {
+  /**
+   * The POST as a client span of the current one (the send's request), its `traceparent` sent along (W3C trace
+   * context; Meta ignores it, a proxy or the sandbox may read it). Attributes: host, path and status, never a body.
+   */
+  async function post(url: URL, body: string): Promise<PostAnswer> {
+    const span = startSpan("POST graph messages", {
+      kind: "client",
+      attributes: { "http.request.method": "POST", "server.address": url.hostname, "url.path": url.pathname },
+    });
+    try {
+      const answer = await postOnce(url, body, span.traceparent);
+      span.setAttributes({ "http.response.status_code": answer.status });
+      if (answer.status >= 400) span.fail();
+      return answer;
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  function postOnce(url: URL, body: string, traceparent: string): Promise<PostAnswer> {
     return new Promise<PostAnswer>((resolve, reject) => {
       const payload = Buffer.from(body, "utf8");
       let connected = false;
@@ -70,7 +93,12 @@ export function createJsonPoster(options: {
         {
           method: "POST",
           agent,
-          headers: { ...options.headers, "content-type": "application/json", "content-length": payload.length },
+          headers: {
+            ...options.headers,
+            "content-type": "application/json",
+            "content-length": payload.length,
+            traceparent,
+          },
         },
         (res) => {
           res.setEncoding("utf8");

@@ -1,5 +1,6 @@
 import { ConfigError } from "@gw/config";
 import { createLogger, type Logger } from "@gw/logger";
+import { startTracing } from "@gw/tracing";
 
 /** An app as its process runs it: started once, stopped (drained) on the first SIGTERM or SIGINT. */
 export interface ProcessApp {
@@ -47,6 +48,9 @@ export async function runProcess<Config extends { LOG_LEVEL: string }>(
     throw error;
   }
   const logger = createLogger({ service: spec.service, level: config.LOG_LEVEL });
+  // Spans are exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set; `traceparent` is propagated either way.
+  const tracing = startTracing({ service: `gateway-${spec.service}`, env: process.env });
+  if (tracing.exporting) logger.info("exporting traces over OTLP");
   const app = spec.create(config, logger);
 
   if (lifecycle.survivesUnhandledRejection)
@@ -67,13 +71,17 @@ export async function runProcess<Config extends { LOG_LEVEL: string }>(
         logger.error("shutdown took too long; exiting");
         process.exit(1);
       }, spec.stopDeadlineMs(config)).unref();
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error(`${spec.service} failed to stop`, { error: (error as Error).message });
-        process.exit(1);
-      },
-    );
+    app
+      .stop()
+      // What is buffered is exported before exit; an unreachable collector only costs the exporter's timeout.
+      .then(() => tracing.shutdown().catch(() => undefined))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error(`${spec.service} failed to stop`, { error: (error as Error).message });
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);

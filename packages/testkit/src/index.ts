@@ -13,3 +13,5 @@ export { spawnScript } from "./processes.ts";
 export type { AppProcess } from "./processes.ts";
 export { startThrowawayRedis } from "./redis-server.ts";
 export { REPO_ROOT, envExampleSection, envExampleSections } from "./repo.ts";
+export { startOtlpReceiver } from "./otlp-receiver.ts";
+export type { ExportedSpan, OtlpReceiver } from "./otlp-receiver.ts";

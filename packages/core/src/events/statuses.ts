@@ -280,6 +280,7 @@ export async function applyStatusesTraced(
         integrationId: row.integration_id,
         event: "message.status",
         orderingKey: messageOrderingKey(row.wamid),
+        traceMessageId: row.wamid,
         data: {
           message_id: row.wamid,
           status: row.status,

@@ -41,6 +41,8 @@ export interface AcceptedSend {
   actor: string;
   /** The Idempotency-Key reservation to complete (as `sent`), if the call had a key. */
   reservationId: string | null;
+  /** The send's W3C trace context (its request's span), kept on the message; absent in older journal entries. */
+  traceparent?: string | null;
 }
 
 /** What the key of an accepted send keeps: the message, as the send's answer describes it. */
@@ -126,8 +128,8 @@ const RECORD_ACCEPTED_SEND = `
 WITH wamid_lock AS (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))),
 stored AS (
   INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
-    contact_key, recipient_user_id, content)
-  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $16::jsonb FROM wamid_lock
+    contact_key, recipient_user_id, content, trace_context)
+  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $16::jsonb, $17 FROM wamid_lock
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id),
 audited AS (
@@ -159,6 +161,7 @@ export async function recordAcceptedSend(
         send.reservationId,
         JSON.stringify(sentOutcome(send)),
         contentValue(send),
+        send.traceparent ?? null,
       ],
     });
     // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,

@@ -1,6 +1,7 @@
 import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
+import { currentTraceparent } from "@gw/tracing";
 import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import type { Actor } from "../audit/audit.ts";
@@ -217,6 +218,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       requestId: input.requestId,
       actor: input.actor.id,
       reservationId: reservation,
+      traceparent: currentTraceparent(),
     });
     if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveries);
     // Nowhere to record it: never resent with this key; the caller gets the id to follow its statuses.

@@ -2,6 +2,7 @@ import type { Sql } from "@gw/db";
 import { enqueueFirstAttempts, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { WebhookEventName } from "@gw/contracts";
+import { currentTraceparent } from "@gw/tracing";
 
 /**
  * The transactional outbox: in the SAME transaction that applies an event, one delivery row per active
@@ -21,6 +22,11 @@ export interface PendingDelivery {
    * for `message.status`, the contact for `message.received`; absent for account-level events.
    */
   orderingKey?: string;
+  /**
+   * The sent message (wamid) whose trace the delivery joins: the W3C context its send kept (messages.trace_context).
+   * Absent, or a message without one: the context current when the delivery is inserted (the provider webhook's).
+   */
+  traceMessageId?: string;
 }
 
 /** The webhook envelope of spec 2.7; `occurred_at` is when the event entered the queue. */
@@ -53,24 +59,33 @@ export async function subscribedDeliveries(
 export interface CommittedDelivery {
   deliveryId: string;
   integrationId: string;
+  /** The W3C context its attempts are children of (deliveries.trace_context), carried by its jobs. */
+  traceparent?: string | null;
 }
 
-/** Insert the delivery rows (one statement for any number of them). Returns what to queue after commit. */
+/**
+ * Insert the delivery rows (one statement for any number of them). Returns what to queue after commit. Each row keeps
+ * the trace context it joins (`traceMessageId`'s, else the current one), so its attempts join that trace.
+ */
 export async function insertDeliveries(
   sql: Sql,
   deliveries: readonly PendingDelivery[],
   occurredAt = new Date(),
 ): Promise<CommittedDelivery[]> {
   if (deliveries.length === 0) return [];
-  await sql.query({
+  const current = currentTraceparent();
+  const { rows } = await sql.query<{ id: string; trace_context: string | null }>({
     name: "insert-deliveries",
     // The ordering key is kept only for an integration that delivers in order (its gate's index stays small).
-    text: `INSERT INTO deliveries (id, account_id, integration_id, event, status, body, occurred_at, next_attempt_at, ordering_key)
+    text: `INSERT INTO deliveries (id, account_id, integration_id, event, status, body, occurred_at, next_attempt_at, ordering_key,
+        trace_context)
       SELECT t.id, t.account_id, t.integration_id, t.event, 'pending', t.body, $6, $6,
-        CASE WHEN i.deliver_in_order THEN t.ordering_key END
-      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $7::text[])
-        AS t(id, account_id, integration_id, event, body, ordering_key)
-      JOIN integrations i ON i.id = t.integration_id`,
+        CASE WHEN i.deliver_in_order THEN t.ordering_key END, COALESCE(m.trace_context, $9)
+      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $7::text[], $8::text[])
+        AS t(id, account_id, integration_id, event, body, ordering_key, trace_wamid)
+      JOIN integrations i ON i.id = t.integration_id
+      LEFT JOIN messages m ON m.wamid = t.trace_wamid
+      RETURNING id::text, trace_context`,
     values: [
       deliveries.map((d) => d.id),
       deliveries.map((d) => d.accountId),
@@ -79,9 +94,16 @@ export async function insertDeliveries(
       deliveries.map((d) => deliveryBody(d, occurredAt)),
       occurredAt,
       deliveries.map((d) => d.orderingKey ?? null),
+      deliveries.map((d) => d.traceMessageId ?? null),
+      current,
     ],
   });
-  return deliveries.map((d) => ({ deliveryId: d.id, integrationId: d.integrationId }));
+  const traces = new Map(rows.map((row) => [row.id, row.trace_context]));
+  return deliveries.map((d) => ({
+    deliveryId: d.id,
+    integrationId: d.integrationId,
+    traceparent: traces.get(d.id) ?? null,
+  }));
 }
 
 export interface Outbox {

@@ -9,6 +9,7 @@ import { DEFAULT_HOLD_RECHECK_MS, holdBehindEarlier, releaseAndQueueNext } from 
 import { PARKED_BUDGET_START, nextDelayMs } from "./schedule.ts";
 import type { DeliveryScheduler } from "./scheduling.ts";
 import { createDeliveryStatements, type ClaimedRow, type DeliveryStatements } from "./statements.ts";
+import { tracedAttempt } from "./trace.ts";
 
 /**
  * One attempt of one delivery: claim the row, ask the gate (the dispatcher's in-flight cap and breaker) and the
@@ -269,20 +270,32 @@ async function attemptDelivery(
     });
     throw error;
   }
-  const result: WebhookResult = await deps.sender.send({
+  const trace = {
+    deliveryId,
+    attempt,
+    event: delivery.event,
+    integrationId: delivery.integration_id,
     url: delivery.url,
-    body: delivery.body,
-    headers: {
-      "Content-Type": "application/json",
-      "User-Agent": deps.settings.userAgent,
-      // The integration's scheme: X-PT-Timestamp/-Signature(-Previous), or Standard Webhooks' webhook-id/-timestamp/
-      // -signature; during a rotation's overlap the replaced secret signs too (docs/webhooks.md).
-      ...signatureHeaders(delivery.signature_scheme, { secrets, deliveryId, timestamp, body: delivery.body }),
-      "X-PT-Delivery-Id": deliveryId,
-      "X-PT-Attempt": String(attempt),
-      "X-PT-Event": delivery.event,
-    },
-  });
+    traceparent: delivery.trace_context ?? job.traceparent,
+  };
+  const result: WebhookResult = await tracedAttempt(trace, (traceparent) =>
+    deps.sender.send({
+      url: delivery.url,
+      body: delivery.body,
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": deps.settings.userAgent,
+        // The integration's scheme: X-PT-Timestamp/-Signature(-Previous), or Standard Webhooks' webhook-id/-timestamp/
+        // -signature; during a rotation's overlap the replaced secret signs too (docs/webhooks.md).
+        ...signatureHeaders(delivery.signature_scheme, { secrets, deliveryId, timestamp, body: delivery.body }),
+        "X-PT-Delivery-Id": deliveryId,
+        "X-PT-Attempt": String(attempt),
+        "X-PT-Event": delivery.event,
+        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md).
+        traceparent,
+      },
+    }),
+  );
   // The integration's slot is free once the request is over (recording the result needs no endpoint).
   leaveSlot(slot, result);
 

@@ -28,7 +28,9 @@ export interface ClaimedRow {
   /** Disabled by endpoint health (admin/endpoint-health.ts): the delivery waits for the re-enable. */
   disabled: boolean;
   /** Set only when the integration delivers in order and the delivery has a key (ordering.ts). */
-  ordering_key: string | null;
+  ordering_key:
+    string | null; /** The W3C context its attempts are children of (trace.ts); null on rows stored before traces. */
+  trace_context: string | null;
 }
 
 // Load and claim in one statement, for every job of a batch (deliveryStatements): each row must still want its
@@ -46,7 +48,7 @@ RETURNING d.id::text AS delivery_id, j.attempt, d.event, d.body, d.budget_start,
   CASE WHEN i.previous_secret_expires_at > j.now THEN i.previous_signing_secret END AS previous_signing_secret,
   CASE WHEN i.previous_secret_expires_at > j.now THEN i.previous_secret_expires_at END AS previous_secret_expires_at,
   i.active, i.signature_scheme, i.disabled_at IS NOT NULL AS disabled,
-  CASE WHEN i.deliver_in_order THEN d.ordering_key END AS ordering_key`;
+  CASE WHEN i.deliver_in_order THEN d.ordering_key END AS ordering_key, d.trace_context`;
 
 // Every result of a batch and its attempt row in one statement (one round trip, one commit). Each update is
 // conditional: if another worker re-ran an attempt and committed first, nothing is written for it and its record
