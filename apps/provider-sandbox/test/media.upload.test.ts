@@ -4,7 +4,7 @@ import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import type { RunningSandbox } from "../src/index.ts";
 import { findUsableMedia } from "../src/graph/media.ts";
-import { control, PHONE_ID, start, startReceiver, TOKEN } from "./helpers.ts";
+import { control, PHONE_ID, sendMessage, start, startReceiver, TOKEN } from "./helpers.ts";
 
 // The sandbox's media upload and the media lifetimes (meta-messages §2.3–2.6): POST /{phone-number-id}/media as
 // multipart with the bearer token, Meta's refusals, 30 days for uploads and 7 for received media on the sandbox
@@ -183,5 +183,37 @@ describe("POST /{version}/{phone-number-id}/media and the media lifetimes", () =
     });
     expect({ status: deleted.status, body: await deleted.json() }).toEqual({ status: 200, body: { success: true } });
     expect((await node(second)).status).toBe(400);
+  });
+
+  it("refuses a send by the id of an expired or deleted upload (100), records no send, and sends a live one", async () => {
+    const contact = "5511988887777";
+    await control(sandbox.url, "/inbound", { phone_number_id: PHONE_ID, from: contact, type: "text", text: "Oi" });
+    const [expired, deleted, live] = [
+      String((await upload(valid())).body.id),
+      String((await upload(valid())).body.id),
+      String((await upload(valid())).body.id),
+    ];
+    await control(sandbox.url, `/media/${expired}/expire`, {});
+    await fetch(`${sandbox.url}/v23.0/${deleted}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+    const document = (id: string) => ({
+      messaging_product: "whatsapp",
+      to: contact,
+      type: "document",
+      document: { id, filename: "boleto.pdf" },
+    });
+
+    for (const id of [expired, deleted]) {
+      const refused = await sendMessage(sandbox.url, document(id), { token: TOKEN });
+      expect({ id, status: refused.status, code: refused.body.error?.code }).toEqual({ id, status: 400, code: 100 });
+      expect(refused.body.error?.error_data?.details).toMatch(
+        /not a valid whatsapp business account media attachment ID/,
+      );
+    }
+    expect((await control<unknown[]>(sandbox.url, "/sent")).body).toEqual([]);
+
+    expect((await sendMessage(sandbox.url, document(live), { token: TOKEN })).status).toBe(200);
+    expect((await control<{ body: unknown }[]>(sandbox.url, "/sent")).body.map((s) => s.body)).toEqual([
+      document(live),
+    ]);
   });
 });

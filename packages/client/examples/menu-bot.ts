@@ -1,4 +1,4 @@
-// A menu bot (docs/client.md, "6. Um bot de menu"): sends a list, verifies the message.received that carries the
+// A menu bot (docs/client.md, "8. A menu bot"): sends a list, verifies the message.received that carries the
 // option tapped (integration on payload version 2), and answers option 7 with the boleto PDF, uploaded to the gateway
 // and sent by its media_id. docs/client.md embeds this file; a test fails when the two differ.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -37,6 +37,12 @@ export interface MenuBotOptions {
 export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions) {
   /** The message.status events received, in order (what a real bot would store). */
   const statuses: { message_id: string; status: string }[] = [];
+  /**
+   * The boleto uploaded for each delivery_id (a real bot keeps it with its records): a redelivered event sends the
+   * same media_id, so the same Idempotency-Key replays the first send; a new upload would change the request and
+   * the gateway would answer 409 idempotency_conflict on every redelivery.
+   */
+  const uploaded = new Map<string, string>();
 
   /** Sends the menu to `to` (a phone or a BSUID); answers the message_id that message.status events carry. */
   async function start(to: string): Promise<string> {
@@ -55,6 +61,13 @@ export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions
     return data.data.message_id;
   }
 
+  /** The PDF's media_id; throws GatewayRequestError on a refusal (413, 415, 429 after its retries, …). */
+  async function uploadBoleto(): Promise<string> {
+    const file = new Blob([boleto.bytes], { type: "application/pdf" });
+    const { media_id } = await uploadMedia(gateway, { file, filename: boleto.filename, mimeType: "application/pdf" });
+    return media_id;
+  }
+
   async function onEvent(rawBody: Buffer): Promise<void> {
     const event = parseWebhookEvent(rawBody);
     if (event.event === "message.status") {
@@ -65,18 +78,14 @@ export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions
     const option = event.data.interactive;
     if (option?.type !== "list_reply" || option.id !== "opcao-7") return;
 
-    // Throws GatewayRequestError on a refusal (413, 415, 429 after its retries, …).
-    const uploaded = await uploadMedia(gateway, {
-      file: new Blob([boleto.bytes], { type: "application/pdf" }),
-      filename: boleto.filename,
-      mimeType: "application/pdf",
-    });
+    const mediaId = uploaded.get(event.delivery_id) ?? (await uploadBoleto());
+    uploaded.set(event.delivery_id, mediaId);
     const { error, response } = await gateway.POST("/public/v1/messages", {
       // A webhook retried after a failure sends the boleto once: the same key replays the first answer.
       params: { header: { "Idempotency-Key": `menu-bot-${event.delivery_id}` } },
       body: {
         to: event.data.from ?? event.data.from_user_id ?? "",
-        media: { type: "document", media_id: uploaded.media_id, filename: boleto.filename },
+        media: { type: "document", media_id: mediaId, filename: boleto.filename },
         reply_to_message_id: event.data.message_id,
       },
     });

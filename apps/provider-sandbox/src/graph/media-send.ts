@@ -1,6 +1,7 @@
 import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
 import type { SandboxState } from "../state.ts";
 import { MetaError } from "./errors.ts";
+import { findUsableMedia } from "./media.ts";
 
 /*
  * Media objects of a send (meta-messages.md §2.1–2.2, §2.6): a media message (`image`, `video`, `audio`, `document`,
@@ -40,15 +41,6 @@ export interface MediaOutcome {
 
 const mimeOf = (mimeType: string) => mimeType.split(";")[0]?.trim().toLowerCase() ?? "";
 
-/**
- * A media id this number may send: one Meta keeps for this number (the sandbox's media of this phone number id).
- * Package B's uploads (`findUsableMedia`, with expiry and deletion) replace this lookup when merged.
- */
-function usableMedia(state: SandboxState, phoneNumberId: string, id: string) {
-  const media = state.media.get(id);
-  return media && media.phone_number_id === phoneNumberId ? media : undefined;
-}
-
 /** A link Meta would fail to download: a reserved `.invalid` host (RFC 2606), the sandbox's stand-in for a 404. */
 function unreachableLink(link: string): boolean {
   try {
@@ -71,7 +63,8 @@ export function checkMediaSource(
   if (hasId === hasLink)
     throw new MetaError(100, `Param ${name} must have exactly one of ${name}['id'] or ${name}['link'].`);
   if (hasId) {
-    const found = nonEmptyString(media.id) ? usableMedia(state, phoneNumberId, media.id) : undefined;
+    // A media Meta keeps for this number, still alive: an expired or deleted id is refused as an unknown one.
+    const found = nonEmptyString(media.id) ? findUsableMedia(state, phoneNumberId, media.id) : null;
     if (!found)
       throw new MetaError(100, `Param ${name}['id'] is not a valid whatsapp business account media attachment ID`);
     return { fails: !MIME_TYPES[type].includes(mimeOf(found.mime_type)) };
