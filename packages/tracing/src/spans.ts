@@ -41,6 +41,11 @@ export function useTracer(next: Tracer | null): void {
   tracer = next;
 }
 
+/** Whether spans are recorded and exported (OTEL_EXPORTER_OTLP_ENDPOINT was set): what decides if webhooks carry one. */
+export function tracingEnabled(): boolean {
+  return tracer !== null;
+}
+
 const running = new AsyncLocalStorage<TraceSpan>();
 
 /** Starts a span; it becomes the current one only inside `runInSpan` / `withSpan`. */

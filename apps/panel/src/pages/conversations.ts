@@ -200,10 +200,9 @@ function mediaBlock(message: ConversationMessageView): SafeHtml {
       : `Abrir ${typeText(message.type)}`;
   return html`${inline ? html`<p>${inline}</p>` : ""}
     <p>
-      <a href="${href}">${label}</a> ${mime ? html`<span class="hint">(${mime})</span>` : ""}
-      ${message.media.voice ? badge("mensagem de voz") : ""}
-    </p>
-    ${sha256 ? html`<p class="hint">SHA-256 <code class="digest">${sha256}</code></p>` : ""}`;
+      <a href="${href}" ${sha256 ? html`title="SHA-256 ${sha256}"` : ""}>${label}</a>
+      ${mime ? html`<span class="hint">(${mime})</span>` : ""} ${message.media.voice ? badge("mensagem de voz") : ""}
+    </p>`;
 }
 
 /** «title», as the staff read an option's label. */

@@ -1,3 +1,4 @@
+import { tracingEnabled } from "@gw/tracing";
 import type { Db } from "@gw/db";
 import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
@@ -291,8 +292,9 @@ async function attemptDelivery(
         "X-PT-Delivery-Id": deliveryId,
         "X-PT-Attempt": String(attempt),
         "X-PT-Event": delivery.event,
-        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md).
-        traceparent,
+        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md);
+        // only while tracing is on, so that by default the contract's headers go out exactly as before.
+        ...(tracingEnabled() ? { traceparent } : {}),
       },
     }),
   );
