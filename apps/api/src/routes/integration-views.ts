@@ -2,8 +2,8 @@ import {
   RequestValidationError,
   errorResponse,
   requestValidation,
-  unreadableRequest,
   type OperationResponse,
+  resourcePathRefusals,
 } from "@gw/contracts";
 import { IntegrationUrlError, SecretUnreadableError, type IntegrationSummary, type SecretBox } from "@gw/core/accounts";
 import { ApiError } from "@gw/errors";
@@ -80,7 +80,8 @@ export async function withIntegrationRefusals<T>(logger: Logger, url: string | u
 }
 
 export const integrationNotFound: OperationResponse = errorResponse("Integration not in this account.", ["not_found"]);
-export const unreadablePath: OperationResponse = unreadableRequest("The path (an invalid %-escape)");
+/** The refusals of a route on one integration that takes no body: an unreadable path, an id not in the account. */
+export const integrationPathRefusals = resourcePathRefusals(integrationNotFound, "path: an id that is not a UUID");
 export const secretsUnavailable: OperationResponse = errorResponse(
   "The deployment gave the API no key ring (SECRETS_KEYS), or the integration's stored secret cannot be opened.",
   ["service_unavailable"],
