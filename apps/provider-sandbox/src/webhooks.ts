@@ -84,7 +84,7 @@ export interface UserPreferenceItem {
  * A webhook of one change about a user of a business number: the number in `metadata`, the user in `contacts`, the
  * change's items under the field's name (`V`); no `entry[].time`, as in Meta's examples.
  */
-export interface NumberChangePayload<F extends string, V extends object> {
+interface NumberChangePayload<F extends string, V extends object> {
   object: "whatsapp_business_account";
   entry: {
     id: string;
