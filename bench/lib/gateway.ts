@@ -4,11 +4,31 @@
 import { eventually, freePort, testSecretsKeys } from "@gw/testkit";
 import type { Cleanup } from "./cleanup.ts";
 import { SECRETS, type StackEnv } from "./env.ts";
-import { launchApp, waitUntilUp, type Child } from "./processes.ts";
+import { launchApp, waitUntilUp, type AppName, type Child } from "./processes.ts";
 
 export interface Running {
   child: Child;
   url: string;
+}
+
+/** Where the gateway's processes keep their state: the bench database and the stage's Redis prefix; quiet logs. */
+function storeEnv(stack: StackEnv, prefix: string): Record<string, string> {
+  return { DATABASE_URL: stack.databaseUrl, REDIS_URL: stack.redisUrl, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: "warn" };
+}
+
+/** Launches `app`, which listens on `port` (loopback), and waits until `readyPath` answers (unless `wait` is false). */
+async function launchListening(
+  cleanup: Cleanup,
+  app: AppName,
+  port: number,
+  env: Record<string, string>,
+  options: { stage: string; nodeArgs?: string[]; readyPath: string; wait?: boolean },
+): Promise<Running> {
+  const { readyPath, wait = true, ...launch } = options;
+  const child = launchApp(cleanup, app, env, launch);
+  const url = `http://127.0.0.1:${port}`;
+  if (wait) await waitUntilUp(`${url}${readyPath}`, child);
+  return { child, url };
 }
 
 /** Nothing listens on the discard port: an API that has no sandbox fails fast if it ever calls Meta. */
@@ -20,9 +40,10 @@ export async function startSandbox(
   options: { webhookUrl: string; autoStatuses: boolean; statusDelaysMs?: string; statusBatchMs?: number },
 ): Promise<Running> {
   const port = await freePort();
-  const child = launchApp(
+  return launchListening(
     cleanup,
     "sandbox",
+    port,
     {
       META_APP_SECRET: SECRETS.META_APP_SECRET,
       META_ACCESS_TOKEN: SECRETS.META_ACCESS_TOKEN,
@@ -33,11 +54,8 @@ export async function startSandbox(
       ...(options.statusBatchMs !== undefined ? { SANDBOX_STATUS_BATCH_MS: String(options.statusBatchMs) } : {}),
       LOG_LEVEL: "warn",
     },
-    { stage },
+    { stage, readyPath: "/_sandbox/config" },
   );
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(`${url}/_sandbox/config`, child);
-  return { child, url };
 }
 
 /** The API's port is chosen before it starts, so the sandbox can be told where to post its webhooks. */
@@ -48,14 +66,12 @@ export async function startApi(
   prefix: string,
   options: { port: number; metaBaseUrl: string },
 ): Promise<Running> {
-  const child = launchApp(
+  return launchListening(
     cleanup,
     "api",
+    options.port,
     {
-      DATABASE_URL: stack.databaseUrl,
-      REDIS_URL: stack.redisUrl,
-      REDIS_KEY_PREFIX: prefix,
-      LOG_LEVEL: "warn",
+      ...storeEnv(stack, prefix),
       API_PORT: String(options.port),
       // No internal listener (metrics, queues): its fixed port would clash with a running `npm start`.
       API_INTERNAL_PORT: "0",
@@ -66,11 +82,8 @@ export async function startApi(
       // The benches measure throughput, not the per-key limit.
       API_RATE_LIMIT_POINTS: "1000000000",
     },
-    { stage },
+    { stage, readyPath: "/readyz" },
   );
-  const url = `http://127.0.0.1:${options.port}`;
-  await waitUntilUp(`${url}/readyz`, child);
-  return { child, url };
 }
 
 export async function startDispatcher(
@@ -81,14 +94,12 @@ export async function startDispatcher(
   options: { concurrency: number; env?: Record<string, string>; wait?: boolean; nodeArgs?: string[] },
 ): Promise<Running> {
   const port = await freePort();
-  const child = launchApp(
+  return launchListening(
     cleanup,
     "dispatcher",
+    port,
     {
-      DATABASE_URL: stack.databaseUrl,
-      REDIS_URL: stack.redisUrl,
-      REDIS_KEY_PREFIX: prefix,
-      LOG_LEVEL: "warn",
+      ...storeEnv(stack, prefix),
       DISPATCHER_PORT: String(port),
       DISPATCHER_CONCURRENCY: String(options.concurrency),
       // Bench receivers listen on loopback.
@@ -97,11 +108,13 @@ export async function startDispatcher(
       SECRETS_KEYS: testSecretsKeys(),
       ...options.env,
     },
-    { stage, ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) },
+    {
+      stage,
+      ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+      readyPath: "/readyz",
+      wait: options.wait ?? true,
+    },
   );
-  const url = `http://127.0.0.1:${port}`;
-  if (options.wait ?? true) await waitUntilUp(`${url}/readyz`, child);
-  return { child, url };
 }
 
 /**

@@ -42,6 +42,19 @@ const ACCOUNT = UUID_EXAMPLE;
 const KEY = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const INTEGRATION = "16fd2706-8baf-433b-82eb-8c7fada847da";
 
+/** `--account ID`, required: the account the command acts on (`owning`: the account that owns what it names). */
+function accountOption(owning?: string) {
+  return {
+    value: "ID",
+    required: true,
+    kind: "uuid",
+    help: owning === undefined ? "id (UUID) da conta" : `id (UUID) da conta dona ${owning}`,
+  } as const satisfies OptionSpec;
+}
+
+/** `--integration ID`, required. */
+const INTEGRATION_OPTION = { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" } as const;
+
 export const COMMANDS = {
   "account create": {
     summary: "Cria uma conta.",
@@ -52,7 +65,7 @@ export const COMMANDS = {
   "number add": {
     summary: "Conecta um número do WhatsApp Business a uma conta.",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      account: accountOption(),
       "phone-number-id": { value: "ID", required: true, help: "phone_number_id do número na Meta" },
       "waba-id": { value: "ID", required: true, help: "id da conta do WhatsApp Business (WABA) na Meta" },
       display: { value: "NÚMERO", required: true, help: "número como é exibido, ex.: +55 11 4000-1234" },
@@ -85,7 +98,7 @@ export const COMMANDS = {
   "account unblock": {
     summary: "Libera os envios de uma WABA que a Meta desativou ou desconectou (quando a reativação não chegou).",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      account: accountOption(),
       "waba-id": { value: "ID", required: true, help: "id da conta do WhatsApp Business (WABA) na Meta" },
     },
     notes: [
@@ -98,7 +111,7 @@ export const COMMANDS = {
   },
   "key create": {
     summary: "Cria uma chave de API e a mostra uma única vez.",
-    options: { account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" } },
+    options: { account: accountOption() },
     notes: ["Só o hash da chave é guardado: se ela se perder, crie outra e revogue a antiga."],
     examples: [`pnpm gateway key create --account ${ACCOUNT}`],
     done: "Chave de API criada.",
@@ -113,7 +126,7 @@ export const COMMANDS = {
   "integration set": {
     summary: "Cria ou atualiza a integração de webhooks de uma conta para uma URL.",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      account: accountOption(),
       url: { value: "URL", required: true, help: "endpoint https:// do integrador que recebe os webhooks" },
       events: {
         value: "EVENTOS",
@@ -157,7 +170,7 @@ export const COMMANDS = {
   "integration rotate-secret": {
     summary: "Troca o segredo de assinatura (signing_secret) de uma integração.",
     options: {
-      integration: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" },
+      integration: INTEGRATION_OPTION,
       "overlap-hours": {
         value: "HORAS",
         help: "por quantas horas o segredo anterior continua valendo (padrão 24, no máximo 168; 0 encerra na hora)",
@@ -179,8 +192,8 @@ export const COMMANDS = {
   "integration enable": {
     summary: "Reativa uma integração que o gateway desativou (todas as tentativas falharam pelo prazo configurado).",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta dona da integração" },
-      integration: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" },
+      account: accountOption("da integração"),
+      integration: INTEGRATION_OPTION,
     },
     notes: [
       "Depois de corrigir o endpoint. As entregas que aguardavam voltam a ser enviadas, cada uma com um novo ciclo de",
@@ -215,7 +228,7 @@ export const COMMANDS = {
     summary:
       "Cria um usuário do painel web numa conta (em geral o primeiro owner; os demais são convidados no painel).",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      account: accountOption(),
       email: { value: "EMAIL", required: true, help: "e-mail usado para entrar no painel" },
       name: { value: "NOME", help: "nome exibido (padrão: o e-mail)" },
       role: { value: "PAPEL", help: "owner (padrão), admin ou viewer" },
@@ -231,7 +244,7 @@ export const COMMANDS = {
   "audit list": {
     summary: "Lista a auditoria de uma conta, do registro mais recente ao mais antigo.",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta" },
+      account: accountOption(),
       limit: { value: "N", kind: "integer", help: "quantos registros (padrão 100, no máximo 1000)" },
     },
     examples: [`pnpm gateway audit list --account ${ACCOUNT} --limit 20`],
@@ -295,7 +308,7 @@ export const COMMANDS = {
   "delivery retry": {
     summary: "Reenfileira uma entrega de webhook com status failed ou delivered (exige REDIS_URL).",
     options: {
-      account: { value: "ID", required: true, kind: "uuid", help: "id (UUID) da conta dona da entrega" },
+      account: accountOption("da entrega"),
       id: { value: "ID", required: true, kind: "integer", help: "id da entrega (X-PT-Delivery-Id)" },
     },
     notes: [

@@ -21,7 +21,7 @@ import {
   type Identity,
 } from "./users.ts";
 import {
-  numberMetadata,
+  numberChangePayload,
   webhookPayload,
   type UserIdUpdateItem,
   type UserIdUpdatePayload,
@@ -98,28 +98,13 @@ function userIdUpdatePayload(
     ...parent,
     timestamp: String(seconds),
   };
-  return {
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: input.waba_id ?? state.wabaId,
-        changes: [
-          {
-            field: "user_id_update",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: numberMetadata(phoneNumberId),
-              // Meta's example: name and (conditional) phone, no BSUID: the ids are in the item.
-              contacts: [
-                { profile: { name: after.name }, ...(after.phone !== undefined ? { wa_id: after.phone } : {}) },
-              ],
-              user_id_update: [item],
-            },
-          },
-        ],
-      },
-    ],
-  };
+  return numberChangePayload(state, input.waba_id, {
+    field: "user_id_update",
+    phoneNumberId,
+    // Meta's example: name and (conditional) phone, no BSUID: the ids are in the item.
+    contacts: [{ profile: { name: after.name }, ...(after.phone !== undefined ? { wa_id: after.phone } : {}) }],
+    items: { user_id_update: [item] },
+  });
 }
 
 /** Checks that a requested new id is free; undefined when it is. */

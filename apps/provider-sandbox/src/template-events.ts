@@ -151,6 +151,15 @@ function templateIdValue(id: string): number | string {
   return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
 
+/** How every template webhook names its template: id, name and language. */
+function templateNamed(template: SandboxTemplate) {
+  return {
+    message_template_id: templateIdValue(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+  };
+}
+
 /** Applies a status event to the catalogue and builds Meta's message_template_status_update webhook. */
 export function templateStatusUpdate(
   state: SandboxState,
@@ -167,9 +176,7 @@ export function templateStatusUpdate(
           : "NONE";
   const value: Record<string, unknown> = {
     event: input.event,
-    message_template_id: templateIdValue(template.id),
-    message_template_name: template.name,
-    message_template_language: template.language,
+    ...templateNamed(template),
     reason,
     message_template_category: template.category,
   };
@@ -211,9 +218,7 @@ export function templateQualityUpdate(
   return wabaPayload(state, input.waba_id, "message_template_quality_update", {
     previous_quality_score: previous,
     new_quality_score: input.new_quality_score,
-    message_template_id: templateIdValue(template.id),
-    message_template_name: template.name,
-    message_template_language: template.language,
+    ...templateNamed(template),
   });
 }
 
@@ -254,9 +259,7 @@ export function templateComponentsUpdate(
   const footer = components.find((c) => c.type === "FOOTER");
   const buttons = components.find((c) => c.type === "BUTTONS")?.buttons ?? [];
   const value: Record<string, unknown> = {
-    message_template_id: templateIdValue(template.id),
-    message_template_name: template.name,
-    message_template_language: template.language,
+    ...templateNamed(template),
     message_template_element: components.find((c) => c.type === "BODY")?.text ?? "",
   };
   if (header?.format === "TEXT" && header.text !== undefined) value.message_template_title = header.text;
@@ -283,11 +286,7 @@ export function templateCategoryUpdate(
   template: SandboxTemplate,
   input: z.infer<typeof templateCategorySchema>,
 ): TemplateWebhookPayload {
-  const value: Record<string, unknown> = {
-    message_template_id: templateIdValue(template.id),
-    message_template_name: template.name,
-    message_template_language: template.language,
-  };
+  const value: Record<string, unknown> = templateNamed(template);
   if (input.impending) {
     value.new_category = template.category;
     value.correct_category = input.category;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { setMarketingPreference, type SandboxState, type SandboxUser } from "./state.ts";
 import { BSUID_PATTERN, findUser, identityOf, PHONE_PATTERN, portfolioOf, userIdOf, webhookContact } from "./users.ts";
-import { numberMetadata, type UserPreferenceItem, type UserPreferencesPayload } from "./webhooks.ts";
+import { numberChangePayload, type UserPreferenceItem, type UserPreferencesPayload } from "./webhooks.ts";
 
 /** Meta's `detail` for each marketing preference. */
 const DETAILS = {
@@ -60,25 +60,12 @@ export function userPreferenceUpdate(
     value: input.value,
     timestamp: input.timestamp ?? Math.floor(state.now() / 1000),
   };
-  return {
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: input.waba_id ?? state.wabaId,
-        changes: [
-          {
-            field: "user_preferences",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: numberMetadata(input.phone_number_id),
-              contacts: [webhookContact(identity, { username: true })],
-              user_preferences: [item],
-            },
-          },
-        ],
-      },
-    ],
-  };
+  return numberChangePayload(state, input.waba_id, {
+    field: "user_preferences",
+    phoneNumberId: input.phone_number_id,
+    contacts: [webhookContact(identity, { username: true })],
+    items: { user_preferences: [item] },
+  });
 }
 
 /**

@@ -80,22 +80,26 @@ export interface UserPreferenceItem {
   timestamp: number;
 }
 
-/** Meta's `user_preferences` webhook: the business number in metadata, the contact, one preference change. */
-export interface UserPreferencesPayload {
+/**
+ * A webhook of one change about a user of a business number: the number in `metadata`, the user in `contacts`, the
+ * change's items under the field's name (`V`); no `entry[].time`, as in Meta's examples.
+ */
+interface NumberChangePayload<F extends string, V extends object> {
   object: "whatsapp_business_account";
   entry: {
     id: string;
     changes: {
-      field: "user_preferences";
-      value: {
-        messaging_product: "whatsapp";
-        metadata: WebhookValue["metadata"];
-        contacts: WebhookContact[];
-        user_preferences: UserPreferenceItem[];
-      };
+      field: F;
+      value: { messaging_product: "whatsapp"; metadata: WebhookValue["metadata"]; contacts: WebhookContact[] } & V;
     }[];
   }[];
 }
+
+/** Meta's `user_preferences` webhook: the business number in metadata, the contact, one preference change. */
+export type UserPreferencesPayload = NumberChangePayload<
+  "user_preferences",
+  { user_preferences: UserPreferenceItem[] }
+>;
 
 /** One item of `value.user_id_update` (meta-2026 §1.7): the ids are `{previous, current}` objects here. */
 export interface UserIdUpdateItem {
@@ -108,21 +112,7 @@ export interface UserIdUpdateItem {
 }
 
 /** Meta's `user_id_update` webhook: a user's BSUID changed (a separate field each app subscribes to). */
-export interface UserIdUpdatePayload {
-  object: "whatsapp_business_account";
-  entry: {
-    id: string;
-    changes: {
-      field: "user_id_update";
-      value: {
-        messaging_product: "whatsapp";
-        metadata: WebhookValue["metadata"];
-        contacts: WebhookContact[];
-        user_id_update: UserIdUpdateItem[];
-      };
-    }[];
-  }[];
-}
+export type UserIdUpdatePayload = NumberChangePayload<"user_id_update", { user_id_update: UserIdUpdateItem[] }>;
 
 /** Every payload the sandbox posts. */
 export type AnyWebhookPayload = WebhookPayload | WabaWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload;
@@ -130,6 +120,24 @@ export type AnyWebhookPayload = WebhookPayload | WabaWebhookPayload | UserPrefer
 /** The `metadata` of a number's messages-like webhooks. */
 export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] {
   return { display_phone_number: displayPhoneNumber(phoneNumberId), phone_number_id: phoneNumberId };
+}
+
+/** A `NumberChangePayload`: the change `field` of the number's user `contacts`, with its `items`. */
+export function numberChangePayload<F extends string, V extends object>(
+  state: EnvelopeSource,
+  wabaId: string | undefined,
+  change: { field: F; phoneNumberId: string; contacts: WebhookContact[]; items: V },
+): NumberChangePayload<F, V> {
+  const value = {
+    messaging_product: "whatsapp" as const,
+    metadata: numberMetadata(change.phoneNumberId),
+    contacts: change.contacts,
+    ...change.items,
+  };
+  return {
+    object: "whatsapp_business_account",
+    entry: [{ id: wabaId ?? state.wabaId, changes: [{ field: change.field, value }] }],
+  };
 }
 
 /** Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. */

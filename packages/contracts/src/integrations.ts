@@ -35,6 +35,15 @@ const HealthWindowOut = z.object({
   last_error: LastErrorOut.nullable(),
 });
 
+/** The example's last failure, the same in both windows (it is within the last hour). */
+const EXAMPLE_LAST_ERROR = {
+  at: "2026-11-30T11:42:07.118Z",
+  status_code: 503,
+  error_kind: "http_status",
+  message: "O endpoint respondeu com um status fora da faixa 2xx.",
+  body: "Service Unavailable",
+};
+
 const HEALTH_EXAMPLE = {
   success: true,
   data: {
@@ -51,13 +60,7 @@ const HEALTH_EXAMPLE = {
       failed: 3,
       success_rate: 0.9927,
       latency_ms: { p50: 84, p95: 310, p99: 1210 },
-      last_error: {
-        at: "2026-11-30T11:42:07.118Z",
-        status_code: 503,
-        error_kind: "http_status",
-        message: "O endpoint respondeu com um status fora da faixa 2xx.",
-        body: "Service Unavailable",
-      },
+      last_error: EXAMPLE_LAST_ERROR,
     },
     last_day: {
       since: "2026-11-29T12:00:00.000Z",
@@ -66,13 +69,7 @@ const HEALTH_EXAMPLE = {
       failed: 19,
       success_rate: 0.9979,
       latency_ms: { p50: 79, p95: 280, p99: 940 },
-      last_error: {
-        at: "2026-11-30T11:42:07.118Z",
-        status_code: 503,
-        error_kind: "http_status",
-        message: "O endpoint respondeu com um status fora da faixa 2xx.",
-        body: "Service Unavailable",
-      },
+      last_error: EXAMPLE_LAST_ERROR,
     },
   },
 };

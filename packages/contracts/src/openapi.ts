@@ -129,9 +129,18 @@ export const payloadTooLarge = errorResponse("Body above 256 KiB.", ["payload_to
 /** The HTTP layer could not read the request: an undecodable %-escape in a path parameter, a body that does not
  * inflate (Content-Encoding) or was cut short. */
 export const unreadableRequest = (what: string) => errorResponse(`${what} cannot be read.`, ["bad_request"]);
+/** A path parameter with an undecodable %-escape: the 400 of every route with one. */
+export const unreadablePath = unreadableRequest("The path (an invalid %-escape)");
 export const requestValidation = (what: string): ResponseConfig => ({
   description: `Request validation error (${what}); malformed JSON is \`json_invalid\`.`,
   content: { "application/json": { schema: validationRef } },
+});
+/** The refusals of a route on one resource named in its path: an unreadable path, a resource not in the account
+ * (`notFound`), and what fails validation (`validated`: the path, or the path and the query). */
+export const resourcePathRefusals = (notFound: ResponseConfig, validated = "path") => ({
+  400: unreadablePath,
+  404: notFound,
+  422: requestValidation(validated),
 });
 
 /**

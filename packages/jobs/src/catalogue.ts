@@ -47,6 +47,17 @@ export const deliverWebhookJob = {
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookJob.payload>;
 
 /**
+ * The options of a job that defers itself until its work is done, under a fixed id (a campaign's tick, a replay): a
+ * run that threw is retried by BullMQ, and a finished job is removed at once so that its id is free again.
+ */
+const SELF_DEFERRING_JOB_OPTIONS = {
+  attempts: 8,
+  backoff: { type: "exponential", delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+} as const;
+
+/**
  * One running campaign's turn of work (apps/campaign-worker): the processor reloads the campaign from PostgreSQL,
  * sends to its queued recipients for a while, then defers itself (or ends when the campaign is no longer running).
  * A campaign has a few such jobs, its shares (`CAMPAIGN_SHARES`), so several worker processes send it at once; each
@@ -60,15 +71,10 @@ export const campaignTickJob = {
   payload: z.object({ campaignId: z.guid(), share: z.number().int().min(0).optional() }),
   jobId: (campaignId: string, share = 0) =>
     share === 0 ? `campaign-${campaignId}` : `campaign-${campaignId}-${share}`,
-  options: {
-    // A tick that threw (PostgreSQL or Redis unavailable) runs again; nothing it did is lost (the state is in
-    // PostgreSQL and each recipient is reserved before its send).
-    attempts: 8,
-    backoff: { type: "exponential", delay: 1_000 },
-    // Finished jobs go at once, so the campaign's job id is free for its next start or resume.
-    removeOnComplete: true,
-    removeOnFail: true,
-  },
+  // A tick that threw (PostgreSQL or Redis unavailable) runs again; nothing it did is lost (the state is in
+  // PostgreSQL and each recipient is reserved before its send). Finished jobs go at once, so the campaign's job id
+  // is free for its next start or resume.
+  options: SELF_DEFERRING_JOB_OPTIONS,
 } as const;
 
 export type CampaignTickPayload = z.infer<typeof campaignTickJob.payload>;
@@ -84,13 +90,8 @@ export const replayDeliveriesJob = {
   queue: QUEUES.replays,
   payload: z.object({ replayId: z.guid() }),
   jobId: (replayId: string) => `replay-${replayId}`,
-  options: {
-    // A run that threw (PostgreSQL or Redis unavailable) runs again; each batch commits with its progress.
-    attempts: 8,
-    backoff: { type: "exponential", delay: 1_000 },
-    removeOnComplete: true,
-    removeOnFail: true,
-  },
+  // A run that threw (PostgreSQL or Redis unavailable) runs again; each batch commits with its progress.
+  options: SELF_DEFERRING_JOB_OPTIONS,
 } as const;
 
 export type ReplayDeliveriesPayload = z.infer<typeof replayDeliveriesJob.payload>;

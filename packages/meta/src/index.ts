@@ -1,13 +1,7 @@
 export { createMetaClient } from "./client.ts";
 export type { ListTemplatesOptions, MetaClient, MetaClientOptions } from "./client.ts";
-export {
-  MetaApiError,
-  MetaCatalogueUnavailableError,
-  MetaReadError,
-  MetaUnavailableError,
-  MetaUnconfirmedError,
-} from "./errors.ts";
-export type { MetaReadErrorKind, MetaUnconfirmedKind } from "./errors.ts";
+// Every error the client throws, with its kinds.
+export * from "./errors.ts";
 export type { MetaUploadInput, MetaUploadResult } from "./upload.ts";
 export type * from "./types.ts";
 export {

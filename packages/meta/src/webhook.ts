@@ -597,15 +597,26 @@ function entryTime(entry: Record<string, unknown>): Date | null {
   return unixTime(entry.time);
 }
 
-function readUserPreferences(change: Record<string, unknown>, changePath: string, result: MetaWebhookItems): void {
+/**
+ * The value of a change that lists `field` items of one business number: the value, its items and the number's id;
+ * nothing when it lists none, or when the value or its metadata cannot be read (quarantined).
+ */
+function numberItems(change: Record<string, unknown>, changePath: string, field: string, result: MetaWebhookItems) {
   const valuePath = `${changePath}.value`;
   const value = change.value;
   if (!isRecord(value)) return void result.quarantined.push({ path: valuePath, reason: "não é um objeto" });
-  const items = listAt(value, "user_preferences", valuePath, result.quarantined);
+  const items = listAt(value, field, valuePath, result.quarantined);
   if (items.length === 0) return;
   const meta = metadata.safeParse(value.metadata);
   if (!meta.success)
     return void result.quarantined.push({ path: `${valuePath}.metadata`, reason: issueText(meta.error) });
+  return { value, valuePath, items, phoneNumberId: meta.data.phone_number_id };
+}
+
+function readUserPreferences(change: Record<string, unknown>, changePath: string, result: MetaWebhookItems): void {
+  const listed = numberItems(change, changePath, "user_preferences", result);
+  if (!listed) return;
+  const { valuePath, items, phoneNumberId } = listed;
   items.forEach((item, i) => {
     const parsed = MetaUserPreferenceItem.safeParse(item);
     if (!parsed.success)
@@ -615,7 +626,7 @@ function readUserPreferences(change: Record<string, unknown>, changePath: string
       });
     const { timestamp } = parsed.data;
     result.userPreferences.push({
-      phoneNumberId: meta.data.phone_number_id,
+      phoneNumberId,
       time: unixTime(typeof timestamp === "string" ? Number(timestamp) : timestamp),
       value: parsed.data,
     });
@@ -623,14 +634,9 @@ function readUserPreferences(change: Record<string, unknown>, changePath: string
 }
 
 function readUserIdUpdate(change: Record<string, unknown>, changePath: string, result: MetaWebhookItems): void {
-  const valuePath = `${changePath}.value`;
-  const value = change.value;
-  if (!isRecord(value)) return void result.quarantined.push({ path: valuePath, reason: "não é um objeto" });
-  const items = listAt(value, "user_id_update", valuePath, result.quarantined);
-  if (items.length === 0) return;
-  const meta = metadata.safeParse(value.metadata);
-  if (!meta.success)
-    return void result.quarantined.push({ path: `${valuePath}.metadata`, reason: issueText(meta.error) });
+  const listed = numberItems(change, changePath, "user_id_update", result);
+  if (!listed) return;
+  const { value, valuePath, items, phoneNumberId } = listed;
   const contacts = listAt(value, "contacts", valuePath, result.quarantined).flatMap((contact) => {
     const parsed = MetaContact.safeParse(contact);
     return parsed.success ? [parsed.data] : [];
@@ -645,7 +651,7 @@ function readUserIdUpdate(change: Record<string, unknown>, changePath: string, r
     const { wa_id: phone, user_id: userId, parent_user_id: parentId, timestamp } = parsed.data;
     const contact = contacts.find((c) => phone !== undefined && c.wa_id === phone) ?? contacts[0];
     result.identityChanges.push({
-      phoneNumberId: meta.data.phone_number_id,
+      phoneNumberId,
       source: "user_id_update",
       wamid: null,
       time: unixTime(typeof timestamp === "string" ? Number(timestamp) : timestamp),
@@ -657,20 +663,26 @@ function readUserIdUpdate(change: Record<string, unknown>, changePath: string, r
   });
 }
 
+/** The entry's WhatsApp Business Account id; nothing when it has none (the change is quarantined). */
+function entryWabaId(entry: Record<string, unknown>, changePath: string, result: MetaWebhookItems): string | undefined {
+  const wabaId = id.safeParse(entry.id);
+  if (wabaId.success) return wabaId.data;
+  result.quarantined.push({ path: changePath, reason: "entry sem o id da conta WhatsApp Business" });
+}
+
 function readAccountEvent(
   entry: Record<string, unknown>,
   change: Record<string, unknown>,
   changePath: string,
   result: MetaWebhookItems,
 ): void {
-  const wabaId = id.safeParse(entry.id);
-  if (!wabaId.success)
-    return void result.quarantined.push({ path: changePath, reason: "entry sem o id da conta WhatsApp Business" });
+  const wabaId = entryWabaId(entry, changePath, result);
+  if (wabaId === undefined) return;
   if (!isRecord(change.value))
     return void result.quarantined.push({ path: `${changePath}.value`, reason: "não é um objeto" });
   result.accountEvents.push({
     field: change.field as AccountEventField,
-    wabaId: wabaId.data,
+    wabaId,
     time: entryTime(entry),
     value: change.value,
   });
@@ -682,21 +694,20 @@ function readTemplateChange(
   changePath: string,
   result: MetaWebhookItems,
 ): void {
-  const wabaId = id.safeParse(entry.id);
-  if (!wabaId.success)
-    return void result.quarantined.push({ path: changePath, reason: "entry sem o id da conta WhatsApp Business" });
+  const wabaId = entryWabaId(entry, changePath, result);
+  if (wabaId === undefined) return;
   const time = entryTime(entry);
   const valuePath = `${changePath}.value`;
   if (change.field === "message_template_status_update") {
     const parsed = MetaTemplateStatusUpdate.safeParse(change.value);
     if (!parsed.success) return void result.quarantined.push({ path: valuePath, reason: issueText(parsed.error) });
-    result.templateNotices.push({ wabaId: wabaId.data, time, field: change.field, value: parsed.data });
+    result.templateNotices.push({ wabaId, time, field: change.field, value: parsed.data });
     return;
   }
   const parsed = MetaTemplateQualityUpdate.safeParse(change.value);
   if (!parsed.success) return void result.quarantined.push({ path: valuePath, reason: issueText(parsed.error) });
   result.templateNotices.push({
-    wabaId: wabaId.data,
+    wabaId,
     time,
     field: "message_template_quality_update",
     value: parsed.data,

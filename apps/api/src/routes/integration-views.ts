@@ -1,9 +1,11 @@
 import {
   RequestValidationError,
   errorResponse,
+  payloadTooLarge,
   requestValidation,
-  unreadableRequest,
   type OperationResponse,
+  resourcePathRefusals,
+  unreadableRequest,
 } from "@gw/contracts";
 import { IntegrationUrlError, SecretUnreadableError, type IntegrationSummary, type SecretBox } from "@gw/core/accounts";
 import { ApiError } from "@gw/errors";
@@ -80,7 +82,8 @@ export async function withIntegrationRefusals<T>(logger: Logger, url: string | u
 }
 
 export const integrationNotFound: OperationResponse = errorResponse("Integration not in this account.", ["not_found"]);
-export const unreadablePath: OperationResponse = unreadableRequest("The path (an invalid %-escape)");
+/** The refusals of a route on one integration that takes no body: an unreadable path, an id not in the account. */
+export const integrationPathRefusals = resourcePathRefusals(integrationNotFound, "path: an id that is not a UUID");
 export const secretsUnavailable: OperationResponse = errorResponse(
   "The deployment gave the API no key ring (SECRETS_KEYS), or the integration's stored secret cannot be opened.",
   ["service_unavailable"],
@@ -89,3 +92,19 @@ export const urlValidation = (what: string): OperationResponse =>
   requestValidation(
     `${what}; also a URL the panel would refuse (\`value_error\` at \`url\`, \`ctx.reason\`: \`scheme\` for anything but https://, \`address_refused\` for a loopback, private, link-local or reserved address or \`localhost\`, \`userinfo\`, \`invalid_url\`, \`url_taken\`)`,
   );
+
+/**
+ * The refusals of a route that changes an integration from a body (and needs the key ring): `named`, one named in
+ * the path (so also an unreadable path and an id not in the account); `validated`, the 422.
+ */
+export function integrationChangeRefusals(named: boolean, validated: OperationResponse) {
+  return {
+    400: unreadableRequest(
+      named ? "The path or the body" : "The body (an encoding that does not inflate, or cut short)",
+    ),
+    ...(named ? { 404: integrationNotFound } : {}),
+    413: payloadTooLarge,
+    422: validated,
+    503: secretsUnavailable,
+  };
+}

@@ -62,6 +62,15 @@ function signInPage(req: Request, res: Response, session: SessionOptions, option
   }).value;
 }
 
+/** The 429 of an attempt the sign-in throttle refused: `Retry-After`, and the page saying when to try again. */
+function sendThrottled(res: Response, retryAfterSeconds: number, page: (wait: string) => string): void {
+  res.setHeader("Retry-After", String(retryAfterSeconds));
+  res
+    .status(429)
+    .type("html")
+    .send(page(retryInMinutes(retryAfterSeconds)));
+}
+
 async function startSession(deps: PanelDeps, res: Response, userId: string): Promise<void> {
   const { token } = await createPanelSession(
     { db: deps.db },
@@ -87,20 +96,14 @@ export const authPages: PanelPage = {
       const normalized = email.toLowerCase();
       // A point is taken before the password is checked (http/throttle.ts): parallel guesses cannot overrun it.
       const admission = await deps.throttle.admit(normalized, req.ip ?? "unknown");
-      if (!admission.admitted) {
-        res.setHeader("Retry-After", String(admission.retryAfterSeconds));
-        res
-          .status(429)
-          .type("html")
-          .send(
-            form(req, res, {
-              email,
-              ...(next === undefined ? {} : { next }),
-              error: `Muitas tentativas de entrada. ${retryInMinutes(admission.retryAfterSeconds)}`,
-            }),
-          );
-        return;
-      }
+      if (!admission.admitted)
+        return sendThrottled(res, admission.retryAfterSeconds, (wait) =>
+          form(req, res, {
+            email,
+            ...(next === undefined ? {} : { next }),
+            error: `Muitas tentativas de entrada. ${wait}`,
+          }),
+        );
       const user = await authenticatePanelUser(
         { db: deps.db, logger: deps.logger },
         { email: normalized, password, requestId: req.requestId },
@@ -210,19 +213,10 @@ export const confirmPasswordPage: PanelPage = {
       if (!parsed.success) throw new PanelHttpError(400, "Informe sua senha.");
       const next = safeNext(parsed.data.next);
       const admission = await deps.throttle.admit(user.email, req.ip ?? "unknown");
-      if (!admission.admitted) {
-        res.setHeader("Retry-After", String(admission.retryAfterSeconds));
-        res
-          .status(429)
-          .type("html")
-          .send(
-            confirmPage(req, {
-              next,
-              error: `Muitas tentativas com senha errada. ${retryInMinutes(admission.retryAfterSeconds)}`,
-            }),
-          );
-        return;
-      }
+      if (!admission.admitted)
+        return sendThrottled(res, admission.retryAfterSeconds, (wait) =>
+          confirmPage(req, { next, error: `Muitas tentativas com senha errada. ${wait}` }),
+        );
       const confirmed = await confirmPanelPassword(
         { db: deps.db, logger: deps.logger },
         { userId: user.userId, password: parsed.data.password },

@@ -133,14 +133,8 @@ export function formatDuration(seconds: number): string {
   return minutes % 60 === 0 ? `${formatNumber(hours)} h` : `${formatNumber(hours)} h ${minutes % 60} min`;
 }
 
-const OUTCOMES_WITH_RESULT: readonly RecipientOutcome[] = [
-  "sent",
-  "delivered",
-  "read",
-  "failed",
-  "skipped",
-  "cancelled",
-];
+/** The outcomes past the queue and the send: every outcome but `queued` and `sending`. */
+const OUTCOMES_WITH_RESULT = RECIPIENT_OUTCOMES.filter((outcome) => outcome !== "queued" && outcome !== "sending");
 
 /** Recipients that have an outcome (no longer queued or being sent). */
 export function settledCount(campaign: CampaignView): number {

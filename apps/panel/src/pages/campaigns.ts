@@ -24,7 +24,7 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
-import { noticeFrom, queryText } from "../views/components.ts";
+import { noticeFrom, queryText, readQueryFilters } from "../views/components.ts";
 import { page } from "../views/layout.ts";
 import { campaignPageBody, rejectedPageBody } from "./campaigns-detail-view.ts";
 import { campaignTemplates, createFormBody, parseCreateForm, type CreateFormValues } from "./campaigns-form.ts";
@@ -74,9 +74,7 @@ async function displayNumbers(
 function list(deps: PanelDeps): RequestHandler {
   return async (req, res) => {
     const user = currentUser(req);
-    const parsed = listFilters.safeParse({ status: queryText(req, "status"), cursor: queryText(req, "cursor") });
-    if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o status.");
-    const { status, cursor } = parsed.data;
+    const { status, cursor } = readQueryFilters(req, listFilters, "Filtro inválido: confira o status.");
     const { campaigns, next_before_id } = await listCampaigns(deps.campaigns, {
       accountId: user.accountId,
       limit: PAGE_SIZE,
@@ -195,12 +193,7 @@ function show(deps: PanelDeps): RequestHandler {
   return async (req, res) => {
     const user = currentUser(req);
     const id = campaignIdOf(req);
-    const parsed = recipientFilters.safeParse({
-      resultado: queryText(req, "resultado"),
-      cursor: queryText(req, "cursor"),
-    });
-    if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o resultado.");
-    const { resultado, cursor } = parsed.data;
+    const { resultado, cursor } = readQueryFilters(req, recipientFilters, "Filtro inválido: confira o resultado.");
     const campaign = await getCampaign(deps.campaigns, { accountId: user.accountId, campaignId: id });
     const [recipients, number] = await Promise.all([
       listCampaignRecipients(

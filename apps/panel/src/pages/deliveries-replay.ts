@@ -17,7 +17,7 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
-import { badge, csrfField, queryText, select, table } from "../views/components.ts";
+import { badge, csrfField, queryText, select, table, readQueryFilters } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -274,16 +274,10 @@ const exportFilters = z.object({
 function exportCsv(deps: PanelDeps): RequestHandler {
   return async (req, res) => {
     const user = currentUser(req);
-    const parsed = exportFilters.safeParse({
-      status: queryText(req, "status"),
-      evento: queryText(req, "evento"),
-      de: queryText(req, "de"),
-      ate: queryText(req, "ate"),
-    });
-    if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira status, evento e datas.");
-    const ate = parsed.data.ate ?? todayInSaoPaulo();
+    const filters = readQueryFilters(req, exportFilters, "Filtro inválido: confira status, evento e datas.");
+    const ate = filters.ate ?? todayInSaoPaulo();
     const de =
-      parsed.data.de ??
+      filters.de ??
       new Date(Date.parse(`${ate}T00:00:00Z`) - (REPLAY_MAX_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
     const range = period(de, ate);
     if (!range)
@@ -298,8 +292,8 @@ function exportCsv(deps: PanelDeps): RequestHandler {
         actor: panelActor(req),
         since: range.since,
         until: range.until,
-        status: parsed.data.status,
-        event: parsed.data.evento,
+        status: filters.status,
+        event: filters.evento,
         // `;` and a BOM: what Excel in Brazilian Portuguese opens in columns.
         dialect: SPREADSHEET_CSV,
       },

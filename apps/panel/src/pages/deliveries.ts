@@ -16,7 +16,16 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
-import { badge, noticeFrom, pager, postButton, queryText, table, select } from "../views/components.ts";
+import {
+  badge,
+  noticeFrom,
+  pager,
+  postButton,
+  queryText,
+  table,
+  select,
+  readQueryFilters,
+} from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -64,15 +73,7 @@ function startOfDay(day: string, plusDays = 0): Date | undefined {
 }
 
 function readFilters(req: Request): Filters {
-  const parsed = filtersSchema.safeParse({
-    status: queryText(req, "status"),
-    evento: queryText(req, "evento"),
-    de: queryText(req, "de"),
-    ate: queryText(req, "ate"),
-    cursor: queryText(req, "cursor"),
-  });
-  if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira status, evento e datas.");
-  return parsed.data;
+  return readQueryFilters(req, filtersSchema, "Filtro inválido: confira status, evento e datas.");
 }
 
 function statusBadge(status: string): SafeHtml {

@@ -235,6 +235,53 @@ function readIntegrationForm(body: unknown): ReadForm {
   return { ok: true, ...kept };
 }
 
+/** Saves the form's values as a new integration, or as `integrationId`'s edit, by the signed-in user. */
+function saveIntegrationForm(
+  deps: PanelDeps,
+  req: Request,
+  accountId: string,
+  form: Extract<ReadForm, { ok: true }>,
+  integrationId?: string,
+) {
+  return setIntegration(
+    { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets, queue: deps.queue, logger: deps.logger },
+    {
+      accountId,
+      ...(integrationId === undefined ? {} : { integrationId }),
+      url: form.url,
+      events: form.events,
+      deliverInOrder: form.deliverInOrder,
+      ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
+      ...(form.payloadVersion === undefined ? {} : { payloadVersion: form.payloadVersion }),
+      actor: panelActor(req),
+    },
+  );
+}
+
+/** The values of a form that was read, to show again with the reason it was not saved. */
+function formValues(form: Extract<ReadForm, { ok: true }>): FormState {
+  return {
+    url: form.url,
+    events: form.events,
+    deliverInOrder: form.deliverInOrder,
+    scheme: form.scheme,
+    payloadVersion: form.payloadVersion,
+  };
+}
+
+/**
+ * Why a save was refused, as its status and the sentence to show: a URL the guard refuses (400), or the URL of an
+ * integration whose stored secret does not open (500, logged); anything else is thrown again.
+ */
+function saveRefusal(deps: PanelDeps, error: unknown): { status: 400 | 500; text: string } {
+  if (error instanceof SecretUnreadableError) {
+    logUnreadable(deps, error);
+    return { status: 500, text: UNREADABLE_SECRET_SAVE };
+  }
+  if (error instanceof IntegrationUrlError) return { status: 400, text: error.message };
+  throw error;
+}
+
 function stateBadge(integration: IntegrationSummary): SafeHtml {
   if (integration.disabled_at !== null) return badge("desativada", "bad");
   return integration.active ? badge("ativa", "ok") : badge("pausada", "warn");
@@ -577,57 +624,14 @@ export const integrationsPage: PanelPage = {
           .type("html")
           .send(await list(req, form.state));
       try {
-        const saved = await setIntegration(
-          {
-            db: deps.db,
-            policy: deps.integrationPolicy,
-            secrets: deps.secrets,
-            queue: deps.queue,
-            logger: deps.logger,
-          },
-          {
-            accountId: user.accountId,
-            url: form.url,
-            events: form.events,
-            deliverInOrder: form.deliverInOrder,
-            ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
-            ...(form.payloadVersion === undefined ? {} : { payloadVersion: form.payloadVersion }),
-            actor: panelActor(req),
-          },
-        );
+        const saved = await saveIntegrationForm(deps, req, user.accountId, form);
         res.redirect(303, `/integracoes/${saved.id}?ok=criada`);
       } catch (error) {
-        // Saving again the URL of an integration whose stored secret does not open.
-        if (error instanceof SecretUnreadableError) {
-          logUnreadable(deps, error);
-          return void res
-            .status(500)
-            .type("html")
-            .send(
-              await list(req, {
-                url: form.url,
-                events: form.events,
-                deliverInOrder: form.deliverInOrder,
-                scheme: form.scheme,
-                payloadVersion: form.payloadVersion,
-                error: UNREADABLE_SECRET_SAVE,
-              }),
-            );
-        }
-        if (!(error instanceof IntegrationUrlError)) throw error;
+        const refusal = saveRefusal(deps, error);
         res
-          .status(400)
+          .status(refusal.status)
           .type("html")
-          .send(
-            await list(req, {
-              url: form.url,
-              events: form.events,
-              deliverInOrder: form.deliverInOrder,
-              scheme: form.scheme,
-              payloadVersion: form.payloadVersion,
-              error: error.message,
-            }),
-          );
+          .send(await list(req, { ...formValues(form), error: refusal.text }));
       }
     });
 
@@ -646,49 +650,12 @@ export const integrationsPage: PanelPage = {
           notice: { kind: "error", text: form.state.error },
         });
       try {
-        await setIntegration(
-          {
-            db: deps.db,
-            policy: deps.integrationPolicy,
-            secrets: deps.secrets,
-            queue: deps.queue,
-            logger: deps.logger,
-          },
-          {
-            accountId: user.accountId,
-            integrationId: integration.id,
-            url: form.url,
-            events: form.events,
-            deliverInOrder: form.deliverInOrder,
-            ...(form.scheme === undefined ? {} : { signatureScheme: form.scheme }),
-            ...(form.payloadVersion === undefined ? {} : { payloadVersion: form.payloadVersion }),
-            actor: panelActor(req),
-          },
-        );
+        await saveIntegrationForm(deps, req, user.accountId, form, integration.id);
       } catch (error) {
-        if (error instanceof SecretUnreadableError) {
-          logUnreadable(deps, error);
-          return sendDetail(res, req, deps, integration, 500, {
-            form: {
-              url: form.url,
-              events: form.events,
-              deliverInOrder: form.deliverInOrder,
-              scheme: form.scheme,
-              payloadVersion: form.payloadVersion,
-            },
-            notice: { kind: "error", text: UNREADABLE_SECRET_SAVE },
-          });
-        }
-        if (!(error instanceof IntegrationUrlError)) throw error;
-        return sendDetail(res, req, deps, integration, 400, {
-          form: {
-            url: form.url,
-            events: form.events,
-            deliverInOrder: form.deliverInOrder,
-            scheme: form.scheme,
-            payloadVersion: form.payloadVersion,
-          },
-          notice: { kind: "error", text: error.message },
+        const refusal = saveRefusal(deps, error);
+        return sendDetail(res, req, deps, integration, refusal.status, {
+          form: formValues(form),
+          notice: { kind: "error", text: refusal.text },
         });
       }
       res.redirect(303, `/integracoes/${integration.id}?ok=salva`);

@@ -5,7 +5,7 @@ import { ApiError } from "@gw/errors";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
-import { badge, noticeFrom, pager, postButton, queryText, select, table } from "../views/components.ts";
+import { badge, noticeFrom, pager, postButton, select, table, readQueryFilters } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type Interpolated, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -83,13 +83,7 @@ export function registerNoticesPage<N extends Notice>(router: Router, deps: Pane
 
   router.get(path, async (req, res) => {
     const user = currentUser(req);
-    const parsed = filtersSchema.safeParse({
-      estado: queryText(req, "estado"),
-      tipo: queryText(req, "tipo"),
-      cursor: queryText(req, "cursor"),
-    });
-    if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o estado e o tipo.");
-    const filters = parsed.data;
+    const filters = readQueryFilters(req, filtersSchema, "Filtro inválido: confira o estado e o tipo.");
     const reader = { accountId: user.accountId, userId: user.userId };
     const [result, unread, intro] = await Promise.all([
       spec.service.list(

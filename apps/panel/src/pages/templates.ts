@@ -15,8 +15,7 @@ import { ApiError } from "@gw/errors";
 import type { MetaTemplate } from "@gw/meta";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
-import { PanelHttpError } from "../http/errors.ts";
-import { badge, pager, queryText, select } from "../views/components.ts";
+import { badge, pager, select, readQueryFilters } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
@@ -135,14 +134,7 @@ export const templatesPage: PanelPage = {
 
     router.get("/templates", async (req, res) => {
       const user = currentUser(req);
-      const parsed = catalogueFilters.safeParse({
-        status: queryText(req, "status"),
-        nome: queryText(req, "nome"),
-        numero: queryText(req, "numero"),
-        cursor: queryText(req, "cursor"),
-      });
-      if (!parsed.success) throw new PanelHttpError(400, "Filtro inválido: confira o status e o número.");
-      const filters = parsed.data;
+      const filters = readQueryFilters(req, catalogueFilters, "Filtro inválido: confira o status e o número.");
       const unread = await countUnreadTemplateNotices(
         { db: deps.db },
         { accountId: user.accountId, userId: user.userId },

@@ -1,4 +1,6 @@
 import type { Request } from "express";
+import type { z } from "@gw/config";
+import { PanelHttpError } from "../http/errors.ts";
 import { html, type Interpolated, type SafeHtml } from "./html.ts";
 
 /** The hidden CSRF field every POST form carries. */
@@ -107,6 +109,17 @@ export function noticeFrom(
 export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * A page's filters: the query parameters `schema` names, each read as `queryText` reads it, then parsed; a 400 with
+ * `refusal` when they do not parse.
+ */
+export function readQueryFilters<S extends z.ZodObject>(req: Request, schema: S, refusal: string): z.output<S> {
+  const fields = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, queryText(req, name)]));
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw new PanelHttpError(400, refusal);
+  return parsed.data;
 }
 
 /** A filter's `<select>` with its label; the empty choice ("Todos") means no filter. */

@@ -2,9 +2,10 @@ import busboy from "busboy";
 import type express from "express";
 import { safeEqual } from "@gw/signer";
 import { newMediaId } from "../ids.ts";
-import { remember, type GraphRequestRecord, type SandboxState, type SandboxUpload } from "../state.ts";
+import { remember, type SandboxState, type SandboxUpload } from "../state.ts";
 import { fbtraceId, invalidTokenResult, MetaError, type GraphResult } from "./errors.ts";
 import { registerMedia } from "./media.ts";
+import { recordGraphRequest } from "./requests.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -66,18 +67,12 @@ function send(res: express.Response, result: GraphResult): void {
 export function handleMediaUpload(state: SandboxState): express.RequestHandler {
   return (req, res) => {
     const phoneNumberId = String(req.params.phoneNumberId);
-    const record: GraphRequestRecord = {
-      method: req.method,
-      path: req.path === "/" ? req.originalUrl : (req.originalUrl.split("?")[0] ?? req.originalUrl),
-      url: req.originalUrl,
-      status: null,
-      fault: null,
-      at: new Date(state.now()).toISOString(),
-    };
-    remember(state.requests, record, state.config.historyLimit);
-    res.on("finish", () => {
-      record.status = res.statusCode;
-    });
+    recordGraphRequest(
+      state,
+      req,
+      res,
+      req.path === "/" ? req.originalUrl : (req.originalUrl.split("?")[0] ?? req.originalUrl),
+    );
     const token = req.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
     if (token === undefined) return send(res, invalidTokenResult(false));
     if (state.accessToken !== undefined && !safeEqual(token, state.accessToken))

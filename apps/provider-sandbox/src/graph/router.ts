@@ -1,19 +1,12 @@
 import express from "express";
 import { safeEqual } from "@gw/signer";
-import {
-  logs,
-  remember,
-  sleep,
-  type FaultRoute,
-  type FaultRule,
-  type GraphRequestRecord,
-  type SandboxState,
-} from "../state.ts";
+import { logs, sleep, type FaultRoute, type FaultRule, type SandboxState } from "../state.ts";
 import { deleteContactBookEntry } from "./contact-book.ts";
 import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
 import { deleteMediaResult, downloadResult, MEDIA_DOWNLOAD_PATH, mediaResult } from "./media.ts";
 import { handleMediaUpload } from "./media-upload.ts";
 import { handleSend } from "./messages.ts";
+import { recordGraphRequest } from "./requests.ts";
 import { phoneNumberResult } from "./numbers.ts";
 import { listTemplates } from "./templates.ts";
 
@@ -85,18 +78,7 @@ export function graphRouter(state: SandboxState): express.Router {
         (parsed ??= new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`));
       const query = req.originalUrl.indexOf("?");
       const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
-      const record: GraphRequestRecord = {
-        method: req.method,
-        path,
-        url: req.originalUrl,
-        status: null,
-        fault: null,
-        at: new Date(state.now()).toISOString(),
-      };
-      remember(state.requests, record, state.config.historyLimit);
-      res.on("finish", () => {
-        record.status = res.statusCode;
-      });
+      const record = recordGraphRequest(state, req, res, path);
       const fault = takeFault(state, typeof route === "function" ? route(req) : route);
       let result: GraphResult | undefined;
       if (!fault || fault.deliver || fault.mode === "slow") result = authorize(state, req, url) ?? run(req, url, fault);

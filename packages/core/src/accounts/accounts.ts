@@ -5,7 +5,7 @@ import { ApiError } from "@gw/errors";
 import type { AttemptToQueue, WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { displayedSigningSecret, isSignatureScheme, type SecretBox, type SignatureScheme } from "@gw/signer";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { auditAction, recordAudit, recordAuditAs, type Actor, type AuditExecutor } from "../audit/audit.ts";
 import { openCurrentSigningSecret, sealIntegrationSecret } from "../deliveries/attempt/integration-secrets.ts";
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "@gw/webhook-sender";
 import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/attempt/ordering.ts";
@@ -70,10 +70,7 @@ export async function addBusinessNumber(deps: { db: Db }, input: NumberInput) {
         isDefault,
       },
     });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "number.added"),
+    await recordAuditAs(tx, input, "number.added", {
       target: `number:${row.phoneNumberId}`,
       details: { waba_id: row.wabaId, display_number: row.displayNumber, is_default: row.isDefault },
     });
@@ -302,9 +299,7 @@ export async function setIntegration(
       update: {
         events,
         active: input.active ?? true,
-        ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
-        ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
-        ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
+        ...givenSettings(input),
       },
     });
     // The upsert found the URL's row (another id): rolled back with this throw, a concurrent creation included.
@@ -312,23 +307,52 @@ export async function setIntegration(
       throw new IntegrationUrlError("url_taken", "Esta conta já tem uma integração com esta URL.");
     if (before?.deliverInOrder === true && !row.deliverInOrder)
       released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "integration.saved"),
-      target: `integration:${row.id}`,
-      details: {
-        url: row.url,
-        events: row.events,
-        deliver_in_order: row.deliverInOrder,
-        signature_scheme: row.signatureScheme,
-        payload_version: row.payloadVersion,
-      },
-    });
+    await auditIntegrationSaved(tx, input, "integration.saved", row);
     return integrationView(row, currentSecretOf(deps.secrets, row));
   });
   await queueReleasedDeliveries(deps, released);
   return saved;
+}
+
+/** The optional settings of a save or an edit, only those given: a setting left out keeps the row's. */
+function givenSettings(input: {
+  deliverInOrder?: boolean;
+  signatureScheme?: SignatureScheme;
+  payloadVersion?: PayloadVersion;
+}) {
+  return {
+    ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
+    ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
+    ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
+  };
+}
+
+/** The audit of an integration saved or edited: its settings as the row now has them, and what `extra` adds. */
+function auditIntegrationSaved(
+  tx: AuditExecutor,
+  input: { accountId: string; actor: Actor },
+  name: string,
+  row: {
+    id: string;
+    url: string;
+    events: string[];
+    deliverInOrder: boolean;
+    signatureScheme: string;
+    payloadVersion: number;
+  },
+  extra: Prisma.InputJsonObject = {},
+): Promise<void> {
+  return recordAuditAs(tx, input, name, {
+    target: `integration:${row.id}`,
+    details: {
+      url: row.url,
+      events: row.events,
+      deliver_in_order: row.deliverInOrder,
+      signature_scheme: row.signatureScheme,
+      payload_version: row.payloadVersion,
+      ...extra,
+    },
+  });
 }
 
 /** An edit of one integration of the account: only the fields given change (the public API's PATCH, the panel's form). */
@@ -378,27 +402,12 @@ export async function updateIntegration(
           url,
           events,
           ...(input.active === undefined ? {} : { active: input.active }),
-          ...(input.deliverInOrder === undefined ? {} : { deliverInOrder: input.deliverInOrder }),
-          ...(input.signatureScheme === undefined ? {} : { signatureScheme: input.signatureScheme }),
-          ...(input.payloadVersion === undefined ? {} : { payloadVersion: input.payloadVersion }),
+          ...givenSettings(input),
         },
       });
       if (before.deliverInOrder && !row.deliverInOrder)
         released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
-      await recordAudit(tx, {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: auditAction(input.actor, "integration.updated"),
-        target: `integration:${row.id}`,
-        details: {
-          url: row.url,
-          events: row.events,
-          previous_url: before.url,
-          deliver_in_order: row.deliverInOrder,
-          signature_scheme: row.signatureScheme,
-          payload_version: row.payloadVersion,
-        },
-      });
+      await auditIntegrationSaved(tx, input, "integration.updated", row, { previous_url: before.url });
       return integrationView(row, currentSecretOf(deps.secrets, row));
     });
     await queueReleasedDeliveries(deps, released);
@@ -556,10 +565,7 @@ export async function revealIntegrationSecret(
     const row = await tx.integration.findFirst({ where: { id: input.integrationId, accountId: input.accountId } });
     if (!row) return null;
     const secret = currentSecretOf(deps.secrets, row);
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "integration.secret_revealed"),
+    await recordAuditAs(tx, input, "integration.secret_revealed", {
       target: `integration:${row.id}`,
     });
     return integrationView(row, secret);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Prisma } from "@gw/db";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAuditAs, auditAction, recordAudit, type Actor } from "../audit/audit.ts";
 
 /** Fixed live-key prefix (spec 5.1); the rest is opaque. */
 export const API_KEY_PREFIX = "pt_live_";
@@ -25,10 +25,7 @@ export async function createApiKey(
     const created = await tx.apiKey.create({
       data: { accountId: input.accountId, keyHash: hashApiKey(key), prefix, name },
     });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "api_key.created"),
+    await recordAuditAs(tx, input, "api_key.created", {
       target: created.id,
       details: { name, prefix },
     });

@@ -1,5 +1,5 @@
 import type { Db } from "@gw/db";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAuditAs, type Actor } from "../audit/audit.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,10 +29,7 @@ export async function deleteIntegration(
     if (!row) return null;
     const deliveriesRemoved = await tx.delivery.count({ where: { integrationId: input.integrationId } });
     await tx.integration.delete({ where: { id: input.integrationId } });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "integration.deleted"),
+    await recordAuditAs(tx, input, "integration.deleted", {
       target: `integration:${input.integrationId}`,
       details: { url: row.url, events: row.events, deliveries_removed: deliveriesRemoved },
     });

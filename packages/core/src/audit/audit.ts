@@ -73,6 +73,24 @@ export async function recordAudit(executor: AuditExecutor, entry: AuditEntry): P
   });
 }
 
+/**
+ * `recordAudit` for the account and actor of a service's input, the action named after the actor's origin
+ * (`auditAction(input.actor, name)`).
+ */
+export function recordAuditAs(
+  executor: AuditExecutor,
+  input: { accountId: string | null; actor: Actor },
+  name: string,
+  entry: Pick<AuditEntry, "target" | "details"> = {},
+): Promise<void> {
+  return recordAudit(executor, {
+    accountId: input.accountId,
+    actor: input.actor,
+    action: auditAction(input.actor, name),
+    ...entry,
+  });
+}
+
 export interface AuditFilters {
   /** Part of the actor, any case (`panel:ana@`, `api_key:`, `cli`). */
   actor?: string | undefined;

@@ -3,7 +3,7 @@ import type { CampaignRecipientIn } from "@gw/contracts";
 import { ApiError } from "@gw/errors";
 import type { MetaTemplate } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
-import { auditAction, recordAudit } from "../audit/audit.ts";
+import { recordAuditAs } from "../audit/audit.ts";
 import { contactKeysOf } from "../contacts/contacts.ts";
 import type { CsvSource } from "../csv/read.ts";
 import type { TemplateCache } from "../templates/cache.ts";
@@ -157,10 +157,7 @@ export async function createCampaign(
     if (!id) throw new Error("campaign insert returned no id");
     for (let start = 0; start < accepted.length; start += INSERT_CHUNK)
       await insertRecipients(client, id, accepted.slice(start, start + INSERT_CHUNK));
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "campaign.created"),
+    await recordAuditAs(client, input, "campaign.created", {
       target: `campaign:${id}`,
       details: { template: template.name, rows: totalRows, accepted: accepted.length },
     });

@@ -3,7 +3,7 @@ import { ApiError, type ErrorCode } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaReadError, MetaUnavailableError, type MetaClient } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAuditAs, type Actor } from "../audit/audit.ts";
 import { noteProviderRefusal, takeSendTurn, type NumberThroughput } from "../throughput/index.ts";
 import { conversationContactKey } from "./conversations.ts";
 import type { TypingClaim, TypingLimiter } from "./typing.ts";
@@ -176,10 +176,7 @@ export async function setPanelReadReceipts(
       text: `UPDATE accounts SET panel_read_receipts = $2 WHERE id = $1::uuid`,
       values: [input.accountId, input.enabled],
     });
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "account.read_receipts_changed"),
+    await recordAuditAs(client, input, "account.read_receipts_changed", {
       target: `account:${input.accountId}`,
       details: { from: before.panel_read_receipts, to: input.enabled },
     });
@@ -247,10 +244,7 @@ async function markRead(
       text: `SELECT read_at FROM inbound_messages WHERE id = $1::uuid`,
       values: [message.id],
     });
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "inbound_message.marked_read"),
+    await recordAuditAs(client, input, "inbound_message.marked_read", {
       target: `inbound_message:${message.id}`,
       details: { wamid: message.wamid, typing: input.typing, marked: marked.rowCount ?? 0 },
     });

@@ -1,7 +1,7 @@
 import { inTransaction, type Db, type Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { announceNumberChange, type SendingBlock } from "../accounts/directory.ts";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAuditAs, type Actor } from "../audit/audit.ts";
 
 /**
  * A WABA's sending block: set when Meta bans, deletes or disconnects it (health/apply.ts), lifted when Meta
@@ -136,10 +136,7 @@ export async function blockSending(
     values: [input.accountId, input.wabaId, input.at, input.event, input.reason],
   });
   if (input.wasBlocked) return;
-  await recordAudit(sql, {
-    accountId: input.accountId,
-    actor: input.actor,
-    action: auditAction(input.actor, "account.sending_blocked"),
+  await recordAuditAs(sql, input, "account.sending_blocked", {
     target: `waba:${input.wabaId}`,
     details: { event: input.event, reason: input.reason, ...input.details },
   });
@@ -168,10 +165,7 @@ export async function unblockSending(
       WHERE account_id = $1::uuid AND waba_id = $2`,
     values: [input.accountId, input.wabaId, input.at],
   });
-  await recordAudit(sql, {
-    accountId: input.accountId,
-    actor: input.actor,
-    action: auditAction(input.actor, "account.sending_unblocked"),
+  await recordAuditAs(sql, input, "account.sending_unblocked", {
     target: `waba:${input.wabaId}`,
     details: { ...(input.previousEvent ? { blocked_by: input.previousEvent } : {}), ...input.details },
   });

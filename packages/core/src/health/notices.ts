@@ -33,19 +33,13 @@ export interface AccountEventView {
   read_at: string | null;
 }
 
-interface EventRow {
+/** An event as read from the database: the view's fields, with the times as dates and the id as bigint text. */
+type EventRow = Omit<AccountEventView, "id" | "occurred_at" | "received_at" | "read" | "read_at"> & {
   id: string;
-  waba_id: string;
-  field: string;
-  event: string | null;
-  phone_number_id: string | null;
-  display_number: string | null;
-  value: Record<string, unknown>;
-  effects: AccountUpdateData["effects"] | null;
   occurred_at: Date | null;
   received_at: Date;
   read_at: Date | null;
-}
+};
 
 const accountEvents = noticeKind<EventRow, AccountEventView>({
   name: "account-event",

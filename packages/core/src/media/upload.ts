@@ -5,7 +5,7 @@ import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaUnavailableError, MetaUnconfirmedError, type MetaClient } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAuditAs, type Actor } from "../audit/audit.ts";
 import { MEDIA_EXTENSIONS, mediaCap, tooLargeSentence, type MediaType } from "./caps.ts";
 import type { MediaUploadLimits } from "./limits.ts";
 import { SNIFF_HEAD_BYTES, sniffMedia } from "./sniff.ts";
@@ -180,10 +180,7 @@ async function upload(deps: UploadMediaDeps, input: UploadMediaInput, phoneNumbe
         ON CONFLICT (account_id, media_id) DO NOTHING`,
       values: [input.accountId, phoneNumberId, mediaId, type, mimeType, size, sha256, filename, expiresAt],
     });
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "media.uploaded"),
+    await recordAuditAs(client, input, "media.uploaded", {
       target: `media:${mediaId}`,
       details: { phone_number_id: phoneNumberId, type, mime_type: mimeType, size, sha256 },
     });

@@ -42,12 +42,14 @@ export type RetentionDays = Partial<Record<RetentionTarget, number>>;
 
 const DAY_MS = 86_400_000;
 
+interface BatchStatement {
+  name: string;
+  text: string;
+  extra?: unknown[];
+}
+
 /** One statement of `text` ($1 the cut-off, $2 the batch size, then `extra`) repeated until a batch is not full. */
-async function inBatches(
-  deps: RetentionDeps,
-  statement: { name: string; text: string; extra?: unknown[] },
-  input: PurgeInput,
-): Promise<number> {
+async function inBatches(deps: RetentionDeps, statement: BatchStatement, input: PurgeInput): Promise<number> {
   const { olderThan, batchSize, signal } = input;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be ≥ 1, got ${batchSize}`);
   if (Number.isNaN(olderThan.getTime())) throw new RangeError("olderThan is not a valid date");
@@ -66,36 +68,38 @@ async function inBatches(
   return total;
 }
 
+/** A purge that is one statement (`inBatches`) with the caller's cut-off and batch size. */
+type Purge = (deps: RetentionDeps, input: PurgeInput) => Promise<number>;
+const batched =
+  (statement: BatchStatement): Purge =>
+  (deps, input) =>
+    inBatches(deps, statement, input);
+
+/** Deletes the rows of `table` whose `age` column is before the cut-off (and that match `condition`), oldest first. */
+function deleteOlder(name: string, table: string, age: string, condition?: string): BatchStatement {
+  return {
+    name,
+    text: `DELETE FROM ${table} WHERE id IN (
+        SELECT id FROM ${table} WHERE ${age} < $1${condition ? ` AND ${condition}` : ""}
+        ORDER BY ${age} LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+  };
+}
+
 /**
  * Provider webhook payloads already applied (`processed_at` set) received before `olderThan`. A payload left
  * half-way by an outage stays: Meta's next delivery of it finishes it, and it is the record of what was not applied.
  */
-export function purgeProviderEvents(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-provider-events",
-      text: `DELETE FROM provider_events WHERE id IN (
-        SELECT id FROM provider_events WHERE received_at < $1 AND processed_at IS NOT NULL
-        ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+export const purgeProviderEvents: Purge = batched(
+  deleteOlder("retention-provider-events", "provider_events", "received_at", "processed_at IS NOT NULL"),
+);
 
 /** Clears the integrator's answer (`response_body`) of attempts started before `olderThan`; the rows stay. */
-export function purgeAttemptResponseBodies(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-attempt-bodies",
-      text: `UPDATE delivery_attempts SET response_body = NULL WHERE id IN (
+export const purgeAttemptResponseBodies: Purge = batched({
+  name: "retention-attempt-bodies",
+  text: `UPDATE delivery_attempts SET response_body = NULL WHERE id IN (
         SELECT id FROM delivery_attempts WHERE started_at < $1 AND response_body IS NOT NULL
         ORDER BY started_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+});
 
 /**
  * Deliveries in a final state (`delivered`, or `failed`: a dead letter) since before `olderThan` (`updated_at` is
@@ -120,110 +124,63 @@ export function purgeDeliveries(
 }
 
 /** Statuses parked before `olderThan` whose message never appeared (a send that was never recorded). */
-export function purgeEarlyStatuses(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-early-statuses",
-      text: `DELETE FROM early_statuses WHERE id IN (
-        SELECT id FROM early_statuses WHERE received_at < $1
-        ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+export const purgeEarlyStatuses: Purge = batched(
+  deleteOlder("retention-early-statuses", "early_statuses", "received_at"),
+);
 
 /**
  * Clears the contact's personal content from inbound messages stored before `olderThan` — the text (or caption,
  * button label), the contact's profile name and username, the media id and the document's file name — keeping the row (wamid,
  * type, number, times) until `purgeInboundMessages` deletes it. The 24 h window lives in contact_windows.
  */
-export function purgeInboundContent(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-inbound-content",
-      text: `UPDATE inbound_messages SET text = NULL, contact_name = NULL, from_username = NULL, media_id = NULL,
+export const purgeInboundContent: Purge = batched({
+  name: "retention-inbound-content",
+  text: `UPDATE inbound_messages SET text = NULL, contact_name = NULL, from_username = NULL, media_id = NULL,
           media_filename = NULL
         WHERE id IN (
           SELECT id FROM inbound_messages
           WHERE created_at < $1
             AND (text IS NOT NULL OR contact_name IS NOT NULL OR media_id IS NOT NULL OR media_filename IS NOT NULL)
           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+});
 
 /**
  * Clears what payload version 2 adds to inbound messages stored before `olderThan` (issue 27): the option tapped,
  * location, contact cards, reaction, ad referral (`details`), the media's checksum and voice flag. Its own statement
  * and partial index, run with the contact's content (INBOUND_TEXT_RETENTION_DAYS).
  */
-export function purgeInboundDetails(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-inbound-details",
-      text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL
+export const purgeInboundDetails: Purge = batched({
+  name: "retention-inbound-details",
+  text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL
         WHERE id IN (
           SELECT id FROM inbound_messages
           WHERE created_at < $1 AND (details IS NOT NULL OR media_sha256 IS NOT NULL)
           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+});
 
 /**
  * Clears the summary of what a send carried (`messages.content`: buttons and list rows, media ids and file names,
  * reactions, locations) from sends made before `olderThan`, with the contact's inbound content; the send's row
  * (wamid, kind, statuses, pricing) stays.
  */
-export function purgeMessageContent(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-message-content",
-      text: `UPDATE messages SET content = NULL
+export const purgeMessageContent: Purge = batched({
+  name: "retention-message-content",
+  text: `UPDATE messages SET content = NULL
         WHERE id IN (
           SELECT id FROM messages WHERE created_at < $1 AND content IS NOT NULL
           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+});
 
 /**
  * Media records (`account_media`) whose media Meta stopped keeping before `olderThan` (its `expires_at`): until then
  * the API answers 410 `media_expired` for them, afterwards 404 like an unknown id.
  */
-export function purgeAccountMedia(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-account-media",
-      text: `DELETE FROM account_media WHERE id IN (
-        SELECT id FROM account_media WHERE expires_at < $1
-        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+export const purgeAccountMedia: Purge = batched(deleteOlder("retention-account-media", "account_media", "expires_at"));
 
 /** Inbound messages stored before `olderThan`. */
-export function purgeInboundMessages(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-inbound-messages",
-      text: `DELETE FROM inbound_messages WHERE id IN (
-        SELECT id FROM inbound_messages WHERE created_at < $1
-        ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+export const purgeInboundMessages: Purge = batched(
+  deleteOlder("retention-inbound-messages", "inbound_messages", "created_at"),
+);
 
 /**
  * Clears the display data of contacts (name, username) not seen with it since `olderThan`: `updated_at` is their last
@@ -231,21 +188,15 @@ export function purgeInboundMessages(deps: RetentionDeps, input: PurgeInput): Pr
  * message's profile name and username (`purgeInboundContent`); the identifiers stay, since opt-outs, windows and the
  * history are reached through them (`purgeContacts` forgets a contact once nothing needs it).
  */
-export function purgeContactProfiles(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-contact-profiles",
-      // updated_at stays: clearing is not seeing the contact again.
-      text: `UPDATE contacts SET name = NULL, username = NULL
+export const purgeContactProfiles: Purge = batched({
+  name: "retention-contact-profiles",
+  // updated_at stays: clearing is not seeing the contact again.
+  text: `UPDATE contacts SET name = NULL, username = NULL
         WHERE (account_id, key) IN (
           SELECT account_id, key FROM contacts
           WHERE updated_at < $1 AND (name IS NOT NULL OR username IS NOT NULL)
           ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+});
 
 /**
  * Forgets contacts unchanged since `olderThan` that nothing is keyed by any more — no opt-out (a legal record, kept
@@ -289,16 +240,10 @@ export async function purgeExpiredIdempotencyKeys(
 ): Promise<number> {
   const now = input.now ?? new Date();
   const batchSize = input.batchSize ?? 5_000;
-  const expired = await inBatches(
-    deps,
-    {
-      name: "idempotency-purge",
-      text: `DELETE FROM idempotency_keys WHERE id IN (
-        SELECT id FROM idempotency_keys WHERE expires_at < $1
-        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    { olderThan: now, batchSize },
-  );
+  const expired = await inBatches(deps, deleteOlder("idempotency-purge", "idempotency_keys", "expires_at"), {
+    olderThan: now,
+    batchSize,
+  });
   // Campaign recipients' keys never expire by time (ReserveInput.retention): they go once their recipient is no
   // longer `sending` (settled, or deleted with its campaign) and they have not changed for the TTL.
   const settledBefore = new Date(now.getTime() - (input.settledCampaignKeyHours ?? 48) * 3_600_000);
@@ -323,33 +268,16 @@ export function purgeExpiredPanelSessions(
   deps: RetentionDeps,
   input: { now?: Date; batchSize?: number } = {},
 ): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "panel-sessions-purge",
-      text: `DELETE FROM panel_sessions WHERE id IN (
-        SELECT id FROM panel_sessions WHERE expires_at < $1
-        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    { olderThan: input.now ?? new Date(), batchSize: input.batchSize ?? 5_000 },
-  );
+  return inBatches(deps, deleteOlder("panel-sessions-purge", "panel_sessions", "expires_at"), {
+    olderThan: input.now ?? new Date(),
+    batchSize: input.batchSize ?? 5_000,
+  });
 }
 
 /** Audit entries written before `olderThan`. */
-export function purgeAuditEntries(deps: RetentionDeps, input: PurgeInput): Promise<number> {
-  return inBatches(
-    deps,
-    {
-      name: "retention-audit-entries",
-      text: `DELETE FROM audit_entries WHERE id IN (
-        SELECT id FROM audit_entries WHERE created_at < $1
-        ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    },
-    input,
-  );
-}
+export const purgeAuditEntries: Purge = batched(deleteOlder("retention-audit-entries", "audit_entries", "created_at"));
 
-const PURGES: Record<RetentionTarget, (deps: RetentionDeps, input: PurgeInput) => Promise<number>> = {
+const PURGES: Record<RetentionTarget, Purge> = {
   early_statuses: purgeEarlyStatuses,
   provider_events: purgeProviderEvents,
   "deliveries.delivered": (deps, input) => purgeDeliveries(deps, { ...input, status: "delivered" }),

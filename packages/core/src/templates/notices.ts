@@ -115,21 +115,13 @@ export async function storeTemplateNotices(
   return rowCount ?? 0;
 }
 
-interface NoticeRow {
+/** A notice as read from the database: the view's fields, with the times as dates and the id as bigint text. */
+type NoticeRow = Omit<TemplateNoticeView, "id" | "occurred_at" | "created_at" | "read" | "read_at"> & {
   id: string;
-  kind: TemplateNoticeKind;
-  waba_id: string;
-  template_id: string | null;
-  template_name: string;
-  template_language: string | null;
-  event: string;
-  reason: string | null;
-  previous_quality: string | null;
-  new_quality: string | null;
   occurred_at: Date;
   created_at: Date;
   read_at: Date | null;
-}
+};
 
 const templateNotices = noticeKind<NoticeRow, TemplateNoticeView>({
   name: "template-notice",

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "@gw/db";
 import type { Logger } from "@gw/logger";
-import { auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { recordAudit, recordAuditAs, type Actor } from "../audit/audit.ts";
 import { MIN_PASSWORD_LENGTH, decoyHash, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** owner: everything, users and keys included; admin: integrations, deliveries, templates, conversations; viewer: read. */
@@ -107,10 +107,7 @@ export async function createPanelUser(deps: { db: Db }, input: CreateUserInput):
       const row = await tx.panelUser.create({
         data: { accountId: input.accountId, email, name: input.name.trim() || email, role, passwordHash },
       });
-      await recordAudit(tx, {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: auditAction(input.actor, "user.created"),
+      await recordAuditAs(tx, input, "user.created", {
         target: row.id,
         details: { role },
       });
@@ -259,10 +256,7 @@ export async function changePanelUserRole(
     if (!row) throw new PanelUserError("not_found", "Usuário não encontrado.");
     if (row.role === "owner" && role !== "owner") await ensureAnotherOwner(tx, input.accountId, row.id);
     const updated = await tx.panelUser.update({ where: { id: row.id }, data: { role } });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "user.role_changed"),
+    await recordAuditAs(tx, input, "user.role_changed", {
       target: row.id,
       details: { email: row.email, from: row.role, to: role },
     });
@@ -282,10 +276,7 @@ export async function removePanelUser(
     if (row.role === "owner") await ensureAnotherOwner(tx, input.accountId, row.id);
     // Sessions and notice reads go with the user (ON DELETE CASCADE): a removed user is signed out at once.
     await tx.panelUser.delete({ where: { id: row.id } });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "user.removed"),
+    await recordAuditAs(tx, input, "user.removed", {
       target: row.id,
       details: { email: row.email },
     });
@@ -334,10 +325,7 @@ export async function invitePanelUser(
         expiresAt: new Date(Date.now() + INVITE_TTL_MS),
       },
     });
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "user.invited"),
+    await recordAuditAs(tx, input, "user.invited", {
       target: row.id,
       details: { email, role },
     });
@@ -383,10 +371,7 @@ export async function cancelPanelInvite(
     // deleteMany with the same condition: an invite accepted meanwhile is not withdrawn.
     const deleted = row ? await tx.panelInvite.deleteMany({ where }) : { count: 0 };
     if (!row || deleted.count !== 1) throw new PanelUserError("not_found", "Convite não encontrado.");
-    await recordAudit(tx, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "user.invite_cancelled"),
+    await recordAuditAs(tx, input, "user.invite_cancelled", {
       target: row.id,
       details: { email: row.email },
     });

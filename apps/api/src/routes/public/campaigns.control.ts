@@ -6,7 +6,7 @@ import {
   errorResponse,
   jsonResponse,
   requestValidation,
-  unreadableRequest,
+  unreadablePath,
   refusalOrValidation,
 } from "@gw/contracts";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "@gw/core/campaigns";
@@ -68,7 +68,7 @@ export const { register, operations } = routeModule(
       request: { params: CampaignPath },
       responses: {
         200: jsonResponse("The campaign after the change.", CampaignDetailOut),
-        400: unreadableRequest("The path (an invalid %-escape)"),
+        400: unreadablePath,
         404: campaignNotFound,
         409: errorResponse(control.conflict, ["campaign_state_conflict"]),
         422:

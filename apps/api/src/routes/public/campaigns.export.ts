@@ -1,4 +1,4 @@
-import { CSV_EXPORT_FORMAT, CampaignPath, campaignNotFound, requestValidation, unreadableRequest } from "@gw/contracts";
+import { CSV_EXPORT_FORMAT, CampaignPath, campaignNotFound, resourcePathRefusals } from "@gw/contracts";
 import { RECIPIENT_EXPORT_COLUMNS, exportCampaignRecipients } from "@gw/core/campaigns";
 import { defineCsvExport } from "../define-route.ts";
 
@@ -10,9 +10,7 @@ export const { register, operations } = defineCsvExport({
   description: `Streamed, one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT}`,
   request: { params: CampaignPath },
   responses: {
-    400: unreadableRequest("The path (an invalid %-escape)"),
-    404: campaignNotFound,
-    422: requestValidation("path"),
+    ...resourcePathRefusals(campaignNotFound),
   },
   async handler({ accountId, actor, params }, deps) {
     // Looked up first: a missing campaign is a 404 envelope, not a CSV cut short.

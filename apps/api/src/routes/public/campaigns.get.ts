@@ -1,11 +1,4 @@
-import {
-  CampaignDetailOut,
-  CampaignPath,
-  campaignNotFound,
-  jsonResponse,
-  requestValidation,
-  unreadableRequest,
-} from "@gw/contracts";
+import { CampaignDetailOut, CampaignPath, campaignNotFound, jsonResponse, resourcePathRefusals } from "@gw/contracts";
 import { getCampaign } from "@gw/core/campaigns";
 import { defineRoute } from "../define-route.ts";
 
@@ -20,9 +13,7 @@ export const { register, operations } = defineRoute({
   request: { params: CampaignPath },
   responses: {
     200: jsonResponse("The campaign.", CampaignDetailOut),
-    400: unreadableRequest("The path (an invalid %-escape)"),
-    404: campaignNotFound,
-    422: requestValidation("path"),
+    ...resourcePathRefusals(campaignNotFound),
   },
   handler: ({ accountId, params }, deps) => getCampaign(deps.campaigns, { accountId, campaignId: params.campaign_id }),
 });

@@ -4,8 +4,7 @@ import {
   CampaignRecipientsQuery,
   campaignNotFound,
   jsonResponse,
-  requestValidation,
-  unreadableRequest,
+  resourcePathRefusals,
 } from "@gw/contracts";
 import { listCampaignRecipients } from "@gw/core/campaigns";
 import { defineRoute } from "../define-route.ts";
@@ -21,9 +20,7 @@ export const { register, operations } = defineRoute({
   request: { params: CampaignPath, query: CampaignRecipientsQuery },
   responses: {
     200: jsonResponse("One page of recipients.", CampaignRecipientListOut),
-    400: unreadableRequest("The path (an invalid %-escape)"),
-    404: campaignNotFound,
-    422: requestValidation("path or query"),
+    ...resourcePathRefusals(campaignNotFound, "path or query"),
   },
   handler: ({ accountId, params, query }, deps) =>
     listCampaignRecipients(deps, {

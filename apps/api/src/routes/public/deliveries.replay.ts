@@ -9,6 +9,7 @@ import {
   payloadTooLarge,
   requestValidation,
   unreadableRequest,
+  resourcePathRefusals,
 } from "@gw/contracts";
 import { createDeliveryReplay, getDeliveryReplay } from "@gw/core/deliveries";
 import { defineRoute, routeModule } from "../define-route.ts";
@@ -72,9 +73,7 @@ export const { register, operations } = routeModule(
     request: { params: DeliveryReplayPath },
     responses: {
       200: jsonResponse("The replay.", DeliveryReplayOut),
-      400: unreadableRequest("The path (an invalid %-escape)"),
-      404: errorResponse("Replay not in this account.", ["not_found"]),
-      422: requestValidation("path"),
+      ...resourcePathRefusals(errorResponse("Replay not in this account.", ["not_found"])),
     },
     handler: ({ accountId, params }, deps) => getDeliveryReplay(deps, { accountId, replayId: params.replay_id }),
   }),

@@ -8,14 +8,14 @@ import {
   errorResponse,
   jsonResponse,
   requestValidation,
-  unreadableRequest,
+  unreadablePath,
   refusalOrValidation,
+  resourcePathRefusals,
 } from "@gw/contracts";
 import { getDelivery, listDeliveries, retryDelivery, retryFailedDeliveries } from "@gw/core/deliveries";
 import { defineRoute, routeModule } from "../define-route.ts";
 
 const notInAccount = errorResponse("Delivery not in this account.", ["not_found"]);
-const unreadablePath = unreadableRequest("The path (an invalid %-escape)");
 
 /** Spec 4.5–4.8: the account's webhook delivery queue. */
 export const { register, operations } = routeModule(
@@ -57,9 +57,7 @@ export const { register, operations } = routeModule(
     request: { params: DeliveryPath },
     responses: {
       200: jsonResponse("The delivery, with the signed envelope.", DeliveryDetailOut),
-      400: unreadablePath,
-      404: notInAccount,
-      422: requestValidation("path"),
+      ...resourcePathRefusals(notInAccount),
     },
     handler: ({ accountId, params }, deps) => getDelivery(deps, { accountId, deliveryId: params.delivery_id }),
   }),

@@ -1,17 +1,11 @@
-import {
-  IntegrationCreateIn,
-  IntegrationWithSecretOut,
-  jsonResponse,
-  payloadTooLarge,
-  unreadableRequest,
-} from "@gw/contracts";
+import { IntegrationCreateIn, IntegrationWithSecretOut, jsonResponse } from "@gw/contracts";
 import { setIntegration } from "@gw/core/accounts";
 import {
   integrationWithSecret,
   requireSecrets,
-  secretsUnavailable,
   urlValidation,
   withIntegrationRefusals,
+  integrationChangeRefusals,
 } from "../integration-views.ts";
 import { defineRoute } from "../define-route.ts";
 
@@ -38,10 +32,7 @@ export const { register, operations } = defineRoute({
   },
   responses: {
     201: jsonResponse("Registered; the signing secret is shown this once.", IntegrationWithSecretOut),
-    400: unreadableRequest("The body (an encoding that does not inflate, or cut short)"),
-    413: payloadTooLarge,
-    422: urlValidation("body"),
-    503: secretsUnavailable,
+    ...integrationChangeRefusals(false, urlValidation("body")),
   },
   async handler({ accountId, actor, body }, deps) {
     const secrets = requireSecrets(deps.secrets);

@@ -1,6 +1,6 @@
-import { IntegrationDeleteOut, IntegrationPath, jsonResponse, requestValidation } from "@gw/contracts";
+import { IntegrationDeleteOut, IntegrationPath, jsonResponse } from "@gw/contracts";
 import { deleteIntegration } from "@gw/core/accounts";
-import { integrationNotFound, notInAccount, unreadablePath } from "../integration-views.ts";
+import { integrationPathRefusals, notInAccount } from "../integration-views.ts";
 import { defineRoute } from "../define-route.ts";
 
 /** DELETE /public/v1/integrations/{integration_id} (issue 29). */
@@ -17,9 +17,7 @@ export const { register, operations } = defineRoute({
   request: { params: IntegrationPath },
   responses: {
     200: jsonResponse("Deleted.", IntegrationDeleteOut),
-    400: unreadablePath,
-    404: integrationNotFound,
-    422: requestValidation("path: an id that is not a UUID"),
+    ...integrationPathRefusals,
   },
   async handler({ accountId, actor, params }, deps) {
     const deleted = await deleteIntegration(deps, { accountId, integrationId: params.integration_id, actor });

@@ -1,6 +1,6 @@
-import { IntegrationOut, IntegrationPath, jsonResponse, requestValidation } from "@gw/contracts";
+import { IntegrationOut, IntegrationPath, jsonResponse } from "@gw/contracts";
 import { getIntegration } from "@gw/core/accounts";
-import { integrationNotFound, integrationOut, notInAccount, unreadablePath } from "../integration-views.ts";
+import { integrationOut, integrationPathRefusals, notInAccount } from "../integration-views.ts";
 import { defineRoute } from "../define-route.ts";
 
 /** GET /public/v1/integrations/{integration_id} (issue 29): one integration, without its secret. */
@@ -13,9 +13,7 @@ export const { register, operations } = defineRoute({
   request: { params: IntegrationPath },
   responses: {
     200: jsonResponse("The integration.", IntegrationOut),
-    400: unreadablePath,
-    404: integrationNotFound,
-    422: requestValidation("path: an id that is not a UUID"),
+    ...integrationPathRefusals,
   },
   async handler({ accountId, params }, deps) {
     const integration = await getIntegration(deps, { accountId, integrationId: params.integration_id });

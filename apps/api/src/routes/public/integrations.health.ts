@@ -1,18 +1,7 @@
-import {
-  IntegrationEnableOut,
-  IntegrationHealthOut,
-  IntegrationPath,
-  errorResponse,
-  jsonResponse,
-  requestValidation,
-  unreadableRequest,
-} from "@gw/contracts";
+import { IntegrationEnableOut, IntegrationHealthOut, IntegrationPath, jsonResponse } from "@gw/contracts";
 import { enableIntegration, endpointHealth } from "@gw/core/deliveries";
-import { ApiError } from "@gw/errors";
+import { integrationPathRefusals, notInAccount } from "../integration-views.ts";
 import { defineRoute, routeModule } from "../define-route.ts";
-
-const notInAccount = errorResponse("Integration not in this account.", ["not_found"]);
-const unreadablePath = unreadableRequest("The path (an invalid %-escape)");
 
 /** Issue 21, item 3: an integration's endpoint health, and the manual re-enable after the gateway disabled it. */
 export const { register, operations } = routeModule(
@@ -31,13 +20,11 @@ export const { register, operations } = routeModule(
     request: { params: IntegrationPath },
     responses: {
       200: jsonResponse("The integration's health.", IntegrationHealthOut),
-      400: unreadablePath,
-      404: notInAccount,
-      422: requestValidation("path: an id that is not a UUID"),
+      ...integrationPathRefusals,
     },
     async handler({ accountId, params }, deps) {
       const health = await endpointHealth(deps, { accountId, integrationId: params.integration_id });
-      if (!health) throw new ApiError("not_found", { message: "A integração não foi encontrada nesta conta." });
+      if (!health) throw notInAccount();
       return health;
     },
   }),
@@ -54,9 +41,7 @@ export const { register, operations } = routeModule(
     request: { params: IntegrationPath },
     responses: {
       200: jsonResponse("Enabled; how many deliveries resumed.", IntegrationEnableOut),
-      400: unreadablePath,
-      404: notInAccount,
-      422: requestValidation("path: an id that is not a UUID"),
+      ...integrationPathRefusals,
     },
     async handler({ accountId, actor, params }, deps) {
       const result = await enableIntegration(deps, { accountId, integrationId: params.integration_id, actor });

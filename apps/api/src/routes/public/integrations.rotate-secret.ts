@@ -3,18 +3,15 @@ import {
   IntegrationRotateIn,
   IntegrationWithSecretOut,
   jsonResponse,
-  payloadTooLarge,
   requestValidation,
-  unreadableRequest,
 } from "@gw/contracts";
 import { rotateIntegrationSecret } from "@gw/core/accounts";
 import {
-  integrationNotFound,
   integrationWithSecret,
   notInAccount,
   requireSecrets,
-  secretsUnavailable,
   withIntegrationRefusals,
+  integrationChangeRefusals,
 } from "../integration-views.ts";
 import { defineRoute } from "../define-route.ts";
 
@@ -44,11 +41,7 @@ export const { register, operations } = defineRoute({
   },
   responses: {
     200: jsonResponse("Rotated; the new signing secret is shown this once.", IntegrationWithSecretOut),
-    400: unreadableRequest("The path or the body"),
-    404: integrationNotFound,
-    413: payloadTooLarge,
-    422: requestValidation("path, body"),
-    503: secretsUnavailable,
+    ...integrationChangeRefusals(true, requestValidation("path, body")),
   },
   async handler({ accountId, actor, params, body }, deps) {
     const secrets = requireSecrets(deps.secrets);

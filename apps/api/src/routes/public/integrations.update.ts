@@ -1,20 +1,12 @@
-import {
-  IntegrationOut,
-  IntegrationPath,
-  IntegrationUpdateIn,
-  jsonResponse,
-  payloadTooLarge,
-  unreadableRequest,
-} from "@gw/contracts";
+import { IntegrationOut, IntegrationPath, IntegrationUpdateIn, jsonResponse } from "@gw/contracts";
 import { getIntegration, updateIntegration } from "@gw/core/accounts";
 import {
-  integrationNotFound,
   integrationOut,
   notInAccount,
   requireSecrets,
-  secretsUnavailable,
   urlValidation,
   withIntegrationRefusals,
+  integrationChangeRefusals,
 } from "../integration-views.ts";
 import { defineRoute } from "../define-route.ts";
 
@@ -42,11 +34,7 @@ export const { register, operations } = defineRoute({
   },
   responses: {
     200: jsonResponse("The integration as saved.", IntegrationOut),
-    400: unreadableRequest("The path or the body"),
-    404: integrationNotFound,
-    413: payloadTooLarge,
-    422: urlValidation("path, body (at least one field)"),
-    503: secretsUnavailable,
+    ...integrationChangeRefusals(true, urlValidation("path, body (at least one field)")),
   },
   async handler({ accountId, actor, params, body }, deps) {
     const current = await getIntegration(deps, { accountId, integrationId: params.integration_id });

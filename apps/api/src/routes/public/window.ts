@@ -5,7 +5,7 @@ import {
   WindowQuery,
   jsonResponse,
   requestValidation,
-  unreadableRequest,
+  unreadablePath,
 } from "@gw/contracts";
 import { windowStatus } from "@gw/core/windows";
 import { defineRoute } from "../define-route.ts";
@@ -21,7 +21,7 @@ export const { register, operations } = defineRoute({
   request: { params: WindowPath, query: WindowQuery },
   responses: {
     200: jsonResponse("Window state of the contact on the business number.", WindowOut),
-    400: unreadableRequest("The path (an invalid %-escape)"),
+    400: unreadablePath,
     422: requestValidation("path or query; also a `phone_number_id` that is not one of the account's numbers"),
   },
   async handler({ accountId, params, query }, deps) {

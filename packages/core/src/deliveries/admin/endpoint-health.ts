@@ -2,7 +2,7 @@ import { inTransaction, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { deliverWebhookJob, type AttemptToQueue, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { auditAction, recordAudit, type Actor } from "../../audit/audit.ts";
+import { recordAuditAs, auditAction, recordAudit, type Actor } from "../../audit/audit.ts";
 import { ensureAttemptsQueued } from "../attempt/queueing.ts";
 import { PARKED_BUDGET_START } from "../attempt/schedule.ts";
 import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "../attempt/error-kinds.ts";
@@ -390,10 +390,7 @@ export async function enableIntegration(
       text: RESUME_WAITING,
       values: [input.integrationId, input.accountId, now],
     });
-    await recordAudit(client, {
-      accountId: input.accountId,
-      actor: input.actor,
-      action: auditAction(input.actor, "integration.enabled"),
+    await recordAuditAs(client, input, "integration.enabled", {
       target: `integration:${input.integrationId}`,
       details: {
         disabled_at: row.disabled_at.toISOString(),

@@ -3,7 +3,7 @@ import { inTransaction, type Db, type SqlClient } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { auditAction, recordAudit, type Actor, type AuditOrigin } from "../../audit/audit.ts";
+import { recordAudit, recordAuditAs, type Actor, type AuditOrigin } from "../../audit/audit.ts";
 import { ensureAttemptsQueued } from "../attempt/queueing.ts";
 import { retryAction } from "./retry.ts";
 
@@ -157,10 +157,7 @@ export async function createDeliveryReplay(
       });
       const inserted = rows[0];
       if (!inserted) throw new Error("replay insert returned no row");
-      await recordAudit(client, {
-        accountId: input.accountId,
-        actor: input.actor,
-        action: auditAction(input.actor, "delivery_replay.created"),
+      await recordAuditAs(client, input, "delivery_replay.created", {
         target: `replay:${inserted.id}`,
         details: {
           since: input.since.toISOString(),
