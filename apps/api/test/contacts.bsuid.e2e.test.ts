@@ -8,15 +8,8 @@ import { isSuppressed } from "@gw/core/suppressions";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent, MessageStatusEvent } from "@gw/receiver";
 import { eventually } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestDispatcher,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "@gw/test-stack";
-import { startReceiver } from "./support/receiver.ts";
+import { contactWrites, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
+import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 interface SandboxUser {
@@ -28,8 +21,8 @@ interface SandboxUser {
 describe("a user known only by a BSUID", () => {
   let gateway: TestGateway;
   let dispatcher: Dispatcher;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let account: TestAccount & { signingSecret: string | null };
+  let receiver: Receiver;
+  let account: TestAccount;
 
   const control = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
     const res = await fetch(`${gateway.sandbox.url}/_sandbox/${path}`, {
@@ -59,14 +52,10 @@ describe("a user known only by a BSUID", () => {
 
   beforeAll(async () => {
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
-    receiver = await startReceiver(() => account.signingSecret ?? "");
-    account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-    dispatcher = await startTestDispatcher(gateway);
+    ({ receiver, account, dispatcher } = await startPipeline(gateway));
   });
   afterAll(async () => {
-    await dispatcher.stop();
-    await receiver.close();
-    await gateway.close();
+    await stopPipeline({ dispatcher, receiver, gateway });
   });
 
   it("writes: message.received names the BSUID, the window opens for it, the reply goes to Meta in `recipient` and its statuses come back with the BSUID and pricing", async () => {

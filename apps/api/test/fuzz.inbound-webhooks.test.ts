@@ -11,6 +11,7 @@ import {
   type TestAccount,
   type TestGateway,
 } from "@gw/test-stack";
+import { MESSAGE_RECEIVED_V1_KEYS as VERSION_1_KEYS, MESSAGE_RECEIVED_V2_NONE } from "@gw/testkit";
 import { inboundItem } from "./support/meta-inbound-arbitrary.ts";
 
 // Property-based fuzzing of Meta's inbound webhook with the members read since issue 27 (location, contact cards,
@@ -24,37 +25,8 @@ import { inboundItem } from "./support/meta-inbound-arbitrary.ts";
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 0.5);
 const CASES = Math.max(1, Math.round(300 * SCALE));
-const VERSION_1_KEYS = [
-  "message_id",
-  "from",
-  "from_user_id",
-  "from_parent_user_id",
-  "from_username",
-  "phone_number_id",
-  "type",
-  "text",
-  "media_id",
-  "media_mime",
-  "media_filename",
-  "reply_to_message_id",
-  "contact_name",
-  "occurred_at",
-  "window_expires_at",
-];
-
 /** What version 2 appends, every one on every body. */
-const VERSION_2_MEMBERS = [
-  "interactive",
-  "button",
-  "location",
-  "contacts",
-  "reaction",
-  "referral",
-  "forwarded",
-  "frequently_forwarded",
-  "media_sha256",
-  "media_voice",
-];
+const VERSION_2_MEMBERS = Object.keys(MESSAGE_RECEIVED_V2_NONE);
 
 let gateway: TestGateway;
 let account: TestAccount;

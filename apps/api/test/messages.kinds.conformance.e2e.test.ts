@@ -3,15 +3,8 @@ import { randomBytes } from "node:crypto";
 import type { Dispatcher } from "@gw/dispatcher";
 import { eventually } from "@gw/testkit";
 import { createGatewayClient, type GatewayClient } from "@pt-gateway/client";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestDispatcher,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "@gw/test-stack";
-import { startReceiver } from "./support/receiver.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
+import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Issue 27, black box against the running gateway (API + provider sandbox + dispatcher + a verifying receiver): each
@@ -23,7 +16,7 @@ type Json = Record<string, unknown>;
 
 let gateway: TestGateway;
 let dispatcher: Dispatcher;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 let account: TestAccount;
 let other: TestAccount;
 let client: GatewayClient;
@@ -100,12 +93,8 @@ async function sentBody(wamid: string): Promise<Json> {
 
 beforeAll(async () => {
   gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "100000" } });
-  let secret = "";
-  receiver = await startReceiver(() => secret);
-  account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-  secret = account.signingSecret ?? "";
+  ({ receiver, account, dispatcher } = await startPipeline(gateway));
   other = await createTestAccount(gateway.db);
-  dispatcher = await startTestDispatcher(gateway);
   client = createGatewayClient({ baseUrl: gateway.apiUrl, apiKey: account.apiKey });
   const wrote = (await contactWrites(gateway, {
     phone_number_id: account.phoneNumberId,
@@ -126,9 +115,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-  await gateway?.close();
+  await stopPipeline({ dispatcher, receiver, gateway });
 });
 
 const LIST_ROWS = Array.from({ length: 10 }, (_, i) => ({

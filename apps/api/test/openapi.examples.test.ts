@@ -4,15 +4,8 @@ import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { eventually, testActor, testSecretBox } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestDispatcher,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "@gw/test-stack";
-import { startReceiver } from "./support/receiver.ts";
+import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
+import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
 
 // Each documented request example goes through the API (against the provider sandbox), and the answers, for
 // each operation and status, validate against the schema the document gives for that status (ajv, JSON Schema
@@ -118,8 +111,8 @@ function expectValid(validate: ValidateFunction, body: unknown, what: string): v
 describe("documented examples and responses against the running API", () => {
   let gateway: TestGateway;
   let dispatcher: Dispatcher;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let account: TestAccount & { signingSecret: string | null };
+  let receiver: Receiver;
+  let account: TestAccount;
   let schemas: DocumentSchemas;
 
   const api = () => request(gateway.app);
@@ -148,17 +141,13 @@ describe("documented examples and responses against the running API", () => {
       env: { API_RATE_LIMIT_POINTS: "10000" },
       sandbox: { failAfterSend: ["5511922229009"] },
     });
-    receiver = await startReceiver(() => account.signingSecret ?? "");
-    account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-    dispatcher = await startTestDispatcher(gateway);
+    ({ receiver, account, dispatcher } = await startPipeline(gateway));
     // The document as served, not as built in-process.
     const served = await api().get("/public/v1/openapi.json");
     schemas = new DocumentSchemas(served.body as Json);
   });
   afterAll(async () => {
-    await dispatcher.stop();
-    await receiver.close();
-    await gateway.close();
+    await stopPipeline({ dispatcher, receiver, gateway });
   });
 
   it("POST /messages documents the text, template and Pix examples; each is valid against the request schema and sent with 200", async () => {

@@ -4,15 +4,8 @@ import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageStatusEvent } from "@gw/receiver";
 import { parseTraceparent, startTracing, type Tracing } from "@gw/tracing";
 import { eventually, startOtlpReceiver, type ExportedSpan, type OtlpReceiver } from "@gw/testkit";
-import {
-  contactWrites,
-  createTestAccount,
-  startTestDispatcher,
-  startTestGateway,
-  type TestAccount,
-  type TestGateway,
-} from "@gw/test-stack";
-import { startReceiver } from "./support/receiver.ts";
+import { contactWrites, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
+import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -25,8 +18,8 @@ describe("traces: a send and its webhooks form one trace, exported over OTLP", (
   let tracing: Tracing;
   let gateway: TestGateway;
   let dispatcher: Dispatcher;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let account: TestAccount & { signingSecret: string | null };
+  let receiver: Receiver;
+  let account: TestAccount;
 
   beforeAll(async () => {
     otlp = await startOtlpReceiver();
@@ -36,14 +29,10 @@ describe("traces: a send and its webhooks form one trace, exported over OTLP", (
       exportDelayMs: 50,
     });
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
-    receiver = await startReceiver(() => account.signingSecret ?? "");
-    account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-    dispatcher = await startTestDispatcher(gateway);
+    ({ receiver, account, dispatcher } = await startPipeline(gateway));
   });
   afterAll(async () => {
-    await dispatcher.stop();
-    await receiver.close();
-    await gateway.close();
+    await stopPipeline({ dispatcher, receiver, gateway });
     await tracing.shutdown();
     await otlp.close();
   });

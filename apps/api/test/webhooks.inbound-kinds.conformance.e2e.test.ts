@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { MessageReceivedEvent } from "@gw/receiver";
-import { eventually } from "@gw/testkit";
+import { MESSAGE_RECEIVED_V2_NONE as NO_MEMBERS, eventually } from "@gw/testkit";
 import { createGatewayClient } from "@pt-gateway/client";
 import {
   contactWrites,
@@ -105,20 +105,6 @@ function contractData(got: Data, values: Partial<Data>): Data {
     ...values,
   };
 }
-
-/** Version 2's members when none applies. */
-const NO_MEMBERS = {
-  interactive: null,
-  button: null,
-  location: null,
-  contacts: null,
-  reaction: null,
-  referral: null,
-  forwarded: false,
-  frequently_forwarded: false,
-  media_sha256: null,
-  media_voice: null,
-};
 
 /**
  * Sends `message` from a new contact and checks both bodies: version 1 is `v1Values` over the contract's defaults,

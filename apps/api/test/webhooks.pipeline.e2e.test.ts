@@ -10,20 +10,19 @@ import {
   VERIFY_TOKEN,
   contactWrites,
   createTestAccount,
-  startTestDispatcher,
   startTestGateway,
   type TestAccount,
   type TestGateway,
 } from "@gw/test-stack";
-import { startReceiver } from "./support/receiver.ts";
+import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
 // Provider events in, signed deliveries out: API + sandbox + dispatcher + a real receiver, all on loopback.
 describe("webhook pipeline end to end", () => {
   let gateway: TestGateway;
   let dispatcher: Dispatcher;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let account: TestAccount & { signingSecret: string | null };
+  let receiver: Receiver;
+  let account: TestAccount;
 
   const statusEvents = (messageId: string) =>
     receiver.received.filter(
@@ -36,14 +35,10 @@ describe("webhook pipeline end to end", () => {
       env: { API_RATE_LIMIT_POINTS: "10000" },
       sandbox: { failAfterSend: ["5511922220009"] },
     });
-    receiver = await startReceiver(() => account.signingSecret ?? "");
-    account = await createTestAccount(gateway.db, { integrationUrl: receiver.url });
-    dispatcher = await startTestDispatcher(gateway);
+    ({ receiver, account, dispatcher } = await startPipeline(gateway));
   });
   afterAll(async () => {
-    await dispatcher.stop();
-    await receiver.close();
-    await gateway.close();
+    await stopPipeline({ dispatcher, receiver, gateway });
   });
 
   it("an inbound message reaches the receiver as message.received with every field, and opens the window", async () => {

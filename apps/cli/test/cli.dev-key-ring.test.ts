@@ -10,7 +10,7 @@ import { createAccount, createSecretBox } from "@gw/core/accounts";
 import { loadConfig, sections, z } from "@gw/config";
 import { createDb } from "@gw/db";
 import { testActor, testEnv } from "@gw/testkit";
-import { runCli, runCliProcess } from "./run-cli.ts";
+import { integrationSetArgs, runCli, runCliProcess } from "./run-cli.ts";
 
 const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
 let accountId: string;
@@ -39,16 +39,7 @@ const secondShell = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
-const integrationSet = (url: string) => [
-  "integration",
-  "set",
-  "--account",
-  accountId,
-  "--url",
-  url,
-  "--events",
-  "message.status",
-];
+const integrationSet = (url: string) => integrationSetArgs(accountId, url, "message.status");
 
 async function sealedSecret(id: string): Promise<string> {
   const row = await db.integration.findUniqueOrThrow({ where: { id }, select: { signingSecretEncrypted: true } });

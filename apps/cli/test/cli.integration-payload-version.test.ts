@@ -7,7 +7,7 @@ import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core/accounts
 import { createDb } from "@gw/db";
 import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
-import { runCli } from "./run-cli.ts";
+import { integrationSetArgs, runCli } from "./run-cli.ts";
 
 describe("integration set --payload-version", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
@@ -20,17 +20,7 @@ describe("integration set --payload-version", () => {
     await db.$disconnect();
   });
 
-  const argv = (url: string, ...extra: string[]) => [
-    "integration",
-    "set",
-    "--account",
-    accountId,
-    "--url",
-    url,
-    "--events",
-    "message.received",
-    ...extra,
-  ];
+  const argv = (url: string, ...extra: string[]) => integrationSetArgs(accountId, url, "message.received", ...extra);
 
   it("puts an integration on version 2, keeps it when run again without the option, and goes back to 1", async () => {
     const url = `http://127.0.0.1:9/${randomBytes(4).toString("hex")}`;

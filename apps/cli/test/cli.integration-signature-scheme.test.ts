@@ -8,7 +8,7 @@ import { createDb } from "@gw/db";
 import { signatureHeaders } from "@gw/signer";
 import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
-import { runCli } from "./run-cli.ts";
+import { integrationSetArgs, runCli } from "./run-cli.ts";
 
 describe("integration set --signature-scheme", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
@@ -22,17 +22,7 @@ describe("integration set --signature-scheme", () => {
     await db.$disconnect();
   });
 
-  const argv = (url: string, ...extra: string[]) => [
-    "integration",
-    "set",
-    "--account",
-    accountId,
-    "--url",
-    url,
-    "--events",
-    "message.status",
-    ...extra,
-  ];
+  const argv = (url: string, ...extra: string[]) => integrationSetArgs(accountId, url, "message.status", ...extra);
 
   it("creates an integration on Standard Webhooks and prints the whsec_ secret the official library takes", async () => {
     const url = `http://127.0.0.1:9/${randomBytes(4).toString("hex")}`;

@@ -5,7 +5,7 @@ import { DEVELOPMENT_INTEGRATION_POLICY, createAccount } from "@gw/core/accounts
 import { createDb } from "@gw/db";
 import { testEnv, testActor, testSecretBox } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
-import { runCli } from "./run-cli.ts";
+import { integrationSetArgs, runCli } from "./run-cli.ts";
 
 describe("integration set: URL policy", () => {
   const db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
@@ -18,16 +18,7 @@ describe("integration set: URL policy", () => {
     await db.$disconnect();
   });
 
-  const argv = (url: string) => [
-    "integration",
-    "set",
-    "--account",
-    accountId,
-    "--url",
-    url,
-    "--events",
-    "message.status",
-  ];
+  const argv = (url: string) => integrationSetArgs(accountId, url, "message.status");
 
   it("without a policy it applies production's: https only, public hosts, no userinfo", async () => {
     await expect(runCommand(argv("http://hooks.example.com/h"), { db, secrets })).rejects.toThrow(

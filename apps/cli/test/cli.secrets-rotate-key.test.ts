@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { DEVELOPMENT_INTEGRATION_POLICY, createAccount, createSecretBox } from "@gw/core/accounts";
 import { isolatedDatabase, testActor } from "@gw/testkit";
 import { runCommand } from "../src/commands.ts";
-import { runCli, type CliRun } from "./run-cli.ts";
+import { integrationSetArgs, runCli, type CliRun } from "./run-cli.ts";
 
 // Every step is a `pnpm gateway` process (a few seconds each on a busy machine).
 jest.setTimeout(120_000);
@@ -37,16 +37,7 @@ function cli(args: string[], keys: string): Promise<CliRun> {
   });
 }
 
-const integrationSet = (url: string) => [
-  "integration",
-  "set",
-  "--account",
-  accountId,
-  "--url",
-  url,
-  "--events",
-  "message.status",
-];
+const integrationSet = (url: string) => integrationSetArgs(accountId, url, "message.status");
 
 /** `integration set` in this process (the set-up steps), with the key ring `ids` of KEYS. */
 async function saved(url: string, ...ids: string[]): Promise<{ id: string; signing_secret: string }> {

@@ -79,3 +79,8 @@ export async function runCliOnTerminal(args: readonly string[], env: NodeJS.Proc
   const result = await spawnCli("script", ["--quiet", "--return", "--command", command, "/dev/null"], env);
   return { ...result, stdout: result.stdout.replace(/\r\n/g, "\n") };
 }
+
+/** `integration set` for an account, a URL and one event type, followed by `extra` options. */
+export function integrationSetArgs(accountId: string, url: string, event: string, ...extra: string[]): string[] {
+  return ["integration", "set", "--account", accountId, "--url", url, "--events", event, ...extra];
+}

@@ -5,7 +5,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
-import { createFixture, isolatedDatabase, silentLogger, testSecretBox, type Fixture } from "@gw/testkit";
+import {
+  MESSAGE_RECEIVED_V1_KEYS as VERSION_1_KEYS,
+  MESSAGE_RECEIVED_V2_NONE as NO_MEMBERS,
+  createFixture,
+  isolatedDatabase,
+  silentLogger,
+  testSecretBox,
+  type Fixture,
+} from "@gw/testkit";
 import { createAccountDirectory } from "../src/accounts/index.ts";
 import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
 
@@ -105,38 +113,6 @@ async function bodiesFor(wamid: string): Promise<{ v1: string; v2: string }> {
 }
 
 const dataOf = (body: string) => (JSON.parse(body) as { data: Data }).data;
-
-/** The contract's 15 members, in their order: a version-1 body has exactly these. */
-const VERSION_1_KEYS = [
-  "message_id",
-  "from",
-  "from_user_id",
-  "from_parent_user_id",
-  "from_username",
-  "phone_number_id",
-  "type",
-  "text",
-  "media_id",
-  "media_mime",
-  "media_filename",
-  "reply_to_message_id",
-  "contact_name",
-  "occurred_at",
-  "window_expires_at",
-];
-
-const NO_MEMBERS = {
-  interactive: null,
-  button: null,
-  location: null,
-  contacts: null,
-  reaction: null,
-  referral: null,
-  forwarded: false,
-  frequently_forwarded: false,
-  media_sha256: null,
-  media_voice: null,
-};
 
 describe("message.received by payload version", () => {
   it("gives the list row tapped to a version-2 integration, and the contract's bytes to a version-1 one", async () => {

@@ -15,3 +15,4 @@ export { startThrowawayRedis } from "./redis-server.ts";
 export { REPO_ROOT, envExampleSection, envExampleSections } from "./repo.ts";
 export { startOtlpReceiver } from "./otlp-receiver.ts";
 export type { ExportedSpan, OtlpReceiver } from "./otlp-receiver.ts";
+export { MESSAGE_RECEIVED_V1_KEYS, MESSAGE_RECEIVED_V2_NONE } from "./webhook-contract.ts";
