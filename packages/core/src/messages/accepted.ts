@@ -10,6 +10,7 @@ import {
   type PendingDelivery,
 } from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
+import { orderAnswer, recordAcceptedOrder, type AcceptedOrder } from "./order-records.ts";
 import type { ContentKind, SettledSend } from "./outcome.ts";
 import type { OutboundSummary } from "./summary.ts";
 
@@ -41,6 +42,12 @@ export interface AcceptedSend {
   actor: string;
   /** The Idempotency-Key reservation to complete (as `sent`), if the call had a key. */
   reservationId: string | null;
+  /** Issue 28: the order this send opens (a Pix send) or updates (order_status); absent otherwise. */
+  order?: AcceptedOrder;
+  /** The audit entry's action, target and details when not `api.messages.send` (an order_status send). */
+  auditAction?: string;
+  auditTarget?: string;
+  auditDetails?: Record<string, string | null>;
 }
 
 /** What the key of an accepted send keeps: the message, as the send's answer describes it. */
@@ -53,6 +60,7 @@ export function sentOutcome(send: AcceptedSend): SettledSend {
       type: send.kind,
       phoneNumberId: send.phoneNumberId,
       clientRef: send.clientRef,
+      ...orderAnswer(send.order),
     },
   };
 }
@@ -132,7 +140,7 @@ stored AS (
   RETURNING id),
 audited AS (
   ${AUDIT_INSERT_COLUMNS}
-  SELECT $1::uuid, $12, 'api.messages.send', 'message:' || $4, $9, $13::jsonb FROM stored),
+  SELECT $1::uuid, $12, COALESCE($17::text, 'api.messages.send'), COALESCE($18::text, 'message:' || $4), $9, $13::jsonb FROM stored),
 completed AS (
   ${completeReservationStatement("$14", "$15", "$4")}
   RETURNING id)
@@ -155,12 +163,16 @@ export async function recordAcceptedSend(
       values: [
         ...messageValues(send),
         send.actor,
-        JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
+        JSON.stringify(send.auditDetails ?? { to: send.to, type: send.kind, template: send.templateName }),
         send.reservationId,
         JSON.stringify(sentOutcome(send)),
         contentValue(send),
+        send.auditAction ?? null,
+        send.auditTarget ?? null,
       ],
     });
+    // Issue 28: the order opens (Pix send) or moves (order_status) in this same transaction.
+    if (send.order) await recordAcceptedOrder(client, { ...send, order: send.order });
     // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,
     // so it sees every status a webhook parked under that lock before us (see lockWamids).
     return insertDeliveries(client, await applyEarlyStatuses(client, send.wamid));

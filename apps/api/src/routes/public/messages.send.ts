@@ -167,7 +167,8 @@ function renderSettled(outcome: SettledSend): { status: number; body: string } {
       message_id: message.messageId,
       to: message.to,
       status: "sent",
-      type: message.type,
+      // An order_status send (issue 28) is an interactive message; its key's fingerprint never matches a POST /messages.
+      type: message.type === "order_status" ? "interactive" : message.type,
       phone_number_id: message.phoneNumberId,
       client_ref: message.clientRef,
     } satisfies SendResultOut["data"];
