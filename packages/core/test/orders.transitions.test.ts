@@ -68,9 +68,9 @@ describe("order status transitions", () => {
     );
     for (const terminal of ["completed", "canceled"] as const)
       for (const orderStatus of REQUESTED_ORDER_STATUSES)
-        expect(
-          transitionRefusal({ orderStatus: terminal, paymentStatus: "failed" }, { orderStatus }, true)?.code,
-        ).toBe("order_transition_invalid");
+        expect(transitionRefusal({ orderStatus: terminal, paymentStatus: "failed" }, { orderStatus }, true)?.code).toBe(
+          "order_transition_invalid",
+        );
   });
 
   it("closes an unpaid order with {canceled, failed} in one message, and ships before capture", () => {

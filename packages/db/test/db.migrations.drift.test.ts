@@ -76,7 +76,8 @@ const SQL_ONLY: SqlOnlyAllowList = {
     },
     {
       key: "index inbound_messages_payment_ref_idx",
-      description: "btree ON inbound_messages (account_id, (payment ->> 'reference_id'::text)) WHERE (payment IS NOT NULL)",
+      description:
+        "btree ON inbound_messages (account_id, (payment ->> 'reference_id'::text)) WHERE (payment IS NOT NULL)",
       why: "the payment-method answers of an order's reference (issue 28), read by the panel's Pedidos page",
     },
     {

@@ -20,9 +20,7 @@ export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const satis
 /** The statuses an order_status message may carry (never `pending`: that is where an order starts). */
 export type RequestedOrderStatus = Exclude<OrderStatusValue, "pending">;
 
-export const REQUESTED_ORDER_STATUSES = ORDER_STATUSES.filter(
-  (s): s is RequestedOrderStatus => s !== "pending",
-);
+export const REQUESTED_ORDER_STATUSES = ORDER_STATUSES.filter((s): s is RequestedOrderStatus => s !== "pending");
 
 export interface OrderChangeRequest {
   orderStatus: RequestedOrderStatus;
@@ -65,10 +63,7 @@ export function transitionRefusal(
   const from = RANK[current.orderStatus];
   const to = RANK[request.orderStatus];
   if (to > from) return null;
-  if (
-    to === from &&
-    (request.orderStatus === "partially_shipped" || payment !== current.paymentStatus || lastFailed)
-  )
+  if (to === from && (request.orderStatus === "partially_shipped" || payment !== current.paymentStatus || lastFailed))
     return null;
   return new ApiError("order_transition_invalid");
 }

@@ -116,7 +116,9 @@ function summaryOf(row: OrderRow): OrderSummaryView {
     subtotal: Number(row.subtotal),
     tax: Number(row.tax),
     totalAmount: Number(row.total_amount),
-    paymentMethods: row.payment_settings.flatMap((s) => (METHOD_OF[s.type] ? [METHOD_OF[s.type] as PaymentMethod] : [])),
+    paymentMethods: row.payment_settings.flatMap((s) =>
+      METHOD_OF[s.type] ? [METHOD_OF[s.type] as PaymentMethod] : [],
+    ),
     messageId: row.message_wamid,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -219,7 +221,13 @@ export async function listOrders(
         AND ($3::text IS NULL OR o.payment_status = $3)
         AND ($4::bigint IS NULL OR o.id < $4)
       ORDER BY o.id DESC LIMIT $5`,
-    values: [input.accountId, input.status ?? null, input.paymentStatus ?? null, input.beforeId ?? null, input.limit + 1],
+    values: [
+      input.accountId,
+      input.status ?? null,
+      input.paymentStatus ?? null,
+      input.beforeId ?? null,
+      input.limit + 1,
+    ],
   });
   const page = rows.slice(0, input.limit).map(summaryOf);
   const last = page.at(-1);
