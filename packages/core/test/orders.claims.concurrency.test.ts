@@ -80,8 +80,8 @@ function pixPayload(referenceId: string): GraphMessagePayload {
 }
 
 const deps = (staleAfterMs = 60_000) => ({ db, orderClaims: { owner: null, staleAfterMs } });
-const sendInput = { accountId, requestId: "req", actor: { id: "api_key:1" }, to: "5511987654321" };
-const template = { kind: "template", name: "cobranca_pix", language: "pt_BR" };
+const sendInput = { requestId: "req", actor: { id: "api_key:1" }, to: "5511987654321" };
+const template = { kind: "template" as const, name: "cobranca_pix", language: "pt_BR" };
 
 async function claimCreate(referenceId: string, staleAfterMs?: number): Promise<OrderClaim> {
   const claim = await claimOrder(
@@ -132,7 +132,7 @@ function claimStatus(
       order: { kind: "status", orderId, check: (cur, lastFailed) => checkTransition(cur, change, lastFailed) },
     },
     {
-      kind: "order_status",
+      kind: "order_status" as const,
       referenceId,
       orderStatus,
       paymentStatus: change.paymentStatus ?? null,
@@ -146,7 +146,7 @@ function claimStatus(
       text: { body: "x" },
     },
     PHONE_NUMBER_ID,
-  ).then(async (claim) => {
+  ).then((claim) => {
     if (!claim) throw new Error("unreachable");
     return claim;
   });
@@ -281,7 +281,12 @@ describe("one status update in flight per order", () => {
                 check: (cur, f) => checkTransition(cur, { orderStatus: "canceled" }, f),
               },
             },
-            { kind: "order_status", referenceId, orderStatus: "canceled", text: "Seu pedido foi cancelado." },
+            {
+              kind: "order_status" as const,
+              referenceId,
+              orderStatus: "canceled" as const,
+              text: "Seu pedido foi cancelado.",
+            },
             pixPayload(referenceId),
             PHONE_NUMBER_ID,
           );

@@ -412,6 +412,12 @@ function statusClaim(sql: Sql, id: string, accepted: AcceptedOrder): OrderClaim 
   };
 }
 
+/** What of a send's content the claim reads (send.ts's MessageContent fits it). */
+type ClaimContent =
+  | OrderStatusContent
+  | { kind: "template"; name: string; language: string }
+  | { kind: "text" | "interactive" | "media" | "reaction" | "location" };
+
 /**
  * The order claim of a send, if it has one: a template send carrying an order_details button (a Pix send) claims its
  * reference; an `order_status` send claims the order's status update. Called once the payload is built (invalid Pix
@@ -420,16 +426,16 @@ function statusClaim(sql: Sql, id: string, accepted: AcceptedOrder): OrderClaim 
 export async function claimOrder(
   deps: ClaimDeps,
   input: ClaimInput,
-  content: { kind: string; name?: string; language?: string },
+  content: ClaimContent,
   payload: GraphMessagePayload,
   phoneNumberId: string,
 ): Promise<OrderClaim | null> {
   if (content.kind === "order_status") {
     if (!input.order) throw new Error("an order_status send needs its order");
-    return claimStatus(deps, { ...input, order: input.order }, content as OrderStatusContent);
+    return claimStatus(deps, { ...input, order: input.order }, content);
   }
   const details = orderDetailsOf(payload);
-  if (!details || content.name === undefined || content.language === undefined) return null;
+  if (!details || content.kind !== "template") return null;
   return claimCreation(
     deps,
     { ...input, phoneNumberId, templateName: content.name, language: content.language },
