@@ -350,8 +350,8 @@ function orderLine(message: ConversationMessageView): SafeHtml {
   const order = message.order;
   if (!order) return html``;
   return html`<p>
-    <a href="${orderPath(order.reference_id)}">Pedido ${order.reference_id}</a>:
-    ${orderStatusBadge(order.order_status)} ${paymentStatusBadge(order.payment_status)}
+    <a href="${orderPath(order.reference_id)}">Pedido ${order.reference_id}</a>: ${orderStatusBadge(order.order_status)}
+    ${paymentStatusBadge(order.payment_status)}
   </p>`;
 }
 

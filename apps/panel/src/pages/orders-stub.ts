@@ -12,7 +12,14 @@ import { inTransaction, type Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { MetaApiError, type GraphMessagePayload } from "@gw/meta";
 
-export const ORDER_STATUSES = ["pending", "processing", "partially_shipped", "shipped", "completed", "canceled"] as const;
+export const ORDER_STATUSES = [
+  "pending",
+  "processing",
+  "partially_shipped",
+  "shipped",
+  "completed",
+  "canceled",
+] as const;
 export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const;
 type OrderStatus = (typeof ORDER_STATUSES)[number];
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -132,7 +139,10 @@ export async function listOrders(
   return { orders: page, nextBeforeId: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
-export async function getOrder(deps: { db: Db }, input: { accountId: string; referenceId: string }): Promise<OrderView> {
+export async function getOrder(
+  deps: { db: Db },
+  input: { accountId: string; referenceId: string },
+): Promise<OrderView> {
   const {
     rows: [row],
   } = await deps.db.sql.query<OrderRow>(

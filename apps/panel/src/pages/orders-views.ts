@@ -84,9 +84,9 @@ export function orderListBody(
 ): SafeHtml {
   const filtered = filters.status !== undefined || filters.pagamento !== undefined;
   return html`<p class="hint">
-      Os pedidos Pix enviados pela conta (pelo envio <code>pix_order</code>), do mais recente ao mais antigo, com o status
-      que o cliente vê no cartão do pedido no WhatsApp. Depois que o provedor de pagamento confirmar, envie o próximo
-      status pela página do pedido ou pela API.
+      Os pedidos Pix enviados pela conta (pelo envio <code>pix_order</code>), do mais recente ao mais antigo, com o
+      status que o cliente vê no cartão do pedido no WhatsApp. Depois que o provedor de pagamento confirmar, envie o
+      próximo status pela página do pedido ou pela API.
     </p>
     <form method="get" action="/pedidos" class="filters" role="search" aria-label="Filtrar pedidos">
       ${select(
@@ -155,7 +155,9 @@ function historyRows(history: HistoryEntry[]): SafeHtml {
 /** The next-status form: only the statuses the rules allow (design-28 §4.2); the service checks them again. */
 function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
   if (order.order_status === "completed" || order.order_status === "canceled")
-    return html`<p>Este pedido está ${ORDER_STATUS_TEXT[order.order_status].text}: nenhum status pode ser enviado depois.</p>`;
+    return html`<p>
+      Este pedido está ${ORDER_STATUS_TEXT[order.order_status].text}: nenhum status pode ser enviado depois.
+    </p>`;
   if (!can(req.panelUser, "orders.update"))
     return html`<p class="hint">Seu papel nesta conta permite consultar os pedidos, não enviar status.</p>`;
   const next = nextOrderStatuses(order);
@@ -176,9 +178,7 @@ function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
         >Pagamento
         <select name="pagamento" aria-describedby="pagamento-ajuda">
           <option value="">Não informar (fica ${PAYMENT_STATUS_TEXT[order.payment_status].text})</option>
-          ${payments.map(
-            (payment) => html`<option value="${payment}">${PAYMENT_STATUS_TEXT[payment].text}</option>`,
-          )}
+          ${payments.map((payment) => html`<option value="${payment}">${PAYMENT_STATUS_TEXT[payment].text}</option>`)}
         </select>
         <span class="hint" id="pagamento-ajuda"
           >Informe “pago” quando o provedor de pagamento confirmar. Um pedido só pode ser cancelado com o pagamento
@@ -217,7 +217,12 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
     <dl>
       <dt>Status</dt>
       <dd>${orderStatusBadge(order.order_status)} ${paymentStatusBadge(order.payment_status)}</dd>
-      ${order.description ? html`<dt>Descrição do último status</dt><dd>${order.description}</dd>` : ""}
+      ${
+        order.description
+          ? html`<dt>Descrição do último status</dt>
+              <dd>${order.description}</dd>`
+          : ""
+      }
       <dt>Cliente</dt>
       <dd>${customer(order.to)} ${contact ? html`· <a href="${contact}">abrir a conversa</a>` : ""}</dd>
       <dt>Número da conta</dt>
@@ -226,7 +231,12 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
       <dd><code>${order.template}</code></dd>
       <dt>Formas de pagamento oferecidas</dt>
       <dd>${order.payment_methods.map((method) => PAYMENT_METHOD_TEXT[method]).join(", ") || "—"}</dd>
-      ${order.client_ref ? html`<dt>Referência do cliente (client_ref)</dt><dd><code>${order.client_ref}</code></dd>` : ""}
+      ${
+        order.client_ref
+          ? html`<dt>Referência do cliente (client_ref)</dt>
+              <dd><code>${order.client_ref}</code></dd>`
+          : ""
+      }
       <dt>Criado em</dt>
       <dd>${formatDateTime(order.created_at)}</dd>
     </dl>

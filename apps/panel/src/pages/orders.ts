@@ -105,7 +105,9 @@ export const ordersPage: PanelPage = {
           beforeId: filters.cursor,
         },
       );
-      res.type("html").send(page(req, { title: "Pedidos", section: "/pedidos", body: orderListBody(filters, result) }).value);
+      res
+        .type("html")
+        .send(page(req, { title: "Pedidos", section: "/pedidos", body: orderListBody(filters, result) }).value);
     });
 
     router.get("/pedidos/:ref", async (req, res) => {
@@ -126,7 +128,8 @@ export const ordersPage: PanelPage = {
       const user = currentUser(req);
       const reference = parseReference(req.params.ref);
       const form = statusForm.safeParse(req.body);
-      if (!form.success) throw new PanelHttpError(400, "Formulário inválido: recarregue a página do pedido e tente de novo.");
+      if (!form.success)
+        throw new PanelHttpError(400, "Formulário inválido: recarregue a página do pedido e tente de novo.");
       const { status, pagamento, descricao, texto, chave } = form.data;
       const outcome = await updateOrderStatus(deps.send, {
         accountId: user.accountId,
