@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { createTenant, signIn, startPanelStack, textOf, type PanelStack, type TestTenant } from "@gw/test-stack";
-import { ensureOrderTables, seedOrder } from "./support/orders.ts";
+import {
+  ACCESS_TOKEN,
+  createTenant,
+  signIn,
+  startPanelStack,
+  textOf,
+  type PanelStack,
+  type TestTenant,
+} from "@gw/test-stack";
+import { ensureOrderTables, openAtSandbox, seedOrder } from "./support/orders.ts";
 
 // Issue 28 in the panel: Pedidos lists the account's Pix orders (status and payment filters), shows an order's items,
 // totals and history, and lets owners and admins send the next order_status through the send service (CSRF, a
@@ -75,6 +83,13 @@ describe("panel Pedidos in Chromium", () => {
     contactKey = (await stack.db.inboundMessage.findUniqueOrThrow({ where: { wamid: id } })).contactKey;
     const base = { accountId: tenant.accountId, phoneNumberId: tenant.phoneNumberId, to: X, contactKey };
     await seedOrder(stack.db, { ...base, referenceId: "pedido-aberto" });
+    // The sandbox checks an order_status against the orders it saw: it sees this one's order_details.
+    await openAtSandbox(stack.sandbox.url, {
+      phoneNumberId: tenant.phoneNumberId,
+      to: X,
+      referenceId: "pedido-aberto",
+      accessToken: ACCESS_TOKEN,
+    });
     await seedOrder(stack.db, {
       ...base,
       referenceId: "pedido-pago",

@@ -34,13 +34,13 @@ export const PAYMENT_STATUS_TEXT: Record<PaymentStatus, { text: string; tone: To
   failed: { text: "pagamento falhou", tone: "bad" },
 };
 
-const PAYMENT_METHOD_TEXT: Record<OrderSummaryView["payment_methods"][number], string> = {
+const PAYMENT_METHOD_TEXT: Record<OrderSummaryView["paymentMethods"][number], string> = {
   pix: "Pix",
   payment_link: "link de pagamento",
   boleto: "boleto",
 };
 
-const MESSAGE_STATUS: Record<NonNullable<HistoryEntry["message_status"]>, { text: string; tone: Tone }> = {
+const MESSAGE_STATUS: Record<NonNullable<HistoryEntry["messageStatus"]>, { text: string; tone: Tone }> = {
   sent: { text: "enviada", tone: "neutral" },
   delivered: { text: "entregue", tone: "ok" },
   read: { text: "lida", tone: "ok" },
@@ -108,12 +108,12 @@ export function orderListBody(
       caption: "Pedidos, do mais recente ao mais antigo",
       headers: ["Pedido", "Cliente", "Total", "Status do pedido", "Pagamento", "Última mudança"],
       rows: result.orders.map((order) => [
-        html`<a href="${orderPath(order.reference_id)}">${order.reference_id}</a>`,
+        html`<a href="${orderPath(order.referenceId)}">${order.referenceId}</a>`,
         customer(order.to),
-        cents(order.total_amount),
-        orderStatusBadge(order.order_status),
-        paymentStatusBadge(order.payment_status),
-        formatDateTime(order.updated_at),
+        cents(order.totalAmount),
+        orderStatusBadge(order.orderStatus),
+        paymentStatusBadge(order.paymentStatus),
+        formatDateTime(order.updatedAt),
       ]),
       empty: filtered ? "Nenhum pedido com estes filtros." : "Nenhum pedido ainda.",
     })}
@@ -130,16 +130,15 @@ function historyRows(history: HistoryEntry[]): SafeHtml {
     headers: ["Mensagem", "Status enviado", "Descrição", "Enviada em", "Origem", "Situação no WhatsApp"],
     rows: history.map((entry) => [
       html`${entry.kind === "order_details" ? "Pedido (cobrança)" : "Status do pedido"}<br /><code class="hint"
-          >${entry.message_id}</code
+          >${entry.messageId}</code
         >`,
-      html`${orderStatusBadge(entry.order_status)}
-      ${entry.payment_status ? paymentStatusBadge(entry.payment_status) : ""}`,
+      html`${orderStatusBadge(entry.orderStatus)} ${entry.paymentStatus ? paymentStatusBadge(entry.paymentStatus) : ""}`,
       entry.description ?? "—",
-      formatDateTime(entry.sent_at),
+      formatDateTime(entry.sentAt),
       entry.origin === "panel" ? "painel" : "API",
       html`${
-        entry.message_status
-          ? badge(MESSAGE_STATUS[entry.message_status].text, MESSAGE_STATUS[entry.message_status].tone)
+        entry.messageStatus
+          ? badge(MESSAGE_STATUS[entry.messageStatus].text, MESSAGE_STATUS[entry.messageStatus].tone)
           : html`<span class="hint">aguardando a Meta</span>`
       }
       ${
@@ -154,16 +153,18 @@ function historyRows(history: HistoryEntry[]): SafeHtml {
 
 /** The next-status form: only the statuses the rules allow (design-28 §4.2); the service checks them again. */
 function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
-  if (order.order_status === "completed" || order.order_status === "canceled")
+  if (order.orderStatus === "completed" || order.orderStatus === "canceled")
     return html`<p>
-      Este pedido está ${ORDER_STATUS_TEXT[order.order_status].text}: nenhum status pode ser enviado depois.
+      Este pedido está ${ORDER_STATUS_TEXT[order.orderStatus].text}: nenhum status pode ser enviado depois.
     </p>`;
   if (!can(req.panelUser, "orders.update"))
     return html`<p class="hint">Seu papel nesta conta permite consultar os pedidos, não enviar status.</p>`;
-  const next = nextOrderStatuses(order);
+  // A resend of the same status is allowed after the latest status message failed (rule 4c).
+  const lastStatus = order.history.filter((entry) => entry.kind === "order_status").at(-1);
+  const next = nextOrderStatuses({ ...order, lastFailed: lastStatus?.messageStatus === "failed" });
   if (next.length === 0) return html`<p class="hint">Nenhuma mudança de status é possível agora.</p>`;
   const payments = PAYMENT_STATUSES.filter((payment) => next.some((pair) => pair.paymentStatuses.includes(payment)));
-  return html`<form method="post" action="${orderPath(order.reference_id)}/status" class="stack">
+  return html`<form method="post" action="${orderPath(order.referenceId)}/status" class="stack">
       ${csrfField(req)}
       <input type="hidden" name="chave" value="${chave}" />
       <label
@@ -177,7 +178,7 @@ function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
       <label
         >Pagamento
         <select name="pagamento" aria-describedby="pagamento-ajuda">
-          <option value="">Não informar (fica ${PAYMENT_STATUS_TEXT[order.payment_status].text})</option>
+          <option value="">Não informar (fica ${PAYMENT_STATUS_TEXT[order.paymentStatus].text})</option>
           ${payments.map((payment) => html`<option value="${payment}">${PAYMENT_STATUS_TEXT[payment].text}</option>`)}
         </select>
         <span class="hint" id="pagamento-ajuda"
@@ -211,12 +212,12 @@ function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
 
 export function orderDetailBody(req: Request, order: OrderView, chave: string): SafeHtml {
   const contact = /^(\d{1,32}|[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128})$/.test(order.to)
-    ? `/conversas/${encodeURIComponent(order.phone_number_id)}/${encodeURIComponent(order.to)}`
+    ? `/conversas/${encodeURIComponent(order.phoneNumberId)}/${encodeURIComponent(order.to)}`
     : null;
   return html`<p><a href="/pedidos">← Pedidos</a></p>
     <dl>
       <dt>Status</dt>
-      <dd>${orderStatusBadge(order.order_status)} ${paymentStatusBadge(order.payment_status)}</dd>
+      <dd>${orderStatusBadge(order.orderStatus)} ${paymentStatusBadge(order.paymentStatus)}</dd>
       ${
         order.description
           ? html`<dt>Descrição do último status</dt>
@@ -226,19 +227,19 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
       <dt>Cliente</dt>
       <dd>${customer(order.to)} ${contact ? html`· <a href="${contact}">abrir a conversa</a>` : ""}</dd>
       <dt>Número da conta</dt>
-      <dd><code>${order.phone_number_id}</code></dd>
+      <dd><code>${order.phoneNumberId}</code></dd>
       <dt>Template</dt>
       <dd><code>${order.template}</code></dd>
       <dt>Formas de pagamento oferecidas</dt>
-      <dd>${order.payment_methods.map((method) => PAYMENT_METHOD_TEXT[method]).join(", ") || "—"}</dd>
+      <dd>${order.paymentMethods.map((method) => PAYMENT_METHOD_TEXT[method]).join(", ") || "—"}</dd>
       ${
-        order.client_ref
+        order.clientRef
           ? html`<dt>Referência do cliente (client_ref)</dt>
-              <dd><code>${order.client_ref}</code></dd>`
+              <dd><code>${order.clientRef}</code></dd>`
           : ""
       }
       <dt>Criado em</dt>
-      <dd>${formatDateTime(order.created_at)}</dd>
+      <dd>${formatDateTime(order.createdAt)}</dd>
     </dl>
     <section aria-labelledby="itens">
       <h2 id="itens">Itens</h2>
@@ -247,7 +248,7 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
         headers: ["Item", "Código", "Quantidade", "Preço unitário", "Total do item"],
         rows: order.items.map((item) => [
           item.name,
-          item.retailer_id ? html`<code>${item.retailer_id}</code>` : "—",
+          item.retailerId ? html`<code>${item.retailerId}</code>` : "—",
           String(item.quantity),
           cents(item.amount),
           cents(item.amount * item.quantity),
@@ -260,7 +261,7 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
         <dt>Impostos</dt>
         <dd>${cents(order.tax)}</dd>
         <dt>Total</dt>
-        <dd><strong>${cents(order.total_amount)}</strong></dd>
+        <dd><strong>${cents(order.totalAmount)}</strong></dd>
       </dl>
     </section>
     <section aria-labelledby="historico">

@@ -116,7 +116,7 @@ export const ordersPage: PanelPage = {
       const chave = randomBytes(16).toString("base64url");
       res.type("html").send(
         page(req, {
-          title: `Pedido ${order.reference_id}`,
+          title: `Pedido ${order.referenceId}`,
           section: "/pedidos",
           notice: notice(req.query),
           body: orderDetailBody(req, order, chave),
@@ -138,7 +138,6 @@ export const ordersPage: PanelPage = {
         idempotencyKey: `panel:${chave}`,
         actor: panelActor(req),
         requestId: req.requestId,
-        auditAction: "panel.order.status",
       });
       const path = orderPath(reference);
       if (outcome.kind === "sent") return void res.redirect(303, `${path}?ok=status_enviado`);

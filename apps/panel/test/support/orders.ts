@@ -149,3 +149,58 @@ export async function seedOrder(
   }
   return { referenceId: input.referenceId, wamid };
 }
+
+/**
+ * Opens `referenceId` at the provider sandbox as the accepted order_details would (an interactive order_details from
+ * the tenant's number to `to`), so the sandbox, which checks order_status against the references it saw, takes the
+ * statuses the panel sends for a seeded order. Needs the customer's window open.
+ */
+export async function openAtSandbox(
+  sandboxUrl: string,
+  input: { phoneNumberId: string; to: string; referenceId: string; accessToken: string },
+): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/v23.0/${input.phoneNumberId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${input.accessToken}` },
+    body: JSON.stringify({
+      messaging_product: "whatsapp",
+      to: input.to,
+      type: "interactive",
+      interactive: {
+        type: "order_details",
+        body: { text: "Seu pedido" },
+        action: {
+          name: "review_and_pay",
+          parameters: {
+            reference_id: input.referenceId,
+            type: "physical-goods",
+            payment_type: "br",
+            payment_settings: [
+              {
+                type: "pix_dynamic_code",
+                pix_dynamic_code: {
+                  code: "00020101021226700014br.gov.bcb.pix2548pix.example.com/qr/v2/cobv/123",
+                  merchant_name: "Loja Exemplo",
+                  key: "39580525000189",
+                  key_type: "CNPJ",
+                },
+              },
+            ],
+            currency: "BRL",
+            total_amount: { value: 6150, offset: 100 },
+            order: {
+              status: "pending",
+              tax: { value: 100, offset: 100 },
+              items: [
+                { retailer_id: "PQ-1", name: "Pão de queijo (kg)", amount: { value: 2500, offset: 100 }, quantity: 2 },
+                { retailer_id: "CF-1", name: "Café", amount: { value: 1050, offset: 100 }, quantity: 1 },
+              ],
+              subtotal: { value: 6050, offset: 100 },
+            },
+          },
+        },
+      },
+    }),
+  });
+  if (response.status !== 200) throw new Error(`sandbox order_details ${response.status}: ${await response.text()}`);
+}
