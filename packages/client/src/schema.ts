@@ -40,6 +40,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/orders": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pix orders
+     * @description Newest first, optionally only those in one order status or payment status. Repeat with `before_id=next_before_id` until it is null. Each order without its history (read it with `GET /orders/{reference_id}`).
+     */
+    get: operations["listOrders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/orders/{reference_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One Pix order, with its history
+     * @description The order a `pix_order` send recorded, its current order and payment status, and its history: the order_details message, then each order_status message, with the outcome the provider reported for it (`message_status`). Another account's reference is `not_found`.
+     */
+    get: operations["getOrder"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/orders/{reference_id}/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an order's next status (order_status message)
+     * @description Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
+     */
+    post: operations["updateOrderStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/media": {
     parameters: {
       query?: never;
@@ -1017,6 +1077,14 @@ export interface components {
       quantity?: number;
       retailer_id?: string | null;
     };
+    PixPaymentLinkIn: {
+      /** @description An https link where the customer pays */
+      uri: string;
+    };
+    PixBoletoIn: {
+      /** @description The boleto's digitable line, digits only: 47 (bank) or 48 (collection) */
+      digitable_line: string;
+    };
     PixOrderIn: {
       reference_id: string;
       pix_code: string;
@@ -1036,6 +1104,8 @@ export interface components {
        * @enum {string}
        */
       goods_type?: "digital-goods" | "physical-goods";
+      payment_link?: components["schemas"]["PixPaymentLinkIn"] | null;
+      boleto?: components["schemas"]["PixBoletoIn"] | null;
     };
     TemplateQualityOut: {
       /** @description Valor do provedor: GREEN, YELLOW, RED, UNKNOWN; null quando ausente. */
@@ -1486,6 +1556,178 @@ export interface components {
        * @default false
        */
       typing?: boolean;
+    };
+    OrderListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        orders: components["schemas"]["OrderSummaryOut"][];
+        next_before_id: number | null;
+      };
+    };
+    OrderSummaryOut: {
+      /** @description The order's id; the list's cursor */
+      id: number;
+      reference_id: string;
+      /** @description The number the order was sent from; its status messages leave from it */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /** @enum {string} */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /** @enum {string} */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      description: string | null;
+      goods_type: string;
+      /** @enum {string} */
+      currency: "BRL";
+      template: string;
+      client_ref: string | null;
+      items: {
+        name: string;
+        /** @description Unit amount, cents */
+        amount: number;
+        quantity: number;
+        retailer_id: string | null;
+      }[];
+      /** @description Cents */
+      subtotal: number;
+      /** @description Cents */
+      tax: number;
+      /** @description Cents */
+      total_amount: number;
+      /** @description The payment methods offered */
+      payment_methods: ("pix" | "payment_link" | "boleto")[];
+      /** @description The order_details message */
+      message_id: string;
+      created_at: string;
+      updated_at: string;
+    };
+    OrderDetailOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: components["schemas"]["OrderOut"];
+    };
+    OrderOut: {
+      /** @description The order's id; the list's cursor */
+      id: number;
+      reference_id: string;
+      /** @description The number the order was sent from; its status messages leave from it */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /** @enum {string} */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /** @enum {string} */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      description: string | null;
+      goods_type: string;
+      /** @enum {string} */
+      currency: "BRL";
+      template: string;
+      client_ref: string | null;
+      items: {
+        name: string;
+        /** @description Unit amount, cents */
+        amount: number;
+        quantity: number;
+        retailer_id: string | null;
+      }[];
+      /** @description Cents */
+      subtotal: number;
+      /** @description Cents */
+      tax: number;
+      /** @description Cents */
+      total_amount: number;
+      /** @description The payment methods offered */
+      payment_methods: ("pix" | "payment_link" | "boleto")[];
+      /** @description The order_details message */
+      message_id: string;
+      created_at: string;
+      updated_at: string;
+      /** @description Oldest first */
+      history: components["schemas"]["OrderHistoryEntryOut"][];
+    };
+    OrderHistoryEntryOut: {
+      /** @description The message's id (as in message.status) */
+      message_id: string;
+      /** @enum {string} */
+      kind: "order_details" | "order_status";
+      /** @enum {string} */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description Null: the message carried no payment object
+       * @enum {string|null}
+       */
+      payment_status: "pending" | "captured" | "failed" | null;
+      payment_timestamp: number | null;
+      description: string | null;
+      /** @description When the provider accepted the message (ISO 8601) */
+      sent_at: string;
+      /** @enum {string} */
+      origin: "api" | "panel";
+      /**
+       * @description The provider's last status of the message; null until it reports one
+       * @enum {string|null}
+       */
+      message_status: "sent" | "delivered" | "read" | "failed" | null;
+      /** @description Only when message_status is failed */
+      error: {
+        code: number | null;
+        message: string | null;
+        reason: string | null;
+      } | null;
+    };
+    OrderStatusUpdateOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        reference_id: string;
+        /** @description The order_status message; its statuses arrive as message.status */
+        message_id: string;
+        /** @enum {string} */
+        order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+        /** @enum {string} */
+        payment_status: "pending" | "captured" | "failed";
+        to: string;
+        phone_number_id: string;
+      };
+    };
+    /**
+     * @example {
+     *       "order_status": "processing",
+     *       "payment_status": "captured",
+     *       "payment_timestamp": 1780001000,
+     *       "description": "Separando os itens"
+     *     }
+     * @example {
+     *       "order_status": "shipped",
+     *       "description": "Enviado pelos Correios"
+     *     }
+     * @example {
+     *       "order_status": "canceled",
+     *       "payment_status": "failed"
+     *     }
+     */
+    OrderStatusIn: {
+      /**
+       * @description The order's new status, shown on the customer's card
+       * @enum {string}
+       */
+      order_status: "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The payment's status as the PSP reports it; absent: no payment object is sent and it is kept
+       * @enum {string}
+       */
+      payment_status?: "pending" | "captured" | "failed";
+      /** @description A note shown with the status (Meta's order.description) */
+      description?: string;
+      /** @description When the payment happened, Unix seconds; only with payment_status */
+      payment_timestamp?: number;
+      /** @description The message body; default a Portuguese sentence per status */
+      text?: string;
     };
     MediaUploadOut: {
       /** @enum {boolean} */
@@ -2783,6 +3025,370 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Only orders in this order status */
+        status?: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+        /** @description Only orders in this payment status */
+        payment_status?: "pending" | "captured" | "failed";
+        limit?: number;
+        /** @description next_before_id of the previous page */
+        before_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of orders. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrderListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The order's reference_id, as the Pix send gave it (percent-encoded) */
+        reference_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrderDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description No order with this reference_id in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  updateOrderStatus: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique value per message; repeat it (with the same body) after a connection error or a 5xx */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The order's reference_id, as the Pix send gave it (percent-encoded) */
+        reference_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderStatusIn"];
+      };
+    };
+    responses: {
+      /** @description Sent and the order moved; `data.message_id` is the id later carried by `message.status`. */
+      200: {
+        headers: {
+          /** @description Present when this is the stored answer of an earlier call with the same Idempotency-Key */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrderStatusUpdateOut"];
+        };
+      };
+      /** @description Business number of the order no longer connected, or a request that cannot be read. Codes: `no_connected_number`, `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "no_connected_number" | "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description No order with this reference_id in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Idempotency-Key in use (still in progress, or used with another body), or another status update of this order still in progress (honour `Retry-After`). Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`, `order_update_in_flight`. */
+      409: {
+        headers: {
+          /** @description With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | "idempotency_in_flight"
+                | "idempotency_conflict"
+                | "idempotency_legacy_unverified"
+                | "order_update_in_flight";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description The transition is not allowed, or the provider (or the service's own pre-check) refused the send — error envelope, codes: `order_transition_invalid`, `order_cancel_refused`, `payment_not_supported`, `outside_24h_window`, `recipient_unreachable`, `recipient_opted_out`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `provider_rejected`; or the body, path or Idempotency-Key header is invalid — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | "order_transition_invalid"
+                    | "order_cancel_refused"
+                    | "payment_not_supported"
+                    | "outside_24h_window"
+                    | "recipient_unreachable"
+                    | "recipient_opted_out"
+                    | "delivery_limited"
+                    | "payment_issue"
+                    | "account_restricted"
+                    | "account_disabled"
+                    | "provider_rejected";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited" | "rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description Provider unavailable, or a send the provider did not confirm (never resent with that key; the order did not move); repeat with the same Idempotency-Key. Codes: `send_unconfirmed`, `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "send_unconfirmed" | "provider_unavailable";
             };
           };
         };
