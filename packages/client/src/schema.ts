@@ -718,6 +718,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "order.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A Pix order changed
+     * @description Issue 28: the provider accepted an order_status message and the order moved (`trigger: status_sent`), or reported a status of one of the order's messages (`trigger: message_status`; a failure does not move the order back). Not sent when the order is created. Carries the order's status pair and the message, not the items or the history (read them with `GET /public/v1/orders/{reference_id}`). Opt-in: only integrations that selected `order.updated` get it. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
+     */
+    post: operations["onOrderUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -929,6 +949,19 @@ export interface components {
       media_sha256?: string | null;
       /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       media_voice?: boolean | null;
+      /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      payment_method?: {
+        /** @description Meta's payment method, e.g. `offsite_card_pay` */
+        payment_method: string;
+        /** @description The order's reference_id */
+        reference_id: string;
+        /** @description Unix seconds, when Meta gave it */
+        payment_timestamp: number | null;
+        /** @description The card's last four digits */
+        last_four_digits: string | null;
+        /** @description The card credential to charge through the PSP */
+        credential_id: string | null;
+      } | null;
     };
     ReceivedContact: {
       /** @description The card's full name */
@@ -1031,6 +1064,99 @@ export interface components {
       paused_campaign_ids: string[];
       /** @description The number's new messaging rate when this event changed it (1000 after THROUGHPUT_UPGRADE), else null */
       messaging_rate_per_second: number | null;
+    };
+    /**
+     * @example {
+     *       "event": "order.updated",
+     *       "occurred_at": "2026-12-04T10:00:02.000Z",
+     *       "delivery_id": "3101",
+     *       "data": {
+     *         "reference_id": "pedido-12345",
+     *         "phone_number_id": "100000000000001",
+     *         "to": "5511987654321",
+     *         "order_status": "processing",
+     *         "payment_status": "captured",
+     *         "payment_timestamp": 1780001000,
+     *         "description": "Separando os itens",
+     *         "trigger": "status_sent",
+     *         "updated_at": "2026-12-04T10:00:01.000Z",
+     *         "message": {
+     *           "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ3",
+     *           "kind": "order_status",
+     *           "order_status": "processing",
+     *           "payment_status": "captured",
+     *           "message_status": null,
+     *           "error": null
+     *         }
+     *       }
+     *     }
+     */
+    OrderUpdatedEvent: {
+      /** @enum {string} */
+      event: "order.updated";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["OrderUpdatedData"];
+    };
+    OrderUpdatedData: {
+      /** @description The order's reference_id */
+      reference_id: string;
+      /** @description The business number the order was sent from */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /**
+       * @description The order's status now
+       * @enum {string}
+       */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The order's payment status now
+       * @enum {string}
+       */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      /** @description The description of the order's last status message */
+      description: string | null;
+      /**
+       * @description `status_sent`: the provider accepted an order_status message and the order moved; `message_status`: the provider reported a status (sent, delivered, read, failed) of one of the order's messages. A failure does not move the order back
+       * @enum {string}
+       */
+      trigger: "status_sent" | "message_status";
+      /** @description ISO 8601 UTC; when the order last changed */
+      updated_at: string;
+      message: components["schemas"]["OrderUpdatedMessage"];
+    };
+    OrderUpdatedMessage: {
+      /** @description The order's message (its order_details or an order_status) */
+      message_id: string;
+      /** @enum {string} */
+      kind: "order_details" | "order_status";
+      /**
+       * @description The order status the message carried
+       * @enum {string}
+       */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The payment status the message carried; null when it carried no payment object
+       * @enum {string|null}
+       */
+      payment_status: "pending" | "captured" | "failed" | null;
+      /**
+       * @description The provider's last status of the message; null until it reports one
+       * @enum {string|null}
+       */
+      message_status: "sent" | "delivered" | "read" | "failed" | null;
+      /** @description Only when message_status is failed, otherwise null */
+      error: {
+        /** @description The provider's error number, e.g. 131026 */
+        code: number;
+        message: string;
+        /** @description The service's stable code (spec 7), e.g. recipient_unreachable */
+        reason: string;
+      } | null;
     };
     ErrorResponse: {
       /** @enum {boolean} */
@@ -1177,7 +1303,7 @@ export interface components {
     DeliveryOut: {
       id: number;
       /** @enum {string} */
-      event: "message.status" | "message.received" | "account.update";
+      event: "message.status" | "message.received" | "account.update" | "order.updated";
       /** @enum {string} */
       status: "pending" | "delivering" | "delivered" | "failed";
       /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -1822,7 +1948,7 @@ export interface components {
         deliveries: {
           id: number;
           /** @enum {string} */
-          event: "message.status" | "message.received" | "account.update";
+          event: "message.status" | "message.received" | "account.update" | "order.updated";
           /** @enum {string} */
           status: "pending" | "delivering" | "delivered" | "failed";
           /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -1982,7 +2108,7 @@ export interface components {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url: string;
       /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
-      events: ("message.status" | "message.received" | "account.update")[];
+      events: ("message.status" | "message.received" | "account.update" | "order.updated")[];
       /**
        * @description False: saved paused
        * @default true
@@ -2042,7 +2168,7 @@ export interface components {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url?: string;
       /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
-      events?: ("message.status" | "message.received" | "account.update")[];
+      events?: ("message.status" | "message.received" | "account.update" | "order.updated")[];
       /** @description False pauses it, true resumes it */
       active?: boolean;
       /**
@@ -2314,7 +2440,7 @@ export interface components {
        * @description Only this event
        * @enum {string}
        */
-      event?: "message.status" | "message.received" | "account.update";
+      event?: "message.status" | "message.received" | "account.update" | "order.updated";
       /**
        * @description Only deliveries in this status; both `failed` and `delivered` when absent
        * @enum {string}
@@ -2338,7 +2464,7 @@ export interface components {
        * @description The event's name: `event` of the body and `X-PT-Event`
        * @enum {string}
        */
-      name: "message.status" | "message.received" | "account.update";
+      name: "message.status" | "message.received" | "account.update" | "order.updated";
       /** @description What the event means, in Portuguese */
       description: string;
       /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left) */
@@ -3995,7 +4121,7 @@ export interface operations {
         /** @description Only this status, as on the deliveries list */
         status?: "pending" | "delivering" | "delivered" | "failed";
         /** @description Only this event */
-        event?: "message.status" | "message.received" | "account.update";
+        event?: "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Only the deliveries of this integration (one of the account's) */
         integration_id?: string;
       };
@@ -6696,8 +6822,8 @@ export interface operations {
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
-        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -6742,8 +6868,8 @@ export interface operations {
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
-        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -6788,8 +6914,8 @@ export interface operations {
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
-        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -6803,6 +6929,52 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["AccountUpdateEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onOrderUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderUpdatedEvent"];
       };
     };
     responses: {

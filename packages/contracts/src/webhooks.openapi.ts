@@ -1,6 +1,6 @@
 import { WEBHOOKS_TAG, type OperationConfig } from "./openapi.ts";
 import { SignedWebhookRequestHeaders } from "./webhook-signatures.ts";
-import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent } from "./webhooks.ts";
+import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent, OrderUpdatedEvent } from "./webhooks.ts";
 import type { z } from "zod";
 
 /** Spec 6.4, 6.5: what the integrator's answer means. */
@@ -232,5 +232,12 @@ export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
     "Meta reported a change to the WhatsApp Business Account or one of its numbers (account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update, account_alerts): `value` as Meta sent it, events the gateway does not know included, and `effects`, what the gateway did (sends blocked or unblocked, campaigns paused, a number's rate raised). Opt-in: only integrations that selected `account.update` get it. Events of one WABA may arrive out of order: order them by `occurred_at`.",
     AccountUpdateEvent,
     ACCOUNT_UPDATE_EXAMPLES,
+  ),
+  webhook(
+    "order.updated",
+    "onOrderUpdated",
+    "A Pix order changed",
+    "Issue 28: the provider accepted an order_status message and the order moved (`trigger: status_sent`), or reported a status of one of the order's messages (`trigger: message_status`; a failure does not move the order back). Not sent when the order is created. Carries the order's status pair and the message, not the items or the history (read them with `GET /public/v1/orders/{reference_id}`). Opt-in: only integrations that selected `order.updated` get it.",
+    OrderUpdatedEvent,
   ),
 ];

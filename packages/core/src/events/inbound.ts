@@ -115,6 +115,21 @@ export function receivedMembers(message: MetaInboundItem): ReceivedMembers {
     frequently_forwarded: frequently,
     media_sha256: media?.sha256 ?? null,
     media_voice: type === "audio" && media ? media.voice === true : null,
+    payment_method: type === "interactive" ? paymentMethod(message.interactive) : null,
+  };
+}
+
+/** Issue 28: the one-click card answer (`interactive.type: payment_method`), else null. */
+function paymentMethod(interactive: MetaInboundItem["interactive"]): ReceivedMembers["payment_method"] {
+  const answer = interactive?.payment_method;
+  if (interactive?.type !== "payment_method" || !answer) return null;
+  const timestamp = answer.payment_timestamp;
+  return {
+    payment_method: answer.payment_method,
+    reference_id: answer.reference_id,
+    payment_timestamp: timestamp === undefined ? null : Number(timestamp),
+    last_four_digits: answer.last_four_digits ?? null,
+    credential_id: answer.credential_id ?? null,
   };
 }
 
@@ -180,8 +195,9 @@ const STORE_INBOUND = `
 WITH stored AS (
   INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
     reply_to_wamid, contact_name, occurred_at, window_expires_at, contact_key, from_user_id, from_parent_user_id,
-    from_username, media_sha256, media_voice, details)
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb)
+    from_username, media_sha256, media_voice, details, payment)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb,
+    $21::jsonb)
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id
 ), window_extended AS (
@@ -243,6 +259,7 @@ export async function applyInbound(
       members.media_sha256,
       members.media_voice,
       storedDetails(members),
+      members.payment_method === null ? null : JSON.stringify(members.payment_method),
     ],
   });
   return rows.map((row) => ({

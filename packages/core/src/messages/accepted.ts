@@ -10,6 +10,7 @@ import {
   type PendingDelivery,
 } from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
+import { orderStatusSentDeliveries } from "../events/order-updated.ts";
 import { orderAnswer, recordAcceptedOrder, type AcceptedOrder } from "./order-records.ts";
 import type { ContentKind, SettledSend } from "./outcome.ts";
 import type { OutboundSummary } from "./summary.ts";
@@ -172,10 +173,13 @@ export async function recordAcceptedSend(
       ],
     });
     // Issue 28: the order opens (Pix send) or moves (order_status) in this same transaction.
-    if (send.order) await recordAcceptedOrder(client, { ...send, order: send.order });
+    const moved = send.order ? await recordAcceptedOrder(client, { ...send, order: send.order }) : null;
+    // An order_status that moved its order: `order.updated` (status_sent) to the integrations that chose it, before
+    // the events of the message's early statuses.
+    const orderEvents = moved === null ? [] : await orderStatusSentDeliveries(client, send.wamid);
     // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,
     // so it sees every status a webhook parked under that lock before us (see lockWamids).
-    return insertDeliveries(client, await applyEarlyStatuses(client, send.wamid));
+    return insertDeliveries(client, [...orderEvents, ...(await applyEarlyStatuses(client, send.wamid))]);
   });
 }
 

@@ -165,7 +165,7 @@ export function purgeInboundDetails(deps: RetentionDeps, input: PurgeInput): Pro
     deps,
     {
       name: "retention-inbound-details",
-      text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL
+      text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL, payment = NULL
         WHERE id IN (
           SELECT id FROM inbound_messages
           WHERE created_at < $1 AND (details IS NOT NULL OR media_sha256 IS NOT NULL)
