@@ -387,7 +387,12 @@ describe("OpenAPI document", () => {
 
   it("the webhooks message.status, message.received and account.update: X-PT-* headers and the envelope of 2.7", () => {
     const webhooks = at(document, "webhooks");
-    expect(Object.keys(webhooks).sort()).toEqual(["account.update", "message.received", "message.status"]);
+    expect(Object.keys(webhooks).sort()).toEqual([
+      "account.update",
+      "message.received",
+      "message.status",
+      "order.updated",
+    ]);
     // Spec 6.2 and 6.3's fields, and those added in 2026 (BSUIDs, pricing): documented and always present.
     const data: Record<string, string[]> = {
       "message.status": [
@@ -428,6 +433,19 @@ describe("OpenAPI document", () => {
         "occurred_at",
         "value",
         "effects",
+      ],
+      // Issue 28 (opt-in).
+      "order.updated": [
+        "reference_id",
+        "phone_number_id",
+        "to",
+        "order_status",
+        "payment_status",
+        "payment_timestamp",
+        "description",
+        "trigger",
+        "updated_at",
+        "message",
       ],
     };
     for (const [event, fields] of Object.entries(data)) {

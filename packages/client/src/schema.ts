@@ -949,7 +949,7 @@ export interface components {
       media_sha256?: string | null;
       /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       media_voice?: boolean | null;
-      /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); null otherwise. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       payment_method?: {
         /** @description Meta's payment method, e.g. `offsite_card_pay` */
         payment_method: string;

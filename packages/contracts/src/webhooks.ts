@@ -264,7 +264,7 @@ const MessageReceivedMembers = {
     .optional()
     .describe(
       v2(
-        "The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); null otherwise",
+        "The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message",
       ),
     ),
 };

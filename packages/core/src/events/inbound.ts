@@ -61,8 +61,13 @@ export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, r
   };
 }
 
-/** What payload version 2 adds to `message.received` (docs/webhooks.md), every member present. */
-export type ReceivedMembers = MessageReceivedV2Members;
+/**
+ * What payload version 2 adds to `message.received` (docs/webhooks.md), every member present; issue 28's
+ * `payment_method` is apart (ReceivedPaymentMethod): present only on the answer it describes, so every other
+ * version-2 body stays as issue 27 wrote it.
+ */
+export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method">;
+export type ReceivedPaymentMethod = NonNullable<MessageReceivedV2Members["payment_method"]>;
 
 /**
  * The payload-version-2 members of an inbound message (issue 27): each from the object Meta named by `type`
@@ -115,12 +120,15 @@ export function receivedMembers(message: MetaInboundItem): ReceivedMembers {
     frequently_forwarded: frequently,
     media_sha256: media?.sha256 ?? null,
     media_voice: type === "audio" && media ? media.voice === true : null,
-    payment_method: type === "interactive" ? paymentMethod(message.interactive) : null,
   };
 }
 
-/** Issue 28: the one-click card answer (`interactive.type: payment_method`), else null. */
-function paymentMethod(interactive: MetaInboundItem["interactive"]): ReceivedMembers["payment_method"] {
+/**
+ * Issue 28: the one-click card answer to a Pix order (`type: interactive`, `interactive.type: payment_method`), else
+ * null. Payload version 2 only, and only on that answer (D11 as the lead replaced it: `type` stays `interactive`).
+ */
+export function receivedPaymentMethod(message: MetaInboundItem): ReceivedPaymentMethod | null {
+  const interactive = message.type === "interactive" ? message.interactive : undefined;
   const answer = interactive?.payment_method;
   if (interactive?.type !== "payment_method" || !answer) return null;
   const timestamp = answer.payment_timestamp;
@@ -235,6 +243,7 @@ export async function applyInbound(
 ): Promise<PendingDelivery[]> {
   const { occurredAt, data } = toReceivedData(input.inbound, input.phoneNumberId, input.receivedAt);
   const members = receivedMembers(input.inbound.message);
+  const payment = receivedPaymentMethod(input.inbound.message);
   const { rows } = await sql.query<{ integration_id: string; payload_version: number; id: string }>({
     name: "store-inbound",
     text: STORE_INBOUND,
@@ -259,7 +268,7 @@ export async function applyInbound(
       members.media_sha256,
       members.media_voice,
       storedDetails(members),
-      members.payment_method === null ? null : JSON.stringify(members.payment_method),
+      payment === null ? null : JSON.stringify(payment),
     ],
   });
   return rows.map((row) => ({
@@ -269,6 +278,6 @@ export async function applyInbound(
     event: "message.received",
     orderingKey: contactOrderingKey(input.contactKey),
     // Version 1 (the default) gets the contract's bytes; the outbox keeps each body, so retries keep their version.
-    data: row.payload_version === 2 ? { ...data, ...members } : data,
+    data: row.payload_version === 2 ? { ...data, ...members, ...(payment ? { payment_method: payment } : {}) } : data,
   }));
 }
