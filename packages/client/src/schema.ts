@@ -2898,7 +2898,7 @@ export interface operations {
           };
         };
       };
-      /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body. Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`. */
+      /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body; or a `pix_order` whose `reference_id` an order of this account already has (nothing sent). Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`, `order_reference_taken`. */
       409: {
         headers: {
           /** @description With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner. */
@@ -2909,7 +2909,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"] & {
             error?: {
               /** @enum {unknown} */
-              code?: "idempotency_in_flight" | "idempotency_conflict" | "idempotency_legacy_unverified";
+              code?:
+                | "idempotency_in_flight"
+                | "idempotency_conflict"
+                | "idempotency_legacy_unverified"
+                | "order_reference_taken";
             };
           };
         };

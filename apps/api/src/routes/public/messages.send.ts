@@ -246,8 +246,8 @@ export const { register, operations } = defineRoute({
       ["invalid_recipient", "empty_message", "pix_needs_template", "no_connected_number", "bad_request"],
     ),
     409: errorResponse(
-      "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body.",
-      ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"],
+      "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body; or a `pix_order` whose `reference_id` an order of this account already has (nothing sent).",
+      ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified", "order_reference_taken"],
       SendConflictHeaders,
     ),
     413: payloadTooLarge,
