@@ -2,7 +2,6 @@ import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
 import { isBsuidIdentifier } from "../contacts/recipient.ts";
-import type { OrderStatusValue, PaymentStatusValue } from "../messages/order-records.ts";
 import { normalizePhone } from "../phones/normalize.ts";
 import { getWindow } from "../windows/windows.ts";
 import { inboundDetailsOf, outboundContentOf, type InboundDetailsView, type OutboundContentView } from "./content.ts";
@@ -86,6 +85,10 @@ export interface ConversationMessageView {
   /** Outbound message of a Pix order (its order_details or an order_status): the order's current status; else null. */
   order: { reference_id: string; order_status: OrderStatusValue; payment_status: PaymentStatusValue } | null;
 }
+
+/** An order's status pair as the orders concern (a higher tier) stores it (design-28 §1). */
+type OrderStatusValue = "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+type PaymentStatusValue = "pending" | "captured" | "failed";
 
 const MAX_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
