@@ -94,7 +94,7 @@ const coreTiers = [
   ["media", "templates", "throughput", "windows"],
   ["conversations", "events", "health"],
   ["messages"],
-  ["campaigns"],
+  ["campaigns", "orders"],
   ["dashboard", "ingest", "retention"],
 ];
 const coreSrc = "packages/core/src";

@@ -11,6 +11,7 @@ import {
   iterateCampaignRecipients,
   iterateCampaigns,
   iterateDeliveries,
+  iterateOrders,
   uploadMedia,
   type components,
   type GatewayClient,
@@ -51,6 +52,8 @@ interface Context {
   deliveredDeliveryId: () => Promise<number>;
   draftCampaign: () => Promise<{ id: string; accepted: number }>;
   integrationId: () => Promise<string>;
+  /** A Pix order sent to CONTACT (whose window is open), by its reference_id. */
+  openOrder: () => Promise<string>;
 }
 
 /** The last hour, up to a minute from now: the range of the replay and export cases. */
@@ -78,6 +81,26 @@ const ROWS = [
   { to: "5511987653101", variables: ["Maria", "1", "2"], header_text: "1", client_ref: "c-1" },
   { to: "5511987653102", variables: ["João", "2", "2"], header_text: "2", client_ref: "c-2" },
 ];
+
+/** A `pix_order` send with a reference of its own (a reference is taken once per account). */
+async function pixOrderSend(client: GatewayClient, referenceId: string) {
+  const { data, error } = await client.POST("/public/v1/messages", {
+    body: {
+      to: CONTACT,
+      template: "cobranca_pix",
+      variables: ["Maria", "12345"],
+      pix_order: {
+        reference_id: referenceId,
+        pix_code: "00020101021226700014br.gov.bcb.pix2548pix",
+        merchant_name: "Loja Exemplo",
+        key: "39580525000189",
+        items: [{ name: "Bolo", amount: 5000 }],
+      },
+    },
+  });
+  if (!data) throw new Error(`pedido não enviado: ${JSON.stringify(error)}`);
+  return data.data;
+}
 
 async function newCampaign(client: GatewayClient, name: string) {
   const { data } = await client.POST("/public/v1/campaigns", {
@@ -325,6 +348,31 @@ const CASES: Record<string, Case> = {
       });
     },
   },
+  listOrders: {
+    status: 200,
+    run: async ({ client, openOrder }) => {
+      await openOrder();
+      return client.GET("/public/v1/orders", { params: { query: { status: "pending", limit: 10 } } });
+    },
+  },
+  getOrder: {
+    status: 200,
+    run: async ({ client, openOrder }) =>
+      client.GET("/public/v1/orders/{reference_id}", { params: { path: { reference_id: await openOrder() } } }),
+  },
+  updateOrderStatus: {
+    status: 200,
+    run: async ({ client, inboundMessageId }) => {
+      // Its own order: the status moves it, and the other cases read a pending one.
+      await inboundMessageId();
+      const referenceId = `conformidade-status-${randomUUID()}`;
+      await pixOrderSend(client, referenceId);
+      return client.POST("/public/v1/orders/{reference_id}/status", {
+        params: { path: { reference_id: referenceId }, header: { "Idempotency-Key": randomUUID() } },
+        body: { order_status: "processing", payment_status: "captured", description: "Separando os itens" },
+      });
+    },
+  },
   getUsage: {
     status: 200,
     run: ({ client }) => client.GET("/public/v1/usage"),
@@ -420,6 +468,12 @@ beforeAll(async () => {
     inboundMessageId,
     deliveredDeliveryId,
     draftCampaign: once(() => newCampaign(client, "Rascunho")),
+    openOrder: once(async () => {
+      await inboundMessageId();
+      const referenceId = `conformidade-${randomUUID()}`;
+      await pixOrderSend(client, referenceId);
+      return referenceId;
+    }),
     integrationId: once(async () => {
       const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
       return integration.id;
@@ -499,6 +553,17 @@ describe("the client's pagination iterators", () => {
     for await (const recipient of iterateCampaignRecipients(client, (await context.draftCampaign()).id, { limit: 1 }))
       recipients.push(recipient.to);
     expect(recipients).toEqual(ROWS.map((row) => row.to));
+  });
+
+  it("walk every page of the account's orders, newest first, following next_before_id", async () => {
+    const { client } = context;
+    await context.openOrder();
+    await pixOrderSend(client, `paginacao-${randomUUID()}`);
+    const orders: number[] = [];
+    for await (const order of iterateOrders(client, { limit: 1 })) orders.push(order.id);
+    const allOrders = await client.GET("/public/v1/orders", { params: { query: { limit: 200 } } });
+    expect(orders).toEqual(allOrders.data?.data.orders.map((order) => order.id));
+    expect(orders.length).toBeGreaterThan(1);
   });
 });
 

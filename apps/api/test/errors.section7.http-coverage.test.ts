@@ -52,6 +52,7 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * idempotency_in_flight          | 409    | messages                              | "409 idempotency_in_flight while the first call with the key waits for the provider" (also: I)
  * idempotency_conflict           | 409    | messages                              | "409 idempotency_conflict: same key, other content" (also: I)
  * idempotency_legacy_unverified  | 409    | messages                              | "409 idempotency_legacy_unverified: key of a record stored without fingerprint" (also: I)
+ * order_reference_taken          | 409    | messages                              | "409 order_reference_taken: a second Pix order with a reference already used in the account"
  * payload_too_large              | 413    | messages, validate                    | "413 payload_too_large on %s"
  * bad_request                    | 400    | messages, validate, window            | "400 bad_request on %s: the request cannot be read" (also: http.bad-input.envelope.test.ts)
  * outside_24h_window             | 422    | messages                              | "422 outside_24h_window (pre-check): free text to a contact who never wrote"; "422 outside_24h_window from the provider's 131047" (also: S)
@@ -136,6 +137,11 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
   media_expired: "GET /media/{media_id} only (media.conformance.e2e.test.ts)",
   media_upload_limit: "POST /media only (media.conformance.e2e.test.ts)",
   media_busy: "POST /media and GET /media/{media_id} only (media.conformance.e2e.test.ts)",
+  order_update_in_flight: "POST /orders/{reference_id}/status only (issue 28; orders.claims.concurrency.test.ts)",
+  order_transition_invalid: "POST /orders/{reference_id}/status only (issue 28; orders.transitions.test.ts)",
+  order_cancel_refused: "POST /orders/{reference_id}/status only (issue 28; orders.transitions.test.ts)",
+  payment_not_supported:
+    "Meta 2040 on an order message: POST /orders/{reference_id}/status, and a Pix send only when Meta answers 2040 (errors.meta-mapping.table.test.ts)",
 };
 
 /** Not an envelope code: spec 7's body for request-validation failures. */
@@ -378,6 +384,23 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
       const first = await sendWithKey("conflict-7", { to: "5511911120002", ...HELLO });
       expect(first.status).toBe(200);
       expectEnvelope(await sendWithKey("conflict-7", { to: "5511911120003", ...HELLO }), 409, "idempotency_conflict");
+    });
+
+    it("409 order_reference_taken: a second Pix order with a reference already used in the account", async () => {
+      const pix = (to: string) => ({
+        to,
+        template: "cobranca_pix",
+        variables: ["Maria", "12345"],
+        pix_order: { ...PIX_ORDER, reference_id: "pedido-409" },
+      });
+      const postsToMessages = async () =>
+        (await sandboxControl.requests(gateway)).filter((r) => r.method === "POST" && r.path.endsWith("/messages"))
+          .length;
+      expect((await send(pix("5511911120011"))).status).toBe(200);
+      const before = await postsToMessages();
+      expectEnvelope(await send(pix("5511911120012")), 409, "order_reference_taken");
+      // Refused before Meta: nothing reached the provider.
+      expect(await postsToMessages()).toBe(before);
     });
 
     it("409 idempotency_legacy_unverified: key of a record stored without fingerprint", async () => {

@@ -661,8 +661,11 @@ function authHeaders(auth: string | undefined): Record<string, string> {
 // ---------------------------------------------------------------------------------------------------------------
 // POST /public/v1/messages
 
-const PIX_ORDER = {
-  reference_id: "pedido-1",
+// A reference is taken once per account (issue 28: a second order with it is 409 order_reference_taken): each
+// generated Pix send names its own.
+let pixReferences = 0;
+const pixOrder = () => ({
+  reference_id: `pedido-${++pixReferences}`,
   pix_code: "00020101021226700014br.gov.bcb.pix2548pix",
   merchant_name: "Loja Exemplo",
   key: "39580525000189",
@@ -671,7 +674,7 @@ const PIX_ORDER = {
   total_amount: 5000,
   tax: 0,
   goods_type: "physical-goods",
-};
+});
 
 /** Valid sends of every kind: free text, templates with header/media/buttons, named variables, Pix. */
 function validSends(to: string): Json[] {
@@ -706,7 +709,7 @@ function validSends(to: string): Json[] {
     { to, template: "codigo_verificacao", variables: ["123456"], otp_code: "123456" },
     { to, template: "cupom_desconto", variables: ["PROMO10", "10%"], coupon_code: "PROMO10", coupon_index: 1 },
     { to, template: "rastreio_pedido", variables: ["ABC123"], button_url_param: "ABC123" },
-    { to, template: "cobranca_pix", variables: ["Maria", "12345"], pix_order: PIX_ORDER },
+    { to, template: "cobranca_pix", variables: ["Maria", "12345"], pix_order: pixOrder() },
     { to, template: "vitrine_carrossel", variables: ["Maria"] },
     { to, template: "nao_existe", variables: [] },
   ];

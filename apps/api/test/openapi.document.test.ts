@@ -77,8 +77,9 @@ describe("OpenAPI document", () => {
 
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
-    // 25 of the contract and issue 26, issue 29's six integration operations, issue 27's media upload and download.
-    expect(all.length).toBe(33);
+    // 25 of the contract and issue 26, issue 29's six integration operations, issue 27's media upload and download,
+    // issue 28's three order operations.
+    expect(all.length).toBe(36);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       expect({ where, security: op.security, tags: op.tags }).toEqual({
@@ -159,6 +160,9 @@ describe("OpenAPI document", () => {
       "get /public/v1/deliveries/export": [200, 401, 422, 429],
       "post /public/v1/media": [201, 400, 401, 413, 415, 422, 429, 503],
       "get /public/v1/media/{media_id}": [200, 401, 404, 410, 413, 422, 429, 503],
+      "get /public/v1/orders": [200, 401, 422, 429],
+      "get /public/v1/orders/{reference_id}": [200, 400, 401, 404, 422, 429],
+      "post /public/v1/orders/{reference_id}/status": [200, 400, 401, 404, 409, 413, 422, 429, 503],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");
@@ -383,7 +387,12 @@ describe("OpenAPI document", () => {
 
   it("the webhooks message.status, message.received and account.update: X-PT-* headers and the envelope of 2.7", () => {
     const webhooks = at(document, "webhooks");
-    expect(Object.keys(webhooks).sort()).toEqual(["account.update", "message.received", "message.status"]);
+    expect(Object.keys(webhooks).sort()).toEqual([
+      "account.update",
+      "message.received",
+      "message.status",
+      "order.updated",
+    ]);
     // Spec 6.2 and 6.3's fields, and those added in 2026 (BSUIDs, pricing): documented and always present.
     const data: Record<string, string[]> = {
       "message.status": [
@@ -424,6 +433,19 @@ describe("OpenAPI document", () => {
         "occurred_at",
         "value",
         "effects",
+      ],
+      // Issue 28 (opt-in).
+      "order.updated": [
+        "reference_id",
+        "phone_number_id",
+        "to",
+        "order_status",
+        "payment_status",
+        "payment_timestamp",
+        "description",
+        "trigger",
+        "updated_at",
+        "message",
       ],
     };
     for (const [event, fields] of Object.entries(data)) {

@@ -1,4 +1,4 @@
-import { env, loadConfig, sections, z } from "@gw/config";
+import { env, leaseRenewal, loadConfig, sections, z } from "@gw/config";
 
 /** Every variable the panel reads, parsed once at start-up (documented in .env.example). */
 export const panelConfigSchema = z.object({
@@ -43,6 +43,8 @@ export const panelConfigSchema = z.object({
   ...sections.redis(),
   ...sections.logging(),
   ...sections.meta(),
+  /** Pedidos sends order statuses through the send service, as the API does: the same keys, pacing and lease. */
+  ...sections.sending(),
   ...sections.secrets(),
   ...sections.endpointHealth(),
   ...sections.replays(),
@@ -53,5 +55,5 @@ export const panelConfigSchema = z.object({
 export type PanelConfig = z.infer<typeof panelConfigSchema>;
 
 export function loadPanelConfig(source: NodeJS.ProcessEnv = process.env): PanelConfig {
-  return loadConfig(panelConfigSchema, source);
+  return loadConfig(panelConfigSchema.refine(leaseRenewal.check, leaseRenewal.params), source);
 }

@@ -10,7 +10,7 @@ import {
 import type { CampaignControlDeps } from "@gw/core/campaigns";
 import type { ReadReceiptDeps } from "@gw/core/conversations";
 import type { TemplateCache } from "@gw/core/templates";
-import { createNumberThroughput, type NumberThroughput } from "@gw/core/throughput";
+import type { NumberThroughput } from "@gw/core/throughput";
 import { createDb, type Db } from "@gw/db";
 import {
   createCampaignQueue,
@@ -22,11 +22,15 @@ import {
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { MetaClient } from "@gw/meta";
+import type { SendDeps, SendJournal } from "@gw/core/messages";
+import type { ProcessLease } from "@gw/core/idempotency";
 import {
   createCampaignControls,
+  createPacing,
   createProvider,
   createReadReceipts,
   createReplayControls,
+  createSendDeps,
   createTemplateCatalogue,
 } from "@gw/wiring";
 import type { PanelConfig } from "./config.ts";
@@ -66,6 +70,12 @@ export interface PanelDeps {
   campaigns: CampaignControlDeps;
   /** Replays of deliveries by time range: the account's budget (shared with the API) and the replay queue. */
   replays: ReturnType<typeof createReplayControls>;
+  /**
+   * The send service, as the API's (Pedidos sends an order's next status): pacing, window, Idempotency-Keys, pricing
+   * and audit are the same. Its own process lease names this process's reservations; accepted sends PostgreSQL could
+   * not take go to the shared journal, which the API replays.
+   */
+  send: SendDeps & { journal: SendJournal; lease: ProcessLease };
 }
 
 export function buildPanelDeps(
@@ -77,18 +87,35 @@ export function buildPanelDeps(
   const redis = overrides.redis ?? createRedis(config);
   const meta = overrides.meta ?? createProvider(config, logger);
   const campaignQueue = createCampaignQueue(redis, config.REDIS_KEY_PREFIX);
-  // The number's back-off factor (campaign ETAs) and a turn per read receipt; sends happen in the API and the
-  // worker. The panel has no sending section: a throttle it hears backs the number off with the default settings.
-  const throughput = createNumberThroughput({ redis, keyPrefix: config.REDIS_KEY_PREFIX });
+  // The numbers' pacing with the sending section's settings: campaign ETAs, a turn per read receipt and per order
+  // status sent from Pedidos.
+  const throughput = createPacing(config, { redis });
   const directory = createAccountDirectory(db);
+  const templates = createTemplateCatalogue(config, { redis, meta, logger });
+  const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
+  const send = createSendDeps(config, {
+    service: "panel",
+    db,
+    redis,
+    webhookQueue: queue,
+    meta,
+    templates,
+    directory,
+    throughput,
+    logger,
+    // As the API's default: past the provider deadline plus a margin, an in-flight reservation belongs to a dead process.
+    reservationStaleAfterMs: config.META_TIMEOUT_MS + 60_000,
+  });
+  // Renewed until closePanelDeps; its timers never keep the process alive.
+  send.lease.start();
   return {
     config,
     db,
     redis,
-    queue: createWebhookQueue(redis, config.REDIS_KEY_PREFIX),
+    queue,
     meta,
     // The same cache the API reads (same Redis keys), so the panel and the API show one catalogue.
-    templates: createTemplateCatalogue(config, { redis, meta, logger }),
+    templates,
     directory,
     logger,
     throttle: createLoginThrottle({
@@ -114,10 +141,16 @@ export function buildPanelDeps(
     campaigns: createCampaignControls({ db, logger, throughput, campaignQueue }),
     readReceipts: createReadReceipts(config, { db, redis, meta, directory, throughput, logger }),
     replays: createReplayControls(config, { db, redis, logger }),
+    send,
   };
 }
 
+/**
+ * Once the server has closed (no send in flight): the lease is deleted first, so a key this process still held
+ * settles at once elsewhere instead of when the lease would have run out.
+ */
 export async function closePanelDeps(deps: PanelDeps): Promise<void> {
+  await deps.send.lease.stop();
   await Promise.allSettled([
     deps.queue.close(),
     deps.campaignQueue.close(),

@@ -8,6 +8,7 @@ import { invitePanelUser } from "@gw/core/users";
 import { testActor, testSecretBox } from "@gw/testkit";
 import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { PUBLIC_PAGES, SIGNED_IN_PAGES } from "../src/pages/index.ts";
+import { ensureOrderTables, seedOrder } from "./support/orders.ts";
 
 // Issue 27: every page of the panel passes axe-core's WCAG 2.1 A and AA rules, signed in as the owner (who sees
 // every section and every button) over an account with something on each page: a conversation with every message
@@ -146,6 +147,25 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
       });
     }
 
+    // An order of the contact's (Pedidos, and its messages' badges in Conversas): paid, then a shipment that failed.
+    await ensureOrderTables(stack.db);
+    await seedOrder(stack.db, {
+      accountId: tenant.accountId,
+      phoneNumberId: tenant.phoneNumberId,
+      to: X,
+      contactKey: first.contactKey,
+      referenceId: "pedido-a11y",
+      statuses: [
+        { orderStatus: "processing", paymentStatus: "captured", description: "Separando", messageStatus: "read" },
+        {
+          orderStatus: "shipped",
+          paymentStatus: null,
+          messageStatus: "failed",
+          error: { code: 131026, reason: "Mensagem não entregue" },
+        },
+      ],
+    });
+
     // An integration with a delivered and a failed delivery (the replay is made from the page below).
     const integration = await setIntegration(
       { db: stack.db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets: testSecretBox() },
@@ -233,6 +253,8 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
       ["/templates/avisos", "/templates/avisos"],
       ["/conversas", "/conversas"],
       ["/conversas/:phoneNumberId/:contact", conversation],
+      ["/pedidos", "/pedidos"],
+      ["/pedidos/:ref", "/pedidos/pedido-a11y"],
       ["/campanhas", "/campanhas"],
       ["/campanhas/nova", "/campanhas/nova"],
       ["/campanhas/:id", `/campanhas/${campaign.id}`],
@@ -268,6 +290,8 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
       `${visits.get("/entregas/reenvios/:id") ?? ""}?ok=criado`,
       `${visits.get("/integracoes/:id") ?? ""}?ok=salva`,
       "/conversas?ok=confirmacao_ligada",
+      "/pedidos/pedido-a11y?ok=status_enviado",
+      "/pedidos/pedido-a11y?erro=outside_24h_window",
       "/nao-existe",
       "/entregas/exportar?de=2020-01-01&ate=2026-01-01",
     ]) {

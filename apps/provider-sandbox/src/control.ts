@@ -15,6 +15,7 @@ import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
 import { registerMediaControlRoutes } from "./control/media.ts";
 import { changeIdentity, identityChangeSchema } from "./identity-changes.ts";
+import { ordersQuerySchema, ordersView, paymentMethodSchema, sendPaymentMethod } from "./orders.ts";
 import { pendingRedeliveries } from "./pending.ts";
 import { sentStats } from "./stats.ts";
 import {
@@ -108,6 +109,8 @@ const configSchema = z
     /** ISO countries whose authentication templates are priced `authentication-international`. */
     authenticationInternational: z.array(z.string().regex(/^[A-Z]{2}$/, "deve ser um código ISO de país (ex.: IN)")),
     enforceWindow: z.boolean(),
+    /** Phone numbers or BSUIDs whose WhatsApp takes no order messages (2040). */
+    paymentsUnsupported: z.array(z.string()),
     rateLimitPerSecond: z.number().int().min(1).nullable(),
     /** Per phone_number_id (merged into the current ones); null drops a number's own rate (back to the default). */
     numberRates: z.record(
@@ -196,6 +199,20 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   });
 
   registerTapRoutes(router, state);
+
+  // Brazil payments orders (meta-2026 §6): each reference's card, and the one-click card answer.
+  router.get("/orders", (req, res) => {
+    const input = parseValue(ordersQuerySchema, req.query, res);
+    if (!input) return;
+    res.json({ orders: ordersView(state, input) });
+  });
+  router.post("/payment-method", async (req, res) => {
+    const input = parse(paymentMethodSchema, req, res);
+    if (!input) return;
+    const sent = await sendPaymentMethod(state, input);
+    if (!sent) return unknownUser(res);
+    res.json(sent);
+  });
 
   router.post("/statuses", async (req, res) => {
     const input = parse(statusesSchema, req, res);
@@ -451,6 +468,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (input.failAfterSend) config.failAfterSend = input.failAfterSend.map(normalizeRecipient);
     if (input.authenticationInternational) config.authenticationInternational = input.authenticationInternational;
     if (input.enforceWindow !== undefined) config.enforceWindow = input.enforceWindow;
+    if (input.paymentsUnsupported) config.paymentsUnsupported = input.paymentsUnsupported.map(normalizeRecipient);
     if (input.rateLimitPerSecond !== undefined) config.rateLimitPerSecond = input.rateLimitPerSecond ?? undefined;
     if (input.numberRates) {
       // A new object: the options the sandbox started with stay as they were, for `reset {"config": true}`.

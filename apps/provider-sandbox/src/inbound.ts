@@ -299,12 +299,18 @@ export interface InboundSent {
 /**
  * A message from a contact, as Meta's signed `messages` webhook (the control API's POST /inbound, and the routes
  * that build one from what was sent: a tap on a button or list row, a file with real bytes). Null when the sender
- * is a BSUID or username the sandbox does not know.
+ * is a BSUID or username the sandbox does not know. `content` replaces the message's type member (its key keeps its
+ * place): an answer the short form cannot express, such as a payment-method answer (`orders.ts`).
  */
-export async function sendInbound(state: SandboxState, input: InboundInput): Promise<InboundSent | null> {
+export async function sendInbound(
+  state: SandboxState,
+  input: InboundInput,
+  content?: Record<string, unknown>,
+): Promise<InboundSent | null> {
   const user = inboundSender(state, input);
   if (!user) return null;
   const { message, contact } = inboundMessage(state, input, user);
+  if (content) Object.assign(message, content);
   const payload = webhookPayload(state, input.phone_number_id, {
     wabaId: input.waba_id,
     contacts: [contact],

@@ -1,5 +1,6 @@
 import type { MetaCode } from "./graph/errors.ts";
 import type { Logger } from "@gw/logger";
+import type { OrderPlan, SandboxOrder } from "./orders.ts";
 import { FIXTURE_TEMPLATES } from "./fixtures/templates.ts";
 import { WebhookTransport } from "./transport.ts";
 import type { RuntimeConfig, SandboxOptions } from "./types.ts";
@@ -286,6 +287,10 @@ export interface SandboxState {
    * known to name media (Meta's "does not exist" answer) rather than a phone number.
    */
   readonly mediaIds: Set<string>;
+  /** Orders by `${portfolio id} ${reference_id}`: what each customer's order card shows (`orders.ts`). */
+  readonly orders: Map<string, SandboxOrder>;
+  /** What the send being checked does to an order, applied only if Meta's answer is an acceptance (`orders.ts`). */
+  orderPlan: OrderPlan | undefined;
   /** Bumped by reset and shutdown so scheduled status sequences stop. */
   generation: number;
   closed: boolean;
@@ -319,6 +324,7 @@ export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
     unreachable: (options.unreachable ?? []).map(normalizeRecipient),
     failAfterSend: (options.failAfterSend ?? []).map(normalizeRecipient),
     enforceWindow: options.enforceWindow ?? true,
+    paymentsUnsupported: (options.paymentsUnsupported ?? []).map(normalizeRecipient),
     rateLimitPerSecond: options.rateLimitPerSecond,
     numberRates: { ...options.numberRates },
     pairRate: options.pairRate ? { ...options.pairRate } : undefined,
@@ -366,6 +372,8 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     media: new Map(),
     uploads: [],
     mediaIds: new Set(),
+    orders: new Map(),
+    orderPlan: undefined,
     generation: 0,
     closed: false,
     timers: new Set(),
@@ -402,6 +410,8 @@ export function clearState(state: SandboxState): void {
   state.readMarks = [];
   state.media.clear();
   state.uploads = [];
+  state.orders.clear();
+  state.orderPlan = undefined;
   state.redeliveries.clear();
   state.lanes.clear();
   state.batches.clear();

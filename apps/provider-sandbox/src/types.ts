@@ -128,6 +128,8 @@ export interface SandboxOptions {
   failAfterSend?: string[];
   /** Default true: free text (and interactive) to a contact who did not write in the last 24 h -> 131047. */
   enforceWindow?: boolean;
+  /** Recipients (phones or BSUIDs) whose WhatsApp takes no order messages: order_details and order_status -> 2040. */
+  paymentsUnsupported?: string[];
   /** Accepted sends per second per phone_number_id (sliding 1 s window); over it -> 130429, HTTP 400 as Meta. */
   rateLimitPerSecond?: number;
   /** Per phone_number_id, its own messaging rate instead of `rateLimitPerSecond` (Meta's 80/s, 20/s, up to 1000/s). */
@@ -173,6 +175,7 @@ export interface RuntimeConfig {
   unreachable: string[];
   failAfterSend: string[];
   enforceWindow: boolean;
+  paymentsUnsupported: string[];
   rateLimitPerSecond: number | undefined;
   numberRates: Record<string, number>;
   pairRate: PairRate | undefined;

@@ -4,8 +4,8 @@ export { createGatewayClient, GatewayRequestError, requestError } from "./client
 export type { GatewayClient, GatewayClientOptions } from "./client.ts";
 export { retryAfterMs } from "./retry.ts";
 export type { RetryOptions } from "./retry.ts";
-export { iterateCampaignRecipients, iterateCampaigns, iterateDeliveries } from "./pages.ts";
-export type { Campaign, CampaignRecipient, Delivery } from "./pages.ts";
+export { iterateCampaignRecipients, iterateCampaigns, iterateDeliveries, iterateOrders } from "./pages.ts";
+export type { Campaign, CampaignRecipient, Delivery, Order } from "./pages.ts";
 export { downloadMedia, uploadMedia } from "./media.ts";
 export type { DownloadedMedia, UploadedMedia, UploadMediaInput } from "./media.ts";
 export { OPERATIONS } from "./operations.ts";

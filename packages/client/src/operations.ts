@@ -12,6 +12,21 @@ export const OPERATIONS = {
     path: "/public/v1/messages/{message_id}/read",
     idempotencyKey: false,
   },
+  listOrders: {
+    method: "get",
+    path: "/public/v1/orders",
+    idempotencyKey: false,
+  },
+  getOrder: {
+    method: "get",
+    path: "/public/v1/orders/{reference_id}",
+    idempotencyKey: false,
+  },
+  updateOrderStatus: {
+    method: "post",
+    path: "/public/v1/orders/{reference_id}/status",
+    idempotencyKey: true,
+  },
   uploadMedia: {
     method: "post",
     path: "/public/v1/media",

@@ -2,7 +2,7 @@ import { requestError, type GatewayClient } from "./client.ts";
 import type { paths } from "./schema.ts";
 
 /**
- * Async iterators over the paged lists, following the contract's cursors: deliveries and campaigns go back in time
+ * Async iterators over the paged lists, following the contract's cursors: deliveries, campaigns and orders go back in time
  * with `before_id = next_before_id`, a campaign's recipients forward with `after_id = next_after_id`, until the
  * cursor is null. A refused page throws GatewayRequestError.
  */
@@ -19,6 +19,7 @@ type Ok<P extends keyof paths> = paths[P] extends {
 export type Delivery = Ok<"/public/v1/deliveries">["deliveries"][number];
 export type Campaign = Ok<"/public/v1/campaigns">["campaigns"][number];
 export type CampaignRecipient = Ok<"/public/v1/campaigns/{campaign_id}/recipients">["recipients"][number];
+export type Order = Ok<"/public/v1/orders">["orders"][number];
 
 /** Every delivery of the account, most recent first (`status` filters, `limit` is the page size). */
 export async function* iterateDeliveries(
@@ -67,4 +68,20 @@ export async function* iterateCampaignRecipients(
     yield* data.data.recipients;
     after = data.data.next_after_id ?? undefined;
   } while (after !== undefined);
+}
+
+/** Every Pix order of the account, newest first, without its history (`status`, `payment_status` filter). */
+export async function* iterateOrders(
+  client: GatewayClient,
+  query: Omit<Query<"/public/v1/orders">, "before_id"> = {},
+): AsyncGenerator<Order, void, undefined> {
+  let before: number | undefined;
+  do {
+    const { data, error, response } = await client.GET("/public/v1/orders", {
+      params: { query: { ...query, before_id: before } },
+    });
+    if (!data) throw requestError(response, error);
+    yield* data.data.orders;
+    before = data.data.next_before_id ?? undefined;
+  } while (before !== undefined);
 }

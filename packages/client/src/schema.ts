@@ -40,6 +40,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/orders": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pix orders
+     * @description Newest first, optionally only those in one order status or payment status. Repeat with `before_id=next_before_id` until it is null. Each order without its history (read it with `GET /orders/{reference_id}`).
+     */
+    get: operations["listOrders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/orders/{reference_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One Pix order, with its history
+     * @description The order a `pix_order` send recorded, its current order and payment status, and its history: the order_details message, then each order_status message, with the outcome the provider reported for it (`message_status`). Another account's reference is `not_found`.
+     */
+    get: operations["getOrder"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/orders/{reference_id}/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an order's next status (order_status message)
+     * @description Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
+     */
+    post: operations["updateOrderStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/media": {
     parameters: {
       query?: never;
@@ -658,6 +718,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "order.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A Pix order changed
+     * @description Issue 28: the provider accepted an order_status message and the order moved (`trigger: status_sent`), or reported a status of one of the order's messages (`trigger: message_status`; a failure does not move the order back). Not sent when the order is created. Carries the order's status pair and the message, not the items or the history (read them with `GET /public/v1/orders/{reference_id}`). Opt-in: only integrations that selected `order.updated` get it. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
+     */
+    post: operations["onOrderUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -869,6 +949,19 @@ export interface components {
       media_sha256?: string | null;
       /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       media_voice?: boolean | null;
+      /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      payment_method?: {
+        /** @description Meta's payment method, e.g. `offsite_card_pay` */
+        payment_method: string;
+        /** @description The order's reference_id */
+        reference_id: string;
+        /** @description Unix seconds, when Meta gave it */
+        payment_timestamp: number | null;
+        /** @description The card's last four digits */
+        last_four_digits: string | null;
+        /** @description The card credential to charge through the PSP */
+        credential_id: string | null;
+      } | null;
     };
     ReceivedContact: {
       /** @description The card's full name */
@@ -972,6 +1065,99 @@ export interface components {
       /** @description The number's new messaging rate when this event changed it (1000 after THROUGHPUT_UPGRADE), else null */
       messaging_rate_per_second: number | null;
     };
+    /**
+     * @example {
+     *       "event": "order.updated",
+     *       "occurred_at": "2026-12-04T10:00:02.000Z",
+     *       "delivery_id": "3101",
+     *       "data": {
+     *         "reference_id": "pedido-12345",
+     *         "phone_number_id": "100000000000001",
+     *         "to": "5511987654321",
+     *         "order_status": "processing",
+     *         "payment_status": "captured",
+     *         "payment_timestamp": 1780001000,
+     *         "description": "Separando os itens",
+     *         "trigger": "status_sent",
+     *         "updated_at": "2026-12-04T10:00:01.000Z",
+     *         "message": {
+     *           "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ3",
+     *           "kind": "order_status",
+     *           "order_status": "processing",
+     *           "payment_status": "captured",
+     *           "message_status": null,
+     *           "error": null
+     *         }
+     *       }
+     *     }
+     */
+    OrderUpdatedEvent: {
+      /** @enum {string} */
+      event: "order.updated";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["OrderUpdatedData"];
+    };
+    OrderUpdatedData: {
+      /** @description The order's reference_id */
+      reference_id: string;
+      /** @description The business number the order was sent from */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /**
+       * @description The order's status now
+       * @enum {string}
+       */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The order's payment status now
+       * @enum {string}
+       */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      /** @description The description of the order's last status message */
+      description: string | null;
+      /**
+       * @description `status_sent`: the provider accepted an order_status message and the order moved; `message_status`: the provider reported a status (sent, delivered, read, failed) of one of the order's messages. A failure does not move the order back
+       * @enum {string}
+       */
+      trigger: "status_sent" | "message_status";
+      /** @description ISO 8601 UTC; when the order last changed */
+      updated_at: string;
+      message: components["schemas"]["OrderUpdatedMessage"];
+    };
+    OrderUpdatedMessage: {
+      /** @description The order's message (its order_details or an order_status) */
+      message_id: string;
+      /** @enum {string} */
+      kind: "order_details" | "order_status";
+      /**
+       * @description The order status the message carried
+       * @enum {string}
+       */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The payment status the message carried; null when it carried no payment object
+       * @enum {string|null}
+       */
+      payment_status: "pending" | "captured" | "failed" | null;
+      /**
+       * @description The provider's last status of the message; null until it reports one
+       * @enum {string|null}
+       */
+      message_status: "sent" | "delivered" | "read" | "failed" | null;
+      /** @description Only when message_status is failed, otherwise null */
+      error: {
+        /** @description The provider's error number, e.g. 131026 */
+        code: number;
+        message: string;
+        /** @description The service's stable code (spec 7), e.g. recipient_unreachable */
+        reason: string;
+      } | null;
+    };
     ErrorResponse: {
       /** @enum {boolean} */
       success: false;
@@ -1017,6 +1203,14 @@ export interface components {
       quantity?: number;
       retailer_id?: string | null;
     };
+    PixPaymentLinkIn: {
+      /** @description An https link where the customer pays */
+      uri: string;
+    };
+    PixBoletoIn: {
+      /** @description The boleto's digitable line, digits only: 47 (bank) or 48 (collection) */
+      digitable_line: string;
+    };
     PixOrderIn: {
       reference_id: string;
       pix_code: string;
@@ -1036,6 +1230,8 @@ export interface components {
        * @enum {string}
        */
       goods_type?: "digital-goods" | "physical-goods";
+      payment_link?: components["schemas"]["PixPaymentLinkIn"] | null;
+      boleto?: components["schemas"]["PixBoletoIn"] | null;
     };
     TemplateQualityOut: {
       /** @description Valor do provedor: GREEN, YELLOW, RED, UNKNOWN; null quando ausente. */
@@ -1107,7 +1303,7 @@ export interface components {
     DeliveryOut: {
       id: number;
       /** @enum {string} */
-      event: "message.status" | "message.received" | "account.update";
+      event: "message.status" | "message.received" | "account.update" | "order.updated";
       /** @enum {string} */
       status: "pending" | "delivering" | "delivered" | "failed";
       /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -1487,6 +1683,178 @@ export interface components {
        */
       typing?: boolean;
     };
+    OrderListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        orders: components["schemas"]["OrderSummaryOut"][];
+        next_before_id: number | null;
+      };
+    };
+    OrderSummaryOut: {
+      /** @description The order's id; the list's cursor */
+      id: number;
+      reference_id: string;
+      /** @description The number the order was sent from; its status messages leave from it */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /** @enum {string} */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /** @enum {string} */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      description: string | null;
+      goods_type: string;
+      /** @enum {string} */
+      currency: "BRL";
+      template: string;
+      client_ref: string | null;
+      items: {
+        name: string;
+        /** @description Unit amount, cents */
+        amount: number;
+        quantity: number;
+        retailer_id: string | null;
+      }[];
+      /** @description Cents */
+      subtotal: number;
+      /** @description Cents */
+      tax: number;
+      /** @description Cents */
+      total_amount: number;
+      /** @description The payment methods offered */
+      payment_methods: ("pix" | "payment_link" | "boleto")[];
+      /** @description The order_details message */
+      message_id: string;
+      created_at: string;
+      updated_at: string;
+    };
+    OrderDetailOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: components["schemas"]["OrderOut"];
+    };
+    OrderOut: {
+      /** @description The order's id; the list's cursor */
+      id: number;
+      reference_id: string;
+      /** @description The number the order was sent from; its status messages leave from it */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /** @enum {string} */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /** @enum {string} */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      description: string | null;
+      goods_type: string;
+      /** @enum {string} */
+      currency: "BRL";
+      template: string;
+      client_ref: string | null;
+      items: {
+        name: string;
+        /** @description Unit amount, cents */
+        amount: number;
+        quantity: number;
+        retailer_id: string | null;
+      }[];
+      /** @description Cents */
+      subtotal: number;
+      /** @description Cents */
+      tax: number;
+      /** @description Cents */
+      total_amount: number;
+      /** @description The payment methods offered */
+      payment_methods: ("pix" | "payment_link" | "boleto")[];
+      /** @description The order_details message */
+      message_id: string;
+      created_at: string;
+      updated_at: string;
+      /** @description Oldest first */
+      history: components["schemas"]["OrderHistoryEntryOut"][];
+    };
+    OrderHistoryEntryOut: {
+      /** @description The message's id (as in message.status) */
+      message_id: string;
+      /** @enum {string} */
+      kind: "order_details" | "order_status";
+      /** @enum {string} */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description Null: the message carried no payment object
+       * @enum {string|null}
+       */
+      payment_status: "pending" | "captured" | "failed" | null;
+      payment_timestamp: number | null;
+      description: string | null;
+      /** @description When the provider accepted the message (ISO 8601) */
+      sent_at: string;
+      /** @enum {string} */
+      origin: "api" | "panel";
+      /**
+       * @description The provider's last status of the message; null until it reports one
+       * @enum {string|null}
+       */
+      message_status: "sent" | "delivered" | "read" | "failed" | null;
+      /** @description Only when message_status is failed */
+      error: {
+        code: number | null;
+        message: string | null;
+        reason: string | null;
+      } | null;
+    };
+    OrderStatusUpdateOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        reference_id: string;
+        /** @description The order_status message; its statuses arrive as message.status */
+        message_id: string;
+        /** @enum {string} */
+        order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+        /** @enum {string} */
+        payment_status: "pending" | "captured" | "failed";
+        to: string;
+        phone_number_id: string;
+      };
+    };
+    /**
+     * @example {
+     *       "order_status": "processing",
+     *       "payment_status": "captured",
+     *       "payment_timestamp": 1780001000,
+     *       "description": "Separando os itens"
+     *     }
+     * @example {
+     *       "order_status": "shipped",
+     *       "description": "Enviado pelos Correios"
+     *     }
+     * @example {
+     *       "order_status": "canceled",
+     *       "payment_status": "failed"
+     *     }
+     */
+    OrderStatusIn: {
+      /**
+       * @description The order's new status, shown on the customer's card
+       * @enum {string}
+       */
+      order_status: "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The payment's status as the PSP reports it; absent: no payment object is sent and it is kept
+       * @enum {string}
+       */
+      payment_status?: "pending" | "captured" | "failed";
+      /** @description A note shown with the status (Meta's order.description) */
+      description?: string;
+      /** @description When the payment happened, Unix seconds; only with payment_status */
+      payment_timestamp?: number;
+      /** @description The message body; default a Portuguese sentence per status */
+      text?: string;
+    };
     MediaUploadOut: {
       /** @enum {boolean} */
       success: true;
@@ -1580,7 +1948,7 @@ export interface components {
         deliveries: {
           id: number;
           /** @enum {string} */
-          event: "message.status" | "message.received" | "account.update";
+          event: "message.status" | "message.received" | "account.update" | "order.updated";
           /** @enum {string} */
           status: "pending" | "delivering" | "delivered" | "failed";
           /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -1740,7 +2108,7 @@ export interface components {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url: string;
       /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
-      events: ("message.status" | "message.received" | "account.update")[];
+      events: ("message.status" | "message.received" | "account.update" | "order.updated")[];
       /**
        * @description False: saved paused
        * @default true
@@ -1800,7 +2168,7 @@ export interface components {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url?: string;
       /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
-      events?: ("message.status" | "message.received" | "account.update")[];
+      events?: ("message.status" | "message.received" | "account.update" | "order.updated")[];
       /** @description False pauses it, true resumes it */
       active?: boolean;
       /**
@@ -2072,7 +2440,7 @@ export interface components {
        * @description Only this event
        * @enum {string}
        */
-      event?: "message.status" | "message.received" | "account.update";
+      event?: "message.status" | "message.received" | "account.update" | "order.updated";
       /**
        * @description Only deliveries in this status; both `failed` and `delivered` when absent
        * @enum {string}
@@ -2096,7 +2464,7 @@ export interface components {
        * @description The event's name: `event` of the body and `X-PT-Event`
        * @enum {string}
        */
-      name: "message.status" | "message.received" | "account.update";
+      name: "message.status" | "message.received" | "account.update" | "order.updated";
       /** @description What the event means, in Portuguese */
       description: string;
       /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left) */
@@ -2530,7 +2898,7 @@ export interface operations {
           };
         };
       };
-      /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body. Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`. */
+      /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body; or a `pix_order` whose `reference_id` an order of this account already has (nothing sent). Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`, `order_reference_taken`. */
       409: {
         headers: {
           /** @description With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner. */
@@ -2541,7 +2909,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"] & {
             error?: {
               /** @enum {unknown} */
-              code?: "idempotency_in_flight" | "idempotency_conflict" | "idempotency_legacy_unverified";
+              code?:
+                | "idempotency_in_flight"
+                | "idempotency_conflict"
+                | "idempotency_legacy_unverified"
+                | "order_reference_taken";
             };
           };
         };
@@ -2783,6 +3155,370 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Only orders in this order status */
+        status?: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+        /** @description Only orders in this payment status */
+        payment_status?: "pending" | "captured" | "failed";
+        limit?: number;
+        /** @description next_before_id of the previous page */
+        before_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of orders. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrderListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (query); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  getOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The order's reference_id, as the Pix send gave it (percent-encoded) */
+        reference_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrderDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description No order with this reference_id in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  updateOrderStatus: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique value per message; repeat it (with the same body) after a connection error or a 5xx */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The order's reference_id, as the Pix send gave it (percent-encoded) */
+        reference_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderStatusIn"];
+      };
+    };
+    responses: {
+      /** @description Sent and the order moved; `data.message_id` is the id later carried by `message.status`. */
+      200: {
+        headers: {
+          /** @description Present when this is the stored answer of an earlier call with the same Idempotency-Key */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrderStatusUpdateOut"];
+        };
+      };
+      /** @description Business number of the order no longer connected, or a request that cannot be read. Codes: `no_connected_number`, `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "no_connected_number" | "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description No order with this reference_id in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Idempotency-Key in use (still in progress, or used with another body), or another status update of this order still in progress (honour `Retry-After`). Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`, `order_update_in_flight`. */
+      409: {
+        headers: {
+          /** @description With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | "idempotency_in_flight"
+                | "idempotency_conflict"
+                | "idempotency_legacy_unverified"
+                | "order_update_in_flight";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description The transition is not allowed, or the provider (or the service's own pre-check) refused the send — error envelope, codes: `order_transition_invalid`, `order_cancel_refused`, `payment_not_supported`, `outside_24h_window`, `recipient_unreachable`, `recipient_opted_out`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `provider_rejected`; or the body, path or Idempotency-Key header is invalid — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | "order_transition_invalid"
+                    | "order_cancel_refused"
+                    | "payment_not_supported"
+                    | "outside_24h_window"
+                    | "recipient_unreachable"
+                    | "recipient_opted_out"
+                    | "delivery_limited"
+                    | "payment_issue"
+                    | "account_restricted"
+                    | "account_disabled"
+                    | "provider_rejected";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited" | "rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description Provider unavailable, or a send the provider did not confirm (never resent with that key; the order did not move); repeat with the same Idempotency-Key. Codes: `send_unconfirmed`, `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "send_unconfirmed" | "provider_unavailable";
             };
           };
         };
@@ -3389,7 +4125,7 @@ export interface operations {
         /** @description Only this status, as on the deliveries list */
         status?: "pending" | "delivering" | "delivered" | "failed";
         /** @description Only this event */
-        event?: "message.status" | "message.received" | "account.update";
+        event?: "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Only the deliveries of this integration (one of the account's) */
         integration_id?: string;
       };
@@ -6090,8 +6826,8 @@ export interface operations {
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
-        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -6136,8 +6872,8 @@ export interface operations {
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
-        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -6182,8 +6918,8 @@ export interface operations {
         "X-PT-Delivery-Id": string;
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
-        /** @description `message.status`, `message.received` or `account.update`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update";
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -6197,6 +6933,52 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["AccountUpdateEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onOrderUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderUpdatedEvent"];
       };
     };
     responses: {

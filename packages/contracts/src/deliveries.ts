@@ -8,7 +8,7 @@ export const DELIVERIES_MAX_LIMIT = 200;
  * An integer read from a path or query string, as pydantic reads one: decimal digits with an optional sign
  * and surrounding blanks. `z.coerce.number()` would also take "0x5" and "5e0" (JavaScript's Number()).
  */
-function urlInt(schema: z.ZodInt) {
+export function urlInt(schema: z.ZodInt) {
   return z.preprocess(
     (value) => (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value),
     schema,

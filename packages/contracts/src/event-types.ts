@@ -3,6 +3,7 @@ import { generateOpenApiDocument } from "./openapi.ts";
 import { WEBHOOK_OPERATIONS } from "./webhooks.openapi.ts";
 import {
   AccountUpdateEvent,
+  OrderUpdatedEvent,
   MessageReceivedEvent,
   MessageStatusEvent,
   WEBHOOK_EVENT_NAMES,
@@ -44,6 +45,12 @@ const SOURCES: Record<WebhookEventName, EventTypeSource> = {
       "Aviso da Meta sobre a conta (WABA) ou um de seus números — bloqueio, restrição, qualidade, vazão, mudança de " +
       "categoria de template — com o que o gateway fez (effects). Só chega às integrações que escolheram este evento.",
     schema: AccountUpdateEvent,
+  },
+  "order.updated": {
+    description:
+      "Mudança de um pedido Pix: status enviado ao cliente (order_status aceito pela Meta) ou o resultado informado " +
+      "pela Meta para uma mensagem do pedido (entregue, lida, falhou). Só chega às integrações que escolheram este evento.",
+    schema: OrderUpdatedEvent,
   },
 };
 

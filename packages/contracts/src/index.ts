@@ -21,3 +21,4 @@ export * from "./integrations.ts";
 export * from "./delivery-replays.ts";
 export * from "./event-types.ts";
 export * from "./media.ts";
+export * from "./orders.ts";

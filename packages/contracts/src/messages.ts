@@ -28,6 +28,28 @@ export const PixItemIn = z
   })
   .meta({ id: "PixItemIn" });
 
+/** Issue 28: a payment link offered beside the Pix code (Meta's `payment_settings[].payment_link`). */
+export const PixPaymentLinkIn = z
+  .object({
+    uri: z
+      .string()
+      .min(12)
+      .max(2048)
+      .regex(/^https:\/\/\S+$/)
+      .describe("An https link where the customer pays"),
+  })
+  .meta({ id: "PixPaymentLinkIn" });
+
+/** Issue 28: a boleto offered beside the Pix code (Meta's `payment_settings[].boleto`). */
+export const PixBoletoIn = z
+  .object({
+    digitable_line: z
+      .string()
+      .regex(/^\d{47,48}$/)
+      .describe("The boleto's digitable line, digits only: 47 (bank) or 48 (collection)"),
+  })
+  .meta({ id: "PixBoletoIn" });
+
 export const PixKeyType = z.enum(["CNPJ", "CPF", "EMAIL", "PHONE", "EVP"]);
 
 export const PixOrderIn = z
@@ -41,6 +63,8 @@ export const PixOrderIn = z
     total_amount: z.int().min(0).nullish(),
     tax: z.int().min(0).default(0),
     goods_type: z.enum(["digital-goods", "physical-goods"]).default("digital-goods"),
+    payment_link: PixPaymentLinkIn.nullish(),
+    boleto: PixBoletoIn.nullish(),
   })
   .meta({ id: "PixOrderIn" });
 

@@ -7,7 +7,7 @@ import {
 import { ERROR_REGISTRY, type ErrorCode } from "@gw/errors";
 import { z } from "zod";
 import { DeliveryOut } from "./deliveries.ts";
-import { HeaderMediaIn, PixItemIn, PixOrderIn } from "./messages.ts";
+import { HeaderMediaIn, PixBoletoIn, PixItemIn, PixOrderIn, PixPaymentLinkIn } from "./messages.ts";
 import {
   TemplateBodyOut,
   TemplateButtonOut,
@@ -204,6 +204,8 @@ const COMPONENTS_FIRST: readonly z.ZodType[] = [
   HTTPValidationError,
   HeaderMediaIn,
   PixItemIn,
+  PixPaymentLinkIn,
+  PixBoletoIn,
   PixOrderIn,
   TemplateQualityOut,
   TemplateHeaderOut,

@@ -1,6 +1,6 @@
 import { WEBHOOKS_TAG, type OperationConfig } from "./openapi.ts";
 import { SignedWebhookRequestHeaders } from "./webhook-signatures.ts";
-import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent } from "./webhooks.ts";
+import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent, OrderUpdatedEvent } from "./webhooks.ts";
 import type { z } from "zod";
 
 /** Spec 6.4, 6.5: what the integrator's answer means. */
@@ -207,6 +207,41 @@ const ACCOUNT_UPDATE_EXAMPLES: Record<string, NamedExample> = {
   },
 };
 
+/** Issue 28: an order moved by our status message, then Meta's delivery of it, as a subscribed integrator gets them. */
+const ORDER_UPDATED_EXAMPLES: Record<string, NamedExample> = {
+  status_sent: {
+    summary: "The provider accepted an order_status (payment captured, processing): the order moved",
+    value: OrderUpdatedEvent.parse(OrderUpdatedEvent.meta()?.example),
+  },
+  message_status: {
+    summary: "The provider delivered that order_status message to the customer",
+    value: {
+      event: "order.updated",
+      occurred_at: "2026-12-04T10:00:06.000Z",
+      delivery_id: "3102",
+      data: {
+        reference_id: "pedido-12345",
+        phone_number_id: "100000000000001",
+        to: "5511987654321",
+        order_status: "processing",
+        payment_status: "captured",
+        payment_timestamp: 1780001000,
+        description: "Separando os itens",
+        trigger: "message_status",
+        updated_at: "2026-12-04T10:00:01.000Z",
+        message: {
+          message_id: "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ3",
+          kind: "order_status",
+          order_status: "processing",
+          payment_status: "captured",
+          message_status: "delivered",
+          error: null,
+        },
+      },
+    },
+  },
+};
+
 /** Spec 6: the signed POSTs the gateway sends to the integrator's endpoint, as OpenAPI `webhooks`. */
 export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
   webhook(
@@ -232,5 +267,13 @@ export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
     "Meta reported a change to the WhatsApp Business Account or one of its numbers (account_update, phone_number_quality_update, business_capability_update, message_template_components_update, template_category_update, account_alerts): `value` as Meta sent it, events the gateway does not know included, and `effects`, what the gateway did (sends blocked or unblocked, campaigns paused, a number's rate raised). Opt-in: only integrations that selected `account.update` get it. Events of one WABA may arrive out of order: order them by `occurred_at`.",
     AccountUpdateEvent,
     ACCOUNT_UPDATE_EXAMPLES,
+  ),
+  webhook(
+    "order.updated",
+    "onOrderUpdated",
+    "A Pix order changed",
+    "Issue 28: the provider accepted an order_status message and the order moved (`trigger: status_sent`), or reported a status of one of the order's messages (`trigger: message_status`; a failure does not move the order back). Not sent when the order is created. Carries the order's status pair and the message, not the items or the history (read them with `GET /public/v1/orders/{reference_id}`). Opt-in: only integrations that selected `order.updated` get it.",
+    OrderUpdatedEvent,
+    ORDER_UPDATED_EXAMPLES,
   ),
 ];

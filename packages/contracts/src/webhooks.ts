@@ -9,10 +9,10 @@ import { z } from "zod";
 const isoUtc = (description: string) => z.string().describe(`ISO 8601 UTC; ${description}`);
 
 /**
- * The events an integration can select. `account.update` (issue 18) is opt-in: an integration gets it only when it
- * selects it, and a new integration's form does not pre-select it.
+ * The events an integration can select. `account.update` (issue 18) and `order.updated` (issue 28) are opt-in: an
+ * integration gets them only when it selects them, and a new integration's form does not pre-select them.
  */
-export const WEBHOOK_EVENT_NAMES = ["message.status", "message.received", "account.update"] as const;
+export const WEBHOOK_EVENT_NAMES = ["message.status", "message.received", "account.update", "order.updated"] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 /** Spec 6.1; header names as sent (HTTP header names are case-insensitive). */
@@ -37,7 +37,9 @@ export const WebhookRequestHeaders = z.object({
     .describe("Attempt number, starting at 1"),
   "X-PT-Event": z
     .enum(WEBHOOK_EVENT_NAMES)
-    .describe("`message.status`, `message.received` or `account.update`; check `event` in the signed body too"),
+    .describe(
+      "`message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too",
+    ),
 });
 
 export const MessageStatusError = z.object({
@@ -206,6 +208,17 @@ export const ReceivedReferral = z
   })
   .meta({ id: "ReceivedReferral" });
 
+/** Issue 28: the customer's one-click card answer to a Pix order (Meta's `interactive.payment_method`). */
+export const ReceivedPaymentMethod = z
+  .object({
+    payment_method: z.string().describe("Meta's payment method, e.g. `offsite_card_pay`"),
+    reference_id: z.string().describe("The order's reference_id"),
+    payment_timestamp: z.int().nullable().describe("Unix seconds, when Meta gave it"),
+    last_four_digits: z.string().nullable().describe("The card's last four digits"),
+    credential_id: z.string().nullable().describe("The card credential to charge through the PSP"),
+  })
+  .meta({ id: "ReceivedPaymentMethod" });
+
 /**
  * What payload version 2 adds to `message.received` (issue 27): written on every event of a version-2 integration
  * (null or false when not applicable), never on version 1. Optional in the schema: a version-1 body has none.
@@ -247,6 +260,13 @@ const MessageReceivedMembers = {
     .nullable()
     .optional()
     .describe(v2("For an audio: whether it was recorded in WhatsApp (a voice note); null for other types")),
+  payment_method: ReceivedPaymentMethod.nullable()
+    .optional()
+    .describe(
+      v2(
+        "The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message",
+      ),
+    ),
 };
 
 /** The version-2 members as the gateway writes them: every one present. */
@@ -355,6 +375,47 @@ export const AccountUpdateData = z
   })
   .meta({ id: "AccountUpdateData" });
 
+const ORDER_STATUS_VALUES = ["pending", "processing", "partially_shipped", "shipped", "completed", "canceled"] as const;
+const PAYMENT_STATUS_VALUES = ["pending", "captured", "failed"] as const;
+
+/** Issue 28: the message of a Pix order whose acceptance or status changed the order's event. */
+export const OrderUpdatedMessage = z
+  .object({
+    message_id: z.string().describe("The order's message (its order_details or an order_status)"),
+    kind: z.enum(["order_details", "order_status"]),
+    order_status: z.enum(ORDER_STATUS_VALUES).describe("The order status the message carried"),
+    payment_status: z
+      .enum(PAYMENT_STATUS_VALUES)
+      .nullable()
+      .describe("The payment status the message carried; null when it carried no payment object"),
+    message_status: z
+      .enum(["sent", "delivered", "read", "failed"])
+      .nullable()
+      .describe("The provider's last status of the message; null until it reports one"),
+    error: MessageStatusError.nullable().describe("Only when message_status is failed, otherwise null"),
+  })
+  .meta({ id: "OrderUpdatedMessage" });
+
+/** Issue 28: a Pix order changed (opt-in event). */
+export const OrderUpdatedData = z
+  .object({
+    reference_id: z.string().describe("The order's reference_id"),
+    phone_number_id: z.string().describe("The business number the order was sent from"),
+    to: z.string().describe("The customer as the Pix send named them: phone digits or a BSUID"),
+    order_status: z.enum(ORDER_STATUS_VALUES).describe("The order's status now"),
+    payment_status: z.enum(PAYMENT_STATUS_VALUES).describe("The order's payment status now"),
+    payment_timestamp: z.int().nullable(),
+    description: z.string().nullable().describe("The description of the order's last status message"),
+    trigger: z
+      .enum(["status_sent", "message_status"])
+      .describe(
+        "`status_sent`: the provider accepted an order_status message and the order moved; `message_status`: the provider reported a status (sent, delivered, read, failed) of one of the order's messages. A failure does not move the order back",
+      ),
+    updated_at: isoUtc("when the order last changed"),
+    message: OrderUpdatedMessage,
+  })
+  .meta({ id: "OrderUpdatedData" });
+
 /** Spec 2.7, one envelope per event so each webhook documents its own `data`. */
 const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
   z.object({
@@ -434,7 +495,37 @@ export const AccountUpdateEvent = envelope("account.update", AccountUpdateData).
   },
 });
 
+export const OrderUpdatedEvent = envelope("order.updated", OrderUpdatedData).meta({
+  id: "OrderUpdatedEvent",
+  example: {
+    event: "order.updated",
+    occurred_at: "2026-12-04T10:00:02.000Z",
+    delivery_id: "3101",
+    data: {
+      reference_id: "pedido-12345",
+      phone_number_id: "100000000000001",
+      to: "5511987654321",
+      order_status: "processing",
+      payment_status: "captured",
+      payment_timestamp: 1780001000,
+      description: "Separando os itens",
+      trigger: "status_sent",
+      updated_at: "2026-12-04T10:00:01.000Z",
+      message: {
+        message_id: "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ3",
+        kind: "order_status",
+        order_status: "processing",
+        payment_status: "captured",
+        message_status: null,
+        error: null,
+      },
+    },
+  },
+});
+
 export type MessageStatusEvent = z.infer<typeof MessageStatusEvent>;
+export type OrderUpdatedEvent = z.infer<typeof OrderUpdatedEvent>;
+export type OrderUpdatedData = z.infer<typeof OrderUpdatedData>;
 export type AccountUpdateEvent = z.infer<typeof AccountUpdateEvent>;
 export type AccountUpdateData = z.infer<typeof AccountUpdateData>;
 export type MessageReceivedEvent = z.infer<typeof MessageReceivedEvent>;

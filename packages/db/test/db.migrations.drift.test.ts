@@ -60,6 +60,27 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "ordered delivery: the earliest unsettled delivery of an integration's ordering key, read by the gate and the release; only unsettled rows of ordered integrations",
     },
     {
+      key: "index orders_open_idx",
+      description: "btree ON orders (account_id, id DESC) WHERE (state = 'open'::text)",
+      why: "the orders list (issue 28): an account's open orders newest first; claimed and unconfirmed rows are never listed",
+    },
+    {
+      key: "index orders_open_status_idx",
+      description: "btree ON orders (account_id, order_status, id DESC) WHERE (state = 'open'::text)",
+      why: "the orders list filtered by order status (issue 28)",
+    },
+    {
+      key: "index order_messages_one_claim",
+      description: "UNIQUE btree ON order_messages (order_id) WHERE (state = 'claimed'::text)",
+      why: "at most one status update of an order in flight (issue 28): the second concurrent one gets 409 order_update_in_flight",
+    },
+    {
+      key: "index inbound_messages_payment_ref_idx",
+      description:
+        "btree ON inbound_messages (account_id, (payment ->> 'reference_id'::text)) WHERE (payment IS NOT NULL)",
+      why: "the payment-method answers of an order's reference (issue 28), read by the panel's Pedidos page",
+    },
+    {
       key: "constraint integrations.integrations_signing_secret_one_form",
       description: "CHECK ((signing_secret IS NULL) <> (signing_secret_encrypted IS NULL))",
       why: "the current signing secret in exactly one form, sealed or (a row stored before encryption) clear: a pod of the previous release cannot write a clear secret into a sealed row",

@@ -57,6 +57,8 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   131008: {
     reason: "template_params_mismatch",
     byDetails: [
+      // A malformed order_status is the gateway's own payload, not the integrator's Pix.
+      { pattern: /order_status/i, reason: "provider_rejected" },
       { pattern: /order|pix|payment/i, reason: "invalid_pix_order" },
       { pattern: /otp/i, reason: "invalid_otp" },
     ],
@@ -64,6 +66,7 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   131009: {
     reason: "variable_bad_format",
     byDetails: [
+      { pattern: /order_status/i, reason: "provider_rejected" },
       { pattern: /order|pix|payment/i, reason: "invalid_pix_order" },
       { pattern: /otp/i, reason: "invalid_otp" },
     ],
@@ -76,6 +79,10 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
       { pattern: /media attachment id/i, reason: "media_unavailable" },
     ],
   },
+  // Payments (meta-2026 §6, App. B 10: the Cloud API numbers are unverified)
+  2040: { reason: "payment_not_supported" },
+  2046: { reason: "order_transition_invalid" },
+  2047: { reason: "order_cancel_refused" },
   // Our own credentials or Meta's availability: a refusal, but not the caller's fault
   0: { reason: "provider_unavailable" },
   1: { reason: "provider_unavailable" },

@@ -53,6 +53,17 @@ export const ERROR_REGISTRY = {
     message:
       "A quantidade de destinatários aceitos informada não é a da campanha; confira o relatório de validação e repita.",
   },
+  // Pix orders (docs/decisions.md, "Pix orders (issue 28)")
+  order_reference_taken: {
+    status: 409,
+    message:
+      "Já existe um pedido com esta reference_id nesta conta; nada foi enviado. Use uma referência nova para um novo pedido.",
+  },
+  order_update_in_flight: {
+    status: 409,
+    message:
+      "Outra atualização de status deste pedido ainda está em andamento; aguarde alguns segundos e tente de novo.",
+  },
   // 413
   payload_too_large: { status: 413, message: "O corpo da requisição é grande demais." },
   // 415: the bytes of an uploaded file are of no type WhatsApp carries (POST /public/v1/media).
@@ -99,6 +110,19 @@ export const ERROR_REGISTRY = {
   variable_too_long: { status: 422, message: "Uma variável do template excede o tamanho permitido." },
   variable_bad_format: { status: 422, message: "Uma variável do template tem formato inválido." },
   invalid_pix_order: { status: 422, message: "O pedido Pix é inválido." },
+  order_transition_invalid: {
+    status: 422,
+    message: "Esta mudança de status não é permitida para o pedido no estado em que ele está; nada foi enviado.",
+  },
+  order_cancel_refused: {
+    status: 422,
+    message:
+      "O pedido não pode ser cancelado com o pagamento pendente ou capturado; nada foi enviado. Para cancelar um pedido não pago, informe payment_status failed.",
+  },
+  payment_not_supported: {
+    status: 422,
+    message: "O WhatsApp deste cliente não aceita mensagens de pedido e pagamento.",
+  },
   template_required_header_media: {
     status: 422,
     message: "Este template exige uma mídia no cabeçalho; informe header_media com um link público.",

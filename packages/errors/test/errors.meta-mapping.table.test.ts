@@ -46,6 +46,9 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [131016, "provider_unavailable", 503],
   [131057, "provider_unavailable", 503],
   [133004, "provider_unavailable", 503],
+  [2040, "payment_not_supported", 422],
+  [2046, "order_transition_invalid", 422],
+  [2047, "order_cancel_refused", 422],
 ];
 
 // Refinements on `error_data.details`; the detail texts are those seen in Meta answers (reference C.2) or
@@ -65,6 +68,9 @@ const DETAIL_CASES: [metaCode: number, details: string, reason: ErrorCode][] = [
   [131009, "Pix key is invalid for key_type CNPJ", "invalid_pix_order"],
   [131009, "OTP code contains unsupported characters", "invalid_otp"],
   [131009, "Parameter value is not valid", "variable_bad_format"],
+  // An order_status message is the gateway's own payload (issue 28): never the integrator's invalid Pix.
+  [131009, "order_status: unknown reference_id", "provider_rejected"],
+  [131008, "order_status: body.text is required", "provider_rejected"],
   [100, "Parameter name is missing or empty", "template_params_mismatch"],
   [100, "(#100) The parameter to is required.", "provider_rejected"],
 ];

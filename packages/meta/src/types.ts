@@ -166,16 +166,27 @@ export interface GraphOrderItem {
 }
 
 /** Brazil Pix order details (reference E.6 / E.7). */
+export interface GraphPixSetting {
+  type: "pix_dynamic_code";
+  pix_dynamic_code: { code: string; merchant_name: string; key: string; key_type: PixKeyType };
+}
+
+export interface GraphPaymentLinkSetting {
+  type: "payment_link";
+  payment_link: { uri: string };
+}
+
+export interface GraphBoletoSetting {
+  type: "boleto";
+  boleto: { digitable_line: string };
+}
+
 export interface GraphOrderDetails {
   reference_id: string;
   type: PixGoodsType;
   payment_type: "br";
-  payment_settings: [
-    {
-      type: "pix_dynamic_code";
-      pix_dynamic_code: { code: string; merchant_name: string; key: string; key_type: PixKeyType };
-    },
-  ];
+  /** The Pix entry first (the contract's fields), then an optional payment link and boleto (issue 28). */
+  payment_settings: [GraphPixSetting, ...(GraphPaymentLinkSetting | GraphBoletoSetting)[]];
   currency: "BRL";
   total_amount: GraphAmount;
   order: {
@@ -293,7 +304,31 @@ export type GraphLocationPayload = GraphPayloadBase & {
   location: { latitude: string; longitude: string; name?: string; address?: string };
 };
 
+/** Meta's order statuses as sent (`partially-shipped` hyphenated), meta-2026 §6.3. */
+export type GraphOrderStatus = "pending" | "processing" | "partially-shipped" | "shipped" | "completed" | "canceled";
+
+/**
+ * Interactive `order_status` (meta-2026 §6.3): the follow-up of an order_details message, same reference_id. A free-form
+ * message: only inside the contact's window (meta-messages §5.1).
+ */
+export type GraphInteractiveOrderStatusPayload = GraphPayloadBase & {
+  type: "interactive";
+  interactive: {
+    type: "order_status";
+    body: { text: string };
+    action: {
+      name: "review_order";
+      parameters: {
+        reference_id: string;
+        order: { status: GraphOrderStatus; description?: string };
+        payment?: { status: "pending" | "captured" | "failed"; timestamp?: number };
+      };
+    };
+  };
+};
+
 export type GraphMessagePayload =
+  | GraphInteractiveOrderStatusPayload
   | GraphTextPayload
   | GraphTemplatePayload
   | GraphInteractiveOrderDetailsPayload

@@ -213,6 +213,24 @@ export const MetaInboundItem = z.object({
       list_reply: z
         .object({ id: storable().optional(), title: text.optional(), description: text.optional() })
         .optional(),
+      /** Issue 28: the one-click card answer to a Pix order (meta-2026 §6.5); `from_logical_id` is not read. */
+      payment_method: lenient(
+        z.object({
+          payment_method: storable().min(1).max(64),
+          reference_id: storable().min(1).max(256),
+          payment_timestamp: lenient(
+            z.union([
+              z
+                .int()
+                .min(0)
+                .max(2 ** 40),
+              z.string().regex(/^\d{1,12}$/),
+            ]),
+          ),
+          last_four_digits: lenient(storable().max(16)),
+          credential_id: lenient(storable().max(512)),
+        }),
+      ),
     })
     .optional(),
   context: z

@@ -67,6 +67,11 @@ function describe(event: GatewayWebhookEvent, meta: WebhookMeta, outcome: "store
       effects.paused_campaign_ids.length > 0 ? ` campanhas_pausadas=${effects.paused_campaign_ids.length}` : "";
     return `${head} waba=${wabaId} ${field}${name ? `/${name}` : ""}${blocked}${paused}`;
   }
+  if (event.event === "order.updated") {
+    // A Pix order moved (our order_status accepted) or Meta reported a status of one of its messages.
+    const { reference_id: reference, order_status: order, payment_status: payment, trigger, message } = event.data;
+    return `${head} pedido=${reference} ${order}/${payment} (${trigger}, ${message.kind} ${message.message_status ?? "-"})`;
+  }
   const { message_id, to, status, error } = event.data;
   return `${head} mensagem=${message_id} para ${to} status=${status}${error ? ` erro=${error.reason} (${error.code})` : ""}`;
 }

@@ -75,10 +75,14 @@ export type AccountUpdateEffects = Schemas["AccountUpdateEffects"];
 /** One of Meta's account and number health webhooks, as Meta sent it, with what the gateway did (opt-in event). */
 export type AccountUpdateData = Schemas["AccountUpdateData"];
 
+/** A Pix order's status pair and the message that changed it (opt-in event, issue 28). */
+export type OrderUpdatedData = Schemas["OrderUpdatedData"];
+
 export type MessageStatusEvent = WebhookEnvelope<Schemas["MessageStatusEvent"]["event"], MessageStatusData>;
 export type MessageReceivedEvent = WebhookEnvelope<Schemas["MessageReceivedEvent"]["event"], MessageReceivedData>;
 export type AccountUpdateEvent = WebhookEnvelope<Schemas["AccountUpdateEvent"]["event"], AccountUpdateData>;
-export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent;
+export type OrderUpdatedEvent = WebhookEnvelope<Schemas["OrderUpdatedEvent"]["event"], OrderUpdatedData>;
+export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent | OrderUpdatedEvent;
 export type WebhookEventName = GatewayWebhookEvent["event"];
 
 // Every event of the contract has its type above: a new webhook does not compile until it is added (and parsed).
@@ -120,8 +124,28 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
   if (!isObject(data)) throw invalid("o campo data não é um objeto");
   if (event === "message.status") checkStatusData(data);
   else if (event === "message.received") checkReceivedData(data);
+  else if (event === "order.updated") checkOrderUpdatedData(data);
   else checkAccountUpdateData(data);
   return parsed as unknown as GatewayWebhookEvent;
+}
+
+const ORDER_STATUS_VALUES = ["pending", "processing", "partially_shipped", "shipped", "completed", "canceled"] as const;
+const PAYMENT_STATUS_VALUES = ["pending", "captured", "failed"] as const;
+
+function checkOrderUpdatedData(data: Json): void {
+  for (const key of ["reference_id", "phone_number_id", "to", "updated_at"]) expectString(data, key, "data.");
+  expectNullableString(data, "description", "data.");
+  if (!isOneOf(data.order_status, ORDER_STATUS_VALUES)) throw invalid("data.order_status inválido");
+  if (!isOneOf(data.payment_status, PAYMENT_STATUS_VALUES)) throw invalid("data.payment_status inválido");
+  if (!isOneOf(data.trigger, ["status_sent", "message_status"] as const)) throw invalid("data.trigger inválido");
+  const message = data.message;
+  if (!isObject(message)) throw invalid("data.message deve ser um objeto");
+  expectString(message, "message_id", "data.message.");
+  if (!isOneOf(message.kind, ["order_details", "order_status"] as const)) throw invalid("data.message.kind inválido");
+  if (message.message_status !== null && !isOneOf(message.message_status, MESSAGE_STATUSES))
+    throw invalid("data.message.message_status inválido");
+  if (message.error !== null && !isObject(message.error))
+    throw invalid("data.message.error deve ser um objeto ou null");
 }
 
 function checkAccountUpdateData(data: Json): void {

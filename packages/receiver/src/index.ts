@@ -42,6 +42,8 @@ export type {
   MessageStatusData,
   MessageStatusError,
   MessageStatusEvent,
+  OrderUpdatedData,
+  OrderUpdatedEvent,
   ReceivedButton,
   ReceivedContact,
   ReceivedInteractive,

@@ -211,6 +211,19 @@ export interface components {
       media_sha256?: string | null;
       /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       media_voice?: boolean | null;
+      /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      payment_method?: {
+        /** @description Meta's payment method, e.g. `offsite_card_pay` */
+        payment_method: string;
+        /** @description The order's reference_id */
+        reference_id: string;
+        /** @description Unix seconds, when Meta gave it */
+        payment_timestamp: number | null;
+        /** @description The card's last four digits */
+        last_four_digits: string | null;
+        /** @description The card credential to charge through the PSP */
+        credential_id: string | null;
+      } | null;
     };
     ReceivedContact: {
       /** @description The card's full name */
@@ -314,6 +327,99 @@ export interface components {
       /** @description The number's new messaging rate when this event changed it (1000 after THROUGHPUT_UPGRADE), else null */
       messaging_rate_per_second: number | null;
     };
+    /**
+     * @example {
+     *       "event": "order.updated",
+     *       "occurred_at": "2026-12-04T10:00:02.000Z",
+     *       "delivery_id": "3101",
+     *       "data": {
+     *         "reference_id": "pedido-12345",
+     *         "phone_number_id": "100000000000001",
+     *         "to": "5511987654321",
+     *         "order_status": "processing",
+     *         "payment_status": "captured",
+     *         "payment_timestamp": 1780001000,
+     *         "description": "Separando os itens",
+     *         "trigger": "status_sent",
+     *         "updated_at": "2026-12-04T10:00:01.000Z",
+     *         "message": {
+     *           "message_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABEYEjQ3",
+     *           "kind": "order_status",
+     *           "order_status": "processing",
+     *           "payment_status": "captured",
+     *           "message_status": null,
+     *           "error": null
+     *         }
+     *       }
+     *     }
+     */
+    OrderUpdatedEvent: {
+      /** @enum {string} */
+      event: "order.updated";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["OrderUpdatedData"];
+    };
+    OrderUpdatedData: {
+      /** @description The order's reference_id */
+      reference_id: string;
+      /** @description The business number the order was sent from */
+      phone_number_id: string;
+      /** @description The customer as the Pix send named them: phone digits or a BSUID */
+      to: string;
+      /**
+       * @description The order's status now
+       * @enum {string}
+       */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The order's payment status now
+       * @enum {string}
+       */
+      payment_status: "pending" | "captured" | "failed";
+      payment_timestamp: number | null;
+      /** @description The description of the order's last status message */
+      description: string | null;
+      /**
+       * @description `status_sent`: the provider accepted an order_status message and the order moved; `message_status`: the provider reported a status (sent, delivered, read, failed) of one of the order's messages. A failure does not move the order back
+       * @enum {string}
+       */
+      trigger: "status_sent" | "message_status";
+      /** @description ISO 8601 UTC; when the order last changed */
+      updated_at: string;
+      message: components["schemas"]["OrderUpdatedMessage"];
+    };
+    OrderUpdatedMessage: {
+      /** @description The order's message (its order_details or an order_status) */
+      message_id: string;
+      /** @enum {string} */
+      kind: "order_details" | "order_status";
+      /**
+       * @description The order status the message carried
+       * @enum {string}
+       */
+      order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+      /**
+       * @description The payment status the message carried; null when it carried no payment object
+       * @enum {string|null}
+       */
+      payment_status: "pending" | "captured" | "failed" | null;
+      /**
+       * @description The provider's last status of the message; null until it reports one
+       * @enum {string|null}
+       */
+      message_status: "sent" | "delivered" | "read" | "failed" | null;
+      /** @description Only when message_status is failed, otherwise null */
+      error: {
+        /** @description The provider's error number, e.g. 131026 */
+        code: number;
+        message: string;
+        /** @description The service's stable code (spec 7), e.g. recipient_unreachable */
+        reason: string;
+      } | null;
+    };
   };
   responses: never;
   parameters: never;
@@ -325,7 +431,7 @@ export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
 
 /** The events the gateway POSTs (the document's webhooks). */
-export const WEBHOOK_EVENTS = ["message.status", "message.received", "account.update"] as const;
+export const WEBHOOK_EVENTS = ["message.status", "message.received", "account.update", "order.updated"] as const;
 
 /** `message.status` statuses (spec 6.2). */
 export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;

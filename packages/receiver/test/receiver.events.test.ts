@@ -23,6 +23,8 @@ function summary(event: GatewayWebhookEvent): string {
         : `${event.data.status}:${event.data.status_rank}`;
     case "account.update":
       return `${event.data.field}:${event.data.event ?? "-"}:${String(event.data.effects.sending_blocked)}`;
+    case "order.updated":
+      return `${event.data.reference_id}:${event.data.order_status}:${event.data.payment_status}`;
   }
 }
 

@@ -44,7 +44,9 @@ describe("@gw/receiver generated types", () => {
     const withoutAccountUpdate = WEBHOOK_OPERATIONS.filter((operation) => operation.path !== "account.update");
     const generated = await generateReceiverSchema(withoutAccountUpdate);
     expect(generated).not.toBe(await committed());
-    expect(generated).toContain('export const WEBHOOK_EVENTS = ["message.status", "message.received"] as const;');
+    expect(generated).toContain(
+      'export const WEBHOOK_EVENTS = ["message.status", "message.received", "order.updated"] as const;',
+    );
     expect(generated).not.toContain("AccountUpdateData");
   }, 60_000);
 });

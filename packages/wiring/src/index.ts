@@ -152,6 +152,8 @@ export function createSendDeps(
     // Half the stale bound: a send still short of the provider then gives up (nothing sent, key freed) long before a
     // repeat could take its reservation for a dead one's.
     preProviderBudgetMs: Math.floor(parts.reservationStaleAfterMs / 2),
+    // Pix orders' claims follow the key's liveness rules: this process's lease, the same stale bound (issue 28).
+    orderClaims: { owner: lease.owner, staleAfterMs: parts.reservationStaleAfterMs },
   };
 }
 

@@ -1,14 +1,12 @@
 import { pipeline } from "node:stream/promises";
 import type { Request, Response, Router } from "express";
 import {
-  listConversationMessages,
   listConversations,
   markConversationReadOnOpen,
   openInboundMedia,
   panelReadReceiptsEnabled,
   setPanelReadReceipts,
   type ConversationContact,
-  type ConversationMessageView,
   type ConversationView,
   type ConversationWindow,
   type InboundDetailsView,
@@ -23,6 +21,8 @@ import { badge, noticeFrom, pager, postButton, queryText, table } from "../views
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
+import { listConversationMessages, type ConversationMessageView } from "./orders-core.ts";
+import { orderPath, orderStatusBadge, paymentStatusBadge } from "./orders-views.ts";
 import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
@@ -57,6 +57,7 @@ const INBOUND_TYPES: Record<string, string> = {
   interactive: "resposta interativa",
   reaction: "reação",
   order: "pedido",
+  payment_method: "forma de pagamento",
   unsupported: "mensagem não suportada",
 };
 
@@ -67,6 +68,7 @@ const OUTBOUND_KINDS: Record<string, string> = {
   media: "mídia",
   reaction: "reação",
   location: "localização",
+  order_status: "status do pedido",
 };
 
 /** The media types of a send, as a bubble names them ("Imagem enviada"). */
@@ -342,6 +344,16 @@ function repliedOption(details: InboundDetailsView | null): boolean {
   return details !== null && (details.interactive !== null || details.button !== null);
 }
 
+/** A message of an order (its charge or a status): the order's current status, linked to its page in Pedidos. */
+function orderLine(message: ConversationMessageView): SafeHtml {
+  const order = message.order;
+  if (!order) return html``;
+  return html`<p>
+    <a href="${orderPath(order.reference_id)}">Pedido ${order.reference_id}</a>: ${orderStatusBadge(order.order_status)}
+    ${paymentStatusBadge(order.payment_status)}
+  </p>`;
+}
+
 function messageBlock(message: ConversationMessageView): SafeHtml {
   const when = formatDateTime(message.at);
   if (message.direction === "outbound") {
@@ -354,10 +366,13 @@ function messageBlock(message: ConversationMessageView): SafeHtml {
               ${
                 message.template_name
                   ? html`Template <code>${message.template_name}</code>`
-                  : "Mensagem de texto (o gateway não guarda o texto dos envios)"
+                  : message.type === "order_status"
+                    ? "Status do pedido"
+                    : "Mensagem de texto (o gateway não guarda o texto dos envios)"
               }
             </p>`
       }
+      ${orderLine(message)}
       ${
         message.error_code !== null || message.error_reason
           ? html`<p class="hint">

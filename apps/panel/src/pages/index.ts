@@ -9,6 +9,7 @@ import { deliveriesPage } from "./deliveries.ts";
 import { deliveryReplaysPage } from "./deliveries-replay.ts";
 import { integrationsPage } from "./integrations.ts";
 import { numbersPage } from "./numbers.ts";
+import { ordersPage } from "./orders.ts";
 import { overviewPage } from "./overview.ts";
 import { templatesPage } from "./templates.ts";
 import type { PanelPage } from "./types.ts";
@@ -29,6 +30,7 @@ export const SIGNED_IN_PAGES: readonly PanelPage[] = [
   accountNoticesPage,
   templatesPage,
   conversationsPage,
+  ordersPage,
   campaignsPage,
   costsPage,
   auditPage,

@@ -43,6 +43,7 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   "message.received": "message.received: mensagens que os contatos enviam",
   "account.update":
     "account.update: avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
+  "order.updated": "order.updated: mudanças dos pedidos Pix (status enviado ao cliente, entregue, lida, falhou)",
 };
 
 /** The signing schemes as staff choose them (issue 21). */

@@ -8,6 +8,7 @@ export const NAV = [
   { href: "/conta/avisos", label: "Avisos da conta" },
   { href: "/templates", label: "Templates" },
   { href: "/conversas", label: "Conversas" },
+  { href: "/pedidos", label: "Pedidos" },
   { href: "/campanhas", label: "Campanhas" },
   { href: "/custos", label: "Custos" },
   { href: "/auditoria", label: "Auditoria" },

@@ -30,6 +30,10 @@ export const META_TITLES = {
   132015: "Template is paused",
   132016: "Template is disabled",
   132018: "There was an issue with the parameters in your template.",
+  // Brazil payments (meta-2026 §6.4): listed on Meta's BR orders page; the Cloud API numbers are unverified (App. B 10).
+  2040: "Message not supported for this user",
+  2046: "Invalid order status transition",
+  2047: "Order cancellation failed",
   // Reachable only through an `error` fault (POST /_sandbox/faults), for refusals the sandbox has no rule for.
   368: "Temporarily blocked for policies violations",
   130472: "User's number is part of an experiment",

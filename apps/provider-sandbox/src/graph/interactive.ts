@@ -2,6 +2,7 @@ import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "..
 import type { SandboxState } from "../state.ts";
 import { MetaError } from "./errors.ts";
 import { checkMediaSource, type MediaOutcome } from "./media-send.ts";
+import { checkOrderStatus } from "./order-status.ts";
 
 /*
  * Interactive messages (meta-messages.md §1): reply buttons, lists, URL buttons and location requests. Limits are
@@ -123,10 +124,17 @@ function checkLocationRequest(interactive: JsonRecord): void {
     throw new MetaError(131009, `Action name invalid. Expected: send_location; got ${shown(interactive.action.name)}`);
 }
 
-export const INTERACTIVE_TYPES = ["button", "list", "cta_url", "location_request_message", "order_details"] as const;
+export const INTERACTIVE_TYPES = [
+  "button",
+  "list",
+  "cta_url",
+  "location_request_message",
+  "order_details",
+  "order_status",
+] as const;
 
 /**
- * `interactive` of a send other than `order_details` (checked apart): each limit of meta-messages.md §1.1. Returns
+ * `interactive` of a send other than `order_details` (checked apart; `order_status` in `order-status.ts`): each limit of meta-messages.md §1.1. Returns
  * what the later statuses report about a media header (a link Meta cannot download fails with 131053).
  */
 export function checkInteractiveMessage(
@@ -158,6 +166,10 @@ export function checkInteractiveMessage(
     case "location_request_message":
       checkLocationRequest(interactive);
       checkBody(interactive, 1024);
+      return { fails: false };
+    case "order_status":
+      // Its shape here; the order it names in `orders.ts` (checkOrderMessage).
+      checkOrderStatus(interactive);
       return { fails: false };
     default:
       throw new MetaError(

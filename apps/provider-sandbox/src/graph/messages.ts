@@ -1,5 +1,6 @@
 import { newWamid } from "../ids.ts";
 import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
+import { checkOrderMessage } from "../orders.ts";
 import { pricingOf } from "../pricing.ts";
 import {
   countRefusal,
@@ -246,6 +247,7 @@ export function handleSend(
       }
       category = template.category.toLowerCase();
     } else outcome = checkOtherKind(state, phoneNumberId, user, type, body);
+    checkOrderMessage(state, phoneNumberId, user, body);
 
     const inWindow = windowOpen(state, phoneNumberId, user.key);
     if (type !== "template" && state.config.enforceWindow && !inWindow) {

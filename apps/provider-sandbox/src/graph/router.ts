@@ -5,6 +5,7 @@ import { deleteContactBookEntry } from "./contact-book.ts";
 import { invalidTokenResult, MetaError, unsupportedRequestResult, type GraphResult } from "./errors.ts";
 import { deleteMediaResult, downloadResult, MEDIA_DOWNLOAD_PATH, mediaResult } from "./media.ts";
 import { handleMediaUpload } from "./media-upload.ts";
+import { settleOrderPlan } from "../orders.ts";
 import { handleSend } from "./messages.ts";
 import { recordGraphRequest } from "./requests.ts";
 import { phoneNumberResult } from "./numbers.ts";
@@ -115,8 +116,9 @@ export function graphRouter(state: SandboxState): express.Router {
 
   router.post(
     "/:version/:phoneNumberId/messages",
+    // An order message changes the order only once accepted (orders.ts).
     handle("messages", (req, _url, fault) =>
-      handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null),
+      settleOrderPlan(state, handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null)),
     ),
   );
   router.delete(

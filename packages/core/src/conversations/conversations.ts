@@ -82,7 +82,13 @@ export interface ConversationMessageView {
   at: string;
   /** Inbound: when the business marked it read at Meta (API or panel; or a later message was); null while unread. */
   read_at: string | null;
+  /** Outbound message of a Pix order (its order_details or an order_status): the order's current status; else null. */
+  order: { reference_id: string; order_status: OrderStatusValue; payment_status: PaymentStatusValue } | null;
 }
+
+/** An order's status pair as the orders concern (a higher tier) stores it (design-28 §1). */
+type OrderStatusValue = "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
+type PaymentStatusValue = "pending" | "captured" | "failed";
 
 const MAX_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -310,6 +316,9 @@ interface MessageRow {
   at: Date;
   seq: Date;
   read_at: Date | null;
+  order_reference_id: string | null;
+  order_status: OrderStatusValue | null;
+  order_payment_status: PaymentStatusValue | null;
 }
 
 const LIST_MESSAGES = `
@@ -317,13 +326,17 @@ SELECT * FROM (
   SELECT 'inbound' AS direction, i.id::text AS id, i.wamid, i.type, i.text, i.media_id IS NOT NULL AS has_media,
     i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
     NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.created_at AS seq, i.read_at,
-    i.media_sha256, i.media_voice, NULL::jsonb AS content, i.details
+    i.media_sha256, i.media_voice, NULL::jsonb AS content, i.details, NULL::text AS order_reference_id,
+    NULL::text AS order_status, NULL::text AS order_payment_status
   FROM inbound_messages i
   WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
-    o.error_code, o.error_reason, o.created_at, o.created_at, NULL::timestamptz, NULL, NULL, o.content, NULL
+    o.error_code, o.error_reason, o.created_at, o.created_at, NULL::timestamptz, NULL, NULL, o.content, NULL,
+    od.reference_id, od.order_status, od.payment_status
   FROM messages o
+  LEFT JOIN order_messages om ON om.wamid = o.wamid
+  LEFT JOIN orders od ON od.id = om.order_id AND od.account_id = o.account_id
   WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND COALESCE(o.contact_key, o."to") = $3
 ) both_ways
 WHERE $4::timestamptz IS NULL OR (at, seq, direction, id) < ($4::timestamptz, $5::timestamptz, $6::text, $7::text)
@@ -428,6 +441,14 @@ export async function listConversationMessages(
       error_reason: row.error_reason,
       at: row.at.toISOString(),
       read_at: row.read_at?.toISOString() ?? null,
+      order:
+        row.order_reference_id !== null && row.order_status !== null && row.order_payment_status !== null
+          ? {
+              reference_id: row.order_reference_id,
+              order_status: row.order_status,
+              payment_status: row.order_payment_status,
+            }
+          : null,
     })),
     next_cursor:
       rows.length > limit && last

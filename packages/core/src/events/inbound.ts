@@ -61,8 +61,13 @@ export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, r
   };
 }
 
-/** What payload version 2 adds to `message.received` (docs/webhooks.md), every member present. */
-export type ReceivedMembers = MessageReceivedV2Members;
+/**
+ * What payload version 2 adds to `message.received` (docs/webhooks.md), every member present; issue 28's
+ * `payment_method` is apart (ReceivedPaymentMethod): present only on the answer it describes, so every other
+ * version-2 body stays as issue 27 wrote it.
+ */
+export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method">;
+export type ReceivedPaymentMethod = NonNullable<MessageReceivedV2Members["payment_method"]>;
 
 /**
  * The payload-version-2 members of an inbound message (issue 27): each from the object Meta named by `type`
@@ -115,6 +120,24 @@ export function receivedMembers(message: MetaInboundItem): ReceivedMembers {
     frequently_forwarded: frequently,
     media_sha256: media?.sha256 ?? null,
     media_voice: type === "audio" && media ? media.voice === true : null,
+  };
+}
+
+/**
+ * Issue 28: the one-click card answer to a Pix order (`type: interactive`, `interactive.type: payment_method`), else
+ * null. Payload version 2 only, and only on that answer (D11 as the lead replaced it: `type` stays `interactive`).
+ */
+export function receivedPaymentMethod(message: MetaInboundItem): ReceivedPaymentMethod | null {
+  const interactive = message.type === "interactive" ? message.interactive : undefined;
+  const answer = interactive?.payment_method;
+  if (interactive?.type !== "payment_method" || !answer) return null;
+  const timestamp = answer.payment_timestamp;
+  return {
+    payment_method: answer.payment_method,
+    reference_id: answer.reference_id,
+    payment_timestamp: timestamp === undefined ? null : Number(timestamp),
+    last_four_digits: answer.last_four_digits ?? null,
+    credential_id: answer.credential_id ?? null,
   };
 }
 
@@ -180,8 +203,9 @@ const STORE_INBOUND = `
 WITH stored AS (
   INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
     reply_to_wamid, contact_name, occurred_at, window_expires_at, contact_key, from_user_id, from_parent_user_id,
-    from_username, media_sha256, media_voice, details)
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb)
+    from_username, media_sha256, media_voice, details, payment)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb,
+    $21::jsonb)
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id
 ), window_extended AS (
@@ -219,6 +243,7 @@ export async function applyInbound(
 ): Promise<PendingDelivery[]> {
   const { occurredAt, data } = toReceivedData(input.inbound, input.phoneNumberId, input.receivedAt);
   const members = receivedMembers(input.inbound.message);
+  const payment = receivedPaymentMethod(input.inbound.message);
   const { rows } = await sql.query<{ integration_id: string; payload_version: number; id: string }>({
     name: "store-inbound",
     text: STORE_INBOUND,
@@ -243,6 +268,7 @@ export async function applyInbound(
       members.media_sha256,
       members.media_voice,
       storedDetails(members),
+      payment === null ? null : JSON.stringify(payment),
     ],
   });
   return rows.map((row) => ({
@@ -252,6 +278,6 @@ export async function applyInbound(
     event: "message.received",
     orderingKey: contactOrderingKey(input.contactKey),
     // Version 1 (the default) gets the contract's bytes; the outbox keeps each body, so retries keep their version.
-    data: row.payload_version === 2 ? { ...data, ...members } : data,
+    data: row.payload_version === 2 ? { ...data, ...members, ...(payment ? { payment_method: payment } : {}) } : data,
   }));
 }

@@ -2,6 +2,7 @@ import { mapMetaError } from "@gw/errors";
 import type { Sql } from "@gw/db";
 import { messageOrderingKey } from "../deliveries/attempt/ordering.ts";
 import type { PendingDelivery } from "../deliveries/attempt/outbox.ts";
+import { orderMessageStatusDeliveries } from "./order-updated.ts";
 
 /**
  * The message status machine of spec 3.1. `accepted` is our own state between the provider's synchronous
@@ -126,6 +127,7 @@ const OPTED_OUT_CODE = 131050;
 const REACTION_TARGET_CODE = 131009;
 
 interface AppliedRow {
+  event: "message.status" | "order.updated";
   /** The status's position in its round. */
   ord: number;
   account_id: string;
@@ -204,12 +206,24 @@ WITH input AS (
   WHERE a.status = 'failed' AND a.error_code = ${OPTED_OUT_CODE}
   ON CONFLICT (account_id, contact) DO NOTHING
 )
-SELECT a.ord, a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing, a.phone_number_id, a.client_ref,
-  a.campaign_id, a.error_code, a.error_message, a.error_reason, s.id AS integration_id,
-  nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
-FROM applied a
-JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'message.status' = ANY(s.events)
-ORDER BY a.ord, s.created_at, s.id`;
+SELECT u.*, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS delivery_id
+FROM (
+  SELECT 'message.status' AS event, a.ord, a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing,
+    a.phone_number_id, a.client_ref, a.campaign_id, a.error_code, a.error_message, a.error_reason,
+    s.id AS integration_id, s.created_at AS integration_created_at
+  FROM applied a
+  JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'message.status' = ANY(s.events)
+  UNION ALL
+  -- Issue 28: a status of a Pix order's message is also the order's \`order.updated\` for the integrations that chose it
+  -- (one probe of order_messages' wamid index per applied status).
+  SELECT 'order.updated', a.ord, a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing,
+    a.phone_number_id, a.client_ref, a.campaign_id, a.error_code, a.error_message, a.error_reason,
+    s.id, s.created_at
+  FROM applied a
+  JOIN order_messages om ON om.wamid = a.wamid AND om.state = 'accepted'
+  JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'order.updated' = ANY(s.events)
+) u
+ORDER BY u.ord, u.event, u.integration_created_at, u.integration_id`;
 
 export interface ApplyStatusesOptions {
   /** Keep statuses of messages not stored yet in early_statuses (false when replaying them). */
@@ -273,7 +287,14 @@ export async function applyStatusesTraced(
         round.map((t) => t.pricing),
       ],
     });
+    const orderRows = rows.filter((row) => row.event === "order.updated");
+    const orderDeliveries = await orderMessageStatusDeliveries(sql, orderRows);
+    for (const [index, row] of orderRows.entries()) {
+      const delivery = orderDeliveries[index];
+      if (delivery) deliveries.push({ delivery, update: sources[position]?.[row.ord] ?? -1 });
+    }
     for (const row of rows) {
+      if (row.event !== "message.status") continue;
       const delivery: PendingDelivery = {
         id: row.delivery_id,
         accountId: row.account_id,

@@ -10,6 +10,8 @@ import {
   type PendingDelivery,
 } from "../deliveries/attempt/outbox.ts";
 import { applyEarlyStatuses } from "../events/statuses.ts";
+import { orderStatusSentDeliveries } from "../events/order-updated.ts";
+import { orderAnswer, recordAcceptedOrder, type AcceptedOrder } from "./order-records.ts";
 import type { ContentKind, SettledSend } from "./outcome.ts";
 import type { OutboundSummary } from "./summary.ts";
 
@@ -43,6 +45,12 @@ export interface AcceptedSend {
   reservationId: string | null;
   /** The send's W3C trace context (its request's span), kept on the message; absent in older journal entries. */
   traceparent?: string | null;
+  /** Issue 28: the order this send opens (a Pix send) or updates (order_status); absent otherwise. */
+  order?: AcceptedOrder;
+  /** The audit entry's action, target and details when not `api.messages.send` (an order_status send). */
+  auditAction?: string;
+  auditTarget?: string;
+  auditDetails?: Record<string, string | null>;
 }
 
 /** What the key of an accepted send keeps: the message, as the send's answer describes it. */
@@ -55,6 +63,7 @@ export function sentOutcome(send: AcceptedSend): SettledSend {
       type: send.kind,
       phoneNumberId: send.phoneNumberId,
       clientRef: send.clientRef,
+      ...orderAnswer(send.order),
     },
   };
 }
@@ -129,12 +138,12 @@ WITH wamid_lock AS (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))),
 stored AS (
   INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
     contact_key, recipient_user_id, content, trace_context)
-  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $16::jsonb, $17 FROM wamid_lock
+  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $16::jsonb, $19 FROM wamid_lock
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id),
 audited AS (
   ${AUDIT_INSERT_COLUMNS}
-  SELECT $1::uuid, $12, 'api.messages.send', 'message:' || $4, $9, $13::jsonb FROM stored),
+  SELECT $1::uuid, $12, COALESCE($17::text, 'api.messages.send'), COALESCE($18::text, 'message:' || $4), $9, $13::jsonb FROM stored),
 completed AS (
   ${completeReservationStatement("$14", "$15", "$4")}
   RETURNING id)
@@ -157,16 +166,23 @@ export async function recordAcceptedSend(
       values: [
         ...messageValues(send),
         send.actor,
-        JSON.stringify({ to: send.to, type: send.kind, template: send.templateName }),
+        JSON.stringify(send.auditDetails ?? { to: send.to, type: send.kind, template: send.templateName }),
         send.reservationId,
         JSON.stringify(sentOutcome(send)),
         contentValue(send),
+        send.auditAction ?? null,
+        send.auditTarget ?? null,
         send.traceparent ?? null,
       ],
     });
+    // Issue 28: the order opens (Pix send) or moves (order_status) in this same transaction.
+    const moved = send.order ? await recordAcceptedOrder(client, { ...send, order: send.order }) : null;
+    // An order_status that moved its order: `order.updated` (status_sent) to the integrations that chose it, before
+    // the events of the message's early statuses.
+    const orderEvents = moved === null ? [] : await orderStatusSentDeliveries(client, send.wamid);
     // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,
     // so it sees every status a webhook parked under that lock before us (see lockWamids).
-    return insertDeliveries(client, await applyEarlyStatuses(client, send.wamid));
+    return insertDeliveries(client, [...orderEvents, ...(await applyEarlyStatuses(client, send.wamid))]);
   });
 }
 

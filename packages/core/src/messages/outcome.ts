@@ -1,10 +1,11 @@
 import type { ApiError } from "@gw/errors";
+import type { AcceptedOrderAnswer } from "./order-records.ts";
 
 // What a send comes to, in the domain's words: the API renders it as its HTTP answer (apps/api, messages.send.ts),
 // the campaign runner reads it, and an Idempotency-Key keeps its settled part for every repeat.
 
 /** What a send was: `text` and `template`, and the free-form kinds of issue 27 (`messages.kind`, the answer's `type`). */
-export type ContentKind = "text" | "template" | "interactive" | "media" | "reaction" | "location";
+export type ContentKind = "text" | "template" | "interactive" | "media" | "reaction" | "location" | "order_status";
 
 /** A message the provider accepted, as the send's answer describes it. */
 export interface AcceptedMessage {
@@ -14,6 +15,8 @@ export interface AcceptedMessage {
   type: ContentKind;
   phoneNumberId: string;
   clientRef: string | null;
+  /** An order_status send (issue 28): the order's resulting pair. */
+  order?: AcceptedOrderAnswer;
 }
 
 /** What an Idempotency-Key keeps of a settled send: every repeat with the key gets it. */

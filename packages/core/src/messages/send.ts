@@ -19,6 +19,16 @@ import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accep
 import { freeFormPayload, type FreeFormContent } from "./free-form.ts";
 import { checkMediaReference } from "./media-target.ts";
 import { UNCONFIRMED_SEND, type AcceptedMessage, type SendOutcome, type SettledSend } from "./outcome.ts";
+import {
+  claimOrder,
+  orderAnswer,
+  orderStatusPayload,
+  settleOrderClaim,
+  type OrderClaim,
+  type OrderClaims,
+  type OrderStatusContent,
+  type OrderStatusLink,
+} from "./order-records.ts";
 import { checkReactionTarget } from "./reaction-target.ts";
 import { outboundSummary, type OutboundSummary } from "./summary.ts";
 
@@ -46,6 +56,8 @@ export interface SendDeps {
    * key freed. Absent: no bound (tests that do not care).
    */
   preProviderBudgetMs?: number;
+  /** Issue 28: how order claims judge a claim abandoned (the key's owner and stale bound); absent, no owner and 60 s. */
+  orderClaims?: OrderClaims;
 }
 
 /**
@@ -55,6 +67,7 @@ export interface SendDeps {
 export type MessageContent =
   | { kind: "text"; body: string }
   | { kind: "template"; name: string; language: string; parameters: TemplateParameters }
+  | OrderStatusContent
   | FreeFormContent;
 
 export interface SendInput {
@@ -93,6 +106,8 @@ export interface SendInput {
    * before recording it can still be recognized (campaigns/adopt.ts).
    */
   callbackData?: string | undefined;
+  /** Issue 28: the order an `order_status` send updates, with its transition rule (orders/status.ts). */
+  order?: OrderStatusLink | undefined;
 }
 
 /**
@@ -148,6 +163,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
   }
 
   let providerCalled = false;
+  let orderClaim: OrderClaim | null = null;
   const deadline = deps.preProviderBudgetMs === undefined ? null : Date.now() + deps.preProviderBudgetMs;
   try {
     if (!number) {
@@ -166,6 +182,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       // Every free-form kind needs the window open (meta-messages.md §5): refused before Meta, the key freed.
       if (!window?.open) throw new ApiError("outside_24h_window");
       if (content.kind === "text") payload = textPayload(input, content);
+      else if (content.kind === "order_status") payload = orderStatusPayload(input.to, content);
       else {
         const checked = await checkFreeForm(deps, input, content, number.phoneNumberId, contactKey);
         payload = freeFormPayload(input, checked);
@@ -173,11 +190,14 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       }
     }
     if (input.callbackData !== undefined) payload.biz_opaque_callback_data = input.callbackData;
+    // A Pix send claims its reference, an order_status send its order's update (409/422 here, before Meta).
+    orderClaim = await claimOrder(deps, input, content, payload, number.phoneNumberId);
 
     const markProviderCall = async () => {
       // Past its budget the call gives up before the provider (its key may be about to go stale).
       if (deadline !== null && Date.now() > deadline) throw new ApiError("service_unavailable", { message: TOO_SLOW });
       if (reservation !== null) await deps.idempotency.markProviderCall(reservation);
+      await orderClaim?.mark();
     };
     const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
     // The number's turn (core/src/throughput) comes last; the provider-call mark is made once the turn has come.
@@ -202,6 +222,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       type: content.kind,
       phoneNumberId: number.phoneNumberId,
       clientRef: input.clientRef ?? null,
+      ...orderAnswer(orderClaim?.accepted),
     };
     const committed = await commitAcceptedSend(deps, {
       accountId: input.accountId,
@@ -219,12 +240,15 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       actor: input.actor.id,
       reservationId: reservation,
       traceparent: currentTraceparent(),
+      ...(orderClaim ? { order: orderClaim.accepted } : {}),
+      ...(input.order ? orderAudit(input.actor, content) : {}),
     });
     if (committed.kind === "committed") await deps.outbox.dispatch(committed.deliveries);
     // Nowhere to record it: never resent with this key; the caller gets the id to follow its statuses.
     if (committed.kind === "lost") return { kind: "unconfirmed", messageId: result.wamid, replayed: false };
     return { kind: "sent", message, replayed: false };
   } catch (error) {
+    await settleOrderClaim(orderClaim, providerCalled, error, isConfirmedRefusal(error), deps.logger);
     return settleFailure(deps, reservation, providerCalled, error);
   }
 }
@@ -236,8 +260,7 @@ async function settleFailure(
   providerCalled: boolean,
   error: unknown,
 ): Promise<SendOutcome> {
-  const confirmedRefusal =
-    error instanceof ApiError || error instanceof MetaApiError || error instanceof MetaUnavailableError;
+  const confirmedRefusal = isConfirmedRefusal(error);
   if (reservation !== null) {
     if (confirmedRefusal || !providerCalled) {
       await deps.idempotency
@@ -272,6 +295,24 @@ async function settleFailure(
     return { ...UNCONFIRMED_SEND, replayed: false };
   }
   throw error;
+}
+
+function isConfirmedRefusal(error: unknown): boolean {
+  return error instanceof ApiError || error instanceof MetaApiError || error instanceof MetaUnavailableError;
+}
+
+/** An order_status send's audit entry (`<origin>.order.status`, target `order:<ref>`) instead of `api.messages.send`. */
+function orderAudit(actor: Actor, content: MessageContent) {
+  if (content.kind !== "order_status") return {};
+  return {
+    auditAction: `${actor.origin}.order.status`,
+    auditTarget: `order:${content.referenceId}`,
+    auditDetails: {
+      reference_id: content.referenceId,
+      order_status: content.orderStatus,
+      payment_status: content.paymentStatus ?? null,
+    },
+  };
 }
 
 function textPayload(input: SendInput, content: Extract<MessageContent, { kind: "text" }>): GraphMessagePayload {

@@ -151,7 +151,7 @@ export const purgeInboundContent: Purge = batched({
  */
 export const purgeInboundDetails: Purge = batched({
   name: "retention-inbound-details",
-  text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL
+  text: `UPDATE inbound_messages SET details = NULL, media_sha256 = NULL, media_voice = NULL, payment = NULL
         WHERE id IN (
           SELECT id FROM inbound_messages
           WHERE created_at < $1 AND (details IS NOT NULL OR media_sha256 IS NOT NULL)

@@ -39,6 +39,10 @@ export interface PixOrderInput {
   tax?: number | null;
   /** Default digital-goods. */
   goods_type?: PixGoodsType | null;
+  /** Issue 28: a payment link offered beside the Pix code. */
+  payment_link?: { uri: string } | null;
+  /** Issue 28: a boleto offered beside the Pix code (its digitable line, 47 or 48 digits). */
+  boleto?: { digitable_line: string } | null;
 }
 
 /**
@@ -429,6 +433,9 @@ function orderDetails(order: PixOrderInput): GraphOrderDetails {
           key_type: order.key_type ?? "CNPJ",
         },
       },
+      // Issue 28: after the Pix entry, in this order; absent members leave the Graph JSON byte-identical.
+      ...(order.payment_link ? [{ type: "payment_link" as const, payment_link: { uri: order.payment_link.uri } }] : []),
+      ...(order.boleto ? [{ type: "boleto" as const, boleto: { digitable_line: order.boleto.digitable_line } }] : []),
     ],
     currency: "BRL",
     total_amount: { value: expectedTotal, offset: 100 },

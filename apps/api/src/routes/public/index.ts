@@ -21,6 +21,9 @@ import * as mediaGet from "./media.get.ts";
 import * as mediaUpload from "./media.upload.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
+import * as ordersGet from "./orders.get.ts";
+import * as ordersList from "./orders.list.ts";
+import * as ordersStatus from "./orders.status.ts";
 import * as templates from "./templates.ts";
 import * as usage from "./usage.ts";
 import * as validate from "./validate.ts";
@@ -38,6 +41,9 @@ export const PUBLIC_PREFIX = "/public/v1";
 export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   messagesSend,
   messagesRead,
+  ordersList,
+  ordersGet,
+  ordersStatus,
   mediaUpload,
   mediaGet,
   validate,

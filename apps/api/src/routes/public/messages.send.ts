@@ -167,7 +167,8 @@ function renderSettled(outcome: SettledSend): { status: number; body: string } {
       message_id: message.messageId,
       to: message.to,
       status: "sent",
-      type: message.type,
+      // An order_status send (issue 28) is an interactive message; its key's fingerprint never matches a POST /messages.
+      type: message.type === "order_status" ? "interactive" : message.type,
       phone_number_id: message.phoneNumberId,
       client_ref: message.clientRef,
     } satisfies SendResultOut["data"];
@@ -245,8 +246,8 @@ export const { register, operations } = defineRoute({
       ["invalid_recipient", "empty_message", "pix_needs_template", "no_connected_number", "bad_request"],
     ),
     409: errorResponse(
-      "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body.",
-      ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified"],
+      "Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body; or a `pix_order` whose `reference_id` an order of this account already has (nothing sent).",
+      ["idempotency_in_flight", "idempotency_conflict", "idempotency_legacy_unverified", "order_reference_taken"],
       SendConflictHeaders,
     ),
     413: payloadTooLarge,

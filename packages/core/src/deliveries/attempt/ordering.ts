@@ -28,6 +28,11 @@ export function contactOrderingKey(contactKey: string): string {
   return `c:${contactKey}`;
 }
 
+/** The ordering key of a Pix order's events (`order.updated`, issue 28): the order's id. */
+export function orderOrderingKey(orderId: string): string {
+  return `o:${orderId}`;
+}
+
 /** How long after the head's next attempt a held delivery looks again by itself (when its release was lost). */
 export const DEFAULT_HOLD_RECHECK_MS = 60_000;
 

@@ -1,0 +1,11 @@
+// What the panel uses of the orders concern (design-28 §11, "A → C"), in one place.
+export {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  getOrder,
+  listOrders,
+  nextOrderStatuses,
+  updateOrderStatus,
+} from "@gw/core/orders";
+export type { OrderSummaryView, OrderView } from "@gw/core/orders";
+export { listConversationMessages, type ConversationMessageView } from "@gw/core/conversations";

@@ -1,0 +1,275 @@
+import type { Request } from "express";
+import { can } from "../http/roles.ts";
+import { badge, csrfField, pager, select, table } from "../views/components.ts";
+import { formatDateTime } from "../views/format.ts";
+import { html, type SafeHtml } from "../views/html.ts";
+import {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  nextOrderStatuses,
+  type OrderSummaryView,
+  type OrderView,
+} from "./orders-core.ts";
+
+// The Pedidos pages' markup (design-28 §6): the list, an order with its items and history, and the status form.
+
+type OrderStatus = (typeof ORDER_STATUSES)[number];
+type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+type Tone = "ok" | "warn" | "bad" | "neutral";
+type HistoryEntry = OrderView["history"][number];
+
+/** The order's status as the staff (and the customer's card) read it. */
+export const ORDER_STATUS_TEXT: Record<OrderStatus, { text: string; tone: Tone }> = {
+  pending: { text: "pendente", tone: "neutral" },
+  processing: { text: "em preparação", tone: "neutral" },
+  partially_shipped: { text: "enviado em parte", tone: "neutral" },
+  shipped: { text: "enviado", tone: "neutral" },
+  completed: { text: "concluído", tone: "ok" },
+  canceled: { text: "cancelado", tone: "bad" },
+};
+
+export const PAYMENT_STATUS_TEXT: Record<PaymentStatus, { text: string; tone: Tone }> = {
+  pending: { text: "pagamento pendente", tone: "warn" },
+  captured: { text: "pago", tone: "ok" },
+  failed: { text: "pagamento falhou", tone: "bad" },
+};
+
+const PAYMENT_METHOD_TEXT: Record<OrderSummaryView["paymentMethods"][number], string> = {
+  pix: "Pix",
+  payment_link: "link de pagamento",
+  boleto: "boleto",
+};
+
+const MESSAGE_STATUS: Record<NonNullable<HistoryEntry["messageStatus"]>, { text: string; tone: Tone }> = {
+  sent: { text: "enviada", tone: "neutral" },
+  delivered: { text: "entregue", tone: "ok" },
+  read: { text: "lida", tone: "ok" },
+  failed: { text: "falhou", tone: "bad" },
+};
+
+const BRL = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+
+/** An amount in centavos (the orders' unit) as "R$ 12,34". */
+function cents(amount: number): string {
+  return BRL.format(amount / 100);
+}
+
+export function orderPath(referenceId: string): string {
+  return `/pedidos/${encodeURIComponent(referenceId)}`;
+}
+
+export function orderStatusBadge(status: string): SafeHtml {
+  const label = ORDER_STATUS_TEXT[status as OrderStatus] as { text: string; tone: Tone } | undefined;
+  return label ? badge(label.text, label.tone) : badge(status);
+}
+
+export function paymentStatusBadge(status: string): SafeHtml {
+  const label = PAYMENT_STATUS_TEXT[status as PaymentStatus] as { text: string; tone: Tone } | undefined;
+  return label ? badge(label.text, label.tone) : badge(status);
+}
+
+/** The customer as the order names them: a phone's digits, or a BSUID (a user who did not share the phone). */
+function customer(to: string): string {
+  return /^\d+$/.test(to) ? `+${to}` : to;
+}
+
+export interface OrderListFilters {
+  status?: OrderStatus | undefined;
+  pagamento?: PaymentStatus | undefined;
+}
+
+export function orderListBody(
+  filters: OrderListFilters,
+  result: { orders: OrderSummaryView[]; nextBeforeId: number | null },
+): SafeHtml {
+  const filtered = filters.status !== undefined || filters.pagamento !== undefined;
+  return html`<p class="hint">
+      Os pedidos Pix enviados pela conta (pelo envio <code>pix_order</code>), do mais recente ao mais antigo, com o
+      status que o cliente vê no cartão do pedido no WhatsApp. Depois que o provedor de pagamento confirmar, envie o
+      próximo status pela página do pedido ou pela API.
+    </p>
+    <form method="get" action="/pedidos" class="filters" role="search" aria-label="Filtrar pedidos">
+      ${select(
+        "status",
+        "Status do pedido",
+        ORDER_STATUSES.map((status) => ({ value: status, text: ORDER_STATUS_TEXT[status].text })),
+        filters.status,
+      )}
+      ${select(
+        "pagamento",
+        "Pagamento",
+        PAYMENT_STATUSES.map((status) => ({ value: status, text: PAYMENT_STATUS_TEXT[status].text })),
+        filters.pagamento,
+      )}
+      <button type="submit" class="secondary">Filtrar</button>
+      ${filtered ? html`<a href="/pedidos">Limpar filtros</a>` : ""}
+    </form>
+    ${table({
+      caption: "Pedidos, do mais recente ao mais antigo",
+      headers: ["Pedido", "Cliente", "Total", "Status do pedido", "Pagamento", "Última mudança"],
+      rows: result.orders.map((order) => [
+        html`<a href="${orderPath(order.referenceId)}">${order.referenceId}</a>`,
+        customer(order.to),
+        cents(order.totalAmount),
+        orderStatusBadge(order.orderStatus),
+        paymentStatusBadge(order.paymentStatus),
+        formatDateTime(order.updatedAt),
+      ]),
+      empty: filtered ? "Nenhum pedido com estes filtros." : "Nenhum pedido ainda.",
+    })}
+    ${pager({
+      path: "/pedidos",
+      query: { status: filters.status, pagamento: filters.pagamento },
+      next: result.nextBeforeId === null ? null : String(result.nextBeforeId),
+    })}`;
+}
+
+function historyRows(history: HistoryEntry[]): SafeHtml {
+  return table({
+    caption: "Mensagens do pedido, da primeira à mais recente",
+    headers: ["Mensagem", "Status enviado", "Descrição", "Enviada em", "Origem", "Situação no WhatsApp"],
+    rows: history.map((entry) => [
+      html`${entry.kind === "order_details" ? "Pedido (cobrança)" : "Status do pedido"}<br /><code class="hint"
+          >${entry.messageId}</code
+        >`,
+      html`${orderStatusBadge(entry.orderStatus)} ${entry.paymentStatus ? paymentStatusBadge(entry.paymentStatus) : ""}`,
+      entry.description ?? "—",
+      formatDateTime(entry.sentAt),
+      entry.origin === "panel" ? "painel" : "API",
+      html`${
+        entry.messageStatus
+          ? badge(MESSAGE_STATUS[entry.messageStatus].text, MESSAGE_STATUS[entry.messageStatus].tone)
+          : html`<span class="hint">aguardando a Meta</span>`
+      }
+      ${
+        entry.error
+          ? html`<br /><span class="hint">Erro ${entry.error.code}: ${entry.error.message || entry.error.reason}</span>`
+          : ""
+      }`,
+    ]),
+    empty: "Nenhuma mensagem registrada.",
+  });
+}
+
+/** The next-status form: only the statuses the rules allow (design-28 §4.2); the service checks them again. */
+function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
+  if (order.orderStatus === "completed" || order.orderStatus === "canceled")
+    return html`<p>
+      Este pedido está ${ORDER_STATUS_TEXT[order.orderStatus].text}: nenhum status pode ser enviado depois.
+    </p>`;
+  if (!can(req.panelUser, "orders.update"))
+    return html`<p class="hint">Seu papel nesta conta permite consultar os pedidos, não enviar status.</p>`;
+  // A resend of the same status is allowed after the latest status message failed (rule 4c).
+  const lastStatus = order.history.filter((entry) => entry.kind === "order_status").at(-1);
+  const next = nextOrderStatuses({ ...order, lastFailed: lastStatus?.messageStatus === "failed" });
+  if (next.length === 0) return html`<p class="hint">Nenhuma mudança de status é possível agora.</p>`;
+  const payments = PAYMENT_STATUSES.filter((payment) => next.some((pair) => pair.paymentStatuses.includes(payment)));
+  return html`<form method="post" action="${orderPath(order.referenceId)}/status" class="stack">
+      ${csrfField(req)}
+      <input type="hidden" name="chave" value="${chave}" />
+      <label
+        >Novo status
+        <select name="status" required>
+          ${next.map(
+            (pair) => html`<option value="${pair.orderStatus}">${ORDER_STATUS_TEXT[pair.orderStatus].text}</option>`,
+          )}
+        </select>
+      </label>
+      <label
+        >Pagamento
+        <select name="pagamento" aria-describedby="pagamento-ajuda">
+          <option value="">Não informar (fica ${PAYMENT_STATUS_TEXT[order.paymentStatus].text})</option>
+          ${payments.map((payment) => html`<option value="${payment}">${PAYMENT_STATUS_TEXT[payment].text}</option>`)}
+        </select>
+        <span class="hint" id="pagamento-ajuda"
+          >Informe “pago” quando o provedor de pagamento confirmar. Um pedido só pode ser cancelado com o pagamento
+          marcado como falhou.</span
+        >
+      </label>
+      <label
+        >Descrição (opcional, até 120 caracteres)
+        <input name="descricao" maxlength="120" autocomplete="off" />
+      </label>
+      <label
+        >Texto da mensagem (opcional)
+        <textarea name="texto" rows="3" maxlength="1024" aria-describedby="texto-ajuda"></textarea>
+        <span class="hint" id="texto-ajuda">Vazio: uma frase padrão para o status escolhido.</span>
+      </label>
+      <button type="submit">Enviar status ao cliente</button>
+    </form>
+    <p class="hint">
+      Mudanças permitidas agora:
+      ${next
+        .map(
+          (pair) =>
+            `${ORDER_STATUS_TEXT[pair.orderStatus].text} (${pair.paymentStatuses
+              .map((payment) => PAYMENT_STATUS_TEXT[payment].text)
+              .join(", ")})`,
+        )
+        .join("; ")}.
+    </p>`;
+}
+
+export function orderDetailBody(req: Request, order: OrderView, chave: string): SafeHtml {
+  const contact = /^(\d{1,32}|[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128})$/.test(order.to)
+    ? `/conversas/${encodeURIComponent(order.phoneNumberId)}/${encodeURIComponent(order.to)}`
+    : null;
+  return html`<p><a href="/pedidos">← Pedidos</a></p>
+    <dl>
+      <dt>Status</dt>
+      <dd>${orderStatusBadge(order.orderStatus)} ${paymentStatusBadge(order.paymentStatus)}</dd>
+      ${
+        order.description
+          ? html`<dt>Descrição do último status</dt>
+              <dd>${order.description}</dd>`
+          : ""
+      }
+      <dt>Cliente</dt>
+      <dd>${customer(order.to)} ${contact ? html`· <a href="${contact}">abrir a conversa</a>` : ""}</dd>
+      <dt>Número da conta</dt>
+      <dd><code>${order.phoneNumberId}</code></dd>
+      <dt>Template</dt>
+      <dd><code>${order.template}</code></dd>
+      <dt>Formas de pagamento oferecidas</dt>
+      <dd>${order.paymentMethods.map((method) => PAYMENT_METHOD_TEXT[method]).join(", ") || "—"}</dd>
+      ${
+        order.clientRef
+          ? html`<dt>Referência do cliente (client_ref)</dt>
+              <dd><code>${order.clientRef}</code></dd>`
+          : ""
+      }
+      <dt>Criado em</dt>
+      <dd>${formatDateTime(order.createdAt)}</dd>
+    </dl>
+    <section aria-labelledby="itens">
+      <h2 id="itens">Itens</h2>
+      ${table({
+        caption: "Itens do pedido",
+        headers: ["Item", "Código", "Quantidade", "Preço unitário", "Total do item"],
+        rows: order.items.map((item) => [
+          item.name,
+          item.retailerId ? html`<code>${item.retailerId}</code>` : "—",
+          String(item.quantity),
+          cents(item.amount),
+          cents(item.amount * item.quantity),
+        ]),
+        empty: "Nenhum item.",
+      })}
+      <dl>
+        <dt>Subtotal</dt>
+        <dd>${cents(order.subtotal)}</dd>
+        <dt>Impostos</dt>
+        <dd>${cents(order.tax)}</dd>
+        <dt>Total</dt>
+        <dd><strong>${cents(order.totalAmount)}</strong></dd>
+      </dl>
+    </section>
+    <section aria-labelledby="historico">
+      <h2 id="historico">Histórico</h2>
+      ${historyRows(order.history)}
+    </section>
+    <section aria-labelledby="proximo-status">
+      <h2 id="proximo-status">Enviar o próximo status</h2>
+      ${statusForm(req, order, chave)}
+    </section>`;
+}
