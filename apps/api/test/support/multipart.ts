@@ -12,6 +12,11 @@ export const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEA
 
 export type Part = { name: string; value: string } | { name: string; file: Buffer; type: string; filename: string };
 
+/** A quoted-string's content: a backslash escapes the next character (RFC 9110; busboy and curl read it so). */
+function quotedStringContent(text: string): string {
+  return text.replace(/[\\"]/g, (c) => `\\${c}`);
+}
+
 /** A multipart/form-data body (its boundary in `contentType`), optionally without its closing boundary. */
 export function multipart(parts: Part[], options: { unterminated?: boolean } = {}) {
   const boundary = `----test${randomBytes(8).toString("hex")}`;
@@ -24,7 +29,7 @@ export function multipart(parts: Part[], options: { unterminated?: boolean } = {
     } else {
       chunks.push(
         Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${quotedStringContent(part.filename)}"\r\nContent-Type: ${part.type}\r\n\r\n`,
         ),
         part.file,
         Buffer.from("\r\n"),
