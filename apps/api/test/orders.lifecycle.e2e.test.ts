@@ -449,6 +449,53 @@ describe("Pix orders through the API (issue 28)", () => {
     expect(await sentPix(pixReference)).toHaveLength(1);
   });
 
+  it("9: a customer known only by a BSUID: the Pix send and the status update both reach Meta in `recipient`, never `to`; the card changes", async () => {
+    const username = `cliente.${randomUUID().slice(0, 8)}`;
+    const created = await fetch(`${gateway.sandbox.url}/_sandbox/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, name: "Fernanda", phone: null }),
+    });
+    expect(created.status).toBe(200);
+    const { user_id: bsuid } = (await created.json()) as { user_id: string };
+    const inbound = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      username,
+      type: "text",
+      text: "Quero pagar por Pix",
+    });
+    expect(inbound.webhook_status).toBe(200);
+
+    const referenceId = reference("pedido-bsuid");
+    const sent = await sendPix(bsuid, referenceId);
+    expect(sent.status).toBe(200);
+    const [pix, ...morePix] = await sentPix(referenceId);
+    expect(morePix).toEqual([]);
+    expect(pix?.body).toMatchObject({ recipient: bsuid, recipient_type: "individual", type: "template" });
+    expect(pix?.body).not.toHaveProperty("to");
+    expect((await getOrder(referenceId)).body.data).toMatchObject({ to: bsuid, order_status: "pending" });
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "pending", payment_status: "pending" });
+
+    const answer = await updateStatus(referenceId, { order_status: "processing", payment_status: "captured" });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ reference_id: referenceId, to: bsuid, order_status: "processing" });
+    const [status, ...moreStatuses] = await sentOrderStatuses(referenceId);
+    expect(moreStatuses).toEqual([]);
+    expect(status?.body).toMatchObject({
+      recipient: bsuid,
+      recipient_type: "individual",
+      type: "interactive",
+      interactive: { type: "order_status", action: { parameters: { reference_id: referenceId } } },
+    });
+    expect(status?.body).not.toHaveProperty("to");
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "processing", payment_status: "captured" });
+    expect((await getOrder(referenceId)).body.data).toMatchObject({
+      to: bsuid,
+      order_status: "processing",
+      payment_status: "captured",
+    });
+  });
+
   it("11: with the customer's window closed the status is 422 outside_24h_window; nothing sent, the order unchanged", async () => {
     const to = nextContact();
     const referenceId = reference("pedido-sem-janela");
