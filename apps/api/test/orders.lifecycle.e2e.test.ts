@@ -148,6 +148,21 @@ async function sandboxOrder(referenceId: string): Promise<SandboxOrder | undefin
   return ((await response.json()) as { orders: SandboxOrder[] }).orders[0];
 }
 
+async function fault(rule: Json): Promise<void> {
+  const response = await fetch(`${gateway.sandbox.url}/_sandbox/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ count: 1, route: "messages", ...rule }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** The fault rules not yet used up: each case leaves none behind. */
+async function faultsLeft(): Promise<unknown[]> {
+  const response = await fetch(`${gateway.sandbox.url}/_sandbox/faults`);
+  return ((await response.json()) as { faults: unknown[] }).faults;
+}
+
 /** The customer writes: their 24-hour window opens (an order_status is a free-form message). */
 async function customerWrites(from: string): Promise<void> {
   const answer = await contactWrites(gateway, {
@@ -449,6 +464,89 @@ describe("Pix orders through the API (issue 28)", () => {
     expect(await sentPix(pixReference)).toHaveLength(1);
   });
 
+  it("9: a customer known only by a BSUID: the Pix send and the status update both reach Meta in `recipient`, never `to`; the card changes", async () => {
+    const username = `cliente.${randomUUID().slice(0, 8)}`;
+    const created = await fetch(`${gateway.sandbox.url}/_sandbox/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, name: "Fernanda", phone: null }),
+    });
+    expect(created.status).toBe(200);
+    const { user_id: bsuid } = (await created.json()) as { user_id: string };
+    const inbound = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      username,
+      type: "text",
+      text: "Quero pagar por Pix",
+    });
+    expect(inbound.webhook_status).toBe(200);
+
+    const referenceId = reference("pedido-bsuid");
+    const sent = await sendPix(bsuid, referenceId);
+    expect(sent.status).toBe(200);
+    const [pix, ...morePix] = await sentPix(referenceId);
+    expect(morePix).toEqual([]);
+    expect(pix?.body).toMatchObject({ recipient: bsuid, recipient_type: "individual", type: "template" });
+    expect(pix?.body).not.toHaveProperty("to");
+    expect((await getOrder(referenceId)).body.data).toMatchObject({ to: bsuid, order_status: "pending" });
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "pending", payment_status: "pending" });
+
+    const answer = await updateStatus(referenceId, { order_status: "processing", payment_status: "captured" });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ reference_id: referenceId, to: bsuid, order_status: "processing" });
+    const [status, ...moreStatuses] = await sentOrderStatuses(referenceId);
+    expect(moreStatuses).toEqual([]);
+    expect(status?.body).toMatchObject({
+      recipient: bsuid,
+      recipient_type: "individual",
+      type: "interactive",
+      interactive: { type: "order_status", action: { parameters: { reference_id: referenceId } } },
+    });
+    expect(status?.body).not.toHaveProperty("to");
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "processing", payment_status: "captured" });
+    expect((await getOrder(referenceId)).body.data).toMatchObject({
+      to: bsuid,
+      order_status: "processing",
+      payment_status: "captured",
+    });
+  });
+
+  it("10: races: of two Pix sends of one reference one is 200 and one 409; of two status updates one is 200 and one 409 order_update_in_flight", async () => {
+    // Two Pix sends, one reference, different keys: the first is held at Meta (answered late, processed at once).
+    const to = nextContact();
+    const pixReference = reference("pedido-corrida-pix");
+    await fault({ mode: "slow", delay_ms: 1500, deliver: true });
+    const first = sendPix(to, pixReference, { key: randomUUID() });
+    await eventually(async () => (await sentPix(pixReference)).length === 1, { what: "the first Pix send at Meta" });
+    const second = await sendPix(to, pixReference, { key: randomUUID() });
+    expect(second.status).toBe(409);
+    expect((second.body.error as Json).code).toBe("order_reference_taken");
+    expect((await first).status).toBe(200);
+    expect(await sentPix(pixReference)).toHaveLength(1);
+
+    // Two status updates of one order: the first is held at Meta while the second arrives.
+    const { referenceId } = await openOrder("pedido-corrida");
+    await fault({ mode: "slow", delay_ms: 1500, deliver: true });
+    const held = updateStatus(referenceId, { order_status: "processing", payment_status: "captured" });
+    await eventually(async () => (await sentOrderStatuses(referenceId)).length === 1, {
+      what: "the first status at Meta",
+    });
+    const racing = await updateStatus(referenceId, { order_status: "shipped" });
+    expect(racing.status).toBe(409);
+    expect((racing.body.error as Json).code).toBe("order_update_in_flight");
+    expect(Number(racing.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await held).status).toBe(200);
+    expect(await sentOrderStatuses(referenceId)).toHaveLength(1);
+    expect((await getOrder(referenceId)).body.data).toMatchObject({
+      order_status: "processing",
+      payment_status: "captured",
+    });
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "processing", payment_status: "captured" });
+    expect(await faultsLeft()).toEqual([]);
+    // Nothing is left claimed: the next status goes out.
+    expect((await updateStatus(referenceId, { order_status: "shipped" })).status).toBe(200);
+  });
+
   it("11: with the customer's window closed the status is 422 outside_24h_window; nothing sent, the order unchanged", async () => {
     const to = nextContact();
     const referenceId = reference("pedido-sem-janela");
@@ -463,6 +561,33 @@ describe("Pix orders through the API (issue 28)", () => {
       payment_status: "pending",
     });
     expect(await sentOrderStatuses(referenceId)).toEqual([]);
+  });
+
+  it("12: Meta refusing the status with 2046 is 422 order_transition_invalid; the order is unchanged and the key is released", async () => {
+    const { referenceId } = await openOrder("pedido-recusado");
+    const key = randomUUID();
+    const body = { order_status: "processing", payment_status: "captured" };
+    await fault({ mode: "error", code: 2046, details: "order_status: invalid transition" });
+    const refused = await updateStatus(referenceId, body, { key });
+    expect(refused.status).toBe(422);
+    expect((refused.body.error as Json).code).toBe("order_transition_invalid");
+    expect(await faultsLeft()).toEqual([]);
+    expect(await sentOrderStatuses(referenceId)).toEqual([]);
+    expect((await getOrder(referenceId)).body.data).toMatchObject({
+      order_status: "pending",
+      payment_status: "pending",
+    });
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "pending", payment_status: "pending" });
+
+    // The refusal is not kept under the key: the same key and body now send.
+    const again = await updateStatus(referenceId, body, { key });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(await sentOrderStatuses(referenceId)).toHaveLength(1);
+    expect((await getOrder(referenceId)).body.data).toMatchObject({
+      order_status: "processing",
+      payment_status: "captured",
+    });
   });
 
   it("13: payment_link and boleto follow the Pix entry; a bad uri or digitable_line is 422 at its loc, nothing sent", async () => {
