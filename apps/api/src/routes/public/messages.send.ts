@@ -22,13 +22,12 @@ import {
   type InteractiveHeader,
   type MessageContent,
   type SendInput,
-  type SendOutcome,
-  type SettledSend,
+  type AcceptedMessage,
 } from "@gw/core/messages";
 import type { TemplateParameters } from "@gw/core/templates";
 import { ApiError, type ErrorCode } from "@gw/errors";
-import { sendRaw } from "../../http/respond.ts";
-import { ANSWERED, defineRoute } from "../define-route.ts";
+import { defineRoute } from "../define-route.ts";
+import { answerSend } from "../send-answer.ts";
 
 /**
  * The request as the send service takes it: its refusals of an incomplete request come first (spec 7, 400), the
@@ -155,35 +154,18 @@ function templateParametersOf(body: PublicSendIn): TemplateParameters {
   };
 }
 
-/**
- * The HTTP answer of a settled send, the same for the first call and for every repeat with its key (so a replay is
- * byte for byte the first answer): 200 with the message, or 503 send_unconfirmed (with the message id when the
- * provider gave one).
- */
-function renderSettled(outcome: SettledSend): { status: number; body: string } {
-  if (outcome.kind === "sent") {
-    const { message } = outcome;
-    const data = {
-      message_id: message.messageId,
-      to: message.to,
-      status: "sent",
-      // An order_status send (issue 28) is an interactive message; its key's fingerprint never matches a POST /messages.
-      type: message.type === "order_status" ? "interactive" : message.type,
-      phone_number_id: message.phoneNumberId,
-      client_ref: message.clientRef,
-    } satisfies SendResultOut["data"];
-    return { status: 200, body: JSON.stringify({ success: true, data } satisfies SendResultOut) };
-  }
-  const { error } = new ApiError("send_unconfirmed").toBody();
-  const body = { success: false, error: outcome.messageId ? { ...error, message_id: outcome.messageId } : error };
-  return { status: 503, body: JSON.stringify(body) };
-}
-
-/** The `outcome` label of the sends counter: sent, replayed, send_unconfirmed or the refusal's code. */
-function metricOutcome(outcome: SendOutcome): string {
-  if (outcome.kind === "refused") return outcome.error.code;
-  if (outcome.replayed) return "replayed";
-  return outcome.kind === "sent" ? "sent" : "send_unconfirmed";
+/** The 200 body of a sent message (a replay renders the same from the key's stored outcome). */
+function sentBody(message: AcceptedMessage): string {
+  const data = {
+    message_id: message.messageId,
+    to: message.to,
+    status: "sent",
+    // An order_status send (issue 28) is an interactive message; its key's fingerprint never matches a POST /messages.
+    type: message.type === "order_status" ? "interactive" : message.type,
+    phone_number_id: message.phoneNumberId,
+    client_ref: message.clientRef,
+  } satisfies SendResultOut["data"];
+  return JSON.stringify({ success: true, data } satisfies SendResultOut);
 }
 
 const REFUSED_422: readonly ErrorCode[] = [
@@ -262,25 +244,17 @@ export const { register, operations } = defineRoute({
       ["templates_unavailable", "send_unconfirmed", "provider_unavailable"],
     ),
   },
-  async handler({ accountId, actor, headers, body, req, res }, deps) {
-    let outcome: SendOutcome;
-    try {
-      outcome = await sendMessage(deps.send, {
-        ...sendInputOf(body, headers["idempotency-key"]),
-        accountId,
-        actor,
-        requestId: req.requestId,
-      });
-    } catch (error) {
-      deps.metrics.sends.inc({ outcome: (error as { code?: string }).code ?? "error" });
-      throw error;
-    }
-    deps.metrics.sends.inc({ outcome: metricOutcome(outcome) });
-    if (outcome.kind === "refused") throw outcome.error;
-    if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
-    // Pre-rendered: a replay is byte for byte the first answer.
-    const answer = renderSettled(outcome);
-    sendRaw(res, answer.status, answer.body);
-    return ANSWERED;
-  },
+  handler: ({ accountId, actor, headers, body, req, res }, deps) =>
+    answerSend(
+      deps,
+      res,
+      () =>
+        sendMessage(deps.send, {
+          ...sendInputOf(body, headers["idempotency-key"]),
+          accountId,
+          actor,
+          requestId: req.requestId,
+        }),
+      sentBody,
+    ),
 });

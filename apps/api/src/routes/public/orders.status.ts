@@ -13,11 +13,11 @@ import {
   tooManyRequests,
   type ExampleName,
 } from "@gw/contracts";
-import type { SendOutcome, SettledSend } from "@gw/core/messages";
+import type { AcceptedMessage } from "@gw/core/messages";
 import { updateOrderStatus } from "@gw/core/orders";
-import { ApiError, type ErrorCode } from "@gw/errors";
-import { sendRaw } from "../../http/respond.ts";
-import { ANSWERED, defineRoute } from "../define-route.ts";
+import type { ErrorCode } from "@gw/errors";
+import { defineRoute } from "../define-route.ts";
+import { answerSend } from "../send-answer.ts";
 
 const REFUSED_422: readonly ErrorCode[] = [
   "order_transition_invalid",
@@ -40,33 +40,22 @@ const EXAMPLE_NAMES: readonly ExampleName[] = [
 ];
 
 /**
- * The answer of a settled status send, the same for the first call and every repeat with its key (rendered only from
- * the key's stored outcome): 200 with the order's resulting pair, or 503 send_unconfirmed.
+ * The 200 body of a status send, the same for the first call and every repeat with its key (rendered only from the
+ * key's stored outcome): the order's resulting pair. Null for a message without its order (never for this route's
+ * sends), which answers as unconfirmed.
  */
-function renderSettled(outcome: SettledSend): { status: number; body: string } {
-  if (outcome.kind === "sent" && outcome.message.order) {
-    const { message } = outcome;
-    const order = outcome.message.order;
-    const data = {
-      reference_id: order.referenceId,
-      message_id: message.messageId,
-      order_status: order.orderStatus,
-      payment_status: order.paymentStatus,
-      to: message.to,
-      phone_number_id: message.phoneNumberId,
-    } satisfies OrderStatusUpdateOut["data"];
-    return { status: 200, body: JSON.stringify({ success: true, data } satisfies OrderStatusUpdateOut) };
-  }
-  const { error } = new ApiError("send_unconfirmed").toBody();
-  const messageId = outcome.kind === "unconfirmed" ? outcome.messageId : null;
-  const body = { success: false, error: messageId ? { ...error, message_id: messageId } : error };
-  return { status: 503, body: JSON.stringify(body) };
-}
-
-function metricOutcome(outcome: SendOutcome): string {
-  if (outcome.kind === "refused") return outcome.error.code;
-  if (outcome.replayed) return "replayed";
-  return outcome.kind === "sent" ? "sent" : "send_unconfirmed";
+function sentBody(message: AcceptedMessage): string | null {
+  const { order } = message;
+  if (!order) return null;
+  const data = {
+    reference_id: order.referenceId,
+    message_id: message.messageId,
+    order_status: order.orderStatus,
+    payment_status: order.paymentStatus,
+    to: message.to,
+    phone_number_id: message.phoneNumberId,
+  } satisfies OrderStatusUpdateOut["data"];
+  return JSON.stringify({ success: true, data } satisfies OrderStatusUpdateOut);
 }
 
 /** POST /public/v1/orders/{reference_id}/status: an order_status message that moves the order (design-28 §4). */
@@ -111,32 +100,25 @@ export const { register, operations } = defineRoute({
       ["send_unconfirmed", "provider_unavailable"],
     ),
   },
-  async handler({ accountId, actor, params, headers, body, req, res }, deps) {
-    let outcome: SendOutcome;
-    try {
-      outcome = await updateOrderStatus(deps.send, {
-        accountId,
-        referenceId: params.reference_id,
-        change: {
-          orderStatus: body.order_status,
-          paymentStatus: body.payment_status,
-          description: body.description,
-          paymentTimestamp: body.payment_timestamp,
-          text: body.text,
-        },
-        idempotencyKey: headers["idempotency-key"],
-        actor,
-        requestId: req.requestId,
-      });
-    } catch (error) {
-      deps.metrics.sends.inc({ outcome: (error as { code?: string }).code ?? "error" });
-      throw error;
-    }
-    deps.metrics.sends.inc({ outcome: metricOutcome(outcome) });
-    if (outcome.kind === "refused") throw outcome.error;
-    if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
-    const answer = renderSettled(outcome);
-    sendRaw(res, answer.status, answer.body);
-    return ANSWERED;
-  },
+  handler: ({ accountId, actor, params, headers, body, req, res }, deps) =>
+    answerSend(
+      deps,
+      res,
+      () =>
+        updateOrderStatus(deps.send, {
+          accountId,
+          referenceId: params.reference_id,
+          change: {
+            orderStatus: body.order_status,
+            paymentStatus: body.payment_status,
+            description: body.description,
+            paymentTimestamp: body.payment_timestamp,
+            text: body.text,
+          },
+          idempotencyKey: headers["idempotency-key"],
+          actor,
+          requestId: req.requestId,
+        }),
+      sentBody,
+    ),
 });
