@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { createAccount, createApiKey, revokeApiKey } from "@gw/core/accounts";
 import { isErrorCode } from "@gw/errors";
@@ -18,6 +18,7 @@ import {
   type TestGateway,
 } from "@gw/test-stack";
 import { testActor } from "@gw/testkit";
+import { at, documentCompiler, isJson, type Json } from "./support/openapi-schema.ts";
 
 // Property-based fuzzing of every public endpoint, the docs, the health checks and Meta's webhook (hardening issue:
 // "0 × 5xx over at least 10,000 cases per run, every answer an envelope or HTTPValidationError"; `npm test` runs
@@ -125,45 +126,19 @@ class Histogram {
 // ---------------------------------------------------------------------------------------------------------------
 // What an answer may be
 
-type Json = Record<string, unknown>;
-
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function at(root: unknown, ...path: string[]): Json {
-  let current: unknown = root;
-  for (const key of path) current = isJson(current) ? current[key] : undefined;
-  if (!isJson(current)) throw new Error(`nada em ${path.join(" / ")}`);
-  return current;
-}
-
-const BASE = "https://gateway.test/openapi.json";
-
-function absoluteRefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(absoluteRefs);
-  if (!isJson(node)) return node;
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [
-      k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE}${v}` : absoluteRefs(v),
-    ]),
-  );
-}
-
 /** The served OpenAPI document's response schemas, compiled once each (ajv, JSON Schema 2020-12). */
 class DocumentSchemas {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compileSchema: (schema: unknown) => ValidateFunction;
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: Json) {
-    this.ajv.addSchema({ $id: BASE, components: at(document, "components") });
+    this.compileSchema = documentCompiler(document);
   }
 
   private compile(key: string, schema: unknown): ValidateFunction {
     let fn = this.cache.get(key);
     if (!fn) {
-      fn = this.ajv.compile(absoluteRefs(schema) as Json);
+      fn = this.compileSchema(schema);
       this.cache.set(key, fn);
     }
     return fn;

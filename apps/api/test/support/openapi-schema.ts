@@ -6,7 +6,8 @@ import type { TestGateway } from "@gw/test-stack";
 
 export type Json = Record<string, unknown>;
 
-const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isJson = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The object at `path` under `root`; throws when there is none. */
 export function at(root: unknown, ...path: string[]): Json {
@@ -39,7 +40,12 @@ export interface ServedDocument {
 /** The gateway's served OpenAPI document, its components registered for `compile`. */
 export async function servedDocument(gateway: TestGateway): Promise<ServedDocument> {
   const json = (await request(gateway.app).get("/public/v1/openapi.json")).body as Json;
+  return { json, compile: documentCompiler(json) };
+}
+
+/** Compiles schemas of `document` with Ajv (JSON Schema 2020-12), their `$ref`s resolved in its components. */
+export function documentCompiler(document: Json): (schema: unknown) => ValidateFunction {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  ajv.addSchema({ $id: BASE, components: at(json, "components") });
-  return { json, compile: (schema) => ajv.compile(absoluteRefs(schema) as Json) };
+  ajv.addSchema({ $id: BASE, components: at(document, "components") });
+  return (schema) => ajv.compile(absoluteRefs(schema) as Json);
 }
