@@ -4,13 +4,14 @@
 // the dispatcher to a receiver process. Run by hand: `pnpm bench` or `pnpm bench pipeline` (see bench/README.md).
 // Bounded in count (BENCH_SENDS) and time (BENCH_TIMEOUT_S); prints figures, asserts nothing.
 import { freePort } from "@gw/testkit";
+import { countsBetween, enableStatementStats, printCounts, serverPids, takeCounts } from "./lib/counts.ts";
 import { common, intEnv } from "./lib/env.ts";
 import { openWindow, startApi, startDispatcher, startSandbox } from "./lib/gateway.ts";
 import { jsonBody, runLoad, type LoadRequest } from "./lib/load.ts";
 import { sleep } from "./lib/processes.ts";
 import { reservePort, startEcho, startReceiver } from "./lib/receiver.ts";
 import { RssSampler } from "./lib/rss.ts";
-import { BENCH_CONTACT, seedAccount } from "./lib/seed.ts";
+import { BENCH_CONTACT, contactNumber, openWindows, seedAccount, seedHistory } from "./lib/seed.ts";
 import { runStage } from "./lib/stage.ts";
 import { latencyLine, line, mb, num, perUnit, ratio, summarize } from "./lib/stats.ts";
 
@@ -22,8 +23,32 @@ const DISPATCHER_CONCURRENCY = common.dispatcherConcurrency();
 const STATUS_BATCH_MS = intEnv("BENCH_STATUS_BATCH_MS", 20, 0);
 const BASELINE_REQUESTS = intEnv("BENCH_BASELINE_REQUESTS", Math.max(SENDS, 10_000));
 const BASELINE_WARMUP = intEnv("BENCH_BASELINE_WARMUP", 2_000, 0);
+/** `template` (an approved UTILITY template, no window needed) or `text` (each contact's window opened first). */
+const KIND = process.env.BENCH_PIPELINE_KIND === "text" ? "text" : "template";
+/** Distinct recipients the sends go round (1 = every send to BENCH_CONTACT). */
+const CONTACTS = intEnv("BENCH_CONTACTS", 1000, 1);
+const TEMPLATE = { name: "pedido_confirmado", language: "pt_BR" } as const;
+/** `pnpm bench pipeline --history`: the account's long history, loaded before the run (bench/lib/seed.ts). */
+const HISTORY = process.env.BENCH_HISTORY === "1";
+const HISTORY_SIZE = {
+  messages: intEnv("BENCH_HISTORY_MESSAGES", 1_000_000),
+  deliveries: intEnv("BENCH_HISTORY_DELIVERIES", 3_000_000),
+  contacts: intEnv("BENCH_HISTORY_CONTACTS", 200_000),
+};
 
-await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
+/** Until the dispatcher's /metrics shows a first run of each housekeeping task that reads the history. */
+async function startupHousekeepingDone(url: string): Promise<void> {
+  const tasks = ["retention", "pricing_rollup", "idempotency_purge"];
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const metrics = await fetch(`${url}/metrics`).then((res) => res.text());
+    if (tasks.every((task) => new RegExp(`gw_periodic_task_runs_total\\{[^}]*task="${task}"`).test(metrics))) return;
+    if (Date.now() > deadline) throw new Error("the dispatcher's start-up housekeeping did not end");
+    await sleep(200);
+  }
+}
+
+await runStage("pipeline", async ({ name, stack, prefix, cleanup, db, redis }) => {
   const receiverPort = await reservePort();
   const account = await seedAccount(db, {
     name: "bench pipeline",
@@ -31,6 +56,21 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
     events: ["message.status"],
   });
   const receiver = await startReceiver(cleanup, name, receiverPort, account.integration?.signingSecret ?? "");
+  if (HISTORY) {
+    const seeding = performance.now();
+    let told = "";
+    await seedHistory(db, account, {
+      ...HISTORY_SIZE,
+      onProgress: (what, done, total) => {
+        if (what !== told) process.stdout.write(`${told ? "\n" : ""}history: ${what} `);
+        told = what;
+        process.stdout.write(`${done}/${total} `);
+      },
+    });
+    console.log(
+      `\n${line("history loaded", `${HISTORY_SIZE.messages} messages, ${HISTORY_SIZE.deliveries} deliveries, ${HISTORY_SIZE.contacts} contacts in ${((performance.now() - seeding) / 1000).toFixed(0)} s, vacuumed and analyzed`)}`,
+    );
+  }
 
   const apiPort = await freePort();
   const sandbox = await startSandbox(cleanup, name, {
@@ -44,14 +84,32 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const dispatcher = await startDispatcher(cleanup, name, stack, prefix, { concurrency: DISPATCHER_CONCURRENCY });
   const echo = await startEcho(cleanup, name);
   await openWindow(sandbox.url, api.url, account, BENCH_CONTACT);
+  // The dispatcher's start-up housekeeping (retention, the pricing rollup, expired keys) reads the history once: done
+  // before the counting starts, which is about sends.
+  await startupHousekeepingDone(dispatcher.url);
   console.log(line("number's messaging rate", `${account.ratePerSecond}/s (the tier measured)`));
 
-  const sendRequest = (key: string, i: number): LoadRequest => ({
-    method: "POST",
-    path: "/public/v1/messages",
-    headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `${key}-${i}` },
-    body: jsonBody({ to: `+${BENCH_CONTACT}`, text: `mensagem ${i}`, client_ref: `bench-${i}` }),
-  });
+  const contacts = Array.from({ length: CONTACTS }, (_, i) => contactNumber(i));
+  if (KIND === "text") await openWindows(db, account.phoneNumberId, contacts);
+  const sendRequest = (key: string, i: number): LoadRequest => {
+    const to = contacts[i % contacts.length] ?? BENCH_CONTACT;
+    const order = String(100_000 + i);
+    const content =
+      KIND === "text"
+        ? { text: `Olá! Seu pedido ${order} saiu para entrega.` }
+        : {
+            template: TEMPLATE.name,
+            language: TEMPLATE.language,
+            variables: ["Maria", order, "3"],
+            header_text: order,
+          };
+    return {
+      method: "POST",
+      path: "/public/v1/messages",
+      headers: { ...account.auth, "content-type": "application/json", "idempotency-key": `${key}-${i}` },
+      body: jsonBody({ to: `+${to}`, ...content, client_ref: `bench-${i}` }),
+    };
+  };
   // Baseline: the bare Express 5 echo with the same requests and concurrency, right before the pipeline runs.
   const echoLoad = (count: number) =>
     runLoad({
@@ -65,6 +123,12 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const echoRun = await echoLoad(BASELINE_REQUESTS);
   const echoLatency = summarize(echoRun.latenciesMs);
 
+  // Counted from here (a second after the set-up's last statement, so its counts are published) to a second after
+  // the last webhook: Redis commands, PostgreSQL transactions and rows, the servers' CPU.
+  const pids = await serverPids(db, redis);
+  const statements = await enableStatementStats(db);
+  await sleep(1_500);
+  const countsBefore = await takeCounts(db, redis, pids, statements);
   const rss = new RssSampler([api.child, dispatcher.child]).start();
   const started = performance.now();
   const deadline = Date.now() + TIMEOUT_MS;
@@ -92,6 +156,8 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const drainSeconds = (performance.now() - started) / 1000;
   report = await receiver.report({ lags: true });
   const memory = rss.stop();
+  await sleep(1_500);
+  const counts = countsBetween(countsBefore, await takeCounts(db, redis, pids, statements), accepted, "send");
 
   const sendLatency = summarize(sends.latenciesMs);
   const lag = summarize(report.lagsMs ?? []);
@@ -104,7 +170,7 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
   const dispatcherCpuPerWebhook = perUnit(memory.dispatcher?.cpuMs, report.valid);
 
   console.log(
-    `\npipeline benchmark — ${SENDS} sends, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher, sandbox and receiver one process each; number at ${account.ratePerSecond}/s\n`,
+    `\npipeline benchmark — ${SENDS} ${KIND} sends to ${CONTACTS} recipients${HISTORY ? " over a large history" : ""}, ${CONCURRENCY} concurrent clients, loopback; API, dispatcher, sandbox and receiver one process each; number at ${account.ratePerSecond}/s\n`,
   );
   console.log(
     line(
@@ -156,6 +222,26 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
       `api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms per send   dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms per webhook`,
     ),
   );
+  printCounts(counts);
+  // The issue's unit: every process of the gateway's and both servers', per send with its statuses and deliveries.
+  const cpuParts = [
+    memory.api?.cpuMs,
+    memory.dispatcher?.cpuMs,
+    counts.cpuMsPerUnit.postgres === null ? null : counts.cpuMsPerUnit.postgres * accepted,
+    counts.cpuMsPerUnit.redis === null ? null : counts.cpuMsPerUnit.redis * accepted,
+  ];
+  const cpuPerSend = cpuParts.some((v) => v === null || v === undefined)
+    ? null
+    : perUnit(
+        cpuParts.reduce<number>((sum, v) => sum + (v ?? 0), 0),
+        accepted,
+      );
+  console.log(
+    line(
+      "CPU per send, all four",
+      `${cpuPerSend?.toFixed(2) ?? "n/a"} ms   (API ${apiCpuPerSend?.toFixed(2) ?? "n/a"} + dispatcher ${perUnit(memory.dispatcher?.cpuMs, accepted)?.toFixed(2) ?? "n/a"} + PostgreSQL + Redis)`,
+    ),
+  );
   if ((report.byStatus.read ?? 0) < accepted)
     console.log(`(stopped at BENCH_TIMEOUT_S=${TIMEOUT_MS / 1000} before every webhook arrived)`);
 
@@ -163,9 +249,13 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
     summary:
       `rate ${account.ratePerSecond}/s: ${num(sends.rps)} req/s (${ratio(sends.rps, echoRun.rps)} echo's ${num(echoRun.rps)}), send p50 ${sendLatency.p50.toFixed(0)} ms p99 ${sendLatency.p99.toFixed(0)} ms, ` +
       `${num(webhooksPerSecond)} webhooks/s, lag p50 ${lag.p50.toFixed(0)} ms, peak RSS api ${mb(apiPeak)} dispatcher ${mb(dispatcherPeak)}, ` +
-      `CPU api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms/send dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms/webhook; checks ${correct ? "ok" : "FAILED"}`,
+      `CPU api ${apiCpuPerSend?.toFixed(2) ?? "n/a"} ms/send dispatcher ${dispatcherCpuPerWebhook?.toFixed(2) ?? "n/a"} ms/webhook all ${cpuPerSend?.toFixed(2) ?? "n/a"} ms/send; ` +
+      `per send: Redis ${counts.redisCommands.toFixed(1)} commands, ${counts.transactions.toFixed(2)} transactions, rows by index ${counts.rowsFetchedByIndex.toFixed(1)} + sequentially ${counts.rowsReadSequentially.toFixed(1)}; checks ${correct ? "ok" : "FAILED"}`,
     results: {
       params: {
+        kind: KIND,
+        contacts: CONTACTS,
+        history: HISTORY ? HISTORY_SIZE : null,
         ratePerSecond: account.ratePerSecond,
         baselineRequests: BASELINE_REQUESTS,
         baselineWarmup: BASELINE_WARMUP,
@@ -197,7 +287,8 @@ await runStage("pipeline", async ({ name, stack, prefix, cleanup, db }) => {
       ratio: sends.rps / echoRun.rps,
       checksPassed: correct,
       rssKb: memory,
-      cpuMs: { apiPerSend: apiCpuPerSend, dispatcherPerWebhook: dispatcherCpuPerWebhook },
+      cpuMs: { apiPerSend: apiCpuPerSend, dispatcherPerWebhook: dispatcherCpuPerWebhook, allPerSend: cpuPerSend },
+      counts,
       timedOut: (report.byStatus.read ?? 0) < accepted,
     },
   };

@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# `pnpm bench [stage ...]`: one benchmark per pipeline stage (bench/<stage>.bench.ts), each against its own
+# `pnpm bench [stage ...] [--history]`: one benchmark per pipeline stage (bench/<stage>.bench.ts), each against its own
 # freshly created and migrated `gateway_bench` database. No argument runs `pipeline`. See bench/README.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 STAGES=(pipeline send ingest dispatch backlog campaign)
+# Flags: --history seeds a large history first (BENCH_HISTORY=1; the pipeline stage reads it).
+stages=()
+for arg in "$@"; do
+  case "$arg" in
+    --history) export BENCH_HISTORY=1 ;;
+    --*) die "opção desconhecida: $arg (use: --history)" ;;
+    *) stages+=("$arg") ;;
+  esac
+done
+set -- "${stages[@]}"
 [ $# -gt 0 ] || set -- pipeline
 for stage in "$@"; do
   [[ " ${STAGES[*]} " == *" $stage "* ]] && [ -f "bench/$stage.bench.ts" ] || die "estágio desconhecido: $stage (use: ${STAGES[*]})"

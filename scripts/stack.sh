@@ -93,8 +93,12 @@ pg_up() {
   mkdir -p "$PG_RUN"; if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$PG_RUN"; fi
   if pg_ready; then return; fi
   log "iniciando PostgreSQL em 127.0.0.1:$PG_PORT${PG_OUTSIDE:+ (dados em $PG_DATA)}"
+  # pg_stat_statements (part of Debian's server package) lets `pnpm bench` count rows and buffers per statement,
+  # those inside functions too (track=all).
+  local preload=""
+  [ -f "$(dirname "$bin")/lib/pg_stat_statements.so" ] && preload="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
   pg_run "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_DATA/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_RUN -c max_connections=200 -c fsync=${GW_PG_FSYNC:-on}" start >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_RUN -c max_connections=200 -c fsync=${GW_PG_FSYNC:-on} $preload" start >/dev/null
   for _ in $(seq 1 60); do pg_ready && return; sleep 0.5; done
   die "PostgreSQL não respondeu; veja $PG_DATA/server.log"
 }

@@ -90,6 +90,20 @@ export function wamidFor(contact: string, tag: string, i: number): string {
 
 export const BENCH_CONTACT = "5511987654321";
 
+/** The i-th of a bench's distinct recipients: a Brazilian mobile's 13 digits. */
+export function contactNumber(i: number): string {
+  return `55119${String(10_000_000 + i)}`;
+}
+
+/** Open the 24 h window of each contact on the number, as an inbound message would (free text needs it). */
+export async function openWindows(db: Db, phoneNumberId: string, contacts: readonly string[]): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at)
+    SELECT ${phoneNumberId}, c, now(), now() + interval '24 hours' FROM unnest(${[...contacts]}::text[]) AS c
+    ON CONFLICT (phone_number_id, contact) DO UPDATE SET last_inbound_at = EXCLUDED.last_inbound_at,
+      expires_at = EXCLUDED.expires_at`;
+}
+
 /**
  * `count` text messages the provider has accepted and reported `sent` (what a send leaves once Meta's first
  * status arrived), with wamids wamidFor(BENCH_CONTACT, tag, 0..count-1). Returns those wamids.
@@ -169,4 +183,99 @@ export async function seedPendingDeliveries(
     SELECT min(id) AS min, max(id) AS max, count(*) AS count FROM deliveries WHERE account_id = ${account.accountId}::uuid`;
   if (!range || range.min === null || range.max === null) throw new Error("no deliveries were inserted");
   return { minId: range.min, maxId: range.max, count: Number(range.count) };
+}
+
+export interface HistoryOptions {
+  messages: number;
+  deliveries: number;
+  contacts: number;
+  /** Rows per INSERT; progress is told per chunk. */
+  chunk?: number;
+  onProgress?: (what: string, done: number, total: number) => void;
+}
+
+/**
+ * A long-lived account's history, as the gateway writes it, bulk-inserted with SQL before a run: contacts with a phone
+ * and a BSUID each (both identifiers), sent messages to them (statuses `read`), one inbound message for every two
+ * sends, their settled `message.status` deliveries (one attempt each, 19 in 20 delivered) and the send's audit and
+ * Idempotency-Key rows; open windows for one contact in ten, opt-outs for one in two hundred. The run's own recipients (contactNumber) are other numbers. VACUUM ANALYZE follows, as
+ * autovacuum would after such a load.
+ */
+export async function seedHistory(db: Db, account: BenchAccount, options: HistoryOptions): Promise<void> {
+  const chunk = options.chunk ?? 200_000;
+  const integrationId = account.integration?.id;
+  if (!integrationId) throw new Error("seedHistory needs an account with an integration");
+  const inChunks = async (what: string, total: number, insert: (from: number, to: number) => Promise<unknown>) => {
+    for (let from = 1; from <= total; from += chunk) {
+      const to = Math.min(total, from + chunk - 1);
+      await insert(from, to);
+      options.onProgress?.(what, to, total);
+    }
+  };
+  const contacts = options.contacts;
+  await inChunks("contacts", contacts, (from, to) =>
+    db.sql.query(
+      `WITH c AS (SELECT (5511920000000 + g)::text AS phone, 'BR.hist' || g AS bsuid FROM generate_series($2::int, $3::int) g),
+        stored AS (INSERT INTO contacts (account_id, key, phone, bsuid, updated_at)
+          SELECT $1::uuid, phone, phone, bsuid, now() - interval '2 days' FROM c)
+      INSERT INTO contact_identifiers (account_id, identifier, kind, contact_key)
+      SELECT $1::uuid, phone, 'phone', phone FROM c UNION ALL SELECT $1::uuid, bsuid, 'bsuid', phone FROM c`,
+      [account.accountId, from, to],
+    ),
+  );
+  await inChunks("messages", options.messages, (from, to) =>
+    db.sql.query(
+      `WITH m AS (
+        SELECT g, (5511920000000 + 1 + g % $5::int)::text AS c, now() - interval '2 days' - g * interval '100 ms' AS at
+        FROM generate_series($3::int, $4::int) g)
+      , sent AS (INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref,
+          request_id, contact_key, recipient_user_id, created_at, status_at)
+        SELECT $1::uuid, $2, c, 'wamid.hist.' || g, 'template', 'pedido_confirmado', 'read', 'pedido-' || g, 'hist', c,
+          'BR.hist' || (1 + g % $5::int), at, at + interval '30 s' FROM m)
+      , keys AS (INSERT INTO idempotency_keys (account_id, key, fingerprint, state, outcome, expires_at, created_at,
+          updated_at, provider_called_at, wamid)
+        SELECT $1::uuid, 'hist-' || g, md5(g::text), 'completed', '{"kind":"unconfirmed","messageId":null}',
+          now() + interval '1 day', at, at, at, 'wamid.hist.' || g FROM m)
+      , audit AS (INSERT INTO audit_entries (account_id, actor, action, target, request_id, created_at)
+        SELECT $1::uuid, 'api_key:hist', 'api.messages.send', 'message:wamid.hist.' || g, 'hist', at FROM m)
+      INSERT INTO inbound_messages (account_id, phone_number_id, from_number, contact_key, from_user_id, wamid, type, text,
+        occurred_at, window_expires_at, created_at)
+      SELECT $1::uuid, $2, c, c, 'BR.hist' || (1 + g % $5::int), 'wamid.in.hist.' || g, 'text', 'oi', at, at + interval '24 hours', at
+      FROM m WHERE g % 2 = 0`,
+      [account.accountId, account.phoneNumberId, from, to, contacts],
+    ),
+  );
+  // One in ten contacts wrote within the day (an open window); one in two hundred stopped marketing messages.
+  await db.sql.query(
+    `INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at)
+    SELECT $1, (5511920000000 + g)::text, now() - interval '1 hour', now() + interval '23 hours'
+    FROM generate_series(1, $2::int, 10) g`,
+    [account.phoneNumberId, contacts],
+  );
+  await db.sql.query(
+    `INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
+    SELECT $1::uuid, (5511920000000 + g)::text, 'user_preferences', now() - interval '3 days'
+    FROM generate_series(1, $2::int, 200) g`,
+    [account.accountId, contacts],
+  );
+  await inChunks("deliveries", options.deliveries, (from, to) =>
+    db.sql.query(
+      `WITH d AS (
+        INSERT INTO deliveries (account_id, integration_id, event, status, body, attempt_count, occurred_at, next_attempt_at,
+          delivered_at, last_status_code, created_at, updated_at, budget_started_at)
+        SELECT $1::uuid, $2::uuid, 'message.status', CASE WHEN g % 20 = 0 THEN 'failed' ELSE 'delivered' END,
+          '{"event":"message.status","occurred_at":"2026-12-05T10:00:00.000Z","delivery_id":"' || g ||
+          '","data":{"message_id":"wamid.hist.' || (g / 3) || '","status":"read","status_rank":4,"to":"5511920000001","recipient_user_id":null,"error":null,"phone_number_id":"' || $3 || '","client_ref":null,"campaign_id":null,"pricing":null}}',
+          1, at, NULL, CASE WHEN g % 20 <> 0 THEN at END, CASE WHEN g % 20 = 0 THEN 500 ELSE 200 END, at, at, at
+        FROM (SELECT g, now() - interval '2 days' - g * interval '30 ms' AS at FROM generate_series($4::int, $5::int) g) AS s
+        RETURNING id, integration_id, created_at, last_status_code)
+      INSERT INTO delivery_attempts (delivery_id, number, started_at, duration_ms, status_code, integration_id)
+      SELECT id, 1, created_at, 12, last_status_code, integration_id FROM d`,
+      [account.accountId, integrationId, account.phoneNumberId, from, to],
+    ),
+  );
+  // As a long-lived database is: vacuumed (visibility map set, so autovacuum has nothing to do during the run) and
+  // analyzed.
+  options.onProgress?.("vacuum analyze", 0, 1);
+  await db.sql.query("VACUUM ANALYZE");
 }

@@ -9,6 +9,7 @@ import * as docs from "./routes/docs.ts";
 import * as health from "./routes/health.ts";
 import { mountQueueBoard } from "./routes/ops-queues.ts";
 import * as providerWebhook from "./routes/provider-webhook.ts";
+import { createLearntSightings } from "@gw/core/contacts";
 import { PUBLIC_PREFIX, PUBLIC_ROUTES } from "./routes/public/index.ts";
 
 /** The public listener: health, Meta's webhook, the docs and the public API. /metrics and Bull Board are not here. */
@@ -29,6 +30,8 @@ export function createApp(deps: ApiDeps): express.Express {
     logger: deps.logger,
     directory: deps.directory,
     templates: deps.templates,
+    // One app, one memory of the users it learnt lately (statuses repeat a recipient's pair).
+    learnt: createLearntSightings(),
     onQuarantined: (count) => deps.metrics.providerItemsQuarantined.inc(count),
     onLag: (seconds) => deps.metrics.providerWebhookLag.observe(seconds),
     appSecret: deps.config.META_APP_SECRET,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { ApiError } from "@gw/errors";
-import { eventually } from "@gw/testkit";
+import { eventually, testActor } from "@gw/testkit";
+import { setNumberMessagingRate } from "@gw/core/throughput";
 import { contactWrites, createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { sandboxControl } from "./support/sandbox-control.ts";
 
@@ -134,5 +135,56 @@ describe("Idempotency-Key on POST /public/v1/messages", () => {
       const res = await sendWithKey(key, { to: "5511911110008", ...template });
       expect({ mode, code: res.body.error?.code }).toEqual({ mode, code: "send_unconfirmed" });
     }
+  });
+
+  describe("a settled key answers before any refusal (the key is reserved last, right before the provider)", () => {
+    it("a repeat is replayed after the window closed, while a new key is refused and reserves nothing", async () => {
+      const to = "5511911110020";
+      await contactWrites(gateway, { phone_number_id: account.phoneNumberId, from: to, type: "text", text: "oi" });
+      const first = await sendWithKey("window-1", { to, text: "Seu pedido saiu." });
+      expect(first.status).toBe(200);
+      await gateway.db.contactWindow.updateMany({
+        where: { contact: to },
+        data: { expiresAt: new Date(Date.now() - 1_000) },
+      });
+
+      const again = await sendWithKey("window-1", { to, text: "Seu pedido saiu." });
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+      const other = await sendWithKey("window-2", { to, text: "Seu pedido saiu." });
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe("outside_24h_window");
+      expect(await gateway.db.idempotencyKey.count({ where: { accountId: account.accountId, key: "window-2" } })).toBe(
+        0,
+      );
+      expect(await messagesTo(to)).toHaveLength(1);
+    });
+
+    it("a repeat is replayed while its number is at its rate, where a new send is 429 rate_limited", async () => {
+      const slow = await createTestAccount(gateway.db);
+      await setNumberMessagingRate(
+        { db: gateway.db },
+        { actor: testActor, phoneNumberId: slow.phoneNumberId, ratePerSecond: 1 },
+      );
+      const send = (key: string, to: string) =>
+        request(gateway.app)
+          .post("/public/v1/messages")
+          .set(slow.auth)
+          .set("Idempotency-Key", key)
+          .send({ to, ...template });
+      const first = await send("rate-1", "5511911110021");
+      expect(first.status).toBe(200);
+      // The number's next turns taken, as a burst of other sends would: a send now would wait more than its second.
+      const throughput = gateway.deps.send.throughput;
+      if (!throughput) throw new Error("the API paces its sends");
+      for (let i = 0; i < 4; i++)
+        await throughput.take({ phoneNumberId: slow.phoneNumberId, ratePerSecond: 1, maxQueueMs: 60_000 });
+      const refused = await send("rate-2", "5511911110022");
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe("rate_limited");
+      const again = await send("rate-1", "5511911110021");
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+    });
   });
 });

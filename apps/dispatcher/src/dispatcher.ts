@@ -23,6 +23,8 @@ import {
   createWebhookSender,
   disableIfFailing,
   processDeliveryAttempt,
+  processFirstAttempts,
+  type AttemptOutcome,
 } from "@gw/core/deliveries";
 import type { DispatcherConfig } from "./config.ts";
 import { createFairnessGate } from "./fairness.ts";
@@ -32,6 +34,13 @@ import { createReplayRunner } from "./replays.ts";
 import { retentionPurge } from "./retention.ts";
 
 export type { ReconcileResult } from "./housekeeping.ts";
+
+/** What a job of several attempts kept on the completed job (Bull Board shows it): `delivered 17, held 1`. */
+function outcomeSummary(outcomes: readonly AttemptOutcome[]): string {
+  const counts = new Map<string, number>();
+  for (const { outcome } of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, count]) => `${outcome} ${count}`).join(", ");
+}
 
 export interface DispatcherDeps {
   logger: Logger;
@@ -133,6 +142,8 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
       scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
       jitter: config.WEBHOOK_RETRY_JITTER,
       userAgent: config.USER_AGENT,
+      // A claim younger than the job lock is a live attempt's; BullMQ re-runs a dead worker's job only after it.
+      claimStaleMs: config.DISPATCHER_LOCK_DURATION_MS,
     },
   };
 
@@ -160,40 +171,27 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
     }
   }
 
-  // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
-  const handlers: JobHandlers<typeof QUEUES.webhooks> = {
-    "webhook.deliver": async (payload, job) => {
-      const result = await processDeliveryAttempt(processDeps, payload).catch((error: unknown) => {
-        // The signing secret did not open: nothing sent, the row says so (secret_unavailable); the job fails and is
-        // retried. Counted by reason only (unknown_key, rejected, malformed): no key id, no integration.
-        if (error instanceof SecretUnreadableError) metrics.secretUnavailable.inc({ reason: error.reason });
-        throw error;
-      });
-      if (result.outcome === "deferred") {
-        // Back to the delayed set: no worker slot held, no BullMQ or delivery attempt spent. A job that did not
-        // name its integration names it from now on, so its next deferrals cost no query.
+  /** One attempt's outcome in the metrics; after a failed request, the endpoint's health is checked. */
+  async function observe(result: AttemptOutcome): Promise<void> {
+    switch (result.outcome) {
+      case "deferred":
         metrics.deferred.inc({ reason: result.reason });
-        return job.defer(
-          result.retryAt,
-          payload.integrationId === undefined ? { ...payload, integrationId: result.integrationId } : undefined,
-        );
-      }
-      if (result.outcome === "held") {
-        // Ordered delivery: the job ends; the row waits in PostgreSQL until the earlier delivery settles and
-        // releases it (or its re-check time, for the sweep).
+        return;
+      case "held":
         metrics.held.inc();
-        return result.outcome;
-      }
-      if (result.outcome === "skipped") {
+        return;
+      case "skipped":
         metrics.skipped.inc({ reason: result.reason });
-      } else if (result.outcome === "integration_inactive") {
+        return;
+      case "integration_inactive":
         metrics.attempts.inc({
           event: result.event,
           outcome: "integration_inactive",
           error_kind: "integration_inactive",
         });
         metrics.deadLetters.inc({ event: result.event });
-      } else {
+        return;
+      default:
         metrics.attempts.inc({ event: result.event, outcome: result.outcome, error_kind: result.errorKind ?? "none" });
         metrics.attemptDuration.observe(result.durationMs / 1000);
         metrics.integrationAttempts.inc({ integration_id: result.integrationId, outcome: result.outcome });
@@ -204,8 +202,50 @@ export function createDispatcher(config: DispatcherConfig, deps: DispatcherDeps)
             statusCode: result.statusCode,
             errorKind: result.errorKind,
           });
+    }
+  }
+
+  /**
+   * The signing secret did not open: nothing sent, the row says so (secret_unavailable); the job fails and is retried.
+   * Counted by reason only (unknown_key, rejected, malformed): no key id, no integration.
+   */
+  function countSecretFailure(error: unknown): never {
+    if (error instanceof SecretUnreadableError) metrics.secretUnavailable.inc({ reason: error.reason });
+    throw error;
+  }
+
+  // One handler per job of the webhook queue (the compiler refuses a catalogue job without one).
+  const handlers: JobHandlers<typeof QUEUES.webhooks> = {
+    "webhook.deliver": async (payload, job) => {
+      const result = await processDeliveryAttempt(processDeps, payload).catch(countSecretFailure);
+      if (result.outcome === "deferred") {
+        // Back to the delayed set: no worker slot held, no BullMQ or delivery attempt spent. A job that did not
+        // name its integration names it from now on, so its next deferrals cost no query.
+        metrics.deferred.inc({ reason: result.reason });
+        return job.defer(
+          result.retryAt,
+          payload.integrationId === undefined ? { ...payload, integrationId: result.integrationId } : undefined,
+        );
       }
+      // Ordered delivery (`held`): the job ends; the row waits in PostgreSQL until the earlier delivery settles and
+      // releases it (or its re-check time, for the sweep).
+      await observe(result);
       return result.outcome;
+    },
+    "webhook.deliver-first-attempts": async (payload, job) => {
+      const batch = await processFirstAttempts(processDeps, payload).catch(countSecretFailure);
+      for (const outcome of batch.outcomes) await observe(outcome);
+      if (batch.kind === "deferred") {
+        // What is left waits in the same job (its id is what the sweep looks for), delayed, holding no slot.
+        metrics.deferred.inc({ reason: batch.reason });
+        const { integrationId, deliveryIds, traceparents } = batch.remaining;
+        return job.defer(batch.retryAt, {
+          integrationId,
+          deliveryIds: [...deliveryIds],
+          ...(traceparents ? { traceparents: [...traceparents] } : {}),
+        });
+      }
+      return outcomeSummary(batch.outcomes);
     },
   };
 

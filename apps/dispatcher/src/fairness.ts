@@ -22,6 +22,8 @@ import type { AttemptAdmission, AttemptGate, DeliveryErrorKind, WebhookResult } 
  */
 export interface FairnessOptions {
   maxInFlight: number;
+  /** Jobs of several attempts that may wait in-process for the integration's room (DEFAULT_MAX_WAITING_JOBS). */
+  maxWaitingJobs?: number;
   /** 0 = no breaker. */
   breakerFailures: number;
   breakerCooldownMs: number;
@@ -59,6 +61,13 @@ export const MAX_COOLDOWN_FACTOR = 16;
  * integration's slots idle while its burst waits in the delayed set.
  */
 const INITIAL_EXPECTED_MS = 100;
+/**
+ * Jobs of several attempts that may wait in a worker slot for their integration's room (whenRoom); more are deferred.
+ * They hold a worker slot while they wait, so only a few: the rest of the slots stay with the other integrations.
+ */
+const DEFAULT_MAX_WAITING_JOBS = 2;
+/** Longest such a wait before the job is deferred instead. */
+const WAIT_FOR_ROOM_MS = 30_000;
 /** Longest wait given to a job deferred by the cap (a longer backlog comes back and is deferred again). */
 const MAX_CAP_DEFER_MS = 60_000;
 /** Weight of the newest duration in the moving average. */
@@ -71,6 +80,8 @@ const FORGET_IDLE_MS = 600_000;
 
 interface IntegrationState {
   inFlight: number;
+  /** Jobs of several attempts waiting in this process for one of its slots (whenRoom). */
+  waiters: (() => void)[];
   /** Consecutive attempts without an answer. */
   failures: number;
   /** 0 = closed; otherwise open until then, half-open after. */
@@ -97,6 +108,7 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
     if (!state) {
       state = {
         inFlight: 0,
+        waiters: [],
         failures: 0,
         openUntil: 0,
         cooldownMs: options.breakerCooldownMs,
@@ -155,6 +167,8 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
     const at = now();
     state.inFlight--;
     if (probe) state.probing = false;
+    // A slot is free: the job waiting longest for one asks again.
+    state.waiters.shift()?.();
     if (result !== null) {
       state.expectedMs += (result.durationMs - state.expectedMs) * EWMA_WEIGHT;
       if (result.errorKind !== null && NO_ANSWER.has(result.errorKind)) {
@@ -210,6 +224,32 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
           leave(integrationId, state, probe, result);
         },
       };
+    },
+    whenRoom(integrationId) {
+      const state = states.get(integrationId);
+      if (!state || state.openUntil !== 0) return Promise.resolve(state === undefined);
+      if (state.inFlight < options.maxInFlight) return Promise.resolve(true);
+      if (state.waiters.length >= (options.maxWaitingJobs ?? DEFAULT_MAX_WAITING_JOBS)) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        // A slot held by a request that never ends is freed by its deadline; this only bounds the wait regardless.
+        const timer = setTimeout(() => {
+          state.waiters = state.waiters.filter((w) => w !== wake);
+          resolve(false);
+        }, WAIT_FOR_ROOM_MS);
+        timer.unref();
+        state.waiters.push(wake);
+      });
+    },
+    room(integrationId) {
+      const state = states.get(integrationId);
+      if (!state) return options.maxInFlight;
+      // Open: nothing; half-open: its one probe, unless it is out already.
+      if (state.openUntil !== 0) return now() >= state.openUntil && !state.probing ? 1 : 0;
+      return Math.max(0, options.maxInFlight - state.inFlight);
     },
     openBreakers() {
       pruneWhenDue(now());

@@ -223,6 +223,10 @@ export const sections = {
      */
     PROCESS_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(120_000).default(6_000),
     PROCESS_LEASE_RENEW_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+    /** Group commit of accepted sends: most sends recorded in one transaction (1 = each alone). */
+    SEND_COMMIT_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(50),
+    /** Group commit of accepted sends: most such transactions at once; sends accepted meanwhile form the next one. */
+    SEND_COMMIT_BATCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(50).default(2),
   }),
   /**
    * The key ring that encrypts the secrets stored in PostgreSQL (integrations' signing secrets): the dispatcher signs

@@ -10,7 +10,7 @@ import {
   testSecretBox,
   testEnv,
 } from "@gw/testkit";
-import { processDeliveryAttempt } from "../src/deliveries/index.ts";
+import { DEFAULT_CLAIM_STALE_MS, processDeliveryAttempt } from "../src/deliveries/index.ts";
 import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
 
 const SCHEDULE = [1_000, 2_000, 3_000];
@@ -253,8 +253,12 @@ describe("processDeliveryAttempt", () => {
   it("re-runs an attempt left `delivering` by a crashed worker, overwriting its attempt row instead of failing", async () => {
     const fixture = await createFixture(bed.db, bed.receiver.url);
     const delivery = await createDelivery(bed.db, fixture);
-    // The crashed worker had claimed attempt 1; a leftover attempt row for it exists.
-    await bed.db.delivery.update({ where: { id: delivery.id }, data: { status: "delivering" } });
+    // The crashed worker had claimed attempt 1 longer ago than a claim holds its row (its job lock ran out); a
+    // leftover attempt row for it exists.
+    await bed.db.delivery.update({
+      where: { id: delivery.id },
+      data: { status: "delivering", updatedAt: new Date(Date.now() - DEFAULT_CLAIM_STALE_MS - 1_000) },
+    });
     await bed.db.deliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
@@ -273,6 +277,20 @@ describe("processDeliveryAttempt", () => {
     expect(stored.status).toBe("delivered");
     expect(stored.attempts).toHaveLength(1);
     expect(stored.attempts[0]).toMatchObject({ number: 1, statusCode: 200, errorKind: null, responseBody: "recebido" });
+  });
+
+  it("never takes a live attempt's claim: a second job of the same attempt finds nothing to claim and sends nothing", async () => {
+    const fixture = await createFixture(bed.db, bed.receiver.url);
+    const delivery = await createDelivery(bed.db, fixture);
+    // Another worker claimed attempt 1 a moment ago and is still sending it.
+    await bed.db.delivery.update({ where: { id: delivery.id }, data: { status: "delivering", updatedAt: new Date() } });
+    const before = bed.receiver.requests.length;
+
+    const result = await processDeliveryAttempt(bed.deps, { deliveryId: delivery.id.toString(), attempt: 1 });
+
+    expect(result).toMatchObject({ outcome: "skipped", reason: "stale" });
+    expect(bed.receiver.requests.length).toBe(before);
+    expect(await row(delivery.id)).toMatchObject({ status: "delivering", attemptCount: 0, attempts: [] });
   });
 
   it("does not call an inactive integration: the delivery goes to failed with kind integration_inactive", async () => {

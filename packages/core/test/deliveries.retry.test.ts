@@ -216,9 +216,8 @@ describe("retryFailedDeliveries", () => {
       const stored = await bed.db.delivery.findUniqueOrThrow({ where: { id } });
       expect(stored.status).toBe("pending");
       expect(stored.budgetStart).toBe(stored.attemptCount);
-      expect((await bed.queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data.attempt).toBe(
-        stored.attemptCount + 1,
-      );
+      const data = (await bed.queue.getJob(deliverWebhookJob.jobId(id, stored.attemptCount + 1)))?.data;
+      expect(data && "attempt" in data ? data.attempt : undefined).toBe(stored.attemptCount + 1);
     }
     expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe("delivered");
     expect((await bed.db.delivery.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("pending");

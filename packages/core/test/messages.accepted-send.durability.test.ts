@@ -127,7 +127,7 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
     const journal = createSendJournal({ redis, keyPrefix: prefix, logger: silentLogger });
     try {
       const outcome = await commitAcceptedSend(
-        { db: down, idempotency, journal, logger: silentLogger, commitPolicy: { retryForMs: 300, firstDelayMs: 50 } },
+        { db: down, journal, logger: silentLogger, commitPolicy: { retryForMs: 300, firstDelayMs: 50 } },
         send,
       );
       expect(outcome).toEqual({ kind: "journaled" });
@@ -138,7 +138,7 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
     expect(await journal.size()).toBe(1);
 
     const queued: string[] = [];
-    const replayed = await journal.replay((entry) => recordAcceptedSend({ db, idempotency }, entry), {
+    const replayed = await journal.replay((entry) => recordAcceptedSend({ db }, entry), {
       dispatch: (deliveries) => {
         queued.push(...deliveries.map((d) => d.deliveryId));
         return Promise.resolve();
@@ -161,7 +161,7 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
       wamid: send.wamid,
     });
     // Replaying the same entry again (another pod, a crash before LREM) changes nothing.
-    await recordAcceptedSend({ db, idempotency }, send);
+    await recordAcceptedSend({ db }, send);
     expect(await db.auditEntry.count({ where: { target: `message:${send.wamid}` } })).toBe(1);
   });
 
@@ -171,7 +171,6 @@ describe("a send the provider accepted while PostgreSQL could not take it", () =
       const outcome = await commitAcceptedSend(
         {
           db: down,
-          idempotency,
           journal: null,
           logger: silentLogger,
           commitPolicy: { retryForMs: 100, firstDelayMs: 50 },

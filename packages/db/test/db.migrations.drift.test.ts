@@ -60,6 +60,30 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "ordered delivery: the earliest unsettled delivery of an integration's ordering key, read by the gate and the release; only unsettled rows of ordered integrations",
     },
     {
+      key: "index deliveries_pending_next_attempt_at_idx",
+      description:
+        "btree ON deliveries (next_attempt_at, id) WHERE ((status = 'pending'::text) AND (next_attempt_at IS NOT NULL))",
+      why: "the sweep and the oldest-due metric: the queue only, in due order; its predicate keeps the claim by id off it",
+    },
+    {
+      key: "index deliveries_pending_budget_started_at_idx",
+      description:
+        "btree ON deliveries (budget_started_at) WHERE ((status = 'pending'::text) AND (budget_started_at IS NOT NULL))",
+      why: "the schedule's deadline: the queue only, oldest budget first",
+    },
+    {
+      key: "index deliveries_delivering_updated_at_idx",
+      description:
+        "btree ON deliveries (updated_at) WHERE ((status = 'delivering'::text) AND (updated_at IS NOT NULL))",
+      why: "the sweep's attempts whose worker died: the attempts in flight only; its predicate keeps the result by id off it",
+    },
+    {
+      key: "index deliveries_settled_updated_at_idx",
+      description:
+        "btree ON deliveries (updated_at) WHERE ((status = ANY (ARRAY['delivered'::text, 'failed'::text])) AND (updated_at IS NOT NULL))",
+      why: "retention: settled deliveries by the time they settled",
+    },
+    {
       key: "index orders_open_idx",
       description: "btree ON orders (account_id, id DESC) WHERE (state = 'open'::text)",
       why: "the orders list (issue 28): an account's open orders newest first; claimed and unconfirmed rows are never listed",
@@ -131,7 +155,15 @@ const SQL_ONLY: SqlOnlyAllowList = {
       ],
       [
         "gateway_learn_contact(p_account uuid, p_phone text, p_bsuid text, p_parent text, p_username text, p_name text)",
-        "learns a user as a webhook names them, in the webhook's transaction (contacts/contacts.ts)",
+        "the locking form of the one below, for a pod of the previous release during a rolling update",
+      ],
+      [
+        "gateway_learn_contact(p_account uuid, p_phone text, p_bsuid text, p_parent text, p_username text, p_name text, p_lock boolean)",
+        "learns a user as a webhook names them, in the webhook's transaction (contacts/contacts.ts); a user known already is one read",
+      ],
+      [
+        "gateway_identifiers_of(p_account uuid, p_bsuid text, p_parent text, p_phone text)",
+        "a user's identifiers, each by its own probe of the primary key (never an account's whole list)",
       ],
       [
         "gateway_change_identity(p_account uuid, p_prev_phone text, p_prev_bsuid text, p_prev_parent text, p_cur_phone text, p_cur_bsuid text, p_cur_parent text, p_name text)",
@@ -207,7 +239,7 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       "column deliveries.trace_context": "text NULL DEFAULT -",
       "primary key contact_windows": "contact_windows_pkey (phone_number_id, contact)",
       "index integrations_account_id_url_key": "UNIQUE btree ON integrations (account_id, url)",
-      "index deliveries_status_next_attempt_at_idx": "btree ON deliveries (status, next_attempt_at)",
+      "index deliveries_account_id_status_id_idx": "btree ON deliveries (account_id, status, id)",
       "foreign key delivery_attempts (delivery_id)":
         "delivery_attempts_delivery_id_fkey REFERENCES deliveries (id) ON DELETE CASCADE ON UPDATE CASCADE",
     };
@@ -265,7 +297,7 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       ALTER TABLE integrations ALTER COLUMN active SET DEFAULT false;
       DROP INDEX messages_wamid_key;
       CREATE INDEX messages_wamid_key ON messages (wamid);
-      DROP INDEX deliveries_status_next_attempt_at_idx;
+      DROP INDEX deliveries_account_id_status_id_idx;
       ALTER TABLE delivery_attempts DROP CONSTRAINT delivery_attempts_delivery_id_fkey;
       ALTER TABLE delivery_attempts ADD CONSTRAINT delivery_attempts_delivery_id_fkey
         FOREIGN KEY (delivery_id) REFERENCES deliveries (id) ON DELETE RESTRICT ON UPDATE CASCADE;
@@ -283,7 +315,7 @@ describe("schema.prisma and the committed SQL migrations describe the same datab
       "different index messages_wamid_key",
       "missing_in_database column messages.client_ref",
       "missing_in_database index business_numbers_one_default_per_account",
-      "missing_in_database index deliveries_status_next_attempt_at_idx",
+      "missing_in_database index deliveries_account_id_status_id_idx",
       "missing_in_schema column inbound_messages.stray",
       "missing_in_schema column scratch.id",
       "missing_in_schema primary key scratch",

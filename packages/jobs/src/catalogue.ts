@@ -46,6 +46,34 @@ export const deliverWebhookJob = {
 
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookJob.payload>;
 
+/** Most first attempts one job carries (a commit's deliveries for one integration are split in jobs of this size). */
+export const MAX_FIRST_ATTEMPTS_PER_JOB = 50;
+
+/**
+ * The first attempts of several deliveries of one integration, committed together (one provider webhook's statuses,
+ * several webhooks sharing a commit): one job instead of one per delivery, so BullMQ's own work (add, fetch, finish,
+ * each a script of ten to thirty Redis commands) is paid once per commit and integration, and the attempts' claims
+ * and results are one statement each (docs/performance.md, "Fifth pass"). Each delivery row names its job
+ * (`deliveries.batch_id`, the first delivery of the job), so the sweep knows a row is covered while the job lives.
+ * What the job cannot do now (its integration at its in-flight cap, a breaker open) stays in it, deferred; what it
+ * did not do by its end gets a job of its own from the sweep. Retries are always jobs of their own.
+ */
+export const deliverFirstAttemptsJob = {
+  name: "webhook.deliver-first-attempts",
+  queue: QUEUES.webhooks,
+  payload: z.object({
+    integrationId: z.guid(),
+    /** In creation order; the first names the job. */
+    deliveryIds: z.array(z.string().regex(/^\d+$/)).min(1).max(MAX_FIRST_ATTEMPTS_PER_JOB),
+    /** Each delivery's trace context (same order), when the producer knows it. */
+    traceparents: z.array(z.string().max(256).nullable()).optional(),
+  }),
+  jobId: (batchId: string | bigint) => `deliveries-${batchId}-attempt-1`,
+  options: deliverWebhookJob.options,
+} as const;
+
+export type DeliverFirstAttemptsPayload = z.infer<typeof deliverFirstAttemptsJob.payload>;
+
 /**
  * The options of a job that defers itself until its work is done, under a fixed id (a campaign's tick, a replay): a
  * run that threw is retried by BullMQ, and a finished job is removed at once so that its id is free again.
@@ -99,6 +127,7 @@ export type ReplayDeliveriesPayload = z.infer<typeof replayDeliveriesJob.payload
 /** Every job, by name: `<subject>.<verb>`. */
 export const JOB_CATALOGUE = {
   [deliverWebhookJob.name]: deliverWebhookJob,
+  [deliverFirstAttemptsJob.name]: deliverFirstAttemptsJob,
   [campaignTickJob.name]: campaignTickJob,
   [replayDeliveriesJob.name]: replayDeliveriesJob,
 } as const;

@@ -1,8 +1,17 @@
 export { createRedis, pingRedis } from "./redis.ts";
 export type { Redis, RedisTarget } from "./redis.ts";
-export { JOB_CATALOGUE, QUEUES, campaignTickJob, deliverWebhookJob, replayDeliveriesJob } from "./catalogue.ts";
+export {
+  JOB_CATALOGUE,
+  MAX_FIRST_ATTEMPTS_PER_JOB,
+  QUEUES,
+  campaignTickJob,
+  deliverFirstAttemptsJob,
+  deliverWebhookJob,
+  replayDeliveriesJob,
+} from "./catalogue.ts";
 export type {
   CampaignTickPayload,
+  DeliverFirstAttemptsPayload,
   DeliverWebhookPayload,
   JobControl,
   JobHandlers,

@@ -165,7 +165,8 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
           httpStatus: status,
         });
       }
-      logger?.info("meta.send.accepted", { phoneNumberId, wamid: result.wamid, messageStatus: result.messageStatus });
+      // Every send: debug (the send's own record and its statuses say it happened); refusals stay at info.
+      logger?.debug("meta.send.accepted", { phoneNumberId, wamid: result.wamid, messageStatus: result.messageStatus });
       return result;
     }
 

@@ -3,6 +3,7 @@
 // campaign controls here, so the same settings mean the same thing in every process.
 import type { SectionValues } from "@gw/config";
 import type { AccountDirectory } from "@gw/core/accounts";
+import { createContactKeyCache } from "@gw/core/contacts";
 import type { CampaignControlDeps } from "@gw/core/campaigns";
 import { createTypingLimiter, type ReadReceiptDeps } from "@gw/core/conversations";
 import { createOutbox, type CreateReplayDeps } from "@gw/core/deliveries";
@@ -11,6 +12,7 @@ import { createIdempotencyStore, createProcessLease, type ProcessLease } from "@
 import {
   UNCONFIRMED_SEND,
   createSendJournal,
+  createSendRecorder,
   type MessageSender,
   type SendDeps,
   type SendJournal,
@@ -144,6 +146,12 @@ export function createSendDeps(
     lease,
     directory: parts.directory,
     outbox: createOutbox(parts.webhookQueue, parts.logger),
+    // Sends accepted side by side are recorded in one transaction (group commit, as status webhooks are).
+    recorder: createSendRecorder(
+      { db: parts.db },
+      { maxBatch: config.SEND_COMMIT_BATCH_MAX, maxInFlight: config.SEND_COMMIT_BATCH_MAX_IN_FLIGHT },
+    ),
+    contactKeys: createContactKeyCache(),
     // Accepted sends PostgreSQL could not take wait here; the API replays them.
     journal: createSendJournal({ redis: parts.redis, keyPrefix: config.REDIS_KEY_PREFIX, logger: parts.logger }),
     logger: parts.logger,

@@ -9,6 +9,11 @@
  */
 export interface GroupedCalls<I, O> {
   call(input: I): Promise<O>;
+  /**
+   * Several calls made together: they leave in one run (up to `maxBatch`) when a slot is free, instead of the first
+   * going alone (a job that carries several attempts claims and records them in one statement).
+   */
+  callAll(inputs: readonly I[]): Promise<O>[];
 }
 
 export interface GroupCallsOptions {
@@ -53,12 +58,20 @@ export function groupCalls<I, O>(
       });
     }
   };
+  const enqueue = (input: I) =>
+    new Promise<O>((resolve, reject) => {
+      waiting.push({ input, resolve, reject });
+    });
   return {
     call(input) {
-      return new Promise<O>((resolve, reject) => {
-        waiting.push({ input, resolve, reject });
-        pump();
-      });
+      const answer = enqueue(input);
+      pump();
+      return answer;
+    },
+    callAll(inputs) {
+      const answers = inputs.map(enqueue);
+      pump();
+      return answers;
     },
   };
 }

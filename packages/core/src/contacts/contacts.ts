@@ -22,6 +22,12 @@ function phoneKey(phone: string | null): string | null {
 export interface ContactSighting {
   accountId: string;
   user: MetaUserRef;
+  /**
+   * Whether the caller keys rows by the answer in the same transaction (an inbound message, a preference): then the
+   * identifiers of a user known already are read under a share lock, so a merge of that contact in flight is waited
+   * for. A status's recipient keys nothing (false): learning a known user is then a plain read. Absent: true.
+   */
+  keyed?: boolean;
 }
 
 /**
@@ -33,9 +39,9 @@ export async function learnContacts(sql: Sql, sightings: readonly ContactSightin
   const { rows } = await sql.query<{ key: string | null; ord: number }>({
     name: "learn-contacts",
     // In order, one after the other: a later sighting of the same user sees what an earlier one attached.
-    text: `SELECT t.ord, gateway_learn_contact(t.account_id, t.phone, t.bsuid, t.parent, t.username, t.name) AS key
-      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])
-        AS t(account_id, phone, bsuid, parent, username, name, ord)
+    text: `SELECT t.ord, gateway_learn_contact(t.account_id, t.phone, t.bsuid, t.parent, t.username, t.name, t.keyed) AS key
+      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::boolean[])
+        AS t(account_id, phone, bsuid, parent, username, name, ord, keyed)
       ORDER BY t.ord`,
     values: [
       sightings.map((s) => s.accountId),
@@ -45,6 +51,7 @@ export async function learnContacts(sql: Sql, sightings: readonly ContactSightin
       sightings.map((s) => s.user.username),
       sightings.map((s) => s.user.name),
       sightings.map((_, index) => index),
+      sightings.map((s) => s.keyed ?? true),
     ],
   });
   const keys: (string | null)[] = sightings.map(() => null);

@@ -144,6 +144,8 @@ interface AppliedRow {
   error_reason: string | null;
   integration_id: string;
   delivery_id: string;
+  /** The send's W3C context (messages.trace_context), which the status's delivery joins. */
+  trace_context: string | null;
 }
 
 /** `message.status`'s `pricing`, when the status Meta sent carried one. */
@@ -168,7 +170,7 @@ WITH input AS (
     AS t(wamid, status, status_at, error_code, error_message, error_reason, ord, payload, recipient_user_id, pricing)
 ), decided AS (
   -- Decided on the row as it is: the caller holds the wamids' locks, so nothing changes it before the UPDATE.
-  SELECT i.*, COALESCE(${SHOULD_APPLY_SQL}, false) AS apply, m.pricing IS NULL AS first_pricing
+  SELECT i.*, COALESCE(${SHOULD_APPLY_SQL}, false) AS apply, m.pricing IS NULL AS first_pricing, m.ctid AS message_row
   FROM input i JOIN messages m ON m.wamid = i.wamid
 ), changed AS (
   UPDATE messages m
@@ -182,18 +184,22 @@ WITH input AS (
     recipient_user_id = COALESCE(d.recipient_user_id, m.recipient_user_id),
     pricing = COALESCE(m.pricing, d.pricing)
   FROM decided d
-  WHERE m.wamid = d.wamid AND (d.apply
+  -- The row "decided" read, by its address (no second probe of the wamid index). Only this transaction changes a
+  -- message's status (it holds the wamids' locks); should another writer have moved the row meanwhile (a merge
+  -- re-keying its contact), the update follows it to its latest version, as any UPDATE does.
+  WHERE m.ctid = d.message_row AND (d.apply
     OR (d.pricing IS NOT NULL AND m.pricing IS NULL)
     OR (d.recipient_user_id IS NOT NULL AND m.recipient_user_id IS DISTINCT FROM d.recipient_user_id))
   RETURNING m.account_id, m.wamid, m.status, m."to", COALESCE(m.contact_key, m."to") AS contact_key,
     m.recipient_user_id, m.phone_number_id, m.client_ref, m.campaign_id, m.error_code, m.error_message,
-    m.error_reason, d.ord, CASE WHEN d.first_pricing THEN d.pricing END AS pricing, d.apply
+    m.error_reason, d.ord, CASE WHEN d.first_pricing THEN d.pricing END AS pricing, d.apply, m.trace_context
 ), applied AS (
   SELECT * FROM changed WHERE apply
 ), parked AS (
+  -- A status whose message is not stored: "decided" read every stored one, in this same snapshot.
   INSERT INTO early_statuses (wamid, payload)
   SELECT i.wamid, i.payload FROM input i
-  WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.wamid = i.wamid)
+  WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM decided d WHERE d.wamid = i.wamid)
   ORDER BY i.ord
 ), opted_out AS (
   INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
@@ -210,7 +216,7 @@ SELECT u.*, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS deliver
 FROM (
   SELECT 'message.status' AS event, a.ord, a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing,
     a.phone_number_id, a.client_ref, a.campaign_id, a.error_code, a.error_message, a.error_reason,
-    s.id AS integration_id, s.created_at AS integration_created_at
+    s.id AS integration_id, s.created_at AS integration_created_at, a.trace_context
   FROM applied a
   JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'message.status' = ANY(s.events)
   UNION ALL
@@ -218,7 +224,7 @@ FROM (
   -- (one probe of order_messages' wamid index per applied status).
   SELECT 'order.updated', a.ord, a.account_id, a.wamid, a.status, a."to", a.recipient_user_id, a.pricing,
     a.phone_number_id, a.client_ref, a.campaign_id, a.error_code, a.error_message, a.error_reason,
-    s.id, s.created_at
+    s.id, s.created_at, a.trace_context
   FROM applied a
   JOIN order_messages om ON om.wamid = a.wamid AND om.state = 'accepted'
   JOIN integrations s ON s.account_id = a.account_id AND s.active AND 'order.updated' = ANY(s.events)
@@ -301,7 +307,7 @@ export async function applyStatusesTraced(
         integrationId: row.integration_id,
         event: "message.status",
         orderingKey: messageOrderingKey(row.wamid),
-        traceMessageId: row.wamid,
+        traceContext: row.trace_context,
         data: {
           message_id: row.wamid,
           status: row.status,

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 
@@ -49,6 +49,35 @@ export function fingerprint(request: unknown): string {
   return createHash("sha256").update(canonicalJson(request)).digest("hex");
 }
 
+/**
+ * What a key's fingerprint is taken over: the request, with the recipient's contact key in `recipientField` when the
+ * fingerprint names the person (the key is read in the database, in the statement that reserves: messages/reserve.ts).
+ */
+export interface FingerprintSource {
+  request: Record<string, unknown>;
+  recipientField?: string;
+}
+
+/** The fingerprint of `source` with the recipient's contact key in place (what SQL computes from `fingerprintParts`). */
+export function fingerprintOf(source: FingerprintSource, contactKey: string): string {
+  const { request, recipientField } = source;
+  return fingerprint(recipientField === undefined ? request : { ...request, [recipientField]: contactKey });
+}
+
+/**
+ * The canonical JSON of `source` around the contact key's JSON string: SHA-256 of `before + key as JSON + after` is
+ * `fingerprintOf(source, key)`, which a statement computes once it has read the key (`to_json(key)` writes a contact
+ * key, digits or a BSUID, as JSON.stringify does). `whole` when the fingerprint does not name the recipient.
+ */
+export function fingerprintParts(source: FingerprintSource): { before: string; after: string } | { whole: string } {
+  if (source.recipientField === undefined) return { whole: fingerprint(source.request) };
+  // A value no request holds: random, so no text of the request can be taken for it.
+  const marker = JSON.stringify(`recipient-${randomBytes(12).toString("hex")}`);
+  const text = canonicalJson({ ...source.request, [source.recipientField]: JSON.parse(marker) as string });
+  const at = text.indexOf(marker);
+  return { before: text.slice(0, at), after: text.slice(at + marker.length) };
+}
+
 export interface ReserveInput {
   accountId: string;
   key: string;
@@ -66,6 +95,11 @@ export interface ReserveInput {
 }
 
 export interface IdempotencyStore<Outcome> {
+  /**
+   * What a statement that reserves a key itself needs of the store (`reservationInsert`'s ttlHours and owner) and where
+   * the store's statements run (a pool of their own in the campaign worker, never queued behind commits).
+   */
+  readonly settings: { ttlHours: number; owner: string | null; sql: Sql };
   reserve(input: ReserveInput): Promise<Reservation<Outcome>>;
   /**
    * Record that the provider call is about to start: from now on the send may have gone out. Only while the
@@ -130,6 +164,40 @@ export function completeReservationStatement(id: string, outcome: string, wamid:
             AND (state = 'in_flight' OR outcome ->> 'kind' IS DISTINCT FROM 'sent')`;
 }
 
+/** The values of a reservation's INSERT, as SQL expressions of the caller's statement. */
+export interface ReservationValues {
+  accountId: string;
+  key: string;
+  fingerprint: string;
+  requestId: string;
+  /** The key's lifetime in hours (the store's `ttlHours`). */
+  ttlHours: string;
+  /** True: the key never expires by time (ReserveInput.retention `until-settled`). */
+  untilSettled: string;
+  /** The reserving process's lease (the store's `owner`), or NULL. */
+  owner: string;
+  /** NULL, or when the provider call started (a reservation made right before it, marked in the same statement). */
+  providerCalledAt: string;
+  /** A FROM list and condition the row is inserted under (no row: nothing reserved). */
+  from?: { list: string; where: string };
+}
+
+/**
+ * A reservation's INSERT, one place for the store's `reserve` and the send's statement that reads the contact and
+ * reserves its key in one round trip (messages/reserve.ts). The owner only while its lease is live: a process whose lease
+ * lapsed (the database out of its reach) makes reservations without one, which the stale bound alone settles, instead
+ * of ones a repeat would settle at once. A key taken already inserts nothing (ON CONFLICT): RETURNING gives no id.
+ */
+export function reservationInsert(v: ReservationValues): string {
+  return `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at, owner, provider_called_at)
+    SELECT ${v.accountId}, ${v.key}, ${v.fingerprint}, 'in_flight', ${v.requestId},
+      CASE WHEN ${v.untilSettled} THEN 'infinity'::timestamptz ELSE now() + make_interval(hours => ${v.ttlHours}) END,
+      (SELECT owner FROM process_leases WHERE owner = ${v.owner} AND expires_at > now()), ${v.providerCalledAt}
+    ${v.from ? `FROM ${v.from.list} WHERE ${v.from.where}` : ""}
+    ON CONFLICT (account_id, key) DO NOTHING
+    RETURNING id::text`;
+}
+
 interface ExistingRow {
   id: string;
   fingerprint: string | null;
@@ -164,14 +232,16 @@ export function createIdempotencyStore<Outcome>(
     for (let round = 0; round < 3; round++) {
       const inserted = await pool.query<{ id: string }>({
         name: "idempotency-reserve",
-        // The owner only while its lease is live: a process whose lease lapsed (the database out of its reach) makes
-        // reservations without one, which the stale bound alone settles, instead of ones a repeat would settle at once.
-        text: `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, request_id, expires_at, owner)
-          VALUES ($1::uuid, $2, $3, 'in_flight', $4,
-            CASE WHEN $6 THEN 'infinity'::timestamptz ELSE now() + make_interval(hours => $5) END,
-            (SELECT owner FROM process_leases WHERE owner = $7::uuid AND expires_at > now()))
-          ON CONFLICT (account_id, key) DO NOTHING
-          RETURNING id::text`,
+        text: reservationInsert({
+          accountId: "$1::uuid",
+          key: "$2",
+          fingerprint: "$3",
+          requestId: "$4",
+          ttlHours: "$5",
+          untilSettled: "$6",
+          owner: "$7::uuid",
+          providerCalledAt: "NULL",
+        }),
         values: [
           input.accountId,
           input.key,
@@ -250,6 +320,7 @@ export function createIdempotencyStore<Outcome>(
   }
 
   return {
+    settings: { ttlHours: options.ttlHours, owner: options.owner ?? null, sql: pool },
     reserve,
     async markProviderCall(id) {
       // A row id is never reused: the row with this id in flight is this call's reservation, and no other.

@@ -5,6 +5,7 @@ import type { Logger } from "@gw/logger";
 import type { QuarantinedItem } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import type { ContactSighting } from "../contacts/contacts.ts";
+import type { LearntSightings } from "../contacts/key-cache.ts";
 import { insertDeliveries, type CommittedDelivery, type Outbox } from "../deliveries/attempt/outbox.ts";
 import { changedTemplateCatalogues } from "../health/index.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
@@ -27,6 +28,14 @@ export interface IngestDeps {
   onLag?: (seconds: number) => void;
   /** The template catalogue cache, dropped after commit for a WABA whose templates Meta changed (health events). */
   templates?: { forget(wabaId: string): Promise<void> } | undefined;
+  /** Users this process learnt lately, told after each commit (plan.ts skips them for a while). */
+  learnt?: LearntSightings | undefined;
+}
+
+/** After the commit that learnt them: the users named beside the payload's items (never an inbound sender's). */
+function rememberLearnt(deps: IngestDeps, plans: readonly Plan[]): void {
+  if (!deps.learnt) return;
+  deps.learnt.remember(plans.flatMap((plan) => plan.sightings.filter((s) => s.keyed === false).map(sightingId)));
 }
 
 export interface IngestResult {
@@ -123,6 +132,7 @@ async function ingestPlanned(
       const deliveries = applied.deliveries.map((d) => d.delivery);
       return insertDeliveries(client, deliveries, receivedAt);
     });
+    if (ids !== null) rememberLearnt(deps, [plan]);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     deps.logger.warn("provider webhook item failed; applying its items one by one", {
@@ -310,6 +320,10 @@ export async function ingestProviderWebhooks(
   let later: BatchMember[] = [];
   try {
     const shared = await commitTogether(deps, members, receivedAt);
+    rememberLearnt(
+      deps,
+      shared.applied.map((member) => member.plan),
+    );
     later = shared.storedBefore;
     for (const [position, member] of shared.applied.entries()) {
       tellLag(deps, member.plan);

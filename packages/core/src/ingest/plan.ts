@@ -9,6 +9,7 @@ import {
 } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import type { ContactSighting, IdentityChangeInput } from "../contacts/contacts.ts";
+import type { LearntSightings } from "../contacts/key-cache.ts";
 import type { AccountEventInput } from "../health/index.ts";
 import type { PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, type TemplateNoticeInput } from "../templates/notices.ts";
@@ -62,6 +63,8 @@ interface PlanDeps {
   db: Db;
   logger: Logger;
   directory: AccountDirectory;
+  /** Users this process learnt lately (a status's pair, a contact card): not learnt again for a while. */
+  learnt?: LearntSightings | undefined;
 }
 
 /**
@@ -88,14 +91,19 @@ export async function planItems(deps: PlanDeps, body: unknown, receivedAt: Date)
     for (const inbound of group.messages) plan.inbound.push({ accountId, phoneNumberId: group.phoneNumberId, inbound });
   }
   // The senders, in the inbound messages' order (their keys come back in that order), then every other user named.
-  plan.sightings.push(...plan.inbound.map((item) => ({ accountId: item.accountId, user: item.inbound.sender })));
+  plan.sightings.push(
+    ...plan.inbound.map((item) => ({ accountId: item.accountId, user: item.inbound.sender, keyed: true })),
+  );
   const seen = new Set(plan.sightings.map(sightingId));
   for (const { phoneNumberId, user } of read.contacts) {
     const number = await deps.directory.numberById(phoneNumberId);
     if (!number) continue;
-    const sighting = { accountId: number.accountId, user };
-    if (!seen.has(sightingId(sighting))) plan.sightings.push(sighting);
-    seen.add(sightingId(sighting));
+    // A user named by a status (or beside a message) keys no row in this transaction: learnt without a lock, and
+    // not again while this process remembers learning it (Meta repeats a recipient's pair on each of its statuses).
+    const sighting = { accountId: number.accountId, user, keyed: false };
+    const id = sightingId(sighting);
+    if (!seen.has(id) && !deps.learnt?.known(id)) plan.sightings.push(sighting);
+    seen.add(id);
   }
   for (const change of read.identityChanges) {
     const accountId = await accountOf(change.phoneNumberId, "identity change");

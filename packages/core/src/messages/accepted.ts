@@ -2,14 +2,14 @@ import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db"
 import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
 import { AUDIT_INSERT_COLUMNS, recordAudit } from "../audit/audit.ts";
-import { completeReservationStatement, type IdempotencyStore } from "../idempotency/idempotency.ts";
+import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 import {
   insertDeliveries,
   type CommittedDelivery,
   type Outbox,
   type PendingDelivery,
 } from "../deliveries/attempt/outbox.ts";
-import { applyEarlyStatuses } from "../events/statuses.ts";
+import { applyEarlyStatuses, applyStatuses, type ProviderStatusUpdate } from "../events/statuses.ts";
 import { orderStatusSentDeliveries } from "../events/order-updated.ts";
 import { orderAnswer, recordAcceptedOrder, type AcceptedOrder } from "./order-records.ts";
 import type { ContentKind, SettledSend } from "./outcome.ts";
@@ -127,63 +127,161 @@ export async function storeAcceptedMessage(
   return applyEarlyStatuses(sql, send.wamid);
 }
 
-// The accepted send's commit in one statement (one round trip instead of one per row): under the wamid's lock, the
+// The accepted sends' commit in one statement, for one send or several committed together (group commit, one round
+// trip instead of one per row): under each wamid's lock (taken in hash order, as the status webhooks take theirs), the
 // message once (STORE_MESSAGE's insert), its audit entry only when the message was new (recordAudit's columns and
-// values), and the Idempotency-Key's final answer (the store's own `complete` statement: only the reservation this
-// call marked, a `sent` never downgraded). Data-modifying CTEs all run to completion whether read or not; the
-// message is recorded whatever the key says (Meta accepted it: a reservation purged after its TTL, or a journal
-// replayed days later, only means a repeat of that key is a new request, as the TTL promises).
-const RECORD_ACCEPTED_SEND = `
-WITH wamid_lock AS (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))),
-stored AS (
-  INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
-    contact_key, recipient_user_id, content, trace_context)
-  SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $16::jsonb, $19 FROM wamid_lock
+// values), and the Idempotency-Key's final answer (the store's own `complete` rule: only the reservation this call
+// marked, a `sent` never downgraded). Data-modifying CTEs all run to completion whether read or not; the message is
+// recorded whatever the key says (Meta accepted it: a reservation purged after its TTL, or a journal replayed days
+// later, only means a repeat of that key is a new request, as the TTL promises).
+const RECORD_ACCEPTED_SENDS = `
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+      $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::bigint[], $15::jsonb[], $16::jsonb[],
+      $17::text[], $18::text[], $19::text[])
+    AS t(account_id, phone_number_id, "to", wamid, kind, template_name, client_ref, campaign_id, request_id, contact_key,
+      recipient_user_id, actor, audit_details, reservation_id, outcome, content, audit_action, audit_target,
+      trace_context)
+), wamid_lock AS (
+  SELECT count(pg_advisory_xact_lock(h)) AS locked
+  FROM (SELECT DISTINCT hashtextextended(wamid, 0) AS h FROM input ORDER BY 1) AS l
+), stored AS (
+  INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id,
+    request_id, contact_key, recipient_user_id, content, trace_context)
+  SELECT i.account_id, i.phone_number_id, i."to", i.wamid, i.kind, i.template_name, 'accepted', i.client_ref,
+    i.campaign_id, i.request_id, i.contact_key, i.recipient_user_id, i.content, i.trace_context
+  FROM input i, wamid_lock
   ON CONFLICT (wamid) DO NOTHING
-  RETURNING id),
-audited AS (
+  RETURNING wamid
+), audited AS (
   ${AUDIT_INSERT_COLUMNS}
-  SELECT $1::uuid, $12, COALESCE($17::text, 'api.messages.send'), COALESCE($18::text, 'message:' || $4), $9, $13::jsonb FROM stored),
-completed AS (
-  ${completeReservationStatement("$14", "$15", "$4")}
-  RETURNING id)
+  SELECT i.account_id, i.actor, COALESCE(i.audit_action, 'api.messages.send'), COALESCE(i.audit_target, 'message:' || i.wamid),
+    i.request_id, i.audit_details
+  FROM stored s JOIN input i ON i.wamid = s.wamid
+), completed AS (
+  UPDATE idempotency_keys k SET state = 'completed', outcome = i.outcome, wamid = COALESCE(i.wamid, k.wamid), updated_at = now()
+  FROM input i
+  WHERE k.id = i.reservation_id AND k.provider_called_at IS NOT NULL
+    AND (k.state = 'in_flight' OR k.outcome ->> 'kind' IS DISTINCT FROM 'sent')
+  RETURNING k.id
+)
 SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM completed)::int AS completed`;
 
+// Statuses that arrived before the sends committed, taken in the same transaction, in a statement after the one that
+// took the wamids' locks: its snapshot is taken once the locks are ours, so it sees every status a webhook parked under
+// one of them before us (see lockWamids).
+const TAKE_EARLY_STATUSES = `DELETE FROM early_statuses WHERE wamid = ANY($1::text[]) RETURNING id, wamid, payload`;
+
 /**
- * Record an accepted send in one transaction: the message and its audit entry, the Idempotency-Key's final
- * answer, and the deliveries of statuses that arrived first. Idempotent, so the journal may replay it. Returns
- * the ids of the deliveries to queue. Four round trips whatever the send: BEGIN, the single commit statement,
- * the early statuses, COMMIT (docs/performance.md).
+ * Record accepted sends in one transaction: each message and its audit entry, each Idempotency-Key's final answer,
+ * the orders they open or move, and the deliveries of statuses that arrived first. Idempotent, so the journal may
+ * replay it. Returns, per send, the deliveries to queue. Four round trips whatever the number of sends: BEGIN, the
+ * commit statement, the early statuses, COMMIT (docs/performance.md); a send with an order adds its own.
  */
-export async function recordAcceptedSend(
-  deps: { db: Db; idempotency: IdempotencyStore<SettledSend> },
-  send: AcceptedSend,
-): Promise<CommittedDelivery[]> {
+export async function recordAcceptedSends(
+  deps: { db: Db },
+  sends: readonly AcceptedSend[],
+): Promise<CommittedDelivery[][]> {
+  if (sends.length === 0) return [];
   return inTransaction(deps.db.sql, async (client) => {
     await client.query({
-      name: "record-accepted-send",
-      text: RECORD_ACCEPTED_SEND,
+      name: "record-accepted-sends",
+      text: RECORD_ACCEPTED_SENDS,
       values: [
-        ...messageValues(send),
-        send.actor,
-        JSON.stringify(send.auditDetails ?? { to: send.to, type: send.kind, template: send.templateName }),
-        send.reservationId,
-        JSON.stringify(sentOutcome(send)),
-        contentValue(send),
-        send.auditAction ?? null,
-        send.auditTarget ?? null,
-        send.traceparent ?? null,
+        sends.map((s) => s.accountId),
+        sends.map((s) => s.phoneNumberId),
+        sends.map((s) => s.to),
+        sends.map((s) => s.wamid),
+        sends.map((s) => s.kind),
+        sends.map((s) => s.templateName),
+        sends.map((s) => s.clientRef),
+        sends.map((s) => s.campaignId),
+        sends.map((s) => s.requestId),
+        sends.map((s) => s.contactKey ?? s.to),
+        sends.map((s) => s.recipientUserId ?? null),
+        sends.map((s) => s.actor),
+        sends.map((s) => JSON.stringify(s.auditDetails ?? { to: s.to, type: s.kind, template: s.templateName })),
+        sends.map((s) => s.reservationId),
+        sends.map((s) => JSON.stringify(sentOutcome(s))),
+        sends.map((s) => contentValue(s)),
+        sends.map((s) => s.auditAction ?? null),
+        sends.map((s) => s.auditTarget ?? null),
+        sends.map((s) => s.traceparent ?? null),
       ],
     });
-    // Issue 28: the order opens (Pix send) or moves (order_status) in this same transaction.
-    const moved = send.order ? await recordAcceptedOrder(client, { ...send, order: send.order }) : null;
-    // An order_status that moved its order: `order.updated` (status_sent) to the integrations that chose it, before
-    // the events of the message's early statuses.
-    const orderEvents = moved === null ? [] : await orderStatusSentDeliveries(client, send.wamid);
-    // A statement of its own, after the one that took the wamid's lock: its snapshot is taken once the lock is ours,
-    // so it sees every status a webhook parked under that lock before us (see lockWamids).
-    return insertDeliveries(client, [...orderEvents, ...(await applyEarlyStatuses(client, send.wamid))]);
+    const pending: PendingDelivery[][] = sends.map(() => []);
+    for (const [index, send] of sends.entries()) {
+      if (!send.order) continue;
+      // Issue 28: the order opens (Pix send) or moves (order_status) in this same transaction. An order_status that
+      // moved its order: `order.updated` (status_sent) to the integrations that chose it, before the events of the
+      // message's early statuses.
+      const moved = await recordAcceptedOrder(client, { ...send, order: send.order });
+      if (moved !== null) pending[index]?.push(...(await orderStatusSentDeliveries(client, send.wamid)));
+    }
+    const early = await client.query<{ id: string; wamid: string; payload: ProviderStatusUpdate }>({
+      name: "take-early-statuses-of-sends",
+      text: TAKE_EARLY_STATUSES,
+      values: [sends.map((s) => s.wamid)],
+    });
+    if (early.rows.length > 0) {
+      for (const [index, send] of sends.entries()) {
+        const mine = early.rows.filter((row) => row.wamid === send.wamid);
+        if (mine.length === 0) continue;
+        // Arrival order (ids are int8, returned as strings by pg).
+        mine.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+        pending[index]?.push(
+          ...(await applyStatuses(
+            client,
+            mine.map((row) => row.payload),
+            { parkUnknown: false },
+          )),
+        );
+      }
+    }
+    // Each send's deliveries inserted apart (rare: an order moved, or statuses that came first): each send queues its
+    // own after the commit, so a job carrying the first attempts of several deliveries must not span two sends.
+    const bySend: CommittedDelivery[][] = [];
+    for (const list of pending) bySend.push(await insertDeliveries(client, list));
+    return bySend;
   });
+}
+
+/** `recordAcceptedSends` for one send (the journal's replay, a send recorded alone). */
+export async function recordAcceptedSend(deps: { db: Db }, send: AcceptedSend): Promise<CommittedDelivery[]> {
+  return (await recordAcceptedSends(deps, [send]))[0] ?? [];
+}
+
+/** Records accepted sends, several of them together when they come at once (group commit). */
+export interface SendRecorder {
+  record(send: AcceptedSend): Promise<CommittedDelivery[]>;
+}
+
+/**
+ * Group commit of accepted sends (batching/group-calls.ts), as status webhooks have: a send that finds a free slot is
+ * recorded at once, alone; the ones accepted meanwhile share the next transaction, so under load each commit (and its
+ * WAL flush) serves many sends. A batch that fails for a reason other than the database being unavailable is recorded
+ * again send by send, so one send's error never becomes the others'.
+ */
+export function createSendRecorder(
+  deps: { db: Db },
+  options: { maxBatch: number; maxInFlight: number; onBatch?: (size: number) => void },
+): SendRecorder {
+  const grouped = groupCalls<AcceptedSend, CommittedDelivery[]>(async (sends) => {
+    try {
+      return (await recordAcceptedSends(deps, sends)).map((value) => ({ ok: true, value }));
+    } catch (error) {
+      if (sends.length === 1 || isDatabaseUnavailable(error)) throw error;
+      return Promise.all(
+        sends.map((send) =>
+          recordAcceptedSend(deps, send).then(
+            (value): CallOutcome<CommittedDelivery[]> => ({ ok: true, value }),
+            (e: unknown): CallOutcome<CommittedDelivery[]> => ({ ok: false, error: e }),
+          ),
+        ),
+      );
+    }
+  }, options);
+  return { record: (send) => grouped.call(send) };
 }
 
 export interface SendJournalOptions {
@@ -261,10 +359,11 @@ export type CommitOutcome =
 export async function commitAcceptedSend(
   deps: {
     db: Db;
-    idempotency: IdempotencyStore<SettledSend>;
     journal: SendJournal | null;
     logger: Logger;
     commitPolicy?: CommitPolicy;
+    /** Group commit of concurrent sends; absent, each send is recorded alone. */
+    recorder?: SendRecorder | undefined;
   },
   send: AcceptedSend,
 ): Promise<CommitOutcome> {
@@ -274,7 +373,8 @@ export async function commitAcceptedSend(
   let lastError: unknown;
   for (;;) {
     try {
-      return { kind: "committed", deliveries: await recordAcceptedSend(deps, send) };
+      const deliveries = deps.recorder ? await deps.recorder.record(send) : await recordAcceptedSend(deps, send);
+      return { kind: "committed", deliveries };
     } catch (error) {
       lastError = error;
       if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) break;

@@ -22,8 +22,17 @@ export {
   DEFAULT_COMMIT_POLICY,
   commitAcceptedSend,
   createSendJournal,
+  createSendRecorder,
   recordAcceptedSend,
+  recordAcceptedSends,
   sentOutcome,
   storeAcceptedMessage,
 } from "./accepted.ts";
-export type { AcceptedSend, CommitOutcome, CommitPolicy, SendJournal, SendJournalOptions } from "./accepted.ts";
+export type {
+  AcceptedSend,
+  CommitOutcome,
+  CommitPolicy,
+  SendJournal,
+  SendJournalOptions,
+  SendRecorder,
+} from "./accepted.ts";

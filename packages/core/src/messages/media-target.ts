@@ -47,6 +47,11 @@ interface MediaReference {
   voice: boolean;
 }
 
+/** Whether a send names an upload by its id (checked against the account's uploads before Meta). */
+export function referencesMedia(content: FreeFormContent): boolean {
+  return referenceOf(content) !== null;
+}
+
 function referenceOf(content: FreeFormContent): MediaReference | null {
   if (content.kind === "media" && content.media.mediaId !== null)
     return { mediaId: content.media.mediaId, type: content.media.type, voice: content.media.voice };

@@ -9,15 +9,21 @@ import { contactKeyOf } from "../contacts/contacts.ts";
 import { graphRecipient, isBsuidIdentifier } from "../contacts/recipient.ts";
 import type { Outbox } from "../deliveries/attempt/outbox.ts";
 import { sendingBlockRefusal } from "../health/blocks.ts";
-import { ReservationLostError, type IdempotencyStore } from "../idempotency/idempotency.ts";
+import {
+  fingerprintOf,
+  ReservationLostError,
+  type FingerprintSource,
+  type IdempotencyStore,
+} from "../idempotency/idempotency.ts";
 import { isSuppressed, suppressContact } from "../suppressions/suppressions.ts";
 import type { TemplateCache } from "../templates/cache.ts";
+import type { ContactKeyCache } from "../contacts/key-cache.ts";
 import { noteProviderRefusal, takeSendTurn, type NumberThroughput, type Pacing } from "../throughput/index.ts";
 import { buildTemplateSend, findTemplate, type TemplateParameters } from "../templates/index.ts";
 import { contactKeyAndWindow } from "../windows/windows.ts";
-import { commitAcceptedSend, type CommitPolicy, type SendJournal } from "./accepted.ts";
+import { commitAcceptedSend, type CommitPolicy, type SendJournal, type SendRecorder } from "./accepted.ts";
 import { freeFormPayload, type FreeFormContent } from "./free-form.ts";
-import { checkMediaReference } from "./media-target.ts";
+import { checkMediaReference, referencesMedia } from "./media-target.ts";
 import { UNCONFIRMED_SEND, type AcceptedMessage, type SendOutcome, type SettledSend } from "./outcome.ts";
 import {
   claimOrder,
@@ -30,6 +36,7 @@ import {
   type OrderStatusLink,
 } from "./order-records.ts";
 import { checkReactionTarget } from "./reaction-target.ts";
+import { reserveSend } from "./reserve.ts";
 import { outboundSummary, type OutboundSummary } from "./summary.ts";
 
 export interface MessageSender {
@@ -58,6 +65,13 @@ export interface SendDeps {
   preProviderBudgetMs?: number;
   /** Issue 28: how order claims judge a claim abandoned (the key's owner and stale bound); absent, no owner and 60 s. */
   orderClaims?: OrderClaims;
+  /** Group commit of accepted sends (accepted.ts); absent, each send is recorded alone. */
+  recorder?: SendRecorder;
+  /**
+   * The contact keys this process saw its recipients' identifiers name: the number's pacing spaces a recipient out by
+   * its person (131056), and the turn is taken before the statement that reads the key. Absent: by the identifier.
+   */
+  contactKeys?: ContactKeyCache;
 }
 
 /**
@@ -92,7 +106,7 @@ export interface SendInput {
   idempotency?:
     | {
         key: string;
-        fingerprint: ((contactKey: string) => string) | null;
+        fingerprint: FingerprintSource | null;
         /** `until-settled` for the gateway's own campaign keys (ReserveInput.retention). */
         retention?: "ttl" | "until-settled";
       }
@@ -128,12 +142,157 @@ export async function sendMessage(deps: SendDeps, input: SendInput): Promise<Sen
 }
 
 async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
-  const { content } = input;
   // Normalized at the edge (or when a campaign's rows were validated); only its form is checked here.
   if (!E164_DIGITS.test(input.to) && !isBsuidIdentifier(input.to))
     throw new ApiError("invalid_recipient", { message: `O número ${input.to} não é válido para envio.` });
-  // The number comes from the directory's cache; what it refuses is decided after the reservation, as below.
+  // The number comes from the directory's cache; what it refuses is decided once the key is known, as below.
   const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
+  const deadline = deps.preProviderBudgetMs === undefined ? null : Date.now() + deps.preProviderBudgetMs;
+  return reservesFirst(input.content)
+    ? sendReservingFirst(deps, input, number, deadline)
+    : sendReservingLast(deps, input, number, deadline);
+}
+
+type ResolvedNumber = Awaited<ReturnType<AccountDirectory["resolveNumber"]>>;
+
+/**
+ * The sends whose checks read or claim rows tied to the key before Meta (a reaction's target among the contact's
+ * messages, a Pix order's reference, an order's update): their key is reserved first, then checked, then marked. Every
+ * other send is checked first and reserved last (`sendReservingLast`).
+ */
+function reservesFirst(content: MessageContent): boolean {
+  return (
+    content.kind === "order_status" ||
+    content.kind === "reaction" ||
+    (content.kind === "template" && Boolean(content.parameters.pix_order))
+  );
+}
+
+/**
+ * The send of every kind without claims (text, templates, interactive, media, location): what needs no database is
+ * decided first (the number, its block, the template and its payload, an upload's existence, the number's turn); then
+ * one statement reads the recipient's contact key, window and opt-out and, when all pass, reserves the key marked as
+ * calling the provider (messages/reserve.ts); then the provider. A refusal decided before the statement still answers a
+ * repeat of a settled key with its replay: without a reservation, the key is looked at before refusing.
+ */
+async function sendReservingLast(
+  deps: SendDeps,
+  input: SendInput,
+  number: ResolvedNumber,
+  deadline: number | null,
+): Promise<SendOutcome> {
+  const { content } = input;
+  let refusal: ApiError | null = null;
+  let payload: GraphMessagePayload | null = null;
+  let summary: OutboundSummary | null = null;
+  let marketing = false;
+  const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
+  try {
+    if (!number) {
+      throw new ApiError("no_connected_number", {
+        message: input.phoneNumberId ? `O número ${input.phoneNumberId} não está conectado a esta conta.` : undefined,
+      });
+    }
+    // Meta banned or disconnected the number's WABA (core/src/health): refused before the provider.
+    const blocked = sendingBlockRefusal(number);
+    if (blocked) throw blocked;
+    if (content.kind === "template") {
+      const built = await templateSend(deps, input, content, number.wabaId, deadline);
+      payload = built.payload;
+      marketing = built.marketing;
+    } else if (content.kind === "text") payload = textPayload(input, content);
+    else if (content.kind === "order_status" || content.kind === "reaction") throw new Error("reserved first");
+    else {
+      const checked = referencesMedia(content)
+        ? await checkMediaReference(deps.db.sql, {
+            accountId: input.accountId,
+            phoneNumberId: number.phoneNumberId,
+            content,
+          })
+        : content;
+      payload = freeFormPayload(input, checked);
+      summary = outboundSummary(checked);
+    }
+    if (input.callbackData !== undefined) payload.biz_opaque_callback_data = input.callbackData;
+    if (deadline !== null && Date.now() > deadline) throw new ApiError("service_unavailable", { message: TOO_SLOW });
+    // The number's turn comes before the reservation: a reservation is made right before the provider call.
+    if (paced) {
+      const to = deps.contactKeys?.get(input.accountId, input.to) ?? input.to;
+      await takeSendTurn(paced, {
+        phoneNumberId: number.phoneNumberId,
+        ratePerSecond: number.messagingRatePerSecond,
+        to,
+        pacing: input.pacing ?? "refuse",
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    refusal = error;
+  }
+
+  const needsWindow = content.kind !== "template";
+  const { sql: keysSql, ...keySettings } = deps.idempotency.settings;
+  const reserved = await reserveSend(keysSql, {
+    accountId: input.accountId,
+    identifier: input.to,
+    phoneNumberId: number?.phoneNumberId ?? null,
+    proceed: refusal === null,
+    needsWindow,
+    checkSuppression: marketing,
+    key: input.idempotency
+      ? {
+          key: input.idempotency.key,
+          fingerprint: input.idempotency.fingerprint,
+          requestId: input.requestId,
+          untilSettled: input.idempotency.retention === "until-settled",
+          ...keySettings,
+        }
+      : null,
+  });
+  const { contactKey } = reserved;
+  deps.contactKeys?.remember(input.accountId, input.to, contactKey);
+  let reservation = reserved.reservationId;
+  const marked = reservation !== null;
+  try {
+    if (input.idempotency !== undefined && reservation === null) {
+      // Nothing reserved although the call has a key: the key is taken (a repeat: replayed, in flight or in
+      // conflict), or the send is refused; a settled key answers first, as it did before any check.
+      const { fingerprint } = input.idempotency;
+      const existing = await deps.idempotency.reserve({
+        accountId: input.accountId,
+        key: input.idempotency.key,
+        fingerprint: fingerprint === null ? null : fingerprintOf(fingerprint, contactKey),
+        requestId: input.requestId,
+        retention: input.idempotency.retention ?? "ttl",
+      });
+      if (existing.kind === "replay") return { ...existing.outcome, replayed: true };
+      reservation = existing.id;
+    }
+    if (refusal) throw refusal;
+    // Every free-form kind needs the window open (meta-messages.md §5): refused before Meta.
+    if (needsWindow && !reserved.windowOpen) throw new ApiError("outside_24h_window");
+    // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
+    if (reserved.suppressed) throw new ApiError("recipient_opted_out");
+    // A key freed or expired between the statement and now was reserved the long way: marked as the other path does.
+    if (reservation !== null && !marked) await deps.idempotency.markProviderCall(reservation);
+  } catch (error) {
+    return settleFailure(deps, reservation, false, error);
+  }
+  if (!number || !payload) throw new Error("a send without a refusal has its number and payload");
+  return callProvider(deps, input, { number, payload, summary, contactKey, reservation, orderClaim: null, paced });
+}
+
+/**
+ * The sends with claims (sendReservingLast's doc): the contact key (and window) read, the key reserved, the checks and
+ * claims made, the number's turn taken, the key marked as calling the provider, the provider.
+ */
+async function sendReservingFirst(
+  deps: SendDeps,
+  input: SendInput,
+  number: ResolvedNumber,
+  deadline: number | null,
+): Promise<SendOutcome> {
+  const { content } = input;
   // The person, whichever identifier names them: windows, opt-outs, pacing and the key's fingerprint follow it. A
   // free-form send reads its window in the same statement; the window is checked after the reservation.
   const { contactKey, window } =
@@ -154,7 +313,7 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     const reserved = await deps.idempotency.reserve({
       accountId: input.accountId,
       key: input.idempotency.key,
-      fingerprint: fingerprint === null ? null : fingerprint(contactKey),
+      fingerprint: fingerprint === null ? null : fingerprintOf(fingerprint, contactKey),
       requestId: input.requestId,
       retention: input.idempotency.retention ?? "ttl",
     });
@@ -162,9 +321,8 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     reservation = reserved.id;
   }
 
-  let providerCalled = false;
   let orderClaim: OrderClaim | null = null;
-  const deadline = deps.preProviderBudgetMs === undefined ? null : Date.now() + deps.preProviderBudgetMs;
+  let call: ProviderCall;
   try {
     if (!number) {
       throw new ApiError("no_connected_number", {
@@ -176,9 +334,13 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     if (blocked) throw blocked;
     let summary: OutboundSummary | null = null;
     let payload: GraphMessagePayload;
-    if (content.kind === "template")
-      payload = await templatePayload(deps, input, content, number.wabaId, contactKey, deadline);
-    else {
+    if (content.kind === "template") {
+      const built = await templateSend(deps, input, content, number.wabaId, deadline);
+      // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
+      if (built.marketing && (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey })))
+        throw new ApiError("recipient_opted_out");
+      payload = built.payload;
+    } else {
       // Every free-form kind needs the window open (meta-messages.md §5): refused before Meta, the key freed.
       if (!window?.open) throw new ApiError("outside_24h_window");
       if (content.kind === "text") payload = textPayload(input, content);
@@ -209,7 +371,35 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       };
       await takeSendTurn(paced, { ...turn, pacing: input.pacing ?? "refuse" }, markProviderCall);
     } else await markProviderCall();
-    providerCalled = true;
+    call = { number, payload, summary, contactKey, reservation, orderClaim, paced };
+  } catch (error) {
+    // Refused before the provider call.
+    await settleOrderClaim(orderClaim, false, error, isConfirmedRefusal(error), deps.logger);
+    return settleFailure(deps, reservation, false, error);
+  }
+  return callProvider(deps, input, call);
+}
+
+interface ProviderCall {
+  number: NonNullable<ResolvedNumber>;
+  payload: GraphMessagePayload;
+  summary: OutboundSummary | null;
+  contactKey: string;
+  /** The key's reservation, marked as calling the provider. */
+  reservation: string | null;
+  orderClaim: OrderClaim | null;
+  paced: { throughput: NumberThroughput; logger: Logger } | null;
+}
+
+/**
+ * The provider call of a send whose key is marked, and what follows: its refusals settle the key (and a 131050 adds the
+ * contact to the suppression list, a throttle slows the number); an acceptance is recorded (retried, else journaled)
+ * before it is answered, and the deliveries of statuses that came first are queued.
+ */
+async function callProvider(deps: SendDeps, input: SendInput, call: ProviderCall): Promise<SendOutcome> {
+  const { content } = input;
+  const { number, payload, contactKey, orderClaim, paced } = call;
+  try {
     const result = await deps.meta.sendMessage(number.phoneNumberId, payload).catch(async (error: unknown) => {
       if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: contactKey, error });
       if (error instanceof MetaApiError && error.reason === "recipient_opted_out")
@@ -233,12 +423,12 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
       wamid: result.wamid,
       kind: content.kind,
       templateName: content.kind === "template" ? content.name : null,
-      content: summary,
+      content: call.summary,
       clientRef: message.clientRef,
       campaignId: input.campaignId ?? null,
       requestId: input.requestId,
       actor: input.actor.id,
-      reservationId: reservation,
+      reservationId: call.reservation,
       traceparent: currentTraceparent(),
       ...(orderClaim ? { order: orderClaim.accepted } : {}),
       ...(input.order ? orderAudit(input.actor, content) : {}),
@@ -248,8 +438,8 @@ async function send(deps: SendDeps, input: SendInput): Promise<SendOutcome> {
     if (committed.kind === "lost") return { kind: "unconfirmed", messageId: result.wamid, replayed: false };
     return { kind: "sent", message, replayed: false };
   } catch (error) {
-    await settleOrderClaim(orderClaim, providerCalled, error, isConfirmedRefusal(error), deps.logger);
-    return settleFailure(deps, reservation, providerCalled, error);
+    await settleOrderClaim(orderClaim, true, error, isConfirmedRefusal(error), deps.logger);
+    return settleFailure(deps, call.reservation, true, error);
   }
 }
 
@@ -388,14 +578,14 @@ async function optOut(deps: SendDeps, accountId: string, contact: string): Promi
   );
 }
 
-async function templatePayload(
+/** A template send's Graph payload, and whether its template is a marketing one (opt-outs apply). */
+async function templateSend(
   deps: SendDeps,
   input: SendInput,
   content: Extract<MessageContent, { kind: "template" }>,
   wabaId: string,
-  contactKey: string,
   deadline: number | null,
-): Promise<GraphMessagePayload> {
+): Promise<{ payload: GraphMessagePayload; marketing: boolean }> {
   const { name, language } = content;
   let template = findTemplate(await catalogueForSend(deps, wabaId, deadline), name, language);
   // A miss may be a template approved after the cache was filled: look once more at the provider.
@@ -409,11 +599,5 @@ async function templatePayload(
     { ...content.parameters, to: input.to, language, reply_to_message_id: input.replyToMessageId ?? null },
     template,
   );
-  // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
-  if (
-    template.category.toUpperCase() === "MARKETING" &&
-    (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey }))
-  )
-    throw new ApiError("recipient_opted_out");
-  return payload;
+  return { payload, marketing: template.category.toUpperCase() === "MARKETING" };
 }

@@ -1,6 +1,5 @@
 import { ApiError } from "@gw/errors";
 import type { Actor } from "../audit/audit.ts";
-import { fingerprint } from "../idempotency/idempotency.ts";
 import type { PaymentStatusValue } from "../messages/order-records.ts";
 import type { SendOutcome } from "../messages/outcome.ts";
 import { sendMessage, type SendDeps } from "../messages/send.ts";
@@ -71,9 +70,7 @@ export async function updateOrderStatus(deps: SendDeps, input: UpdateOrderStatus
       orderId: String(order.id),
       check: (current, lastFailed) => checkTransition(current, change, lastFailed),
     },
-    ...(input.idempotencyKey
-      ? { idempotency: { key: input.idempotencyKey, fingerprint: () => fingerprint(request) } }
-      : {}),
+    ...(input.idempotencyKey ? { idempotency: { key: input.idempotencyKey, fingerprint: { request } } } : {}),
   });
 }
 

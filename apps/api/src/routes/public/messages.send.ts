@@ -15,7 +15,6 @@ import {
   type MediaIn,
 } from "@gw/contracts";
 import { parseRecipient } from "@gw/core/contacts";
-import { fingerprint } from "@gw/core/idempotency";
 import {
   sendMessage,
   type Interactive,
@@ -60,7 +59,7 @@ function sendInputOf(
       idempotencyKey === undefined
         ? undefined
         : // Over the body with the recipient's contact: the same message to the same person by another identifier.
-          { key: idempotencyKey, fingerprint: (contactKey) => fingerprint({ ...body, to: contactKey }) },
+          { key: idempotencyKey, fingerprint: { request: body, recipientField: "to" } },
   };
 }
 

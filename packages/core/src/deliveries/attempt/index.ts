@@ -6,13 +6,15 @@ export { DELIVERY_ERROR_KIND_MESSAGES } from "./error-kinds.ts";
 export type { DeliveryErrorKind } from "./error-kinds.ts";
 export { DELIVERY_STATUSES, createDeliveryStatements } from "./statements.ts";
 export type { DeliveryStatementOptions, DeliveryStatements, DeliveryStatus } from "./statements.ts";
-export { processDeliveryAttempt } from "./process.ts";
+export { DEFAULT_CLAIM_STALE_MS, processDeliveryAttempt, processFirstAttempts } from "./process.ts";
 export type {
   AttemptAdmission,
   AttemptGate,
   AttemptOutcome,
   DeferReason,
   DeliverySettings,
+  FirstAttemptsJob,
+  FirstAttemptsOutcome,
   ProcessDeliveryDeps,
 } from "./process.ts";
 export { PARKED_BUDGET_START, attemptBudget, budgetLifetimeMs, nextDelayMs } from "./schedule.ts";

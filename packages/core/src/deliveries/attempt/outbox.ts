@@ -1,5 +1,5 @@
 import type { Sql } from "@gw/db";
-import { enqueueFirstAttempts, type WebhookQueue } from "@gw/jobs";
+import { enqueueFirstAttempts, MAX_FIRST_ATTEMPTS_PER_JOB, type WebhookQueue } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import type { WebhookEventName } from "@gw/contracts";
 import { currentTraceparent } from "@gw/tracing";
@@ -23,10 +23,10 @@ export interface PendingDelivery {
    */
   orderingKey?: string;
   /**
-   * The sent message (wamid) whose trace the delivery joins: the W3C context its send kept (messages.trace_context).
-   * Absent, or a message without one: the context current when the delivery is inserted (the provider webhook's).
+   * The W3C context the delivery joins: its message's send's (messages.trace_context, read by the status round).
+   * Absent or null: the context current when the delivery is inserted (the provider webhook's).
    */
-  traceMessageId?: string;
+  traceContext?: string | null;
 }
 
 /** The webhook envelope of spec 2.7; `occurred_at` is when the event entered the queue. */
@@ -61,11 +61,39 @@ export interface CommittedDelivery {
   integrationId: string;
   /** The W3C context its attempts are children of (deliveries.trace_context), carried by its jobs. */
   traceparent?: string | null;
+  /**
+   * The first delivery of the job that carries this one's first attempt with the others of its commit for the same
+   * integration (deliveries.batch_id); null: a job of its own.
+   */
+  batchId: string | null;
+}
+
+/**
+ * Each delivery's batch (deliveries.batch_id): the deliveries of one integration inserted together, in order, by jobs
+ * of at most MAX_FIRST_ATTEMPTS_PER_JOB, each named by its first delivery; a delivery alone in its batch has none.
+ */
+function batchIds(deliveries: readonly PendingDelivery[]): (string | null)[] {
+  const byIntegration = new Map<string, number[]>();
+  for (const [index, d] of deliveries.entries()) {
+    const members = byIntegration.get(d.integrationId);
+    if (members) members.push(index);
+    else byIntegration.set(d.integrationId, [index]);
+  }
+  const ids: (string | null)[] = deliveries.map(() => null);
+  for (const members of byIntegration.values()) {
+    for (let start = 0; start < members.length; start += MAX_FIRST_ATTEMPTS_PER_JOB) {
+      const chunk = members.slice(start, start + MAX_FIRST_ATTEMPTS_PER_JOB);
+      if (chunk.length < 2) continue;
+      const first = deliveries[chunk[0] ?? 0]?.id ?? null;
+      for (const index of chunk) ids[index] = first;
+    }
+  }
+  return ids;
 }
 
 /**
  * Insert the delivery rows (one statement for any number of them). Returns what to queue after commit. Each row keeps
- * the trace context it joins (`traceMessageId`'s, else the current one), so its attempts join that trace.
+ * the trace context it joins (`traceContext`, else the current one), so its attempts join that trace.
  */
 export async function insertDeliveries(
   sql: Sql,
@@ -74,17 +102,17 @@ export async function insertDeliveries(
 ): Promise<CommittedDelivery[]> {
   if (deliveries.length === 0) return [];
   const current = currentTraceparent();
+  const batches = batchIds(deliveries);
   const { rows } = await sql.query<{ id: string; trace_context: string | null }>({
     name: "insert-deliveries",
     // The ordering key is kept only for an integration that delivers in order (its gate's index stays small).
     text: `INSERT INTO deliveries (id, account_id, integration_id, event, status, body, occurred_at, next_attempt_at, ordering_key,
-        trace_context)
+        trace_context, batch_id)
       SELECT t.id, t.account_id, t.integration_id, t.event, 'pending', t.body, $6, $6,
-        CASE WHEN i.deliver_in_order THEN t.ordering_key END, COALESCE(m.trace_context, $9)
-      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $7::text[], $8::text[])
-        AS t(id, account_id, integration_id, event, body, ordering_key, trace_wamid)
+        CASE WHEN i.deliver_in_order THEN t.ordering_key END, COALESCE(t.trace_context, $9), t.batch_id
+      FROM unnest($1::bigint[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $7::text[], $8::text[], $10::bigint[])
+        AS t(id, account_id, integration_id, event, body, ordering_key, trace_context, batch_id)
       JOIN integrations i ON i.id = t.integration_id
-      LEFT JOIN messages m ON m.wamid = t.trace_wamid
       RETURNING id::text, trace_context`,
     values: [
       deliveries.map((d) => d.id),
@@ -94,15 +122,17 @@ export async function insertDeliveries(
       deliveries.map((d) => deliveryBody(d, occurredAt)),
       occurredAt,
       deliveries.map((d) => d.orderingKey ?? null),
-      deliveries.map((d) => d.traceMessageId ?? null),
+      deliveries.map((d) => d.traceContext ?? null),
       current,
+      batches,
     ],
   });
   const traces = new Map(rows.map((row) => [row.id, row.trace_context]));
-  return deliveries.map((d) => ({
+  return deliveries.map((d, index) => ({
     deliveryId: d.id,
     integrationId: d.integrationId,
     traceparent: traces.get(d.id) ?? null,
+    batchId: batches[index] ?? null,
   }));
 }
 

@@ -26,6 +26,8 @@ export interface DeliverySettings {
   userAgent: string;
   /** Ordered delivery: a held delivery looks again this long after its head's next attempt (ordering.ts). */
   holdRecheckMs?: number;
+  /** A `delivering` row claimed longer ago than this lost its worker and may be claimed again (DEFAULT_CLAIM_STALE_MS). */
+  claimStaleMs?: number;
 }
 
 /** Why an attempt was put off without being made (no HTTP request, no attempt spent). */
@@ -45,6 +47,16 @@ export type AttemptAdmission =
  */
 export interface AttemptGate {
   enter(integrationId: string): AttemptAdmission;
+  /**
+   * How many `enter`s would be admitted now, asking nothing of the gate (a refused `enter` books the next slot of the
+   * integration's queue: a job of several attempts asks for what it can have instead). Absent: one at a time.
+   */
+  room?(integrationId: string): number;
+  /**
+   * For a job of several attempts that found no room: true once a slot of the integration freed (ask `room` again),
+   * false when the job should be deferred instead (its breaker is open, or enough jobs wait already). Absent: defer.
+   */
+  whenRoom?(integrationId: string): Promise<boolean>;
 }
 
 export interface ProcessDeliveryDeps {
@@ -95,6 +107,14 @@ function statementsOf(deps: ProcessDeliveryDeps): DeliveryStatements {
   return deps.statements ?? createDeliveryStatements(deps.db, { maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
 }
 
+/**
+ * How long a claim holds its row against another job of the same attempt. A `delivering` row claimed more recently
+ * belongs to a live attempt (a second job for it, from the sweep or a re-run, must not POST it again); an older one
+ * was left by a worker that died, and is taken over. Default: a minute, the dispatcher's job lock (BullMQ re-runs a
+ * dead worker's job only after it).
+ */
+export const DEFAULT_CLAIM_STALE_MS = 60_000;
+
 // Give back a claim the gate refused: the row wants the same attempt again, nothing was sent.
 const RELEASE_CLAIM = `
 UPDATE deliveries SET status = 'pending', updated_at = $3
@@ -127,11 +147,18 @@ function leaveSlot(slot: Slot, result: WebhookResult | null): void {
   held?.leave(result);
 }
 
+/** What one attempt is about: the job's delivery and attempt, and the trace context the job carries. */
+interface AttemptJob {
+  deliveryId: string;
+  attempt: number;
+  traceparent?: string | null | undefined;
+}
+
 /**
  * Perform one attempt of one delivery. Postgres is the source of truth: the row is claimed with a conditional
  * update that also loads it, and the attempt's outcome is committed (attempt row + delivery) before this
  * returns, so the job completes only once nothing can be lost. Safe to run twice for the same attempt: the
- * claim accepts a `delivering` row left by a crashed worker, and the attempt row is an upsert.
+ * claim takes a `delivering` row only once its claim is stale (its worker died), and the attempt row is an upsert.
  *
  * With a gate, the attempt first needs its integration's admission: asked before any query when the job names
  * the integration, right after the claim otherwise (a refused claim is given back). A refusal is `deferred`.
@@ -147,10 +174,158 @@ export async function processDeliveryAttempt(
     slot.held = admission;
   }
   try {
-    return await attemptDelivery(deps, job, slot);
+    const statements = statementsOf(deps);
+    const claimed = await statements.claim(claimInput(deps, job));
+    return await attemptClaimed(deps, job, claimed, slot, (input) => statements.record(input));
   } finally {
     leaveSlot(slot, null);
   }
+}
+
+/** A job's first attempts of several deliveries of one integration (@gw/jobs deliverFirstAttemptsJob). */
+export interface FirstAttemptsJob {
+  integrationId: string;
+  deliveryIds: readonly string[];
+  traceparents?: readonly (string | null)[] | undefined;
+}
+
+export type FirstAttemptsOutcome =
+  | { kind: "done"; outcomes: AttemptOutcome[] }
+  /**
+   * The integration had no room (its in-flight cap, its breaker) for what is left: the job is to run again at
+   * `retryAt` with `remaining` (nothing of those was sent or claimed).
+   */
+  | { kind: "deferred"; outcomes: AttemptOutcome[]; remaining: FirstAttemptsJob; reason: DeferReason; retryAt: Date };
+
+/**
+ * The first attempts a job carries, in waves: as many as the integration's gate admits now, claimed in one statement,
+ * sent side by side, recorded in one statement; then the next wave. When the gate admits none, what is left is handed
+ * back to be deferred. Each attempt is the same as `processDeliveryAttempt`'s (claim, hold, sign, send, record,
+ * schedule, release), so a delivery's fate does not depend on the job that carried it.
+ */
+export async function processFirstAttempts(
+  deps: ProcessDeliveryDeps,
+  job: FirstAttemptsJob,
+): Promise<FirstAttemptsOutcome> {
+  const outcomes: AttemptOutcome[] = [];
+  const items = job.deliveryIds.map((deliveryId, index) => ({
+    deliveryId,
+    attempt: 1,
+    traceparent: job.traceparents?.[index] ?? null,
+  }));
+  let next = 0;
+  while (next < items.length) {
+    const wave: { job: AttemptJob; slot: Slot }[] = [];
+    let refusal: Extract<AttemptAdmission, { admitted: false }> | null = null;
+    const left = items.slice(next);
+    // As many as the integration has room for now. With none, the job waits for a slot in this worker slot while few
+    // jobs do (its own earlier waves and the integration's other jobs hold them), rather than going round the delayed
+    // set; else one `enter` for its refusal (and its return time) and the rest is deferred.
+    const room = deps.gate ? Math.min(left.length, deps.gate.room?.(job.integrationId) ?? 1) : left.length;
+    if (deps.gate && room === 0 && (await deps.gate.whenRoom?.(job.integrationId))) continue;
+    for (const item of left.slice(0, Math.max(1, room))) {
+      if (!deps.gate) {
+        wave.push({ job: item, slot: { held: null } });
+        continue;
+      }
+      const admission = deps.gate.enter(job.integrationId);
+      if (!admission.admitted) {
+        refusal = admission;
+        break;
+      }
+      wave.push({ job: item, slot: { held: admission } });
+    }
+    if (wave.length === 0 && refusal) {
+      return {
+        kind: "deferred",
+        outcomes,
+        reason: refusal.reason,
+        retryAt: refusal.retryAt,
+        remaining: {
+          integrationId: job.integrationId,
+          deliveryIds: left.map((item) => item.deliveryId),
+          ...(job.traceparents ? { traceparents: left.map((item) => item.traceparent) } : {}),
+        },
+      };
+    }
+    next += wave.length;
+    outcomes.push(...(await attemptWave(deps, wave)));
+  }
+  return { kind: "done", outcomes };
+}
+
+/** One wave of a job's attempts: one claim statement, the requests side by side, one result statement. */
+async function attemptWave(
+  deps: ProcessDeliveryDeps,
+  wave: readonly { job: AttemptJob; slot: Slot }[],
+): Promise<AttemptOutcome[]> {
+  const statements = statementsOf(deps);
+  try {
+    const claims = statements.claimAll(wave.map(({ job }) => claimInput(deps, job)));
+    // The results of the wave's requests are recorded together: each attempt hands its result in and waits for
+    // the statement that records all of them (or its own, when it ends before the others are ready).
+    const recorder = recordTogether(statements, wave.length);
+    const settled = await Promise.allSettled(
+      wave.map(async ({ job, slot }, index) => {
+        const own = recorder();
+        try {
+          const row = (await claims[index]) ?? null;
+          return await attemptClaimed(deps, job, row, slot, (input) => own.record(input));
+        } finally {
+          own.ended();
+        }
+      }),
+    );
+    const failure = settled.find((s) => s.status === "rejected");
+    // A signing secret that does not open fails the job (BullMQ tries it again; what was done is not redone).
+    if (failure) throw failure.reason;
+    return settled.map((s) => (s.status === "fulfilled" ? s.value : skippedRaced(1)));
+  } finally {
+    for (const { slot } of wave) leaveSlot(slot, null);
+  }
+}
+
+/**
+ * The results of a wave's `expected` attempts, recorded in as few statements as they allow: a result waits until every
+ * other attempt of the wave has handed its own in or ended without one, then they all leave in one statement.
+ */
+function recordTogether(statements: DeliveryStatements, expected: number) {
+  let waiting = expected;
+  let handedIn: { input: RecordInput; resolve: (ok: boolean) => void; reject: (e: unknown) => void }[] = [];
+  const flush = () => {
+    if (handedIn.length === 0 || handedIn.length < waiting) return;
+    const batch = handedIn;
+    handedIn = [];
+    waiting -= batch.length;
+    const answers = statements.recordAll(batch.map((item) => item.input));
+    for (const [index, item] of batch.entries()) answers[index]?.then(item.resolve, item.reject);
+  };
+  /** One attempt's side: its result, or that it ended without one. */
+  return () => {
+    let recorded = false;
+    return {
+      record(input: RecordInput): Promise<boolean> {
+        recorded = true;
+        return new Promise<boolean>((resolve, reject) => {
+          handedIn.push({ input, resolve, reject });
+          flush();
+        });
+      },
+      ended() {
+        if (recorded) return;
+        waiting--;
+        flush();
+      },
+    };
+  };
+}
+
+type RecordInput = Parameters<DeliveryStatements["record"]>[0];
+
+function claimInput(deps: ProcessDeliveryDeps, job: AttemptJob) {
+  const now = (deps.now ?? (() => new Date()))();
+  const staleMs = deps.settings.claimStaleMs ?? DEFAULT_CLAIM_STALE_MS;
+  return { deliveryId: job.deliveryId, attempt: job.attempt, now, staleBefore: new Date(now.getTime() - staleMs) };
 }
 
 function deferred(
@@ -161,18 +336,27 @@ function deferred(
   return { outcome: "deferred", attempt, integrationId, reason: refusal.reason, retryAt: refusal.retryAt };
 }
 
-async function attemptDelivery(
+function skippedRaced(attempt: number): AttemptOutcome {
+  return { outcome: "skipped", attempt, reason: "raced" };
+}
+
+/**
+ * One claimed attempt, from its row to its recorded result: the cases that send nothing (the row no longer wants
+ * it, an inactive or disabled integration, an earlier delivery holding it, the gate), then the request, its result
+ * (through `record`) and what follows it (the next attempt scheduled, the next ordered delivery released).
+ */
+async function attemptClaimed(
   deps: ProcessDeliveryDeps,
-  job: DeliverWebhookPayload,
+  job: AttemptJob,
+  delivery: ClaimedRow | null,
   slot: Slot,
+  record: (input: RecordInput) => Promise<boolean>,
 ): Promise<AttemptOutcome> {
   const { db, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const { attempt, deliveryId } = job;
   const log = { deliveryId, attempt };
 
-  const statements = statementsOf(deps);
-  const delivery = await statements.claim({ deliveryId, attempt, now: now() });
   if (!delivery) {
     // Rare path: tell a job for a deleted delivery from one the row no longer expects (metrics label).
     const exists = await db.sql.query({
@@ -193,7 +377,7 @@ async function attemptDelivery(
         WHERE id = $1::bigint AND status = 'delivering' AND attempt_count = $2 - 1`,
       values: [deliveryId, attempt, now()],
     });
-    if (rowCount === 0) return { outcome: "skipped", attempt, reason: "raced" };
+    if (rowCount === 0) return skippedRaced(attempt);
     logger.info("integration inactive; delivery failed without an attempt", log);
     await releaseNext(deps, delivery, now());
     return { outcome: "integration_inactive", attempt, event: delivery.event, integrationId: delivery.integration_id };
@@ -238,66 +422,7 @@ async function attemptDelivery(
     slot.held = admission;
   }
 
-  // Current secret and a fresh timestamp on every attempt (spec 5.6): the body bytes never change.
-  const startedAt = now();
-  const timestamp = Math.floor(startedAt.getTime() / 1000);
-  let secrets: { current: string; previous: string | null };
-  try {
-    secrets = integrationSigningSecrets(
-      deps.secrets,
-      {
-        integrationId: delivery.integration_id,
-        current: { sealed: delivery.signing_secret_encrypted, clear: delivery.signing_secret },
-        previous: { sealed: delivery.previous_signing_secret_encrypted, clear: delivery.previous_signing_secret },
-        previousExpiresAt: delivery.previous_secret_expires_at,
-      },
-      startedAt,
-    );
-  } catch (error) {
-    // Fail closed: a secret that does not open (its key left SECRETS_KEYS, or the value was altered) sends nothing
-    // and spends no attempt. The claim is given back with the cause on the row (`secret_unavailable`), and the job
-    // fails, so it is tried again (BullMQ, then the sweep) until the key ring or the secret is fixed, or the
-    // deadline passes. The error names the place and the key id, never a value.
-    await db.sql.query({
-      name: "release-delivery-claim-secret-unavailable",
-      text: RELEASE_CLAIM_SECRET_UNAVAILABLE,
-      values: [deliveryId, attempt, now()],
-    });
-    logger.error("integration signing secret cannot be decrypted; nothing sent", {
-      ...log,
-      integrationId: delivery.integration_id,
-      ...(error instanceof SecretUnreadableError ? { reason: error.reason, keyId: error.keyId } : {}),
-      error: (error as Error).message,
-    });
-    throw error;
-  }
-  const trace = {
-    deliveryId,
-    attempt,
-    event: delivery.event,
-    integrationId: delivery.integration_id,
-    url: delivery.url,
-    traceparent: delivery.trace_context ?? job.traceparent,
-  };
-  const result: WebhookResult = await tracedAttempt(trace, (traceparent) =>
-    deps.sender.send({
-      url: delivery.url,
-      body: delivery.body,
-      headers: {
-        "Content-Type": "application/json",
-        "User-Agent": deps.settings.userAgent,
-        // The integration's scheme: X-PT-Timestamp/-Signature(-Previous), or Standard Webhooks' webhook-id/-timestamp/
-        // -signature; during a rotation's overlap the replaced secret signs too (docs/webhooks.md).
-        ...signatureHeaders(delivery.signature_scheme, { secrets, deliveryId, timestamp, body: delivery.body }),
-        "X-PT-Delivery-Id": deliveryId,
-        "X-PT-Attempt": String(attempt),
-        "X-PT-Event": delivery.event,
-        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md);
-        // only while tracing is on, so that by default the contract's headers go out exactly as before.
-        ...(tracingEnabled() ? { traceparent } : {}),
-      },
-    }),
-  );
+  const { result, startedAt } = await sendAttempt(deps, job, delivery);
   // The integration's slot is free once the request is over (recording the result needs no endpoint).
   leaveSlot(slot, result);
 
@@ -313,7 +438,7 @@ async function attemptDelivery(
       : "retry_scheduled";
   const nextAttemptAt = delay === null ? null : new Date(finishedAt.getTime() + delay);
 
-  const recorded = await statements.record({
+  const recorded = await record({
     deliveryId,
     attempt,
     status: outcome === "retry_scheduled" ? "pending" : outcome,
@@ -327,7 +452,7 @@ async function attemptDelivery(
   });
   if (!recorded) {
     logger.warn("attempt finished by another worker; this result is dropped", log);
-    return { outcome: "skipped", attempt, reason: "raced" };
+    return skippedRaced(attempt);
   }
 
   const fields = {
@@ -359,6 +484,81 @@ async function attemptDelivery(
     durationMs: result.durationMs,
     nextAttemptAt,
   };
+}
+
+/**
+ * The request of one claimed attempt: signed with the integration's current secrets and a fresh timestamp (spec 5.6;
+ * the body bytes never change), sent in the trace of its delivery. A secret that does not open sends nothing: the
+ * claim is given back with the cause on the row, and the error is thrown (the job fails and is tried again).
+ */
+async function sendAttempt(
+  deps: ProcessDeliveryDeps,
+  job: AttemptJob,
+  delivery: ClaimedRow,
+): Promise<{ result: WebhookResult; startedAt: Date }> {
+  const now = deps.now ?? (() => new Date());
+  const { attempt, deliveryId } = job;
+  const startedAt = now();
+  const timestamp = Math.floor(startedAt.getTime() / 1000);
+  let secrets: { current: string; previous: string | null };
+  try {
+    secrets = integrationSigningSecrets(
+      deps.secrets,
+      {
+        integrationId: delivery.integration_id,
+        current: { sealed: delivery.signing_secret_encrypted, clear: delivery.signing_secret },
+        previous: { sealed: delivery.previous_signing_secret_encrypted, clear: delivery.previous_signing_secret },
+        previousExpiresAt: delivery.previous_secret_expires_at,
+      },
+      startedAt,
+    );
+  } catch (error) {
+    // Fail closed: a secret that does not open (its key left SECRETS_KEYS, or the value was altered) sends nothing
+    // and spends no attempt. The claim is given back with the cause on the row (`secret_unavailable`), and the job
+    // fails, so it is tried again (BullMQ, then the sweep) until the key ring or the secret is fixed, or the
+    // deadline passes. The error names the place and the key id, never a value.
+    await deps.db.sql.query({
+      name: "release-delivery-claim-secret-unavailable",
+      text: RELEASE_CLAIM_SECRET_UNAVAILABLE,
+      values: [deliveryId, attempt, now()],
+    });
+    deps.logger.error("integration signing secret cannot be decrypted; nothing sent", {
+      deliveryId,
+      attempt,
+      integrationId: delivery.integration_id,
+      ...(error instanceof SecretUnreadableError ? { reason: error.reason, keyId: error.keyId } : {}),
+      error: (error as Error).message,
+    });
+    throw error;
+  }
+  const trace = {
+    deliveryId,
+    attempt,
+    event: delivery.event,
+    integrationId: delivery.integration_id,
+    url: delivery.url,
+    traceparent: delivery.trace_context ?? job.traceparent,
+  };
+  const result = await tracedAttempt(trace, (traceparent) =>
+    deps.sender.send({
+      url: delivery.url,
+      body: delivery.body,
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": deps.settings.userAgent,
+        // The integration's scheme: X-PT-Timestamp/-Signature(-Previous), or Standard Webhooks' webhook-id/-timestamp/
+        // -signature; during a rotation's overlap the replaced secret signs too (docs/webhooks.md).
+        ...signatureHeaders(delivery.signature_scheme, { secrets, deliveryId, timestamp, body: delivery.body }),
+        "X-PT-Delivery-Id": deliveryId,
+        "X-PT-Attempt": String(attempt),
+        "X-PT-Event": delivery.event,
+        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md);
+        // only while tracing is on, so that by default the contract's headers go out exactly as before.
+        ...(tracingEnabled() ? { traceparent } : {}),
+      },
+    }),
+  );
+  return { result, startedAt };
 }
 
 /** Ordered delivery: once this delivery settled, the next of its key (when held) is due and queued now. */

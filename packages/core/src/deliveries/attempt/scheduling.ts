@@ -1,5 +1,12 @@
 import type { Db } from "@gw/db";
-import { deliverWebhookJob, enqueueAttempts, type AttemptToQueue, type Redis, type WebhookQueue } from "@gw/jobs";
+import {
+  deliverFirstAttemptsJob,
+  deliverWebhookJob,
+  enqueueAttempts,
+  type AttemptToQueue,
+  type Redis,
+  type WebhookQueue,
+} from "@gw/jobs";
 import type { Logger } from "@gw/logger";
 import { ensureAttemptQueued } from "./queueing.ts";
 
@@ -101,6 +108,8 @@ interface Candidate {
   attempt_count: number;
   next_attempt_at: Date;
   overdue: boolean;
+  /** The job that carries its first attempt with others of its commit (deliveries.batch_id); null: its own. */
+  batch_id: string | null;
 }
 
 /**
@@ -145,7 +154,8 @@ export async function sweepDeliveries(deps: SweepDeps, options: SweepOptions): P
   // Rows claimed by a worker that died mid-attempt (rare): the attempt runs again.
   const stuck = await deps.db.sql.query<Candidate>({
     name: "sweep-stuck-deliveries",
-    text: `SELECT id::text, integration_id::text, attempt_count, $3::timestamptz AS next_attempt_at, true AS overdue
+    text: `SELECT id::text, integration_id::text, attempt_count, $3::timestamptz AS next_attempt_at, true AS overdue,
+        batch_id::text
       FROM deliveries WHERE status = 'delivering' AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
     values: [stuckBefore, batchSize, now],
   });
@@ -174,7 +184,8 @@ async function sweepRange(
     const limit = Math.min(range.batchSize, room.left, range.maxRows - result.scanned);
     const { rows }: { rows: Candidate[] } = await deps.db.sql.query<Candidate>({
       name: "sweep-pending-deliveries",
-      text: `SELECT id::text, integration_id::text, attempt_count, next_attempt_at, next_attempt_at <= $5 AS overdue
+      text: `SELECT id::text, integration_id::text, attempt_count, next_attempt_at, next_attempt_at <= $5 AS overdue,
+          batch_id::text
         FROM deliveries
         WHERE status = 'pending' AND next_attempt_at >= $1::timestamptz AND next_attempt_at <= $3
           AND (next_attempt_at, id) > ($1::timestamptz, $2::bigint)
@@ -210,44 +221,60 @@ async function queueRoom(queue: WebhookQueue, maxQueued: number | undefined): Pr
 }
 
 /**
- * Queue the rows whose job does not exist; for overdue rows whose job exists, check that it is still live. Both
+ * The jobs that may carry a row's next attempt: its own (`delivery-<id>-attempt-<n>`) and, for a first attempt sent
+ * with others of its commit, their job (`deliveries-<batch_id>-attempt-1`).
+ */
+function jobsOf(row: Candidate): string[] {
+  const attempt = row.attempt_count + 1;
+  const own = deliverWebhookJob.jobId(row.id, attempt);
+  return attempt === 1 && row.batch_id !== null ? [own, deliverFirstAttemptsJob.jobId(row.batch_id)] : [own];
+}
+
+/**
+ * Queue the rows that no job will attempt; for overdue rows whose job exists, check that it is still live. Both
  * checks of a whole page take one Redis round trip: overdue rows with a live job (a backlog deferred by an
- * integration's breaker or cap stays overdue for long) cost no further call.
+ * integration's breaker or cap stays overdue for long) cost no further call. A row is covered by its own job or by
+ * its batch's; one whose jobs are all missing gets its own job, one whose own job finished gets it again.
  */
 async function queueMissing(deps: SweepDeps, rows: readonly Candidate[], now: Date): Promise<number> {
   if (rows.length === 0) return 0;
   const pipeline = deps.redis.pipeline();
-  const replyAt: number[] = [];
+  // Per row, per job: where its EXISTS reply is, and (overdue rows) its two ZSCORE replies.
+  const replyAt: number[][] = [];
   let replies = 0;
   for (const row of rows) {
-    const jobId = deliverWebhookJob.jobId(row.id, row.attempt_count + 1);
-    replyAt.push(replies);
-    pipeline.exists(deps.queue.toKey(jobId));
-    replies++;
-    if (row.overdue) {
-      // A finished job (completed or failed for good) holding the id would never run the attempt.
-      pipeline.zscore(deps.queue.toKey("completed"), jobId).zscore(deps.queue.toKey("failed"), jobId);
-      replies += 2;
+    const positions: number[] = [];
+    for (const jobId of jobsOf(row)) {
+      positions.push(replies);
+      pipeline.exists(deps.queue.toKey(jobId));
+      replies++;
+      if (row.overdue) {
+        // A finished job (completed or failed for good) holding the id would never run the attempt.
+        pipeline.zscore(deps.queue.toKey("completed"), jobId).zscore(deps.queue.toKey("failed"), jobId);
+        replies += 2;
+      }
     }
+    replyAt.push(positions);
   }
   const results = (await pipeline.exec()) ?? [];
+  const exists = (at: number) => results[at]?.[1] === 1;
+  const finished = (row: Candidate, at: number) =>
+    row.overdue && (isScored(results[at + 1]) || isScored(results[at + 2]));
   const missing: AttemptToQueue[] = [];
   let queued = 0;
   for (const [index, row] of rows.entries()) {
     const attempt = row.attempt_count + 1;
-    const at = replyAt[index] ?? 0;
-    const finished = row.overdue && (isScored(results[at + 1]) || isScored(results[at + 2]));
-    if (results[at]?.[1] !== 1) {
+    const [ownAt = 0, ...batchAt] = replyAt[index] ?? [];
+    if (exists(ownAt) && !finished(row, ownAt)) continue;
+    if (batchAt.some((at) => exists(at) && !finished(row, at))) continue;
+    if (!exists(ownAt)) {
       missing.push({
         deliveryId: row.id,
         attempt,
         delayMs: Math.max(0, row.next_attempt_at.getTime() - now.getTime()),
         integrationId: row.integration_id,
       });
-    } else if (
-      finished &&
-      (await ensureAttemptQueued(deps.queue, row.id, attempt, 0, row.integration_id)) !== "already_live"
-    ) {
+    } else if ((await ensureAttemptQueued(deps.queue, row.id, attempt, 0, row.integration_id)) !== "already_live") {
       queued++;
     }
   }

@@ -34,12 +34,15 @@ export interface ClaimedRow {
 }
 
 // Load and claim in one statement, for every job of a batch (deliveryStatements): each row must still want its
-// attempt (pending, or delivering left by a crashed worker, with attempt_count = attempt - 1). The integration's URL
-// and secrets come with it (the previous secret only while its rotation overlap lasts, at the job's own time).
+// attempt (attempt_count = attempt - 1) and be free: pending, or delivering under a claim older than the stale bound
+// (its worker died). A claim younger than that is a live attempt's: a second job of the same attempt (the sweep's, a
+// re-run) finds nothing to claim, so an attempt is POSTed once. The integration's URL and secrets come with it (the
+// previous secret only while its rotation overlap lasts, at the job's own time).
 const CLAIM = `
 UPDATE deliveries d SET status = 'delivering', updated_at = j.now
-FROM integrations i, unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS j(id, attempt, now)
-WHERE d.id = j.id AND d.status IN ('pending', 'delivering') AND d.attempt_count = j.attempt - 1
+FROM integrations i, unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[]) AS j(id, attempt, now, stale_before)
+WHERE d.id = j.id AND d.attempt_count = j.attempt - 1
+  AND (d.status = 'pending' OR (d.status = 'delivering' AND d.updated_at < j.stale_before))
   AND i.id = d.integration_id
 RETURNING d.id::text AS delivery_id, j.attempt, d.event, d.body, d.budget_start, i.id AS integration_id, i.url,
   i.signing_secret_encrypted, i.signing_secret,
@@ -80,6 +83,8 @@ interface ClaimInput {
   deliveryId: string;
   attempt: number;
   now: Date;
+  /** A `delivering` row claimed before this is taken over (its worker died); after it, it is a live attempt's. */
+  staleBefore: Date;
 }
 
 interface ResultInput {
@@ -104,8 +109,12 @@ interface ResultInput {
 export interface DeliveryStatements {
   /** The row, claimed for this attempt; null when it no longer wants it. */
   claim(input: ClaimInput): Promise<ClaimedRow | null>;
+  /** Several claims that leave together (one job's attempts). */
+  claimAll(inputs: readonly ClaimInput[]): Promise<ClaimedRow | null>[];
   /** Whether the result was recorded (false: another worker finished this attempt first). */
   record(input: ResultInput): Promise<boolean>;
+  /** Several results that leave together (one job's attempts). */
+  recordAll(inputs: readonly ResultInput[]): Promise<boolean>[];
 }
 
 export interface DeliveryStatementOptions {
@@ -123,7 +132,12 @@ async function runClaims(db: Db, inputs: readonly ClaimInput[]): Promise<CallOut
   const { rows } = await db.sql.query<ClaimedRow & { delivery_id: string; attempt: number }>({
     name: "claim-deliveries",
     text: CLAIM,
-    values: [inputs.map((i) => i.deliveryId), inputs.map((i) => i.attempt), inputs.map((i) => i.now)],
+    values: [
+      inputs.map((i) => i.deliveryId),
+      inputs.map((i) => i.attempt),
+      inputs.map((i) => i.now),
+      inputs.map((i) => i.staleBefore),
+    ],
   });
   const claimed = new Map(rows.map((row) => [attemptKey(row.delivery_id, row.attempt), row]));
   // Two jobs of one attempt in a batch: the row goes to the first, the other finds it claimed (stale).
@@ -170,5 +184,10 @@ export function createDeliveryStatements(db: Db, options: DeliveryStatementOptio
   });
   const claims = groupCalls((inputs: readonly ClaimInput[]) => runClaims(db, inputs), group("claim"));
   const results = groupCalls((inputs: readonly ResultInput[]) => runResults(db, inputs), group("record"));
-  return { claim: (input) => claims.call(input), record: (input) => results.call(input) };
+  return {
+    claim: (input) => claims.call(input),
+    claimAll: (inputs) => claims.callAll(inputs),
+    record: (input) => results.call(input),
+    recordAll: (inputs) => results.callAll(inputs),
+  };
 }
