@@ -62,10 +62,13 @@ export const MAX_COOLDOWN_FACTOR = 16;
  */
 const INITIAL_EXPECTED_MS = 100;
 /**
- * Jobs of several attempts that may wait in a worker slot for their integration's room (whenRoom); more are deferred.
- * They hold a worker slot while they wait, so only a few: the rest of the slots stay with the other integrations.
+ * Jobs of several attempts that may wait in a worker slot for the room of a slow integration (whenRoom); more are
+ * deferred. They hold a worker slot while they wait, so only a few: the rest of the slots stay with the other
+ * integrations.
  */
 const DEFAULT_MAX_WAITING_JOBS = 2;
+/** An integration whose attempts take this long or less (moving average) is fast: every job may wait for its room. */
+const FAST_ATTEMPT_MS = 200;
 /** Longest such a wait before the job is deferred instead. */
 const WAIT_FOR_ROOM_MS = 30_000;
 /** Longest wait given to a job deferred by the cap (a longer backlog comes back and is deferred again). */
@@ -229,7 +232,11 @@ export function createFairnessGate(options: FairnessOptions): FairnessGate {
       const state = states.get(integrationId);
       if (!state || state.openUntil !== 0) return Promise.resolve(state === undefined);
       if (state.inFlight < options.maxInFlight) return Promise.resolve(true);
-      if (state.waiters.length >= (options.maxWaitingJobs ?? DEFAULT_MAX_WAITING_JOBS)) return Promise.resolve(false);
+      // A fast integration frees a slot within milliseconds: its jobs wait for one rather than go round the delayed
+      // set (a return books another of its turns). A slow one keeps only a few jobs waiting in worker slots.
+      const maxWaiting =
+        state.expectedMs <= FAST_ATTEMPT_MS ? Infinity : (options.maxWaitingJobs ?? DEFAULT_MAX_WAITING_JOBS);
+      if (state.waiters.length >= maxWaiting) return Promise.resolve(false);
       return new Promise<boolean>((resolve) => {
         const wake = () => {
           clearTimeout(timer);

@@ -182,3 +182,49 @@ describe("circuit breaker per integration", () => {
     expect(gate.enter(A)).toMatchObject({ admitted: true });
   });
 });
+
+describe("room for a job of several attempts (issue 34)", () => {
+  it("says how many would be admitted without booking a turn, and nothing behind an open breaker", () => {
+    const { gate, advance } = setup();
+    expect(gate.room(A)).toBe(2);
+    const held = admitted(gate.enter(A));
+    expect(gate.room(A)).toBe(1);
+    admitted(gate.enter(A));
+    expect(gate.room(A)).toBe(0);
+    held.leave(delivered);
+    expect(gate.room(A)).toBe(1);
+    for (let n = 0; n < 3; n++) attempt(gate, B, timeout);
+    expect(gate.room(B)).toBe(0);
+    advance(10_000);
+    // Half-open: room for its one probe.
+    expect(gate.room(B)).toBe(1);
+  });
+
+  it("lets any number of jobs wait for a fast integration's slot, each woken as one is left", async () => {
+    const { gate } = setup();
+    const slots = [admitted(gate.enter(A)), admitted(gate.enter(A))];
+    const waits = [gate.whenRoom(A), gate.whenRoom(A), gate.whenRoom(A)];
+    slots[0]?.leave(delivered);
+    slots[1]?.leave(delivered);
+    // Two slots left, two waiters woken; the third waits on.
+    expect(
+      await Promise.race([Promise.all(waits.slice(0, 2)), new Promise((r) => setTimeout(() => r("late"), 100))]),
+    ).toEqual([true, true]);
+    admitted(gate.enter(A)).leave(delivered);
+    expect(await waits[2]).toBe(true);
+  });
+
+  it("keeps at most two jobs waiting for a slow integration, and none behind an open breaker", async () => {
+    const { gate } = setup();
+    const slow: WebhookResult = { ...delivered, durationMs: 2_000 };
+    for (let n = 0; n < 20; n++) attempt(gate, A, slow);
+    const slots = [admitted(gate.enter(A)), admitted(gate.enter(A))];
+    const waits = [gate.whenRoom(A), gate.whenRoom(A)];
+    expect(await gate.whenRoom(A)).toBe(false);
+    for (const slot of slots) slot.leave(slow);
+    expect(await Promise.all(waits)).toEqual([true, true]);
+
+    for (let n = 0; n < 3; n++) attempt(gate, B, timeout);
+    expect(await gate.whenRoom(B)).toBe(false);
+  });
+});
