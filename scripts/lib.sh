@@ -12,14 +12,49 @@ as_root() {
 }
 
 APT_UPDATED=0
+# A fresh cloud VM often runs unattended upgrades at first boot, holding dpkg's lock for minutes: apt-get waits for
+# it (up to APT_LOCK_TIMEOUT seconds) instead of failing at once, and says why it waits.
+APT_LOCK_TIMEOUT="${APT_LOCK_TIMEOUT:-900}"
+APT_LOCK_FILES="${APT_LOCK_FILES:-/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock}"
+
+# Prints "<command>, pid <pid>" of a process holding one of apt's locks, from /proc/locks (no extra tool needed).
+apt_lock_holder() {
+  local file inode pid
+  [ -r /proc/locks ] || return 1
+  for file in $APT_LOCK_FILES; do
+    [ -e "$file" ] || continue
+    inode="$(stat -c %i "$file")"
+    # Lines are "1: POSIX ADVISORY WRITE <pid> <maj:min:inode> …", or "1: -> POSIX …" for a waiter.
+    pid="$(awk -v inode="$inode" '$2 != "->" { n = split($6, id, ":"); if (id[n] == inode) { print $5; exit } }' /proc/locks)"
+    if [ -n "$pid" ]; then
+      printf '%s, pid %s' "$(cat "/proc/$pid/comm" 2>/dev/null || echo '?')" "$pid"
+      return 0
+    fi
+  done
+  return 1
+}
+
+apt_get() {
+  local holder
+  if holder="$(apt_lock_holder)"; then
+    log "outro processo usa o apt agora ($holder); numa VM recém-criada costumam ser as atualizações automáticas do primeiro boot. Esperando até $APT_LOCK_TIMEOUT s que ele termine (APT_LOCK_TIMEOUT)…"
+  fi
+  if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get -o "DPkg::Lock::Timeout=$APT_LOCK_TIMEOUT" "$@"; then
+    if holder="$(apt_lock_holder)"; then
+      die "o apt continua ocupado por outro processo ($holder) depois de $APT_LOCK_TIMEOUT s; espere ele terminar e rode o comando de novo"
+    fi
+    return 1
+  fi
+}
+
 apt_install() {
   command -v apt-get >/dev/null 2>&1 || die "apt-get não encontrado; instale manualmente: $*"
-  if [ "$APT_UPDATED" = 0 ]; then log "apt-get update"; as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq; APT_UPDATED=1; fi
+  if [ "$APT_UPDATED" = 0 ]; then log "apt-get update"; apt_get update -qq; APT_UPDATED=1; fi
   log "apt-get install $*"
   # policy-rc.d 101 keeps Debian from starting the system-wide services; we run our own instances.
   local policy=/usr/sbin/policy-rc.d created=0
   if [ ! -e "$policy" ]; then as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"; created=1; fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  apt_get install -y -qq --no-install-recommends "$@" >/dev/null
   if [ "$created" = 1 ]; then as_root rm -f "$policy"; fi
 }
 

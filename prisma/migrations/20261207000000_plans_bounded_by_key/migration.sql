@@ -295,3 +295,12 @@ ALTER TABLE deliveries DROP CONSTRAINT IF EXISTS deliveries_account_id_fkey;
 ALTER TABLE audit_entries DROP CONSTRAINT IF EXISTS audit_entries_account_id_fkey;
 ALTER TABLE contacts DROP CONSTRAINT IF EXISTS contacts_account_id_fkey;
 ALTER TABLE contact_identifiers DROP CONSTRAINT IF EXISTS contact_identifiers_account_id_fkey;
+
+-- 7. The contact functions look rows up only by key (the primary key, or a contact's key). PL/pgSQL caches each
+--    statement's plan per connection from its first calls: on a new install, with tables a few pages long, that plan
+--    is a sequential scan, and it stays cached while the table grows (until the next ANALYZE invalidates it), read in
+--    full on every status. Inside these functions a sequential scan is never the plan when an index applies.
+ALTER FUNCTION gateway_learn_contact(uuid, text, text, text, text, text, boolean) SET enable_seqscan = off;
+ALTER FUNCTION gateway_attach_identifier(uuid, text, text, text) SET enable_seqscan = off;
+ALTER FUNCTION gateway_merge_contacts(uuid, text, text) SET enable_seqscan = off;
+ALTER FUNCTION gateway_change_identity(uuid, text, text, text, text, text, text, text) SET enable_seqscan = off;
