@@ -36,6 +36,8 @@ export interface FairnessOptions {
 }
 
 export interface FairnessGate extends AttemptGate {
+  room(integrationId: string): number;
+  whenRoom(integrationId: string): Promise<boolean>;
   /** Integrations whose breaker is open or half-open in this process (dormant ones forgotten first, when due). */
   openBreakers(): number;
   /** Attempts in flight to one integration in this process. */

@@ -6,7 +6,7 @@
 // connection learns more: every nested statement must still find its rows by index (auto_explain, as NOTICEs).
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import pg from "pg";
+import type { SqlClient } from "@gw/db";
 import { isolatedDatabase } from "@gw/testkit";
 
 interface PlanNode {
@@ -22,14 +22,13 @@ const CONTACT_TABLES = new Set(["contact_identifiers", "contacts"]);
 const GROWN_BY = 4_000;
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-let client: pg.Client;
+let client: SqlClient;
 let accountId: string;
 const plans: { query: string; plan: PlanNode }[] = [];
 
 beforeAll(async () => {
   database = await isolatedDatabase();
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
+  client = await database.db.sql.connect();
   accountId = (
     await client.query<{ id: string }>(`INSERT INTO accounts (name) VALUES ('Planos de tabela pequena') RETURNING id`)
   ).rows[0]!.id;
@@ -53,7 +52,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await client?.end();
+  client?.release();
   await database?.drop();
 });
 
