@@ -11,7 +11,10 @@ eval "$(bash scripts/stack.sh env | sed 's/^/export /')"
 # Each app runs as the bundle production runs (scripts/build.mjs: esbuild, about a second).
 node scripts/build.mjs >/dev/null
 node dist/migrate/main.mjs >/dev/null
-log "migrações aplicadas"
+# The mark that makes this database npm start's: `pnpm gateway` uses .data/secrets-keys (below) only against a
+# database that has it, never one it reaches through a tunnel on 127.0.0.1 (apps/cli/src/dev-key-ring.ts).
+pnpm exec tsx scripts/mark-development-database.ts
+log "migrações aplicadas; banco marcado como de desenvolvimento"
 
 export API_PORT="${API_PORT:-8080}" API_INTERNAL_PORT="${API_INTERNAL_PORT:-8082}" DISPATCHER_PORT="${DISPATCHER_PORT:-8081}" PANEL_PORT="${PANEL_PORT:-8083}" SANDBOX_PORT="${SANDBOX_PORT:-8090}" DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-8099}"
 export META_BASE_URL="${META_BASE_URL:-http://127.0.0.1:$SANDBOX_PORT}"
@@ -40,8 +43,9 @@ if [ -z "${SECRETS_KEYS:-}" ]; then
   SECRETS_KEYS=$(cat .data/secrets-keys); export SECRETS_KEYS
 fi
 
-# `pnpm gateway` in a second shell finds npm start's key ring by itself (apps/cli/src/dev-key-ring.ts) and defaults
-# to the local stack's database: the banner's command names the database only when it is another one.
+# `pnpm gateway` in a second shell finds npm start's key ring by itself (apps/cli/src/dev-key-ring.ts) against the
+# database marked above, and defaults to the local stack's one: the banner's command names the database only when it
+# is another one.
 cli_env=""
 [ "$DATABASE_URL" = "postgresql://postgres@127.0.0.1:55432/gateway" ] || cli_env="DATABASE_URL=$(printf %q "$DATABASE_URL") "
 

@@ -3,7 +3,7 @@ import type { ApiDeps } from "./container.ts";
 import { requireApiKey } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { authFailuresPerIp, rateLimitPerKey } from "./http/rate-limit.ts";
-import { requestContext, traceRequests } from "@gw/http";
+import { continueCallerTrace, requestContext, traceRequests } from "@gw/http";
 import { httpMetrics, metricsHandler } from "./metrics.ts";
 import * as docs from "./routes/docs.ts";
 import * as health from "./routes/health.ts";
@@ -37,6 +37,8 @@ export function createApp(deps: ApiDeps): express.Express {
     appSecret: deps.config.META_APP_SECRET,
     verifyToken: deps.config.META_VERIFY_TOKEN,
     bodyLimitBytes: deps.config.META_WEBHOOK_BODY_LIMIT_BYTES,
+    unverifiedBodies: deps.unverifiedWebhookBodies,
+    bodyTimeoutMs: deps.config.META_WEBHOOK_BODY_TIMEOUT_MS,
     groupCommit: {
       maxPayloads: deps.config.META_WEBHOOK_BATCH_MAX_PAYLOADS,
       maxInFlight: deps.config.META_WEBHOOK_BATCH_MAX_IN_FLIGHT,
@@ -69,6 +71,8 @@ function publicRouter(deps: ApiDeps): Router {
   const api = Router();
   api.use(refusals.guard);
   api.use(requireApiKey(deps.directory));
+  // Only an authenticated request continues its caller's trace; any other starts its own (@gw/http trace-requests).
+  api.use(continueCallerTrace());
   api.use(refusals.countRefusal);
   api.use(
     rateLimitPerKey({

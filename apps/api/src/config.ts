@@ -59,6 +59,7 @@ export const apiConfigSchema = z
     API_INTERNAL_PORT: env.port(8082),
     ...sections.proxy(),
     ...sections.replays(),
+    ...sections.integrations(),
     ...sections.database(),
     ...sections.redis(),
     ...sections.logging(),
@@ -84,6 +85,14 @@ export const apiConfigSchema = z
     /** Largest Meta webhook body read, in bytes (Meta's payloads stay well below 1 MB). */
     META_WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(3_145_728),
     /**
+     * Meta webhook bodies read at once per process before their signature is checked (any well-formed header gets
+     * that far): past it 503 with Retry-After, unread. At most this many × the body limit is held unverified (48 MiB
+     * at the defaults).
+     */
+    META_WEBHOOK_MAX_UNVERIFIED: z.coerce.number().int().min(1).max(1_000).default(16),
+    /** A Meta webhook body not read whole within this is answered 408 (Meta sends small bodies fast). */
+    META_WEBHOOK_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /**
      * Group commit of Meta's status webhooks (core/events/ingest.ts): most payloads applied in one transaction (1 =
      * each alone), and most such transactions at once; the webhooks that arrive meanwhile form the next batch.
      */
@@ -105,10 +114,19 @@ export const apiConfigSchema = z
     MEDIA_UPLOADS_PER_POD: z.coerce.number().int().min(1).max(1_000).default(16),
     MEDIA_UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(4),
     MEDIA_DOWNLOADS_PER_POD: z.coerce.number().int().min(1).max(1_000).default(16),
+    /** Downloads in flight per account across the pods (429 `media_download_limit`), taken before a pod's slot. */
+    MEDIA_DOWNLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(4),
     /** The longest a media transfer may take (also the API server's request time limit, and an upload's lease). */
     MEDIA_TRANSFER_TIMEOUT_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(600_000),
     /** A media request whose client sends nothing for this long is cut. */
     MEDIA_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+    /**
+     * A media transfer's minimum rate: at the end of each window of MEDIA_MIN_RATE_GRACE_MS (the first one is the
+     * grace period), fewer bytes moved than this rate over the window cut it (an upload: 400, a download: the
+     * connection), so a trickling client cannot hold its slot and its account's turn for the whole transfer time.
+     */
+    MEDIA_MIN_RATE_BYTES_PER_S: z.coerce.number().int().min(1).max(104_857_600).default(4_096),
+    MEDIA_MIN_RATE_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 
     /** Bull Board at /ops/queues (internal listener) is mounted only when both are set. */
     OPS_USER: optionalText(z.string().min(1)),

@@ -2,17 +2,19 @@ import {
   DEVELOPMENT_INTEGRATION_POLICY,
   PRODUCTION_INTEGRATION_POLICY,
   createAccountDirectory,
+  createIntegrationKeys,
   createSecretBox,
   type AccountDirectory,
+  type CreationOutcome,
   type IntegrationPolicy,
   type SecretBox,
 } from "@gw/core/accounts";
 import type { CampaignControlDeps } from "@gw/core/campaigns";
 import type { ReadReceiptDeps } from "@gw/core/conversations";
 import type { Outbox } from "@gw/core/deliveries";
-import type { ProcessLease } from "@gw/core/idempotency";
+import type { IdempotencyStore, ProcessLease } from "@gw/core/idempotency";
 import type { SendDeps, SendJournal } from "@gw/core/messages";
-import type { ProviderMediaDeps, UploadMediaDeps } from "@gw/core/media";
+import type { MediaTransferLimits, ProviderMediaDeps, UploadMediaDeps } from "@gw/core/media";
 import type { TemplateCache } from "@gw/core/templates";
 import { createDb, type Db } from "@gw/db";
 import {
@@ -67,8 +69,22 @@ export interface ApiDeps {
   integrationPolicy: IntegrationPolicy;
   /** Seals and opens signing secrets (SECRETS_KEYS); absent, the integration operations that need it answer 503. */
   secrets: SecretBox | null;
-  /** Media uploads and downloads, and this process's slots for them (MEDIA_UPLOADS_PER_POD, MEDIA_DOWNLOADS_PER_POD). */
-  media: { upload: UploadMediaDeps; open: ProviderMediaDeps; uploadSlots: DownloadSlots; downloadSlots: DownloadSlots };
+  /** POST /integrations' Idempotency-Keys: the sends' table, lease and lifetime (integration-creation.ts). */
+  integrationKeys: IdempotencyStore<CreationOutcome>;
+  /**
+   * Media uploads and downloads, each account's turns for them across the pods (MEDIA_UPLOADS_PER_ACCOUNT,
+   * MEDIA_DOWNLOADS_PER_ACCOUNT) and this process's slots (MEDIA_UPLOADS_PER_POD, MEDIA_DOWNLOADS_PER_POD).
+   */
+  media: {
+    upload: UploadMediaDeps;
+    open: ProviderMediaDeps;
+    uploadLimits: MediaTransferLimits;
+    downloadLimits: MediaTransferLimits;
+    uploadSlots: DownloadSlots;
+    downloadSlots: DownloadSlots;
+  };
+  /** Meta webhook bodies this process reads before their signature is checked (META_WEBHOOK_MAX_UNVERIFIED). */
+  unverifiedWebhookBodies: DownloadSlots;
 }
 
 export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?: Db; redis?: Redis } = {}): ApiDeps {
@@ -128,12 +144,19 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
       ? DEVELOPMENT_INTEGRATION_POLICY
       : PRODUCTION_INTEGRATION_POLICY,
     secrets: config.SECRETS_KEYS ? createSecretBox(config.SECRETS_KEYS) : null,
+    integrationKeys: createIntegrationKeys(db, {
+      ttlHours: config.IDEMPOTENCY_TTL_HOURS,
+      staleAfterMs: config.IDEMPOTENCY_STALE_AFTER_MS ?? config.META_TIMEOUT_MS + 60_000,
+      owner: send.lease.owner,
+    }),
     media: {
       ...createMediaServices(config, { db, redis, meta, directory, logger }),
       // An upload is refused at once when the pod is full: waiting would hold its client's body.
       uploadSlots: createDownloadSlots({ max: config.MEDIA_UPLOADS_PER_POD, maxWaiting: 0 }),
       downloadSlots: createDownloadSlots({ max: config.MEDIA_DOWNLOADS_PER_POD }),
     },
+    // No line: a body waiting for its turn would be held all the same.
+    unverifiedWebhookBodies: createDownloadSlots({ max: config.META_WEBHOOK_MAX_UNVERIFIED, maxWaiting: 0 }),
     readReceipts: createReadReceipts(config, {
       db,
       redis,

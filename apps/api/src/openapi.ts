@@ -25,13 +25,17 @@ const INFO: OpenApiDocument["info"] = {
     "plus the signed webhook events pushed to the integrator's endpoint. Human-readable error messages are Portuguese sentences.",
 };
 
-/** The authenticated public operations: full path, the bearer scheme and the public-api tag on each (spec 4, 5). */
+/**
+ * The authenticated public operations: full path, the bearer scheme with the operation's scope (its
+ * `x-required-scope`, define-route.ts) and the public-api tag on each (spec 4, 5).
+ */
 function publicOperation(operation: PublicOperation): OperationConfig {
+  const scope: unknown = operation["x-required-scope"];
   return {
     ...operation,
     path: `${PUBLIC_PREFIX}${operation.path}`,
     tags: [PUBLIC_API_TAG],
-    security: [{ [SECURITY_SCHEME]: [] }],
+    security: [{ [SECURITY_SCHEME]: typeof scope === "string" ? [scope] : [] }],
   };
 }
 
@@ -44,7 +48,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [
       {
         name: PUBLIC_API_TAG,
-        description: "Public API: every operation needs the bearer key and may answer 401 and 429.",
+        description:
+          "Public API: every operation needs the bearer key holding the operation's scope (`x-required-scope`, the security requirement's scopes) and may answer 401, 403 `insufficient_scope` and 429.",
       },
     ],
     securitySchemes: { [SECURITY_SCHEME]: BEARER_SECURITY_SCHEME },

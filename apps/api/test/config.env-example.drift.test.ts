@@ -20,6 +20,7 @@ describe(".env.example and the API's config", () => {
     "sending (API, campaign worker)",
     "proxies (API, panel)",
     "delivery replays (API, panel)",
+    "integrations (API, panel, CLI)",
     "stored secrets (API, dispatcher, panel, CLI)",
     "API (apps/api)",
   ])("lists under “%s” only variables the API reads", (title) => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import request from "supertest";
-import { createAccount, createApiKey } from "@gw/core/accounts";
+import { createAccount, createApiKey, missingScopeMessage } from "@gw/core/accounts";
 import { listWabaHealth } from "@gw/core/health";
 import { suppressContact } from "@gw/core/suppressions";
 import { createDb } from "@gw/db";
@@ -44,6 +44,7 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * BEGIN COVERAGE
  * code                           | status | endpoints                             | test(s) in this file (also: older file)
  * invalid_api_key                | 401    | messages, validate, window, templates | "401 invalid_api_key on %s" (also: A, S)
+ * insufficient_scope             | 403    | messages, validate, window, templates | "403 insufficient_scope on %s: a key without the operation's scope" (also: api.scopes.test.ts)
  * invalid_recipient              | 400    | messages                              | "400 invalid_recipient: a number that is not a valid phone" (also: S)
  * empty_message                  | 400    | messages                              | "400 empty_message: neither text nor template" (also: S)
  * pix_needs_template             | 400    | messages                              | "400 pix_needs_template: pix_order with free text" (also: S)
@@ -136,7 +137,9 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
   media_type_unsupported: "POST /media only (media.conformance.e2e.test.ts)",
   media_expired: "GET /media/{media_id} only (media.conformance.e2e.test.ts)",
   media_upload_limit: "POST /media only (media.conformance.e2e.test.ts)",
+  media_download_limit: "GET /media/{media_id} only (media.transfer-slots.test.ts)",
   media_busy: "POST /media and GET /media/{media_id} only (media.conformance.e2e.test.ts)",
+  integration_limit_reached: "POST /integrations only (integrations.api.limit.test.ts)",
   order_update_in_flight: "POST /orders/{reference_id}/status only (issue 28; orders.claims.concurrency.test.ts)",
   order_transition_invalid: "POST /orders/{reference_id}/status only (issue 28; orders.transitions.test.ts)",
   order_cancel_refused: "POST /orders/{reference_id}/status only (issue 28; orders.transitions.test.ts)",
@@ -263,6 +266,26 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
         "invalid_api_key",
       );
     });
+  });
+
+  describe("403", () => {
+    it.each(ENDPOINTS.map((e) => [e] as const))(
+      "403 insufficient_scope on %s: a key without the operation's scope",
+      async (endpoint) => {
+        // usage:read only: none of the four endpoints (messages:send for the send, messages:read for the others).
+        const { key } = await createApiKey(
+          { db: gateway.db },
+          { actor: testActor, accountId: account.accountId, scopes: ["usage:read"] },
+        );
+        const scope = endpoint === "POST /public/v1/messages" ? "messages:send" : "messages:read";
+        expectEnvelope(
+          await call(gateway.app, endpoint, { Authorization: `Bearer ${key}` }),
+          403,
+          "insufficient_scope",
+          missingScopeMessage(scope),
+        );
+      },
+    );
   });
 
   describe("400", () => {

@@ -82,9 +82,12 @@ describe("OpenAPI document", () => {
     expect(all.length).toBe(36);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
+      // The key's scope the operation requires (issue 35; each one checked in api.scopes.test.ts).
+      const scope = op["x-required-scope"];
+      expect({ where, scoped: typeof scope === "string" }).toEqual({ where, scoped: true });
       expect({ where, security: op.security, tags: op.tags }).toEqual({
         where,
-        security: [{ ChaveDeApi: [] }],
+        security: [{ ChaveDeApi: [scope] }],
         tags: ["public-api"],
       });
       const responses = at(op, "responses");

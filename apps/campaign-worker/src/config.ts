@@ -28,8 +28,10 @@ export const campaignWorkerConfigSchema = z
     /** How long one tick sends before handing its campaign back to the queue. */
     CAMPAIGN_TICK_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
     /**
-     * A recipient left `sending` for longer than this by a stopped worker is sent again with the same
-     * Idempotency-Key (which settles it). At least META_TIMEOUT_MS + CAMPAIGN_TURN_MAX_WAIT_MS + 5 s.
+     * A recipient `sending` for longer than this is sent again with the same Idempotency-Key (which settles it),
+     * whoever claimed it. One claimed by a worker whose process lease ran out (PROCESS_LEASE_TTL_MS: killed) is sent
+     * again at once; this bound is for claims without a live lease and a live worker's failed tick. At least
+     * META_TIMEOUT_MS + CAMPAIGN_TURN_MAX_WAIT_MS + 5 s.
      */
     CAMPAIGN_REDRIVE_AFTER_MS: z.coerce.number().int().min(1_000).default(90_000),
     /** Claims of one recipient (refusals for a passing reason included) before it fails for good. */

@@ -129,6 +129,8 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
       statusPollMs: 500,
     },
     send,
+    // The recipients this process claims name its lease: once it runs out (the process killed), any tick re-drives them.
+    owner: send.lease.owner,
   };
 
   // Aborted on stop: ticks claim nothing more and hand their campaign back once their sends in flight end.
@@ -175,8 +177,8 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     prefix,
     concurrency: config.CAMPAIGN_WORKER_CONCURRENCY,
     autorun: false,
-    // A killed worker's tick is taken over once its lock expires; every recipient it had reserved is settled by
-    // the re-drive (same key), so nothing is sent twice.
+    // A killed worker's tick is taken over once its lock expires; its recipients do not wait for that: any other
+    // share's tick re-drives them (same key, so nothing is sent twice) as soon as its lease runs out.
     lockDuration: config.CAMPAIGN_LOCK_DURATION_MS,
     stalledInterval: config.CAMPAIGN_STALLED_INTERVAL_MS,
     maxStalledCount: 1_000,
@@ -215,8 +217,8 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
     server.listen(config.CAMPAIGN_WORKER_PORT, config.CAMPAIGN_WORKER_HOST);
     await once(server, "listening");
     port = (server.address() as AddressInfo).port;
-    // Before the first tick: its reservations name this process, and a re-drive of a key it held settles at once
-    // once the lease has run out (the worker killed).
+    // Before the first tick: its claims and reservations name this process, and once the lease has run out (the
+    // worker killed) its recipients are re-driven and their keys settled at once.
     send.lease.start();
     stopFollowingNumbers = directory.followRevocations();
     running = worker.run().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import { Prisma, type Db } from "@gw/db";
 import {
+  API_KEY_SCOPES,
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
   PRODUCTION_INTEGRATION_POLICY,
@@ -14,11 +15,13 @@ import {
   createApiKey,
   PAYLOAD_VERSIONS,
   SecretUnreadableError,
+  isApiKeyScope,
   isPayloadVersion,
   isSignatureScheme,
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
+  type ApiKeyScope,
   type IntegrationPolicy,
   type PayloadVersion,
   type SecretBox,
@@ -41,6 +44,8 @@ export interface CliDeps {
   actor?: Actor;
   /** Which integration URLs `integration set` accepts; production's (https, public hosts) unless given. */
   integrationPolicy?: IntegrationPolicy;
+  /** MAX_INTEGRATIONS_PER_ACCOUNT: the most integrations `integration set` lets an account have (core's default unless given). */
+  maxIntegrationsPerAccount?: number;
   /** The key ring of SECRETS_KEYS; absent when not configured (only the commands that store secrets need it). */
   secrets?: SecretBox;
   /** Called when a command takes the key ring (run.ts says then that it is npm start's, in development). */
@@ -81,6 +86,28 @@ function parseEvents(invocation: Invocation): WebhookEvent[] {
   return events as WebhookEvent[];
 }
 
+/** `--scopes`, when given: known names, at least one (absent: the key holds every scope). */
+function parseScopes(invocation: Invocation): ApiKeyScope[] | undefined {
+  const given = invocation.values.scopes;
+  if (given === undefined) return undefined;
+  const names = given
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const scopes: ApiKeyScope[] = [];
+  for (const name of names) {
+    if (!isApiKeyScope(name))
+      throw new UsageError(`Permissão desconhecida: ${name} (use ${API_KEY_SCOPES.join(", ")})`, invocation.command);
+    scopes.push(name);
+  }
+  if (scopes.length === 0)
+    throw new UsageError(
+      `Informe ao menos uma permissão em --scopes (${API_KEY_SCOPES.join(", ")})`,
+      invocation.command,
+    );
+  return scopes;
+}
+
 /** `--signature-scheme`, when given (absent: a new integration gets `pt`, an existing one keeps its own). */
 function parseSignatureScheme(invocation: Invocation): SignatureScheme | undefined {
   const given = invocation.values["signature-scheme"];
@@ -112,7 +139,7 @@ function secretsFor(invocation: Invocation, deps: CliDeps): SecretBox {
     throw new UsageError(
       `SECRETS_KEYS é necessária para ${invocation.command}: as chaves que cifram os segredos guardados, as mesmas ` +
         "do dispatcher e do painel. Em desenvolvimento, a CLI usa sozinha as do npm start (.data/secrets-keys, na " +
-        "raiz do repositório, com o banco local); fora dele, defina SECRETS_KEYS.",
+        "raiz do repositório, com o banco que o npm start marcou); fora dele, defina SECRETS_KEYS.",
       invocation.command,
     );
   deps.onSecretsUsed?.();
@@ -156,8 +183,9 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     return { account_id: input.accountId, waba_id: input.wabaId, sending_blocked: false };
   },
   "key create": async (inv, { db, actor }) => {
-    const created = await createApiKey({ db }, { accountId: value(inv, "account"), actor });
-    return { id: created.id, key: created.key, prefix: created.prefix };
+    const created = await createApiKey({ db }, { accountId: value(inv, "account"), scopes: parseScopes(inv), actor });
+    // "all": every scope, also the ones a later release adds.
+    return { id: created.id, key: created.key, prefix: created.prefix, scopes: created.scopes ?? "all" };
   },
   "key revoke": async (inv, { db, actor }) => {
     const revoked = await revokeApiKey({ db }, { keyId: value(inv, "id"), actor });
@@ -176,7 +204,14 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
       throw new UsageError("Use --ordered ou --unordered, não os dois.", inv.command);
     const deliverInOrder = inv.flags.has("ordered") ? true : inv.flags.has("unordered") ? false : undefined;
     return setIntegration(
-      { db: deps.db, policy, secrets: secretsFor(inv, deps) },
+      {
+        db: deps.db,
+        policy,
+        secrets: secretsFor(inv, deps),
+        ...(deps.maxIntegrationsPerAccount === undefined
+          ? {}
+          : { maxIntegrationsPerAccount: deps.maxIntegrationsPerAccount }),
+      },
       {
         actor: deps.actor,
         accountId: value(inv, "account"),

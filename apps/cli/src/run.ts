@@ -3,7 +3,7 @@
 // (a spawned `pnpm gateway` costs seconds of start-up per call on a loaded machine). Returns the exit code.
 import { ConfigError, env, loadConfig, sections, z } from "@gw/config";
 import type { CliDeps } from "./commands.ts";
-import { findDevelopmentKeyRing } from "./dev-key-ring.ts";
+import { findDevelopmentKeyRing, isDevelopmentDatabase } from "./dev-key-ring.ts";
 import { chooseFormat, redactSecrets, renderFailure, renderResult, type Failure } from "./output.ts";
 import { parseInvocation, requestedFormat, UsageError } from "./spec.ts";
 
@@ -28,17 +28,20 @@ const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
   // Optional here: only the commands that store or show signing secrets need it (`integration`, `secrets`).
   SECRETS_KEYS: z.preprocess((v) => (v === "" ? undefined : v), sections.secrets().SECRETS_KEYS.optional()),
+  // The deployment's cap on integrations per account, as the API and the panel read it.
+  ...sections.integrations(),
 });
 
 /**
  * The configuration of `io.env`; without SECRETS_KEYS, in development (dev-key-ring.ts), npm start's key ring and,
  * unless WEBHOOK_ALLOW_PRIVATE_NETWORKS says otherwise, its loopback receivers, as start.sh gives both to the
- * dispatcher and the panel. `developmentRing` is then the file read.
+ * dispatcher and the panel. `developmentRing` is then the file read: runCli uses this configuration only once the
+ * database has shown npm start's mark.
  */
 function loadCliConfig(io: CliIo): { config: z.infer<typeof configSchema>; developmentRing: string | null } {
   const config = loadConfig(configSchema, io.env);
   if (config.SECRETS_KEYS) return { config, developmentRing: null };
-  const ring = findDevelopmentKeyRing({ env: io.env, cwd: io.cwd, databaseUrl: config.DATABASE_URL });
+  const ring = findDevelopmentKeyRing({ env: io.env, cwd: io.cwd });
   if (ring === null) return { config, developmentRing: null };
   try {
     const development = loadConfig(configSchema, {
@@ -51,6 +54,18 @@ function loadCliConfig(io: CliIo): { config: z.infer<typeof configSchema>; devel
     if (error instanceof ConfigError) throw new ConfigError(error.variables, `${ring.file}: ${error.message}`);
     throw error;
   }
+}
+
+/** Why npm start's key ring was not used against a database without its mark, and what to do (exit 2). */
+function notDevelopmentDatabase(ringFile: string): ConfigError {
+  return new ConfigError(
+    ["SECRETS_KEYS"],
+    "SECRETS_KEYS não definida e o banco de DATABASE_URL não tem a marca de desenvolvimento que o npm start grava no " +
+      `banco local (um túnel para 127.0.0.1 não o torna local): as chaves de ${ringFile} não foram usadas e nada foi ` +
+      "alterado, pois um segredo cifrado com elas não abriria no dispatcher desse banco. Defina SECRETS_KEYS com as " +
+      "chaves desse banco, as mesmas do dispatcher e do painel dele (ou NODE_ENV=production, para um comando sem " +
+      "segredos); se este é o banco do npm start, rode o npm start de novo para marcá-lo.",
+  );
 }
 
 function failure(error: unknown): Failure {
@@ -78,7 +93,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { createSecretBox } = await import("@gw/core/accounts");
     const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
     cleanups.push(() => db.$disconnect());
-    const deps: CliDeps = { db, integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) };
+    // Before any command runs: the ring and the lowered URL policy are npm start's, for npm start's database only.
+    if (developmentRing !== null && !(await isDevelopmentDatabase(db.sql)))
+      throw notDevelopmentDatabase(developmentRing);
+    const deps: CliDeps = {
+      db,
+      integrationPolicy: integrationPolicy(config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+      maxIntegrationsPerAccount: config.MAX_INTEGRATIONS_PER_ACCOUNT,
+    };
     if (config.SECRETS_KEYS) deps.secrets = createSecretBox(config.SECRETS_KEYS);
     if (developmentRing !== null) {
       deps.onSecretsUsed = () => {

@@ -111,8 +111,19 @@ export const COMMANDS = {
   },
   "key create": {
     summary: "Cria uma chave de API e a mostra uma única vez.",
-    options: { account: accountOption() },
-    notes: ["Só o hash da chave é guardado: se ela se perder, crie outra e revogue a antiga."],
+    options: {
+      account: accountOption(),
+      scopes: {
+        value: "PERMISSÕES",
+        help: "permissões separadas por vírgula: messages:send, messages:read, orders:write, media:write, integrations:manage e usage:read; sem a opção (ou com todas), a chave tem todas, inclusive as que vierem",
+      },
+    },
+    notes: [
+      "Só o hash da chave é guardado: se ela se perder, crie outra e revogue a antiga.",
+      "A chave só faz o que as permissões dela permitem (o resto a API recusa com 403 insufficient_scope): o plugin",
+      "de uma loja que envia mensagens de pedidos precisa de --scopes messages:send,orders:write, não de",
+      "integrations:manage.",
+    ],
     examples: [`pnpm gateway key create --account ${ACCOUNT}`],
     done: "Chave de API criada.",
     after: "Guarde a chave agora: ela não será mostrada de novo.",
@@ -154,7 +165,7 @@ export const COMMANDS = {
       "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo; o esquema",
       "só muda quando --signature-scheme é informado (a integração nova começa em pt).",
       "A URL deve ser https:// de um endereço público; com WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (só em",
-      "desenvolvimento) também vale http:// e endereços locais ou privados.",
+      "desenvolvimento) também vale http:// e endereços locais ou privados; link-local e metadados de nuvem, nunca.",
       "Sem --ordered nem --unordered, a entrega em ordem fica como está (desligada numa integração nova).",
       "Sem --payload-version, a versão fica como está (1 numa integração nova); as entregas já criadas mantêm a sua.",
     ],
@@ -524,8 +535,8 @@ function generalHelp(): string {
       [
         "SECRETS_KEYS",
         "chaves que cifram os segredos guardados; necessária para integration set, rotate-secret e secrets " +
-          "(em desenvolvimento, sem ela: as do npm start, em .data/secrets-keys, se o banco é local e NODE_ENV " +
-          "não é production)",
+          "(em desenvolvimento, sem ela: as do npm start, em .data/secrets-keys, se o banco tem a marca que o npm start " +
+          "grava nele e NODE_ENV não é production)",
       ],
       [
         "WEBHOOK_ALLOW_PRIVATE_NETWORKS",

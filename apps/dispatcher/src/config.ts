@@ -52,8 +52,9 @@ export const dispatcherConfigSchema = z
     /** Deadline to connect to the integrator's endpoint, inside WEBHOOK_TIMEOUT_MS. */
     WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
     /**
-     * Development only (npm start, tests): deliver to loopback, private and other non-public addresses. Off, every
-     * attempt refuses a host that is or resolves to one (`address_refused`).
+     * Development only (npm start, tests): also deliver to loopback, private, ULA and CGNAT addresses (never link-local
+     * or a cloud metadata address). Off, every attempt refuses a host that is or resolves to a non-public address
+     * (`address_refused`).
      */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
     /** Waits before attempts 2..7 in ms (spec 6.5: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h). */
@@ -110,12 +111,17 @@ export const dispatcherConfigSchema = z
     FAILED_DELIVERIES_RETENTION_DAYS: retentionDays(90),
     /** Statuses parked for a message that never appeared. */
     EARLY_STATUS_RETENTION_DAYS: retentionDays(7),
-    /** The contact's text, profile name and media of inbound messages are cleared after this (LGPD). */
+    /**
+     * The contact's text, profile name and media of inbound messages are cleared after this (LGPD), and so are their
+     * payment answers and the records of the media they carried (no longer downloadable, even within Meta's 7 days).
+     */
     INBOUND_TEXT_RETENTION_DAYS: retentionDays(30),
     /** Inbound message rows; at least 7 days, since their wamid deduplicates Meta's redeliveries. */
     INBOUND_RETENTION_DAYS: retentionDays(90, 7),
     /** Audit entries (evidence of who did what). */
     AUDIT_RETENTION_DAYS: retentionDays(365),
+    /** Pix orders with their messages (recipient, items, payment settings), counted from their last change. */
+    ORDER_RETENTION_DAYS: retentionDays(90),
     /**
      * How often the cost ledger's rollup looks for a new São Paulo day to roll (it works once a day; the other runs
      * read one row).

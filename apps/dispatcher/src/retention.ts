@@ -19,9 +19,15 @@ export function retentionDays(config: DispatcherConfig): RetentionDays {
     "inbound_messages.content": config.INBOUND_TEXT_RETENTION_DAYS,
     // Issue 27: what payload version 2 adds, and what a send carried, go with the contact's content.
     "inbound_messages.details": config.INBOUND_TEXT_RETENTION_DAYS,
+    // Issue 35: a payment-method answer is the contact's content too, with or without other members.
+    "inbound_messages.payment": config.INBOUND_TEXT_RETENTION_DAYS,
     "messages.content": config.INBOUND_TEXT_RETENTION_DAYS,
     // A media record 30 days past Meta's expiry (410 until then, 404 after): a pointer to a file Meta deleted.
     account_media: ACCOUNT_MEDIA_DAYS_PAST_EXPIRY,
+    // Issue 35: a received media's record (its id and file name) with the inbound message's media id and file name,
+    // also when that is shorter than Meta's 7 days.
+    "account_media.received": config.INBOUND_TEXT_RETENTION_DAYS,
+    orders: config.ORDER_RETENTION_DAYS,
     // Contacts by the same rule as the inbound messages they come from: display data with the content, the contact
     // (once nothing is keyed by it) with the rows.
     contacts: config.INBOUND_RETENTION_DAYS,

@@ -97,6 +97,18 @@ describe("retention configuration", () => {
     expect(days).toMatchObject({ "contacts.profile": 10, contacts: 0 });
   });
 
+  it("gives each kind of personal data its rule: payment answers and received media with the content, orders their own", () => {
+    expect(loadDispatcherConfig(base)).toMatchObject({ ORDER_RETENTION_DAYS: 90 });
+    expect(retentionDays(loadDispatcherConfig(base))).toMatchObject({
+      "inbound_messages.payment": 30,
+      "account_media.received": 30,
+      orders: 90,
+    });
+    expect(
+      retentionDays(loadDispatcherConfig({ ...base, INBOUND_TEXT_RETENTION_DAYS: "3", ORDER_RETENTION_DAYS: "0" })),
+    ).toMatchObject({ "inbound_messages.payment": 3, "account_media.received": 3, orders: 0 });
+  });
+
   it("takes 0 as keep for ever", () => {
     expect(loadDispatcherConfig({ ...base, AUDIT_RETENTION_DAYS: "0", INBOUND_RETENTION_DAYS: "0" })).toMatchObject({
       AUDIT_RETENTION_DAYS: 0,

@@ -48,6 +48,7 @@ export const panelConfigSchema = z.object({
   ...sections.secrets(),
   ...sections.endpointHealth(),
   ...sections.replays(),
+  ...sections.integrations(),
   /** Development only: integration URLs on http:// and local addresses (the same switch as the CLI's). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
 });

@@ -75,9 +75,60 @@ describe("API keys in the panel (Chromium)", () => {
       orderBy: { id: "asc" },
     });
     expect(audit.map((entry) => [entry.action, entry.actor, entry.details])).toEqual([
-      ["panel.api_key.created", `panel:${tenant.users.owner.email}`, { name: "ERP da loja", prefix: key.slice(0, 14) }],
+      [
+        "panel.api_key.created",
+        `panel:${tenant.users.owner.email}`,
+        { name: "ERP da loja", prefix: key.slice(0, 14), scopes: "all" },
+      ],
       ["panel.api_key.revoked", `panel:${tenant.users.owner.email}`, { name: "ERP da loja", prefix: key.slice(0, 14) }],
     ]);
+    await page.context().close();
+  });
+
+  it("creates a key with only the permissions checked and lists them; the API refuses it anything else (403 insufficient_scope)", async () => {
+    // A tenant of its own: the audit tests count the first tenant's key entries.
+    const own = await createTenant(stack.db);
+    const page = await signIn(stack, own.users.owner.email);
+    await page.goto("/chaves");
+    const permissions = page.getByRole("group", { name: "Permissões" });
+    // Every permission is offered, checked at first.
+    expect(await permissions.getByRole("checkbox", { checked: true }).count()).toBe(6);
+    await page.getByLabel("Nome da chave").fill("Plugin da loja");
+    for (const scope of ["messages:read", "media:write", "integrations:manage", "usage:read"])
+      await permissions.getByLabel(new RegExp(`${scope}:`)).uncheck();
+    await page.getByRole("button", { name: "Criar chave" }).click();
+    const key = await textOf(page.getByLabel("Chave de API criada"));
+    expect(await textOf(page.getByText(/^Permissões:/))).toBe("Permissões: messages:send, orders:write");
+    await screenshot(page, "chave-restrita-criada");
+
+    const call = (path: string) => fetch(`${stack.apiUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+    const refused = await call("/public/v1/integrations");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      error: { code: "insufficient_scope", message: expect.stringContaining("integrations:manage") },
+    });
+    const orders = await call("/public/v1/orders");
+    expect(orders.status).toBe(200);
+    await orders.arrayBuffer();
+
+    await page.getByRole("link", { name: "Voltar às chaves" }).click();
+    expect(await textOf(page.getByRole("row", { name: /Plugin da loja/ }))).toContain("messages:send, orders:write");
+
+    // With every box checked, the key holds every permission, also the ones to come.
+    await page.getByLabel("Nome da chave").fill("ERP completo");
+    await page.getByRole("button", { name: "Criar chave" }).click();
+    expect(await textOf(page.getByText(/^Permissões:/))).toContain("todas");
+    await page.getByRole("link", { name: "Voltar às chaves" }).click();
+    expect(await textOf(page.getByRole("row", { name: /ERP completo/ }))).toContain("todas");
+    await screenshot(page, "chaves-com-permissoes");
+
+    // None checked: refused, nothing created.
+    await page.getByLabel("Nome da chave").fill("Chave vazia");
+    for (const box of await permissions.getByRole("checkbox").all()) await box.uncheck();
+    await page.getByRole("button", { name: "Criar chave" }).click();
+    expect(await textOf(page.getByText(/Marque ao menos uma permissão/))).toContain("uma chave sem nenhuma");
+    expect(await stack.db.apiKey.count({ where: { accountId: own.accountId, name: "Chave vazia" } })).toBe(0);
     await page.context().close();
   });
 

@@ -110,7 +110,9 @@ describe("roles, CSRF and tenant isolation of the panel's forms (Chromium)", () 
     ).toBe(403);
     expect(await stack.db.apiKey.count({ where: { accountId: tenant.accountId, name: "sem token" } })).toBe(0);
     // The same form with its token goes through: the refusals above were the token's doing.
-    expect((await post(owner, "/chaves", { name: "com token", _csrf: ownToken })).status).toBe(201);
+    expect((await post(owner, "/chaves", { name: "com token", scopes: "messages:send", _csrf: ownToken })).status).toBe(
+      201,
+    );
     await owner.context().close();
     await admin.context().close();
   });

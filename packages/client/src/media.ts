@@ -60,7 +60,8 @@ function filenameOf(disposition: string | null): string | null {
 
 /**
  * Downloads a media this account uploaded or received (`GET /public/v1/media/{media_id}`) as a stream. A refusal
- * throws GatewayRequestError (404 not_found, 410 media_expired, 503 media_busy after the client's retries, ...).
+ * throws GatewayRequestError (404 not_found, 410 media_expired, 429 media_download_limit or 503 media_busy after the
+ * client's retries, ...).
  */
 export async function downloadMedia(client: GatewayClient, mediaId: string): Promise<DownloadedMedia> {
   const { data, error, response } = await client.GET("/public/v1/media/{media_id}", {

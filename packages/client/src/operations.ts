@@ -85,7 +85,7 @@ export const OPERATIONS = {
   createIntegration: {
     method: "post",
     path: "/public/v1/integrations",
-    idempotencyKey: false,
+    idempotencyKey: true,
   },
   getIntegration: {
     method: "get",

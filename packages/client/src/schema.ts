@@ -11,7 +11,7 @@ export interface paths {
     put?: never;
     /**
      * Send a message (text, template, interactive, media, reaction or location)
-     * @description Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). So do the other free-form kinds, one per request and read only without `text` and `template`: `interactive` (reply buttons, a list, a URL button, a location request), `media` (by `media_id` of an upload of this account on this number, or by public `link`), `reaction` (to a message the contact sent, within 30 days; `emoji: ""` removes it) and `location`. Every WhatsApp limit is checked before the provider (422 `HTTPValidationError` naming the field; nothing is sent). With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
+     * @description Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). So do the other free-form kinds, one per request and read only without `text` and `template`: `interactive` (reply buttons, a list, a URL button, a location request), `media` (by `media_id` of an upload of this account on this number, or by public `link`), `reaction` (to a message the contact sent, within 30 days; `emoji: ""` removes it) and `location`. Every WhatsApp limit is checked before the provider (422 `HTTPValidationError` naming the field; nothing is sent). With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["sendMessage"];
     delete?: never;
@@ -31,7 +31,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a received message read (and show typing)
-     * @description Marks a contact's message read at Meta (the contact sees the blue ticks), through the business number that received it; Meta also marks the earlier messages of the conversation read. With `typing: true` the contact also sees a typing indicator until the reply arrives or for 25 s: show it only when a reply is coming. One typing indicator per conversation at a time: another one for the same (or an older) message within 25 s is `rate_limited` (nothing is sent; a newer message of the contact may have its own at once). No message is sent: no new `message_id`, nothing is billed, no `message.status` webhook follows. Messages received more than 30 days ago are `message_too_old`. Marking a message already read again (without typing) answers at once with its `read_at`. Safe to repeat. Audited as `api.inbound_message.marked_read`.
+     * @description Marks a contact's message read at Meta (the contact sees the blue ticks), through the business number that received it; Meta also marks the earlier messages of the conversation read. With `typing: true` the contact also sees a typing indicator until the reply arrives or for 25 s: show it only when a reply is coming. One typing indicator per conversation at a time: another one for the same (or an older) message within 25 s is `rate_limited` (nothing is sent; a newer message of the contact may have its own at once). No message is sent: no new `message_id`, nothing is billed, no `message.status` webhook follows. Messages received more than 30 days ago are `message_too_old`. Marking a message already read again (without typing) answers at once with its `read_at`. Safe to repeat. Audited as `api.inbound_message.marked_read`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["markMessageRead"];
     delete?: never;
@@ -49,7 +49,7 @@ export interface paths {
     };
     /**
      * Pix orders
-     * @description Newest first, optionally only those in one order status or payment status. Repeat with `before_id=next_before_id` until it is null. Each order without its history (read it with `GET /orders/{reference_id}`).
+     * @description Newest first, optionally only those in one order status or payment status. Repeat with `before_id=next_before_id` until it is null. Each order without its history (read it with `GET /orders/{reference_id}`). Requires an API key with the scope `orders:write` (403 `insufficient_scope` otherwise).
      */
     get: operations["listOrders"];
     put?: never;
@@ -69,7 +69,7 @@ export interface paths {
     };
     /**
      * One Pix order, with its history
-     * @description The order a `pix_order` send recorded, its current order and payment status, and its history: the order_details message, then each order_status message, with the outcome the provider reported for it (`message_status`). Another account's reference is `not_found`.
+     * @description The order a `pix_order` send recorded, its current order and payment status, and its history: the order_details message, then each order_status message, with the outcome the provider reported for it (`message_status`). Another account's reference is `not_found`. Requires an API key with the scope `orders:write` (403 `insufficient_scope` otherwise).
      */
     get: operations["getOrder"];
     put?: never;
@@ -91,7 +91,7 @@ export interface paths {
     put?: never;
     /**
      * Send an order's next status (order_status message)
-     * @description Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.
+     * @description Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body. Requires an API key with the scope `orders:write` (403 `insufficient_scope` otherwise).
      */
     post: operations["updateOrderStatus"];
     delete?: never;
@@ -111,7 +111,7 @@ export interface paths {
     put?: never;
     /**
      * Upload a media file (then send it by media_id)
-     * @description A `multipart/form-data` body with the file in the part `file` (and, before it, `phone_number_id` when the file is for a number other than the account's default). The file is streamed to Meta's media upload as it arrives, never held whole. Its type is read from its bytes: a file of no type WhatsApp carries is `415 media_type_unsupported`, bytes of another type than the part's `Content-Type` are `422 media_type_mismatch` (`application/octet-stream` lets the bytes decide). Each type has Meta's size cap, enforced while reading: image 5 MB, video and audio 16 MB, document 100 MB, sticker 100 KB static / 500 KB animated (binary units); past it `413 payload_too_large` and nothing is created at Meta. Answered `201` with Meta's `media_id`, which this account can send (`media.media_id` on `POST /messages`) from the same number for 30 days, and read back with `GET /media/{media_id}`. At most a few uploads of one account run at once (`429 media_upload_limit`), and each server takes a bounded number (`503 media_busy`); both answer `Retry-After`. Audited as `api.media.uploaded`.
+     * @description A `multipart/form-data` body with the file in the part `file` (and, before it, `phone_number_id` when the file is for a number other than the account's default). The file is streamed to Meta's media upload as it arrives, never held whole. Its type is read from its bytes: a file of no type WhatsApp carries is `415 media_type_unsupported`, bytes of another type than the part's `Content-Type` are `422 media_type_mismatch` (`application/octet-stream` lets the bytes decide). Each type has Meta's size cap, enforced while reading: image 5 MB, video and audio 16 MB, document 100 MB, sticker 100 KB static / 500 KB animated (binary units); past it `413 payload_too_large` and nothing is created at Meta. Answered `201` with Meta's `media_id`, which this account can send (`media.media_id` on `POST /messages`) from the same number for 30 days, and read back with `GET /media/{media_id}`. At most a few uploads of one account run at once (`429 media_upload_limit`), and each server takes a bounded number (`503 media_busy`); both answer `Retry-After`. A body that arrives below the server's minimum rate (a few KB/s, measured over successive windows of some seconds) is cut with `400 bad_request`. Audited as `api.media.uploaded`. Requires an API key with the scope `media:write` (403 `insufficient_scope` otherwise).
      */
     post: operations["uploadMedia"];
     delete?: never;
@@ -129,7 +129,7 @@ export interface paths {
     };
     /**
      * Download a media this account uploaded or received
-     * @description Streams the file of a media id this account got from `POST /media` or from a `message.received` event (`media_id`), fetched from Meta with the gateway's credentials when asked for and never stored by the gateway. Answered with the file's `Content-Type` (Meta's type, else the one the gateway recorded), `Content-Length` when known and `Content-Disposition: attachment` with its file name (the upload's or the document's, else `<media_id>.<ext>`). Another account's media id is `404 not_found`, like an unknown one. Meta keeps received media 7 days and uploads 30 days: past that, or once Meta says it no longer has the file, the answer is `410 media_expired`. A file past its type's cap is `413 payload_too_large`. Each server fetches a bounded number of media at once (`503 media_busy`, with `Retry-After`). A download that breaks midway is cut (the connection closes), never a short file that looks whole. Audited as `api.media.opened`.
+     * @description Streams the file of a media id this account got from `POST /media` or from a `message.received` event (`media_id`), fetched from Meta with the gateway's credentials when asked for and never stored by the gateway. Answered with the file's `Content-Type` (Meta's type, else the one the gateway recorded), `Content-Length` when known and `Content-Disposition: attachment` with its file name (the upload's or the document's, else `<media_id>.<ext>`). Another account's media id is `404 not_found`, like an unknown one. Meta keeps received media 7 days and uploads 30 days: past that, or once Meta says it no longer has the file, the answer is `410 media_expired`. A file past its type's cap is `413 payload_too_large`. At most a few downloads of one account run at once (`429 media_download_limit`, with `Retry-After`), and each server fetches a bounded number of media at once (`503 media_busy`, with `Retry-After`). A download that breaks midway, or that the client reads below the server's minimum rate (a few KB/s, measured over successive windows of some seconds), is cut (the connection closes), never a short file that looks whole. Audited as `api.media.opened`. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["getMedia"];
     put?: never;
@@ -151,7 +151,7 @@ export interface paths {
     put?: never;
     /**
      * Validate and normalize a phone format
-     * @description `valid=true` does not confirm registration on the channel, authorization to send or delivery.
+     * @description `valid=true` does not confirm registration on the channel, authorization to send or delivery. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     post: operations["validatePhone"];
     delete?: never;
@@ -169,7 +169,7 @@ export interface paths {
     };
     /**
      * Is the 24-hour window open
-     * @description Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number.
+     * @description Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["getWindow"];
     put?: never;
@@ -189,7 +189,7 @@ export interface paths {
     };
     /**
      * Template catalogue
-     * @description Only approved templates by default; `status=ALL` returns every status. `body.variables_count` is the number of entries the send's `variables` must have.
+     * @description Only approved templates by default; `status=ALL` returns every status. `body.variables_count` is the number of entries the send's `variables` must have. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["listTemplates"];
     put?: never;
@@ -209,7 +209,7 @@ export interface paths {
     };
     /**
      * The delivery log of a time range as CSV
-     * @description Streamed, one line per delivery created in [`since`, `until`) (`until` absent: now; at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text. Audited (`api.deliveries.exported`).
+     * @description Streamed, one line per delivery created in [`since`, `until`) (`until` absent: now; at most 31 days), oldest first, with the deliveries list's filters. Columns: delivery_id, event, status, attempts, created_at, occurred_at, delivered_at, next_attempt_at, last_status_code, last_error_kind, last_error, message_id, integration_id, endpoint_url. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text. Audited (`api.deliveries.exported`). Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["exportDeliveries"];
     put?: never;
@@ -229,7 +229,7 @@ export interface paths {
     };
     /**
      * Webhook delivery queue
-     * @description Most recent first. Repeat with `before_id=next_before_id` until `next_before_id` is null.
+     * @description Most recent first. Repeat with `before_id=next_before_id` until `next_before_id` is null. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["listDeliveries"];
     put?: never;
@@ -251,7 +251,7 @@ export interface paths {
     put?: never;
     /**
      * Resend all failed deliveries
-     * @description Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.
+     * @description Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["retryFailedDeliveries"];
     delete?: never;
@@ -269,7 +269,7 @@ export interface paths {
     };
     /**
      * One delivery
-     * @description `last_error` is the body the integrator's endpoint answered, also on 2xx.
+     * @description `last_error` is the body the integrator's endpoint answered, also on 2xx. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["getDelivery"];
     put?: never;
@@ -291,7 +291,7 @@ export interface paths {
     put?: never;
     /**
      * Resend a delivery
-     * @description For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`.
+     * @description For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["retryDelivery"];
     delete?: never;
@@ -309,13 +309,13 @@ export interface paths {
     };
     /**
      * Integrations
-     * @description The account's webhook integrations, oldest first, without their signing secrets. Repeat with `cursor=next_cursor` until it is null.
+     * @description The account's webhook integrations, oldest first, without their signing secrets. Repeat with `cursor=next_cursor` until it is null. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     get: operations["listIntegrations"];
     put?: never;
     /**
      * Register a webhook integration
-     * @description The URL is checked as the panel checks it: https:// only, and a host that is a loopback, private, link-local or reserved address, or `localhost`, is refused (the dispatcher checks every resolved address again at each attempt); a URL the account already has is refused too (`url_taken`: change it with PATCH). The answer carries the `signing_secret`, shown only here and at a rotation: keep it now. Audited as `api.integration.saved`.
+     * @description The URL is checked as the panel checks it: https:// only, and a host that is a loopback, private, link-local or reserved address, or `localhost`, is refused (the dispatcher checks every resolved address again at each attempt); a URL the account already has is refused too (`url_taken`: change it with PATCH). The answer carries the `signing_secret`, shown only here and at a rotation: keep it now. With `Idempotency-Key`, a repeat with the same key and body (after a connection error or a 5xx) gets the first answer again, `signing_secret` included, while the key lives, with `Idempotent-Replayed: true`. An account has at most MAX_INTEGRATIONS_PER_ACCOUNT integrations (10 by default; `integration_limit_reached` beyond). Audited as `api.integration.saved`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["createIntegration"];
     delete?: never;
@@ -333,21 +333,21 @@ export interface paths {
     };
     /**
      * One integration
-     * @description Its URL, events, state and signature scheme. The signing secret is never shown here.
+     * @description Its URL, events, state and signature scheme. The signing secret is never shown here. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     get: operations["getIntegration"];
     put?: never;
     post?: never;
     /**
      * Delete an integration
-     * @description The integration and its deliveries (with their attempts) are removed: pending ones are never attempted, and the deliveries list, the export and replays no longer find them. To stop deliveries for a while, PATCH `active: false` instead. No body. Audited as `api.integration.deleted`.
+     * @description The integration and its deliveries (with their attempts) are removed: pending ones are never attempted, and the deliveries list, the export and replays no longer find them. To stop deliveries for a while, PATCH `active: false` instead. No body. Audited as `api.integration.deleted`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     delete: operations["deleteIntegration"];
     options?: never;
     head?: never;
     /**
      * Change an integration
-     * @description Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching `deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the next attempts, with the same secret. The secret is never shown here. Audited as `api.integration.updated`.
+     * @description Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching `deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the next attempts, with the same secret. The secret is never shown here. Audited as `api.integration.updated`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     patch: operations["updateIntegration"];
     trace?: never;
@@ -363,7 +363,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate an integration's signing secret
-     * @description A new secret signs from now on; for `overlap_hours` (default 24) deliveries are also signed with the one it replaces (X-PT-Signature-Previous, or a second `v1,` value in webhook-signature), so a receiver still holding it keeps verifying; `overlap_hours: 0` ends the old one at once (a leaked secret). The new `signing_secret` is shown only in this answer. Body optional. Audited as `api.integration.secret_rotated`.
+     * @description A new secret signs from now on; for `overlap_hours` (default 24) deliveries are also signed with the one it replaces (X-PT-Signature-Previous, or a second `v1,` value in webhook-signature), so a receiver still holding it keeps verifying; `overlap_hours: 0` ends the old one at once (a leaked secret). The new `signing_secret` is shown only in this answer. Body optional. Audited as `api.integration.secret_rotated`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["rotateIntegrationSecret"];
     delete?: never;
@@ -381,7 +381,7 @@ export interface paths {
     };
     /**
      * Endpoint health of an integration
-     * @description From the attempts the dispatcher made to the integration's URL over the last hour and the last day: success rate, latency percentiles (p50, p95, p99, linear interpolation) and the last error. An integration whose every attempt failed for the configured time (default 5 days) is disabled by the gateway (`disabled_at`, `disabled_reason`): its deliveries wait, without attempts, until it is re-enabled with `POST /integrations/{integration_id}/enable`.
+     * @description From the attempts the dispatcher made to the integration's URL over the last hour and the last day: success rate, latency percentiles (p50, p95, p99, linear interpolation) and the last error. An integration whose every attempt failed for the configured time (default 5 days) is disabled by the gateway (`disabled_at`, `disabled_reason`): its deliveries wait, without attempts, until it is re-enabled with `POST /integrations/{integration_id}/enable`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     get: operations["getIntegrationHealth"];
     put?: never;
@@ -403,7 +403,7 @@ export interface paths {
     put?: never;
     /**
      * Re-enable an integration the gateway disabled
-     * @description After fixing the endpoint. The deliveries that waited are sent again at once, each with a fresh budget of automatic attempts (X-PT-Attempt counts on). An integration that is not disabled is left as it is (`was_disabled: false`). No body. Audited as `api.integration.enabled`.
+     * @description After fixing the endpoint. The deliveries that waited are sent again at once, each with a fresh budget of automatic attempts (X-PT-Attempt counts on). An integration that is not disabled is left as it is (`was_disabled: false`). No body. Audited as `api.integration.enabled`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["enableIntegration"];
     delete?: never;
@@ -423,7 +423,7 @@ export interface paths {
     put?: never;
     /**
      * Resend the deliveries of a time range
-     * @description Every delivery created in [`since`, `until`) (`until` absent: now) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.
+     * @description Every delivery created in [`since`, `until`) (`until` absent: now) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["replayDeliveries"];
     delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
     };
     /**
      * Progress of a replay
-     * @description Status, how many deliveries matched and how many were put back in the queue so far, and when.
+     * @description Status, how many deliveries matched and how many were put back in the queue so far, and when. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     get: operations["getDeliveryReplay"];
     put?: never;
@@ -461,7 +461,7 @@ export interface paths {
     };
     /**
      * Webhook event catalogue
-     * @description Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own webhook schemas with their components put in place (no `$ref`).
+     * @description Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own webhook schemas with their components put in place (no `$ref`). Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     get: operations["listEventTypes"];
     put?: never;
@@ -481,13 +481,13 @@ export interface paths {
     };
     /**
      * Campaigns
-     * @description Newest first, with their progress. Repeat with `before_id=next_before_id` until it is null.
+     * @description Newest first, with their progress. Repeat with `before_id=next_before_id` until it is null. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["listCampaigns"];
     put?: never;
     /**
      * Create a campaign (a bulk template send), as a draft
-     * @description Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in `rejected_rows`; the others are the campaign's recipients. Nothing is sent until `POST /campaigns/{campaign_id}/start` names the accepted count. Up to 100000 rows, as a JSON list or as a CSV file (`Content-Type: text/csv`, the campaign's fields in the query string; columns: to, variable_1 … variable_20, header_text, header_media_link, header_media_type, header_media_filename, button_url_param, button_url_index, coupon_code, client_ref; separated by `,` or `;`; the header line is required and `row` numbers count data rows; at most 20 MiB, 64 fields per line and 32768 characters per field: the file is read as it arrives and refused at the first line past a limit or past row 100000). Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate.
+     * @description Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in `rejected_rows`; the others are the campaign's recipients. Nothing is sent until `POST /campaigns/{campaign_id}/start` names the accepted count. Up to 100000 rows, as a JSON list or as a CSV file (`Content-Type: text/csv`, the campaign's fields in the query string; columns: to, variable_1 … variable_20, header_text, header_media_link, header_media_type, header_media_filename, button_url_param, button_url_index, coupon_code, client_ref; separated by `,` or `;`; the header line is required and `row` numbers count data rows; at most 20 MiB, 64 fields per line and 32768 characters per field: the file is read as it arrives and refused at the first line past a limit or past row 100000). Each recipient is sent through the same send service as `POST /messages` (its `message.status` events carry `campaign_id`), paced at the business number's messaging rate. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["createCampaign"];
     delete?: never;
@@ -505,7 +505,7 @@ export interface paths {
     };
     /**
      * One campaign, with its progress
-     * @description `progress` counts each recipient once, in its furthest state (delivered and read come from the provider's statuses). `eta_seconds` is what the queued recipients need at the number's rate in force.
+     * @description `progress` counts each recipient once, in its furthest state (delivered and read come from the provider's statuses). `eta_seconds` is what the queued recipients need at the number's rate in force. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["getCampaign"];
     put?: never;
@@ -525,7 +525,7 @@ export interface paths {
     };
     /**
      * A campaign's recipients and their outcome
-     * @description In list order. `status` filters by outcome. `error_code` is the stable code of the refusal or of the failed status. Repeat with `after_id=next_after_id` until it is null.
+     * @description In list order. `status` filters by outcome. `error_code` is the stable code of the refusal or of the failed status. Repeat with `after_id=next_after_id` until it is null. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["listCampaignRecipients"];
     put?: never;
@@ -545,7 +545,7 @@ export interface paths {
     };
     /**
      * A campaign's outcome list as CSV
-     * @description Streamed, one line per recipient in list order, columns: row, to, client_ref, status, message_id, error_code, error_message, attempts, updated_at. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text.
+     * @description Streamed, one line per recipient in list order, columns: row, to, client_ref, status, message_id, error_code, error_message, attempts, updated_at. RFC 4180 CSV: UTF-8 without a byte order mark, comma-separated, CRLF line ends, every text cell quoted, numbers bare. Safe to open in a spreadsheet however it splits the line (on `,` or `;`, with quotes honoured or not): wherever a cell could start inside a value (its start, and after a `,`, `;`, tab or line break in it), an apostrophe is put before a formula start (`=`, `+`, `-`, `@`, tab, CR, also past quotes and blanks), and a negative number is written as such a text. Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["exportCampaignRecipients"];
     put?: never;
@@ -567,7 +567,7 @@ export interface paths {
     put?: never;
     /**
      * Start a draft campaign
-     * @description Only with `accepted_recipients` equal to the campaign's accepted count (`campaign_count_mismatch` otherwise), so a campaign never starts on a list its creator did not see validated. It runs at once, or at its `start_at` (status `scheduled` until then). Audited as `api.campaign.started`.
+     * @description Only with `accepted_recipients` equal to the campaign's accepted count (`campaign_count_mismatch` otherwise), so a campaign never starts on a list its creator did not see validated. It runs at once, or at its `start_at` (status `scheduled` until then). Audited as `api.campaign.started`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["startCampaign"];
     delete?: never;
@@ -587,7 +587,7 @@ export interface paths {
     put?: never;
     /**
      * Pause a campaign
-     * @description From `running` or `scheduled`. Recipients being sent finish; the others wait for `resume`. No body (one sent is ignored). Audited as `api.campaign.paused`.
+     * @description From `running` or `scheduled`. Recipients being sent finish; the others wait for `resume`. No body (one sent is ignored). Audited as `api.campaign.paused`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["pauseCampaign"];
     delete?: never;
@@ -607,7 +607,7 @@ export interface paths {
     put?: never;
     /**
      * Resume a paused campaign
-     * @description From `paused`: `running` again (`scheduled` while its `start_at` is ahead). No body (one sent is ignored). Refused with `account_disabled` while Meta keeps the number's WhatsApp Business Account banned or disconnected (every send would be refused). A campaign the gateway paused by itself says why in `pause_reason`. Audited as `api.campaign.resumed`.
+     * @description From `paused`: `running` again (`scheduled` while its `start_at` is ahead). No body (one sent is ignored). Refused with `account_disabled` while Meta keeps the number's WhatsApp Business Account banned or disconnected (every send would be refused). A campaign the gateway paused by itself says why in `pause_reason`. Audited as `api.campaign.resumed`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["resumeCampaign"];
     delete?: never;
@@ -627,7 +627,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a campaign
-     * @description From `draft`, `scheduled`, `running` or `paused`, for good: recipients not yet reserved become `cancelled`; one being sent finishes its send. No body (one sent is ignored). Audited as `api.campaign.cancelled`.
+     * @description From `draft`, `scheduled`, `running` or `paused`, for good: recipients not yet reserved become `cancelled`; one being sent finishes its send. No body (one sent is ignored). Audited as `api.campaign.cancelled`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
      */
     post: operations["cancelCampaign"];
     delete?: never;
@@ -645,7 +645,7 @@ export interface paths {
     };
     /**
      * Messages priced by Meta and their estimated cost
-     * @description The account's cost ledger: the messages Meta reported a `pricing` for in their status webhooks, how many it charges (`pricing.type` `regular`; every other type costs 0) and their estimated cost in BRL by the deployment's rate card (an account may have rates of its own), grouped by São Paulo day, business number, pricing category and type. Categories and types are Meta's, verbatim; a charged message of a category without a rate is estimated at the marketing rate and counted in `fallback_messages`. An estimate: Meta's invoice applies volume tiers and its own exchange rate. At most 366 days per query.
+     * @description The account's cost ledger: the messages Meta reported a `pricing` for in their status webhooks, how many it charges (`pricing.type` `regular`; every other type costs 0) and their estimated cost in BRL by the deployment's rate card (an account may have rates of its own), grouped by São Paulo day, business number, pricing category and type. Categories and types are Meta's, verbatim; a charged message of a category without a rate is estimated at the marketing rate and counted in `fallback_messages`. An estimate: Meta's invoice applies volume tiers and its own exchange rate. At most 366 days per query. Requires an API key with the scope `usage:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["getUsage"];
     put?: never;
@@ -2898,6 +2898,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body; or a `pix_order` whose `reference_id` an order of this account already has (nothing sent). Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`, `order_reference_taken`. */
       409: {
         headers: {
@@ -3071,6 +3085,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description No message received by this account has this id (another account's message included), or the number that received it is no longer the account's. Codes: `not_found`. */
       404: {
         headers: {
@@ -3201,6 +3229,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `orders:write` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Request validation error (query); malformed JSON is `json_invalid`. */
       422: {
         headers: {
@@ -3287,6 +3329,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `orders:write` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -3400,6 +3456,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `orders:write` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -3547,7 +3617,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaUploadOut"];
         };
       };
-      /** @description The business number is not the account's, or the body cannot be read (Content-Encoding, cut short). Codes: `no_connected_number`, `bad_request`. */
+      /** @description The business number is not the account's, or the body cannot be read (Content-Encoding, cut short, below the minimum rate). Codes: `no_connected_number`, `bad_request`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3571,6 +3641,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `media:write` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -3718,6 +3802,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description No media of this account has this id (another account's media included). Codes: `not_found`. */
       404: {
         headers: {
@@ -3769,7 +3867,7 @@ export interface operations {
           "application/json": components["schemas"]["HTTPValidationError"];
         };
       };
-      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `media_download_limit`. */
       429: {
         headers: {
           /** @description Seconds to wait before repeating the request */
@@ -3780,7 +3878,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"] & {
             error?: {
               /** @enum {unknown} */
-              code?: "api_rate_limited";
+              code?: "api_rate_limited" | "media_download_limit";
             };
           };
         };
@@ -3861,6 +3959,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -3970,6 +4082,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Request validation error (path or query; also a `phone_number_id` that is not one of the account's numbers); malformed JSON is `json_invalid`. */
       422: {
         headers: {
@@ -4056,6 +4182,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -4158,6 +4298,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Request validation error (query; also `since` not before `until` or a range over 31 days (`value_error`)); malformed JSON is `json_invalid`. */
       422: {
         headers: {
@@ -4235,6 +4389,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Request validation error (query); malformed JSON is `json_invalid`. */
       422: {
         headers: {
@@ -4304,6 +4472,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -4384,6 +4566,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -4491,6 +4687,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Delivery not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -4591,6 +4801,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Request validation error (query); malformed JSON is `json_invalid`. */
       422: {
         headers: {
@@ -4635,7 +4859,10 @@ export interface operations {
   createIntegration: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique value per creation; repeat it with the same body after a connection error or a 5xx to get the first answer again, `signing_secret` included, while the key lives (48 hours by default) */
+        "Idempotency-Key"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4645,9 +4872,11 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Registered; the signing secret is shown this once. */
+      /** @description Registered; the signing secret is shown this once (and to a repeat with its Idempotency-Key). */
       201: {
         headers: {
+          /** @description Present when this is the stored answer of an earlier call with the same Idempotency-Key */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -4682,6 +4911,36 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description Idempotency-Key in use: still in progress (honour `Retry-After` and repeat with the same key), or used with another body or operation. Codes: `idempotency_in_flight`, `idempotency_conflict`, `idempotency_legacy_unverified`. */
+      409: {
+        headers: {
+          /** @description With `idempotency_in_flight` (always): seconds until the key can settle even if the call holding it never ends (its process's lease running out, or the reservation going stale, whichever comes first); repeat with the same key after it. The call usually ends sooner. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "idempotency_in_flight" | "idempotency_conflict" | "idempotency_legacy_unverified";
+            };
+          };
+        };
+      };
       /** @description Body above 256 KiB. Codes: `payload_too_large`. */
       413: {
         headers: {
@@ -4696,13 +4955,20 @@ export interface operations {
           };
         };
       };
-      /** @description Request validation error (body; also a URL the panel would refuse (`value_error` at `url`, `ctx.reason`: `scheme` for anything but https://, `address_refused` for a loopback, private, link-local or reserved address or `localhost`, `userinfo`, `invalid_url`, `url_taken`)); malformed JSON is `json_invalid`. */
+      /** @description The account has as many integrations as it may (`integration_limit_reached`, error envelope); or the body or the Idempotency-Key header is invalid, or the URL one the panel would refuse — `HTTPValidationError` (`value_error` at `url`, `ctx.reason`: `scheme` for anything but https://, `address_refused` for a loopback, private, link-local or reserved address or `localhost`, `userinfo`, `invalid_url`, `url_taken`). */
       422: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["HTTPValidationError"];
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "integration_limit_reached";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
         };
       };
       /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
@@ -4795,6 +5061,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -4902,6 +5182,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Integration not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -5005,6 +5299,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -5144,6 +5452,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Integration not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -5275,6 +5597,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Integration not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -5374,6 +5710,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -5483,6 +5833,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Body above 256 KiB. Codes: `payload_too_large`. */
       413: {
         headers: {
@@ -5586,6 +5950,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Replay not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -5673,6 +6051,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `integrations:manage` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
       429: {
         headers: {
@@ -5737,6 +6129,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -5838,6 +6244,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -5966,6 +6386,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Campaign not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -6074,6 +6508,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Campaign not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -6173,6 +6621,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -6280,6 +6742,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -6422,6 +6898,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Campaign not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -6535,6 +7025,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };
@@ -6663,6 +7167,20 @@ export interface operations {
           };
         };
       };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
       /** @description Campaign not in this account. Codes: `not_found`. */
       404: {
         headers: {
@@ -6769,6 +7287,20 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `usage:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
             };
           };
         };

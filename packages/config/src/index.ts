@@ -247,6 +247,13 @@ export const sections = {
     REPLAYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(10),
     REPLAYS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
   }),
+  /**
+   * Webhook integrations (issue 35): the most an account may have, whoever creates them (API, panel, CLI). Each is a
+   * delivery per event written in the provider webhook's transaction.
+   */
+  integrations: () => ({
+    MAX_INTEGRATIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(10),
+  }),
 };
 
 /**
@@ -275,6 +282,7 @@ export const SECTION_HEADINGS: Record<keyof typeof sections, string> = {
   secrets: "stored secrets (API, dispatcher, panel, CLI)",
   endpointHealth: "endpoint health (dispatcher, panel)",
   replays: "delivery replays (API, panel)",
+  integrations: "integrations (API, panel, CLI)",
 };
 
 /** The parsed values of one or more shared sections: what a service that reads them takes. */

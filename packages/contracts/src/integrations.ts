@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdempotencyKeyHeader } from "./messages.ts";
 import { WEBHOOK_EVENT_NAMES } from "./webhooks.ts";
 
 /** Issue 21, item 3: an integration's endpoint health, and its manual re-enable. */
@@ -276,6 +277,13 @@ export const IntegrationCreateIn = z
       },
     ],
   });
+
+/** POST /integrations' headers (issue 35, item 2): the Idempotency-Key of the sends, for one creation. */
+export const IntegrationCreateHeaders = z.object({
+  "Idempotency-Key": IdempotencyKeyHeader.optional().describe(
+    "A unique value per creation; repeat it with the same body after a connection error or a 5xx to get the first answer again, `signing_secret` included, while the key lives (48 hours by default)",
+  ),
+});
 
 export const IntegrationUpdateIn = z
   .object({

@@ -40,7 +40,8 @@ export const WEBHOOKS_TAG = "webhooks";
 export const BEARER_SECURITY_SCHEME = {
   type: "http",
   scheme: "bearer",
-  description: "`Authorization: Bearer <API_KEY>`. A missing, invalid or revoked key yields 401 `invalid_api_key`.",
+  description:
+    "`Authorization: Bearer <API_KEY>`. A missing, invalid or revoked key yields 401 `invalid_api_key`. A key holds scopes (`messages:send`, `messages:read`, `orders:write`, `media:write`, `integrations:manage`, `usage:read`; a key made without a list holds them all); each operation names the one it requires (`x-required-scope`, and this requirement's scopes), and a key without it yields 403 `insufficient_scope`.",
 } as const;
 
 /** Spec 7: the envelope of every API error. `code` stays a plain string: new codes must not break clients. */

@@ -36,6 +36,7 @@ describe("API keys as the panel manages them", () => {
           id: first.id,
           prefix: first.prefix,
           name: "ERP da loja",
+          scopes: null,
           created_at: expect.any(String),
           last_used_at: null,
           revoked_at: null,
@@ -102,7 +103,7 @@ describe("API keys as the panel manages them", () => {
       await revokeApiKey({ db }, { actor: testActor, keyId: barrier.id, accountId });
       await eventually(async () => (await authenticate(barrier.key)) === null, { what: "LISTEN in place" });
 
-      expect(await authenticate(key.key)).toEqual({ keyId: key.id, accountId });
+      expect(await authenticate(key.key)).toEqual({ keyId: key.id, accountId, scopes: null });
       await revokeApiKey({ db }, { actor: testActor, keyId: key.id, accountId });
       // Cached for 60 s after LISTEN was in place: only the NOTIFY can make this null within the deadline.
       await eventually(async () => (await authenticate(key.key)) === null, {

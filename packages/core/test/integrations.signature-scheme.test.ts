@@ -166,7 +166,7 @@ describe("an integration signed with Standard Webhooks", () => {
 });
 
 describe("the default scheme and switching", () => {
-  it("leaves an integration that chose nothing on X-PT-Signature with exactly the contract's headers", async () => {
+  it("leaves an integration that chose nothing on X-PT-Signature with exactly the contract's headers and traceparent", async () => {
     const { saved, fixture } = await newIntegration();
     expect(saved.signature_scheme).toBe("pt");
     expect(saved.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
@@ -177,6 +177,8 @@ describe("the default scheme and switching", () => {
         "content-length",
         "content-type",
         "host",
+        // W3C trace context, sent with or without a trace exporter (issue 35, item 11): a header the contract allows.
+        "traceparent",
         "user-agent",
         "x-pt-attempt",
         "x-pt-delivery-id",

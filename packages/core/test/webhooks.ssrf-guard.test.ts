@@ -1,4 +1,6 @@
-// SSRF guard: which addresses webhook URLs may reach, at registration and at every attempt.
+// SSRF guard: which addresses webhook URLs may reach, at registration and at every attempt. Development
+// (WEBHOOK_ALLOW_PRIVATE_NETWORKS) adds loopback and private networks; link-local and cloud metadata addresses stay
+// refused in every form (issue 35, item 4).
 // Every connection these tests make stays on loopback: the guard refusing before connecting is what is tested,
 // so no test points at a private or public address that would actually be contacted (other addresses are only
 // classified, or given to the guarded lookup through a fake resolver).
@@ -45,6 +47,10 @@ describe("classifyAddress", () => {
     ["::", "unspecified"],
     ["100.64.0.1", "carrierGradeNat"],
     ["100.127.255.254", "carrierGradeNat"],
+    ["100.100.100.200", "cloudMetadata"],
+    // Azure's platform address is public unicast: refused as what it serves.
+    ["168.63.129.16", "cloudMetadata"],
+    ["fd00:ec2::254", "cloudMetadata"],
     ["fc00::1", "uniqueLocal"],
     ["fd12:3456::1", "uniqueLocal"],
     ["fe80::1", "linkLocal"],
@@ -106,6 +112,66 @@ describe("classifyAddress", () => {
   });
 });
 
+/** The clouds' metadata and platform addresses, and forms that reach them without naming them (with their range). */
+const METADATA_ADDRESSES: [string, string][] = [
+  ["169.254.169.254", "linkLocal"], // AWS, GCP, Azure, Oracle, DigitalOcean IMDS
+  ["169.254.170.2", "linkLocal"], // AWS ECS task credentials
+  ["169.254.0.23", "linkLocal"], // Tencent Cloud
+  ["fd00:ec2::254", "cloudMetadata"], // AWS IMDS over IPv6
+  ["fd00:ec2::23", "cloudMetadata"], // EKS Pod Identity
+  ["100.100.100.200", "cloudMetadata"], // Alibaba Cloud
+  ["168.63.129.16", "cloudMetadata"], // Azure WireServer
+  ["fe80::a9fe:a9fe", "linkLocal"],
+  ["::ffff:169.254.169.254", "ipv4Mapped"],
+  ["::ffff:a9fe:a9fe", "ipv4Mapped"],
+  ["::ffff:100.100.100.200", "ipv4Mapped"],
+  ["64:ff9b::a9fe:a9fe", "nat64:linkLocal"],
+  ["64:ff9b::6464:64c8", "nat64:cloudMetadata"],
+  ["::a9fe:a9fe", "ipv4Compatible"],
+  ["2002:a9fe:a9fe::1", "6to4"],
+];
+
+/** A URL whose host is `address` (IPv6 in brackets); port 9 (discard), so nothing would answer a POST that got out. */
+const urlOf = (address: string, path = "/latest/meta-data/") =>
+  `http://${address.includes(":") ? `[${address}]` : address}:9${path}`;
+
+describe("classifyAddress with private networks allowed (development)", () => {
+  const development = { allowPrivateNetworks: true };
+
+  it.each(METADATA_ADDRESSES)("still refuses the metadata address %s (%s)", (address, range) => {
+    expect(classifyAddress(address, development)).toEqual({ range, allowed: false });
+    expect(classifyAddress(address)).toEqual({ range, allowed: false });
+  });
+
+  it.each([
+    ["fe80::1", "linkLocal"],
+    ["169.254.1.1", "linkLocal"],
+    ["0.0.0.0", "unspecified"],
+    ["::", "unspecified"],
+    ["224.0.0.1", "multicast"],
+    ["255.255.255.255", "broadcast"],
+    ["192.0.2.10", "reserved"],
+  ])("refuses what no developer's receiver is on: %s (%s)", (address, range) => {
+    expect(classifyAddress(address, development)).toEqual({ range, allowed: false });
+  });
+
+  it.each([
+    ["127.0.0.1", "loopback"],
+    ["::1", "loopback"],
+    ["10.0.0.1", "private"],
+    ["172.16.0.1", "private"],
+    ["192.168.1.1", "private"],
+    ["fd12:3456::1", "uniqueLocal"],
+    ["100.64.0.1", "carrierGradeNat"],
+    ["::ffff:127.0.0.1", "ipv4Mapped"],
+    ["::ffff:192.168.0.10", "ipv4Mapped"],
+    ["64:ff9b::c0a8:a", "nat64:private"],
+    ["8.8.8.8", "unicast"],
+  ])("allows the developer's networks: %s (%s)", (address, range) => {
+    expect(classifyAddress(address, development)).toEqual({ range, allowed: true });
+  });
+});
+
 describe("createGuardedLookup", () => {
   /** A resolver answering `addresses` for any name, without touching the network. */
   const answering =
@@ -148,6 +214,44 @@ describe("createGuardedLookup", () => {
       }
     },
   );
+
+  it.each(METADATA_ADDRESSES)(
+    "with private networks allowed, still fails when a name resolves to the metadata address %s",
+    async (bad) => {
+      for (const all of [false, true]) {
+        const { error, address } = await new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>(
+          (resolve) => {
+            createGuardedLookup(answering(["127.0.0.1", bad]), { allowPrivateNetworks: true })(
+              "metadata.google.internal",
+              { all },
+              (error, address) => resolve({ error, address }),
+            );
+          },
+        );
+        expect(error?.code).toBe(ADDRESS_REFUSED_CODE);
+        expect(error?.message).toContain(bad);
+        expect(address).toEqual([]);
+      }
+    },
+  );
+
+  it("with private networks allowed, hands over loopback and private addresses", async () => {
+    const result = await new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => {
+      createGuardedLookup(answering(["127.0.0.1", "192.168.0.10", "::1"]), { allowPrivateNetworks: true })(
+        "receiver.local",
+        { all: true },
+        (error, address) => resolve({ error, address }),
+      );
+    });
+    expect(result).toEqual({
+      error: null,
+      address: [
+        { address: "127.0.0.1", family: 4 },
+        { address: "192.168.0.10", family: 4 },
+        { address: "::1", family: 6 },
+      ],
+    });
+  });
 
   it("passes a resolver error through and treats an empty answer as not found", async () => {
     const failing: Resolver = (_h, _o, callback) =>
@@ -239,6 +343,53 @@ describe("createWebhookSender", () => {
     const result = await send(development, url(receiver.port));
     expect(result).toMatchObject({ statusCode: 200, errorKind: null, responseBody: "ok" });
     expect(receiver.requests).toHaveLength(before + 1);
+  });
+
+  it.each(METADATA_ADDRESSES)(
+    "development setting: the metadata address %s as the URL's host is address_refused before any connection",
+    async (address) => {
+      const result = await send(development, urlOf(address));
+      expect(result).toMatchObject({ statusCode: null, responseBody: null, errorKind: "address_refused" });
+    },
+  );
+
+  it("development setting: a name resolving to a metadata address is refused even beside loopback; the receiver gets nothing", async () => {
+    const asked: string[] = [];
+    // Each metadata name answers the loopback receiver first: let through, the POST would reach it.
+    const names = new Map<string, string[]>(
+      METADATA_ADDRESSES.map(([address], index) => [`metadados-${index}.invalid`, ["127.0.0.1", address]]),
+    );
+    names.set("receptor.invalid", ["127.0.0.1"]);
+    const resolving = createWebhookSender({
+      ...options,
+      allowPrivateNetworks: true,
+      resolve: (hostname, _options, callback) => {
+        asked.push(hostname);
+        const addresses = names.get(hostname) ?? [];
+        callback(
+          null,
+          addresses.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 })),
+        );
+      },
+    });
+    try {
+      const before = { connections: receiver.connections, requests: receiver.requests.length };
+      for (const name of [...names.keys()].filter((n) => n.startsWith("metadados-"))) {
+        const result = await send(resolving, `http://${name}:${receiver.port}/webhooks`);
+        expect({ name, ...result }).toMatchObject({ name, statusCode: null, errorKind: "address_refused" });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(receiver.connections).toBe(before.connections);
+      expect(receiver.requests).toHaveLength(before.requests);
+
+      // The same sender delivers to a name of the developer's own machine: the guard is what refused above.
+      const delivered = await send(resolving, `http://receptor.invalid:${receiver.port}/webhooks`);
+      expect(delivered).toMatchObject({ statusCode: 200, errorKind: null });
+      expect(receiver.requests).toHaveLength(before.requests + 1);
+      expect(asked).toEqual(expect.arrayContaining([...names.keys()]));
+    } finally {
+      resolving.close();
+    }
   });
 
   it("never sends userinfo: a URL with a user or password is invalid_url, even in development", async () => {
@@ -342,6 +493,15 @@ describe("setIntegration (registration)", () => {
       await expect(register(url)).resolves.toMatchObject({ url, active: true });
     }
   });
+
+  it.each(METADATA_ADDRESSES)(
+    "the development policy still refuses the metadata address %s (%s), and https to it too",
+    async (address) => {
+      await expectRefused(urlOf(address), "address_refused", DEVELOPMENT_INTEGRATION_POLICY);
+      await expectRefused(urlOf(address).replace("http:", "https:"), "address_refused", DEVELOPMENT_INTEGRATION_POLICY);
+      await expectRefused(urlOf(address), "scheme");
+    },
+  );
 
   it("the development policy accepts http and loopback receivers", async () => {
     const url = "http://127.0.0.1:9/webhooks";

@@ -115,6 +115,12 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "the previous signing secret in at most one form, sealed or clear",
     },
     {
+      key: "constraint api_keys.api_keys_scopes_known",
+      description:
+        "CHECK (scopes IS NULL OR cardinality(scopes) > 0 AND scopes <@ ARRAY['messages:send'::text, 'messages:read'::text, 'orders:write'::text, 'media:write'::text, 'integrations:manage'::text, 'usage:read'::text])",
+      why: "an API key holds known scopes, at least one, or none listed (every scope, issue 35); Prisma has no CHECK",
+    },
+    {
       key: "constraint integrations.integrations_signature_scheme_known",
       description: "CHECK (signature_scheme = ANY (ARRAY['pt'::text, 'standard-webhooks'::text]))",
       why: "an integration's webhooks are signed with one of the schemes the dispatcher knows (issue 21); Prisma has no enum over a text column here",

@@ -20,6 +20,8 @@ export const ERROR_REGISTRY = {
   bad_request: { status: 400, message: "A requisição está malformada e não pôde ser lida." },
   // 401
   invalid_api_key: { status: 401, message: "A chave de API está ausente, é inválida ou foi revogada." },
+  // 403: the key lacks the operation's scope (docs/decisions.md, "API key scopes"); the refusal names the scope.
+  insufficient_scope: { status: 403, message: "A chave de API não tem a permissão que esta operação exige." },
   // 404
   not_found: { status: 404, message: "O recurso não foi encontrado nesta conta." },
   // 410: Meta no longer has the media (docs/decisions.md, "Conversations: interactive, media, reactions and locations").
@@ -162,6 +164,11 @@ export const ERROR_REGISTRY = {
     status: 422,
     message: "A campanha não tem destinatários aceitos; corrija a lista e crie outra campanha.",
   },
+  // MAX_INTEGRATIONS_PER_ACCOUNT (docs/decisions.md, "Integrations per account"); the refusal names the number.
+  integration_limit_reached: {
+    status: 422,
+    message: "A conta já tem o número máximo de integrações; exclua uma antes de criar outra.",
+  },
   // 429
   api_rate_limited: {
     status: 429,
@@ -175,6 +182,11 @@ export const ERROR_REGISTRY = {
   media_upload_limit: {
     status: 429,
     message: "Há envios de mídia demais em andamento nesta conta; aguarde e tente de novo.",
+  },
+  // Media downloads in flight per account (GET /public/v1/media/{media_id}), shared by the pods.
+  media_download_limit: {
+    status: 429,
+    message: "Há downloads de mídia demais em andamento nesta conta; aguarde e tente de novo.",
   },
   // 500
   internal_error: { status: 500, message: "Ocorreu um erro interno; tente novamente." },

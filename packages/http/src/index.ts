@@ -1,13 +1,15 @@
 // The HTTP edges' shared middleware (the API and the panel): the request id, the one log line per request, the
 // client address that per-address limits count, the CSV downloads' streaming (`csv-download.ts`), the media
-// transfers' per-process slots (`transfer-slots.ts`) and the downloads' Content-Disposition.
+// transfers' per-process slots (`transfer-slots.ts`) and minimum rate (`transfer-rate.ts`), and the downloads'
+// Content-Disposition.
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { withLogContext, type Logger } from "@gw/logger";
 import { routeTemplate } from "./route-template.ts";
+import { inRequestSpan } from "./trace-requests.ts";
 
 export { routeTemplate };
-export { traceRequests } from "./trace-requests.ts";
+export { continueCallerTrace, traceRequests } from "./trace-requests.ts";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -56,14 +58,17 @@ export function requestContext(logger: Logger, options: RequestContextOptions = 
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      withLogContext({ requestId }, () =>
-        logger.http("request", {
-          method: req.method,
-          path: routeTemplate(req) ?? "unmatched",
-          status: res.statusCode,
-          ...options.fields?.(req),
-          durationMs: Math.round(durationMs * 10) / 10,
-        }),
+      // Inside the request's server span (traceRequests), so that the line names the request's trace.
+      inRequestSpan(req, () =>
+        withLogContext({ requestId }, () =>
+          logger.http("request", {
+            method: req.method,
+            path: routeTemplate(req) ?? "unmatched",
+            status: res.statusCode,
+            ...options.fields?.(req),
+            durationMs: Math.round(durationMs * 10) / 10,
+          }),
+        ),
       );
     });
     withLogContext({ requestId }, next);
@@ -74,4 +79,6 @@ export { sendCsv } from "./csv-download.ts";
 export type { CsvDownload, CsvDownloadEnd } from "./csv-download.ts";
 export { createDownloadSlots } from "./transfer-slots.ts";
 export type { DownloadSlots } from "./transfer-slots.ts";
+export { watchTransferRate } from "./transfer-rate.ts";
+export type { RateWatch, TooSlow } from "./transfer-rate.ts";
 export { contentDisposition } from "./content-disposition.ts";

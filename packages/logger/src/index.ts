@@ -39,9 +39,28 @@ function scrub(text: string): string {
   return SECRET_PATTERNS.reduce((acc, re) => acc.replace(re, REDACTED), text);
 }
 
+/** The ids of the span current where a line is written; null outside any span. */
+export type TraceIdsProvider = () => { traceId: string; spanId: string } | null;
+
+let traceIds: TraceIdsProvider | null = null;
+
+/**
+ * Registered by @gw/tracing when a process starts tracing (with or without an exporter): from then on every line
+ * written inside a span carries its `trace_id` and `span_id`, so logs and traces find each other. The logger asks
+ * through this function rather than importing the tracing package, which depends on it.
+ */
+export function useTraceIds(provider: TraceIdsProvider | null): void {
+  traceIds = provider;
+}
+
 const addContext = winston.format((info) => {
   const store = context.getStore();
   if (store) for (const [k, v] of Object.entries(store)) if (info[k] === undefined) info[k] = v;
+  const ids = traceIds?.();
+  if (ids) {
+    info.trace_id ??= ids.traceId;
+    info.span_id ??= ids.spanId;
+  }
   for (const key of Object.keys(info)) {
     if (key === "level" || key === "message") continue;
     info[key] = SECRET_KEYS.test(key) ? REDACTED : redact(info[key]);

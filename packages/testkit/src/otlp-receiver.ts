@@ -14,6 +14,8 @@ export interface ExportedSpan {
   attributes: Record<string, string | number | boolean>;
   /** OTLP's status code: 0 unset, 1 ok, 2 error. */
   statusCode: number;
+  /** The spans this one is linked to (not its parent): their trace and span ids. */
+  links: { traceId: string; spanId: string }[];
 }
 
 export interface OtlpReceiver {
@@ -87,6 +89,7 @@ interface OtlpTraces {
         kind?: number;
         attributes?: OtlpAttribute[];
         status?: { code?: number };
+        links?: { traceId: string; spanId: string }[];
       }[];
     }[];
   }[];
@@ -106,6 +109,7 @@ function decodeTraces(body: OtlpTraces): ExportedSpan[] {
         kind: span.kind ?? 0,
         attributes: attributesOf(span.attributes),
         statusCode: span.status?.code ?? 0,
+        links: (span.links ?? []).map((link) => ({ traceId: hexId(link.traceId), spanId: hexId(link.spanId) })),
       })),
     );
   });

@@ -17,6 +17,7 @@ describe(".env.example sections", () => {
       "stored secrets (API, dispatcher, panel, CLI)",
       "endpoint health (dispatcher, panel)",
       "delivery replays (API, panel)",
+      "integrations (API, panel, CLI)",
       "API (apps/api)",
       "dispatcher (apps/dispatcher)",
       "web panel (apps/panel)",

@@ -2,7 +2,8 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
-import { useTracer } from "./spans.ts";
+import { useTraceIds } from "@gw/logger";
+import { currentTraceContext, useTracer } from "./spans.ts";
 
 export interface TracingOptions {
   /** `service.name` of every span the process exports (the app: gateway-api, gateway-dispatcher...). */
@@ -26,9 +27,11 @@ const NOT_EXPORTING: Tracing = { exporting: false, shutdown: () => Promise.resol
  * Turns exporting on for this process when an OTLP endpoint is configured (OTLP/HTTP with JSON bodies, to
  * `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces` or to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given). Without one no SDK
  * is started and nothing is recorded: spans are only contexts, and `traceparent` is still propagated (docs/decisions.md,
- * "Traces"). Called once, by @gw/process, before the app is built.
+ * "Traces"). Either way the log lines written inside a span name it (`trace_id`, `span_id`). Called once, by
+ * @gw/process, before the app is built.
  */
 export function startTracing(options: TracingOptions): Tracing {
+  useTraceIds(currentTraceContext);
   const url = tracesEndpoint(options.env);
   if (url === null) return NOT_EXPORTING;
   const provider = new BasicTracerProvider({

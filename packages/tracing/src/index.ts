@@ -2,7 +2,9 @@
 // endpoint is configured (docs/decisions.md, "Traces").
 export { formatTraceparent, parseTraceparent } from "./traceparent.ts";
 export type { TraceContext } from "./traceparent.ts";
-export { currentTraceparent, runInSpan, startSpan, tracingEnabled, withSpan } from "./spans.ts";
+export { currentTraceContext, currentTraceparent, runInSpan, startSpan, withSpan } from "./spans.ts";
 export type { SpanAttributes, SpanKindName, StartSpanOptions, TraceSpan } from "./spans.ts";
+export { startIncomingSpan } from "./incoming.ts";
+export type { IncomingSpan, IncomingSpanOptions } from "./incoming.ts";
 export { startTracing, tracesEndpoint } from "./exporter.ts";
 export type { Tracing, TracingOptions } from "./exporter.ts";

@@ -1,5 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Link,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from "@opentelemetry/api";
 import { formatTraceparent, randomSpanId, randomTraceId, type TraceContext } from "./traceparent.ts";
 
 /** What a span may say about itself: ids, route templates, codes and counts; never a secret or a message's text. */
@@ -23,7 +32,14 @@ export interface StartSpanOptions {
   kind?: SpanKindName;
   /** The span's parent: a context (or null for a new trace); absent, the span running in this async context. */
   parent?: TraceContext | null;
+  /**
+   * Contexts the span is related to without being their child: a caller not trusted as a parent, the batch a
+   * payload was committed with. Recorded only with an SDK (a propagated context carries no links).
+   */
+  links?: readonly TraceContext[];
   attributes?: SpanAttributes;
+  /** When the work began (epoch milliseconds), if before the span is started; absent, now. */
+  startTime?: number;
 }
 
 const KINDS: Record<SpanKindName, SpanKind> = {
@@ -39,11 +55,6 @@ let tracer: Tracer | null = null;
 /** Set by `startTracing` (exporter.ts): from then on spans are recorded and exported. */
 export function useTracer(next: Tracer | null): void {
   tracer = next;
-}
-
-/** Whether spans are recorded and exported (OTEL_EXPORTER_OTLP_ENDPOINT was set): what decides if webhooks carry one. */
-export function tracingEnabled(): boolean {
-  return tracer !== null;
 }
 
 const running = new AsyncLocalStorage<TraceSpan>();
@@ -81,6 +92,11 @@ export function currentTraceparent(): string | null {
   return running.getStore()?.traceparent ?? null;
 }
 
+/** The current span's context; null outside any span. */
+export function currentTraceContext(): TraceContext | null {
+  return running.getStore()?.context ?? null;
+}
+
 /** Without an SDK: a context with a new span id in the parent's trace (or a new trace, not sampled), nothing kept. */
 function propagationSpan(parent: TraceContext | null): TraceSpan {
   const context: TraceContext = {
@@ -93,20 +109,20 @@ function propagationSpan(parent: TraceContext | null): TraceSpan {
 }
 
 function recordedSpan(tracer: Tracer, name: string, parent: TraceContext | null, options: StartSpanOptions): TraceSpan {
-  const parentContext =
-    parent === null
-      ? ROOT_CONTEXT
-      : trace.setSpanContext(ROOT_CONTEXT, {
-          traceId: parent.traceId,
-          spanId: parent.spanId,
-          traceFlags: parent.sampled ? 1 : 0,
-          isRemote: true,
-        });
+  const parentContext = parent === null ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, spanContextOf(parent));
+  const links: Link[] = (options.links ?? []).map((linked) => ({ context: spanContextOf(linked) }));
   const span: Span = tracer.startSpan(
     name,
-    { kind: KINDS[options.kind ?? "internal"], ...(options.attributes ? { attributes: options.attributes } : {}) },
+    {
+      kind: KINDS[options.kind ?? "internal"],
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+      ...(links.length > 0 ? { links } : {}),
+      ...(options.startTime === undefined ? {} : { startTime: options.startTime }),
+    },
     parentContext,
   );
+  // A span given its start ends on the same clock (the SDK would otherwise take Date.now()'s whole milliseconds).
+  const endTime = options.startTime === undefined ? () => undefined : () => performance.timeOrigin + performance.now();
   const spanContext = span.spanContext();
   const context: TraceContext = {
     traceId: spanContext.traceId,
@@ -123,6 +139,15 @@ function recordedSpan(tracer: Tracer, name: string, parent: TraceContext | null,
       span.setAttributes({ "error.type": kind });
       span.setStatus({ code: SpanStatusCode.ERROR, message: kind });
     },
-    end: () => span.end(),
+    end: () => span.end(endTime()),
+  };
+}
+
+function spanContextOf(context: TraceContext): SpanContext {
+  return {
+    traceId: context.traceId,
+    spanId: context.spanId,
+    traceFlags: context.sampled ? 1 : 0,
+    isRemote: true,
   };
 }

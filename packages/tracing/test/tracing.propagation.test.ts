@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import {
   currentTraceparent,
   parseTraceparent,
+  startIncomingSpan,
   startSpan,
   startTracing,
   tracesEndpoint,
@@ -55,6 +56,26 @@ describe("trace context without an OTLP endpoint (nothing exported, traceparent 
     expect(parseTraceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-more")?.spanId).toBe(
       "00f067aa0ba902b7",
     );
+  });
+
+  it("makes a request's span a new, unsampled trace unless it continues its caller before its first use", () => {
+    const caller = parseTraceparent(CALLER);
+    const untrusted = startIncomingSpan("GET", { caller });
+    expect(untrusted.context.traceId).not.toBe(caller?.traceId);
+    expect(untrusted.traceparent).toMatch(/-00$/);
+
+    const trusted = startIncomingSpan("GET", { caller });
+    trusted.continueCaller();
+    expect(trusted.context.traceId).toBe(caller?.traceId);
+    expect(trusted.context.spanId).not.toBe(caller?.spanId);
+    expect(trusted.traceparent).toMatch(/-01$/);
+
+    // Once used (a child span, a log line), its trace is settled: authentication afterwards changes nothing.
+    const used = startIncomingSpan("GET", { caller });
+    const before = used.context;
+    used.continueCaller();
+    expect(used.context).toEqual(before);
+    expect(used.context.traceId).not.toBe(caller?.traceId);
   });
 
   it("sends spans to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, or to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", () => {

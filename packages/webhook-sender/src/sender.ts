@@ -3,7 +3,14 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { TextDecoder } from "node:util";
-import { ADDRESS_REFUSED_CODE, classifyAddress, createGuardedLookup, ipLiteralHost } from "./address-guard.ts";
+import {
+  ADDRESS_REFUSED_CODE,
+  classifyAddress,
+  createGuardedLookup,
+  ipLiteralHost,
+  type AddressPolicy,
+  type Resolver,
+} from "./address-guard.ts";
 
 /**
  * How a webhook POST ended when it did not get a 2xx (`WebhookResult.errorKind`). `http_status` = the endpoint
@@ -36,11 +43,14 @@ export interface WebhookSenderOptions {
   /** Bytes of the answer kept; the rest is not read. */
   responseBodyLimit: number;
   /**
-   * Development only (WEBHOOK_ALLOW_PRIVATE_NETWORKS): endpoints on loopback and private networks are called.
-   * When false, every attempt checks the host's addresses and connects only to the ones checked; a host that is
-   * or resolves to a non-public address fails with `address_refused` before anything is sent.
+   * Development only (WEBHOOK_ALLOW_PRIVATE_NETWORKS): endpoints on loopback and private networks are called too.
+   * Either way every attempt checks the host's addresses and connects only to the ones checked; a host that is or
+   * resolves to an address the setting does not allow (with it: link-local or a cloud metadata address) fails with
+   * `address_refused` before anything is sent.
    */
   allowPrivateNetworks: boolean;
+  /** How names are resolved before the check (tests); the system's resolver (dns.lookup) by default. */
+  resolve?: Resolver;
 }
 
 export interface WebhookRequest {
@@ -67,8 +77,10 @@ export interface WebhookSender {
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  // The agents' lookup is what the sockets connect with, so the addresses checked are the ones used.
-  const guard = options.allowPrivateNetworks ? {} : { lookup: createGuardedLookup() };
+  // The agents' lookup is what the sockets connect with, so the addresses checked are the ones used. Development
+  // keeps the guard too: it only widens what is allowed (metadata addresses stay refused).
+  const policy: AddressPolicy = { allowPrivateNetworks: options.allowPrivateNetworks };
+  const guard = { lookup: createGuardedLookup(options.resolve, policy) };
   const agents = {
     "http:": new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
     "https:": new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...guard }),
@@ -105,7 +117,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       // Once the status line arrived, the status decides (spec 6.4); a body cut short keeps what was read.
       const fail = (error: unknown) => finish(statusCode === null ? classifyError(error) : outcomeOfStatus());
 
-      const target = parseTarget(request.url, options.allowPrivateNetworks);
+      const target = parseTarget(request.url, policy);
       if (typeof target === "string") {
         finish(target);
         return;
@@ -182,12 +194,12 @@ function timedOut(what: string): Error {
 
 /**
  * The URL to call, or what the URL alone forbids, checked before any connection: anything but http(s), userinfo
- * (node would send it as Basic auth) and, unless private networks are allowed, an IP literal host that is not
- * public (node does not call `lookup` for a literal, so the agents' guard would not see it).
+ * (node would send it as Basic auth) and an IP literal host that `policy` refuses (node does not call `lookup` for
+ * a literal, so the agents' guard would not see it).
  */
 function parseTarget(
   rawUrl: string,
-  allowPrivateNetworks: boolean,
+  policy: AddressPolicy,
 ): { url: URL; protocol: "http:" | "https:" } | SendErrorKind {
   let url: URL;
   try {
@@ -198,10 +210,8 @@ function parseTarget(
   const protocol = url.protocol;
   if (protocol !== "http:" && protocol !== "https:") return "invalid_url";
   if (url.username !== "" || url.password !== "") return "invalid_url";
-  if (!allowPrivateNetworks) {
-    const literal = ipLiteralHost(url);
-    if (literal !== null && !classifyAddress(literal).allowed) return "address_refused";
-  }
+  const literal = ipLiteralHost(url);
+  if (literal !== null && !classifyAddress(literal, policy).allowed) return "address_refused";
   return { url, protocol };
 }
 

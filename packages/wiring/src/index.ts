@@ -7,7 +7,12 @@ import { createContactKeyCache } from "@gw/core/contacts";
 import type { CampaignControlDeps } from "@gw/core/campaigns";
 import { createTypingLimiter, type ReadReceiptDeps } from "@gw/core/conversations";
 import { createOutbox, type CreateReplayDeps } from "@gw/core/deliveries";
-import { createMediaUploadLimits, type ProviderMediaDeps, type UploadMediaDeps } from "@gw/core/media";
+import {
+  createMediaTransferLimits,
+  type MediaTransferLimits,
+  type ProviderMediaDeps,
+  type UploadMediaDeps,
+} from "@gw/core/media";
 import { createIdempotencyStore, createProcessLease, type ProcessLease } from "@gw/core/idempotency";
 import {
   UNCONFIRMED_SEND,
@@ -212,12 +217,16 @@ export function createReadReceipts(
 }
 
 /**
- * The media services (POST /public/v1/media, GET /public/v1/media/{media_id}): the upload with its per-account cap
- * of uploads in flight (a Redis lease under the same keys in every pod, MEDIA_UPLOADS_PER_ACCOUNT, lasting at most
- * MEDIA_TRANSFER_TIMEOUT_MS), and the download through Meta's media endpoint.
+ * The media services (POST /public/v1/media, GET /public/v1/media/{media_id}): the upload, the download through
+ * Meta's media endpoint, and each one's per-account cap of transfers in flight (a Redis lease under the same keys in
+ * every pod, MEDIA_UPLOADS_PER_ACCOUNT and MEDIA_DOWNLOADS_PER_ACCOUNT, lasting at most MEDIA_TRANSFER_TIMEOUT_MS).
  */
 export function createMediaServices(
-  config: SectionValues<"redis"> & { MEDIA_UPLOADS_PER_ACCOUNT: number; MEDIA_TRANSFER_TIMEOUT_MS: number },
+  config: SectionValues<"redis"> & {
+    MEDIA_UPLOADS_PER_ACCOUNT: number;
+    MEDIA_DOWNLOADS_PER_ACCOUNT: number;
+    MEDIA_TRANSFER_TIMEOUT_MS: number;
+  },
   parts: {
     db: Db;
     redis: Redis;
@@ -225,17 +234,26 @@ export function createMediaServices(
     directory: AccountDirectory;
     logger: Logger;
   },
-): { upload: UploadMediaDeps; open: ProviderMediaDeps } {
-  const limits = createMediaUploadLimits({
-    redis: parts.redis,
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    perAccount: config.MEDIA_UPLOADS_PER_ACCOUNT,
-    leaseMs: config.MEDIA_TRANSFER_TIMEOUT_MS,
-    logger: parts.logger,
-  });
+): {
+  upload: UploadMediaDeps;
+  open: ProviderMediaDeps;
+  uploadLimits: MediaTransferLimits;
+  downloadLimits: MediaTransferLimits;
+} {
+  const limits = (kind: MediaTransferLimits["kind"], perAccount: number) =>
+    createMediaTransferLimits({
+      redis: parts.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      kind,
+      perAccount,
+      leaseMs: config.MEDIA_TRANSFER_TIMEOUT_MS,
+      logger: parts.logger,
+    });
   return {
-    upload: { db: parts.db, directory: parts.directory, meta: parts.meta, limits, logger: parts.logger },
+    upload: { db: parts.db, directory: parts.directory, meta: parts.meta, logger: parts.logger },
     open: { db: parts.db, meta: parts.meta, logger: parts.logger },
+    uploadLimits: limits("uploads", config.MEDIA_UPLOADS_PER_ACCOUNT),
+    downloadLimits: limits("downloads", config.MEDIA_DOWNLOADS_PER_ACCOUNT),
   };
 }
 

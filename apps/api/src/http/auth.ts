@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { AccountDirectory } from "@gw/core/accounts";
+import { hasScope, missingScopeMessage, type AccountDirectory, type ApiKeyScope } from "@gw/core/accounts";
 import type { Actor } from "@gw/core/audit";
 import { ApiError } from "@gw/errors";
 import { withLogContext } from "@gw/logger";
@@ -8,7 +8,7 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      auth?: { accountId: string; keyId: string };
+      auth?: { accountId: string; keyId: string; scopes: readonly ApiKeyScope[] | null };
     }
   }
 }
@@ -32,8 +32,19 @@ export function requireApiKey(directory: AccountDirectory): RequestHandler {
   };
 }
 
+/**
+ * The operation's scope (its route's `scope`, define-route.ts), after the key and the rate limit and before anything
+ * of the request is read: 403 `insufficient_scope` naming it.
+ */
+export function requireScope(scope: ApiKeyScope): RequestHandler {
+  return (req, _res, next) => {
+    if (hasScope(authOf(req).scopes, scope)) return next();
+    next(new ApiError("insufficient_scope", { message: missingScopeMessage(scope) }));
+  };
+}
+
 /** The authenticated account; routes behind requireApiKey only. */
-export function authOf(req: Express.Request): { accountId: string; keyId: string } {
+export function authOf(req: Express.Request): NonNullable<Express.Request["auth"]> {
   if (!req.auth) throw new ApiError("invalid_api_key");
   return req.auth;
 }

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from "express";
 import {
+  errorResponse,
   internalError,
   jsonRequestBody,
   parseRequest,
@@ -8,11 +9,12 @@ import {
   type ExampleName,
   type PublicOperation,
 } from "@gw/contracts";
+import type { ApiKeyScope } from "@gw/core/accounts";
 import type { Actor } from "@gw/core/audit";
 import { sendCsv, type CsvDownload } from "@gw/http";
 import { z } from "@gw/config";
 import type { ApiDeps } from "../container.ts";
-import { apiActor, authOf } from "../http/auth.ts";
+import { apiActor, authOf, requireScope } from "../http/auth.ts";
 import { jsonBody } from "../http/json-body.ts";
 
 /**
@@ -79,6 +81,15 @@ export interface RouteSpec<P, Q, H, B> {
   /** The document's form, relative to the public prefix: `/campaigns/{campaign_id}` (Express gets `:campaign_id`). */
   path: string;
   operationId: string;
+  /**
+   * The API key scope the operation requires (issue 35; docs/decisions.md, "API key scopes"): checked after the key
+   * and the rate limit, before the request is read (403 `insufficient_scope`), and stated by the document
+   * (`x-required-scope`, the security requirement's scopes, a sentence of the description). Sends, read receipts and
+   * campaign changes: `messages:send`; reads of windows, numbers, templates, media, deliveries and campaigns:
+   * `messages:read`; orders: `orders:write`; uploads: `media:write`; integrations, the event types, retries and
+   * replays of deliveries: `integrations:manage`; usage: `usage:read`.
+   */
+  scope: ApiKeyScope;
   summary: string;
   description: string;
   request?: RouteRequest<P, Q, H, B>;
@@ -87,7 +98,10 @@ export interface RouteSpec<P, Q, H, B> {
    * middleware that reads its body; nothing is parsed here.
    */
   ownRequest?: { documented: OperationRequest; readBody: RequestHandler };
-  /** Its own responses; 401, 429 and 500 are every public operation's (KEYED_RESPONSES) unless given here. */
+  /**
+   * Its own responses; 401, 429 and 500 are every public operation's (KEYED_RESPONSES), and 403 its scope's, unless
+   * given here.
+   */
   responses: PublicOperation["responses"];
   handler(input: RouteInput<P, Q, H, B>, deps: ApiDeps): Promise<Answer> | Answer;
 }
@@ -101,6 +115,12 @@ const KEYED_RESPONSES: PublicOperation["responses"] = {
   429: tooManyRequests(["api_rate_limited"]),
   500: internalError,
 };
+
+/** The 403 of an operation whose key lacks its scope. */
+const scopeRefusal = (scope: ApiKeyScope) =>
+  errorResponse(`The API key lacks the scope \`${scope}\` this operation requires (\`x-required-scope\`).`, [
+    "insufficient_scope",
+  ]);
 
 /** `/campaigns/{campaign_id}` as Express writes it: `/campaigns/:campaign_id`. */
 const expressPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1");
@@ -136,7 +156,7 @@ export function defineRoute<
   H extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
 >(spec: RouteSpec<P, Q, H, B>): PublicRouteModule {
-  const { request = {}, ownRequest } = spec;
+  const { request = {}, ownRequest, scope } = spec;
   const body = request.body as JsonBody<z.ZodType> | undefined;
   const headers = request.headers === undefined ? undefined : lowerCased(request.headers);
   const status = successStatus(spec.responses, spec.operationId);
@@ -157,9 +177,10 @@ export function defineRoute<
     path: spec.path,
     operationId: spec.operationId,
     summary: spec.summary,
-    description: spec.description,
+    description: `${spec.description} Requires an API key with the scope \`${scope}\` (403 \`insufficient_scope\` otherwise).`,
+    "x-required-scope": scope,
     ...(documented ? { request: documented } : {}),
-    responses: { ...KEYED_RESPONSES, ...spec.responses },
+    responses: { ...KEYED_RESPONSES, 403: scopeRefusal(scope), ...spec.responses },
   };
   const readBody = ownRequest?.readBody ?? (body ? jsonBody : undefined);
 
@@ -189,7 +210,8 @@ export function defineRoute<
     operations: [operation],
     register(router, deps) {
       const handler: RequestHandler = (req, res) => handle(req, res, deps);
-      router[spec.method](expressPath(spec.path), ...(readBody ? [readBody] : []), handler);
+      // The scope before the body: a key that may not call the operation never gets its body read.
+      router[spec.method](expressPath(spec.path), requireScope(scope), ...(readBody ? [readBody] : []), handler);
     },
   };
 }

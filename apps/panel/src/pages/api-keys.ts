@@ -1,5 +1,13 @@
 import type { Request, Router } from "express";
-import { API_KEY_NAME_MAX_LENGTH, createApiKey, listApiKeys, revokeApiKey } from "@gw/core/accounts";
+import {
+  API_KEY_NAME_MAX_LENGTH,
+  API_KEY_SCOPES,
+  API_KEY_SCOPE_DESCRIPTIONS,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  type ApiKeyScope,
+} from "@gw/core/accounts";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -16,9 +24,21 @@ const MESSAGES = {
   revogada: "Chave revogada: a API passou a recusá-la.",
   ja_revogada: "Esta chave já estava revogada.",
   nome: `Dê um nome à chave (até ${API_KEY_NAME_MAX_LENGTH} caracteres) para saber depois onde ela é usada.`,
+  permissoes: "Marque ao menos uma permissão: uma chave sem nenhuma não faria nada.",
 };
 
-const createForm = z.object({ name: z.string().trim().min(1).max(API_KEY_NAME_MAX_LENGTH) });
+const scopeList = z.union([z.enum(API_KEY_SCOPES), z.array(z.enum(API_KEY_SCOPES))]);
+const createForm = z.object({
+  name: z.string().trim().min(1).max(API_KEY_NAME_MAX_LENGTH),
+  // One checked box arrives as a string, several as an array, none as nothing.
+  scopes: scopeList.optional(),
+});
+
+/** A key's scopes as the list shows them: every scope (null) is "todas". */
+function scopesCell(scopes: readonly ApiKeyScope[] | null) {
+  if (scopes === null) return html`todas <span class="hint">(inclusive as que vierem)</span>`;
+  return html`${scopes.map((scope, i) => html`${i > 0 ? ", " : ""}<code>${scope}</code>`)}`;
+}
 const keyId = z.uuid();
 
 /** The filter's values in the URL (Portuguese) and what the service calls them. */
@@ -60,6 +80,22 @@ export const apiKeysPage: PanelPage = {
                     >Nome da chave
                     <input name="name" required maxlength="${API_KEY_NAME_MAX_LENGTH}" autocomplete="off" />
                   </label>
+                  <fieldset>
+                    <legend>Permissões</legend>
+                    <p class="hint">
+                      A chave só faz o que as permissões marcadas permitem; o resto a API recusa (403
+                      <code>insufficient_scope</code>). Dê a cada sistema só o que ele usa: o plugin da loja que envia
+                      pedidos não precisa gerenciar integrações. Com todas marcadas, a chave também terá as permissões
+                      que o gateway ganhar depois.
+                    </p>
+                    ${API_KEY_SCOPES.map(
+                      (scope) =>
+                        html`<label
+                          ><input type="checkbox" name="scopes" value="${scope}" checked /> <code>${scope}</code>:
+                          ${API_KEY_SCOPE_DESCRIPTIONS[scope]}</label
+                        >`,
+                    )}
+                  </fieldset>
                   <button type="submit">Criar chave</button>
                 </form>
               </section>`
@@ -80,10 +116,19 @@ export const apiKeysPage: PanelPage = {
           </form>
           ${table({
             caption: "Chaves de API, da mais nova à mais antiga",
-            headers: ["Nome", "Prefixo", "Criada em", "Último uso", "Estado", ...(manage ? ["Ações"] : [])],
+            headers: [
+              "Nome",
+              "Prefixo",
+              "Permissões",
+              "Criada em",
+              "Último uso",
+              "Estado",
+              ...(manage ? ["Ações"] : []),
+            ],
             rows: keys.map((key) => [
               key.name ?? html`<span class="hint">sem nome</span>`,
               html`<code>${key.prefix}…</code>`,
+              scopesCell(key.scopes),
               formatDateTime(key.created_at),
               key.last_used_at ? formatDateTime(key.last_used_at) : html`<span class="hint">nunca</span>`,
               key.revoked_at
@@ -118,9 +163,12 @@ export const apiKeysPage: PanelPage = {
       const user = currentUser(req);
       const parsed = createForm.safeParse(req.body);
       if (!parsed.success) return res.redirect(303, "/chaves?erro=nome");
+      const raw = parsed.data.scopes;
+      const scopes = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+      if (scopes.length === 0) return res.redirect(303, "/chaves?erro=permissoes");
       const created = await createApiKey(
         { db: deps.db },
-        { accountId: user.accountId, name: parsed.data.name, actor: panelActor(req) },
+        { accountId: user.accountId, name: parsed.data.name, scopes, actor: panelActor(req) },
       );
       res
         .status(201)
@@ -132,6 +180,7 @@ export const apiKeysPage: PanelPage = {
             notice: { kind: "ok", text: "Chave de API criada. Copie-a agora: ela não será mostrada de novo." },
             body: html`<p>Chave <strong>${created.name}</strong>:</p>
               <p class="secret" aria-label="Chave de API criada"><code>${created.key}</code></p>
+              <p>Permissões: ${scopesCell(created.scopes)}</p>
               <p class="hint">
                 Guarde-a num cofre de segredos e use-a no cabeçalho <code>Authorization: Bearer</code>. Se ela se
                 perder, crie outra e revogue esta.

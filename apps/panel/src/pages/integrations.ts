@@ -25,6 +25,7 @@ import {
 import { confirmPanelPassword, markPanelSessionReauthenticated } from "@gw/core/users";
 import { z } from "@gw/config";
 import { webhookEventTypes } from "@gw/contracts";
+import { ApiError } from "@gw/errors";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
@@ -245,7 +246,14 @@ function saveIntegrationForm(
   integrationId?: string,
 ) {
   return setIntegration(
-    { db: deps.db, policy: deps.integrationPolicy, secrets: deps.secrets, queue: deps.queue, logger: deps.logger },
+    {
+      db: deps.db,
+      policy: deps.integrationPolicy,
+      secrets: deps.secrets,
+      queue: deps.queue,
+      logger: deps.logger,
+      maxIntegrationsPerAccount: deps.config.MAX_INTEGRATIONS_PER_ACCOUNT,
+    },
     {
       accountId,
       ...(integrationId === undefined ? {} : { integrationId }),
@@ -274,12 +282,15 @@ function formValues(form: Extract<ReadForm, { ok: true }>): FormState {
  * Why a save was refused, as its status and the sentence to show: a URL the guard refuses (400), or the URL of an
  * integration whose stored secret does not open (500, logged); anything else is thrown again.
  */
-function saveRefusal(deps: PanelDeps, error: unknown): { status: 400 | 500; text: string } {
+function saveRefusal(deps: PanelDeps, error: unknown): { status: 400 | 422 | 500; text: string } {
   if (error instanceof SecretUnreadableError) {
     logUnreadable(deps, error);
     return { status: 500, text: UNREADABLE_SECRET_SAVE };
   }
   if (error instanceof IntegrationUrlError) return { status: 400, text: error.message };
+  // The account has MAX_INTEGRATIONS_PER_ACCOUNT already (the service's sentence names the number).
+  if (error instanceof ApiError && error.code === "integration_limit_reached")
+    return { status: 422, text: error.message };
   throw error;
 }
 

@@ -119,8 +119,19 @@ export interface IntegrationInput {
   onlyNew?: boolean;
   /** The `message.received` body version. Absent: a new integration gets 1, an existing one keeps its own. */
   payloadVersion?: PayloadVersion;
+  /**
+   * Run in the transaction that saves a new or updated integration (not an edit by id), before it commits: what must
+   * commit with the row or not at all (the public API's Idempotency-Key answer, integration-creation.ts).
+   */
+  withinTransaction?: (tx: Prisma.TransactionClient, saved: IntegrationView) => Promise<void>;
   actor: Actor;
 }
+
+/**
+ * Integrations an account may have unless the deployment says otherwise (MAX_INTEGRATIONS_PER_ACCOUNT): an inbound
+ * message fans out to one delivery per integration inside the provider webhook's transaction.
+ */
+export const DEFAULT_MAX_INTEGRATIONS_PER_ACCOUNT = 10;
 
 interface IntegrationRow {
   id: string;
@@ -183,6 +194,8 @@ function integrationView(row: IntegrationRow, signingSecret: string) {
   return { ...integrationSummary(row), signing_secret: displayedSigningSecret(schemeOf(row), signingSecret) };
 }
 
+type IntegrationView = ReturnType<typeof integrationView>;
+
 /** The stored row's current secret, opened (sealed) or as stored before encryption (clear). */
 function currentSecretOf(
   secrets: Pick<SecretBox, "open">,
@@ -193,13 +206,14 @@ function currentSecretOf(
 
 /**
  * What integration URLs may be registered. Production: https only, public hosts only. Development
- * (WEBHOOK_ALLOW_PRIVATE_NETWORKS, for npm start and the tests): http and loopback/private hosts too.
- * The dispatcher checks the resolved addresses again at every attempt; this refuses what the URL alone shows.
+ * (WEBHOOK_ALLOW_PRIVATE_NETWORKS, for npm start and the tests): http and loopback/private hosts too, never a
+ * link-local or cloud metadata address. The dispatcher checks the resolved addresses again at every attempt; this
+ * refuses what the URL alone shows.
  */
 export interface IntegrationPolicy {
   /** Plain http:// URLs. */
   allowHttp: boolean;
-  /** Hosts that are loopback, private, link-local... IP literals, and `localhost` names. */
+  /** Hosts that are loopback, private, ULA or CGNAT IP literals, and `localhost` names (never link-local). */
   allowPrivateNetworks: boolean;
 }
 
@@ -242,8 +256,15 @@ export function checkIntegrationUrl(raw: string, policy: IntegrationPolicy): voi
       "userinfo",
       "A URL da integração não pode conter usuário ou senha; as entregas são autenticadas pela assinatura X-PT-Signature.",
     );
-  if (policy.allowPrivateNetworks) return;
   const literal = ipLiteralHost(url);
+  if (policy.allowPrivateNetworks) {
+    if (literal !== null && !classifyAddress(literal, { allowPrivateNetworks: true }).allowed)
+      throw new IntegrationUrlError(
+        "address_refused",
+        `A URL da integração aponta para um endereço que o gateway nunca chama, nem em desenvolvimento (${url.hostname}: link-local, metadados de nuvem ou reservado); use um endereço público, local ou privado.`,
+      );
+    return;
+  }
   if ((literal !== null && !classifyAddress(literal).allowed) || isLocalhostName(url.hostname))
     throw new IntegrationUrlError(
       "address_refused",
@@ -268,6 +289,8 @@ export async function setIntegration(
     /** Where deliveries released by switching ordering off are queued; absent (the CLI): the sweep queues them. */
     queue?: WebhookQueue;
     logger?: Logger;
+    /** The most integrations an account may have (DEFAULT_MAX_INTEGRATIONS_PER_ACCOUNT unless given). */
+    maxIntegrationsPerAccount?: number;
   },
   input: IntegrationInput,
 ) {
@@ -279,10 +302,19 @@ export async function setIntegration(
   const id = randomUUID();
   let released: AttemptToQueue[] = [];
   const saved = await deps.db.$transaction(async (tx) => {
+    // The account's creations one at a time, so two cannot both take its last place. NO KEY UPDATE: the foreign-key
+    // checks of rows written for the account meanwhile (KEY SHARE) do not wait for it.
+    await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${input.accountId}::uuid FOR NO KEY UPDATE`;
     const before = await tx.integration.findUnique({
       where: { accountId_url: { accountId: input.accountId, url: input.url } },
       select: { deliverInOrder: true },
     });
+    if (before === null)
+      await refuseBeyondCap(
+        tx,
+        input.accountId,
+        deps.maxIntegrationsPerAccount ?? DEFAULT_MAX_INTEGRATIONS_PER_ACCOUNT,
+      );
     const row = await tx.integration.upsert({
       where: { accountId_url: { accountId: input.accountId, url: input.url } },
       create: {
@@ -308,10 +340,21 @@ export async function setIntegration(
     if (before?.deliverInOrder === true && !row.deliverInOrder)
       released = await releaseAllHeldDeliveries(tx, { integrationId: row.id, now: new Date() });
     await auditIntegrationSaved(tx, input, "integration.saved", row);
-    return integrationView(row, currentSecretOf(deps.secrets, row));
+    const view = integrationView(row, currentSecretOf(deps.secrets, row));
+    if (input.withinTransaction) await input.withinTransaction(tx, view);
+    return view;
   });
   await queueReleasedDeliveries(deps, released);
   return saved;
+}
+
+/** A new integration of an account that has `max` already: 422 `integration_limit_reached` (under the account's lock). */
+async function refuseBeyondCap(tx: Prisma.TransactionClient, accountId: string, max: number): Promise<void> {
+  const count = await tx.integration.count({ where: { accountId } });
+  if (count >= max)
+    throw new ApiError("integration_limit_reached", {
+      message: `Esta conta já tem o máximo de ${max} integrações; exclua uma (ou junte eventos numa só) antes de criar outra.`,
+    });
 }
 
 /** The optional settings of a save or an edit, only those given: a setting left out keeps the row's. */

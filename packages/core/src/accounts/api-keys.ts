@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Prisma } from "@gw/db";
 import { recordAuditAs, auditAction, recordAudit, type Actor } from "../audit/audit.ts";
+import { scopesOfRow, storedScopes, type ApiKeyScope } from "./scopes.ts";
 
 /** Fixed live-key prefix (spec 5.1); the rest is opaque. */
 export const API_KEY_PREFIX = "pt_live_";
@@ -13,31 +14,43 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-/** A new key; `key` is returned only here (shown once), the database keeps its hash and its prefix. */
+/**
+ * A new key; `key` is returned only here (shown once), the database keeps its hash and its prefix. `scopes`: what it
+ * may do (scopes.ts); absent, or naming every scope, it holds every scope (stored as no list), as every key made
+ * before scopes; an empty list is refused.
+ */
 export async function createApiKey(
   deps: { db: Db },
-  input: { accountId: string; name?: string | null | undefined; actor: Actor },
-): Promise<{ id: string; key: string; prefix: string; name: string | null }> {
+  input: {
+    accountId: string;
+    name?: string | null | undefined;
+    scopes?: readonly ApiKeyScope[] | null | undefined;
+    actor: Actor;
+  },
+): Promise<{ id: string; key: string; prefix: string; name: string | null; scopes: ApiKeyScope[] | null }> {
+  const scopes = storedScopes(input.scopes);
   const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
   const prefix = key.slice(0, API_KEY_PREFIX.length + 6);
   const name = input.name?.trim().slice(0, API_KEY_NAME_MAX_LENGTH) || null;
   const row = await deps.db.$transaction(async (tx) => {
     const created = await tx.apiKey.create({
-      data: { accountId: input.accountId, keyHash: hashApiKey(key), prefix, name },
+      data: { accountId: input.accountId, keyHash: hashApiKey(key), prefix, name, ...(scopes ? { scopes } : {}) },
     });
     await recordAuditAs(tx, input, "api_key.created", {
       target: created.id,
-      details: { name, prefix },
+      details: { name, prefix, scopes: scopes ?? "all" },
     });
     return created;
   });
-  return { id: row.id, key, prefix, name };
+  return { id: row.id, key, prefix, name, scopes };
 }
 
 export interface ApiKeyView {
   id: string;
   prefix: string;
   name: string | null;
+  /** What the key may do; null: every scope. */
+  scopes: ApiKeyScope[] | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -90,6 +103,7 @@ export async function listApiKeys(
       id: row.id,
       prefix: row.prefix,
       name: row.name,
+      scopes: scopesOfRow(row.scopes),
       created_at: row.createdAt.toISOString(),
       last_used_at: row.lastUsedAt?.toISOString() ?? null,
       revoked_at: row.revokedAt?.toISOString() ?? null,
@@ -142,6 +156,8 @@ export async function revokeApiKey(
 export interface AuthenticatedKey {
   keyId: string;
   accountId: string;
+  /** What the key may do (scopes.ts); null: every scope. */
+  scopes: ApiKeyScope[] | null;
 }
 
 /** The shape of a live key (prefix + 43 base64url characters): anything else is refused without a lookup. */

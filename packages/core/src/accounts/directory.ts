@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { listen, type Db, type Sql } from "@gw/db";
 import { hashApiKey, isWellFormedApiKey, type AuthenticatedKey } from "./api-keys.ts";
+import { scopesOfRow } from "./scopes.ts";
 
 export interface BusinessNumberRef {
   accountId: string;
@@ -121,13 +122,13 @@ export function createAccountDirectory(
   const lastUsedWritten = new LRUCache<string, number>({ max: options.maxEntries, ttl: LAST_USED_RESOLUTION_MS });
 
   async function loadKey(keyHash: string): Promise<AuthenticatedKey | null> {
-    const { rows } = await db.sql.query<{ id: string; account_id: string }>({
+    const { rows } = await db.sql.query<{ id: string; account_id: string; scopes: string[] | null }>({
       name: "authenticate-api-key",
-      text: `SELECT id, account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      text: `SELECT id, account_id, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
       values: [keyHash],
     });
     const row = rows[0];
-    return row ? { keyId: row.id, accountId: row.account_id } : null;
+    return row ? { keyId: row.id, accountId: row.account_id, scopes: scopesOfRow(row.scopes) } : null;
   }
 
   async function loadNumber(accountId: string, phoneNumberId: string): Promise<BusinessNumberRef | null> {

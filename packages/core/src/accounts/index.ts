@@ -8,6 +8,10 @@ export {
   revokeApiKey,
 } from "./api-keys.ts";
 export type { ApiKeyView } from "./api-keys.ts";
+export { API_KEY_SCOPES, API_KEY_SCOPE_DESCRIPTIONS, hasScope, isApiKeyScope, missingScopeMessage } from "./scopes.ts";
+export type { ApiKeyScope } from "./scopes.ts";
+export { createIntegration, createIntegrationKeys } from "./integration-creation.ts";
+export type { CreationOutcome, IntegrationCreated } from "./integration-creation.ts";
 export {
   DEFAULT_DIRECTORY_OPTIONS,
   NUMBER_CHANGES_CHANNEL,
@@ -17,6 +21,7 @@ export {
 export type { AccountDirectory, BusinessNumberRef, DirectoryOptions, SendingBlock } from "./directory.ts";
 export type { AuthenticatedKey } from "./api-keys.ts";
 export {
+  DEFAULT_MAX_INTEGRATIONS_PER_ACCOUNT,
   DEFAULT_WEBHOOK_EVENTS,
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,

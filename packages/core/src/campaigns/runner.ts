@@ -27,14 +27,19 @@ import type { RecipientParameters } from "./recipients.ts";
  * Several processes may tick one campaign at once (its shares, one tick job each; apps/campaign-worker): each claims
  * batches of recipients with `FOR UPDATE SKIP LOCKED`, so a recipient is claimed by one of them, and every send takes
  * the number's turn from the one pacing in Redis (throughput/), so together they never pass the number's rate. A
- * dead process's claimed batch is the abandoned rows above: re-driven by whichever tick comes first.
+ * dead process's claimed batch is the abandoned rows above: re-driven by whichever tick comes first. Each claim names
+ * the claiming process's lease (`claim_owner`, process_leases, as Idempotency-Key reservations do): once that lease
+ * has run out or is gone (the process died), its rows are abandoned at once; a live owner's only after
+ * `redriveAfterMs`, the one rule for claims without an owner.
  */
 
 export interface CampaignRunSettings {
   /** Most sends in flight (waiting for a turn included) for one campaign in this process. */
   concurrency: number;
   /**
-   * A recipient `sending` for longer than this was left by a dead worker and is sent again with the same key. Must
+   * A recipient `sending` for longer than this is sent again with the same key, whoever claimed it: the rule for a
+   * claim without an owner (the previous release's, or one made while the lease had lapsed) and the backstop for a
+   * live owner's (a tick that failed half-way). A claim whose owner's lease ran out is re-driven at once instead. Must
    * exceed the longest a live send takes (turn wait + provider deadline) and the idempotency store's stale bound.
    */
   redriveAfterMs: number;
@@ -60,6 +65,12 @@ export interface CampaignRunnerDeps {
   send: SendDeps;
   logger: Logger;
   settings: CampaignRunSettings;
+  /**
+   * This process's lease (process_leases.owner, `createSendDeps`' lease): recorded on the recipients it claims while
+   * the lease is live, so that once it runs out (the process died) any tick re-drives them at once. Absent: claims
+   * name no owner and only `redriveAfterMs` re-drives them.
+   */
+  owner?: string | null;
 }
 
 export type TickOutcome =
@@ -109,9 +120,24 @@ interface ClaimedRecipient {
 const CLAIM_COLUMNS = "r.id, r.contact, r.parameters, r.client_ref, r.attempts";
 const CAMPAIGN_RUNNING = `EXISTS (SELECT 1 FROM campaigns c WHERE c.id = $1::uuid AND c.status = 'running')`;
 
+/** The claiming process's lease (parameter `me`), only while it is live: a claim made while it lapsed names no one. */
+const claimingOwner = (me: string) =>
+  `(SELECT owner FROM process_leases WHERE owner = ${me}::uuid AND expires_at > now())`;
+
+/**
+ * Whether the `sending` row `alias` is abandoned: its owner's lease has run out or is gone (never this process's own,
+ * `me`: it knows it is alive), or it was claimed longer than `redriveAfterMs` ago, whoever holds it.
+ */
+function abandoned(alias: string, me: string, redriveAfterMs: string): string {
+  return `(${alias}.reserved_at < now() - make_interval(secs => ${redriveAfterMs} / 1000.0)
+    OR (${alias}.claim_owner IS NOT NULL AND ${alias}.claim_owner IS DISTINCT FROM ${me}::uuid
+      AND NOT EXISTS (SELECT 1 FROM process_leases l WHERE l.owner = ${alias}.claim_owner AND l.expires_at > now())))`;
+}
+
 // The reservation: a recipient leaves `queued` once, in this statement, and only while the campaign runs.
 const CLAIM_QUEUED = `
-UPDATE campaign_recipients r SET status = 'sending', reserved_at = now(), attempts = r.attempts + 1, updated_at = now()
+UPDATE campaign_recipients r SET status = 'sending', reserved_at = now(), attempts = r.attempts + 1, updated_at = now(),
+  claim_owner = ${claimingOwner("$3")}
 WHERE r.id IN (
     SELECT id FROM campaign_recipients
     WHERE campaign_id = $1::uuid AND status = 'queued' AND (not_before IS NULL OR not_before <= now())
@@ -119,15 +145,27 @@ WHERE r.id IN (
   AND r.status = 'queued' AND ${CAMPAIGN_RUNNING}
 RETURNING ${CLAIM_COLUMNS}`;
 
-// Rows a dead worker left `sending`: taken again (same key) by whoever bumps reserved_at first.
+// Rows a dead worker left `sending`: taken again (same key) by whoever claims them first, now under its own lease.
 const CLAIM_ABANDONED = `
-UPDATE campaign_recipients r SET reserved_at = now(), attempts = r.attempts + 1, updated_at = now()
+UPDATE campaign_recipients r SET reserved_at = now(), attempts = r.attempts + 1, updated_at = now(),
+  claim_owner = ${claimingOwner("$4")}
 WHERE r.id IN (
-    SELECT id FROM campaign_recipients
-    WHERE campaign_id = $1::uuid AND status = 'sending' AND reserved_at < now() - make_interval(secs => $3 / 1000.0)
-    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+    SELECT a.id FROM campaign_recipients a
+    WHERE a.campaign_id = $1::uuid AND a.status = 'sending' AND ${abandoned("a", "$4", "$3")}
+    ORDER BY a.id LIMIT $2 FOR UPDATE OF a SKIP LOCKED)
   AND r.status = 'sending' AND ${CAMPAIGN_RUNNING}
 RETURNING ${CLAIM_COLUMNS}`;
+
+/**
+ * How often a tick looks for abandoned rows while it sends (a lease that ran out meanwhile): on its own timer, not only
+ * when its lanes ask for more, since lanes held by slow provider answers may not ask for seconds.
+ */
+const ABANDONED_RECHECK_MS = 500;
+/**
+ * Abandoned rows taken in one claim, in lanes: a dead process held at most its lanes of each share it ticked, so a
+ * few lanes' worth adopts its whole batch at once, and the buffer drains it within seconds at the number's rate.
+ */
+const ABANDONED_CLAIM_LANES = 4;
 
 // Recipients the provider accepted, many per statement (`SentMarks`).
 const MARK_SENT = `UPDATE campaign_recipients r SET status = 'sent', wamid = v.wamid, message_id = m.id,
@@ -138,13 +176,14 @@ const MARK_FINAL = `UPDATE campaign_recipients SET status = $2, error_code = $3,
     wamid = COALESCE($5, wamid), message_id = COALESCE((SELECT id FROM messages WHERE wamid = $5), message_id),
     updated_at = now()
   WHERE id = $1 AND status = 'sending'`;
-const REQUEUE = `UPDATE campaign_recipients SET status = 'queued', reserved_at = NULL,
+// Back in the queue, a row names no owner (a claimer of the previous release would leave a stale one in place).
+const REQUEUE = `UPDATE campaign_recipients SET status = 'queued', reserved_at = NULL, claim_owner = NULL,
     not_before = now() + make_interval(secs => $2 / 1000.0), error_code = $3, error_message = $4, updated_at = now()
   WHERE id = $1 AND status = 'sending'`;
 const KEEP_SENDING = `UPDATE campaign_recipients SET reserved_at = now(), updated_at = now() WHERE id = $1 AND status = 'sending'`;
 // Claimed but never tried (the tick stopped first): back to the queue as if never claimed.
-const RELEASE = `UPDATE campaign_recipients SET status = 'queued', reserved_at = NULL, attempts = attempts - 1,
-    updated_at = now()
+const RELEASE = `UPDATE campaign_recipients SET status = 'queued', reserved_at = NULL, claim_owner = NULL,
+    attempts = attempts - 1, updated_at = now()
   WHERE id = ANY($1::bigint[]) AND status = 'sending'`;
 
 async function loadRunRow(db: Db, campaignId: string): Promise<CampaignRunRow | null> {
@@ -298,23 +337,41 @@ async function settleRefusal(
   return "final";
 }
 
+interface Remaining {
+  queued: number;
+  sending: number;
+  next_queued: Date | null;
+  oldest_sending: Date | null;
+  /** The earliest moment another process's lease over one of the `sending` rows runs out (now, if it has). */
+  owner_lapses: Date | null;
+}
+
 /** What is left of a running campaign, to decide whether it is done and when to look again. */
-async function remaining(db: Db, campaignId: string) {
-  const { rows } = await db.sql.query<{
-    queued: number;
-    sending: number;
-    next_queued: Date | null;
-    oldest_sending: Date | null;
-  }>({
+async function remaining(deps: Pick<CampaignRunnerDeps, "db" | "owner">, campaignId: string): Promise<Remaining> {
+  const { rows } = await deps.db.sql.query<Remaining>({
     name: "campaign-remaining",
-    text: `SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
-        count(*) FILTER (WHERE status = 'sending')::int AS sending,
-        min(COALESCE(not_before, now())) FILTER (WHERE status = 'queued') AS next_queued,
-        min(reserved_at) FILTER (WHERE status = 'sending') AS oldest_sending
-      FROM campaign_recipients WHERE campaign_id = $1::uuid AND status IN ('queued', 'sending')`,
-    values: [campaignId],
+    text: `SELECT count(*) FILTER (WHERE r.status = 'queued')::int AS queued,
+        count(*) FILTER (WHERE r.status = 'sending')::int AS sending,
+        min(COALESCE(r.not_before, now())) FILTER (WHERE r.status = 'queued') AS next_queued,
+        min(r.reserved_at) FILTER (WHERE r.status = 'sending') AS oldest_sending,
+        min(COALESCE(l.expires_at, now())) FILTER (WHERE r.status = 'sending' AND r.claim_owner IS NOT NULL
+          AND r.claim_owner IS DISTINCT FROM $2::uuid) AS owner_lapses
+      FROM campaign_recipients r LEFT JOIN process_leases l ON l.owner = r.claim_owner AND r.status = 'sending'
+      WHERE r.campaign_id = $1::uuid AND r.status IN ('queued', 'sending')`,
+    values: [campaignId, deps.owner ?? null],
   });
-  return rows[0] ?? { queued: 0, sending: 0, next_queued: null, oldest_sending: null };
+  return rows[0] ?? { queued: 0, sending: 0, next_queued: null, oldest_sending: null, owner_lapses: null };
+}
+
+/**
+ * When a `sending` row may next be abandoned: its owner's lease running out (a live owner renews it: the tick looks
+ * again, finds it renewed and waits again), or `redriveAfterMs` after the oldest claim.
+ */
+function nextAbandonment(deps: CampaignRunnerDeps, left: Remaining): number[] {
+  return [
+    left.oldest_sending ? left.oldest_sending.getTime() + deps.settings.redriveAfterMs : undefined,
+    left.owner_lapses?.getTime(),
+  ].filter((t): t is number => t !== undefined);
 }
 
 /**
@@ -331,8 +388,7 @@ async function settleAbandonedOfCancelled(deps: CampaignRunnerDeps, campaignId: 
         FROM campaign_recipients r
         JOIN campaigns c ON c.id = r.campaign_id
         LEFT JOIN idempotency_keys k ON k.account_id = c.account_id AND k.key = 'campaign:' || r.id
-        WHERE r.campaign_id = $1::uuid AND r.status = 'sending'
-          AND r.reserved_at < now() - make_interval(secs => $2 / 1000.0)
+        WHERE r.campaign_id = $1::uuid AND r.status = 'sending' AND ${abandoned("r", "$4", "$2")}
         FOR UPDATE OF r SKIP LOCKED
       ), settled AS (
         SELECT id, wamid, CASE
@@ -347,7 +403,7 @@ async function settleAbandonedOfCancelled(deps: CampaignRunnerDeps, campaignId: 
         error_message = CASE WHEN s.status = 'failed' THEN $3 ELSE r.error_message END,
         updated_at = now()
       FROM settled s WHERE r.id = s.id`,
-    values: [campaignId, deps.settings.redriveAfterMs, unconfirmed],
+    values: [campaignId, deps.settings.redriveAfterMs, unconfirmed, deps.owner ?? null],
   });
   return rowCount ?? 0;
 }
@@ -411,27 +467,50 @@ export async function runCampaignTick(
   const buffer: ClaimedRecipient[] = [];
   let claiming: Promise<void> | null = null;
   let exhausted = false;
-  let abandonedFirst = true;
+  const owner = deps.owner ?? null;
   const claim = async (sqlText: string, name: string, values: unknown[]) =>
     (await db.sql.query<ClaimedRecipient>({ name, text: sqlText, values })).rows;
+  let abandonedCheckedAt = Number.NEGATIVE_INFINITY;
+  const claimAbandoned = async () => {
+    abandonedCheckedAt = Date.now();
+    const rows = await claim(CLAIM_ABANDONED, "campaign-claim-abandoned", [
+      running.id,
+      lanes * ABANDONED_CLAIM_LANES,
+      settings.redriveAfterMs,
+      owner,
+    ]);
+    if (rows.length > 0)
+      logger.warn("re-driving recipients a stopped worker left in flight", {
+        campaignId: running.id,
+        count: rows.length,
+      });
+    return rows;
+  };
   const refill = async () => {
     let rows: ClaimedRecipient[] = [];
-    // Left by a dead worker: first, once per tick, then again whenever nothing else is queued.
-    if (abandonedFirst) {
-      abandonedFirst = false;
-      rows = await claim(CLAIM_ABANDONED, "campaign-claim-abandoned", [running.id, lanes, settings.redriveAfterMs]);
-      if (rows.length > 0)
-        logger.warn("re-driving recipients a stopped worker left in flight", {
-          campaignId: running.id,
-          count: rows.length,
-        });
-    }
-    if (rows.length === 0) rows = await claim(CLAIM_QUEUED, "campaign-claim-queued", [running.id, lanes]);
-    if (rows.length === 0)
-      rows = await claim(CLAIM_ABANDONED, "campaign-claim-abandoned", [running.id, lanes, settings.redriveAfterMs]);
+    // Left by a dead worker: first, and again every half second (its lease may run out while this tick sends), then
+    // whenever nothing else is queued.
+    if (Date.now() - abandonedCheckedAt >= ABANDONED_RECHECK_MS) rows = await claimAbandoned();
+    if (rows.length === 0) rows = await claim(CLAIM_QUEUED, "campaign-claim-queued", [running.id, lanes, owner]);
+    if (rows.length === 0) rows = await claimAbandoned();
     if (rows.length === 0) exhausted = true;
     buffer.push(...rows);
   };
+  const currentClaim = (): Promise<void> | null => claiming;
+  let adoptionFailure: Error | null = null;
+  const currentAdoptionFailure = (): Error | null => adoptionFailure;
+  // Abandoned rows go first: they were claimed before anything still queued.
+  const adoptAbandoned = setInterval(() => {
+    if (claiming !== null || exhausted || failure !== null) return;
+    if (Date.now() - abandonedCheckedAt < ABANDONED_RECHECK_MS) return;
+    claiming = claimAbandoned()
+      .then((rows) => void buffer.unshift(...rows))
+      .catch((error: unknown) => {
+        adoptionFailure = error instanceof Error ? error : new Error(String(error));
+        failure ??= adoptionFailure;
+      })
+      .finally(() => (claiming = null));
+  }, ABANDONED_RECHECK_MS / 2);
   const next = async (): Promise<ClaimedRecipient | null> => {
     for (;;) {
       if (stopped !== null || failure !== null || input.signal?.aborted || Date.now() >= deadline) return null;
@@ -461,6 +540,10 @@ export async function runCampaignTick(
     ),
   );
   clearInterval(poll);
+  clearInterval(adoptAbandoned);
+  // A claim of the timer still running: its rows are in the buffer (released below) once it settles. (Read through
+  // a function: the compiler cannot see the timer's assignments.)
+  await currentClaim();
   await marks.flush();
   if (buffer.length > 0) {
     const ids = buffer.splice(0).map((r) => r.id);
@@ -469,6 +552,9 @@ export async function runCampaignTick(
   if (marks.failure !== null) throw marks.failure;
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (rejected) throw rejected.reason;
+  // The timer's claim failed (the lanes stopped for it without an error of their own).
+  const timerFailure = currentAdoptionFailure();
+  if (timerFailure !== null) throw timerFailure;
 
   const now = await loadRunRow(db, running.id);
   if (!now) return { kind: "done", status: "missing", sent };
@@ -476,7 +562,7 @@ export async function runCampaignTick(
   if (now.status !== "running") return { kind: "done", status: now.status, sent };
   if (Date.now() >= deadline || input.signal?.aborted) return { kind: "again", at: new Date(), sent };
 
-  const left = await remaining(db, running.id);
+  const left = await remaining(deps, running.id);
   if (left.queued === 0 && left.sending === 0) {
     const { rowCount } = await db.sql.query({
       name: "campaign-complete",
@@ -492,10 +578,9 @@ export async function runCampaignTick(
     return { kind: "again", at: new Date(), sent };
   }
   // Nothing claimable now: recipients waiting for their not_before, or in flight elsewhere (or abandoned).
-  const candidates = [
-    left.next_queued?.getTime(),
-    left.oldest_sending ? left.oldest_sending.getTime() + settings.redriveAfterMs : undefined,
-  ].filter((t): t is number => t !== undefined);
+  const candidates = [left.next_queued?.getTime(), ...nextAbandonment(deps, left)].filter(
+    (t): t is number => t !== undefined,
+  );
   const at = Math.max(Date.now() + 100, Math.min(...candidates));
   return { kind: "again", at: new Date(at), sent };
 }
@@ -508,9 +593,9 @@ async function finishCancelled(deps: CampaignRunnerDeps, campaign: CampaignRunRo
     values: [campaign.id],
   });
   await settleAbandonedOfCancelled(deps, campaign.id);
-  const left = await remaining(deps.db, campaign.id);
+  const left = await remaining(deps, campaign.id);
   if (left.sending === 0 || !left.oldest_sending) return { kind: "done", status: "cancelled", sent };
-  return { kind: "again", at: new Date(left.oldest_sending.getTime() + deps.settings.redriveAfterMs), sent };
+  return { kind: "again", at: new Date(Math.max(Date.now() + 100, Math.min(...nextAbandonment(deps, left)))), sent };
 }
 
 /**

@@ -3,6 +3,7 @@ import { replaceUnstorable } from "@gw/contracts";
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Logger } from "@gw/logger";
 import type { QuarantinedItem } from "@gw/meta";
+import { currentTraceContext, runInSpan, startSpan, withSpan, type TraceContext, type TraceSpan } from "@gw/tracing";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import type { ContactSighting } from "../contacts/contacts.ts";
 import type { LearntSightings } from "../contacts/key-cache.ts";
@@ -281,10 +282,41 @@ function joinsGroupCommit(plan: Plan): boolean {
  * payloads is applied again on its own, so one bad item never affects the others; a database outage fails all of
  * them (each request answers 503 and Meta retries).
  */
-export async function ingestProviderWebhooks(
+export function ingestProviderWebhooks(
   deps: IngestDeps,
   rawBodies: readonly string[],
+  parents: readonly (TraceContext | null)[] = [],
 ): Promise<BatchIngestOutcome[]> {
+  // The batch is no tenant's: a trace of its own, whatever context the run started in. Each payload is a span in the
+  // trace of the request that brought it (`parents`; absent: a trace of its own), linked to the batch, and what it
+  // does (and the deliveries it makes) is in that span: tenants never share a trace id through a batch.
+  return withSpan(
+    "ingest provider webhooks",
+    { parent: null, attributes: { "gw.batch.payloads": rawBodies.length } },
+    async (batch) => {
+      const spans = rawBodies.map((_, index) =>
+        startSpan("ingest provider webhook", { parent: parents[index] ?? null, links: [batch.context] }),
+      );
+      try {
+        const outcomes = await ingestBatch(deps, rawBodies, spans);
+        for (const [index, outcome] of outcomes.entries()) if (!outcome.ok) spans[index]?.fail(outcome.error);
+        return outcomes;
+      } finally {
+        for (const span of spans) span.end();
+      }
+    },
+  );
+}
+
+async function ingestBatch(
+  deps: IngestDeps,
+  rawBodies: readonly string[],
+  spans: readonly TraceSpan[],
+): Promise<BatchIngestOutcome[]> {
+  const inPayloadSpan = <T>(index: number, fn: () => T): T => {
+    const span = spans[index];
+    return span ? runInSpan(span, fn) : fn();
+  };
   const receivedAt = new Date();
   const outcomes: (BatchIngestOutcome | undefined)[] = rawBodies.map(() => undefined);
   const members: BatchMember[] = [];
@@ -292,7 +324,7 @@ export async function ingestProviderWebhooks(
   const hashes = new Set<string>();
   for (const [index, rawBody] of rawBodies.entries()) {
     try {
-      const plan = await planItems(deps, parseWebhookBody(rawBody), receivedAt);
+      const plan = await inPayloadSpan(index, () => planItems(deps, parseWebhookBody(rawBody), receivedAt));
       const payloadHash = payloadHashOf(rawBody);
       if (joinsGroupCommit(plan) && !hashes.has(payloadHash)) {
         hashes.add(payloadHash);
@@ -304,7 +336,7 @@ export async function ingestProviderWebhooks(
   }
   const settle = async (index: number, run: () => Promise<IngestResult>) => {
     try {
-      outcomes[index] = { ok: true, value: await run() };
+      outcomes[index] = { ok: true, value: await inPayloadSpan(index, run) };
     } catch (error) {
       outcomes[index] = { ok: false, error };
     }
@@ -319,7 +351,7 @@ export async function ingestProviderWebhooks(
   );
   let later: BatchMember[] = [];
   try {
-    const shared = await commitTogether(deps, members, receivedAt);
+    const shared = await commitTogether(deps, members, receivedAt, (index) => spans[index]?.traceparent ?? null);
     rememberLearnt(
       deps,
       shared.applied.map((member) => member.plan),
@@ -366,11 +398,12 @@ function emptyResult(plan: Plan): IngestResult {
   };
 }
 
-/** The shared transaction of `ingestProviderWebhooks`. */
+/** The shared transaction of `ingestProviderWebhooks`; `traceOf` is the context of a payload (by its index). */
 async function commitTogether(
   deps: IngestDeps,
   members: readonly BatchMember[],
   receivedAt: Date,
+  traceOf: (index: number) => string | null,
 ): Promise<{
   applied: BatchMember[];
   deliveriesPerMember: number[];
@@ -407,7 +440,12 @@ async function commitTogether(
       const position = memberOfStatus[item] ?? 0;
       deliveriesPerMember[position] = (deliveriesPerMember[position] ?? 0) + 1;
     }
-    const pending = deliveries.map((d) => d.delivery);
+    // Each delivery joins its message's send, else the payload its status came from: never another payload's trace.
+    const pending = deliveries.map(({ item, delivery }) => {
+      const position = memberOfStatus[item];
+      const member = position === undefined ? undefined : applied[position];
+      return { ...delivery, traceContext: delivery.traceContext ?? (member ? traceOf(member.index) : null) };
+    });
     const committed = await insertDeliveries(client, pending, receivedAt);
     return { applied, deliveriesPerMember, committed, storedBefore };
   });
@@ -434,12 +472,21 @@ export interface IngestBatcherOptions {
  */
 export function createIngestBatcher(deps: IngestDeps, options: IngestBatcherOptions): IngestBatcher {
   if (options.maxPayloads <= 1) return { ingest: (rawBody) => ingestProviderWebhook(deps, rawBody) };
-  const grouped = groupCalls<string, IngestResult>(
-    async (rawBodies) => {
-      const [only] = rawBodies;
-      if (rawBodies.length > 1 || only === undefined) return ingestProviderWebhooks(deps, rawBodies);
+  // Each payload keeps the context of the request that brought it: a run starts in whatever context freed its slot
+  // (another request's, another tenant's), so it never relies on the one it runs in.
+  const grouped = groupCalls<{ rawBody: string; parent: TraceContext | null }, IngestResult>(
+    async (arrivals) => {
+      const [only] = arrivals;
+      if (arrivals.length > 1 || only === undefined)
+        return ingestProviderWebhooks(
+          deps,
+          arrivals.map((arrival) => arrival.rawBody),
+          arrivals.map((arrival) => arrival.parent),
+        );
       return [
-        await ingestProviderWebhook(deps, only).then(
+        await withSpan("ingest provider webhook", { parent: only.parent }, () =>
+          ingestProviderWebhook(deps, only.rawBody),
+        ).then(
           (value): BatchIngestOutcome => ({ ok: true, value }),
           (error: unknown): BatchIngestOutcome => ({ ok: false, error }),
         ),
@@ -447,5 +494,5 @@ export function createIngestBatcher(deps: IngestDeps, options: IngestBatcherOpti
     },
     { maxBatch: options.maxPayloads, maxInFlight: options.maxInFlight, onBatch: options.onBatch },
   );
-  return { ingest: (rawBody) => grouped.call(rawBody) };
+  return { ingest: (rawBody) => grouped.call({ rawBody, parent: currentTraceContext() }) };
 }

@@ -8,8 +8,8 @@ export {
   tooLargeSentence,
 } from "./caps.ts";
 export type { MediaType } from "./caps.ts";
-export { createMediaUploadLimits } from "./limits.ts";
-export type { MediaUploadLimits } from "./limits.ts";
+export { createMediaTransferLimits, takeMediaTransferTurn } from "./limits.ts";
+export type { MediaTransferKind, MediaTransferLimits } from "./limits.ts";
 export {
   MEDIA_ID_PATTERN,
   ProviderMediaGoneError,

@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 
+/** What a lease counts: the account's uploads (POST /media) or its downloads (GET /media/{media_id}). */
+export type MediaTransferKind = "uploads" | "downloads";
+
 /**
- * Media uploads in flight per account, counted across the pods (docs/decisions.md, "Caps: per account in Redis,
- * per pod in memory"): a lease in a Redis sorted set per account (member: the upload, score: when its lease runs
- * out), taken and counted by one Lua script. A lease a dead pod never gave back runs out by itself. With Redis
- * unreachable, each pod counts its own uploads (the same cap, per pod) rather than refusing every upload.
+ * Media transfers in flight per account, counted across the pods (docs/decisions.md, "Caps: per account in Redis,
+ * per pod in memory"): a lease in a Redis sorted set per account and kind (member: the transfer, score: when its lease
+ * runs out), taken and counted by one Lua script. A lease a dead pod never gave back runs out by itself. With Redis
+ * unreachable, each pod counts its own transfers (the same cap, per pod) rather than refusing every transfer.
  */
-export interface MediaUploadLimits {
-  /** A release function, or null when the account already has `perAccount` uploads in flight. */
+export interface MediaTransferLimits {
+  readonly kind: MediaTransferKind;
+  /** A release function, or null when the account already has `perAccount` transfers of this kind in flight. */
   acquire(accountId: string): Promise<(() => void) | null>;
 }
 
@@ -27,17 +32,19 @@ return 1
 /** How long the Redis call may take before this pod counts on its own. */
 const REDIS_WAIT_MS = 1_000;
 
-export function createMediaUploadLimits(options: {
+export function createMediaTransferLimits(options: {
   redis: Redis;
   keyPrefix: string;
-  /** Uploads in flight per account (MEDIA_UPLOADS_PER_ACCOUNT). */
+  kind: MediaTransferKind;
+  /** Transfers of this kind in flight per account (MEDIA_UPLOADS_PER_ACCOUNT, MEDIA_DOWNLOADS_PER_ACCOUNT). */
   perAccount: number;
-  /** How long a lease lasts: the longest an upload may take (MEDIA_TRANSFER_TIMEOUT_MS). */
+  /** How long a lease lasts: the longest a transfer may take (MEDIA_TRANSFER_TIMEOUT_MS). */
   leaseMs: number;
   logger?: Logger;
-}): MediaUploadLimits {
+}): MediaTransferLimits {
   const local = new Map<string, number>();
-  const keyOf = (accountId: string) => `${options.keyPrefix}:media:uploads:{${accountId}}`;
+  const { kind } = options;
+  const keyOf = (accountId: string) => `${options.keyPrefix}:media:${kind}:{${accountId}}`;
 
   function acquireLocally(accountId: string): (() => void) | null {
     const inFlight = local.get(accountId) ?? 0;
@@ -54,6 +61,7 @@ export function createMediaUploadLimits(options: {
   }
 
   return {
+    kind,
     async acquire(accountId) {
       const key = keyOf(accountId);
       const member = randomUUID();
@@ -69,8 +77,9 @@ export function createMediaUploadLimits(options: {
           ]),
         );
       } catch (error) {
-        options.logger?.warn("media upload lease not taken in Redis; counting on this pod", {
+        options.logger?.warn("media transfer lease not taken in Redis; counting on this pod", {
           accountId,
+          kind,
           error: (error as Error).message,
         });
         return acquireLocally(accountId);
@@ -84,9 +93,25 @@ export function createMediaUploadLimits(options: {
         released = true;
         options.redis.zrem(key, member).catch((error: unknown) => {
           // The lease runs out by itself.
-          options.logger?.warn("media upload lease not given back", { accountId, error: (error as Error).message });
+          options.logger?.warn("media transfer lease not given back", {
+            accountId,
+            kind,
+            error: (error as Error).message,
+          });
         });
       };
     },
   };
+}
+
+/**
+ * The account's turn for one transfer, taken before anything of the request is read or a slot of the pod is held:
+ * its release, or the kind's 429 (`media_upload_limit`, `media_download_limit`) with Retry-After.
+ */
+export async function takeMediaTransferTurn(limits: MediaTransferLimits, accountId: string): Promise<() => void> {
+  const release = await limits.acquire(accountId);
+  if (release) return release;
+  throw new ApiError(limits.kind === "uploads" ? "media_upload_limit" : "media_download_limit", {
+    retryAfterSeconds: 5,
+  });
 }

@@ -7,7 +7,6 @@ import { MetaApiError, MetaUnavailableError, MetaUnconfirmedError, type MetaClie
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { recordAuditAs, type Actor } from "../audit/audit.ts";
 import { MEDIA_EXTENSIONS, mediaCap, tooLargeSentence, type MediaType } from "./caps.ts";
-import type { MediaUploadLimits } from "./limits.ts";
 import { SNIFF_HEAD_BYTES, sniffMedia } from "./sniff.ts";
 
 /** Meta keeps an uploaded media 30 days (meta-messages §2.4). */
@@ -21,7 +20,6 @@ export interface UploadMediaDeps {
   db: Db;
   directory: Pick<AccountDirectory, "resolveNumber">;
   meta: Pick<MetaClient, "uploadMedia">;
-  limits: MediaUploadLimits;
   logger?: Logger;
 }
 
@@ -90,8 +88,9 @@ const providerUnavailable = (cause: unknown) =>
  * arrives and written on to Meta's upload as it is read, never held whole. Its first bytes decide its type
  * (`sniffMedia`: 415 `media_type_unsupported`, 422 `media_type_mismatch`), the type decides its cap, counted on the
  * wire (413 `payload_too_large` with the type's sentence: the upload to Meta is cut, nothing is created), and Meta's
- * id is recorded in `account_media` (origin `uploaded`, 30 days) with the audit entry `api.media.uploaded`. At most
- * MEDIA_UPLOADS_PER_ACCOUNT uploads of one account run at once across the pods (429 `media_upload_limit`).
+ * id is recorded in `account_media` (origin `uploaded`, 30 days) with the audit entry `api.media.uploaded`. The caller
+ * holds the account's upload turn (`takeMediaTransferTurn`, MEDIA_UPLOADS_PER_ACCOUNT across the pods) from before it
+ * reads the request: a client that trickles the multipart's fields holds its own account's turn, never another's.
  */
 export async function uploadMedia(deps: UploadMediaDeps, input: UploadMediaInput): Promise<UploadedMedia> {
   const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
@@ -100,13 +99,7 @@ export async function uploadMedia(deps: UploadMediaDeps, input: UploadMediaInput
       message: input.phoneNumberId ? `O número ${input.phoneNumberId} não está conectado a esta conta.` : undefined,
     });
   }
-  const release = await deps.limits.acquire(input.accountId);
-  if (!release) throw new ApiError("media_upload_limit", { retryAfterSeconds: 5 });
-  try {
-    return await upload(deps, input, number.phoneNumberId);
-  } finally {
-    release();
-  }
+  return upload(deps, input, number.phoneNumberId);
 }
 
 async function upload(deps: UploadMediaDeps, input: UploadMediaInput, phoneNumberId: string): Promise<UploadedMedia> {

@@ -12,8 +12,11 @@ export {
   purgeInboundContent,
   purgeInboundDetails,
   purgeInboundMessages,
+  purgeInboundPayments,
   purgeMessageContent,
+  purgeOrders,
   purgeProviderEvents,
+  purgeReceivedMedia,
   RETENTION_TARGETS,
   runRetention,
 } from "./retention.ts";

@@ -29,8 +29,11 @@ export const RETENTION_TARGETS = [
   "inbound_messages",
   "inbound_messages.content",
   "inbound_messages.details",
+  "inbound_messages.payment",
   "messages.content",
   "account_media",
+  "account_media.received",
+  "orders",
   "contacts",
   "contacts.profile",
   "audit_entries",
@@ -160,6 +163,21 @@ export const purgeInboundDetails: Purge = batched({
 });
 
 /**
+ * Clears the payment-method answer (`payment`: credential id, last four digits, reference) of inbound messages stored
+ * before `olderThan` that carry nothing else `purgeInboundDetails` clears: with the contact's content
+ * (INBOUND_TEXT_RETENTION_DAYS), not with the row (INBOUND_RETENTION_DAYS). Read through the partial index of the rows
+ * that still hold one (`inbound_messages_payment_ref_idx`, `payment IS NOT NULL`): the answers of the last days only,
+ * few next to the inbound messages.
+ */
+export const purgeInboundPayments: Purge = batched({
+  name: "retention-inbound-payments",
+  text: `UPDATE inbound_messages SET payment = NULL
+        WHERE id IN (
+          SELECT id FROM inbound_messages WHERE created_at < $1 AND payment IS NOT NULL
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+});
+
+/**
  * Clears the summary of what a send carried (`messages.content`: buttons and list rows, media ids and file names,
  * reactions, locations) from sends made before `olderThan`, with the contact's inbound content; the send's row
  * (wamid, kind, statuses, pricing) stays.
@@ -177,6 +195,38 @@ export const purgeMessageContent: Purge = batched({
  * the API answers 410 `media_expired` for them, afterwards 404 like an unknown id.
  */
 export const purgeAccountMedia: Purge = batched(deleteOlder("retention-account-media", "account_media", "expires_at"));
+
+/** How long Meta keeps a received media: a received record's `expires_at` is its message's time plus this. */
+const RECEIVED_MEDIA_LIFETIME_DAYS = 7;
+
+/**
+ * Records of media the account received (`account_media`, origin `received`: the media id that lets
+ * GET /public/v1/media/{id} fetch it from Meta, its file name and checksum) whose message came before `olderThan`:
+ * the contact's content, kept as long as the inbound message's media id and file name (INBOUND_TEXT_RETENTION_DAYS),
+ * so shorter than Meta's 7 days when that is shorter (then 404), and never the 30 days past Meta's expiry that
+ * uploads keep. Read by `expires_at` (the message's time plus Meta's 7 days), through its index.
+ */
+export const purgeReceivedMedia: Purge = batched({
+  name: "retention-received-media",
+  text: `DELETE FROM account_media WHERE id IN (
+        SELECT id FROM account_media
+        WHERE expires_at < $1::timestamptz + interval '${RECEIVED_MEDIA_LIFETIME_DAYS} days' AND origin = 'received'
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+});
+
+/**
+ * Pix orders (issue 28) whose last change — the order's, or one of its messages' (a status update claimed or sent) —
+ * came before `olderThan`, deleted with their messages (ON DELETE CASCADE): the recipient, the items, the payment
+ * settings and the status texts go together, whatever the order's status. GET answers 404 for them from then on.
+ */
+export const purgeOrders: Purge = batched({
+  name: "retention-orders",
+  text: `DELETE FROM orders WHERE id IN (
+        SELECT id FROM orders
+        WHERE updated_at < $1
+          AND NOT EXISTS (SELECT 1 FROM order_messages m WHERE m.order_id = orders.id AND m.updated_at >= $1)
+        ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+});
 
 /** Inbound messages stored before `olderThan`. */
 export const purgeInboundMessages: Purge = batched(
@@ -289,8 +339,11 @@ const PURGES: Record<RetentionTarget, Purge> = {
   // After the rows: content is cleared only from rows that stay.
   "inbound_messages.content": purgeInboundContent,
   "inbound_messages.details": purgeInboundDetails,
+  "inbound_messages.payment": purgeInboundPayments,
   "messages.content": purgeMessageContent,
   account_media: purgeAccountMedia,
+  "account_media.received": purgeReceivedMedia,
+  orders: purgeOrders,
   // After the inbound messages: a contact whose last ones just went is no longer in use.
   contacts: purgeContacts,
   // After the contacts: display data is cleared only from contacts that stay.

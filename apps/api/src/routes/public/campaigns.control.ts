@@ -63,6 +63,7 @@ export const { register, operations } = routeModule(
       method: "post",
       path: `/campaigns/{campaign_id}/${control.verb}`,
       operationId: control.operationId,
+      scope: "messages:send",
       summary: control.summary,
       description: control.description,
       request: { params: CampaignPath },

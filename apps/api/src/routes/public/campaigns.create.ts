@@ -56,6 +56,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/campaigns",
   operationId: "createCampaign",
+  scope: "messages:send",
   summary: "Create a campaign (a bulk template send), as a draft",
   description:
     `Every row is validated before anything is sent: an invalid number, the wrong number of variables for the template (or any other pre-check of a template send), or a recipient already given by an earlier row is refused on its own and reported in \`rejected_rows\`; the others are the campaign's recipients. Nothing is sent until \`POST /campaigns/{campaign_id}/start\` names the accepted count. Up to ${CAMPAIGN_MAX_RECIPIENTS} rows, as a JSON list or as a CSV file (\`Content-Type: text/csv\`, the campaign's fields in the query string; columns: ${CAMPAIGN_CSV_COLUMNS.join(", ")}; separated by \`,\` or \`;\`; the header line is required and \`row\` numbers count data rows; at most ${CAMPAIGN_CSV_MAX_BYTES / (1024 * 1024)} MiB, ${CAMPAIGN_CSV_MAX_FIELDS} fields per line and ${CAMPAIGN_CSV_MAX_FIELD_LENGTH} characters per field: the file is read as it arrives and refused at the first line past a limit or past row ${CAMPAIGN_MAX_RECIPIENTS}). ` +

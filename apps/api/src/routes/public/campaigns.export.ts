@@ -6,6 +6,7 @@ import { defineCsvExport } from "../define-route.ts";
 export const { register, operations } = defineCsvExport({
   path: "/campaigns/{campaign_id}/recipients/export",
   operationId: "exportCampaignRecipients",
+  scope: "messages:read",
   summary: "A campaign's outcome list as CSV",
   description: `Streamed, one line per recipient in list order, columns: ${RECIPIENT_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT}`,
   request: { params: CampaignPath },

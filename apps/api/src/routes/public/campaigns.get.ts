@@ -7,6 +7,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/campaigns/{campaign_id}",
   operationId: "getCampaign",
+  scope: "messages:read",
   summary: "One campaign, with its progress",
   description:
     "`progress` counts each recipient once, in its furthest state (delivered and read come from the provider's statuses). `eta_seconds` is what the queued recipients need at the number's rate in force.",

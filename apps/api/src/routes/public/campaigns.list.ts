@@ -7,6 +7,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/campaigns",
   operationId: "listCampaigns",
+  scope: "messages:read",
   summary: "Campaigns",
   description: "Newest first, with their progress. Repeat with `before_id=next_before_id` until it is null.",
   request: { query: CampaignsQuery },

@@ -14,6 +14,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/campaigns/{campaign_id}/recipients",
   operationId: "listCampaignRecipients",
+  scope: "messages:read",
   summary: "A campaign's recipients and their outcome",
   description:
     "In list order. `status` filters by outcome. `error_code` is the stable code of the refusal or of the failed status. Repeat with `after_id=next_after_id` until it is null.",

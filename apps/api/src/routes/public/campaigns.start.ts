@@ -16,6 +16,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/campaigns/{campaign_id}/start",
   operationId: "startCampaign",
+  scope: "messages:send",
   summary: "Start a draft campaign",
   description:
     "Only with `accepted_recipients` equal to the campaign's accepted count (`campaign_count_mismatch` otherwise), so a campaign never starts on a list its creator did not see validated. It runs at once, or at its `start_at` (status `scheduled` until then). Audited as `api.campaign.started`.",

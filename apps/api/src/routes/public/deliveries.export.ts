@@ -15,6 +15,7 @@ import { defineCsvExport } from "../define-route.ts";
 export const { register, operations } = defineCsvExport({
   path: "/deliveries/export",
   operationId: "exportDeliveries",
+  scope: "messages:read",
   summary: "The delivery log of a time range as CSV",
   description: `Streamed, one line per delivery created in [\`since\`, \`until\`) (\`until\` absent: now; at most ${DELIVERY_RANGE_MAX_DAYS} days), oldest first, with the deliveries list's filters. Columns: ${DELIVERY_EXPORT_COLUMNS.join(", ")}. ${CSV_EXPORT_FORMAT} Audited (\`api.deliveries.exported\`).`,
   request: { query: DeliveryExportQuery },

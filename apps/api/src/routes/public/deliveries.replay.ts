@@ -20,6 +20,7 @@ export const { register, operations } = routeModule(
     method: "post",
     path: "/deliveries/replay",
     operationId: "replayDeliveries",
+    scope: "integrations:manage",
     summary: "Resend the deliveries of a time range",
     description:
       "Every delivery created in [`since`, `until`) (`until` absent: now) that matches the filters and is `failed` or `delivered` (and still within its retention) is sent again: same `delivery_id` and signed body, new attempts (`X-PT-Attempt` keeps counting) with a fresh budget of automatic attempts, each signed when it is made. The work runs in the background in short batches; follow it with `GET /deliveries/replays/{replay_id}`. Audited (`api.delivery_replay.created`, then `api.webhook.retry` per batch). Limited per account (`REPLAYS_PER_ACCOUNT` per `REPLAYS_WINDOW_SECONDS`, 10 per hour by default, shared with the panel): past it, 429 `api_rate_limited` with `Retry-After`.",
@@ -68,6 +69,7 @@ export const { register, operations } = routeModule(
     method: "get",
     path: "/deliveries/replays/{replay_id}",
     operationId: "getDeliveryReplay",
+    scope: "integrations:manage",
     summary: "Progress of a replay",
     description: "Status, how many deliveries matched and how many were put back in the queue so far, and when.",
     request: { params: DeliveryReplayPath },

@@ -23,6 +23,7 @@ export const { register, operations } = routeModule(
     method: "get",
     path: "/deliveries",
     operationId: "listDeliveries",
+    scope: "messages:read",
     summary: "Webhook delivery queue",
     description: "Most recent first. Repeat with `before_id=next_before_id` until `next_before_id` is null.",
     request: { query: DeliveriesQuery },
@@ -38,6 +39,7 @@ export const { register, operations } = routeModule(
     method: "post",
     path: "/deliveries/retry-failed",
     operationId: "retryFailedDeliveries",
+    scope: "integrations:manage",
     summary: "Resend all failed deliveries",
     description:
       "Re-queues every delivery that exhausted its automatic attempts. No body (one sent is ignored), no parameters.",
@@ -52,6 +54,7 @@ export const { register, operations } = routeModule(
     method: "get",
     path: "/deliveries/{delivery_id}",
     operationId: "getDelivery",
+    scope: "messages:read",
     summary: "One delivery",
     description: "`last_error` is the body the integrator's endpoint answered, also on 2xx.",
     request: { params: DeliveryPath },
@@ -65,6 +68,7 @@ export const { register, operations } = routeModule(
     method: "post",
     path: "/deliveries/{delivery_id}/retry",
     operationId: "retryDelivery",
+    scope: "integrations:manage",
     summary: "Resend a delivery",
     description:
       "For deliveries in `failed` or `delivered`; the body is signed again at dispatch with a current timestamp. Audited as `api.webhook.retry`.",

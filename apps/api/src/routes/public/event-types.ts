@@ -6,6 +6,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/event-types",
   operationId: "listEventTypes",
+  scope: "integrations:manage",
   summary: "Webhook event catalogue",
   description:
     "Every event the gateway can POST to an integration (the document's `webhooks`), with a Portuguese description, the JSON Schema of its signed body and an example. The schemas are the document's own webhook schemas with their components put in place (no `$ref`).",

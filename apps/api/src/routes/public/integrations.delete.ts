@@ -8,6 +8,7 @@ export const { register, operations } = defineRoute({
   method: "delete",
   path: "/integrations/{integration_id}",
   operationId: "deleteIntegration",
+  scope: "integrations:manage",
   summary: "Delete an integration",
   description: [
     "The integration and its deliveries (with their attempts) are removed: pending ones are never attempted, and the",

@@ -8,6 +8,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/integrations/{integration_id}",
   operationId: "getIntegration",
+  scope: "integrations:manage",
   summary: "One integration",
   description: "Its URL, events, state and signature scheme. The signing secret is never shown here.",
   request: { params: IntegrationPath },

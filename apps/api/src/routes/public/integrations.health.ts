@@ -9,6 +9,7 @@ export const { register, operations } = routeModule(
     method: "get",
     path: "/integrations/{integration_id}/health",
     operationId: "getIntegrationHealth",
+    scope: "integrations:manage",
     summary: "Endpoint health of an integration",
     description: [
       "From the attempts the dispatcher made to the integration's URL over the last hour and the last day: success",
@@ -32,6 +33,7 @@ export const { register, operations } = routeModule(
     method: "post",
     path: "/integrations/{integration_id}/enable",
     operationId: "enableIntegration",
+    scope: "integrations:manage",
     summary: "Re-enable an integration the gateway disabled",
     description: [
       "After fixing the endpoint. The deliveries that waited are sent again at once, each with a fresh budget of",

@@ -8,6 +8,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/integrations",
   operationId: "listIntegrations",
+  scope: "integrations:manage",
   summary: "Integrations",
   description:
     "The account's webhook integrations, oldest first, without their signing secrets. Repeat with `cursor=next_cursor` until it is null.",

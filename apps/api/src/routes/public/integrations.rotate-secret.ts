@@ -20,6 +20,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/integrations/{integration_id}/rotate-secret",
   operationId: "rotateIntegrationSecret",
+  scope: "integrations:manage",
   summary: "Rotate an integration's signing secret",
   description: [
     "A new secret signs from now on; for `overlap_hours` (default 24) deliveries are also signed with the one it",

@@ -15,6 +15,7 @@ export const { register, operations } = defineRoute({
   method: "patch",
   path: "/integrations/{integration_id}",
   operationId: "updateIntegration",
+  scope: "integrations:manage",
   summary: "Change an integration",
   description: [
     "Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit",

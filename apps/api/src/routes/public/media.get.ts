@@ -1,8 +1,15 @@
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { MediaPath, errorResponse, requestValidation, tooManyRequests } from "@gw/contracts";
-import { MEDIA_EXTENSIONS, findAccountMedia, normalizeMimeType, openAccountMedia } from "@gw/core/media";
+import {
+  MEDIA_EXTENSIONS,
+  findAccountMedia,
+  normalizeMimeType,
+  openAccountMedia,
+  takeMediaTransferTurn,
+} from "@gw/core/media";
 import { ApiError } from "@gw/errors";
-import { contentDisposition } from "@gw/http";
+import { contentDisposition, watchTransferRate } from "@gw/http";
 import { ANSWERED, defineRoute } from "../define-route.ts";
 
 /** The types the 200 may carry: Meta's media types, else `application/octet-stream`. */
@@ -14,12 +21,14 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/media/{media_id}",
   operationId: "getMedia",
+  scope: "messages:read",
   summary: "Download a media this account uploaded or received",
   description:
     "Streams the file of a media id this account got from `POST /media` or from a `message.received` event (`media_id`), fetched from Meta with the gateway's credentials when asked for and never stored by the gateway. " +
     "Answered with the file's `Content-Type` (Meta's type, else the one the gateway recorded), `Content-Length` when known and `Content-Disposition: attachment` with its file name (the upload's or the document's, else `<media_id>.<ext>`). " +
     "Another account's media id is `404 not_found`, like an unknown one. Meta keeps received media 7 days and uploads 30 days: past that, or once Meta says it no longer has the file, the answer is `410 media_expired`. " +
-    "A file past its type's cap is `413 payload_too_large`. Each server fetches a bounded number of media at once (`503 media_busy`, with `Retry-After`). A download that breaks midway is cut (the connection closes), never a short file that looks whole. Audited as `api.media.opened`.",
+    "A file past its type's cap is `413 payload_too_large`. At most a few downloads of one account run at once (`429 media_download_limit`, with `Retry-After`), and each server fetches a bounded number of media at once (`503 media_busy`, with `Retry-After`). " +
+    "A download that breaks midway, or that the client reads below the server's minimum rate (a few KB/s, measured over successive windows of some seconds), is cut (the connection closes), never a short file that looks whole. Audited as `api.media.opened`.",
   request: { params: MediaPath },
   responses: {
     200: {
@@ -32,7 +41,7 @@ export const { register, operations } = defineRoute({
     ]),
     413: errorResponse("The file Meta reports passes its type's cap.", ["payload_too_large"]),
     422: requestValidation("path"),
-    429: tooManyRequests(["api_rate_limited"]),
+    429: tooManyRequests(["api_rate_limited", "media_download_limit"]),
     503: errorResponse(
       "This server has too many media transfers now, or Meta could not be reached; repeat the call (`Retry-After`).",
       ["media_busy", "provider_unavailable"],
@@ -41,16 +50,19 @@ export const { register, operations } = defineRoute({
   async handler({ accountId, actor, params, req, res }, deps) {
     // 404 and 410 are decided before a transfer slot is taken: they never wait.
     const row = await findAccountMedia(deps.media.open, { accountId, mediaId: params.media_id });
+    // The account's turn (across the pods) before one of this pod's slots: an account's slow readers hold its own
+    // turns, never the slots every other account's downloads need.
+    const releaseTurn = await takeMediaTransferTurn(deps.media.downloadLimits, accountId);
     const gone = new AbortController();
     const onClose = () => gone.abort();
     res.once("close", onClose);
-    const release = await deps.media.downloadSlots.acquire(gone.signal);
-    if (!release) {
-      res.off("close", onClose);
-      if (gone.signal.aborted) return ANSWERED;
-      throw new ApiError("media_busy", { retryAfterSeconds: 5 });
-    }
+    let releaseSlot: (() => void) | null = null;
     try {
+      releaseSlot = await deps.media.downloadSlots.acquire(gone.signal);
+      if (!releaseSlot) {
+        if (gone.signal.aborted) return ANSWERED;
+        throw new ApiError("media_busy", { retryAfterSeconds: 5 });
+      }
       const file = await openAccountMedia(deps.media.open, { accountId, mediaId: params.media_id, actor, row });
       const served = normalizeMimeType(file.contentType);
       const type = MEDIA_EXTENSIONS[served] ? served : "application/octet-stream";
@@ -63,20 +75,46 @@ export const { register, operations } = defineRoute({
       res.setHeader("X-Content-Type-Options", "nosniff");
       res.setHeader("Cache-Control", "private, no-store");
       req.setTimeout(deps.config.MEDIA_TRANSFER_TIMEOUT_MS);
-      // A download that breaks after the headers destroys the answer: the client sees a cut connection.
-      await pipeline(file.body, res).catch((error: unknown) => {
-        if ((error as { code?: unknown }).code !== "ERR_STREAM_PREMATURE_CLOSE")
-          deps.logger.warn("media download broke", {
+      // The bytes the client takes: they pass this point only as fast as the answer drains (backpressure).
+      const { MEDIA_MIN_RATE_BYTES_PER_S: minBytesPerSecond, MEDIA_MIN_RATE_GRACE_MS: windowMs } = deps.config;
+      let tooSlow = false;
+      const rate = watchTransferRate({
+        minBytesPerSecond,
+        windowMs,
+        onTooSlow: (slow) => {
+          tooSlow = true;
+          deps.logger.warn("media download cut below the minimum rate", {
             accountId,
             mediaId: params.media_id,
-            error: error instanceof Error ? error.message : String(error),
+            minBytesPerSecond,
+            ...slow,
           });
-        res.destroy();
+          file.body.destroy(new Error("the download went below the minimum rate"));
+        },
       });
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          rate.add(chunk.length);
+          done(null, chunk);
+        },
+      });
+      // A download that breaks after the headers destroys the answer: the client sees a cut connection.
+      await pipeline(file.body, meter, res)
+        .catch((error: unknown) => {
+          if (!tooSlow && (error as { code?: unknown }).code !== "ERR_STREAM_PREMATURE_CLOSE")
+            deps.logger.warn("media download broke", {
+              accountId,
+              mediaId: params.media_id,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          res.destroy();
+        })
+        .finally(() => rate.stop());
       return ANSWERED;
     } finally {
       res.off("close", onClose);
-      release();
+      releaseSlot?.();
+      releaseTurn();
     }
   },
 });

@@ -12,8 +12,9 @@ import {
   tooManyRequests,
   type ValidationIssue,
 } from "@gw/contracts";
-import { MULTIPART_OVERHEAD_BYTES, uploadMedia } from "@gw/core/media";
+import { MULTIPART_OVERHEAD_BYTES, takeMediaTransferTurn, uploadMedia } from "@gw/core/media";
 import { ApiError } from "@gw/errors";
+import { watchTransferRate, type RateWatch } from "@gw/http";
 import { answerBeforeBody } from "../../http/early-answer.ts";
 import { bodyCutShort } from "../../http/errors.ts";
 import { streamedBody } from "../../http/streamed-body.ts";
@@ -161,6 +162,26 @@ function refuseEarly(req: Request, res: Response, error: unknown): boolean {
   return true;
 }
 
+/** The bytes of `body` as they pass, counted by `rate`; the count stops with the body (Meta's answer is not timed). */
+async function* counted(body: AsyncIterable<Buffer>, rate: RateWatch): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of body) {
+      rate.add(chunk.length);
+      yield chunk;
+    }
+  } finally {
+    rate.stop();
+  }
+}
+
+const decimal = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 1 });
+
+/** The refusal of an upload cut below the minimum rate (its sentence names the rate and the window). */
+const tooSlow = (minBytesPerSecond: number, windowMs: number) =>
+  new ApiError("bad_request", {
+    message: `O arquivo chegou a menos de ${decimal.format(minBytesPerSecond / 1024)} KB/s durante ${decimal.format(windowMs / 1000)} s e a transferência foi interrompida; envie de novo.`,
+  });
+
 /** The body is read by the handler, as it arrives. */
 const noBodyParser: RequestHandler = (_req, _res, next) => next();
 
@@ -169,13 +190,15 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/media",
   operationId: "uploadMedia",
+  scope: "media:write",
   summary: "Upload a media file (then send it by media_id)",
   description:
     "A `multipart/form-data` body with the file in the part `file` (and, before it, `phone_number_id` when the file is for a number other than the account's default). " +
     "The file is streamed to Meta's media upload as it arrives, never held whole. Its type is read from its bytes: a file of no type WhatsApp carries is `415 media_type_unsupported`, bytes of another type than the part's `Content-Type` are `422 media_type_mismatch` (`application/octet-stream` lets the bytes decide). " +
     "Each type has Meta's size cap, enforced while reading: image 5 MB, video and audio 16 MB, document 100 MB, sticker 100 KB static / 500 KB animated (binary units); past it `413 payload_too_large` and nothing is created at Meta. " +
     "Answered `201` with Meta's `media_id`, which this account can send (`media.media_id` on `POST /messages`) from the same number for 30 days, and read back with `GET /media/{media_id}`. " +
-    "At most a few uploads of one account run at once (`429 media_upload_limit`), and each server takes a bounded number (`503 media_busy`); both answer `Retry-After`. Audited as `api.media.uploaded`.",
+    "At most a few uploads of one account run at once (`429 media_upload_limit`), and each server takes a bounded number (`503 media_busy`); both answer `Retry-After`. " +
+    "A body that arrives below the server's minimum rate (a few KB/s, measured over successive windows of some seconds) is cut with `400 bad_request`. Audited as `api.media.uploaded`.",
   ownRequest: {
     readBody: noBodyParser,
     documented: {
@@ -191,7 +214,7 @@ export const { register, operations } = defineRoute({
       content: { "application/json": { schema: MediaUploadOut } },
     },
     400: errorResponse(
-      "The business number is not the account's, or the body cannot be read (Content-Encoding, cut short).",
+      "The business number is not the account's, or the body cannot be read (Content-Encoding, cut short, below the minimum rate).",
       ["no_connected_number", "bad_request"],
     ),
     413: errorResponse("The file passes its type's cap (or the body passes 100 MiB); nothing was created at Meta.", [
@@ -216,13 +239,30 @@ export const { register, operations } = defineRoute({
     req.once("close", onClose);
     // A client that stops sending for this long is cut (the request's whole time is MEDIA_TRANSFER_TIMEOUT_MS).
     req.setTimeout(deps.config.MEDIA_IDLE_TIMEOUT_MS, () => req.destroy());
-    let release: (() => void) | null = null;
+    const releases: (() => void)[] = [];
     let stopReading: (error: unknown) => void = () => undefined;
+    let rate: RateWatch | null = null;
+    // Set when the body was cut for its rate: that, not what the cut made of the upload to Meta, is the answer.
+    const cut: { refusal?: ApiError } = {};
     try {
-      release = await deps.media.uploadSlots.acquire(gone.signal);
-      if (!release) throw new ApiError("media_busy", { retryAfterSeconds: 5 });
+      // The account's turn (across the pods) before one of this pod's slots, and both before a byte is read: a
+      // client that trickles its fields holds one of its own account's turns, and a busy account never takes a slot.
+      releases.push(await takeMediaTransferTurn(deps.media.uploadLimits, accountId));
+      const slot = await deps.media.uploadSlots.acquire(gone.signal);
+      if (!slot) throw new ApiError("media_busy", { retryAfterSeconds: 5 });
+      releases.push(slot);
+      const { MEDIA_MIN_RATE_BYTES_PER_S: minBytesPerSecond, MEDIA_MIN_RATE_GRACE_MS: windowMs } = deps.config;
+      rate = watchTransferRate({
+        minBytesPerSecond,
+        windowMs,
+        onTooSlow: (slow) => {
+          deps.logger.warn("media upload cut below the minimum rate", { accountId, minBytesPerSecond, ...slow });
+          cut.refusal = tooSlow(minBytesPerSecond, windowMs);
+          stopReading(cut.refusal);
+        },
+      });
       const body = streamedBody(req, { limitBytes: BODY_LIMIT_BYTES, isCharset: () => true });
-      const reading = readMultipart(req, body.bytes);
+      const reading = readMultipart(req, counted(body.bytes, rate));
       stopReading = reading.stop;
       const part = await reading.part;
       const fields = parseRequest(MediaUploadFields, "body", part.fields);
@@ -252,12 +292,14 @@ export const { register, operations } = defineRoute({
       } satisfies MediaUploadOut);
       return ANSWERED;
     } catch (error) {
-      stopReading(error);
+      const refusal = cut.refusal ?? error;
+      stopReading(refusal);
       if (gone.signal.aborted) throw bodyCutShort();
-      if (refuseEarly(req, res, error)) return ANSWERED;
-      throw error;
+      if (refuseEarly(req, res, refusal)) return ANSWERED;
+      throw refusal;
     } finally {
-      release?.();
+      rate?.stop();
+      for (const release of releases) release();
       req.off("close", onClose);
       req.setTimeout(0);
     }

@@ -32,6 +32,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/messages/{message_id}/read",
   operationId: "markMessageRead",
+  scope: "messages:send",
   summary: "Mark a received message read (and show typing)",
   description:
     "Marks a contact's message read at Meta (the contact sees the blue ticks), through the business number that received it; Meta also marks the earlier messages of the conversation read. " +

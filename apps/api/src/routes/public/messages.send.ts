@@ -207,6 +207,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/messages",
   operationId: "sendMessage",
+  scope: "messages:send",
   summary: "Send a message (text, template, interactive, media, reaction or location)",
   description:
     "Free text needs the contact's 24-hour window open (`outside_24h_window` otherwise: send an approved template). " +

@@ -65,6 +65,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/orders/{reference_id}",
   operationId: "getOrder",
+  scope: "orders:write",
   summary: "One Pix order, with its history",
   description:
     "The order a `pix_order` send recorded, its current order and payment status, and its history: the order_details message, then each order_status message, with the outcome the provider reported for it (`message_status`). Another account's reference is `not_found`.",

@@ -8,6 +8,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/orders",
   operationId: "listOrders",
+  scope: "orders:write",
   summary: "Pix orders",
   description:
     "Newest first, optionally only those in one order status or payment status. Repeat with `before_id=next_before_id` until it is null. Each order without its history (read it with `GET /orders/{reference_id}`).",

@@ -63,6 +63,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/orders/{reference_id}/status",
   operationId: "updateOrderStatus",
+  scope: "orders:write",
   summary: "Send an order's next status (order_status message)",
   description:
     "Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. " +

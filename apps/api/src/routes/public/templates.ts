@@ -7,6 +7,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/templates",
   operationId: "listTemplates",
+  scope: "messages:read",
   summary: "Template catalogue",
   description:
     "Only approved templates by default; `status=ALL` returns every status. `body.variables_count` is the number of entries the send's `variables` must have.",

@@ -7,6 +7,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/usage",
   operationId: "getUsage",
+  scope: "usage:read",
   summary: "Messages priced by Meta and their estimated cost",
   description: [
     "The account's cost ledger: the messages Meta reported a `pricing` for in their status webhooks, how many it",

@@ -14,6 +14,7 @@ export const { register, operations } = defineRoute({
   method: "post",
   path: "/validate",
   operationId: "validatePhone",
+  scope: "messages:read",
   summary: "Validate and normalize a phone format",
   description: "`valid=true` does not confirm registration on the channel, authorization to send or delivery.",
   request: {

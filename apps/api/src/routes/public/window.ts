@@ -15,6 +15,7 @@ export const { register, operations } = defineRoute({
   method: "get",
   path: "/window/{to}",
   operationId: "getWindow",
+  scope: "messages:read",
   summary: "Is the 24-hour window open",
   description:
     "Counts from the last time the CONTACT wrote. A contact that never wrote yields `open: false` (not an error), and so does an account without any business number.",

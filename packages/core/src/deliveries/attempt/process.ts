@@ -1,4 +1,3 @@
-import { tracingEnabled } from "@gw/tracing";
 import type { Db } from "@gw/db";
 import type { DeliverWebhookPayload } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
@@ -552,9 +551,9 @@ async function sendAttempt(
         "X-PT-Delivery-Id": deliveryId,
         "X-PT-Attempt": String(attempt),
         "X-PT-Event": delivery.event,
-        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md);
-        // only while tracing is on, so that by default the contract's headers go out exactly as before.
-        ...(tracingEnabled() ? { traceparent } : {}),
+        // W3C trace context: the attempt's span, in the trace of the send that caused the event (docs/webhooks.md),
+        // exported or not: an integrator joins it whether or not the operator records traces (an added header).
+        traceparent,
       },
     }),
   );

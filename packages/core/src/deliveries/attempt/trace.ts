@@ -1,4 +1,4 @@
-import { parseTraceparent, startSpan } from "@gw/tracing";
+import { parseTraceparent, runInSpan, startSpan } from "@gw/tracing";
 import type { WebhookResult } from "@gw/webhook-sender";
 
 /** What an attempt's span says: ids, the event, the attempt, the endpoint's host and the answer; never the body. */
@@ -33,7 +33,8 @@ export async function tracedAttempt(
     },
   });
   try {
-    const result = await send(span.traceparent);
+    // Current while the POST runs: what the sender logs names the attempt's span.
+    const result = await runInSpan(span, () => send(span.traceparent));
     if (result.statusCode !== null) span.setAttributes({ "http.response.status_code": result.statusCode });
     if (result.errorKind !== null) {
       span.setAttributes({ "gw.delivery.error_kind": result.errorKind });
