@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Worker } from "bullmq";
 import { ApiError } from "@gw/errors";
 import { createRedis, deliverWebhookJob, enqueueDeliveryAttempt, QUEUES } from "@gw/jobs";
-import { createDelivery, createFixture, eventually, type Fixture, testEnv } from "@gw/testkit";
+import { createDelivery, createFixture, eventually, isolatedDatabase, type Fixture, testEnv } from "@gw/testkit";
 import { retryDelivery, retryFailedDeliveries } from "../src/deliveries/index.ts";
 import { openQueueBed, type QueueBed } from "./support/webhook-bed.ts";
 
 let bed: QueueBed;
 
-beforeAll(() => {
-  bed = openQueueBed(testEnv());
+beforeAll(async () => {
+  // A database of the file's own: a retried delivery is due at once, and another file's dispatcher sweeping the shared
+  // database would take it (seen in a loaded run: `delivering` where the test expects `pending`).
+  bed = openQueueBed(testEnv(), await isolatedDatabase());
 });
 
 afterAll(async () => {
