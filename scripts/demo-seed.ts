@@ -64,7 +64,14 @@ if (!state) {
   const integration = await setIntegration(
     // Sealed with npm start's key ring, as the panel would.
     { db, policy: DEVELOPMENT_INTEGRATION_POLICY, secrets },
-    { actor: DEMO_SEED, accountId: account.id, url: receiverUrl, events: ["message.status", "message.received"] },
+    {
+      actor: DEMO_SEED,
+      accountId: account.id,
+      url: receiverUrl,
+      events: ["message.status", "message.received"],
+      // As the API gives a new integration (issue 38): a tap on a list row or button arrives with its id.
+      payloadVersion: 2,
+    },
   );
   state = { accountId: account.id, apiKey: key.key, phoneNumberId, signingSecret: integration.signing_secret };
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });

@@ -94,9 +94,9 @@ cat >&2 <<INFO
   Gateway pronto.
     API            http://127.0.0.1:$API_PORT   (docs: /docs, OpenAPI: /public/v1/openapi.json)
     Painel web     $PANEL_PUBLIC_URL   (e-mail $DEMO_PANEL_EMAIL, senha $DEMO_PANEL_PASSWORD)
-                   ou a CLI num segundo terminal ($cli_keys); a integração demo:
-      cd $(printf %q "$ROOT") && ${cli_env}pnpm gateway integration set --account $DEMO_ACCOUNT_ID \\
-        --url http://127.0.0.1:$DEMO_RECEIVER_PORT/webhooks --events message.status,message.received
+    CLI            num segundo terminal ($cli_keys); as integrações da conta demo
+                   (os demais comandos, como account list e key list: pnpm gateway --help):
+      cd $(printf %q "$ROOT") && ${cli_env}pnpm gateway integration list --account $DEMO_ACCOUNT_ID
     Dispatcher     http://127.0.0.1:$DISPATCHER_PORT/readyz
     Campanhas      http://127.0.0.1:${CAMPAIGN_WORKER_PORT:-8084}/readyz   (worker de campanhas)
     Sandbox Meta   http://127.0.0.1:$SANDBOX_PORT
@@ -105,6 +105,9 @@ cat >&2 <<INFO
     Receptor demo  http://127.0.0.1:$DEMO_RECEIVER_PORT  (imprime os webhooks assinados que recebe)
 
   API key: $DEMO_API_KEY
+  SDK: @pt-gateway/client e @pt-gateway/webhooks ainda não estão no npm; este comando empacota os dois e imprime o
+  npm install que os instala no seu projeto (docs/client.md, seção 1):
+    cd $(printf %q "$ROOT") && pnpm sdk:pack
 
   O contato escreve primeiro (abre a janela de 24 h), depois a conta responde com texto livre:
     curl -s -X POST http://127.0.0.1:$SANDBOX_PORT/_sandbox/inbound -H 'Content-Type: application/json' \\

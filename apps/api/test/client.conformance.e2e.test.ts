@@ -21,6 +21,7 @@ import { buildOpenApiDocument } from "../src/openapi.ts";
 import {
   contactWrites,
   createTestAccount,
+  seedIntegration,
   startTestDispatcher,
   startTestGateway,
   type TestAccount,
@@ -663,6 +664,78 @@ describe("integrations over the API (issue 29, item 3)", () => {
     expect(until - Date.now()).toBeGreaterThan(23 * 3_600_000);
     const again = await client.GET("/public/v1/integrations/{integration_id}", { params: { path } });
     expect(JSON.stringify(again.data)).not.toContain(secret);
+  });
+
+  it("shows payload_version in every view: 2 for a creation without it, 1 when asked, changed by PATCH; an existing integration keeps its own", async () => {
+    const { gateway } = context;
+    // An account of its own: the file's account is near its cap of integrations.
+    const account = await createTestAccount(gateway.db);
+    const client = createGatewayClient({ baseUrl: gateway.apiUrl, apiKey: account.apiKey });
+    // Issue 38, item 2: a creation without the field gets 2 (an added default for a new resource).
+    const defaulted = await apiIntegration(client, "versao-padrao");
+    expect(defaulted.payload_version).toBe(2);
+    const { data: one } = await client.POST("/public/v1/integrations", {
+      body: {
+        url: `https://versao-1-${randomUUID()}.example.com.br/webhooks`,
+        events: ["message.received"],
+        active: false,
+        payload_version: 1,
+      },
+    });
+    expect(one?.data.payload_version).toBe(1);
+    const stored = async (id: string) =>
+      (await gateway.db.integration.findUniqueOrThrow({ where: { id } })).payloadVersion;
+    expect([await stored(defaulted.id), await stored(one?.data.id ?? "")]).toEqual([2, 1]);
+
+    const path = { integration_id: defaulted.id };
+    const got = await client.GET("/public/v1/integrations/{integration_id}", { params: { path } });
+    const listed = await client.GET("/public/v1/integrations", { params: { query: { limit: 200 } } });
+    const rotated = await client.POST("/public/v1/integrations/{integration_id}/rotate-secret", {
+      params: { path },
+      body: { overlap_hours: 0 },
+    });
+    expect([
+      got.data?.data.payload_version,
+      listed.data?.data.integrations.find((integration) => integration.id === defaulted.id)?.payload_version,
+      listed.data?.data.integrations.find((integration) => integration.id === one?.data.id)?.payload_version,
+      rotated.data?.data.payload_version,
+    ]).toEqual([2, 2, 1, 2]);
+    expect(validAgainstDocument("/public/v1/integrations", "get", 200, listed.data)).toBeNull();
+
+    const back = await client.PATCH("/public/v1/integrations/{integration_id}", {
+      params: { path },
+      body: { payload_version: 1 },
+    });
+    expect(back.data?.data).toMatchObject({ payload_version: 1, events: ["message.status"], active: false });
+    expect(await stored(defaulted.id)).toBe(1);
+    const audit = await gateway.db.auditEntry.findFirst({
+      where: { accountId: account.accountId, target: `integration:${defaulted.id}`, action: "api.integration.updated" },
+    });
+    expect(audit?.details).toMatchObject({ payload_version: 1 });
+    const refused = await client.PATCH("/public/v1/integrations/{integration_id}", {
+      params: { path },
+      body: { payload_version: 3 as 2 },
+    });
+    expect(refused.response.status).toBe(422);
+    expect((refused.error as { detail: { loc: unknown[] }[] }).detail[0]?.loc).toEqual(["body", "payload_version"]);
+    expect(await stored(defaulted.id)).toBe(1);
+
+    // One saved before (the panel, the CLI: version 1) keeps it when the API changes something else.
+    const earlier = await seedIntegration(gateway.db, {
+      accountId: account.accountId,
+      url: `https://anterior-${randomUUID()}.example.com.br/webhooks`,
+      events: ["message.status"],
+    });
+    const earlierPath = { integration_id: earlier.integrationId };
+    expect(
+      (await client.GET("/public/v1/integrations/{integration_id}", { params: { path: earlierPath } })).data?.data
+        .payload_version,
+    ).toBe(1);
+    const paused = await client.PATCH("/public/v1/integrations/{integration_id}", {
+      params: { path: earlierPath },
+      body: { active: false },
+    });
+    expect(paused.data?.data).toMatchObject({ active: false, payload_version: 1 });
   });
 
   it("audits each change with the api. prefix in the key's name, and keeps other accounts' integrations out", async () => {

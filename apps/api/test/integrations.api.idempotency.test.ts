@@ -90,6 +90,26 @@ describe("POST /public/v1/integrations with an Idempotency-Key", () => {
     });
   });
 
+  it("takes payload_version into the key's request as the creation reads it: absent is 2, so 2 replays and 1 conflicts", async () => {
+    const key = randomUUID();
+    const body = { url: url("versao"), events: ["message.received"] };
+    const first = await create(body, key);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ data: { payload_version: 2 } });
+
+    const same = await create({ ...body, payload_version: 2 }, key);
+    expect(same.status).toBe(201);
+    expect(same.headers["idempotent-replayed"]).toBe("true");
+    expect(same.body).toEqual(first.body);
+
+    const other = await create({ ...body, payload_version: 1 }, key);
+    expect({ status: other.status, code: (other.body as { error: { code: string } }).error.code }).toEqual({
+      status: 409,
+      code: "idempotency_conflict",
+    });
+    expect(await gateway.db.integration.count({ where: { accountId: account.accountId, url: body.url } })).toBe(1);
+  });
+
   it("frees the key when the creation is refused, so the corrected repeat with it creates", async () => {
     const existing = await create({ url: url("existente"), events: ["message.status"] });
     expect(existing.status).toBe(201);

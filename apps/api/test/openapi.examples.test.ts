@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import request from "supertest";
@@ -26,6 +27,8 @@ function at(root: unknown, ...path: string[]): Json {
 }
 
 const BASE = "https://gateway.test/openapi.json";
+/** A real one-page PDF (the sandbox's sample), for the document example. */
+const PDF = readFileSync(new URL("../../provider-sandbox/src/media/samples/document.pdf", import.meta.url));
 
 /** Rewrites the document's local refs (#/components/...) to the id under which the components are added to ajv. */
 function absoluteRefs(node: unknown): unknown {
@@ -150,9 +153,9 @@ describe("documented examples and responses against the running API", () => {
     await stopPipeline({ dispatcher, receiver, gateway });
   });
 
-  it("POST /messages documents the text, template and Pix examples; each is valid against the request schema and sent with 200", async () => {
+  it("POST /messages documents the text, template, Pix, list, buttons and document examples; each is valid against the request schema and sent with 200", async () => {
     const examples = schemas.examples("post", "/public/v1/messages");
-    expect(examples.map(([name]) => name)).toEqual(["text", "template", "pix"]);
+    expect(examples.map(([name]) => name)).toEqual(["text", "template", "pix", "list", "buttons", "document"]);
     // Free text needs the contact's window: the example's recipient writes first.
     await contactWrites(gateway, {
       phone_number_id: account.phoneNumberId,
@@ -160,24 +163,43 @@ describe("documented examples and responses against the running API", () => {
       type: "text",
       text: "Oi!",
     });
-    for (const [name, body] of examples) {
-      expectValid(schemas.requestBody("post", "/public/v1/messages"), body, `example ${name}`);
+    // A media id is one upload's: the document example is sent with the id this account's upload of a PDF got.
+    const upload = await api()
+      .post("/public/v1/media")
+      .set(account.auth)
+      .attach("file", PDF, { filename: "boleto-12345.pdf", contentType: "application/pdf" });
+    expect(upload.status).toBe(201);
+    const uploadedId = (upload.body as { data: { media_id: string } }).data.media_id;
+    const kinds: Record<string, string> = {
+      text: "text",
+      list: "interactive",
+      buttons: "interactive",
+      document: "media",
+    };
+    for (const [name, example] of examples) {
+      expectValid(schemas.requestBody("post", "/public/v1/messages"), example, `example ${name}`);
+      const body = example as Json;
+      const media = isJson(body.media) ? body.media : undefined;
+      const sent = media ? { ...body, media: { ...media, media_id: uploadedId } } : body;
       const res = await checked(
         "post",
         "/public/v1/messages",
-        api()
-          .post("/public/v1/messages")
-          .set(account.auth)
-          .set("Idempotency-Key", `exemplo-${name}`)
-          .send(body as object),
+        api().post("/public/v1/messages").set(account.auth).set("Idempotency-Key", `exemplo-${name}`).send(sent),
         200,
       );
       expect(res.body.data).toMatchObject({
         to: "5511987654321",
-        type: name === "text" ? "text" : "template",
-        client_ref: "pedido-12345",
+        type: kinds[name] ?? "template",
+        client_ref: body.client_ref,
       });
     }
+    // The sandbox got the document by that id with the example's file name and caption.
+    const sentDocument = (await (await fetch(`${gateway.sandbox.url}/_sandbox/sent`)).json()) as Json[];
+    expect(sentDocument.map((s) => (isJson(s.body) ? s.body.document : undefined)).filter(Boolean)).toContainEqual({
+      id: uploadedId,
+      filename: "boleto-12345.pdf",
+      caption: "Seu boleto",
+    });
   });
 
   it("POST /validate documents an example that is valid and answered with 200", async () => {

@@ -38,7 +38,8 @@ let contactCounter = 0;
 const nextContact = () => `55119876527${String(++contactCounter).padStart(2, "0")}`;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
+  // The development policy (npm start's): the API takes the loopback receivers' URLs.
+  gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
   v1 = await startReceiver(() => secrets.v1);
   v2 = await startReceiver(() => secrets.v2);
   account = await createTestAccount(gateway.db, { integrationUrl: v1.url, events: ["message.received"] });
@@ -336,5 +337,53 @@ describe("message.received on payload version 2, and version 1 unchanged", () =>
     const { one, two } = await receivedBoth(sent.id);
     expect(one).toMatchObject({ type: "document", media_filename: "nota-fiscal.pdf", media_mime: "application/pdf" });
     expect(two).toMatchObject({ media_sha256: createHash("sha256").update(bytes).digest("hex"), media_voice: null });
+  });
+});
+
+describe("integrations made through the API (issue 38, item 2)", () => {
+  it("one created without payload_version gets the tapped row's interactive.id; one created with payload_version 1 does not", async () => {
+    const client = createGatewayClient({ baseUrl: gateway.apiUrl, apiKey: account.apiKey });
+    const made = { byDefault: "", one: "" };
+    const byDefault = await startReceiver(() => made.byDefault);
+    const one = await startReceiver(() => made.one);
+    try {
+      const created = await client.POST("/public/v1/integrations", {
+        body: { url: byDefault.url, events: ["message.received"] },
+      });
+      const createdOne = await client.POST("/public/v1/integrations", {
+        body: { url: one.url, events: ["message.received"], payload_version: 1 },
+      });
+      // The secrets as the API showed them (`whsec_…` for the pt scheme too), used as they are.
+      made.byDefault = created.data?.data.signing_secret ?? "";
+      made.one = createdOne.data?.data.signing_secret ?? "";
+      expect([created.data?.data.payload_version, createdOne.data?.data.payload_version]).toEqual([2, 1]);
+
+      const tap = await contactWrites(gateway, {
+        phone_number_id: account.phoneNumberId,
+        from: nextContact(),
+        type: "interactive",
+        interactive: { kind: "list_reply", id: "opcao-7", title: "Segunda via do boleto" },
+        context: { id: "wamid.menu" },
+      });
+      expect(tap.webhook_status).toBe(200);
+      const receivedBy = (receiver: typeof v1) =>
+        receiver.received.find((r) => r.event.event === "message.received" && r.event.data.message_id === tap.id)?.event
+          .data as Data | undefined;
+      const got = await eventually(() => {
+        const [two, first] = [receivedBy(byDefault), receivedBy(one)];
+        return two && first ? { two, first } : undefined;
+      });
+      expect({ byDefault: byDefault.rejected, one: one.rejected }).toEqual({ byDefault: 0, one: 0 });
+      expect(got.two).toMatchObject({
+        type: "interactive",
+        text: "Segunda via do boleto",
+        interactive: { type: "list_reply", id: "opcao-7", title: "Segunda via do boleto", description: null },
+      });
+      expect(got.first).toMatchObject({ type: "interactive", text: "Segunda via do boleto" });
+      expect(got.first).not.toHaveProperty("interactive");
+    } finally {
+      await byDefault.close();
+      await one.close();
+    }
   });
 });

@@ -13,6 +13,9 @@ import {
   checkIntegrationUrl,
   createAccount,
   createApiKey,
+  listAccountNumbers,
+  listApiKeys,
+  listIntegrations,
   PAYLOAD_VERSIONS,
   SecretUnreadableError,
   isApiKeyScope,
@@ -22,6 +25,7 @@ import {
   rotateIntegrationSecret,
   setIntegration,
   type ApiKeyScope,
+  type IntegrationInput,
   type IntegrationPolicy,
   type PayloadVersion,
   type SecretBox,
@@ -120,7 +124,7 @@ function parseSignatureScheme(invocation: Invocation): SignatureScheme | undefin
   return given;
 }
 
-/** `--payload-version`, when given (absent: a new integration gets 1, an existing one keeps its own). */
+/** `--payload-version`, when given (absent: a new integration gets 2, an existing one keeps its own). */
 function parsePayloadVersion(invocation: Invocation): PayloadVersion | undefined {
   const given = invocation.values["payload-version"];
   if (given === undefined) return undefined;
@@ -146,12 +150,96 @@ function secretsFor(invocation: Invocation, deps: CliDeps): SecretBox {
   return deps.secrets;
 }
 
+/** The accounts, oldest first (core has no list of them: only the operator sees every account). */
+async function listAccounts(db: Db) {
+  const accounts = await db.account.findMany({
+    select: { id: true, name: true, createdAt: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return accounts.map((account) => ({
+    id: account.id,
+    name: account.name,
+    created_at: account.createdAt.toISOString(),
+  }));
+}
+
+/** A list of one account's things: an account that does not exist is the operator's mistake, not an empty list. */
+async function requireAccount(invocation: Invocation, db: Db): Promise<string> {
+  const accountId = value(invocation, "account");
+  const found = await db.account.findUnique({ where: { id: accountId }, select: { id: true } });
+  if (!found) throw new UsageError(ACCOUNT_NOT_FOUND, invocation.command);
+  return accountId;
+}
+
+/** Every page of a keyset-paged core list. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>) {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const { items: more, next } = await page(cursor);
+    items.push(...more);
+    if (next === null) return items;
+    cursor = next;
+  }
+}
+
+/**
+ * `integration set`: creates the account's integration for the URL, showing its signing secret once, or updates the
+ * one it has, without the secret, as the public API answers a PATCH (a new secret comes from rotate-secret).
+ */
+async function saveIntegration(
+  invocation: Invocation,
+  deps: CliDeps & { actor: Actor },
+  input: Omit<IntegrationInput, "actor" | "onlyNew">,
+) {
+  const secrets = secretsFor(invocation, deps);
+  const save = (onlyNew: boolean) =>
+    setIntegration(
+      {
+        db: deps.db,
+        policy: deps.integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY,
+        secrets,
+        ...(deps.maxIntegrationsPerAccount === undefined
+          ? {}
+          : { maxIntegrationsPerAccount: deps.maxIntegrationsPerAccount }),
+      },
+      { ...input, actor: deps.actor, ...(onlyNew ? { onlyNew } : {}) },
+    );
+  const existing = await deps.db.integration.findUnique({
+    where: { accountId_url: { accountId: input.accountId, url: input.url } },
+    select: { id: true },
+  });
+  if (existing === null) {
+    // Only a creation: should the URL have been registered meanwhile, its secret is not this run's to show.
+    const created = await save(true).catch((error: unknown) => {
+      if (error instanceof IntegrationUrlError && error.reason === "url_taken") return null;
+      throw error;
+    });
+    if (created !== null) return created;
+  }
+  const { signing_secret: secret, ...updated } = await save(false);
+  // Removed meanwhile, so created again by this run: its new secret is shown, as at any creation.
+  if (existing !== null && updated.id !== existing.id) return { ...updated, signing_secret: secret };
+  return updated;
+}
+
 /** `integration rotate-secret` without --overlap-hours: the panel's default (SECRET_ROTATION_OVERLAP_HOURS). */
 const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
 const MAX_ROTATION_OVERLAP_HOURS = 24 * 7;
 
 const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { actor: Actor }) => Promise<unknown>> = {
+  "account list": (_inv, { db }) => listAccounts(db),
   "account create": (inv, { db, actor }) => createAccount({ db }, { name: value(inv, "name"), actor }),
+  "number list": async (inv, { db }) => {
+    if (inv.values.account !== undefined)
+      return listAccountNumbers({ db }, { accountId: await requireAccount(inv, db) });
+    const numbers = [];
+    for (const account of await listAccounts(db)) {
+      for (const number of await listAccountNumbers({ db }, { accountId: account.id }))
+        numbers.push({ account_id: account.id, account_name: account.name, ...number });
+    }
+    return numbers;
+  },
   "number add": (inv, { db, actor }) =>
     addBusinessNumber(
       { db },
@@ -182,6 +270,23 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
       );
     return { account_id: input.accountId, waba_id: input.wabaId, sending_blocked: false };
   },
+  "key list": async (inv, { db }) => {
+    const accountId = await requireAccount(inv, db);
+    const keys = await allPages(async (cursor) => {
+      const page = await listApiKeys({ db }, { accountId, limit: 200, cursor });
+      return { items: page.keys, next: page.next_cursor };
+    });
+    // Never the key: only its hash is stored. "all" as key create prints it.
+    return keys.map((key) => ({
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      scopes: key.scopes ?? "all",
+      created_at: key.created_at,
+      last_used_at: key.last_used_at,
+      revoked_at: key.revoked_at,
+    }));
+  },
   "key create": async (inv, { db, actor }) => {
     const created = await createApiKey({ db }, { accountId: value(inv, "account"), scopes: parseScopes(inv), actor });
     // "all": every scope, also the ones a later release adds.
@@ -192,37 +297,44 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
     if (!revoked) throw new UsageError("Chave não encontrada.", inv.command);
     return { id: revoked.id, revoked_at: revoked.revoked_at };
   },
+  "integration list": async (inv, { db }) => {
+    const accountId = await requireAccount(inv, db);
+    const integrations = await allPages(async (cursor) => {
+      const page = await listIntegrations({ db }, { accountId, limit: 200, cursor });
+      return { items: page.integrations, next: page.next_cursor };
+    });
+    // What tells them apart and what the other commands act on; never a secret (the summary has none).
+    return integrations.map((integration) => ({
+      id: integration.id,
+      url: integration.url,
+      events: integration.events,
+      active: integration.active,
+      disabled_at: integration.disabled_at,
+      signature_scheme: integration.signature_scheme,
+      payload_version: integration.payload_version,
+      deliver_in_order: integration.deliver_in_order,
+      created_at: integration.created_at,
+    }));
+  },
   "integration set": (inv, deps) => {
-    const policy = deps.integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY;
     const url = value(inv, "url");
     const events = parseEvents(inv);
     const signatureScheme = parseSignatureScheme(inv);
     const payloadVersion = parsePayloadVersion(inv);
     // The operator's own mistakes first; the key ring only matters for a command that could run.
-    checkIntegrationUrl(url, policy);
+    checkIntegrationUrl(url, deps.integrationPolicy ?? PRODUCTION_INTEGRATION_POLICY);
     if (inv.flags.has("ordered") && inv.flags.has("unordered"))
       throw new UsageError("Use --ordered ou --unordered, não os dois.", inv.command);
     const deliverInOrder = inv.flags.has("ordered") ? true : inv.flags.has("unordered") ? false : undefined;
-    return setIntegration(
-      {
-        db: deps.db,
-        policy,
-        secrets: secretsFor(inv, deps),
-        ...(deps.maxIntegrationsPerAccount === undefined
-          ? {}
-          : { maxIntegrationsPerAccount: deps.maxIntegrationsPerAccount }),
-      },
-      {
-        actor: deps.actor,
-        accountId: value(inv, "account"),
-        url,
-        events,
-        active: !inv.flags.has("inactive"),
-        ...(deliverInOrder === undefined ? {} : { deliverInOrder }),
-        ...(signatureScheme === undefined ? {} : { signatureScheme }),
-        ...(payloadVersion === undefined ? {} : { payloadVersion }),
-      },
-    );
+    return saveIntegration(inv, deps, {
+      accountId: value(inv, "account"),
+      url,
+      events,
+      active: !inv.flags.has("inactive"),
+      ...(deliverInOrder === undefined ? {} : { deliverInOrder }),
+      ...(signatureScheme === undefined ? {} : { signatureScheme }),
+      ...(payloadVersion === undefined ? {} : { payloadVersion }),
+    });
   },
   "integration rotate-secret": async (inv, deps) => {
     const given = inv.values["overlap-hours"];

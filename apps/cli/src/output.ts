@@ -1,5 +1,5 @@
 // How results and errors are written: JSON for scripts, text for a person at a terminal (see `pnpm gateway --help`).
-import { COMMANDS, helpHint, type CommandName } from "./spec.ts";
+import { COMMANDS, helpHint, type CommandName, type CommandSpec } from "./spec.ts";
 
 export type Format = "json" | "text";
 
@@ -45,7 +45,7 @@ export function renderFailure(failure: Failure, format: Format): string {
 
 export function renderResult(command: CommandName, result: unknown, format: Format): string {
   if (format === "json") return JSON.stringify(result, null, 2) + "\n";
-  const spec: { done: string; after?: string; empty?: string } = COMMANDS[command];
+  const spec: CommandSpec = COMMANDS[command];
   const lines: string[] = [];
   if (Array.isArray(result)) {
     if (result.length === 0) return `${spec.empty ?? "Nenhum resultado."}\n`;
@@ -61,7 +61,8 @@ export function renderResult(command: CommandName, result: unknown, format: Form
   } else {
     lines.push(spec.done, "", `  ${cell(result)}`);
   }
-  if (spec.after) lines.push("", spec.after);
+  const after = typeof spec.after === "function" ? (isRecord(result) ? spec.after(result) : undefined) : spec.after;
+  if (after) lines.push("", after);
   return lines.join("\n") + "\n";
 }
 

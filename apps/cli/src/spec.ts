@@ -22,7 +22,7 @@ interface OptionSpec {
   readonly help: string;
 }
 
-interface CommandSpec {
+export interface CommandSpec {
   readonly summary: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** Extra paragraphs of the command's help. */
@@ -30,8 +30,11 @@ interface CommandSpec {
   readonly examples: readonly string[];
   /** First line of the human output on success. */
   readonly done: string;
-  /** Last line of the human output on success (e.g. "keep the key now"). */
-  readonly after?: string;
+  /**
+   * Last line of the human output on success (e.g. "keep the key now"); a function when it depends on the result
+   * (`integration set` shows the secret only when it created the integration).
+   */
+  readonly after?: string | ((result: Readonly<Record<string, unknown>>) => string);
   /** Human output of an empty list. */
   readonly empty?: string;
 }
@@ -56,11 +59,28 @@ function accountOption(owning?: string) {
 const INTEGRATION_OPTION = { value: "ID", required: true, kind: "uuid", help: "id (UUID) da integração" } as const;
 
 export const COMMANDS = {
+  "account list": {
+    summary: "Lista as contas com seus ids (o que --account pede), da mais antiga à mais nova.",
+    options: {},
+    examples: ["pnpm gateway account list"],
+    done: "Contas (da mais antiga à mais nova):",
+    empty: 'Nenhuma conta cadastrada: crie uma com pnpm gateway account create --name "Nome da conta".',
+  },
   "account create": {
     summary: "Cria uma conta.",
     options: { name: { value: "NOME", required: true, help: "nome da conta" } },
     examples: ['pnpm gateway account create --name "Padaria Pão Quente"'],
     done: "Conta criada.",
+  },
+  "number list": {
+    summary: "Lista os números do WhatsApp Business de uma conta, ou de todas.",
+    options: {
+      account: { value: "ID", kind: "uuid", help: "só os números desta conta; sem --account, os de todas as contas" },
+    },
+    notes: ["O número padrão de cada conta vem primeiro; phone_number_id é o que number set-rate pede."],
+    examples: ["pnpm gateway number list", `pnpm gateway number list --account ${ACCOUNT}`],
+    done: "Números do WhatsApp Business (o padrão de cada conta primeiro):",
+    empty: "Nenhum número conectado: conecte um com pnpm gateway number add.",
   },
   "number add": {
     summary: "Conecta um número do WhatsApp Business a uma conta.",
@@ -109,6 +129,17 @@ export const COMMANDS = {
     examples: [`pnpm gateway account unblock --account ${ACCOUNT} --waba-id 102290129340398`],
     done: "Envios da WABA liberados.",
   },
+  "key list": {
+    summary: "Lista as chaves de API de uma conta, da mais nova à mais antiga, revogadas inclusive.",
+    options: { account: accountOption() },
+    notes: [
+      "Nunca mostra a chave: só o hash dela é guardado. O prefixo (o começo da chave) ajuda a reconhecê-la; scopes",
+      '"all" é uma chave com todas as permissões. revoked_at preenchido: a chave foi revogada e a API a recusa.',
+    ],
+    examples: [`pnpm gateway key list --account ${ACCOUNT}`],
+    done: "Chaves de API da conta (da mais nova à mais antiga):",
+    empty: "Esta conta não tem chaves de API: crie uma com pnpm gateway key create.",
+  },
   "key create": {
     summary: "Cria uma chave de API e a mostra uma única vez.",
     options: {
@@ -134,6 +165,18 @@ export const COMMANDS = {
     examples: [`pnpm gateway key revoke --id ${KEY}`],
     done: "Chave revogada.",
   },
+  "integration list": {
+    summary: "Lista as integrações de webhooks de uma conta, da mais antiga à mais nova (sem os segredos).",
+    options: { account: accountOption() },
+    notes: [
+      "active não: pausada; disabled_at preenchido: o gateway a desativou depois de falhar pelo prazo configurado",
+      "(reative com integration enable). O signing_secret nunca aparece aqui: ele só é mostrado na criação e na",
+      "troca (integration rotate-secret).",
+    ],
+    examples: [`pnpm gateway integration list --account ${ACCOUNT}`],
+    done: "Integrações da conta (da mais antiga à mais nova):",
+    empty: "Esta conta não tem integrações: crie uma com pnpm gateway integration set.",
+  },
   "integration set": {
     summary: "Cria ou atualiza a integração de webhooks de uma conta para uma URL.",
     options: {
@@ -155,19 +198,20 @@ export const COMMANDS = {
       },
       "payload-version": {
         value: "VERSÃO",
-        help: "conteúdo de message.received: 1 (o do contrato, o padrão) ou 2 (com a opção escolhida, localização, contatos, reações, anúncio de origem e o SHA-256 da mídia)",
+        help: "conteúdo de message.received: 1 (o do contrato) ou 2 (o padrão numa integração nova: com a opção escolhida, localização, contatos, reações, anúncio de origem e o SHA-256 da mídia)",
       },
     },
     notes: [
-      "Mostra o signing_secret da integração: o integrador o usa para verificar o cabeçalho X-PT-Signature, ou, no",
-      "esquema standard-webhooks, o cabeçalho webhook-signature (o segredo então aparece como whsec_ seguido de base64,",
-      "a forma que as bibliotecas do Standard Webhooks aceitam).",
-      "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo; o esquema",
-      "só muda quando --signature-scheme é informado (a integração nova começa em pt).",
+      "Ao criar a integração, mostra o signing_secret dela: o integrador o usa para verificar o",
+      "cabeçalho X-PT-Signature, ou, no esquema standard-webhooks, o cabeçalho webhook-signature (o segredo então",
+      "aparece como whsec_ seguido de base64, a forma que as bibliotecas do Standard Webhooks aceitam).",
+      "Chamado de novo com a mesma URL, atualiza os eventos e o estado (ativa ou não) sem trocar o segredo e sem",
+      "mostrá-lo, como a API: um segredo novo vem de integration rotate-secret. O esquema só muda quando",
+      "--signature-scheme é informado (a integração nova começa em pt).",
       "A URL deve ser https:// de um endereço público; com WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (só em",
       "desenvolvimento) também vale http:// e endereços locais ou privados; link-local e metadados de nuvem, nunca.",
       "Sem --ordered nem --unordered, a entrega em ordem fica como está (desligada numa integração nova).",
-      "Sem --payload-version, a versão fica como está (1 numa integração nova); as entregas já criadas mantêm a sua.",
+      "Sem --payload-version, a versão fica como está (2 numa integração nova); as entregas já criadas mantêm a sua.",
     ],
     examples: [
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received`,
@@ -176,7 +220,11 @@ export const COMMANDS = {
       `pnpm gateway integration set --account ${ACCOUNT} --url https://exemplo.com.br/webhooks \\\n      --events message.status,message.received --payload-version 2`,
     ],
     done: "Integração salva.",
-    after: "Entregue o signing_secret ao integrador por um canal seguro.",
+    after: (saved) =>
+      "signing_secret" in saved
+        ? "Entregue o signing_secret ao integrador por um canal seguro."
+        : "Integração atualizada: o signing_secret continua o mesmo e só é mostrado na criação e na troca. Para um " +
+          `novo: pnpm gateway integration rotate-secret --integration ${String(saved.id)}`,
   },
   "integration rotate-secret": {
     summary: "Troca o segredo de assinatura (signing_secret) de uma integração.",
@@ -491,7 +539,7 @@ function usageLine(command: CommandName): string {
     const text = option.value ? `--${name} ${option.value}` : `--${name}`;
     return option.required ? text : `[${text}]`;
   });
-  return `${PROGRAM} ${command} ${parts.join(" ")}`;
+  return [PROGRAM, command, ...parts].join(" ");
 }
 
 function table(rows: readonly (readonly [string, string])[], indent = "  "): string[] {
@@ -546,6 +594,7 @@ function generalHelp(): string {
     ]),
     "",
     "Exemplos:",
+    `  ${PROGRAM} account list`,
     `  ${PROGRAM} account create --name "Padaria Pão Quente"`,
     `  ${PROGRAM} key create --account ${UUID_EXAMPLE}`,
     `  ${PROGRAM} audit list --account ${UUID_EXAMPLE} --limit 20 --json`,

@@ -22,9 +22,10 @@ describe("integration set --payload-version", () => {
 
   const argv = (url: string, ...extra: string[]) => integrationSetArgs(accountId, url, "message.received", ...extra);
 
-  it("puts an integration on version 2, keeps it when run again without the option, and goes back to 1", async () => {
+  it("creates an integration on version 2, keeps it when run again without the option, and goes back to 1", async () => {
     const url = `http://127.0.0.1:9/${randomBytes(4).toString("hex")}`;
-    await expect(runCommand(argv(url), deps)).resolves.toMatchObject({ payload_version: 1 });
+    // A new integration gets version 2 without the option (issue 38), as over the API.
+    await expect(runCommand(argv(url), deps)).resolves.toMatchObject({ payload_version: 2 });
     await expect(runCommand(argv(url, "--payload-version", "2"), deps)).resolves.toMatchObject({ payload_version: 2 });
     expect((await db.integration.findFirstOrThrow({ where: { accountId, url } })).payloadVersion).toBe(2);
     await expect(runCommand(argv(url), deps)).resolves.toMatchObject({ payload_version: 2 });
@@ -36,9 +37,9 @@ describe("integration set --payload-version", () => {
     expect(audit?.details).toMatchObject({ payload_version: 1 });
   });
 
-  it("creates an integration directly on version 2", async () => {
+  it("creates an integration directly on version 1 when asked", async () => {
     const url = `http://127.0.0.1:9/${randomBytes(4).toString("hex")}`;
-    await expect(runCommand(argv(url, "--payload-version", "2"), deps)).resolves.toMatchObject({ payload_version: 2 });
+    await expect(runCommand(argv(url, "--payload-version", "1"), deps)).resolves.toMatchObject({ payload_version: 1 });
   });
 
   it("refuses an unknown version as a usage error (exit 2) before saving anything", async () => {

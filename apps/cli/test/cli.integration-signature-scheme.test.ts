@@ -48,12 +48,16 @@ describe("integration set --signature-scheme", () => {
     });
     expect(() => new Webhook(saved.signing_secret).verify(body, headers)).not.toThrow();
 
-    // Run again without the option: the scheme stays; with pt, it goes back to X-PT-Signature.
+    // Run again without the option: the scheme stays; with pt, it goes back to X-PT-Signature, with the same secret
+    // (an update shows none, as the API's PATCH).
     await expect(runCommand(argv(url), deps)).resolves.toMatchObject({ signature_scheme: "standard-webhooks" });
-    await expect(runCommand(argv(url, "--signature-scheme", "pt"), deps)).resolves.toMatchObject({
-      signature_scheme: "pt",
-      signing_secret: storedSecret,
-    });
+    const back = (await runCommand(argv(url, "--signature-scheme", "pt"), deps)) as Record<string, unknown>;
+    expect(back).toMatchObject({ signature_scheme: "pt" });
+    expect(back).not.toHaveProperty("signing_secret");
+    const row = await db.integration.findFirstOrThrow({ where: { accountId, url } });
+    expect(
+      secrets.open(row.signingSecretEncrypted!, { table: "integrations", id: row.id, field: "signing_secret" }),
+    ).toBe(storedSecret);
   });
 
   it("leaves a new integration on X-PT-Signature when the option is not given", async () => {

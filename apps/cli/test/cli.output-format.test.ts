@@ -69,6 +69,41 @@ describe("pnpm gateway output for people: text", () => {
     expect(stdout).toMatch(/^Guarde a chave agora: ela não será mostrada de novo\.$/m);
   });
 
+  it("integration set shows the signing secret when it creates the integration; an update shows none and says how to get a new one", async () => {
+    const account = await db.account.create({ data: { name: "Segredo só na criação" } });
+    const args = (events: string) => [
+      ...["integration", "set", "--account", account.id, "--url", "https://exemplo.com.br/uma-vez"],
+      ...["--events", events],
+    ];
+    const created = await runCli([...args("message.status"), "--no-json"], env);
+    expect(created.code).toBe(0);
+    const secret = /^ {2}signing_secret +(whsec_\S+)$/m.exec(created.stdout)?.[1];
+    const id = /^ {2}id +(\S+)$/m.exec(created.stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(created.stdout).toMatch(/^Entregue o signing_secret ao integrador por um canal seguro\.$/m);
+
+    const updated = await runCli([...args("message.status,message.received"), "--no-json"], env);
+    expect(updated.code).toBe(0);
+    expectReadableText(updated.stdout);
+    expect(updated.stdout).not.toContain(secret);
+    expect(updated.stdout).not.toMatch(/^ {2}signing_secret/m);
+    expect(updated.stdout).toMatch(/^ {2}events +message\.status, message\.received$/m);
+    const hint =
+      /^Integração atualizada: .*Para um novo: pnpm gateway (integration rotate-secret --integration \S+)$/m.exec(
+        updated.stdout,
+      );
+    expect(hint?.[1]).toBe(`integration rotate-secret --integration ${id}`);
+
+    const json = await runCli([...args("message.received"), "--json"], env);
+    expect(JSON.parse(json.stdout)).toEqual(expect.not.objectContaining({ signing_secret: expect.anything() }));
+    expect(JSON.parse(json.stdout)).toMatchObject({ id, events: ["message.received"] });
+    // The hint works as printed: a new secret, shown.
+    const rotated = await runCli([...(hint?.[1] ?? "").split(" "), "--json"], env);
+    expect(rotated.code).toBe(0);
+    expect((JSON.parse(rotated.stdout) as { signing_secret: string }).signing_secret).toMatch(/^whsec_/);
+    expect((JSON.parse(rotated.stdout) as { signing_secret: string }).signing_secret).not.toBe(secret);
+  });
+
   it("lists are tables; nested values are key=value, lists comma-separated, no JSON", async () => {
     const account = await db.account.create({ data: { name: "Auditoria em texto" } });
     await recordAudit(db, {

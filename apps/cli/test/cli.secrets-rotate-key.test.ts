@@ -110,11 +110,14 @@ describe("pnpm gateway and SECRETS_KEYS", () => {
     expect(audits).toHaveLength(3);
     expect(audits[0]?.actor).toMatch(/^cli:/);
 
-    // k2026 removed: the secrets still open (integration set shows the unchanged one), and a second run has nothing to do.
-    expect(await saved("http://127.0.0.1:9/b", "k2027")).toMatchObject({
-      id: first.id,
-      signing_secret: first.signing_secret,
-    });
+    // k2026 removed: the secrets still open, unchanged (and integration set updates under k2027 alone), and a second
+    // run has nothing to do.
+    const k2027 = createSecretBox([{ id: "k2027", key: Buffer.from(KEYS.k2027!, "base64") }]);
+    const sealed = (await storedRow(first.id)).signing_secret_encrypted!;
+    expect(k2027.open(sealed, { table: "integrations", id: first.id, field: "signing_secret" })).toBe(
+      first.signing_secret,
+    );
+    expect(await saved("http://127.0.0.1:9/b", "k2027")).toMatchObject({ id: first.id });
     const idle = await cli(["secrets", "rotate-key"], ring("k2027"));
     expect(JSON.parse(idle.stdout)).toMatchObject({ integrations: 0, reencrypted: 0, sealed_from_clear_text: 0 });
   });

@@ -6,11 +6,15 @@ import { WEBHOOK_EVENTS } from "@gw/core/accounts";
 import { runCli } from "./run-cli.ts";
 
 const COMMANDS = [
+  "account list",
   "account create",
   "account unblock",
+  "number list",
   "number add",
+  "key list",
   "key create",
   "key revoke",
+  "integration list",
   "integration set",
   "integration rotate-secret",
   "audit list",
@@ -91,7 +95,7 @@ describe("pnpm gateway: usage errors exit 2", () => {
   it("an unknown subcommand names the group's commands and points at the group's help", async () => {
     const { code, stderr } = await runCli(["key", "apagar", "--no-json"], NO_DATABASE);
     expect(code).toBe(2);
-    expect(stderr).toContain("Comando desconhecido: key apagar (os de key são: create, revoke)");
+    expect(stderr).toContain("Comando desconhecido: key apagar (os de key são: list, create, revoke)");
     expect(stderr).toContain("Veja: pnpm gateway key --help");
   });
 

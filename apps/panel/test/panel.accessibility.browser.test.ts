@@ -6,9 +6,10 @@ import { createCampaign } from "@gw/core/campaigns";
 import { DEVELOPMENT_INTEGRATION_POLICY, setIntegration } from "@gw/core/accounts";
 import { invitePanelUser } from "@gw/core/users";
 import { testActor, testSecretBox } from "@gw/testkit";
-import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
+import { PASSWORD, createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { PUBLIC_PAGES, SIGNED_IN_PAGES } from "../src/pages/index.ts";
 import { ensureOrderTables, seedOrder } from "./support/orders.ts";
+import { pageOverflow, pluralMistakes, rawCodesIn, shopOwnerText } from "./support/reading.ts";
 
 // Issue 27: every page of the panel passes axe-core's WCAG 2.1 A and AA rules, signed in as the owner (who sees
 // every section and every button) over an account with something on each page: a conversation with every message
@@ -19,6 +20,10 @@ import { ensureOrderTables, seedOrder } from "./support/orders.ts";
 jest.setTimeout(180_000);
 
 const X = "5511987650808";
+/** The tenant's business number as people dial it (createTenant's). */
+const DISPLAY_NUMBER = "+55 11 4000-0000";
+/** A phone's width and a laptop's. */
+const WIDTHS = [375, 1280] as const;
 const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /** GET routes that answer a file, not a page: nothing for axe to read. */
@@ -147,6 +152,20 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
       });
     }
 
+    // Two sends Meta priced (Custos: a charged one and a free one, by the business number).
+    for (const [index, type] of ["regular", "free_customer_service"].entries())
+      await stack.db.message.create({
+        data: {
+          accountId: tenant.accountId,
+          phoneNumberId: tenant.phoneNumberId,
+          to: "5511999990000",
+          wamid: `wamid.a11y.priced.${tenant.accountId}.${index}`,
+          kind: "template",
+          status: "delivered",
+          pricing: { pricing_model: "PMP", category: "utility", type },
+        },
+      });
+
     // An order of the contact's (Pedidos, and its messages' badges in Conversas): paid, then a shipment that failed.
     await ensureOrderTables(stack.db);
     await seedOrder(stack.db, {
@@ -188,6 +207,21 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
           },
         }),
       );
+
+    // A delivery whose endpoint refused the connection (no HTTP status: the failure's kind is what is shown).
+    await stack.db.delivery.create({
+      data: {
+        accountId: tenant.accountId,
+        integrationId: integration.id,
+        event: "message.status",
+        status: "pending",
+        body: JSON.stringify({ event: "message.status", data: { message_id: "wamid.2" } }),
+        attemptCount: 1,
+        lastErrorKind: "connection_refused",
+        lastError: "connect ECONNREFUSED 127.0.0.1:9",
+        occurredAt: new Date(),
+      },
+    });
 
     // A campaign (draft) with an accepted and a refused row.
     const campaign = await createCampaign(
@@ -276,6 +310,7 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
     expect([...visits.keys()].sort()).toEqual([...new Set(pages)].sort());
   });
 
+  // axe on ~35 pages: past the file's 180 s when the machine runs other suites too.
   it("finds no WCAG 2.1 A/AA violation on any signed-in page", async () => {
     const found: Record<string, string[]> = {};
     for (const [route, path] of visits) {
@@ -314,6 +349,75 @@ describe("panel accessibility: axe-core WCAG 2.1 A/AA on every page, in Chromium
       }
     }
     expect(found).toEqual({});
+  }, 360_000);
+
+  it("reads as a shop owner reads at 375 px and 1280 px: the display number, words for codes, plurals that agree", async () => {
+    const found: Record<string, string[]> = {};
+    const shows = new Set(["/conversas", "/conversas/:phoneNumberId/:contact", "/pedidos/:ref", "/campanhas/:id"]);
+    for (const width of WIDTHS) {
+      await owner.setViewportSize({ width, height: 900 });
+      for (const [route, path] of visits) {
+        if (route === "/entrar" || route === "/convite/:token") continue;
+        await owner.goto(path);
+        const text = await shopOwnerText(owner);
+        const problems = [
+          ...rawCodesIn(text).map((code) => `raw code ${code}`),
+          ...pluralMistakes(text).map((mistake) => `plural "${mistake}"`),
+        ];
+        // The number is spelt as people dial it; its phone_number_id only as a detail (a <code>, removed above).
+        if (text.includes(tenant.phoneNumberId)) problems.push("bare phone_number_id");
+        if ((shows.has(route) || route === "/custos") && !text.includes(DISPLAY_NUMBER))
+          problems.push(`no ${DISPLAY_NUMBER}`);
+        // Nothing wider than the screen but what scrolls inside its own box (a table, a code block).
+        const overflow = await pageOverflow(owner);
+        if (overflow !== null) problems.push(`page wider than the screen: ${overflow}`);
+        // No table header or term reads "Endpoint": the integration is named as such.
+        const terms = await owner.locator("main th, main dt").allInnerTexts();
+        if (terms.some((term) => term.trim() === "Endpoint")) problems.push("header Endpoint");
+        if (problems.length > 0) found[`${width}px ${path}`] = problems;
+      }
+    }
+    expect(found).toEqual({});
+  }, 360_000);
+
+  it("collapses the menu at 375 px (a tap opens it, no script needed) and shows it whole at 1280 px; axe stays clean", async () => {
+    const context = await stack.browser.newContext({
+      baseURL: stack.panelUrl,
+      locale: "pt-BR",
+      viewport: { width: 375, height: 800 },
+      javaScriptEnabled: false,
+    });
+    const phone = await context.newPage();
+    await phone.goto("/entrar");
+    await phone.getByLabel("E-mail").fill(tenant.users.viewer.email);
+    await phone.getByLabel("Senha").fill(PASSWORD);
+    await phone.getByRole("button", { name: "Entrar" }).click();
+    await phone.waitForURL((url) => !url.pathname.startsWith("/entrar"));
+    await phone.goto("/conversas");
+    const nav = phone.getByRole("navigation", { name: "Seções do painel" });
+    expect(await nav.getByRole("link", { name: "Integrações" }).isVisible()).toBe(false);
+    await nav.getByText("Menu", { exact: true }).click();
+    expect(await nav.getByRole("link", { name: "Integrações" }).isVisible()).toBe(true);
+    // The conversations table reflows into cards: every cell within the phone's width, nothing cut at its edge.
+    const cells = phone.getByRole("table", { name: "Conversas, da mais recente à mais antiga" }).locator("td");
+    expect(await cells.count()).toBeGreaterThan(0);
+    for (const cell of await cells.all()) {
+      const box = await cell.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    }
+    expect(await phone.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
+    for (const path of ["/", "/conversas", "/integracoes"]) {
+      await owner.setViewportSize({ width: 375, height: 900 });
+      await owner.goto(path);
+      expect([path, await violations(owner)]).toEqual([path, []]);
+    }
+    await context.close();
+
+    await owner.setViewportSize({ width: 1280, height: 900 });
+    await owner.goto("/conversas");
+    const wide = owner.getByRole("navigation", { name: "Seções do painel" });
+    expect(await wide.getByRole("link", { name: "Integrações" }).isVisible()).toBe(true);
+    expect(await wide.getByText("Menu", { exact: true }).isVisible()).toBe(false);
   });
 
   it("finds no violation on the signed-out pages: sign-in, an invite, the error page", async () => {

@@ -246,7 +246,7 @@ describe("API keys in the panel (Chromium)", () => {
     await page.getByRole("table").waitFor();
     expect(await page.getByRole("button", { name: "Criar chave" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /Revogar/ }).count()).toBe(0);
-    expect(await textOf(page.getByText("Só o owner da conta cria e revoga chaves."))).toBeTruthy();
+    expect(await textOf(page.getByText("Só o proprietário da conta cria e revoga chaves."))).toBeTruthy();
     await page.context().close();
   });
 });

@@ -116,7 +116,8 @@ describe("panel Conversas in Chromium", () => {
     const x = (await rows.nth(0).locator("td").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
     expect(x).toEqual([
       `Maria Souza +${X}`,
-      tenant.phoneNumberId,
+      // The business number as people dial it (Campanhas and Custos spell it so too), its id a detail.
+      `+55 11 4000-0000 phone_number_id ${tenant.phoneNumberId}`,
       "Conta: mensagem de texto lida",
       expect.stringMatching(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} 4 mensagens do contato$/),
       expect.stringMatching(/^aberta até \d{2}\/\d{2} às \d{2}:\d{2}$/),
@@ -124,7 +125,7 @@ describe("panel Conversas in Chromium", () => {
     const y = (await rows.nth(1).locator("td").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
     expect(y).toEqual([
       `João Lima +${Y}`,
-      tenant.phoneNumberId,
+      `+55 11 4000-0000 phone_number_id ${tenant.phoneNumberId}`,
       "Contato: Vocês abrem domingo?",
       expect.stringMatching(/1 mensagem do contato$/),
       "fechada",

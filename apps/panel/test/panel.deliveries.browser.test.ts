@@ -107,7 +107,7 @@ describe("panel Entregas in Chromium", () => {
       expect.stringMatching(/^\d\d\/\d\d\/\d{4}/),
       "500",
       expect.stringMatching(/^\d+ ms$/),
-      "http_status",
+      "resposta de erro",
       "receptor fora do ar",
     ]);
     const envelope = await textOf(admin.getByLabel("Envelope JSON"));

@@ -91,10 +91,10 @@ describe("panel Integrações in Chromium", () => {
 
     await admin.getByLabel("URL do endpoint").fill(receiver.url);
     // account.update (Meta's notices about the account) is listed, and opt-in: not selected for a new integration.
-    expect(await admin.getByLabel(/account\.update:/).isChecked()).toBe(false);
-    expect(await admin.getByLabel(/message\.received:/).isChecked()).toBe(true);
-    await admin.getByLabel(/message\.status:/).uncheck();
-    await admin.getByLabel(/message\.received:/).check();
+    expect(await admin.getByRole("checkbox", { name: /account\.update$/ }).isChecked()).toBe(false);
+    expect(await admin.getByRole("checkbox", { name: /message\.received$/ }).isChecked()).toBe(true);
+    await admin.getByRole("checkbox", { name: /message\.status$/ }).uncheck();
+    await admin.getByRole("checkbox", { name: /message\.received$/ }).check();
     await admin.getByRole("button", { name: "Salvar integração" }).click();
     await admin.waitForURL(/\/integracoes\/[0-9a-f-]{36}\?ok=criada$/);
     integrationPath = new URL(admin.url()).pathname;

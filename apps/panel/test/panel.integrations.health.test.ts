@@ -92,7 +92,7 @@ describe("panel Integrações: endpoint health", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Saúde do endpoint");
     expect(page.text).toContain(reason);
-    expect(page.text).toMatch(/1 entrega\(s\) aguardam/);
+    expect(page.text).toMatch(/1 entrega aguarda,/);
     // Two attempts in the hour, none succeeded; the last error with the endpoint's answer.
     expect(page.text).toMatch(/Última hora<\/td>\s*<td>2<\/td>\s*<td>0 %<\/td>/);
     expect(page.text).toContain("<code>em manutenção</code>");

@@ -162,7 +162,8 @@ describe("panel Pedidos in Chromium", () => {
 
   it("shows an order's items, totals, payment methods and history with each message's outcome", async () => {
     await owner.goto("/pedidos/pedido-pago");
-    expect(await textOf(owner.locator("h1"))).toBe("Pedido pedido-pago");
+    // The reference "pedido-pago" is not repeated after the word ("Pedido pedido-pago"); it stays on the page.
+    expect(await textOf(owner.locator("h1"))).toBe("Pedido pago");
     expect(await rowsOf(owner, 0)).toEqual([
       "Pão de queijo (kg) PQ-1 2 R$ 25,00 R$ 50,00",
       "Café <especial> — 1 R$ 10,50 R$ 10,50",
@@ -170,13 +171,19 @@ describe("panel Pedidos in Chromium", () => {
     const body = await textOf(owner.locator("main"));
     expect(body).toContain("Subtotal R$ 60,50 Impostos R$ 1,00 Total R$ 61,50");
     expect(body).toContain("Formas de pagamento oferecidas Pix, boleto");
+    expect(body).toContain("Referência pedido-pago");
+    // The business number as people dial it, its phone_number_id a detail; client_ref under a Portuguese term.
+    expect(body).toContain(`Número da conta +55 11 4000-0000 phone_number_id ${tenant.phoneNumberId}`);
+    expect(body).toContain("Referência interna loja-77 client_ref");
     // The last status message (shipped) had no description: the order keeps none.
     expect(body).not.toContain("Descrição do último status");
     const history = await rowsOf(owner, 1);
     expect(history).toHaveLength(3);
-    expect(history[0]).toMatch(/^Pedido \(cobrança\) ?wamid\.order\.\S+ pendente pagamento pendente — .+ API lida$/);
-    expect(history[1]).toMatch(/^Status do pedido ?\S+ em preparação pago Separando os itens .+ API lida$/);
-    expect(history[2]).toMatch(/^Status do pedido ?\S+ enviado — .+ painel falhou Erro 131026: Mensagem não entregue$/);
+    // Each message's wamid is a detail for integrators (its title), not text.
+    expect(history[0]).toMatch(/^Pedido \(cobrança\) pendente pagamento pendente — .+ API lida$/);
+    expect(history[1]).toMatch(/^Status do pedido em preparação pago Separando os itens .+ API lida$/);
+    expect(history[2]).toMatch(/^Status do pedido enviado — .+ painel falhou Erro 131026: Mensagem não entregue$/);
+    expect(await owner.getByTitle(/^ID da mensagem na Meta: wamid\./).count()).toBe(history.length);
     // Another account's reference and an unknown one are the same 404.
     for (const path of ["/pedidos/pedido-de-outra-conta", "/pedidos/nao-existe"]) {
       const response = await owner.goto(path);
@@ -293,7 +300,7 @@ describe("panel Pedidos in Chromium", () => {
 
   it("shows in Conversas the current status of an order's message, linked to its page in Pedidos", async () => {
     await owner.goto(`/conversas/${tenant.phoneNumberId}/${X}`);
-    const link = owner.getByRole("link", { name: "Pedido pedido-pago" }).first();
+    const link = owner.getByRole("link", { name: "Pedido pago" }).first();
     expect(await link.getAttribute("href")).toBe("/pedidos/pedido-pago");
     // The order's current pair, on its charge and on each of its status messages alike.
     const lines = (
@@ -301,11 +308,7 @@ describe("panel Pedidos in Chromium", () => {
         .locator("article.bubble.out p", { has: owner.locator('a[href="/pedidos/pedido-pago"]') })
         .allTextContents()
     ).map((line) => line.replace(/\s+/g, " ").trim());
-    expect(lines).toEqual([
-      "Pedido pedido-pago: enviado pago",
-      "Pedido pedido-pago: enviado pago",
-      "Pedido pedido-pago: enviado pago",
-    ]);
+    expect(lines).toEqual(["Pedido pago: enviado pago", "Pedido pago: enviado pago", "Pedido pago: enviado pago"]);
     expect(await owner.getByText("Status do pedido").count()).toBeGreaterThan(0);
     // Another account's order with the same customer never shows here.
     expect(await owner.locator('a[href="/pedidos/pedido-de-outra-conta"]').count()).toBe(0);

@@ -83,7 +83,19 @@ describe("the overview in Chromium", () => {
     const page = await signIn(stack, tenant.users.owner.email);
     expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Visão geral");
     expect(await cardValue(page, "Envios")).toBe("4");
-    expect(await textOf(page.locator(".card", { hasText: "Envios" }))).toContain("2 lida");
+    // Counts agree with their words, at a laptop's width and a phone's (one helper: views/glossary.ts, plural).
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      expect([width, await textOf(page.locator(".card", { hasText: "Envios" }).locator(".hint"))]).toEqual([
+        width,
+        "1 enviada · 1 entregue · 2 lidas",
+      ]);
+      expect([width, await textOf(page.locator(".card", { hasText: "Entregas de webhook" }).locator(".hint"))]).toEqual(
+        [width, "1 pendente · 3 entregues · 1 falhou"],
+      );
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect(await cardValue(page, "Entregas de webhook")).toBe("5");
     expect(await cardValue(page, "Taxa de sucesso")).toBe("75 %");
     expect(await cardValue(page, "Integrações falhando agora")).toBe("1");

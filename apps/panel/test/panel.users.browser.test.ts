@@ -29,7 +29,7 @@ describe("users of an account in the panel (Chromium)", () => {
     await owner.getByLabel("Papel de quem vai entrar").selectOption("admin");
     await owner.getByRole("button", { name: "Convidar" }).click();
 
-    expect(await textOf(owner.getByRole("status"))).toContain(`Convite criado para ${email} (admin)`);
+    expect(await textOf(owner.getByRole("status"))).toContain(`Convite criado para ${email} (administrador)`);
     const link = await textOf(owner.getByLabel("Link do convite"));
     expect(link).toMatch(new RegExp(`^${stack.panel.config.PANEL_PUBLIC_URL}/convite/[A-Za-z0-9_-]{32}$`));
     await screenshot(owner, "convite-criado");
@@ -49,7 +49,7 @@ describe("users of an account in the panel (Chromium)", () => {
     await invited.getByLabel("Repita a senha").fill(NEW_PASSWORD);
     await invited.getByRole("button", { name: "Criar acesso" }).click();
     await invited.waitForURL((url) => url.pathname === "/");
-    expect(await textOf(invited.locator(".who"))).toContain("Nova Pessoa (admin)");
+    expect(await textOf(invited.locator(".who"))).toContain("Nova Pessoa (administrador)");
 
     // The link worked once.
     const again = await context.newPage();
@@ -58,7 +58,7 @@ describe("users of an account in the panel (Chromium)", () => {
     await context.close();
 
     await owner.reload();
-    expect(await textOf(owner.getByRole("row", { name: new RegExp(email) }))).toContain("admin");
+    expect(await textOf(owner.getByRole("row", { name: new RegExp(email) }))).toContain("administrador");
     expect(await textOf(owner.locator("main"))).toContain("Nenhum convite pendente.");
     const audit = await stack.db.auditEntry.findMany({
       where: { accountId: tenant.accountId, action: { in: ["panel.user.invited", "panel.user.invite_accepted"] } },
@@ -95,7 +95,7 @@ describe("users of an account in the panel (Chromium)", () => {
   it("changes a role, in force on the user's next click, and never demotes the last owner", async () => {
     const tenant = await createTenant(stack.db);
     const admin = await signIn(stack, tenant.users.admin.email);
-    expect(await textOf(admin.locator(".who"))).toContain("(admin)");
+    expect(await textOf(admin.locator(".who"))).toContain("(administrador)");
     const adminCsrf = await csrfOf(admin);
 
     const owner = await signIn(stack, tenant.users.owner.email);
@@ -112,7 +112,7 @@ describe("users of an account in the panel (Chromium)", () => {
 
     await owner.getByRole("combobox", { name: `Novo papel de ${tenant.users.owner.email}` }).selectOption("admin");
     await owner.getByRole("button", { name: `Alterar papel de ${tenant.users.owner.email}` }).click();
-    expect(await textOf(owner.getByRole("alert"))).toBe("A conta precisa de pelo menos um owner.");
+    expect(await textOf(owner.getByRole("alert"))).toBe("A conta precisa de pelo menos um proprietário.");
     expect((await stack.db.panelUser.findUniqueOrThrow({ where: { id: tenant.users.owner.id } })).role).toBe("owner");
     await admin.context().close();
     await owner.context().close();
@@ -135,7 +135,7 @@ describe("users of an account in the panel (Chromium)", () => {
 
     owner.once("dialog", (dialog) => void dialog.accept());
     await owner.getByRole("button", { name: `Remover ${tenant.users.owner.email}` }).click();
-    expect(await textOf(owner.getByRole("alert"))).toBe("A conta precisa de pelo menos um owner.");
+    expect(await textOf(owner.getByRole("alert"))).toBe("A conta precisa de pelo menos um proprietário.");
     const removed = await stack.db.auditEntry.findFirstOrThrow({
       where: { accountId: tenant.accountId, action: "panel.user.removed" },
     });

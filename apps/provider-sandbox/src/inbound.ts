@@ -87,7 +87,13 @@ export const inboundSchema = z
         title: z.string(),
         id: z.string().optional(),
         description: z.string().optional(),
+        /** Meta's name for what was tapped (its webhook's `interactive.type`); `kind` is the older name, same meaning. */
+        type: z.enum(["button_reply", "list_reply"]).optional(),
         kind: z.enum(["button_reply", "list_reply"]).optional(),
+      })
+      .refine((reply) => reply.type === undefined || reply.kind === undefined || reply.type === reply.kind, {
+        message: "type e kind dizem o mesmo: informe só um deles, ou os dois iguais",
+        path: ["type"],
       })
       .optional(),
     location: z
@@ -221,7 +227,7 @@ function content(state: SandboxState, input: InboundInput): Record<string, unkno
       // Quick-reply button of a template: Meta sends the payload (the button text when none was set).
       return { button: { payload: input.button?.payload ?? input.button?.text ?? "", text: input.button?.text ?? "" } };
     case "interactive": {
-      const kind = input.interactive?.kind ?? "button_reply";
+      const kind = input.interactive?.type ?? input.interactive?.kind ?? "button_reply";
       const reply: Record<string, string> = {
         id: input.interactive?.id ?? "opcao_1",
         title: input.interactive?.title ?? "",

@@ -92,4 +92,44 @@ describe("POST /_sandbox/inbound: the kinds of issue 27", () => {
     });
     expect(place?.location).toEqual({ latitude: -22.9, longitude: -43.2, name: "Loja", url: "https://loja.example" });
   });
+
+  it("takes Meta's `type` for the reply's kind, as `kind`: a list row and a reply button (docs/client.md's bodies)", async () => {
+    const row = await inbound({
+      type: "interactive",
+      interactive: { type: "list_reply", id: "opcao-7", title: "Segunda via do boleto" },
+    });
+    expect(row?.interactive).toEqual({
+      type: "list_reply",
+      list_reply: { id: "opcao-7", title: "Segunda via do boleto" },
+    });
+    const button = await inbound({
+      type: "interactive",
+      interactive: { type: "button_reply", id: "falar-atendente", title: "Falar com atendente" },
+    });
+    expect(button?.interactive).toEqual({
+      type: "button_reply",
+      button_reply: { id: "falar-atendente", title: "Falar com atendente" },
+    });
+    const both = await inbound({
+      type: "interactive",
+      interactive: { type: "list_reply", kind: "list_reply", id: "opcao-2", title: "Trocar um produto" },
+    });
+    expect(both?.interactive).toMatchObject({ type: "list_reply" });
+  });
+
+  it("refuses a reply whose `type` and `kind` disagree, posting nothing", async () => {
+    const answer = await control<{ error: { issues: { path: string[]; message: string }[] } }>(
+      sandbox.url,
+      "/inbound",
+      {
+        phone_number_id: PHONE_ID,
+        from: TO,
+        type: "interactive",
+        interactive: { type: "list_reply", kind: "button_reply", id: "opcao-7", title: "Segunda via do boleto" },
+      },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.issues.map((issue) => issue.path.join("."))).toEqual(["interactive.type"]);
+    expect(receiver.received).toHaveLength(0);
+  });
 });

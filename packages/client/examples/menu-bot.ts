@@ -63,7 +63,8 @@ export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions
 
   /** The PDF's media_id; throws GatewayRequestError on a refusal (413, 415, 429 after its retries, …). */
   async function uploadBoleto(): Promise<string> {
-    const file = new Blob([boleto.bytes], { type: "application/pdf" });
+    // A copy on an ArrayBuffer of its own: TypeScript 5.9 refuses a Blob part that might be a SharedArrayBuffer.
+    const file = new Blob([new Uint8Array(boleto.bytes)], { type: "application/pdf" });
     const { media_id } = await uploadMedia(gateway, { file, filename: boleto.filename, mimeType: "application/pdf" });
     return media_id;
   }

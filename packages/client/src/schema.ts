@@ -315,7 +315,7 @@ export interface paths {
     put?: never;
     /**
      * Register a webhook integration
-     * @description The URL is checked as the panel checks it: https:// only, and a host that is a loopback, private, link-local or reserved address, or `localhost`, is refused (the dispatcher checks every resolved address again at each attempt); a URL the account already has is refused too (`url_taken`: change it with PATCH). The answer carries the `signing_secret`, shown only here and at a rotation: keep it now. With `Idempotency-Key`, a repeat with the same key and body (after a connection error or a 5xx) gets the first answer again, `signing_secret` included, while the key lives, with `Idempotent-Replayed: true`. An account has at most MAX_INTEGRATIONS_PER_ACCOUNT integrations (10 by default; `integration_limit_reached` beyond). Audited as `api.integration.saved`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
+     * @description The URL is checked as the panel checks it: https:// only, and a host that is a loopback, private, link-local or reserved address, or `localhost`, is refused (the dispatcher checks every resolved address again at each attempt); a URL the account already has is refused too (`url_taken`: change it with PATCH). The answer carries the `signing_secret`, shown only here and at a rotation: keep it now. With `Idempotency-Key`, a repeat with the same key and body (after a connection error or a 5xx) gets the first answer again, `signing_secret` included, while the key lives, with `Idempotent-Replayed: true`. An account has at most MAX_INTEGRATIONS_PER_ACCOUNT integrations (10 by default; `integration_limit_reached` beyond). `payload_version` absent: 2, so a tap on a list row or reply button arrives with its id (`interactive.id`); 1 keeps the contract's original `message.received` body. Audited as `api.integration.saved`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     post: operations["createIntegration"];
     delete?: never;
@@ -347,7 +347,7 @@ export interface paths {
     head?: never;
     /**
      * Change an integration
-     * @description Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching `deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the next attempts, with the same secret. The secret is never shown here. Audited as `api.integration.updated`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
+     * @description Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching `deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the next attempts, with the same secret. Changing `payload_version` changes the `message.received` body of the events that come after it (a delivery already made keeps its body). The secret is never shown here. Audited as `api.integration.updated`. Requires an API key with the scope `integrations:manage` (403 `insufficient_scope` otherwise).
      */
     patch: operations["updateIntegration"];
     trace?: never;
@@ -1392,6 +1392,74 @@ export interface components {
      *       },
      *       "client_ref": "pedido-12345"
      *     }
+     * @example {
+     *       "to": "5511987654321",
+     *       "interactive": {
+     *         "type": "list",
+     *         "header": {
+     *           "type": "text",
+     *           "text": "Central de atendimento"
+     *         },
+     *         "body": "Olá! Escolha uma opção:",
+     *         "footer": "Loja Exemplo",
+     *         "button": "Ver opções",
+     *         "sections": [
+     *           {
+     *             "title": "Financeiro",
+     *             "rows": [
+     *               {
+     *                 "id": "opcao-1",
+     *                 "title": "Segunda via do boleto",
+     *                 "description": "Enviamos o PDF aqui na conversa"
+     *               },
+     *               {
+     *                 "id": "opcao-2",
+     *                 "title": "Pagar com Pix"
+     *               }
+     *             ]
+     *           },
+     *           {
+     *             "title": "Pedidos",
+     *             "rows": [
+     *               {
+     *                 "id": "opcao-3",
+     *                 "title": "Rastrear pedido"
+     *               }
+     *             ]
+     *           }
+     *         ]
+     *       },
+     *       "client_ref": "menu-atendimento"
+     *     }
+     * @example {
+     *       "to": "5511987654321",
+     *       "interactive": {
+     *         "type": "button",
+     *         "body": "Seu pedido 12345 foi confirmado. Quer acompanhar a entrega?",
+     *         "footer": "Loja Exemplo",
+     *         "buttons": [
+     *           {
+     *             "id": "rastrear-12345",
+     *             "title": "Rastrear pedido"
+     *           },
+     *           {
+     *             "id": "atendente",
+     *             "title": "Falar com atendente"
+     *           }
+     *         ]
+     *       },
+     *       "client_ref": "pedido-12345"
+     *     }
+     * @example {
+     *       "to": "5511987654321",
+     *       "media": {
+     *         "type": "document",
+     *         "media_id": "1013859600285441",
+     *         "filename": "boleto-12345.pdf",
+     *         "caption": "Seu boleto"
+     *       },
+     *       "client_ref": "pedido-12345"
+     *     }
      */
     PublicSendIn: {
       /** @description The recipient: a phone number (any formatting), or a WhatsApp business-scoped user id (BSUID, e.g. `BR.1502576394655843`) of a user known only by it */
@@ -2003,6 +2071,7 @@ export interface components {
      *             "active": true,
      *             "signature_scheme": "pt",
      *             "deliver_in_order": false,
+     *             "payload_version": 2,
      *             "disabled_at": null,
      *             "disabled_reason": null,
      *             "previous_secret_expires_at": null,
@@ -2032,6 +2101,11 @@ export interface components {
       /** @enum {string} */
       signature_scheme: "pt" | "standard-webhooks";
       deliver_in_order: boolean;
+      /**
+       * @description Which `message.received` body it gets: 1, the contract's (spec 6.3); 2, the same members followed by version 2's (`interactive` with the id of the list row or reply button tapped, `button`, `location`, `contacts`, `reaction`, `referral`, `forwarded`, `media_sha256`, `media_voice`)
+       * @enum {integer}
+       */
+      payload_version: 1 | 2;
       /** @description Set when the gateway disabled it (every attempt failed for the configured time): re-enable it */
       disabled_at: string | null;
       /** @description Why, in Portuguese */
@@ -2054,6 +2128,7 @@ export interface components {
      *         "active": true,
      *         "signature_scheme": "pt",
      *         "deliver_in_order": false,
+     *         "payload_version": 2,
      *         "disabled_at": null,
      *         "disabled_reason": null,
      *         "previous_secret_expires_at": null,
@@ -2075,6 +2150,11 @@ export interface components {
         /** @enum {string} */
         signature_scheme: "pt" | "standard-webhooks";
         deliver_in_order: boolean;
+        /**
+         * @description Which `message.received` body it gets: 1, the contract's (spec 6.3); 2, the same members followed by version 2's (`interactive` with the id of the list row or reply button tapped, `button`, `location`, `contacts`, `reaction`, `referral`, `forwarded`, `media_sha256`, `media_voice`)
+         * @enum {integer}
+         */
+        payload_version: 1 | 2;
         /** @description Set when the gateway disabled it (every attempt failed for the configured time): re-enable it */
         disabled_at: string | null;
         /** @description Why, in Portuguese */
@@ -2103,11 +2183,18 @@ export interface components {
      *       "signature_scheme": "standard-webhooks",
      *       "deliver_in_order": true
      *     }
+     * @example {
+     *       "url": "https://loja.example.com.br/webhooks/v1",
+     *       "events": [
+     *         "message.received"
+     *       ],
+     *       "payload_version": 1
+     *     }
      */
     IntegrationCreateIn: {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url: string;
-      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` and `order.updated` only when chosen */
       events: ("message.status" | "message.received" | "account.update" | "order.updated")[];
       /**
        * @description False: saved paused
@@ -2125,6 +2212,12 @@ export interface components {
        * @default false
        */
       deliver_in_order?: boolean;
+      /**
+       * @description Which `message.received` body it gets: 1, the contract's (spec 6.3); 2, the same members followed by version 2's (`interactive` with the id of the list row or reply button tapped, `button`, `location`, `contacts`, `reaction`, `referral`, `forwarded`, `media_sha256`, `media_voice`). Absent: 2
+       * @default 2
+       * @enum {integer}
+       */
+      payload_version?: 1 | 2;
     };
     /**
      * @example {
@@ -2139,6 +2232,7 @@ export interface components {
      *         "active": true,
      *         "signature_scheme": "pt",
      *         "deliver_in_order": false,
+     *         "payload_version": 2,
      *         "disabled_at": null,
      *         "disabled_reason": null,
      *         "previous_secret_expires_at": null,
@@ -2163,11 +2257,14 @@ export interface components {
      * @example {
      *       "active": false
      *     }
+     * @example {
+     *       "payload_version": 2
+     *     }
      */
     IntegrationUpdateIn: {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url?: string;
-      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen */
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` and `order.updated` only when chosen */
       events?: ("message.status" | "message.received" | "account.update" | "order.updated")[];
       /** @description False pauses it, true resumes it */
       active?: boolean;
@@ -2178,6 +2275,11 @@ export interface components {
       signature_scheme?: "pt" | "standard-webhooks";
       /** @description Ordered delivery per message (and per contact's inbound messages): a later event waits until the earlier one is delivered or failed */
       deliver_in_order?: boolean;
+      /**
+       * @description Which `message.received` body it gets: 1, the contract's (spec 6.3); 2, the same members followed by version 2's (`interactive` with the id of the list row or reply button tapped, `button`, `location`, `contacts`, `reaction`, `referral`, `forwarded`, `media_sha256`, `media_voice`). Absent: unchanged
+       * @enum {integer}
+       */
+      payload_version?: 1 | 2;
     };
     /**
      * @example {

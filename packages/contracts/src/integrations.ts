@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IdempotencyKeyHeader } from "./messages.ts";
-import { WEBHOOK_EVENT_NAMES } from "./webhooks.ts";
+import { PAYLOAD_VERSIONS, WEBHOOK_EVENT_NAMES } from "./webhooks.ts";
 
 /** Issue 21, item 3: an integration's endpoint health, and its manual re-enable. */
 export const IntegrationPath = z.object({
@@ -132,6 +132,7 @@ const INTEGRATION_EXAMPLE = {
   active: true,
   signature_scheme: "pt",
   deliver_in_order: false,
+  payload_version: 2,
   disabled_at: null,
   disabled_reason: null,
   previous_secret_expires_at: null,
@@ -146,7 +147,7 @@ const events = () =>
     .min(1)
     .max(20)
     .describe(
-      "Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` only when chosen",
+      "Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` and `order.updated` only when chosen",
     );
 const schemeField = () =>
   z
@@ -159,6 +160,19 @@ const orderField = () =>
     .boolean()
     .describe(
       "Ordered delivery per message (and per contact's inbound messages): a later event waits until the earlier one is delivered or failed",
+    );
+/**
+ * Issue 38, item 2: which `message.received` body the integration gets. A new integration made over the API gets 2
+ * when the field is absent (an added default for a new resource); an existing one keeps its own.
+ */
+const NEW_INTEGRATION_PAYLOAD_VERSION = 2;
+const payloadVersionField = (absent = "") =>
+  z
+    .literal(PAYLOAD_VERSIONS)
+    // The generator writes a multi-value literal as its first value: the enum is stated here.
+    .meta({ type: "integer", enum: [...PAYLOAD_VERSIONS] })
+    .describe(
+      `Which \`message.received\` body it gets: 1, the contract's (spec 6.3); 2, the same members followed by version 2's (\`interactive\` with the id of the list row or reply button tapped, \`button\`, \`location\`, \`contacts\`, \`reaction\`, \`referral\`, \`forwarded\`, \`media_sha256\`, \`media_voice\`)${absent}`,
     );
 const urlField = () =>
   z
@@ -178,6 +192,7 @@ export const IntegrationObject = z
     active: z.boolean().describe("False: paused by the account (new events create no deliveries for it)"),
     signature_scheme: z.enum(INTEGRATION_SIGNATURE_SCHEMES),
     deliver_in_order: z.boolean(),
+    payload_version: payloadVersionField(),
     disabled_at: z
       .string()
       .nullable()
@@ -264,6 +279,9 @@ export const IntegrationCreateIn = z
     active: z.boolean().default(true).describe("False: saved paused"),
     signature_scheme: schemeField().default("pt"),
     deliver_in_order: orderField().default(false),
+    payload_version: payloadVersionField(". Absent: 2")
+      .default(NEW_INTEGRATION_PAYLOAD_VERSION)
+      .meta({ default: NEW_INTEGRATION_PAYLOAD_VERSION }),
   })
   .meta({
     id: "IntegrationCreateIn",
@@ -274,6 +292,11 @@ export const IntegrationCreateIn = z
         events: ["message.status"],
         signature_scheme: "standard-webhooks",
         deliver_in_order: true,
+      },
+      {
+        url: "https://loja.example.com.br/webhooks/v1",
+        events: ["message.received"],
+        payload_version: 1,
       },
     ],
   });
@@ -292,13 +315,19 @@ export const IntegrationUpdateIn = z
     active: z.boolean().optional().describe("False pauses it, true resumes it"),
     signature_scheme: schemeField().optional(),
     deliver_in_order: orderField().optional(),
+    payload_version: payloadVersionField(". Absent: unchanged").optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "Informe ao menos um campo para alterar: url, events, active, signature_scheme ou deliver_in_order.",
+    message:
+      "Informe ao menos um campo para alterar: url, events, active, signature_scheme, deliver_in_order ou payload_version.",
   })
   .meta({
     id: "IntegrationUpdateIn",
-    examples: [{ events: ["message.status", "message.received", "account.update"] }, { active: false }],
+    examples: [
+      { events: ["message.status", "message.received", "account.update"] },
+      { active: false },
+      { payload_version: 2 },
+    ],
   });
 
 export const IntegrationRotateIn = z

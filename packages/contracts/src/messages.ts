@@ -106,6 +106,47 @@ const SEND_PIX_EXAMPLE = {
   },
   client_ref: "pedido-12345",
 };
+// Issue 38, item 3: the menu bot's three sends (free-form, so the contact wrote in the last 24 hours).
+const SEND_LIST_EXAMPLE = {
+  to: "5511987654321",
+  interactive: {
+    type: "list",
+    header: { type: "text", text: "Central de atendimento" },
+    body: "Olá! Escolha uma opção:",
+    footer: "Loja Exemplo",
+    button: "Ver opções",
+    sections: [
+      {
+        title: "Financeiro",
+        rows: [
+          { id: "opcao-1", title: "Segunda via do boleto", description: "Enviamos o PDF aqui na conversa" },
+          { id: "opcao-2", title: "Pagar com Pix" },
+        ],
+      },
+      { title: "Pedidos", rows: [{ id: "opcao-3", title: "Rastrear pedido" }] },
+    ],
+  },
+  client_ref: "menu-atendimento",
+};
+const SEND_BUTTONS_EXAMPLE = {
+  to: "5511987654321",
+  interactive: {
+    type: "button",
+    body: "Seu pedido 12345 foi confirmado. Quer acompanhar a entrega?",
+    footer: "Loja Exemplo",
+    buttons: [
+      { id: "rastrear-12345", title: "Rastrear pedido" },
+      { id: "atendente", title: "Falar com atendente" },
+    ],
+  },
+  client_ref: "pedido-12345",
+};
+/** `media_id` is what POST /public/v1/media answered for the PDF, on this business number. */
+const SEND_DOCUMENT_EXAMPLE = {
+  to: "5511987654321",
+  media: { type: "document", media_id: "1013859600285441", filename: "boleto-12345.pdf", caption: "Seu boleto" },
+  client_ref: "pedido-12345",
+};
 
 /**
  * A recipient, as `to` of a send, a validation and a window check: a phone number in any formatting, or a
@@ -173,8 +214,19 @@ export const PublicSendIn = z
     location: LocationIn.nullish().describe("A map pin (free-form). Ignored when `text` or `template` is given"),
   })
   .superRefine(checkSendKind)
-  // Docs only: `examples` feeds the OpenAPI document (openapi.ts names them text, template, pix); no effect on parsing.
-  .meta({ id: "PublicSendIn", examples: [SEND_TEXT_EXAMPLE, SEND_TEMPLATE_EXAMPLE, SEND_PIX_EXAMPLE] });
+  // Docs only: `examples` feeds the OpenAPI document (messages.send.ts names them text, template, pix, list, buttons,
+  // document); no effect on parsing.
+  .meta({
+    id: "PublicSendIn",
+    examples: [
+      SEND_TEXT_EXAMPLE,
+      SEND_TEMPLATE_EXAMPLE,
+      SEND_PIX_EXAMPLE,
+      SEND_LIST_EXAMPLE,
+      SEND_BUTTONS_EXAMPLE,
+      SEND_DOCUMENT_EXAMPLE,
+    ],
+  });
 export type PublicSendIn = z.infer<typeof PublicSendIn>;
 
 export const SendResultOut = z

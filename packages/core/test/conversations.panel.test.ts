@@ -234,6 +234,57 @@ describe("listConversationMessages", () => {
     expect(paged).toEqual([...texts].reverse());
   });
 
+  it("lists a tap Meta stamped with the second of the list it answers after that list, paging included", async () => {
+    // The list was sent at .700 of a second (the gateway's milliseconds); Meta stamps the tap with that whole
+    // second, and it arrives later. Ordered by the second, then by arrival, the tap comes after the list.
+    const W = "5541966665555";
+    const first = await inbound({ from: W, name: "Wanda", type: "text", text: "Quero o cardápio", timestamp: T0 });
+    const { contactKey } = await db.inboundMessage.findUniqueOrThrow({ where: { id: first } });
+    const second = (T0 + 60) * 1000;
+    const list = await db.message.create({
+      data: {
+        accountId: a.accountId,
+        phoneNumberId: number,
+        to: W,
+        contactKey,
+        wamid: `wamid.list.${a.accountId}`,
+        kind: "interactive",
+        status: "read",
+        createdAt: new Date(second + 700),
+      },
+    });
+    const tap = await db.inboundMessage.create({
+      data: {
+        accountId: a.accountId,
+        phoneNumberId: number,
+        from: W,
+        contactKey,
+        wamid: `wamid.tap.${a.accountId}`,
+        type: "interactive",
+        text: "Pizza",
+        occurredAt: new Date(second),
+        createdAt: new Date(second + 1_200),
+        windowExpiresAt: new Date(second + 86_400_000),
+      },
+    });
+    const whole = await listConversationMessages(
+      { db },
+      { accountId: a.accountId, phoneNumberId: number, contact: W, limit: 10 },
+    );
+    expect(whole.messages.map((m) => m.id)).toEqual([tap.id, list.id, first]);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listConversationMessages>> = await listConversationMessages(
+        { db },
+        { accountId: a.accountId, phoneNumberId: number, contact: W, limit: 1, cursor },
+      );
+      paged.push(...page.messages.map((m) => m.id));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(paged).toEqual([tap.id, list.id, first]);
+  });
+
   it("is not_found for a number of another account, and shows no send of another account", async () => {
     await expectApiError(
       listConversationMessages({ db }, { accountId: b.accountId, phoneNumberId: number, contact: X, limit: 10 }),

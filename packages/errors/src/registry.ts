@@ -34,7 +34,7 @@ export const ERROR_REGISTRY = {
   idempotency_in_flight: {
     status: 409,
     message:
-      "Outra chamada com a mesma Idempotency-Key ainda está em andamento; aguarde alguns segundos e repita com a mesma chave.",
+      "Outra chamada com a mesma Idempotency-Key ainda está em andamento; aguarde os segundos indicados em Retry-After e repita com a mesma chave.",
   },
   idempotency_conflict: {
     status: 409,
@@ -64,7 +64,7 @@ export const ERROR_REGISTRY = {
   order_update_in_flight: {
     status: 409,
     message:
-      "Outra atualização de status deste pedido ainda está em andamento; aguarde alguns segundos e tente de novo.",
+      "Outra atualização de status deste pedido ainda está em andamento; aguarde os segundos indicados em Retry-After e tente de novo.",
   },
   // 413
   payload_too_large: { status: 413, message: "O corpo da requisição é grande demais." },

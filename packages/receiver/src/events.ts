@@ -1,6 +1,6 @@
-// The events of spec 2.7, 6.2 and 6.3 and account.update (issue 18), as the contract spells them (./schema.ts is
-// generated from @gw/contracts' webhook schemas), refined where a type can say more than a JSON Schema; and a parser
-// that checks a signed body against them.
+// The events of spec 2.7, 6.2 and 6.3, account.update (issue 18) and order.updated (issue 28), as the contract spells
+// them (./schema.ts is generated from @gw/contracts' webhook schemas), refined where a type can say more than a JSON
+// Schema; and a parser that checks a signed body against them.
 import { MESSAGE_RECEIVED_TYPES, MESSAGE_STATUSES, WEBHOOK_EVENTS, type components } from "./schema.ts";
 
 export { MESSAGE_RECEIVED_TYPES, MESSAGE_STATUSES, WEBHOOK_EVENTS };

@@ -23,6 +23,7 @@ export function integrationOut(integration: IntegrationSummary) {
     active: integration.active,
     signature_scheme: integration.signature_scheme,
     deliver_in_order: integration.deliver_in_order,
+    payload_version: integration.payload_version,
     disabled_at: integration.disabled_at,
     disabled_reason: integration.disabled_reason,
     previous_secret_expires_at: integration.previous_secret_expires_at,

@@ -6,3 +6,13 @@ document.addEventListener("submit", (event) => {
     event.preventDefault();
   }
 });
+
+// Browsers without ::details-content keep the menu's summary on wide screens (panel.css): open it there.
+const menu = document.querySelector("details.menu");
+if (
+  menu instanceof window.HTMLDetailsElement &&
+  !window.CSS.supports("selector(::details-content)") &&
+  window.matchMedia("(min-width: 48rem)").matches
+) {
+  menu.open = true;
+}

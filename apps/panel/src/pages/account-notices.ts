@@ -13,9 +13,10 @@ import {
 import type { PanelDeps } from "../container.ts";
 import { badge, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
+import { ACCOUNT_EVENT_LABELS, BAN_STATES, LIMIT_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { registerNoticesPage } from "./notices.ts";
-import { LIMIT_LABELS } from "./numbers.ts";
+
 import type { PanelPage } from "./types.ts";
 
 /**
@@ -28,8 +29,6 @@ import type { PanelPage } from "./types.ts";
 const PAGE_SIZE = 25;
 const PATH = "/conta/avisos";
 
-type Tone = "ok" | "warn" | "bad" | "neutral";
-
 export const FIELD_LABELS: Record<AccountEventField, string> = {
   account_update: "Conta",
   phone_number_quality_update: "Número",
@@ -37,39 +36,6 @@ export const FIELD_LABELS: Record<AccountEventField, string> = {
   message_template_components_update: "Template editado",
   template_category_update: "Categoria de template",
   account_alerts: "Alerta da conta",
-};
-
-/** Meta's events as the staff read them; an event not listed is shown as Meta named it. */
-export const EVENT_LABELS: Record<string, { text: string; tone: Tone }> = {
-  // Without a ban state the gateway knows (the ban states are BAN_STATES below).
-  DISABLED_UPDATE: { text: "situação de bloqueio da conta", tone: "warn" },
-  ACCOUNT_DELETED: { text: "conta excluída", tone: "bad" },
-  ACCOUNT_VIOLATION: { text: "violação de política", tone: "bad" },
-  ACCOUNT_RESTRICTION: { text: "conta restrita", tone: "bad" },
-  ACCOUNT_OFFBOARDED: { text: "conta desligada da plataforma", tone: "bad" },
-  ACCOUNT_RECONNECTED: { text: "conta reconectada", tone: "ok" },
-  PARTNER_REMOVED: { text: "plataforma removida como parceira", tone: "bad" },
-  PARTNER_ADDED: { text: "plataforma adicionada como parceira", tone: "ok" },
-  PARTNER_APP_UNINSTALLED: { text: "app da plataforma desinstalado", tone: "bad" },
-  PARTNER_APP_INSTALLED: { text: "app da plataforma instalado", tone: "ok" },
-  PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE: { text: "certificação do cliente", tone: "neutral" },
-  VOLUME_BASED_PRICING_TIER_UPDATE: { text: "faixa de preço por volume", tone: "neutral" },
-  AUTH_INTL_PRICE_ELIGIBILITY_UPDATE: { text: "preço internacional de autenticação", tone: "neutral" },
-  BUSINESS_PRIMARY_LOCATION_COUNTRY_UPDATE: { text: "país principal da empresa", tone: "neutral" },
-  AD_ACCOUNT_LINKED: { text: "conta de anúncios vinculada", tone: "neutral" },
-  MM_LITE_TERMS_SIGNED: { text: "termos de mensagens de marketing aceitos", tone: "neutral" },
-  THROUGHPUT_UPGRADE: { text: "vazão elevada a 1.000 msg/s", tone: "ok" },
-  ONBOARDING: { text: "em cadastro", tone: "neutral" },
-  FLAGGED: { text: "qualidade baixa (sinalizado)", tone: "bad" },
-  UNFLAGGED: { text: "sinalização removida", tone: "ok" },
-  DOWNGRADE: { text: "limite reduzido por qualidade", tone: "bad" },
-  UPGRADE: { text: "limite elevado", tone: "ok" },
-};
-
-const BAN_STATES: Record<string, { text: string; tone: Tone }> = {
-  DISABLE: { text: "conta desativada pela Meta", tone: "bad" },
-  REINSTATE: { text: "conta reativada", tone: "ok" },
-  SCHEDULE_FOR_DISABLE: { text: "desativação agendada", tone: "warn" },
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -93,7 +59,7 @@ function what(event: AccountEventView): SafeHtml {
   const field = FIELD_LABELS[event.field as AccountEventField] ?? event.field;
   const banInfo = event.value.ban_info;
   const ban = event.event === "DISABLED_UPDATE" && isRecord(banInfo) ? scalar(banInfo.waba_ban_state) : null;
-  const label = (ban ? BAN_STATES[ban] : undefined) ?? (event.event ? EVENT_LABELS[event.event] : undefined);
+  const label = (ban ? BAN_STATES[ban] : undefined) ?? (event.event ? ACCOUNT_EVENT_LABELS[event.event] : undefined);
   const eventBadge = label
     ? badge(label.text, label.tone)
     : event.event

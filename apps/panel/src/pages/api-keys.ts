@@ -99,7 +99,7 @@ export const apiKeysPage: PanelPage = {
                   <button type="submit">Criar chave</button>
                 </form>
               </section>`
-            : html`<p class="hint">Só o owner da conta cria e revoga chaves.</p>`
+            : html`<p class="hint">Só o proprietário da conta cria e revoga chaves.</p>`
         }
         <section aria-labelledby="lista">
           <h2 id="lista">Chaves da conta</h2>

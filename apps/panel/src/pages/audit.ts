@@ -4,6 +4,7 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { pager, queryText, table } from "../views/components.ts";
 import { formatDateTime } from "../views/format.ts";
+import { AUDIT_ACTION_LABELS } from "../views/glossary.ts";
 import { html } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
@@ -11,22 +12,6 @@ import type { PanelPage } from "./types.ts";
 const PAGE_SIZE = 50;
 const DAY_MS = 24 * 3600_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** What the known actions mean; others are shown by their code alone. */
-const ACTION_TEXT: Record<string, string> = {
-  "panel.login": "Entrou no painel",
-  "panel.logout": "Saiu do painel",
-  "panel.api_key.created": "Criou uma chave de API",
-  "panel.api_key.revoked": "Revogou uma chave de API",
-  "panel.user.created": "Usuário criado pelo operador",
-  "panel.user.invited": "Convidou um usuário",
-  "panel.user.invite_accepted": "Aceitou um convite",
-  "panel.user.invite_cancelled": "Cancelou um convite",
-  "panel.user.role_changed": "Mudou o papel de um usuário",
-  "panel.user.removed": "Removeu um usuário",
-  "webhook.retry": "Reenviou uma entrega de webhook pelo painel",
-  "api.webhook.retry": "Reenviou uma entrega de webhook pela API",
-};
 
 /** Prefixes offered by the action field (a prefix matches every action under it). */
 const ACTION_SUGGESTIONS = ["panel", "panel.api_key", "panel.user", "panel.integration", "webhook.retry", "api"];
@@ -98,7 +83,9 @@ export const auditPage: PanelPage = {
             formatDateTime(entry.created_at),
             html`<code>${entry.actor}</code>`,
             html`<code>${entry.action}</code>${
-                ACTION_TEXT[entry.action] ? html`<br /><span class="hint">${ACTION_TEXT[entry.action]}</span>` : ""
+                AUDIT_ACTION_LABELS[entry.action]
+                  ? html`<br /><span class="hint">${AUDIT_ACTION_LABELS[entry.action]}</span>`
+                  : ""
               }`,
             entry.target ? html`<code>${entry.target}</code>` : "",
             entry.details === null ? "" : html`<code>${JSON.stringify(entry.details)}</code>`,

@@ -3,10 +3,11 @@ import type { BusinessNumberRef } from "@gw/core/accounts";
 import type { CampaignDetail, RecipientView } from "@gw/core/campaigns";
 import { csrfField, pager, postButton, select, table } from "../views/components.ts";
 import { formatBrl, formatBrlRate, formatDateTime, formatNumber } from "../views/format.ts";
+import { FIELD_LABELS, OUTCOME_LABELS, SEND_ERROR_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
+import { numberWithId } from "./business-numbers.ts";
 import {
   CAMPAIGN_NOTICES,
-  OUTCOME_LABELS,
   RECIPIENT_OUTCOMES,
   campaignBadge,
   outcomeBadge,
@@ -51,11 +52,11 @@ export function campaignPageBody(req: Request, data: CampaignPageData): SafeHtml
       }
       <dt>Número</dt>
       <dd>
-        ${
-          number
-            ? `${number.displayNumber} (${formatNumber(number.messagingRatePerSecond)} msg/s)`
-            : campaign.phone_number_id
-        }
+        ${numberWithId(
+          number?.displayNumber ?? null,
+          campaign.phone_number_id,
+          number ? `(${formatNumber(number.messagingRatePerSecond)} msg/s)` : undefined,
+        )}
       </dd>
       <dt>Template</dt>
       <dd>
@@ -138,6 +139,13 @@ function costSection(campaign: CampaignDetail): SafeHtml {
   </section>`;
 }
 
+/** A recipient's failure: its words, then the registry's sentence, the code (the CSV's error_code) smaller. */
+function errorCell(code: string, message: string | null): SafeHtml {
+  const label = SEND_ERROR_LABELS[code];
+  return html`${label ?? message ?? code} ${label && message ? html`<br /><span class="hint">${message}</span>` : ""}
+    <small class="code"><code>${code}</code></small>`;
+}
+
 function recipientsSection({ campaign, recipients, outcome }: CampaignPageData): SafeHtml {
   return html`<section aria-labelledby="destinatarios">
     <h2 id="destinatarios">Destinatários</h2>
@@ -157,17 +165,13 @@ function recipientsSection({ campaign, recipients, outcome }: CampaignPageData):
     </form>
     ${table({
       caption: "Resultado de cada destinatário, na ordem da lista",
-      headers: ["Linha", "Número", "client_ref", "Resultado", "Erro", "Tentativas", "Atualizado em"],
+      headers: ["Linha", "Número", FIELD_LABELS.client_ref, "Resultado", "Erro", "Tentativas", "Atualizado em"],
       rows: recipients.recipients.map((recipient) => [
         formatNumber(recipient.row),
         recipient.to,
         recipient.client_ref ?? "—",
         outcomeBadge(recipient.status),
-        recipient.error_code
-          ? html`<code>${recipient.error_code}</code>${
-                recipient.error_message ? html`<br /><span class="hint">${recipient.error_message}</span>` : ""
-              }`
-          : "—",
+        recipient.error_code ? errorCell(recipient.error_code, recipient.error_message) : "—",
         formatNumber(recipient.attempts),
         formatDateTime(recipient.updated_at),
       ]),
@@ -198,8 +202,12 @@ export function rejectedPageBody(
 function rejectedTable(rows: CampaignDetail["rejected_rows"]): SafeHtml {
   return table({
     caption: "Linhas recusadas na validação, com o motivo",
-    headers: ["Linha", "Número", "Código", "Motivo"],
-    rows: rows.map((row) => [formatNumber(row.row), row.to || "—", html`<code>${row.code}</code>`, row.message]),
+    headers: ["Linha", "Número", "Motivo"],
+    rows: rows.map((row) => [
+      formatNumber(row.row),
+      row.to || "—",
+      html`${row.message} <small class="code"><code>${row.code}</code></small>`,
+    ]),
     empty: "Nenhuma linha foi recusada.",
   });
 }
@@ -238,7 +246,10 @@ function validationReport(campaign: CampaignDetail): SafeHtml {
 
 /** The controls the campaign's status allows, for owners and admins (the routes check the role again). */
 function controls(req: Request, campaign: CampaignDetail, manage: boolean): SafeHtml {
-  if (!manage) return html`<p class="hint">Seu papel permite acompanhar a campanha; owners e admins a controlam.</p>`;
+  if (!manage)
+    return html`<p class="hint">
+      Seu papel permite acompanhar a campanha; proprietários e administradores a controlam.
+    </p>`;
   const status = campaign.status;
   if (status === "completed" || status === "cancelled") return html``;
   const accepted = campaign.accepted_recipients;

@@ -3,35 +3,13 @@ import { templateShape } from "@gw/core/templates";
 import type { MetaTemplate } from "@gw/meta";
 import { badge, pager, select, table } from "../views/components.ts";
 import { formatBrl, formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
+import { CAMPAIGN_STATUS_LABELS, OUTCOME_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 
 /** What the Campanhas pages show of a campaign and its recipients: labels, progress, the CSV format. */
 
 export type CampaignStatus = CampaignView["status"];
 export type RecipientOutcome = RecipientView["status"];
-type Tone = "ok" | "warn" | "bad" | "neutral";
-
-/** Every status, in the order a campaign goes through them (the compiler checks none is missing). */
-export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, { text: string; tone: Tone }> = {
-  draft: { text: "rascunho", tone: "neutral" },
-  scheduled: { text: "agendada", tone: "neutral" },
-  running: { text: "em andamento", tone: "ok" },
-  paused: { text: "pausada", tone: "warn" },
-  completed: { text: "concluída", tone: "ok" },
-  cancelled: { text: "cancelada", tone: "bad" },
-};
-
-/** Each recipient counts once, in its furthest state (core's progress and recipient list say the same). */
-export const OUTCOME_LABELS: Record<RecipientOutcome, { text: string; plural: string; one: string; tone: Tone }> = {
-  queued: { text: "na fila", plural: "Na fila", one: "na fila", tone: "neutral" },
-  sending: { text: "enviando", plural: "Enviando", one: "enviando", tone: "warn" },
-  sent: { text: "enviada", plural: "Enviadas", one: "enviada", tone: "ok" },
-  delivered: { text: "entregue", plural: "Entregues", one: "entregue", tone: "ok" },
-  read: { text: "lida", plural: "Lidas", one: "lida", tone: "ok" },
-  failed: { text: "falhou", plural: "Falhas", one: "falha", tone: "bad" },
-  skipped: { text: "ignorada", plural: "Ignoradas", one: "ignorada", tone: "warn" },
-  cancelled: { text: "cancelada", plural: "Canceladas", one: "cancelada", tone: "neutral" },
-};
 
 export const CAMPAIGN_STATUSES = Object.keys(CAMPAIGN_STATUS_LABELS) as [CampaignStatus, ...CampaignStatus[]];
 export const RECIPIENT_OUTCOMES = Object.keys(OUTCOME_LABELS) as [RecipientOutcome, ...RecipientOutcome[]];
@@ -71,7 +49,9 @@ export function campaignListBody(options: {
     ${
       options.manage
         ? html`<p class="actions"><a href="/campanhas/nova">Nova campanha</a></p>`
-        : html`<p class="hint">Seu papel permite acompanhar as campanhas; owners e admins as criam e controlam.</p>`
+        : html`<p class="hint">
+            Seu papel permite acompanhar as campanhas; proprietários e administradores as criam e controlam.
+          </p>`
     }
     <form method="get" action="/campanhas" class="filters">
       ${select(

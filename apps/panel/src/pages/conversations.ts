@@ -19,10 +19,12 @@ import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
 import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
+import { INBOUND_TYPES, OUTBOUND_KINDS, SENT_MEDIA, sendStatusText } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
+import { accountNumberNames, businessNumber } from "./business-numbers.ts";
 import { listConversationMessages, type ConversationMessageView } from "./orders-core.ts";
-import { orderPath, orderStatusBadge, paymentStatusBadge } from "./orders-views.ts";
+import { orderPath, orderStatusBadge, orderTitle, paymentStatusBadge } from "./orders-views.ts";
 import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
@@ -43,48 +45,11 @@ const NOTICE_MESSAGES = {
 const DAY = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", day: "2-digit", month: "2-digit" });
 const TIME = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" });
 
-/** Meta's inbound types as the staff read them. */
-const INBOUND_TYPES: Record<string, string> = {
-  text: "texto",
-  image: "imagem",
-  audio: "áudio",
-  video: "vídeo",
-  document: "documento",
-  sticker: "figurinha",
-  location: "localização",
-  contacts: "contatos",
-  button: "resposta de botão",
-  interactive: "resposta interativa",
-  reaction: "reação",
-  order: "pedido",
-  payment_method: "forma de pagamento",
-  unsupported: "mensagem não suportada",
-};
-
-/** The account's sends, by kind, as the list's last message names them. */
-const OUTBOUND_KINDS: Record<string, string> = {
-  text: "mensagem de texto",
-  interactive: "mensagem interativa",
-  media: "mídia",
-  reaction: "reação",
-  location: "localização",
-  order_status: "status do pedido",
-};
-
-/** The media types of a send, as a bubble names them ("Imagem enviada"). */
-const SENT_MEDIA: Record<string, string> = {
-  image: "Imagem enviada",
-  video: "Vídeo enviado",
-  audio: "Áudio enviado",
-  document: "Documento enviado",
-  sticker: "Figurinha enviada",
-};
-
-const SEND_STATUS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
-  sent: { text: "enviada", tone: "neutral" },
-  delivered: { text: "entregue", tone: "ok" },
-  read: { text: "lida", tone: "ok" },
-  failed: { text: "falhou", tone: "bad" },
+const SEND_STATUS_TONES: Record<string, "ok" | "warn" | "bad" | "neutral"> = {
+  sent: "neutral",
+  delivered: "ok",
+  read: "ok",
+  failed: "bad",
 };
 
 // Cursors are opaque to the page (base64url from the service); anything else never reaches it.
@@ -134,8 +99,7 @@ function typeText(type: string): string {
 
 function statusBadge(status: string | null): SafeHtml | string {
   if (!status) return "";
-  const label = SEND_STATUS[status];
-  return label ? badge(label.text, label.tone) : badge(status);
+  return badge(sendStatusText(status), SEND_STATUS_TONES[status] ?? "neutral");
 }
 
 function lastMessage(conversation: ConversationView): SafeHtml {
@@ -349,8 +313,8 @@ function orderLine(message: ConversationMessageView): SafeHtml {
   const order = message.order;
   if (!order) return html``;
   return html`<p>
-    <a href="${orderPath(order.reference_id)}">Pedido ${order.reference_id}</a>: ${orderStatusBadge(order.order_status)}
-    ${paymentStatusBadge(order.payment_status)}
+    <a href="${orderPath(order.reference_id)}">${orderTitle(order.reference_id)}</a>:
+    ${orderStatusBadge(order.order_status)} ${paymentStatusBadge(order.payment_status)}
   </p>`;
 }
 
@@ -515,12 +479,13 @@ export const conversationsPage: PanelPage = {
       const parsed = listFilters.safeParse({ busca: queryText(req, "busca"), cursor: queryText(req, "cursor") });
       if (!parsed.success) throw new PanelHttpError(400, "Busca inválida: use até 100 caracteres.");
       const filters = parsed.data;
-      const [result, readReceipts] = await Promise.all([
+      const [result, readReceipts, numbers] = await Promise.all([
         listConversations(
           { db: deps.db },
           { accountId: user.accountId, search: filters.busca, cursor: filters.cursor, limit: PAGE_SIZE },
         ),
         panelReadReceiptsEnabled({ db: deps.db }, { accountId: user.accountId }),
+        accountNumberNames(deps, user.accountId),
       ]);
       const body = html`<p class="hint">
           Os contatos que escreveram para os números da conta, do contato mais recente ao mais antigo, com a janela de
@@ -540,7 +505,7 @@ export const conversationsPage: PanelPage = {
           headers: ["Contato", "Número da conta", "Última mensagem", "Contato escreveu por último", "Janela de 24 h"],
           rows: result.conversations.map((conversation) => [
             contactCell(conversation),
-            html`<code>${conversation.phone_number_id}</code>`,
+            businessNumber(numbers, conversation.phone_number_id),
             lastMessage(conversation),
             html`${formatDateTime(conversation.last_inbound_at)} <br /><span class="hint"
                 >${
@@ -552,6 +517,7 @@ export const conversationsPage: PanelPage = {
             windowBadge(conversation.window),
           ]),
           empty: filters.busca ? "Nenhum contato com esta busca." : "Nenhum contato escreveu ainda.",
+          reflow: true,
         })}
         ${pager({ path: "/conversas", query: { busca: filters.busca }, next: result.next_cursor })}`;
       res
@@ -589,10 +555,13 @@ export const conversationsPage: PanelPage = {
       const { phoneNumberId, contact, cursor } = parsed.data;
       // Opening the conversation (its newest page), before its messages are read, so they show as read.
       if (!cursor) await markReadOnOpen(req, deps, phoneNumberId, contact);
-      const conversation = await listConversationMessages(
-        { db: deps.db },
-        { accountId: user.accountId, phoneNumberId, contact, cursor, limit: MESSAGES_PAGE_SIZE },
-      );
+      const [conversation, numbers] = await Promise.all([
+        listConversationMessages(
+          { db: deps.db },
+          { accountId: user.accountId, phoneNumberId, contact, cursor, limit: MESSAGES_PAGE_SIZE },
+        ),
+        accountNumberNames(deps, user.accountId),
+      ]);
       const path = conversationPath(conversation.phone_number_id, conversation.contact);
       const ids = contactIds(conversation.who);
       const title = conversation.contact_name ?? ids;
@@ -615,7 +584,7 @@ export const conversationsPage: PanelPage = {
                   </dd>`
           }
           <dt>Número da conta</dt>
-          <dd><code>${conversation.phone_number_id}</code></dd>
+          <dd>${businessNumber(numbers, conversation.phone_number_id)}</dd>
           <dt>Janela de 24 h</dt>
           <dd>
             ${windowBadge(conversation.window)}

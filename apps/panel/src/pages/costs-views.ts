@@ -2,41 +2,28 @@ import type { AccountNumberView } from "@gw/core/accounts";
 import { brlUnits, formatBrlUnits, type UsageBreakdown, type UsageRow } from "@gw/core/pricing";
 import { select, table } from "../views/components.ts";
 import { formatBrl, formatBrlRate, formatDay, formatNumber } from "../views/format.ts";
+import { PRICING_CATEGORY_LABELS, PRICING_TYPE_LABELS, labelOf } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
+import { numberWithId } from "./business-numbers.ts";
 
 /** What the Custos page shows: the cost ledger's totals, a chart of cost per day, the tables and the rate card. */
 
-/** Meta's pricing categories in Portuguese; any other value is shown as Meta sent it. */
-const CATEGORY_LABELS: Record<string, string> = {
-  marketing: "Marketing",
-  marketing_lite: "Marketing (API de mensagens de marketing)",
-  utility: "Utilidade",
-  authentication: "Autenticação",
-  "authentication-international": "Autenticação internacional",
-  authentication_international: "Autenticação internacional",
-  service: "Serviço",
-  referral_conversion: "Entrada gratuita (anúncio)",
-  group_marketing: "Grupo: marketing",
-  group_utility: "Grupo: utilidade",
-  group_service: "Grupo: serviço",
-};
-
-const TYPE_LABELS: Record<string, string> = {
-  regular: "cobrada",
-  free_customer_service: "gratuita (janela de atendimento)",
-  free_entry_point: "gratuita (ponto de entrada)",
-  free_group_customer_service: "gratuita (grupo, janela de atendimento)",
-};
-
 export function categoryLabel(category: string | null | undefined): string {
   if (!category) return "sem categoria";
-  return CATEGORY_LABELS[category] ?? category;
+  return labelOf(PRICING_CATEGORY_LABELS, category);
 }
 
+/** Meta's pricing type as words; its code in the title (the shop owner reads "cobrada", not `regular`). */
 function typeLabel(type: string | null | undefined): SafeHtml {
   if (!type) return html`<span class="hint">sem tipo</span>`;
-  const label = TYPE_LABELS[type];
-  return label ? html`${label} <span class="hint">(<code>${type}</code>)</span>` : html`<code>${type}</code>`;
+  return html`<span title="${type}">${labelOf(PRICING_TYPE_LABELS, type)}</span>`;
+}
+
+/** A category's words, its code in the title. */
+function categoryCell(category: string | null | undefined): SafeHtml {
+  return category
+    ? html`<span title="${category}">${categoryLabel(category)}</span>`
+    : html`${categoryLabel(category)}`;
 }
 
 /** The chart's series: the main categories each with its colour (panel.css `.serie-N`), the rest as "Outras". */
@@ -83,7 +70,7 @@ function costChart(days: readonly string[], byDayCategory: readonly UsageRow[]):
   }
   const totals = days.map((day) => (perDay.get(day) ?? []).reduce((sum, value) => sum + value, 0));
   const max = Math.max(0, ...totals);
-  if (max === 0) return html`<p class="empty">Nenhuma mensagem cobrada no período: nada a desenhar.</p>`;
+  if (max === 0) return html`<p class="empty">Nenhuma mensagem cobrada no período.</p>`;
   const plotWidth = CHART.width - CHART.left - CHART.right;
   const plotHeight = CHART.height - CHART.top - CHART.bottom;
   const slot = plotWidth / days.length;
@@ -182,10 +169,10 @@ export function costsPageBody(data: CostsPageData): SafeHtml {
   const numberRows = [...byNumber].sort((a, b) => position(a.phone_number_id) - position(b.phone_number_id));
   const totals = report.totals;
   return html`<p class="hint">
-      Estimativa do que a Meta cobra pelas mensagens enviadas, a partir do preço (<code>pricing</code>) que ela informa
-      em cada status. Só mensagens do tipo <code>regular</code> são cobradas, e nunca as que falharam; as demais custam
-      R$ 0. O valor usa a tabela de preços abaixo: a fatura da Meta pode diferir (faixas de volume, câmbio). Dias no
-      horário de Brasília; cada mensagem conta no dia em que foi enviada.
+      Estimativa do que a Meta cobra pelas mensagens enviadas, a partir do preço que ela informa em cada status. Só as
+      mensagens que a Meta marca como cobradas entram na conta, e nunca as que falharam; as demais custam R$ 0. O valor
+      usa a tabela de preços abaixo: a fatura da Meta pode diferir (faixas de volume, câmbio). Dias no horário de
+      Brasília; cada mensagem conta no dia em que foi enviada.
     </p>
     <form method="get" action="/custos" class="filters">
       <label>De <input type="date" name="de" value="${filter.de}" required /></label>
@@ -225,8 +212,7 @@ export function costsPageBody(data: CostsPageData): SafeHtml {
                 ? "1 mensagem cobrada é de uma categoria sem tarifa na tabela e foi estimada"
                 : `${formatNumber(totals.fallback_messages)} mensagens cobradas são de categorias sem tarifa na tabela e foram estimadas`
             }
-            pela tarifa de marketing (a mais alta). O operador do gateway cadastra a tarifa com
-            <code>pnpm gateway pricing set-rate</code>.
+            pela tarifa de marketing (a mais alta). Peça ao operador do gateway que cadastre a tarifa que falta.
           </p>`
         : ""
     }
@@ -239,11 +225,7 @@ export function costsPageBody(data: CostsPageData): SafeHtml {
       ${table({
         caption: "Mensagens com preço informado pela Meta, por categoria e tipo de preço",
         headers: ["Categoria", "Tipo", "Mensagens", "Cobradas", "Custo estimado"],
-        rows: byCategoryType.map((row) => [
-          html`${categoryLabel(row.category)}${row.category ? html` <span class="hint">(<code>${row.category}</code>)</span>` : ""}`,
-          typeLabel(row.type),
-          ...figuresCells(row),
-        ]),
+        rows: byCategoryType.map((row) => [categoryCell(row.category), typeLabel(row.type), ...figuresCells(row)]),
         empty: "Nenhuma mensagem com preço informado no período.",
       })}
     </section>
@@ -262,9 +244,7 @@ export function costsPageBody(data: CostsPageData): SafeHtml {
         caption: "Mensagens e custo estimado de cada número da conta",
         headers: ["Número", "Mensagens", "Cobradas", "Custo estimado"],
         rows: numberRows.map((row) => [
-          html`${displayOf.get(row.phone_number_id ?? "") ?? "número removido"}<br /><span class="hint"
-              >phone_number_id <code>${row.phone_number_id}</code></span
-            >`,
+          numberWithId(displayOf.get(row.phone_number_id ?? "") ?? null, row.phone_number_id ?? ""),
           ...figuresCells(row),
         ]),
         empty: "Nenhuma mensagem com preço informado no período.",
@@ -273,15 +253,14 @@ export function costsPageBody(data: CostsPageData): SafeHtml {
     <section aria-labelledby="tabela-precos">
       <h2 id="tabela-precos">Tabela de preços</h2>
       <p class="hint">
-        Preço de uma mensagem cobrada, em vigor em ${formatDay(report.until)}. Definida pelo operador do gateway (<code
-          >pnpm gateway pricing</code
-        >); cada dia usa a tarifa em vigor nele.
+        Preço de uma mensagem cobrada, em vigor em ${formatDay(report.until)}. Definida pelo operador do gateway; cada
+        dia usa a tarifa em vigor nele.
       </p>
       ${table({
         caption: "Preço por mensagem cobrada, por categoria",
         headers: ["Categoria", "Preço", "Desde", "Origem"],
         rows: report.rates.map((rate) => [
-          html`${categoryLabel(rate.category)} <span class="hint">(<code>${rate.category}</code>)</span>`,
+          categoryCell(rate.category),
           formatBrlRate(rate.rate_brl),
           formatDay(rate.effective_from),
           rate.scope === "account" ? "tarifa desta conta" : "tabela do gateway",

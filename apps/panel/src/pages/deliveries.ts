@@ -1,14 +1,12 @@
 import type { Request, Router } from "express";
 import { WEBHOOK_EVENTS } from "@gw/core/accounts";
 import {
-  DELIVERY_ERROR_KIND_MESSAGES,
   DELIVERY_STATUSES,
   getDeliveryDetail,
   listDeliveries,
   listDeliveryReplays,
   retryDelivery,
   retryFailedDeliveries,
-  type DeliveryErrorKind,
 } from "@gw/core/deliveries";
 import { z } from "@gw/config";
 import { ApiError } from "@gw/errors";
@@ -27,6 +25,14 @@ import {
   readQueryFilters,
 } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
+import {
+  WEBHOOK_EVENT_LABELS,
+  codeDetail,
+  deliveryErrorLabel,
+  deliveryStatusText,
+  deliveryErrorSentence,
+  labelOf,
+} from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import { REPLAY_MESSAGES, replaySection } from "./deliveries-replay.ts";
@@ -34,12 +40,15 @@ import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
 
-const STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], { text: string; tone: "ok" | "warn" | "bad" }> = {
-  pending: { text: "pendente", tone: "warn" },
-  delivering: { text: "enviando", tone: "warn" },
-  delivered: { text: "entregue", tone: "ok" },
-  failed: { text: "falhou", tone: "bad" },
+const STATUS_TONES: Record<(typeof DELIVERY_STATUSES)[number], "ok" | "warn" | "bad"> = {
+  pending: "warn",
+  delivering: "warn",
+  delivered: "ok",
+  failed: "bad",
 };
+const STATUS_LABELS = Object.fromEntries(
+  DELIVERY_STATUSES.map((status) => [status, { text: deliveryStatusText(status), tone: STATUS_TONES[status] }]),
+) as Record<(typeof DELIVERY_STATUSES)[number], { text: string; tone: "ok" | "warn" | "bad" }>;
 
 const MESSAGES = {
   reenviada: "Entrega reenfileirada: a próxima tentativa sai em instantes.",
@@ -81,15 +90,21 @@ function statusBadge(status: string): SafeHtml {
   return label ? badge(label.text, label.tone) : badge(status);
 }
 
-function errorKindText(kind: string | null): string {
-  if (kind === null) return "";
-  return DELIVERY_ERROR_KIND_MESSAGES[kind as DeliveryErrorKind] ?? kind;
+/** A failure kind in a table cell: its words, the code and the sentence in the title (integrators look it up). */
+function errorKindCell(kind: string): SafeHtml {
+  const sentence = deliveryErrorSentence(kind);
+  return html`<span title="${sentence ? `${kind}: ${sentence}` : kind}">${deliveryErrorLabel(kind)}</span>`;
 }
 
 /** What the endpoint last answered, in a table cell: the HTTP status, or the kind of failure. */
-function lastOutcome(delivery: { last_status_code: number | null; last_error_kind: string | null }): string {
-  if (delivery.last_status_code !== null) return `HTTP ${delivery.last_status_code}`;
-  return delivery.last_error_kind ?? "—";
+function lastOutcome(delivery: { last_status_code: number | null; last_error_kind: string | null }): SafeHtml {
+  if (delivery.last_status_code !== null) return html`HTTP ${delivery.last_status_code}`;
+  return delivery.last_error_kind === null ? html`—` : errorKindCell(delivery.last_error_kind);
+}
+
+/** An event's words with its name (what the integrator's receiver reads in X-PT-Event) as a detail. */
+function eventCell(event: string): SafeHtml {
+  return codeDetail(labelOf(WEBHOOK_EVENT_LABELS, event), event);
 }
 
 function resentNotice(req: Request): { kind: "ok"; text: string } | null {
@@ -152,7 +167,10 @@ export const deliveriesPage: PanelPage = {
               ${select(
                 "evento",
                 "Evento",
-                WEBHOOK_EVENTS.map((event) => ({ value: event, text: event })),
+                WEBHOOK_EVENTS.map((event) => ({
+                  value: event,
+                  text: `${labelOf(WEBHOOK_EVENT_LABELS, event)} (${event})`,
+                })),
                 filters.evento,
               )}
               <label>De <input type="date" name="de" value="${filters.de ?? ""}" /></label>
@@ -174,10 +192,10 @@ export const deliveriesPage: PanelPage = {
             ${replaySection(req, { filters: kept, replays, integrations })}
             ${table({
               caption: "Fila de entregas",
-              headers: ["Entrega", "Evento", "Status", "Tentativas", "Última resposta", "Criada em", "Endpoint"],
+              headers: ["Entrega", "Evento", "Status", "Tentativas", "Última resposta", "Criada em", "Integração"],
               rows: result.deliveries.map((delivery) => [
                 html`<a href="/entregas/${delivery.id}">#${delivery.id}</a>`,
-                delivery.event,
+                eventCell(delivery.event),
                 statusBadge(delivery.status),
                 formatNumber(delivery.attempts),
                 lastOutcome(delivery),
@@ -222,9 +240,7 @@ export const deliveriesPage: PanelPage = {
           formatDateTime(attempt.started_at),
           attempt.status_code === null ? "—" : String(attempt.status_code),
           `${formatNumber(attempt.duration_ms)} ms`,
-          attempt.error_kind === null
-            ? "—"
-            : html`<span title="${errorKindText(attempt.error_kind)}">${attempt.error_kind}</span>`,
+          attempt.error_kind === null ? "—" : errorKindCell(attempt.error_kind),
           attempt.response_body ? html`<pre>${attempt.response_body}</pre>` : "",
         ]),
         empty: "Nenhuma tentativa feita ainda.",
@@ -237,10 +253,10 @@ export const deliveriesPage: PanelPage = {
           body: html`<p><a href="/entregas">← Fila de entregas</a></p>
             <dl>
               <dt>Evento</dt>
-              <dd>${delivery.event}</dd>
+              <dd>${eventCell(delivery.event)}</dd>
               <dt>Status</dt>
               <dd>${statusBadge(delivery.status)}</dd>
-              <dt>Endpoint</dt>
+              <dt>Integração</dt>
               <dd>
                 <a href="/integracoes/${delivery.integration_id}"><code>${delivery.endpoint_url}</code></a>
               </dd>
@@ -258,7 +274,10 @@ export const deliveriesPage: PanelPage = {
               <dd>
                 ${
                   delivery.last_error_kind
-                    ? `${delivery.last_error_kind}: ${errorKindText(delivery.last_error_kind)}`
+                    ? html`${
+                          deliveryErrorSentence(delivery.last_error_kind) ||
+                          deliveryErrorLabel(delivery.last_error_kind)
+                        } <small class="code"><code>${delivery.last_error_kind}</code></small>`
                     : "—"
                 }
               </dd>
@@ -278,7 +297,7 @@ export const deliveriesPage: PanelPage = {
             ${attempts}
             ${
               delivery.last_error !== null
-                ? html`<h3>last_error</h3>
+                ? html`<h3>Última resposta do endpoint</h3>
                     <p class="hint">A última resposta do endpoint (limitada), ou o erro de transporte.</p>
                     <pre>${delivery.last_error}</pre>`
                 : ""

@@ -33,19 +33,28 @@ import { can, requireCapability } from "../http/roles.ts";
 import { retryInMinutes } from "../http/throttle.ts";
 import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
+import { WEBHOOK_EVENT_LABELS, codeDetail, labelOf, plural } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 25;
 
+/** Each event's description on the form; its name (the code an integrator's receiver reads) follows it. */
 const EVENT_LABELS: Record<WebhookEvent, string> = {
-  "message.status": "message.status: status das mensagens enviadas (enviada, entregue, lida, falhou)",
-  "message.received": "message.received: mensagens que os contatos enviam",
+  "message.status": "Status das mensagens enviadas (enviada, entregue, lida, falhou)",
+  "message.received": "Mensagens que os contatos enviam",
   "account.update":
-    "account.update: avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
-  "order.updated": "order.updated: mudanças dos pedidos Pix (status enviado ao cliente, entregue, lida, falhou)",
+    "Avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
+  "order.updated": "Mudanças dos pedidos Pix (status enviado ao cliente, entregue, lida, falhou)",
 };
+
+/** An integration's events as the list and its page name them: the glossary's words, the codes in the title. */
+function eventNames(events: readonly string[]): SafeHtml {
+  return html`<span title="${events.join(", ")}"
+    >${events.map((event) => labelOf(WEBHOOK_EVENT_LABELS, event)).join(", ")}</span
+  >`;
+}
 
 /** The signing schemes as staff choose them (issue 21). */
 const SCHEME_LABELS: Record<SignatureScheme, { name: string; detail: string }> = {
@@ -129,6 +138,13 @@ const PAYLOAD_VERSIONS: readonly { value: PayloadVersion; label: string }[] = [
   { value: 2, label: "versão 2 (com opção escolhida, localização, contatos, reações, anúncio e mídia)" },
 ];
 
+/** The version message.received bodies follow, as the list and an integration's page show it. */
+function payloadVersionCell(version: PayloadVersion): SafeHtml {
+  return html`<span title="${PAYLOAD_VERSIONS.find((known) => known.value === version)?.label ?? ""}"
+    >versão ${version}</span
+  >`;
+}
+
 function integrationFields(state: FormState): SafeHtml {
   return html`<label
       >URL do endpoint
@@ -147,14 +163,16 @@ function integrationFields(state: FormState): SafeHtml {
         (event) =>
           html`<label
             ><input type="checkbox" name="events" value="${event}" ${state.events.includes(event) ? "checked" : ""} />
-            ${EVENT_LABELS[event]}</label
+            <span>${codeDetail(EVENT_LABELS[event], event)}</span></label
           >`,
       )}
     </fieldset>
-    <label
-      ><input type="checkbox" name="em_ordem" value="1" ${state.deliverInOrder === true ? "checked" : ""} /> Entregar em
-      ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um mesmo contato) chegam na ordem; o
-      seguinte espera o anterior ser entregue ou falhar de vez. Outras mensagens não esperam.</label
+    <label class="check"
+      ><input type="checkbox" name="em_ordem" value="1" ${state.deliverInOrder === true ? "checked" : ""} />
+      <span
+        >Entregar em ordem por mensagem: os eventos de uma mensagem (e as mensagens recebidas de um mesmo contato)
+        chegam na ordem; o seguinte espera o anterior ser entregue ou falhar de vez. Outras mensagens não esperam.</span
+      ></label
     >
     <fieldset>
       <legend>Assinatura dos webhooks</legend>
@@ -167,7 +185,7 @@ function integrationFields(state: FormState): SafeHtml {
               value="${scheme}"
               ${(state.scheme ?? "pt") === scheme ? "checked" : ""}
             />
-            ${SCHEME_LABELS[scheme].name}: ${SCHEME_LABELS[scheme].detail}</label
+            <span>${SCHEME_LABELS[scheme].name}: ${SCHEME_LABELS[scheme].detail}</span></label
           >`,
       )}
       <p class="hint">
@@ -181,7 +199,7 @@ function integrationFields(state: FormState): SafeHtml {
       <select name="payload_version">
         ${PAYLOAD_VERSIONS.map(
           (version) =>
-            html`<option value="${version.value}" ${(state.payloadVersion ?? 1) === version.value ? "selected" : ""}>
+            html`<option value="${version.value}" ${(state.payloadVersion ?? 2) === version.value ? "selected" : ""}>
               ${version.label}
             </option>`,
         )}
@@ -198,7 +216,8 @@ function eventCatalogue(): SafeHtml {
     </p>
     ${webhookEventTypes().map(
       (type) =>
-        html`<section class="stack" aria-label="Evento ${type.name}">
+        // For integrators (the bodies' field names are the contract's): `.integrator`, read as such.
+        html`<section class="stack integrator" aria-label="Evento ${type.name}">
           <h3><code>${type.name}</code></h3>
           <p>${type.description}</p>
           <details>
@@ -335,8 +354,9 @@ function healthSection(req: Request, deps: PanelDeps, health: EndpointHealth, ba
       health.disabled_at !== null
         ? html`<p class="notice error" role="alert">
               Integração ${health.disabled_reason ?? "desativada"} (em ${formatDateTime(health.disabled_at)}).
-              ${formatNumber(health.waiting_deliveries)} entrega(s) aguardam, sem tentativas e sem contar prazo, até que
-              ela seja reativada; depois de corrigir o endpoint, reative-a para que sejam enviadas.
+              ${plural(health.waiting_deliveries, { one: "entrega aguarda", other: "entregas aguardam" })}, sem
+              tentativas e sem contar prazo, até que ela seja reativada; depois de corrigir o endpoint, reative-a para
+              que sejam enviadas.
             </p>
             ${manage ? postButton(req, { action: `${base}/reativar`, label: "Reativar integração" }) : ""}`
         : ""
@@ -389,11 +409,12 @@ function listPage(
       </form>
       ${table({
         caption: "Integrações da conta",
-        headers: ["URL do endpoint", "Eventos", "Assinatura", "Estado", "Cadastrada em"],
+        headers: ["URL do endpoint", "Eventos", "Assinatura", "Versão do payload", "Estado", "Cadastrada em"],
         rows: result.integrations.map((integration) => [
           html`<a href="/integracoes/${integration.id}">${integration.url}</a>`,
-          integration.events.join(", "),
+          eventNames(integration.events),
           SCHEME_LABELS[integration.signature_scheme].name,
+          payloadVersionCell(integration.payload_version),
           stateBadge(integration),
           formatDateTime(integration.created_at),
         ]),
@@ -559,9 +580,11 @@ function detailPage(
         <dt>URL do endpoint</dt>
         <dd><code>${integration.url}</code></dd>
         <dt>Eventos</dt>
-        <dd>${integration.events.join(", ")}</dd>
+        <dd>${eventNames(integration.events)}</dd>
         <dt>Assinatura</dt>
         <dd>${SCHEME_LABELS[integration.signature_scheme].name}</dd>
+        <dt>Versão do payload</dt>
+        <dd>${payloadVersionCell(integration.payload_version)}</dd>
         <dt>Estado</dt>
         <dd>${stateBadge(integration)}</dd>
         <dt>Entregar em ordem por mensagem</dt>

@@ -5,44 +5,10 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { badge, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
+import { LIMIT_LABELS, NUMBER_HEALTH_EVENTS, NUMBER_QUALITY_LABELS, THROUGHPUT_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
-
-const QUALITY: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
-  GREEN: { text: "alta", tone: "ok" },
-  YELLOW: { text: "média", tone: "warn" },
-  RED: { text: "baixa", tone: "bad" },
-  NA: { text: "ainda sem avaliação", tone: "neutral" },
-};
-
-/** Meta's messaging limit: how many different contacts the business may start conversations with in 24 h. */
-export const LIMIT_LABELS: Record<string, string> = {
-  TIER_50: "50 contatos / 24 h",
-  TIER_250: "250 contatos / 24 h",
-  TIER_1K: "1.000 contatos / 24 h",
-  TIER_2K: "2.000 contatos / 24 h",
-  TIER_10K: "10.000 contatos / 24 h",
-  TIER_100K: "100.000 contatos / 24 h",
-  TIER_UNLIMITED: "ilimitado",
-  TIER_NOT_SET: "não definido",
-};
-
-/** Meta's phone_number_quality_update events, as the last notice of a number. */
-const HEALTH_EVENTS: Record<string, string> = {
-  THROUGHPUT_UPGRADE: "vazão elevada a 1.000 msg/s",
-  ONBOARDING: "em cadastro",
-  FLAGGED: "qualidade baixa (sinalizado)",
-  UNFLAGGED: "sinalização removida",
-  DOWNGRADE: "limite reduzido por qualidade",
-  UPGRADE: "limite elevado",
-};
-
-const THROUGHPUT: Record<string, string> = {
-  STANDARD: "padrão",
-  HIGH: "alto",
-  NOT_APPLICABLE: "não se aplica",
-};
 
 const UNKNOWN = html`<span class="hint">desconhecido</span>`;
 
@@ -50,9 +16,9 @@ const UNKNOWN = html`<span class="hint">desconhecido</span>`;
 const lastNotice = html`<span class="hint">(último aviso da Meta)</span>`;
 
 function quality(number: BusinessNumberQualityView): SafeHtml {
-  const label = QUALITY[number.quality_rating];
+  const label = NUMBER_QUALITY_LABELS[number.quality_rating];
   if (label) return html`${badge(label.text, label.tone)} <span class="hint">(${number.quality_rating})</span>`;
-  const reported = number.reported.quality ? QUALITY[number.reported.quality] : undefined;
+  const reported = number.reported.quality ? NUMBER_QUALITY_LABELS[number.reported.quality] : undefined;
   if (reported) return html`${badge(reported.text, reported.tone)} ${lastNotice}`;
   // UNKNOWN: Meta could not be asked, or did not say.
   return badge("desconhecida");
@@ -65,16 +31,17 @@ function messagingLimit(number: BusinessNumberQualityView): SafeHtml | string {
 }
 
 function throughput(number: BusinessNumberQualityView): SafeHtml | string {
-  if (number.throughput_level) return THROUGHPUT[number.throughput_level] ?? number.throughput_level;
+  if (number.throughput_level) return THROUGHPUT_LABELS[number.throughput_level] ?? number.throughput_level;
   const reported = number.reported.throughput;
-  return reported ? html`${THROUGHPUT[reported] ?? reported} ${lastNotice}` : UNKNOWN;
+  return reported ? html`${THROUGHPUT_LABELS[reported] ?? reported} ${lastNotice}` : UNKNOWN;
 }
 
 /** The last phone_number_quality_update Meta sent about the number. */
 function lastHealthEvent(number: BusinessNumberQualityView): SafeHtml {
   const event = number.reported.event;
   if (event === null) return html`<span class="hint">nenhum</span>`;
-  return html`${HEALTH_EVENTS[event] ?? event} <span class="hint">(<code>${event}</code>)</span><br /><span class="hint"
+  return html`${NUMBER_HEALTH_EVENTS[event] ?? event} <span class="hint">(<code>${event}</code>)</span><br /><span
+      class="hint"
       >${formatDateTime(number.reported.at)}</span
     >`;
 }
@@ -99,7 +66,7 @@ function wabaCell(number: BusinessNumberQualityView, waba: WabaHealthView | unde
 function numberCell(number: BusinessNumberQualityView): SafeHtml {
   return html`<strong>${number.display_number}</strong>
     ${number.is_default ? badge("padrão", "ok") : ""}
-    <br /><span class="hint">phone_number_id <code>${number.phone_number_id}</code></span> ${
+    <br /><small class="code">phone_number_id <code>${number.phone_number_id}</code></small> ${
       number.meta_display_phone_number && number.meta_display_phone_number !== number.display_number
         ? html`<br /><span class="hint">na Meta: ${number.meta_display_phone_number}</span>`
         : ""
@@ -121,10 +88,10 @@ export const numbersPage: PanelPage = {
       const failed = numbers.filter((number) => number.error !== null).length;
       const body = html`<p class="hint">
           Os números comerciais da conta, com a qualidade e o limite de mensagens que a Meta informa neste momento. A
-          taxa de envio é definida pelo operador da plataforma (<code>pnpm gateway number set-rate</code>) conforme o
-          que a Meta concedeu ao número; todo envio do número segue esse ritmo, e a Meta o eleva a 1.000 msg/s quando
-          avisa que o número passou à vazão alta. O último aviso da Meta sobre cada número está na última coluna; todos
-          estão em <a href="/conta/avisos">Avisos da conta</a>.
+          taxa de envio é definida pelo operador da plataforma conforme o que a Meta concedeu ao número; todo envio do
+          número segue esse ritmo, e a Meta o eleva a 1.000 msg/s quando avisa que o número passou à vazão alta. O
+          último aviso da Meta sobre cada número está na última coluna; todos estão em
+          <a href="/conta/avisos">Avisos da conta</a>.
         </p>
         ${
           failed > 0

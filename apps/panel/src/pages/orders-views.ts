@@ -2,7 +2,17 @@ import type { Request } from "express";
 import { can } from "../http/roles.ts";
 import { badge, csrfField, pager, select, table } from "../views/components.ts";
 import { formatDateTime } from "../views/format.ts";
+import {
+  FIELD_LABELS,
+  ORDER_STATUS_TEXT,
+  PAYMENT_METHOD_TEXT,
+  PAYMENT_STATUS_TEXT,
+  codeDetail,
+  sendStatusText,
+  type Tone,
+} from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
+import { numberWithId } from "./business-numbers.ts";
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -15,36 +25,13 @@ import {
 
 type OrderStatus = (typeof ORDER_STATUSES)[number];
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-type Tone = "ok" | "warn" | "bad" | "neutral";
 type HistoryEntry = OrderView["history"][number];
 
-/** The order's status as the staff (and the customer's card) read it. */
-export const ORDER_STATUS_TEXT: Record<OrderStatus, { text: string; tone: Tone }> = {
-  pending: { text: "pendente", tone: "neutral" },
-  processing: { text: "em preparação", tone: "neutral" },
-  partially_shipped: { text: "enviado em parte", tone: "neutral" },
-  shipped: { text: "enviado", tone: "neutral" },
-  completed: { text: "concluído", tone: "ok" },
-  canceled: { text: "cancelado", tone: "bad" },
-};
-
-export const PAYMENT_STATUS_TEXT: Record<PaymentStatus, { text: string; tone: Tone }> = {
-  pending: { text: "pagamento pendente", tone: "warn" },
-  captured: { text: "pago", tone: "ok" },
-  failed: { text: "pagamento falhou", tone: "bad" },
-};
-
-const PAYMENT_METHOD_TEXT: Record<OrderSummaryView["paymentMethods"][number], string> = {
-  pix: "Pix",
-  payment_link: "link de pagamento",
-  boleto: "boleto",
-};
-
-const MESSAGE_STATUS: Record<NonNullable<HistoryEntry["messageStatus"]>, { text: string; tone: Tone }> = {
-  sent: { text: "enviada", tone: "neutral" },
-  delivered: { text: "entregue", tone: "ok" },
-  read: { text: "lida", tone: "ok" },
-  failed: { text: "falhou", tone: "bad" },
+const MESSAGE_STATUS_TONE: Record<NonNullable<HistoryEntry["messageStatus"]>, Tone> = {
+  sent: "neutral",
+  delivered: "ok",
+  read: "ok",
+  failed: "bad",
 };
 
 const BRL = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
@@ -129,16 +116,17 @@ function historyRows(history: HistoryEntry[]): SafeHtml {
     caption: "Mensagens do pedido, da primeira à mais recente",
     headers: ["Mensagem", "Status enviado", "Descrição", "Enviada em", "Origem", "Situação no WhatsApp"],
     rows: history.map((entry) => [
-      html`${entry.kind === "order_details" ? "Pedido (cobrança)" : "Status do pedido"}<br /><code class="hint"
-          >${entry.messageId}</code
-        >`,
+      // The wamid is for integrators matching their logs: in the title, not in the text a shop owner reads.
+      html`<span title="${FIELD_LABELS.wamid}: ${entry.messageId}"
+        >${entry.kind === "order_details" ? "Pedido (cobrança)" : "Status do pedido"}</span
+      >`,
       html`${orderStatusBadge(entry.orderStatus)} ${entry.paymentStatus ? paymentStatusBadge(entry.paymentStatus) : ""}`,
       entry.description ?? "—",
       formatDateTime(entry.sentAt),
       entry.origin === "panel" ? "painel" : "API",
       html`${
         entry.messageStatus
-          ? badge(MESSAGE_STATUS[entry.messageStatus].text, MESSAGE_STATUS[entry.messageStatus].tone)
+          ? badge(sendStatusText(entry.messageStatus), MESSAGE_STATUS_TONE[entry.messageStatus])
           : html`<span class="hint">aguardando a Meta</span>`
       }
       ${
@@ -210,7 +198,16 @@ function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
     </p>`;
 }
 
-export function orderDetailBody(req: Request, order: OrderView, chave: string): SafeHtml {
+/**
+ * An order's page title: "Pedido 12345" for the reference "pedido-12345" (never "Pedido pedido-12345"); the full
+ * reference stays on the page.
+ */
+export function orderTitle(referenceId: string): string {
+  const bare = referenceId.replace(/^pedido[\s_#:-]*/i, "");
+  return `Pedido ${bare === "" ? referenceId : bare}`;
+}
+
+export function orderDetailBody(req: Request, order: OrderView, chave: string, numberName: string | null): SafeHtml {
   const contact = /^(\d{1,32}|[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128})$/.test(order.to)
     ? `/conversas/${encodeURIComponent(order.phoneNumberId)}/${encodeURIComponent(order.to)}`
     : null;
@@ -218,6 +215,8 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
     <dl>
       <dt>Status</dt>
       <dd>${orderStatusBadge(order.orderStatus)} ${paymentStatusBadge(order.paymentStatus)}</dd>
+      <dt>Referência</dt>
+      <dd>${order.referenceId}</dd>
       ${
         order.description
           ? html`<dt>Descrição do último status</dt>
@@ -227,15 +226,15 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string): 
       <dt>Cliente</dt>
       <dd>${customer(order.to)} ${contact ? html`· <a href="${contact}">abrir a conversa</a>` : ""}</dd>
       <dt>Número da conta</dt>
-      <dd><code>${order.phoneNumberId}</code></dd>
+      <dd>${numberWithId(numberName, order.phoneNumberId)}</dd>
       <dt>Template</dt>
       <dd><code>${order.template}</code></dd>
       <dt>Formas de pagamento oferecidas</dt>
       <dd>${order.paymentMethods.map((method) => PAYMENT_METHOD_TEXT[method]).join(", ") || "—"}</dd>
       ${
         order.clientRef
-          ? html`<dt>Referência do cliente (client_ref)</dt>
-              <dd><code>${order.clientRef}</code></dd>`
+          ? html`<dt>${FIELD_LABELS.client_ref}</dt>
+              <dd>${codeDetail(order.clientRef, "client_ref")}</dd>`
           : ""
       }
       <dt>Criado em</dt>

@@ -9,7 +9,8 @@ import { requireCapability } from "../http/roles.ts";
 import { queryText } from "../views/components.ts";
 import { page } from "../views/layout.ts";
 import { ORDER_STATUSES, PAYMENT_STATUSES, getOrder, listOrders, updateOrderStatus } from "./orders-core.ts";
-import { orderDetailBody, orderListBody, orderPath } from "./orders-views.ts";
+import { accountNumberNames } from "./business-numbers.ts";
+import { orderDetailBody, orderListBody, orderPath, orderTitle } from "./orders-views.ts";
 import type { PanelPage } from "./types.ts";
 
 // Pedidos (issue 28, design-28 §6): the account's Pix orders, each with its items, totals and history, and the form
@@ -112,14 +113,17 @@ export const ordersPage: PanelPage = {
 
     router.get("/pedidos/:ref", async (req, res) => {
       const user = currentUser(req);
-      const order = await loadOrder(deps, user.accountId, parseReference(req.params.ref));
+      const [order, numbers] = await Promise.all([
+        loadOrder(deps, user.accountId, parseReference(req.params.ref)),
+        accountNumberNames(deps, user.accountId),
+      ]);
       const chave = randomBytes(16).toString("base64url");
       res.type("html").send(
         page(req, {
-          title: `Pedido ${order.referenceId}`,
+          title: orderTitle(order.referenceId),
           section: "/pedidos",
           notice: notice(req.query),
-          body: orderDetailBody(req, order, chave),
+          body: orderDetailBody(req, order, chave, numbers.get(order.phoneNumberId) ?? null),
         }).value,
       );
     });

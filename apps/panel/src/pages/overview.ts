@@ -1,26 +1,19 @@
 import type { Router } from "express";
 import { accountOverview } from "@gw/core/dashboard";
-import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "@gw/core/deliveries";
 import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { badge, table } from "../views/components.ts";
 import { formatDateTime, formatNumber, formatPercent } from "../views/format.ts";
+import {
+  DELIVERY_STATUS_WORDS,
+  SEND_STATUS_WORDS,
+  deliveryErrorSentence,
+  plural,
+  type Word,
+} from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
-
-const SEND_STATUS: Record<string, string> = {
-  sent: "enviada",
-  delivered: "entregue",
-  read: "lida",
-  failed: "falhou",
-};
-const DELIVERY_STATUS: Record<string, string> = {
-  pending: "pendente",
-  delivering: "entregando",
-  delivered: "entregue",
-  failed: "falhou",
-};
 
 function card(label: string, value: string, detail?: SafeHtml | string): SafeHtml {
   return html`<div class="card">
@@ -30,17 +23,17 @@ function card(label: string, value: string, detail?: SafeHtml | string): SafeHtm
   </div>`;
 }
 
-/** "12 entregue · 3 falhou", in the order of `labels`, then any status this page does not know. */
-function byStatus(counts: Record<string, number>, labels: Record<string, string>): string {
-  const known = Object.keys(labels).filter((status) => counts[status]);
-  const other = Object.keys(counts).filter((status) => !(status in labels));
+/** "12 entregues · 3 falharam", in the order of `words`, then any status this page does not know. */
+function byStatus(counts: Record<string, number>, words: Readonly<Record<string, Word>>): string {
+  const known = Object.keys(words).filter((status) => counts[status]);
+  const other = Object.keys(counts).filter((status) => !(status in words));
   return [...known, ...other]
-    .map((status) => `${formatNumber(counts[status] ?? 0)} ${labels[status] ?? status}`)
+    .map((status) => plural(counts[status] ?? 0, words[status] ?? { one: status, other: status }))
     .join(" · ");
 }
 
 function lastError(kind: string | null, statusCode: number | null): string {
-  const text = kind ? (DELIVERY_ERROR_KIND_MESSAGES[kind as DeliveryErrorKind] ?? kind) : "";
+  const text = kind ? deliveryErrorSentence(kind) || kind : "";
   return statusCode === null ? text : `HTTP ${statusCode}. ${text}`;
 }
 
@@ -54,11 +47,11 @@ export const overviewPage: PanelPage = {
         <section aria-labelledby="resumo">
           <h2 id="resumo">Resumo</h2>
           <div class="cards">
-            ${card("Envios", formatNumber(overview.sends.total), byStatus(overview.sends.by_status, SEND_STATUS))}
+            ${card("Envios", formatNumber(overview.sends.total), byStatus(overview.sends.by_status, SEND_STATUS_WORDS))}
             ${card(
               "Entregas de webhook",
               formatNumber(overview.deliveries.total),
-              byStatus(overview.deliveries.by_status, DELIVERY_STATUS),
+              byStatus(overview.deliveries.by_status, DELIVERY_STATUS_WORDS),
             )}
             ${card(
               "Taxa de sucesso das entregas",
@@ -91,7 +84,7 @@ export const overviewPage: PanelPage = {
           ${table({
             caption: "Integrações com falhas na última hora",
             headers: [
-              "Endpoint",
+              "Integração",
               "Estado",
               "Aguardando nova tentativa",
               "Falha definitiva (1 h)",

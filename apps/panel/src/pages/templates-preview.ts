@@ -2,6 +2,7 @@ import { templateShape, toCatalogueItem, type ButtonShape, type TemplateShape } 
 import type { MetaTemplate, MetaTemplateButton, MetaTemplateComponent } from "@gw/meta";
 import { badge } from "../views/components.ts";
 import { formatNumber } from "../views/format.ts";
+import { QUALITY_LABELS, TEMPLATE_CATEGORY_LABELS, TEMPLATE_STATUS_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 
 /**
@@ -10,32 +11,6 @@ import { html, type SafeHtml } from "../views/html.ts";
  * send needs is read from core's `templateShape` / `toCatalogueItem`, the same code the public API's catalogue and
  * send pre-checks use, so the page never disagrees with the API.
  */
-
-export const TEMPLATE_STATUS_LABELS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
-  APPROVED: { text: "aprovado", tone: "ok" },
-  PENDING: { text: "em análise", tone: "warn" },
-  REJECTED: { text: "rejeitado", tone: "bad" },
-  PAUSED: { text: "pausado", tone: "warn" },
-  DISABLED: { text: "desativado", tone: "bad" },
-  IN_APPEAL: { text: "em recurso", tone: "warn" },
-  PENDING_DELETION: { text: "exclusão pendente", tone: "neutral" },
-  DELETED: { text: "excluído", tone: "neutral" },
-  LIMIT_EXCEEDED: { text: "limite excedido", tone: "bad" },
-  ARCHIVED: { text: "arquivado", tone: "neutral" },
-};
-
-export const QUALITY_LABELS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
-  GREEN: { text: "alta", tone: "ok" },
-  YELLOW: { text: "média", tone: "warn" },
-  RED: { text: "baixa", tone: "bad" },
-  UNKNOWN: { text: "desconhecida", tone: "neutral" },
-};
-
-const CATEGORY_LABELS: Record<string, string> = {
-  MARKETING: "marketing",
-  UTILITY: "utilidade",
-  AUTHENTICATION: "autenticação",
-};
 
 const MEDIA_PLACEHOLDERS: Record<string, string> = {
   IMAGE: "imagem",
@@ -292,5 +267,5 @@ export function exampleSendBody(
 }
 
 export function categoryText(category: string): string {
-  return CATEGORY_LABELS[category.toUpperCase()] ?? category.toLowerCase();
+  return TEMPLATE_CATEGORY_LABELS[category.toUpperCase()] ?? category.toLowerCase();
 }

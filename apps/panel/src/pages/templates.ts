@@ -17,11 +17,10 @@ import type { PanelDeps } from "../container.ts";
 import { currentUser } from "../http/context.ts";
 import { badge, pager, select, readQueryFilters } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
+import { QUALITY_LABELS, TEMPLATE_EVENT_LABELS, TEMPLATE_STATUS_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import {
-  QUALITY_LABELS,
-  TEMPLATE_STATUS_LABELS,
   categoryText,
   exampleSendBody,
   qualityBadge,
@@ -34,25 +33,6 @@ import type { PanelPage } from "./types.ts";
 
 const PAGE_SIZE = 20;
 const NOTICES_PAGE_SIZE = 25;
-
-/** What Meta's status events mean, as the staff read them. */
-const EVENT_LABELS: Record<string, { text: string; tone: "ok" | "warn" | "bad" | "neutral" }> = {
-  APPROVED: { text: "aprovado", tone: "ok" },
-  REJECTED: { text: "rejeitado", tone: "bad" },
-  PENDING: { text: "em análise", tone: "warn" },
-  PAUSED: { text: "pausado", tone: "warn" },
-  DISABLED: { text: "desativado", tone: "bad" },
-  FLAGGED: { text: "sinalizado (pode ser pausado)", tone: "warn" },
-  REINSTATED: { text: "reativado", tone: "ok" },
-  IN_APPEAL: { text: "em recurso", tone: "warn" },
-  LIMIT_EXCEEDED: { text: "limite excedido", tone: "bad" },
-  LOCKED: { text: "bloqueado para edição", tone: "neutral" },
-  UNLOCKED: { text: "desbloqueado para edição", tone: "neutral" },
-  ARCHIVED: { text: "arquivado", tone: "neutral" },
-  UNARCHIVED: { text: "desarquivado", tone: "neutral" },
-  PENDING_DELETION: { text: "exclusão pendente", tone: "neutral" },
-  DELETED: { text: "excluído", tone: "neutral" },
-};
 
 const catalogueFilters = z.object({
   status: z.enum(TEMPLATE_STATUSES).optional(),
@@ -123,7 +103,7 @@ function noticeWhat(notice: TemplateNoticeView): SafeHtml {
     return html`qualidade
     ${notice.previous_quality ? `${label(notice.previous_quality)} → ` : ""}${badge(label(notice.new_quality), tone)}`;
   }
-  const label = EVENT_LABELS[notice.event];
+  const label = TEMPLATE_EVENT_LABELS[notice.event];
   return label ? badge(label.text, label.tone) : badge(notice.event);
 }
 

@@ -19,6 +19,7 @@ import { requireRecentAuthentication } from "../http/reauth.ts";
 import { can, requireCapability } from "../http/roles.ts";
 import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime } from "../views/format.ts";
+import { ROLE_LABELS } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
 import { page } from "../views/layout.ts";
 import type { PanelPage } from "./types.ts";
@@ -31,14 +32,15 @@ const MESSAGES = {
 
 /** What each role may do, said once under the invite form (options stay short: they size the select). */
 const ROLE_HELP =
-  "owner: tudo, inclusive usuários e chaves de API · admin: integrações, entregas, templates e conversas · viewer: somente leitura.";
+  `${ROLE_LABELS.owner}: tudo, inclusive usuários e chaves de API · ${ROLE_LABELS.admin}: integrações, entregas, ` +
+  `templates e conversas · ${ROLE_LABELS.viewer}: somente leitura.`;
 
 const inviteForm = z.object({ email: z.string().trim().max(254), role: z.enum(PANEL_ROLES) });
 const roleForm = z.object({ role: z.enum(PANEL_ROLES) });
 
 function roleOptions(selected: PanelRole | undefined): SafeHtml[] {
   return PANEL_ROLES.map(
-    (role) => html`<option value="${role}" ${role === selected ? html`selected` : ""}>${role}</option>`,
+    (role) => html`<option value="${role}" ${role === selected ? html`selected` : ""}>${ROLE_LABELS[role]}</option>`,
   );
 }
 
@@ -92,7 +94,7 @@ async function renderUsers(
               <button type="submit">Convidar</button>
             </form>
           </section>`
-        : html`<p class="hint">Só o owner da conta convida, muda papéis e remove usuários.</p>`
+        : html`<p class="hint">Só o proprietário da conta convida, muda papéis e remove usuários.</p>`
     }
     <section aria-labelledby="equipe">
       <h2 id="equipe">Usuários da conta</h2>
@@ -103,7 +105,8 @@ async function renderUsers(
           <select name="papel">
             <option value="" ${papel ? "" : html`selected`}>Todos</option>
             ${PANEL_ROLES.map(
-              (role) => html`<option value="${role}" ${role === papel ? html`selected` : ""}>${role}</option>`,
+              (role) =>
+                html`<option value="${role}" ${role === papel ? html`selected` : ""}>${ROLE_LABELS[role]}</option>`,
             )}
           </select>
         </label>
@@ -117,7 +120,7 @@ async function renderUsers(
           return [
             who,
             member.email,
-            badge(member.role, member.role === "owner" ? "ok" : "neutral"),
+            badge(ROLE_LABELS[member.role], member.role === "owner" ? "ok" : "neutral"),
             formatDateTime(member.created_at),
             member.last_login_at ? formatDateTime(member.last_login_at) : html`<span class="hint">nunca</span>`,
             ...(manage
@@ -156,7 +159,7 @@ async function renderUsers(
         headers: ["E-mail", "Papel", "Convidado em", "Expira em", ...(manage ? ["Ações"] : [])],
         rows: invites.map((invite) => [
           invite.email,
-          badge(invite.role),
+          badge(ROLE_LABELS[invite.role]),
           formatDateTime(invite.created_at),
           formatDateTime(invite.expires_at),
           ...(manage
@@ -196,7 +199,9 @@ async function refusalShown(deps: PanelDeps, req: Request, res: Response, change
     await change();
   } catch (error) {
     if (!(error instanceof PanelUserError) || error.code === "not_found") throw error;
-    await renderUsers(deps, req, res, { status: statusOf(error), error: error.message });
+    // Core's sentence names the role by its code; the panel says it in the glossary's words.
+    const text = error.code === "last_owner" ? `A conta precisa de pelo menos um ${ROLE_LABELS.owner}.` : error.message;
+    await renderUsers(deps, req, res, { status: statusOf(error), error: text });
   }
 }
 
@@ -233,11 +238,13 @@ export const usersPage: PanelPage = {
               section: "/usuarios",
               notice: {
                 kind: "ok",
-                text: `Convite criado para ${invite.email} (${invite.role}). Envie o link abaixo à pessoa: ele não será mostrado de novo.`,
+                text: `Convite criado para ${invite.email} (${ROLE_LABELS[invite.role]}). Envie o link abaixo à pessoa: ele não será mostrado de novo.`,
               },
               body: html`<p>Link do convite (vale até ${formatDateTime(invite.expires_at)}, uma única vez):</p>
                 <p class="secret" aria-label="Link do convite"><code>${link}</code></p>
-                <p class="hint">Quem abrir o link escolhe o próprio nome e senha e entra com o papel ${invite.role}.</p>
+                <p class="hint">
+                  Quem abrir o link escolhe o próprio nome e senha e entra com o papel ${ROLE_LABELS[invite.role]}.
+                </p>
                 <p><a href="/usuarios">Voltar aos usuários</a></p>`,
             }).value,
           );
@@ -256,7 +263,11 @@ export const usersPage: PanelPage = {
     router.post("/usuarios/:id/papel", requireCapability("users.manage"), recent, async (req, res) => {
       const user = currentUser(req);
       const parsed = roleForm.safeParse(req.body);
-      if (!parsed.success) throw new PanelHttpError(400, "Escolha um papel: owner, admin ou viewer.");
+      if (!parsed.success)
+        throw new PanelHttpError(
+          400,
+          `Escolha um papel: ${ROLE_LABELS.owner}, ${ROLE_LABELS.admin} ou ${ROLE_LABELS.viewer}.`,
+        );
       await refusalShown(deps, req, res, async () => {
         await changePanelUserRole(
           { db: deps.db },

@@ -50,10 +50,12 @@ export function table(options: {
   headers: readonly string[];
   rows: readonly (readonly Interpolated[])[];
   empty: string;
+  /** On a phone, each row as a card with its cells under their column's name (panel.css, table.reflow). */
+  reflow?: boolean;
 }): SafeHtml {
   if (options.rows.length === 0) return html`<p class="empty">${options.empty}</p>`;
   return html`<div class="table-wrap">
-    <table>
+    <table class="${options.reflow ? "reflow" : ""}">
       <caption>
         ${options.caption}
       </caption>
@@ -66,7 +68,11 @@ export function table(options: {
         ${options.rows.map(
           (row) =>
             html`<tr>
-              ${row.map((cell) => html`<td>${cell}</td>`)}
+              ${row.map((cell, index) =>
+                options.reflow
+                  ? html`<td data-label="${options.headers[index] ?? ""}">${cell}</td>`
+                  : html`<td>${cell}</td>`,
+              )}
             </tr>`,
         )}
       </tbody>

@@ -2,6 +2,7 @@ import type { Request } from "express";
 import type { WabaHealthView } from "@gw/core/health";
 import type { PanelSessionUser } from "@gw/core/users";
 import { formatDateTime } from "./format.ts";
+import { ROLE_LABELS } from "./glossary.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { NAV, type NavHref } from "./nav.ts";
 
@@ -14,20 +15,20 @@ export interface PageOptions {
   notice?: { kind: "ok" | "error"; text: string } | null;
 }
 
-const ROLE_LABEL = { owner: "owner", admin: "admin", viewer: "leitura" } as const;
-
 function header(user: PanelSessionUser | undefined, section: NavHref | undefined): SafeHtml {
   if (!user) return html`<header class="top"><span class="brand">Gateway WhatsApp</span></header>`;
   return html`<header class="top">
       <span class="brand">Gateway WhatsApp</span>
-      <span class="who">${user.accountName} · ${user.name} <span class="role">(${ROLE_LABEL[user.role]})</span></span>
+      <span class="who">${user.accountName} · ${user.name} <span class="role">(${ROLE_LABELS[user.role]})</span></span>
       <form method="post" action="/sair" class="inline">
         <input type="hidden" name="_csrf" value="${user.csrfToken}" />
         <button type="submit" class="link">Sair</button>
       </form>
     </header>
     <nav aria-label="Seções do painel">
-      <details class="menu" open>
+      <!-- Closed by default: on a phone the menu opens on a tap, without JavaScript; wide screens show it
+           whole (panel.css, and panel.js where ::details-content is not supported). -->
+      <details class="menu">
         <summary>Menu</summary>
         <ul>
           ${NAV.map(

@@ -101,7 +101,7 @@ export function registerTapRoutes(router: express.Router, state: SandboxState): 
       ...(sent.wa_id !== null ? { from: sent.wa_id } : { user_id: sent.recipient ?? sent.user_id }),
       type: "interactive",
       interactive: {
-        kind: choice.kind,
+        type: choice.kind,
         id: choice.id,
         title: choice.title,
         ...(choice.description !== undefined ? { description: choice.description } : {}),

@@ -117,7 +117,10 @@ export interface IntegrationInput {
    * so a creation never shows the secret of an integration that exists.
    */
   onlyNew?: boolean;
-  /** The `message.received` body version. Absent: a new integration gets 1, an existing one keeps its own. */
+  /**
+   * The `message.received` body version. Absent: a new integration gets 2 (issue 38: whichever edge makes it), an
+   * existing one keeps its own.
+   */
   payloadVersion?: PayloadVersion;
   /**
    * Run in the transaction that saves a new or updated integration (not an edit by id), before it commits: what must
@@ -326,7 +329,7 @@ export async function setIntegration(
         active: input.active ?? true,
         deliverInOrder: input.deliverInOrder ?? false,
         signatureScheme: input.signatureScheme ?? "pt",
-        payloadVersion: input.payloadVersion ?? 1,
+        payloadVersion: input.payloadVersion ?? 2,
       },
       update: {
         events,

@@ -314,6 +314,8 @@ interface MessageRow {
   error_code: number | null;
   error_reason: string | null;
   at: Date;
+  /** `at` truncated to the second: the order's first key (Meta's whole seconds against the sends' milliseconds). */
+  at_s: Date;
   seq: Date;
   read_at: Date | null;
   order_reference_id: string | null;
@@ -325,23 +327,27 @@ const LIST_MESSAGES = `
 SELECT * FROM (
   SELECT 'inbound' AS direction, i.id::text AS id, i.wamid, i.type, i.text, i.media_id IS NOT NULL AS has_media,
     i.media_mime, i.media_filename, i.reply_to_wamid, NULL::text AS template_name, NULL::text AS status,
-    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at, i.created_at AS seq, i.read_at,
+    NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at,
+    date_trunc('second', i.occurred_at) AS at_s, i.created_at AS seq, i.read_at,
     i.media_sha256, i.media_voice, NULL::jsonb AS content, i.details, NULL::text AS order_reference_id,
     NULL::text AS order_status, NULL::text AS order_payment_status
   FROM inbound_messages i
   WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
-    o.error_code, o.error_reason, o.created_at, o.created_at, NULL::timestamptz, NULL, NULL, o.content, NULL,
+    o.error_code, o.error_reason, o.created_at, date_trunc('second', o.created_at), o.created_at,
+    NULL::timestamptz, NULL, NULL, o.content, NULL,
     od.reference_id, od.order_status, od.payment_status
   FROM messages o
   LEFT JOIN order_messages om ON om.wamid = o.wamid
   LEFT JOIN orders od ON od.id = om.order_id AND od.account_id = o.account_id
   WHERE o.account_id = $1::uuid AND o.phone_number_id = $2 AND COALESCE(o.contact_key, o."to") = $3
 ) both_ways
-WHERE $4::timestamptz IS NULL OR (at, seq, direction, id) < ($4::timestamptz, $5::timestamptz, $6::text, $7::text)
--- Meta's timestamps are whole seconds: within one, the order the gateway stored them in (ids are random uuids).
-ORDER BY at DESC, seq DESC, direction DESC, id DESC
+WHERE $4::timestamptz IS NULL OR (at_s, seq, direction, id) < ($4::timestamptz, $5::timestamptz, $6::text, $7::text)
+-- Meta's timestamps are whole seconds, the gateway's sends have milliseconds: within one second, the order the
+-- gateway stored them in (ids are random uuids), so a tap Meta stamps 10:00:00 stays below the list sent at
+-- 10:00:00.700 that it answers.
+ORDER BY at_s DESC, seq DESC, direction DESC, id DESC
 LIMIT $8`;
 
 /**
@@ -452,7 +458,7 @@ export async function listConversationMessages(
     })),
     next_cursor:
       rows.length > limit && last
-        ? encodeCursor([last.at.toISOString(), last.seq.toISOString(), last.direction, last.id])
+        ? encodeCursor([last.at_s.toISOString(), last.seq.toISOString(), last.direction, last.id])
         : null,
   };
 }

@@ -239,7 +239,7 @@ async function ensureAnotherOwner(
   userId: string,
 ) {
   const owners = await tx.panelUser.count({ where: { accountId, role: "owner", id: { not: userId } } });
-  if (owners === 0) throw new PanelUserError("last_owner", "A conta precisa de pelo menos um owner.");
+  if (owners === 0) throw new PanelUserError("last_owner", "A conta precisa de pelo menos um proprietário.");
 }
 
 export async function changePanelUserRole(

@@ -31,7 +31,9 @@ export const { register, operations } = defineRoute({
     "`signing_secret`, shown only here and at a rotation: keep it now. With `Idempotency-Key`, a repeat with the same",
     "key and body (after a connection error or a 5xx) gets the first answer again, `signing_secret` included, while the",
     "key lives, with `Idempotent-Replayed: true`. An account has at most MAX_INTEGRATIONS_PER_ACCOUNT integrations",
-    "(10 by default; `integration_limit_reached` beyond). Audited as `api.integration.saved`.",
+    "(10 by default; `integration_limit_reached` beyond). `payload_version` absent: 2, so a tap on a list row or reply",
+    "button arrives with its id (`interactive.id`); 1 keeps the contract's original `message.received` body. Audited as",
+    "`api.integration.saved`.",
   ].join(" "),
   request: {
     headers: IntegrationCreateHeaders,
@@ -40,6 +42,7 @@ export const { register, operations } = defineRoute({
       examples: [
         { name: "default", summary: "The message events, signed with X-PT-Signature" },
         { name: "standard", summary: "Standard Webhooks, delivered in order per message" },
+        { name: "version1", summary: "The contract's original message.received body (payload version 1)" },
       ],
     },
   },
@@ -84,6 +87,7 @@ export const { register, operations } = defineRoute({
           active: body.active,
           deliverInOrder: body.deliver_in_order,
           signatureScheme: body.signature_scheme,
+          payloadVersion: body.payload_version,
           idempotencyKey: headers["idempotency-key"],
           actor,
         },

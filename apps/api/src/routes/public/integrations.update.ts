@@ -21,7 +21,9 @@ export const { register, operations } = defineRoute({
     "Only the fields given change. The URL is checked as at registration (the current one too, as the panel's edit",
     "form does). `active: false` pauses it (new events create no deliveries for it), `true` resumes it; switching",
     "`deliver_in_order` off releases the deliveries it held. Changing `signature_scheme` changes the headers of the",
-    "next attempts, with the same secret. The secret is never shown here. Audited as `api.integration.updated`.",
+    "next attempts, with the same secret. Changing `payload_version` changes the `message.received` body of the events",
+    "that come after it (a delivery already made keeps its body). The secret is never shown here. Audited as",
+    "`api.integration.updated`.",
   ].join(" "),
   request: {
     params: IntegrationPath,
@@ -30,6 +32,7 @@ export const { register, operations } = defineRoute({
       examples: [
         { name: "events", summary: "Also receive account.update" },
         { name: "pause", summary: "Pause it" },
+        { name: "version2", summary: "Receive the id of the option tapped (payload version 2)" },
       ],
     },
   },
@@ -53,6 +56,7 @@ export const { register, operations } = defineRoute({
           ...(body.active === undefined ? {} : { active: body.active }),
           ...(body.deliver_in_order === undefined ? {} : { deliverInOrder: body.deliver_in_order }),
           ...(body.signature_scheme === undefined ? {} : { signatureScheme: body.signature_scheme }),
+          ...(body.payload_version === undefined ? {} : { payloadVersion: body.payload_version }),
           actor,
         },
       ),

@@ -200,6 +200,12 @@ const EXAMPLE_NAMES: readonly ExampleName[] = [
   { name: "text", summary: "Free text (the contact wrote in the last 24 hours)" },
   { name: "template", summary: "Approved template: header text and body variables" },
   { name: "pix", summary: "Pix charge: order-details template with pix_order" },
+  {
+    name: "list",
+    summary: "A list of options (a menu); the tap arrives as message.received, with the row's id on payload version 2",
+  },
+  { name: "buttons", summary: "Up to three reply buttons; the tap arrives with the button's id on payload version 2" },
+  { name: "document", summary: "A PDF by the media_id that POST /public/v1/media answered, with its file name" },
 ];
 
 /** POST /public/v1/messages (spec 4.1). */
