@@ -5,12 +5,12 @@
 // (migrations 20261128000000_contacts and 20261201040000_contact_links_and_retention) through core's services.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createDb, type Db } from "@gw/db";
+import type { Db } from "@gw/db";
 import type { MetaIdentityChange, MetaUserRef } from "@gw/meta";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { createAccountDirectory } from "../src/accounts/index.ts";
+import { testEnv } from "@gw/testkit";
 import { applyIdentityChanges, contactKeyOf, learnContacts } from "../src/contacts/index.ts";
 import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
+import { openAccountIngest } from "./support/ingest-bed.ts";
 import { isSuppressed, suppressContact } from "../src/suppressions/index.ts";
 import { windowStatus } from "../src/windows/index.ts";
 
@@ -21,17 +21,11 @@ const PHONE_NUMBER_ID = `9${String(randomBytes(4).readUInt32BE(0)).padStart(14, 
 const WABA_ID = `8${String(randomBytes(4).readUInt32BE(0)).padStart(14, "0")}`;
 
 beforeAll(async () => {
-  db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
-  accountId = (await db.account.create({ data: { name: "Vínculos de contatos" } })).id;
-  await db.businessNumber.create({
-    data: { accountId, phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, displayNumber: "+55 11 4000-0025" },
-  });
-  deps = {
-    db,
-    outbox: { dispatch: () => Promise.resolve() },
-    logger: silentLogger,
-    directory: createAccountDirectory(db),
-  };
+  ({ db, deps, accountId } = await openAccountIngest(testEnv(), "Vínculos de contatos", {
+    phoneNumberId: PHONE_NUMBER_ID,
+    wabaId: WABA_ID,
+    displayNumber: "+55 11 4000-0025",
+  }));
 });
 
 afterAll(async () => {

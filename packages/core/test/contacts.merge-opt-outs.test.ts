@@ -6,12 +6,12 @@
 // SQL function (gateway_merge_contacts, as migrated) through core's services and the provider webhook's ingestion.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createDb, type Db } from "@gw/db";
+import type { Db } from "@gw/db";
 import type { MetaUserRef } from "@gw/meta";
-import { silentLogger, testEnv } from "@gw/testkit";
-import { createAccountDirectory } from "../src/accounts/index.ts";
+import { testEnv } from "@gw/testkit";
 import { contactKeyOf, learnContacts } from "../src/contacts/index.ts";
 import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
+import { openAccountIngest } from "./support/ingest-bed.ts";
 import { applyUserPreferences, isSuppressed, suppressContact } from "../src/suppressions/index.ts";
 
 let db: Db;
@@ -21,17 +21,11 @@ const PHONE_NUMBER_ID = `6${String(randomBytes(4).readUInt32BE(0)).padStart(14, 
 const WABA_ID = `5${String(randomBytes(4).readUInt32BE(0)).padStart(14, "0")}`;
 
 beforeAll(async () => {
-  db = createDb({ url: testEnv().databaseUrl, poolSize: 2 });
-  accountId = (await db.account.create({ data: { name: "Bloqueios na fusão" } })).id;
-  await db.businessNumber.create({
-    data: { accountId, phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, displayNumber: "+55 11 4000-0035" },
-  });
-  deps = {
-    db,
-    outbox: { dispatch: () => Promise.resolve() },
-    logger: silentLogger,
-    directory: createAccountDirectory(db),
-  };
+  ({ db, deps, accountId } = await openAccountIngest(testEnv(), "Bloqueios na fusão", {
+    phoneNumberId: PHONE_NUMBER_ID,
+    wabaId: WABA_ID,
+    displayNumber: "+55 11 4000-0035",
+  }));
 });
 
 afterAll(async () => {

@@ -257,14 +257,7 @@ async function sendReservingLast(
     if (input.idempotency !== undefined && reservation === null) {
       // Nothing reserved although the call has a key: the key is taken (a repeat: replayed, in flight or in
       // conflict), or the send is refused; a settled key answers first, as it did before any check.
-      const { fingerprint } = input.idempotency;
-      const existing = await deps.idempotency.reserve({
-        accountId: input.accountId,
-        key: input.idempotency.key,
-        fingerprint: fingerprint === null ? null : fingerprintOf(fingerprint, contactKey),
-        requestId: input.requestId,
-        retention: input.idempotency.retention ?? "ttl",
-      });
+      const existing = await reserveKey(deps, input, input.idempotency, contactKey);
       if (existing.kind === "replay") return { ...existing.outcome, replayed: true };
       reservation = existing.id;
     }
@@ -309,14 +302,7 @@ async function sendReservingFirst(
 
   let reservation: string | null = null;
   if (input.idempotency !== undefined) {
-    const { fingerprint } = input.idempotency;
-    const reserved = await deps.idempotency.reserve({
-      accountId: input.accountId,
-      key: input.idempotency.key,
-      fingerprint: fingerprint === null ? null : fingerprintOf(fingerprint, contactKey),
-      requestId: input.requestId,
-      retention: input.idempotency.retention ?? "ttl",
-    });
+    const reserved = await reserveKey(deps, input, input.idempotency, contactKey);
     if (reserved.kind === "replay") return { ...reserved.outcome, replayed: true };
     reservation = reserved.id;
   }
@@ -396,6 +382,23 @@ interface ProviderCall {
  * contact to the suppression list, a throttle slows the number); an acceptance is recorded (retried, else journaled)
  * before it is answered, and the deliveries of statuses that came first are queued.
  */
+/** The send's Idempotency-Key reserved the long way, its fingerprint over the request and the recipient's contact key. */
+function reserveKey(
+  deps: SendDeps,
+  input: SendInput,
+  idempotency: NonNullable<SendInput["idempotency"]>,
+  contactKey: string,
+) {
+  const { fingerprint } = idempotency;
+  return deps.idempotency.reserve({
+    accountId: input.accountId,
+    key: idempotency.key,
+    fingerprint: fingerprint === null ? null : fingerprintOf(fingerprint, contactKey),
+    requestId: input.requestId,
+    retention: idempotency.retention ?? "ttl",
+  });
+}
+
 async function callProvider(deps: SendDeps, input: SendInput, call: ProviderCall): Promise<SendOutcome> {
   const { content } = input;
   const { number, payload, contactKey, orderClaim, paced } = call;
