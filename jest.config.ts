@@ -58,7 +58,9 @@ const config: Config = {
     ...(tier === "process" || tier === "browser" ? { globalSetup: "<rootDir>/scripts/jest-global-setup.mjs" } : {}),
   })),
   testTimeout: 30_000,
-  maxWorkers: 2,
+  // Three workers on two cores: the fault and campaign files mostly wait (leases running out, pacing, statuses Meta
+  // sends 15 s late), and a third worker runs another file meanwhile (docs/performance.md, "The suite's time").
+  maxWorkers: 3,
   // jest loads every test file's ESM module graph anew (vm modules) and the old ones stay reachable: a worker grew
   // to 3-4 GB over a run, and a CPU-heavy file landing on it late ran several times slower in garbage collection
   // (csv.streaming-and-formulas: 22 s alone, 174 s there). A worker above this after a file is replaced.

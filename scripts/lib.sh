@@ -73,13 +73,15 @@ ensure_pnpm() {
 # Debian's Chromium for the panel's browser tests (Playwright cannot download its own browsers here).
 # Prints the executable's path.
 ensure_chromium() {
+  # Debian's chromium-headless-shell (Chromium's "old headless" build, what Playwright itself runs headless): the
+  # full browser in its new headless mode spent five times the CPU per page (docs/performance.md, "The suite").
   local bin
-  for bin in "${CHROMIUM_PATH:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
+  for bin in "${CHROMIUM_PATH:-}" /usr/bin/chromium-headless-shell; do
     if [ -n "$bin" ] && [ -x "$bin" ]; then echo "$bin"; return; fi
   done
-  apt_install chromium fonts-dejavu-core
-  [ -x /usr/bin/chromium ] || die "chromium não pôde ser instalado"
-  echo /usr/bin/chromium
+  apt_install chromium-headless-shell fonts-dejavu-core
+  [ -x /usr/bin/chromium-headless-shell ] || die "chromium-headless-shell não pôde ser instalado"
+  echo /usr/bin/chromium-headless-shell
 }
 
 # Debian's PHP, Python and Go for the webhook receivers of docs/webhooks.md (docs/receivers/), which the suite runs

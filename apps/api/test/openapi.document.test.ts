@@ -110,6 +110,18 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("every operation with a path parameter documents the 400 bad_request of a path that does not decode (`%`)", () => {
+    // The fuzzer found GET /media/{media_id} answering `/media/%` with an undocumented 400 (express cannot decode the
+    // escape before any route runs): every operation that takes a path parameter can answer it.
+    const withPath = operations().filter(({ op }) =>
+      (Array.isArray(op.parameters) ? op.parameters : []).some((p) => isJson(p) && p.in === "path"),
+    );
+    expect(withPath.length).toBeGreaterThan(10);
+    const missing = withPath
+      .filter(({ op }) => !JSON.stringify(at(op, "responses")["400"] ?? null).includes("bad_request"))
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect(missing).toEqual([]);
+  });
   it("the envelope {success:false, error:{code, message}} and HTTPValidationError with ValidationError items", () => {
     expect(schema("ErrorResponse")).toMatchObject({
       required: ["success", "error"],

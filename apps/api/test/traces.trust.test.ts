@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import { createLogger } from "@gw/logger";
-import { startTracing, type Tracing } from "@gw/tracing";
+import { startTracing, type Tracing } from "@gw/tracing/exporter";
 import { eventually, startOtlpReceiver, type ExportedSpan, type OtlpReceiver } from "@gw/testkit";
 import { createTestAccount, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 

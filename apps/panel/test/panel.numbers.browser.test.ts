@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { randomInt } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { addBusinessNumber } from "@gw/core/accounts";
 import { setNumberMessagingRate } from "@gw/core/throughput";
@@ -21,7 +22,8 @@ describe("panel Números in Chromium", () => {
   let stack: PanelStack;
   let tenant: TestTenant;
   let other: TestTenant;
-  const second = "15550009876";
+  // Its own id each run: phone_number_id is unique across the database, which a rerun on it keeps.
+  const second = `1555${randomInt(1_000_000, 9_999_999)}`;
 
   async function control(path: string, body: Record<string, unknown>): Promise<void> {
     const response = await fetch(`${stack.sandbox.url}/_sandbox${path}`, {

@@ -3890,6 +3890,20 @@ export interface operations {
           "application/octet-stream": string;
         };
       };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
       /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
       401: {
         headers: {

@@ -9,6 +9,7 @@ import {
   startReceiver,
   testSecretBox,
   testEnv,
+  isolatedDatabase,
 } from "@gw/testkit";
 import { DEFAULT_CLAIM_STALE_MS, processDeliveryAttempt } from "../src/deliveries/index.ts";
 import { openAttemptBed, type AttemptBed } from "./support/webhook-bed.ts";
@@ -19,7 +20,9 @@ const BODY_LIMIT = 64;
 let bed: AttemptBed;
 
 beforeAll(async () => {
+  // A database of its own: its due retries would be fair game for another file's dispatcher sweep.
   bed = await openAttemptBed(testEnv(), {
+    database: await isolatedDatabase(),
     sender: { timeoutMs: 500, connectTimeoutMs: 500, responseBodyLimit: BODY_LIMIT },
     settings: { scheduleMs: SCHEDULE, jitter: 0.2 },
   });

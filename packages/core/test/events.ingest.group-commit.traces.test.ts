@@ -3,7 +3,8 @@
 // deliveries made from a payload keep that payload's context (or the send's, when its message kept one).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createFixture, eventually, isolatedDatabase, startOtlpReceiver, type OtlpReceiver } from "@gw/testkit";
-import { parseTraceparent, runInSpan, startSpan, startTracing, type Tracing } from "@gw/tracing";
+import { parseTraceparent, runInSpan, startSpan } from "@gw/tracing";
+import { startTracing, type Tracing } from "@gw/tracing/exporter";
 import { createIngestBatcher } from "../src/ingest/index.ts";
 import { openIngestBed, type IngestBed } from "./support/ingest-bed.ts";
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { safeEqual, signWebhook } from "@gw/signer";
-import { createDelivery, createFixture, type ReceivedRequest, testActor, testSecretBox, testEnv } from "@gw/testkit";
+import {
+  createDelivery,
+  createFixture,
+  type ReceivedRequest,
+  testActor,
+  testSecretBox,
+  testEnv,
+  isolatedDatabase,
+} from "@gw/testkit";
 import {
   DEVELOPMENT_INTEGRATION_POLICY,
   IntegrationUrlError,
@@ -20,7 +28,8 @@ const secrets = testSecretBox();
 let bed: AttemptBed;
 
 beforeAll(async () => {
-  bed = await openAttemptBed(testEnv());
+  // A database of its own: its due deliveries would be fair game for another file's dispatcher sweep.
+  bed = await openAttemptBed(testEnv(), { database: await isolatedDatabase() });
 });
 
 afterAll(async () => {

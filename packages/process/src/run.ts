@@ -1,6 +1,6 @@
 import { ConfigError } from "@gw/config";
 import { createLogger, type Logger } from "@gw/logger";
-import { startTracing } from "@gw/tracing";
+import { startTracing } from "@gw/tracing/exporter";
 
 /** An app as its process runs it: started once, stopped (drained) on the first SIGTERM or SIGINT. */
 export interface ProcessApp {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { createLogger } from "@gw/logger";
-import { parseTraceparent, startTracing, withSpan } from "../src/index.ts";
+import { startTracing } from "../src/exporter.ts";
+import { parseTraceparent, withSpan } from "../src/index.ts";
 
 const CALLER = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import {
-  currentTraceparent,
-  parseTraceparent,
-  startIncomingSpan,
-  startSpan,
-  startTracing,
-  tracesEndpoint,
-  withSpan,
-} from "../src/index.ts";
+import { startTracing, tracesEndpoint } from "../src/exporter.ts";
+import { currentTraceparent, parseTraceparent, startIncomingSpan, startSpan, withSpan } from "../src/index.ts";
 
 const CALLER = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 

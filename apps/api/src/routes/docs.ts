@@ -61,10 +61,12 @@ const PAGE_CSP =
  * no CDN). Registered on the app before the authenticated /public/v1 router, so neither needs a key.
  */
 export function register(app: Express): void {
-  // Built once: the schemas do not change while the process runs.
-  const document = JSON.stringify(buildOpenApiDocument());
+  // Built on the first request, once: the schemas do not change while the process runs, and building it costs about
+  // a second of CPU that most processes (a pod between deploys, each test's app) would spend for nobody.
+  let document: string | undefined;
 
   app.get(OPENAPI_PATH, (_req, res) => {
+    document ??= JSON.stringify(buildOpenApiDocument());
     res.setHeader("Cache-Control", "no-cache");
     res.type("application/json").send(document);
   });

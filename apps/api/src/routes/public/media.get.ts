@@ -1,6 +1,6 @@
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { MediaPath, errorResponse, requestValidation, tooManyRequests } from "@gw/contracts";
+import { MediaPath, errorResponse, requestValidation, tooManyRequests, unreadablePath } from "@gw/contracts";
 import {
   MEDIA_EXTENSIONS,
   findAccountMedia,
@@ -35,6 +35,7 @@ export const { register, operations } = defineRoute({
       description: "The file, streamed.",
       content: Object.fromEntries(SERVED_TYPES.map((type) => [type, BINARY])),
     },
+    400: unreadablePath,
     404: errorResponse("No media of this account has this id (another account's media included).", ["not_found"]),
     410: errorResponse("Meta no longer has this media (7 days after it was received, 30 after the upload).", [
       "media_expired",
