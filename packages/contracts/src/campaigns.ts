@@ -1,22 +1,14 @@
 import { z } from "zod";
 import { recipientField } from "./messages.ts";
 import { errorResponse } from "./openapi.ts";
+import { MESSAGE_STATUSES } from "./statuses.ts";
 
 /** Campaigns: bulk template sends paced at the number's rate (docs/decisions.md, "Campaigns"). */
 
 export const CAMPAIGN_STATUSES = ["draft", "scheduled", "running", "paused", "completed", "cancelled"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** Where a recipient ended (or is): each recipient is counted once, in its furthest state. */
-export const RECIPIENT_OUTCOMES = [
-  "queued",
-  "sending",
-  "sent",
-  "delivered",
-  "read",
-  "failed",
-  "skipped",
-  "cancelled",
-] as const;
+export const RECIPIENT_OUTCOMES = ["queued", "sending", ...MESSAGE_STATUSES, "skipped", "cancelled"] as const;
 export type RecipientOutcome = (typeof RECIPIENT_OUTCOMES)[number];
 /** Rows of one campaign (a JSON list or a CSV upload). */
 export const CAMPAIGN_MAX_RECIPIENTS = 100_000;

@@ -22,3 +22,4 @@ export * from "./delivery-replays.ts";
 export * from "./event-types.ts";
 export * from "./media.ts";
 export * from "./orders.ts";
+export * from "./statuses.ts";

@@ -1,27 +1,11 @@
 import { z } from "zod";
 import { urlInt } from "./deliveries.ts";
 import { errorResponse } from "./openapi.ts";
+import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, REQUESTED_ORDER_STATUSES } from "./statuses.ts";
 
 // Pix orders (issue 28, design-28 §3 and §4): the order kept per reference_id, read with GET /orders and
 // /orders/{reference_id}, and moved with POST /orders/{reference_id}/status (an order_status message).
 
-export const ORDER_STATUSES = [
-  "pending",
-  "processing",
-  "partially_shipped",
-  "shipped",
-  "completed",
-  "canceled",
-] as const;
-/** What a status message may ask for: every order status but the initial `pending`. */
-export const REQUESTED_ORDER_STATUSES = [
-  "processing",
-  "partially_shipped",
-  "shipped",
-  "completed",
-  "canceled",
-] as const;
-export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const;
 export const ORDERS_MAX_LIMIT = 200;
 
 export const OrderPath = z.object({
@@ -101,7 +85,7 @@ export const OrderHistoryEntryOut = z
     sent_at: z.string().describe("When the provider accepted the message (ISO 8601)"),
     origin: z.enum(["api", "panel"]),
     message_status: z
-      .enum(["sent", "delivered", "read", "failed"])
+      .enum(MESSAGE_STATUSES)
       .nullable()
       .describe("The provider's last status of the message; null until it reports one"),
     error: MessageErrorOut.nullable().describe("Only when message_status is failed"),

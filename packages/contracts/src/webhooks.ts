@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./statuses.ts";
 
 /**
  * The signed webhook events the gateway POSTs to the integrator (spec 2.7, 6.1–6.3), as zod schemas. They describe
@@ -67,7 +68,7 @@ export const MessagePricing = z
 export const MessageStatusData = z
   .object({
     message_id: z.string().describe("Same id returned by the send"),
-    status: z.enum(["sent", "delivered", "read", "failed"]),
+    status: z.enum(MESSAGE_STATUSES),
     status_rank: z
       .int()
       .min(1)
@@ -375,21 +376,18 @@ export const AccountUpdateData = z
   })
   .meta({ id: "AccountUpdateData" });
 
-const ORDER_STATUS_VALUES = ["pending", "processing", "partially_shipped", "shipped", "completed", "canceled"] as const;
-const PAYMENT_STATUS_VALUES = ["pending", "captured", "failed"] as const;
-
 /** Issue 28: the message of a Pix order whose acceptance or status changed the order's event. */
 export const OrderUpdatedMessage = z
   .object({
     message_id: z.string().describe("The order's message (its order_details or an order_status)"),
     kind: z.enum(["order_details", "order_status"]),
-    order_status: z.enum(ORDER_STATUS_VALUES).describe("The order status the message carried"),
+    order_status: z.enum(ORDER_STATUSES).describe("The order status the message carried"),
     payment_status: z
-      .enum(PAYMENT_STATUS_VALUES)
+      .enum(PAYMENT_STATUSES)
       .nullable()
       .describe("The payment status the message carried; null when it carried no payment object"),
     message_status: z
-      .enum(["sent", "delivered", "read", "failed"])
+      .enum(MESSAGE_STATUSES)
       .nullable()
       .describe("The provider's last status of the message; null until it reports one"),
     error: MessageStatusError.nullable().describe("Only when message_status is failed, otherwise null"),
@@ -402,8 +400,8 @@ export const OrderUpdatedData = z
     reference_id: z.string().describe("The order's reference_id"),
     phone_number_id: z.string().describe("The business number the order was sent from"),
     to: z.string().describe("The customer as the Pix send named them: phone digits or a BSUID"),
-    order_status: z.enum(ORDER_STATUS_VALUES).describe("The order's status now"),
-    payment_status: z.enum(PAYMENT_STATUS_VALUES).describe("The order's payment status now"),
+    order_status: z.enum(ORDER_STATUSES).describe("The order's status now"),
+    payment_status: z.enum(PAYMENT_STATUSES).describe("The order's payment status now"),
     payment_timestamp: z.int().nullable(),
     description: z.string().nullable().describe("The description of the order's last status message"),
     trigger: z

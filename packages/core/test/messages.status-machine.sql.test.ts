@@ -1,16 +1,10 @@
 // The status machine is decided in SQL for whole batches (SHOULD_APPLY_SQL). This runs every (current, next)
 // pair through the batch statement and through the TypeScript definition of spec 3.1, so the two cannot drift.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { MESSAGE_STATUS_RANK } from "@gw/contracts";
 import { inTransaction, type Db } from "@gw/db";
 import { createFixture, isolatedDatabase, type Fixture } from "@gw/testkit";
-import {
-  applyStatuses,
-  lockWamids,
-  shouldApply,
-  STATUS_RANK,
-  type ProviderStatus,
-  type StoredStatus,
-} from "../src/events/index.ts";
+import { applyStatuses, lockWamids, shouldApply, type ProviderStatus, type StoredStatus } from "../src/events/index.ts";
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let db: Db;
@@ -75,7 +69,7 @@ describe("the batch status statement applies exactly the transitions of spec 3.1
     );
     for (const delivery of deliveries) {
       const data = delivery.data as { status: ProviderStatus; status_rank: number; error: { reason: string } | null };
-      expect(data.status_rank).toBe(STATUS_RANK[data.status]);
+      expect(data.status_rank).toBe(MESSAGE_STATUS_RANK[data.status]);
       expect(data.error === null).toBe(data.status !== "failed");
       if (data.error) expect(data.error.reason).toBe("recipient_unreachable");
     }

@@ -2,15 +2,12 @@
 // (current × request) pair is judged against the design's four rules, checked in order, and a few named cases pin the
 // issue's acceptance (cancel after captured, anything after completed).
 import { describe, expect, it } from "@jest/globals";
+import { ORDER_STATUSES, PAYMENT_STATUSES, REQUESTED_ORDER_STATUSES, type RequestedOrderStatus } from "@gw/contracts";
 import {
-  ORDER_STATUSES,
-  PAYMENT_STATUSES,
-  REQUESTED_ORDER_STATUSES,
   nextOrderStatuses,
   transitionRefusal,
   type OrderStatusValue,
   type PaymentStatusValue,
-  type RequestedOrderStatus,
 } from "../src/orders/index.ts";
 
 const LADDER = ["pending", "processing", "partially_shipped", "shipped", "completed"];

@@ -1,7 +1,15 @@
 // The events of spec 2.7, 6.2 and 6.3, account.update (issue 18) and order.updated (issue 28), as the contract spells
 // them (./schema.ts is generated from @gw/contracts' webhook schemas), refined where a type can say more than a JSON
 // Schema; and a parser that checks a signed body against them.
-import { MESSAGE_RECEIVED_TYPES, MESSAGE_STATUSES, WEBHOOK_EVENTS, type components } from "./schema.ts";
+import {
+  MESSAGE_RECEIVED_TYPES,
+  MESSAGE_STATUS_RANK,
+  MESSAGE_STATUSES,
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  WEBHOOK_EVENTS,
+  type components,
+} from "./schema.ts";
 
 export { MESSAGE_RECEIVED_TYPES, MESSAGE_STATUSES, WEBHOOK_EVENTS };
 
@@ -19,10 +27,7 @@ export type WebhookEnvelope<E extends string, D> = Omit<Schemas["MessageStatusEv
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Spec 3.1. `failed` is a separate outcome: never compare ranks numerically to handle it. */
-export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const satisfies Record<
-  MessageStatus,
-  number
->;
+export const STATUS_RANK = MESSAGE_STATUS_RANK satisfies Record<MessageStatus, number>;
 
 export type MessageStatusError = NonNullable<Schemas["MessageStatusData"]["error"]>;
 /** What the provider reported it charges for a message (per-message pricing), verbatim. */
@@ -129,14 +134,11 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
   return parsed as unknown as GatewayWebhookEvent;
 }
 
-const ORDER_STATUS_VALUES = ["pending", "processing", "partially_shipped", "shipped", "completed", "canceled"] as const;
-const PAYMENT_STATUS_VALUES = ["pending", "captured", "failed"] as const;
-
 function checkOrderUpdatedData(data: Json): void {
   for (const key of ["reference_id", "phone_number_id", "to", "updated_at"]) expectString(data, key, "data.");
   expectNullableString(data, "description", "data.");
-  if (!isOneOf(data.order_status, ORDER_STATUS_VALUES)) throw invalid("data.order_status inválido");
-  if (!isOneOf(data.payment_status, PAYMENT_STATUS_VALUES)) throw invalid("data.payment_status inválido");
+  if (!isOneOf(data.order_status, ORDER_STATUSES)) throw invalid("data.order_status inválido");
+  if (!isOneOf(data.payment_status, PAYMENT_STATUSES)) throw invalid("data.payment_status inválido");
   if (!isOneOf(data.trigger, ["status_sent", "message_status"] as const)) throw invalid("data.trigger inválido");
   const message = data.message;
   if (!isObject(message)) throw invalid("data.message deve ser um objeto");

@@ -1,4 +1,4 @@
-import { generateOpenApiDocument, WEBHOOK_OPERATIONS, type OperationConfig } from "@gw/contracts";
+import { generateOpenApiDocument, MESSAGE_STATUS_RANK, WEBHOOK_OPERATIONS, type OperationConfig } from "@gw/contracts";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { format, resolveConfig } from "prettier";
 
@@ -63,7 +63,7 @@ function enumOf(document: Json, schema: string, property: string): unknown[] {
   return values;
 }
 
-function constant(doc: string, name: string, values: unknown[]): string {
+function constant(doc: string, name: string, values: unknown[] | Record<string, unknown>): string {
   return `\n/** ${doc} */\nexport const ${name} = ${JSON.stringify(values)} as const;\n`;
 }
 
@@ -87,9 +87,24 @@ export async function generateReceiverSchema(
       enumOf(document, "MessageStatusData", "status"),
     ) +
     constant(
+      "Each `message.status` status's `status_rank` (spec 3.1; `failed` is never compared by rank).",
+      "MESSAGE_STATUS_RANK",
+      MESSAGE_STATUS_RANK,
+    ) +
+    constant(
       "`message.received` message types (spec 6.3).",
       "MESSAGE_RECEIVED_TYPES",
       enumOf(document, "MessageReceivedData", "type"),
+    ) +
+    constant(
+      "`order.updated` order statuses (issue 28).",
+      "ORDER_STATUSES",
+      enumOf(document, "OrderUpdatedData", "order_status"),
+    ) +
+    constant(
+      "`order.updated` payment statuses (issue 28).",
+      "PAYMENT_STATUSES",
+      enumOf(document, "OrderUpdatedData", "payment_status"),
     );
   const config = (await resolveConfig(new URL(`./${GENERATED_FILE}`, import.meta.url))) ?? {};
   return format(`${BANNER}${types}${vocabulary}`, { ...config, parser: "typescript" });

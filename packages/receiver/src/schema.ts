@@ -436,6 +436,9 @@ export const WEBHOOK_EVENTS = ["message.status", "message.received", "account.up
 /** `message.status` statuses (spec 6.2). */
 export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
 
+/** Each `message.status` status's `status_rank` (spec 3.1; `failed` is never compared by rank). */
+export const MESSAGE_STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const;
+
 /** `message.received` message types (spec 6.3). */
 export const MESSAGE_RECEIVED_TYPES = [
   "text",
@@ -450,3 +453,16 @@ export const MESSAGE_RECEIVED_TYPES = [
   "interactive",
   "unsupported",
 ] as const;
+
+/** `order.updated` order statuses (issue 28). */
+export const ORDER_STATUSES = [
+  "pending",
+  "processing",
+  "partially_shipped",
+  "shipped",
+  "completed",
+  "canceled",
+] as const;
+
+/** `order.updated` payment statuses (issue 28). */
+export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const;

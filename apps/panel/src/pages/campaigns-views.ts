@@ -1,3 +1,4 @@
+import { isMessageStatus } from "@gw/contracts";
 import type { CampaignView, RecipientView } from "@gw/core/campaigns";
 import { templateShape } from "@gw/core/templates";
 import type { MetaTemplate } from "@gw/meta";
@@ -168,9 +169,9 @@ function etaText(campaign: CampaignView): SafeHtml {
 export function progressSection(campaign: CampaignView): SafeHtml {
   const settled = settledCount(campaign);
   const total = campaign.accepted_recipients;
-  // The five the issue names are always shown; the others only when they happened.
+  // Queued and the message's four statuses are always shown; the others only when they happened.
   const shown = RECIPIENT_OUTCOMES.filter(
-    (outcome) => ["queued", "sent", "delivered", "read", "failed"].includes(outcome) || campaign.progress[outcome] > 0,
+    (outcome) => outcome === "queued" || isMessageStatus(outcome) || campaign.progress[outcome] > 0,
   );
   return html`<div class="cards" role="group" aria-label="Destinatários por resultado">
       ${shown.map(

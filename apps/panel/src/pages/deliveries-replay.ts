@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Router } from "express";
+import { DELIVERY_STATUSES } from "@gw/contracts";
 import { WEBHOOK_EVENTS } from "@gw/core/accounts";
 import { SPREADSHEET_CSV } from "@gw/core/csv";
 import {
-  DELIVERY_STATUSES,
   REPLAY_MAX_DAYS,
   REPLAY_STATUSES,
   createDeliveryReplay,

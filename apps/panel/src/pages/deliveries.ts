@@ -1,7 +1,7 @@
 import type { Request, Router } from "express";
+import { DELIVERY_STATUSES } from "@gw/contracts";
 import { WEBHOOK_EVENTS } from "@gw/core/accounts";
 import {
-  DELIVERY_STATUSES,
   getDeliveryDetail,
   listDeliveries,
   listDeliveryReplays,

@@ -1,6 +1,7 @@
 import type { CampaignView, RecipientView } from "@gw/core/campaigns";
 import { DELIVERY_ERROR_KIND_MESSAGES, type DeliveryErrorKind } from "@gw/core/deliveries";
-import type { ORDER_STATUSES, OrderSummaryView, PAYMENT_STATUSES } from "@gw/core/orders";
+import type { OrderStatus, PaymentStatus } from "@gw/contracts";
+import type { OrderSummaryView } from "@gw/core/orders";
 import { formatNumber } from "./format.ts";
 import { html, type SafeHtml } from "./html.ts";
 
@@ -10,8 +11,6 @@ import { html, type SafeHtml } from "./html.ts";
 
 /** A badge's colour (views/components.ts, badge). */
 export type Tone = "ok" | "warn" | "bad" | "neutral";
-type OrderStatus = (typeof ORDER_STATUSES)[number];
-type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 type CampaignStatus = CampaignView["status"];
 type RecipientOutcome = RecipientView["status"];
 

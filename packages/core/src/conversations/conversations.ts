@@ -1,3 +1,4 @@
+import type { OrderStatus, PaymentStatus } from "@gw/contracts";
 import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
@@ -83,12 +84,8 @@ export interface ConversationMessageView {
   /** Inbound: when the business marked it read at Meta (API or panel; or a later message was); null while unread. */
   read_at: string | null;
   /** Outbound message of a Pix order (its order_details or an order_status): the order's current status; else null. */
-  order: { reference_id: string; order_status: OrderStatusValue; payment_status: PaymentStatusValue } | null;
+  order: { reference_id: string; order_status: OrderStatus; payment_status: PaymentStatus } | null;
 }
-
-/** An order's status pair as the orders concern (a higher tier) stores it (design-28 §1). */
-type OrderStatusValue = "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
-type PaymentStatusValue = "pending" | "captured" | "failed";
 
 const MAX_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -319,8 +316,8 @@ interface MessageRow {
   seq: Date;
   read_at: Date | null;
   order_reference_id: string | null;
-  order_status: OrderStatusValue | null;
-  order_payment_status: PaymentStatusValue | null;
+  order_status: OrderStatus | null;
+  order_payment_status: PaymentStatus | null;
 }
 
 const LIST_MESSAGES = `

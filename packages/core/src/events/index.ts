@@ -1,6 +1,5 @@
 export {
   SHOULD_APPLY_SQL,
-  STATUS_RANK,
   applyEarlyStatuses,
   applyStatuses,
   isProviderStatus,

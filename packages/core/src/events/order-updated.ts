@@ -1,3 +1,4 @@
+import { isMessageStatus } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import { orderOrderingKey } from "../deliveries/attempt/ordering.ts";
 import { subscribedDeliveries, type PendingDelivery } from "../deliveries/attempt/outbox.ts";
@@ -39,11 +40,8 @@ SELECT o.id::text AS order_id, o.account_id, o.reference_id, o.phone_number_id, 
 FROM order_messages om JOIN orders o ON o.id = om.order_id LEFT JOIN messages m ON m.wamid = om.wamid
 WHERE om.wamid = ANY($1::text[]) AND om.state = 'accepted'`;
 
-const PUBLIC_MESSAGE_STATUSES: readonly string[] = ["sent", "delivered", "read", "failed"];
-
 function dataOf(row: OrderMessageRow, trigger: "status_sent" | "message_status"): object {
-  const messageStatus =
-    row.message_status !== null && PUBLIC_MESSAGE_STATUSES.includes(row.message_status) ? row.message_status : null;
+  const messageStatus = isMessageStatus(row.message_status) ? row.message_status : null;
   return {
     reference_id: row.reference_id,
     phone_number_id: row.phone_number_id,

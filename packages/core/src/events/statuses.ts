@@ -1,3 +1,4 @@
+import { MESSAGE_STATUS_RANK, type MessageStatus } from "@gw/contracts";
 import { mapMetaError } from "@gw/errors";
 import type { Sql } from "@gw/db";
 import { messageOrderingKey } from "../deliveries/attempt/ordering.ts";
@@ -8,8 +9,7 @@ import { orderMessageStatusDeliveries } from "./order-updated.ts";
  * The message status machine of spec 3.1. `accepted` is our own state between the provider's synchronous
  * acceptance and its first `sent` status, so that `sent` is itself a change and reaches the integrator.
  */
-export const STATUS_RANK = { failed: 1, sent: 2, delivered: 3, read: 4 } as const;
-export type ProviderStatus = keyof typeof STATUS_RANK;
+export type ProviderStatus = MessageStatus;
 export type StoredStatus = ProviderStatus | "accepted";
 
 /** Whether `next` replaces `current`. Failures are not compared by rank (spec 3.1). */
@@ -17,7 +17,7 @@ export function shouldApply(current: StoredStatus, next: ProviderStatus): boolea
   if (current === "failed") return false;
   if (next === "failed") return current === "accepted" || current === "sent";
   if (current === "accepted") return true;
-  return STATUS_RANK[next] > STATUS_RANK[current];
+  return MESSAGE_STATUS_RANK[next] > MESSAGE_STATUS_RANK[current];
 }
 
 /**
@@ -62,7 +62,7 @@ export interface ProviderStatusUpdate {
 }
 
 export function isProviderStatus(value: string): value is ProviderStatus {
-  return Object.hasOwn(STATUS_RANK, value);
+  return Object.hasOwn(MESSAGE_STATUS_RANK, value);
 }
 
 /** Meta's timestamps are Unix seconds; anything else (or absurd) falls back to the time we received it. */
@@ -311,7 +311,7 @@ export async function applyStatusesTraced(
         data: {
           message_id: row.wamid,
           status: row.status,
-          status_rank: STATUS_RANK[row.status],
+          status_rank: MESSAGE_STATUS_RANK[row.status],
           to: row.to,
           recipient_user_id: row.recipient_user_id,
           // Meta always sends errors[] with a failure; 0 stands for "no provider code" should it ever not.

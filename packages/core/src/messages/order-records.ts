@@ -1,3 +1,4 @@
+import type { OrderStatus, PaymentStatus } from "@gw/contracts";
 import type { Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type {
@@ -14,8 +15,8 @@ import { graphRecipient } from "../contacts/recipient.ts";
 // never imports orders.
 
 /** The order statuses of the contract (`partially_shipped` underscored; Meta's is hyphenated). */
-export type OrderStatusValue = "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
-export type PaymentStatusValue = "pending" | "captured" | "failed";
+export type OrderStatusValue = OrderStatus;
+export type PaymentStatusValue = PaymentStatus;
 
 /** An `order_status` interactive message (meta-2026 §6.3): a free-form send, inside the window only. */
 export interface OrderStatusContent {

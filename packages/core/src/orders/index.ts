@@ -1,12 +1,5 @@
-export {
-  ORDER_STATUSES,
-  PAYMENT_STATUSES,
-  REQUESTED_ORDER_STATUSES,
-  checkTransition,
-  nextOrderStatuses,
-  transitionRefusal,
-} from "./transitions.ts";
-export type { OrderChangeRequest, RequestedOrderStatus } from "./transitions.ts";
+export { checkTransition, nextOrderStatuses, transitionRefusal } from "./transitions.ts";
+export type { OrderChangeRequest } from "./transitions.ts";
 export { defaultOrderStatusText } from "./texts.ts";
 export { getOrder, listOrders, orderNotFound } from "./views.ts";
 export type {

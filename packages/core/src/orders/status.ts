@@ -4,7 +4,8 @@ import type { PaymentStatusValue } from "../messages/order-records.ts";
 import type { SendOutcome } from "../messages/outcome.ts";
 import { sendMessage, type SendDeps } from "../messages/send.ts";
 import { defaultOrderStatusText } from "./texts.ts";
-import { checkTransition, type RequestedOrderStatus } from "./transitions.ts";
+import type { RequestedOrderStatus } from "@gw/contracts";
+import { checkTransition } from "./transitions.ts";
 import { findOpenOrder } from "./views.ts";
 
 export interface OrderStatusChange {

@@ -1,5 +1,5 @@
 import type { PaymentStatusValue } from "../messages/order-records.ts";
-import type { RequestedOrderStatus } from "./transitions.ts";
+import type { RequestedOrderStatus } from "@gw/contracts";
 
 /** The default body of an order_status message (design-28 §4.4; D8): Meta requires one. */
 export function defaultOrderStatusText(

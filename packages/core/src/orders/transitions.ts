@@ -1,3 +1,4 @@
+import { PAYMENT_STATUSES, REQUESTED_ORDER_STATUSES, type RequestedOrderStatus } from "@gw/contracts";
 import { ApiError } from "@gw/errors";
 import type { OrderState, OrderStatusValue, PaymentStatusValue } from "../messages/order-records.ts";
 
@@ -5,22 +6,6 @@ import type { OrderState, OrderStatusValue, PaymentStatusValue } from "../messag
 // D3). Pure: the send's status claim runs it against the state it read under the claim, the panel's form offers only
 // what it allows. Meta lists the values and two refusals (2046 invalid transition, 2047 cancel with a payment pending
 // or succeeded) but no matrix; a stricter Meta answers those codes, which map to the same refusals.
-
-export const ORDER_STATUSES = [
-  "pending",
-  "processing",
-  "partially_shipped",
-  "shipped",
-  "completed",
-  "canceled",
-] as const satisfies readonly OrderStatusValue[];
-
-export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const satisfies readonly PaymentStatusValue[];
-
-/** The statuses an order_status message may carry (never `pending`: that is where an order starts). */
-export type RequestedOrderStatus = Exclude<OrderStatusValue, "pending">;
-
-export const REQUESTED_ORDER_STATUSES = ORDER_STATUSES.filter((s): s is RequestedOrderStatus => s !== "pending");
 
 export interface OrderChangeRequest {
   orderStatus: RequestedOrderStatus;
@@ -37,7 +22,8 @@ const RANK: Record<Exclude<OrderStatusValue, "canceled">, number> = {
 };
 
 const PAYMENT_MOVES: Record<PaymentStatusValue, readonly PaymentStatusValue[]> = {
-  pending: ["pending", "captured", "failed"],
+  // From pending, any: the PSP may confirm, refuse or still wait.
+  pending: PAYMENT_STATUSES,
   failed: ["failed", "pending", "captured"],
   captured: ["captured"],
 };

@@ -1,3 +1,4 @@
+import { isMessageStatus, type MessageStatus } from "@gw/contracts";
 import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { OrderStatusValue, PaymentStatusValue } from "../messages/order-records.ts";
@@ -6,7 +7,7 @@ import type { OrderStatusValue, PaymentStatusValue } from "../messages/order-rec
 // accepted); a claimed or unconfirmed reference, another account's and an unknown one all look alike (404).
 
 export type PaymentMethod = "pix" | "payment_link" | "boleto";
-export type OrderMessageStatus = "sent" | "delivered" | "read" | "failed";
+export type OrderMessageStatus = MessageStatus;
 
 export interface OrderItemView {
   name: string;
@@ -160,8 +161,6 @@ interface HistoryRow {
   error_reason: string | null;
 }
 
-const MESSAGE_STATUSES: readonly string[] = ["sent", "delivered", "read", "failed"];
-
 /** GET /public/v1/orders/{reference_id}: the order and its history (throws 404 `not_found`). */
 export async function getOrder(
   deps: { db: Db },
@@ -188,10 +187,7 @@ export async function getOrder(
       description: row.description,
       sentAt: row.accepted_at,
       origin: row.actor.startsWith("panel:") ? "panel" : "api",
-      messageStatus:
-        row.message_status !== null && MESSAGE_STATUSES.includes(row.message_status)
-          ? (row.message_status as OrderMessageStatus)
-          : null,
+      messageStatus: isMessageStatus(row.message_status) ? row.message_status : null,
       error:
         row.message_status === "failed"
           ? { code: row.error_code, message: row.error_message, reason: row.error_reason }

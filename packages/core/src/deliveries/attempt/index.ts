@@ -4,7 +4,7 @@ export { deliveryBody, createOutbox, insertDeliveries, subscribedDeliveries } fr
 export type { CommittedDelivery, Outbox, PendingDelivery } from "./outbox.ts";
 export { DELIVERY_ERROR_KIND_MESSAGES } from "./error-kinds.ts";
 export type { DeliveryErrorKind } from "./error-kinds.ts";
-export { DELIVERY_STATUSES, createDeliveryStatements } from "./statements.ts";
+export { createDeliveryStatements } from "./statements.ts";
 export type { DeliveryStatementOptions, DeliveryStatements, DeliveryStatus } from "./statements.ts";
 export { DEFAULT_CLAIM_STALE_MS, processDeliveryAttempt, processFirstAttempts } from "./process.ts";
 export type {

@@ -1,3 +1,4 @@
+import type { DELIVERY_STATUSES } from "@gw/contracts";
 import type { Db } from "@gw/db";
 import type { SignatureScheme } from "@gw/signer";
 import { groupCalls, type CallOutcome } from "../../batching/group-calls.ts";
@@ -6,7 +7,6 @@ import type { DeliveryErrorKind } from "./error-kinds.ts";
 // The claim and the record of an attempt (processDeliveryAttempt's first and last statements), each able to serve
 // many concurrent attempts in one round trip.
 
-export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface ClaimedRow {
