@@ -11,7 +11,7 @@ import { insertDeliveries, type CommittedDelivery, type Outbox } from "../delive
 import { changedTemplateCatalogues } from "../health/index.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 import { emptyPlan, planItems, sightingId, type Plan } from "./plan.ts";
-import { applyTogether, itemsAlone, type StepCounts } from "./steps.ts";
+import { applyTogether, itemsAlone, joinsGroupCommit, type StepCounts } from "./steps.ts";
 
 export class MalformedWebhookError extends Error {}
 
@@ -254,22 +254,6 @@ interface BatchMember {
   rawBody: string;
   payloadHash: string;
   plan: Plan;
-}
-
-/**
- * Status webhooks (statuses, and the users they name, nothing else) can share a transaction: that is the bulk of
- * Meta's traffic, three per message sent. Anything else keeps its own transaction (ingestPlanned).
- */
-function joinsGroupCommit(plan: Plan): boolean {
-  return (
-    plan.statuses.length > 0 &&
-    plan.inbound.length === 0 &&
-    plan.identityChanges.length === 0 &&
-    plan.notices.length === 0 &&
-    plan.preferences.length === 0 &&
-    plan.accountEvents.length === 0 &&
-    plan.quarantined.length === 0
-  );
 }
 
 /**

@@ -13,6 +13,7 @@ import type { LearntSightings } from "../contacts/key-cache.ts";
 import type { AccountEventInput } from "../health/index.ts";
 import type { PreferenceChange } from "../suppressions/suppressions.ts";
 import { accountsByWaba, type TemplateNoticeInput } from "../templates/notices.ts";
+import { STEP_ORDER } from "./steps.ts";
 
 export interface InboundItem {
   accountId: string;
@@ -45,18 +46,10 @@ export type PlanLists = { [K in StepName]: PlanItems[K][] };
 /** One payload, read and matched to its accounts: its items, and what was set aside. */
 export type Plan = PlanLists & { quarantined: QuarantinedItem[] };
 
-/** A plan without items. */
+/** A plan without items: an empty list per step (steps.ts), and nothing set aside. */
 export function emptyPlan(): Plan {
-  return {
-    sightings: [],
-    identityChanges: [],
-    statuses: [],
-    inbound: [],
-    notices: [],
-    preferences: [],
-    accountEvents: [],
-    quarantined: [],
-  };
+  const lists = Object.fromEntries(STEP_ORDER.map((name) => [name, []])) as unknown as PlanLists;
+  return { ...lists, quarantined: [] };
 }
 
 interface PlanDeps {

@@ -11,7 +11,7 @@ import { storeTemplateNotices } from "../templates/notices.ts";
 import type { InboundItem, Plan, PlanItems, PlanLists, PreferenceItem, StepName } from "./plan.ts";
 
 /**
- * The order in which a webhook's items are applied, written once (STEP_ORDER, STEPS) and run in three modes by
+ * The order in which a webhook's items are applied, written once (the keys of STEPS, in order) and run in three modes by
  * ingest.ts: together (one payload in one transaction, `applyTogether`), item by item (each item in its own
  * transaction, `itemsAlone`: the fallback when an item fails), and several status payloads in one transaction
  * (group commit, `applyTogether` over their merged plan).
@@ -20,16 +20,6 @@ import type { InboundItem, Plan, PlanItems, PlanLists, PreferenceItem, StepName 
  * dead worker never recorded, proved by their statuses, are recorded before the statuses apply to them. Template
  * notices and preferences create no outbox rows; the other steps return the deliveries they create.
  */
-export const STEP_ORDER: readonly StepName[] = [
-  "sightings",
-  "identityChanges",
-  "statuses",
-  "inbound",
-  "notices",
-  "preferences",
-  "accountEvents",
-];
-
 /** What the steps of one transaction share. */
 interface Run {
   receivedAt: Date;
@@ -62,6 +52,11 @@ interface Step<Item> {
   counts?: keyof StepCounts;
   /** Item by item: an item another step applies (a sender is learnt with its message, in its transaction). */
   skipAlone?(index: number, plan: Plan): boolean;
+  /**
+   * Its part in a group commit (several status payloads in one transaction): `carries`, the items a group commit is
+   * for; `rides`, items that may come along; absent, a payload with any of its items is applied on its own.
+   */
+  groupCommit?: "carries" | "rides";
 }
 
 const NOTHING: Applied = { deliveries: [] };
@@ -77,6 +72,7 @@ const STEPS: { [K in StepName]: Step<PlanItems[K]> } = {
     },
     path: (sighting) => `contacts ${sighting.user.bsuid ?? sighting.user.phone ?? ""}`,
     skipAlone: (index, plan) => index < plan.inbound.length,
+    groupCommit: "rides",
   },
   identityChanges: {
     async apply(sql, changes) {
@@ -106,6 +102,7 @@ const STEPS: { [K in StepName]: Step<PlanItems[K]> } = {
       return { deliveries };
     },
     path: (status, index) => `statuses[${index}] ${status.id}`,
+    groupCommit: "carries",
   },
   inbound: {
     async apply(sql, items, run) {
@@ -146,6 +143,23 @@ const STEPS: { [K in StepName]: Step<PlanItems[K]> } = {
     path: (item) => `${item.event.field} ${item.event.wabaId}`,
   },
 };
+
+/** The steps in the order they apply: STEPS' keys, as written. */
+export const STEP_ORDER = Object.keys(STEPS) as readonly StepName[];
+
+/**
+ * Whether a payload joins a group commit: it has items of the step that carries one, none of a step that cannot
+ * come along, and nothing set aside. Status webhooks (statuses and the users they name) are the bulk of Meta's
+ * traffic, three per message sent; anything else keeps its own transaction (ingestPlanned).
+ */
+export function joinsGroupCommit(plan: Plan): boolean {
+  if (plan.quarantined.length > 0) return false;
+  const has = (name: StepName) => plan[name].length > 0;
+  return (
+    STEP_ORDER.some((name) => STEPS[name].groupCommit === "carries" && has(name)) &&
+    STEP_ORDER.every((name) => STEPS[name].groupCommit !== undefined || !has(name))
+  );
+}
 
 /** A delivery of a plan applied together, with the step and the item it came from. */
 export interface PlannedDelivery extends StepDelivery {
