@@ -268,6 +268,18 @@ export const InteractiveLocationRequestIn = z
   })
   .meta({ id: "InteractiveLocationRequestIn" });
 
+/** A support menu's sections: the list example here and the list send of the document's examples (messages.ts). */
+export const MENU_SECTIONS_EXAMPLE = [
+  {
+    title: "Financeiro",
+    rows: [
+      { id: "opcao-1", title: "Segunda via do boleto", description: "Enviamos o PDF aqui na conversa" },
+      { id: "opcao-2", title: "Pagar com Pix" },
+    ],
+  },
+  { title: "Pedidos", rows: [{ id: "opcao-3", title: "Rastrear pedido" }] },
+];
+
 const INTERACTIVE_EXAMPLES = [
   {
     type: "button",
@@ -283,16 +295,7 @@ const INTERACTIVE_EXAMPLES = [
     header: { type: "text", text: "Central de atendimento" },
     body: "Como podemos ajudar?",
     button: "Ver opções",
-    sections: [
-      {
-        title: "Financeiro",
-        rows: [
-          { id: "opcao-1", title: "Segunda via do boleto", description: "Enviamos o PDF aqui na conversa" },
-          { id: "opcao-2", title: "Pagar com Pix" },
-        ],
-      },
-      { title: "Pedidos", rows: [{ id: "opcao-3", title: "Rastrear pedido" }] },
-    ],
+    sections: MENU_SECTIONS_EXAMPLE,
   },
   {
     type: "cta_url",

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { InteractiveIn, LocationIn, MediaIn, ReactionIn, checkSendKind } from "./message-kinds.ts";
+import {
+  InteractiveIn,
+  LocationIn,
+  MENU_SECTIONS_EXAMPLE,
+  MediaIn,
+  ReactionIn,
+  checkSendKind,
+} from "./message-kinds.ts";
 import { isMalformedBsuid } from "./users.ts";
 
 /** Spec 2.2. */
@@ -115,16 +122,7 @@ const SEND_LIST_EXAMPLE = {
     body: "Olá! Escolha uma opção:",
     footer: "Loja Exemplo",
     button: "Ver opções",
-    sections: [
-      {
-        title: "Financeiro",
-        rows: [
-          { id: "opcao-1", title: "Segunda via do boleto", description: "Enviamos o PDF aqui na conversa" },
-          { id: "opcao-2", title: "Pagar com Pix" },
-        ],
-      },
-      { title: "Pedidos", rows: [{ id: "opcao-3", title: "Rastrear pedido" }] },
-    ],
+    sections: MENU_SECTIONS_EXAMPLE,
   },
   client_ref: "menu-atendimento",
 };
