@@ -41,6 +41,10 @@ export const DeliveryOut = z
   })
   .meta({ id: "DeliveryOut" });
 
+/** A delivery as GET /deliveries/{id} shows it, and one row of the list (without the envelope). */
+export type DeliveryDetail = z.input<typeof DeliveryOut>;
+export type DeliveryListItem = Omit<DeliveryDetail, "envelope">;
+
 export const DeliveryListOut = z
   .object({
     success: z.literal(true),

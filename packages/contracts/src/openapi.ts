@@ -164,8 +164,13 @@ export function refusalOrValidation(
   };
 }
 
+/** A JSON response whose schema's type it keeps: `defineRoute` types a handler's answer by its route's 2xx one. */
+export interface JsonResponse<S extends z.ZodType> extends ResponseConfig {
+  content: { "application/json": { schema: S } };
+}
+
 /** A JSON response with the given schema. */
-export const jsonResponse = (description: string, schema: z.ZodType): ResponseConfig => ({
+export const jsonResponse = <S extends z.ZodType>(description: string, schema: S): JsonResponse<S> => ({
   description,
   content: { "application/json": { schema } },
 });

@@ -7,6 +7,7 @@ import {
   tooManyRequests,
   unauthorized,
   type ExampleName,
+  type JsonResponse,
   type PublicOperation,
 } from "@gw/contracts";
 import type { ApiKeyScope } from "@gw/core/accounts";
@@ -68,15 +69,30 @@ export interface RouteInput<P, Q, H, B> {
   res: Response;
 }
 
-/** Returned by a handler that wrote its answer itself (a stream, a pre-rendered body). */
-export const ANSWERED: unique symbol = Symbol("answered");
+/** Returned by a handler that wrote its answer itself (a stream, a pre-rendered body). A class, so no data is one. */
+class Answered {
+  readonly #answered = true;
+}
+export const ANSWERED = new Answered();
 
-/** A handler's answer: the `data` of the `{success: true, data}` envelope (with the route's 2xx status), or ANSWERED. */
-export type Answer = NonNullable<unknown> | typeof ANSWERED;
+type Responses = PublicOperation["responses"];
+type SuccessStatus = 200 | 201 | 202 | 203 | 206;
+/** The route's one 2xx response (`successStatus` checks there is exactly one). */
+type SuccessResponse<R extends Responses> = R[Extract<keyof R, SuccessStatus>];
+
+/**
+ * A handler's answer, typed by the route's own 2xx schema: the `data` of its `{success: true, data}` envelope (sent
+ * with that status), or ANSWERED. A route whose 2xx is not JSON (a file, a CSV) can only answer ANSWERED, so a body
+ * that does not match what the document promises fails to compile.
+ */
+export type Answer<R extends Responses> =
+  | (SuccessResponse<R> extends JsonResponse<infer S> ? EnvelopeData<z.input<S>> : never)
+  | typeof ANSWERED;
+type EnvelopeData<E> = E extends { success: true; data: infer D } ? D : never;
 
 type OperationRequest = NonNullable<PublicOperation["request"]>;
 
-export interface RouteSpec<P, Q, H, B> {
+export interface RouteSpec<P, Q, H, B, R extends Responses> {
   method: "get" | "post" | "patch" | "delete";
   /** The document's form, relative to the public prefix: `/campaigns/{campaign_id}` (Express gets `:campaign_id`). */
   path: string;
@@ -102,8 +118,8 @@ export interface RouteSpec<P, Q, H, B> {
    * Its own responses; 401, 429 and 500 are every public operation's (KEYED_RESPONSES), and 403 its scope's, unless
    * given here.
    */
-  responses: PublicOperation["responses"];
-  handler(input: RouteInput<P, Q, H, B>, deps: ApiDeps): Promise<Answer> | Answer;
+  responses: R;
+  handler(input: RouteInput<P, Q, H, B>, deps: ApiDeps): Promise<Answer<R>> | Answer<R>;
 }
 
 /**
@@ -155,7 +171,8 @@ export function defineRoute<
   Q extends z.ZodType | undefined = undefined,
   H extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<P, Q, H, B>): PublicRouteModule {
+  R extends Responses = Responses,
+>(spec: RouteSpec<P, Q, H, B, R>): PublicRouteModule {
   const { request = {}, ownRequest, scope } = spec;
   const body = request.body as JsonBody<z.ZodType> | undefined;
   const headers = request.headers === undefined ? undefined : lowerCased(request.headers);
@@ -240,11 +257,11 @@ export function defineCsvExport<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
 >(
-  spec: Omit<RouteSpec<P, Q, undefined, undefined>, "method" | "handler" | "ownRequest"> & {
+  spec: Omit<RouteSpec<P, Q, undefined, undefined, Responses>, "method" | "handler" | "ownRequest"> & {
     handler(input: RouteInput<P, Q, undefined, undefined>, deps: ApiDeps): Promise<CsvDownload>;
   },
 ): PublicRouteModule {
-  return defineRoute<P, Q>({
+  return defineRoute<P, Q, undefined, undefined, Responses>({
     ...spec,
     method: "get",
     responses: { 200: CSV_FILE, ...spec.responses },

@@ -26,5 +26,5 @@ export const { register, operations } = defineRoute({
       },
     },
   },
-  handler: () => ({ event_types: webhookEventTypes() }),
+  handler: () => ({ event_types: [...webhookEventTypes()] }),
 });

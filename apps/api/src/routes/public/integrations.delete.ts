@@ -23,6 +23,6 @@ export const { register, operations } = defineRoute({
   async handler({ accountId, actor, params }, deps) {
     const deleted = await deleteIntegration(deps, { accountId, integrationId: params.integration_id, actor });
     if (!deleted) throw notInAccount();
-    return { id: deleted.id, deleted: true, deliveries_removed: deleted.deliveriesRemoved };
+    return { id: deleted.id, deleted: true as const, deliveries_removed: deleted.deliveriesRemoved };
   },
 });

@@ -1,13 +1,16 @@
+import type { DeliveryListItem } from "@gw/contracts";
 import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 
 type DeliveryRow = Awaited<ReturnType<Db["delivery"]["findFirst"]>> & object;
 
-function view(row: DeliveryRow & { integration: { url: string } }) {
+/** The contract's delivery. The columns are text; they hold only what the outbox and the dispatcher write, typed by
+ * the same lists. */
+function view(row: DeliveryRow & { integration: { url: string } }): DeliveryListItem {
   return {
     id: Number(row.id),
-    event: row.event,
-    status: row.status,
+    event: row.event as DeliveryListItem["event"],
+    status: row.status as DeliveryListItem["status"],
     attempts: row.attemptCount,
     next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
     last_status_code: row.lastStatusCode,
