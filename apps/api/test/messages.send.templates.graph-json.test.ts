@@ -486,17 +486,20 @@ describe("template sends through POST /public/v1/messages reach the provider as 
       status: string;
       api_supported: boolean;
       sendable: boolean;
+      sub_category: string | null;
     }[];
     expect(items).toHaveLength(FIXTURE_TEMPLATES.length);
+    // An order-status template is sent by an order's update (orders.lifecycle.e2e), never by POST /messages.
     const fillable = items
-      .filter((t) => t.status === "APPROVED" && t.sendable && t.api_supported)
+      .filter((t) => t.status === "APPROVED" && t.sendable && t.api_supported && t.sub_category !== "ORDER_STATUS")
       .map((t) => `${t.name}/${t.language}`);
     const covered = [...new Set(CASES.map((c) => `${c.name}/${c.language}`))];
     expect(covered.sort()).toEqual(fillable.sort());
-    // The fixtures the API cannot fill are the carousel and the LOCATION header, nothing else.
+    // Not sent by POST /messages: the carousel and the LOCATION header (unfillable) and the order-status template.
     const approved = FIXTURE_TEMPLATES.filter((t) => t.status === "APPROVED").map((t) => `${t.name}/${t.language}`);
     expect(approved.filter((k) => !fillable.includes(k)).sort()).toEqual([
       "endereco_loja/pt_BR",
+      "status_do_pedido/pt_BR",
       "vitrine_carrossel/pt_BR",
     ]);
   });

@@ -555,6 +555,8 @@ describe("Pix orders through the API (issue 28)", () => {
     const refused = await updateStatus(referenceId, { order_status: "processing", payment_status: "captured" });
     expect(refused.status).toBe(422);
     expect((refused.body.error as Json).code).toBe("outside_24h_window");
+    // The refusal names the way out: the order-status template (issue 37).
+    expect((refused.body.error as Json).message).toMatch(/template/);
     expect(await messagePosts()).toBe(before);
     expect((await getOrder(referenceId)).body.data).toMatchObject({
       order_status: "pending",
@@ -678,6 +680,150 @@ describe("Pix orders through the API (issue 28)", () => {
     expect(moved.status).toBe(404);
     expect((moved.body.error as Json).code).toBe("not_found");
     expect((await getOrder("nao-existe-nunca")).status).toBe(404);
+    expect(await messagePosts()).toBe(before);
+  });
+});
+
+describe("an order followed after the window closed: Meta's order-status template (issue 37)", () => {
+  const TEMPLATE = { name: "status_do_pedido", language: "pt_BR", variables: ["Maria"] };
+
+  /** The order-status templates the sandbox received for the reference. */
+  async function sentStatusTemplates(referenceId: string): Promise<SandboxSent[]> {
+    const response = await fetch(`${gateway.sandbox.url}/_sandbox/sent?limit=100000`);
+    const sent = (await response.json()) as SandboxSent[];
+    return sent.filter((s) =>
+      (s.body.template?.components ?? []).some(
+        (c) =>
+          c.type === "order_status" &&
+          ((c.parameters?.[0] as Json | undefined)?.order_status as Json | undefined)?.reference_id === referenceId,
+      ),
+    );
+  }
+
+  it("the customer paid in the bank app and never wrote: processing, then completed, by the template; history, card and order.updated follow", async () => {
+    const to = nextContact();
+    const referenceId = reference("pedido-sem-conversa");
+    expect((await sendPix(to, referenceId)).status).toBe(200);
+
+    const key = randomUUID();
+    const body = { order_status: "processing", description: "Pagamento confirmado", template: TEMPLATE };
+    const processing = await updateStatus(referenceId, body, { key });
+    expect(processing.status).toBe(200);
+    expect(processing.body.data).toMatchObject({
+      reference_id: referenceId,
+      order_status: "processing",
+      payment_status: "pending",
+    });
+    // The same key and body answer the same, sending nothing more.
+    const replay = await updateStatus(referenceId, body, { key });
+    expect(replay.text).toBe(processing.text);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const completed = await updateStatus(referenceId, { order_status: "completed", template: TEMPLATE });
+    expect(completed.status).toBe(200);
+
+    // Meta got two templates carrying the order's status with Meta's spelling, the body's variable filled.
+    const sent = await sentStatusTemplates(referenceId);
+    expect(sent).toHaveLength(2);
+    const template = sent[0]?.body.template as Json;
+    expect(template).toMatchObject({ name: "status_do_pedido", language: { code: "pt_BR" } });
+    expect(template.components).toEqual([
+      { type: "body", parameters: [{ type: "text", text: "Maria" }] },
+      {
+        type: "order_status",
+        parameters: [
+          {
+            type: "order_status",
+            order_status: {
+              reference_id: referenceId,
+              order: { status: "processing", description: "Pagamento confirmado" },
+            },
+          },
+        ],
+      },
+    ]);
+    expect(await sentOrderStatuses(referenceId)).toEqual([]);
+    expect((await sandboxOrder(referenceId))?.card).toEqual({ order_status: "completed", payment_status: "pending" });
+
+    const order = (await getOrder(referenceId)).body.data as Json;
+    expect(order).toMatchObject({ order_status: "completed", payment_status: "pending" });
+    expect((order.history as Json[]).map((h) => [h.kind, h.order_status, h.form, h.template])).toEqual([
+      ["order_details", "pending", "template", "cobranca_pix"],
+      ["order_status", "processing", "template", "status_do_pedido"],
+      ["order_status", "completed", "template", "status_do_pedido"],
+    ]);
+    // order.updated follows the order (and each of its messages' statuses): the order's statuses in their order.
+    const updates = await eventually(() => {
+      const seen = orderUpdates(referenceId);
+      return seen.some((e) => e.data.order_status === "completed") ? seen : undefined;
+    });
+    expect([...new Set(updates.map((e) => e.data.order_status))]).toEqual(["pending", "processing", "completed"]);
+  });
+
+  it("inside the window the template is allowed too, and the interactive form's history says interactive", async () => {
+    const { referenceId } = await openOrder("pedido-com-janela");
+    expect((await updateStatus(referenceId, { order_status: "processing" })).status).toBe(200);
+    expect((await updateStatus(referenceId, { order_status: "shipped", template: TEMPLATE })).status).toBe(200);
+    const order = (await getOrder(referenceId)).body.data as Json;
+    expect((order.history as Json[]).slice(1).map((h) => [h.form, h.template])).toEqual([
+      ["interactive", null],
+      ["template", "status_do_pedido"],
+    ]);
+  });
+
+  it("refused before Meta: another sub-category's template, an unknown template, a payment or text with the template, a transition out of completed", async () => {
+    const to = nextContact();
+    const referenceId = reference("pedido-modelo-errado");
+    expect((await sendPix(to, referenceId)).status).toBe(200);
+    const before = await messagePosts();
+
+    const custom = await updateStatus(referenceId, {
+      order_status: "processing",
+      template: { name: "pedido_confirmado", variables: ["Maria", "12345", "3"] },
+    });
+    expect(custom.status).toBe(422);
+    expect(custom.body.error).toMatchObject({ code: "invalid_template" });
+    expect((custom.body.error as Json).message).toMatch(/ORDER_STATUS/);
+
+    const unknown = await updateStatus(referenceId, { order_status: "processing", template: { name: "nao_existe" } });
+    expect(unknown.status).toBe(422);
+    expect((unknown.body.error as Json).code).toBe("template_not_found");
+
+    for (const field of ["payment_status", "text"] as const) {
+      const extra = field === "payment_status" ? { payment_status: "captured" } : { text: "Pago" };
+      const refused = await updateStatus(referenceId, { order_status: "processing", template: TEMPLATE, ...extra });
+      expect(refused.status).toBe(422);
+      expect((refused.body.detail as Json[]).map((d) => d.loc)).toContainEqual(["body", field]);
+    }
+    expect(await messagePosts()).toBe(before);
+
+    expect((await updateStatus(referenceId, { order_status: "completed", template: TEMPLATE })).status).toBe(200);
+    const after = await messagePosts();
+    const past = await updateStatus(referenceId, { order_status: "shipped", template: TEMPLATE });
+    expect(past.status).toBe(422);
+    expect((past.body.error as Json).code).toBe("order_transition_invalid");
+    expect(await messagePosts()).toBe(after);
+  });
+
+  it("the catalogue shows sub_category, and a plain send of an order-status template is refused before Meta", async () => {
+    const catalogue = await call("/templates?status=ALL");
+    expect(catalogue.status).toBe(200);
+    const items = (catalogue.body.data as Json).templates as Json[];
+    expect(items.find((t) => t.name === "status_do_pedido")).toMatchObject({
+      category: "UTILITY",
+      sub_category: "ORDER_STATUS",
+    });
+    for (const item of items) expect(item).toHaveProperty("sub_category");
+
+    const to = nextContact();
+    await customerWrites(to);
+    const before = await messagePosts();
+    const plainSend = await call("/messages", {
+      method: "POST",
+      body: { to, template: "status_do_pedido", variables: ["Maria"] },
+    });
+    expect(plainSend.status).toBe(422);
+    expect(plainSend.body.error).toMatchObject({ code: "invalid_template" });
+    expect((plainSend.body.error as Json).message).toMatch(/orders\/\{reference_id\}\/status/);
     expect(await messagePosts()).toBe(before);
   });
 });

@@ -37,7 +37,10 @@ describe("public route modules", () => {
   });
 
   it("a handler's answer is typed by its route's 2xx schema: another shape does not compile (tsc checks this file)", () => {
-    const ProbeOut = z.object({ success: z.literal(true), data: z.object({ id: z.string(), state: z.enum(["a", "b"]) }) });
+    const ProbeOut = z.object({
+      success: z.literal(true),
+      data: z.object({ id: z.string(), state: z.enum(["a", "b"]) }),
+    });
     const probe = {
       method: "get",
       path: "/probe",
@@ -55,7 +58,10 @@ describe("public route modules", () => {
     // @ts-expect-error the envelope is defineRoute's to add: the handler answers its `data`
     defineRoute({ ...probe, handler: () => ({ success: true as const, data: { id: "p1", state: "a" as const } }) });
     // A route whose 2xx is not JSON (a file) can only have written its answer itself.
-    const file = { description: "A file.", content: { "application/octet-stream": { schema: { type: "string" as const } } } };
+    const file = {
+      description: "A file.",
+      content: { "application/octet-stream": { schema: { type: "string" as const } } },
+    };
     defineRoute({ ...probe, responses: { 200: file }, handler: () => ANSWERED });
     // @ts-expect-error no JSON data for a route whose 2xx is a file
     defineRoute({ ...probe, responses: { 200: file }, handler: () => ({ id: "p1", state: "a" as const }) });

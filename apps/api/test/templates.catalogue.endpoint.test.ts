@@ -12,6 +12,7 @@ const ITEM_FIELDS = [
   "language",
   "status",
   "category",
+  "sub_category",
   "quality_score",
   "rejected_reason",
   "message_send_ttl_seconds",

@@ -313,4 +313,71 @@ describe("panel Pedidos in Chromium", () => {
     // Another account's order with the same customer never shows here.
     expect(await owner.locator('a[href="/pedidos/pedido-de-outra-conta"]').count()).toBe(0);
   });
+
+  it("with the customer's window closed, offers the number's order-status templates and sends the status by one", async () => {
+    const Y = "5511987652829";
+    const inbound = await fetch(`${stack.sandbox.url}/_sandbox/inbound`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phone_number_id: tenant.phoneNumberId, from: Y, name: "Caio", type: "text", text: "Oi" }),
+    });
+    const { id } = (await inbound.json()) as { id: string };
+    const key = (await stack.db.inboundMessage.findUniqueOrThrow({ where: { wamid: id } })).contactKey;
+    await seedOrder(stack.db, {
+      accountId: tenant.accountId,
+      phoneNumberId: tenant.phoneNumberId,
+      to: Y,
+      contactKey: key,
+      referenceId: "pedido-sem-janela",
+    });
+    await openAtSandbox(stack.sandbox.url, {
+      phoneNumberId: tenant.phoneNumberId,
+      to: Y,
+      referenceId: "pedido-sem-janela",
+      accessToken: ACCESS_TOKEN,
+    });
+    // A day and a half later, as the gateway sees it: the customer has not written since.
+    await stack.db.contactWindow.updateMany({
+      where: { phoneNumberId: tenant.phoneNumberId, contact: key },
+      data: { lastInboundAt: new Date(Date.now() - 36 * 3_600_000), expiresAt: new Date(Date.now() - 12 * 3_600_000) },
+    });
+
+    await owner.goto("/pedidos/pedido-sem-janela");
+    expect(await textOf(owner.locator("#janela"))).toMatch(/^Janela de 24 horas: fechada/);
+    const form = owner.locator('form[action="/pedidos/pedido-sem-janela/status"]');
+    // The template form: no payment and no text of ours, only the account's ORDER_STATUS templates.
+    expect(await form.locator('select[name="pagamento"]').count()).toBe(0);
+    expect(await form.locator('textarea[name="texto"]').count()).toBe(0);
+    const options = await form.locator('select[name="modelo"] option').allTextContents();
+    expect(options.map((o) => o.trim())).toEqual(["status_do_pedido (pt_BR) (1 variáveis)"]);
+
+    await form.locator('select[name="status"]').selectOption("processing");
+    await form.locator('textarea[name="variaveis"]').fill("Caio");
+    await form.locator('input[name="descricao"]').fill("Pagamento confirmado");
+    const before = await messagePosts();
+    await form.getByRole("button", { name: "Enviar status ao cliente" }).click();
+    await owner.waitForURL("**/pedidos/pedido-sem-janela?ok=status_enviado");
+    expect(await messagePosts()).toBe(before + 1);
+    const response = await fetch(`${stack.sandbox.url}/_sandbox/sent?limit=10000`);
+    const sent = ((await response.json()) as { body: { template?: { name: string; components: unknown[] } } }[])
+      .map((s) => s.body.template)
+      .filter((t) => t?.name === "status_do_pedido");
+    expect(sent.at(-1)?.components).toEqual([
+      { type: "body", parameters: [{ type: "text", text: "Caio" }] },
+      {
+        type: "order_status",
+        parameters: [
+          {
+            type: "order_status",
+            order_status: {
+              reference_id: "pedido-sem-janela",
+              order: { status: "processing", description: "Pagamento confirmado" },
+            },
+          },
+        ],
+      },
+    ]);
+    expect(await textOf(owner.locator("dl dd").first())).toBe("em preparação pagamento pendente");
+    expect((await rowsOf(owner, 1)).at(-1)).toMatch(/pelo template status_do_pedido/);
+  });
 });

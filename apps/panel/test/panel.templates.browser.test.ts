@@ -91,7 +91,7 @@ describe("panel Templates and template notices in Chromium", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.goto("/templates");
-    await page.getByLabel("Status").selectOption("PENDING");
+    await page.locator('form select[name="status"]').selectOption("PENDING");
     await page.getByRole("button", { name: "Filtrar" }).click();
     await page.waitForURL(/status=PENDING/);
     const names = await page.locator("section.template h2").allTextContents();

@@ -2,11 +2,15 @@
 // shows for a template the public API can fill passes the API's own send pre-checks (buildTemplateSend).
 import { describe, expect, it } from "@jest/globals";
 import { buildTemplateSend, templateShape, toCatalogueItem, type TemplateSendInput } from "@gw/core/templates";
-import type { MetaTemplate } from "@gw/meta";
+import type { GraphOrderStatusComponent, MetaTemplate } from "@gw/meta";
 import { FIXTURE_TEMPLATES } from "@gw/provider-sandbox";
 import { exampleSendBody, highlighted, sendNeeds } from "../src/pages/templates-preview.ts";
 
 const catalogue = FIXTURE_TEMPLATES as unknown as MetaTemplate[];
+const ORDER: GraphOrderStatusComponent = {
+  type: "order_status",
+  parameters: [{ type: "order_status", order_status: { reference_id: "pedido-1", order: { status: "shipped" } } }],
+};
 const byName = (name: string) => catalogue.find((t) => t.name === name && t.language === "pt_BR")!;
 
 describe("template send example", () => {
@@ -16,8 +20,14 @@ describe("template send example", () => {
     for (const template of fillable) {
       const example = exampleSendBody(template);
       expect(example).not.toBeNull();
+      // An order-status template's example is an order update's body: its template, filled as a send would be.
+      const order = example?.template as { language: string; variables?: string[] } | string;
+      const input: TemplateSendInput =
+        typeof order === "object"
+          ? { to: "5511999999999", language: order.language, variables: order.variables ?? null, order_status: ORDER }
+          : (example as unknown as TemplateSendInput);
       // Status aside (a PENDING template's example is the same once approved), the API would send it.
-      const payload = buildTemplateSend(example as unknown as TemplateSendInput, { ...template, status: "APPROVED" });
+      const payload = buildTemplateSend(input, { ...template, status: "APPROVED" });
       expect(payload.template.name).toBe(template.name);
     }
   });

@@ -4,6 +4,7 @@ import { MetaError, type GraphResult } from "./graph/errors.ts";
 import { validateOrderDetails, type PaymentMethod } from "./graph/order-details.ts";
 import {
   checkOrderStatus,
+  checkOrderStatusComponent,
   type OrderStatus,
   type OrderStatusMessage,
   type PaymentStatus,
@@ -24,17 +25,29 @@ import {
 /*
  * Brazil payments orders (meta-2026 §6): what each customer's order card shows. An order is kept per business
  * portfolio and reference_id once an `order_details` (interactive message or order-details template button) is
- * accepted; each accepted `order_status` moves it. Checks run while the send is validated (`checkOrderMessage`, after
- * the type's own checks and before the 24 h window); the change is applied only when the answer is an acceptance
- * (`settleOrderPlan`, around the send's handler), so a refused send leaves the card as it was.
+ * accepted; each accepted `order_status` (interactive message, or the `order_status` component of an order-status
+ * template: meta-late-2026 §1) moves it. Checks run while the send is validated (`checkOrderMessage`, after the
+ * type's own checks and before the 24 h window, which binds the interactive form only); the change is applied only
+ * when the answer is an acceptance (`settleOrderPlan`, around the send's handler), so a refused send leaves the card
+ * as it was.
  */
 
+/**
+ * Which form carried an order message: an interactive message (`template` null) or a template (its name). The
+ * order_details entry says it too: the Pix template's button is `template` with the template's name, the interactive
+ * order_details `interactive`.
+ */
+export interface OrderMessageForm {
+  form: "interactive" | "template";
+  template: string | null;
+}
+
 /** One accepted message of an order, oldest first. */
-export interface OrderHistoryEntry {
+export interface OrderHistoryEntry extends OrderMessageForm {
   wamid: string;
   type: "order_details" | "order_status";
   order_status: OrderStatus;
-  /** Null: the order_status message had no `payment` object. */
+  /** Null: the order_status message had no `payment` object (never one in the template form). */
   payment_status: PaymentStatus | null;
   /** ISO 8601. */
   at: string;
@@ -59,8 +72,8 @@ export interface SandboxOrder {
 
 /** What the send being checked does to an order, once accepted. */
 export type OrderPlan =
-  | { kind: "create"; order: Omit<SandboxOrder, "history"> }
-  | { kind: "status"; key: string; message: OrderStatusMessage };
+  | { kind: "create"; order: Omit<SandboxOrder, "history">; carrier: OrderMessageForm }
+  | { kind: "status"; key: string; message: OrderStatusMessage; carrier: OrderMessageForm };
 
 /** Ladder ranks; `canceled` is off the ladder. */
 const RANK: Record<Exclude<OrderStatus, "canceled">, number> = {
@@ -77,6 +90,31 @@ function orderKey(portfolioId: string, referenceId: string): string {
 }
 
 const lower = (value: unknown): string | undefined => (typeof value === "string" ? value.toLowerCase() : undefined);
+
+/** The name of a template send (validated already). */
+function templateNameOf(body: JsonRecord): string | null {
+  return isRecord(body.template) && typeof body.template.name === "string" ? body.template.name : null;
+}
+
+/**
+ * The order_status a send carries, with its form: the interactive message, or the `order_status` component of an
+ * order-status template. Both were validated by the type's checks already; read again here.
+ */
+function orderStatusOf(body: JsonRecord): { message: OrderStatusMessage; carrier: OrderMessageForm } | undefined {
+  const { interactive, template } = body;
+  if (body.type === "interactive" && isRecord(interactive) && interactive.type === "order_status")
+    return { message: checkOrderStatus(interactive), carrier: { form: "interactive", template: null } };
+  if (body.type !== "template" || !isRecord(template) || !Array.isArray(template.components)) return undefined;
+  for (const component of template.components as unknown[]) {
+    if (!isRecord(component) || lower(component.type) !== "order_status") continue;
+    const parameters: unknown[] = Array.isArray(component.parameters) ? component.parameters : [];
+    return {
+      message: checkOrderStatusComponent(parameters),
+      carrier: { form: "template", template: templateNameOf(body) },
+    };
+  }
+  return undefined;
+}
 
 /** The order_details object of a send: an interactive message's parameters, or a template button's action. */
 function orderDetailsOf(body: JsonRecord): unknown {
@@ -134,9 +172,9 @@ function checkTransition(order: SandboxOrder, message: OrderStatusMessage): void
 
 /**
  * The order checks of a send, once its type's own checks passed: an order_details needs a reference not yet used in
- * the number's portfolio (131009) and a recipient that takes payments (2040); an order_status needs a known
- * reference of the same customer (131009), a valid transition (2046, 2047) and a recipient that takes payments
- * (2040). Leaves in `state.orderPlan` what the send does to the order if it is accepted.
+ * the number's portfolio (131009) and a recipient that takes payments (2040); an order_status, in either form, needs
+ * a known reference of the same customer (131009), a valid transition (2046, 2047) and a recipient that takes
+ * payments (2040). Leaves in `state.orderPlan` what the send does to the order if it is accepted.
  */
 export function checkOrderMessage(
   state: SandboxState,
@@ -146,10 +184,9 @@ export function checkOrderMessage(
 ): void {
   state.orderPlan = undefined;
   const portfolioId = portfolioOf(state, phoneNumberId);
-  const interactive = body.interactive;
-  if (body.type === "interactive" && isRecord(interactive) && interactive.type === "order_status") {
-    // Validated by the interactive checks already; read again here.
-    const message = checkOrderStatus(interactive);
+  const update = orderStatusOf(body);
+  if (update) {
+    const { message, carrier } = update;
     const key = orderKey(portfolioId, message.referenceId);
     const order = state.orders.get(key);
     if (!order) throw new MetaError(131009, `order_status: unknown reference_id ${message.referenceId}`);
@@ -158,13 +195,17 @@ export function checkOrderMessage(
     checkTransition(order, message);
     if (paymentsUnsupported(state, phoneNumberId, user, body))
       throw new MetaError(2040, "order_status: order and payment messages are not supported for this user");
-    state.orderPlan = { kind: "status", key, message };
+    state.orderPlan = { kind: "status", key, message, carrier };
     return;
   }
   const details = orderDetailsOf(body);
   if (details === undefined) return;
   // Validated by the type's checks already (a template button with order_details, or the interactive message).
   const summary = validateOrderDetails(details, { requireOrder: false });
+  const carrier: OrderMessageForm =
+    body.type === "template"
+      ? { form: "template", template: templateNameOf(body) }
+      : { form: "interactive", template: null };
   if (state.orders.has(orderKey(portfolioId, summary.referenceId)))
     throw new MetaError(131009, `order_details: reference_id ${summary.referenceId} already used`);
   if (paymentsUnsupported(state, phoneNumberId, user, body))
@@ -183,6 +224,7 @@ export function checkOrderMessage(
       paymentMethods: summary.paymentMethods,
       totalAmount: summary.totalAmount,
     },
+    carrier,
   };
 }
 
@@ -205,7 +247,9 @@ export function settleOrderPlan(state: SandboxState, result: GraphResult): Graph
     const { order } = plan;
     state.orders.set(orderKey(order.portfolioId, order.referenceId), {
       ...order,
-      history: [{ wamid, type: "order_details", order_status: "pending", payment_status: "pending", at }],
+      history: [
+        { wamid, type: "order_details", order_status: "pending", payment_status: "pending", ...plan.carrier, at },
+      ],
     });
     return result;
   }
@@ -221,6 +265,7 @@ export function settleOrderPlan(state: SandboxState, result: GraphResult): Graph
     type: "order_status",
     order_status: message.orderStatus,
     payment_status: message.paymentStatus,
+    ...plan.carrier,
     at,
   });
   return result;

@@ -17,6 +17,12 @@ export type QualityScore = "GREEN" | "YELLOW" | "RED" | "UNKNOWN";
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
 
+/**
+ * Meta's sub-category of the order-status templates (meta-late-2026 §1): UTILITY, BODY and an optional FOOTER; sent
+ * with an `order_status` component, in or out of the customer-service window.
+ */
+export const ORDER_STATUS_SUB_CATEGORY = "ORDER_STATUS";
+
 export interface TemplateButton {
   type: "QUICK_REPLY" | "URL" | "PHONE_NUMBER" | "COPY_CODE" | "ORDER_DETAILS" | "FLOW" | "CATALOG";
   text?: string;

@@ -91,7 +91,7 @@ export interface paths {
     put?: never;
     /**
      * Send an order's next status (order_status message)
-     * @description Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body. Requires an API key with the scope `orders:write` (403 `insufficient_scope` otherwise).
+     * @description Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. Without `template` it is a free-form message: the customer's 24-hour window must be open (422 `outside_24h_window` otherwise). With `template` (an approved UTILITY template of sub-category ORDER_STATUS, `GET /templates` shows `sub_category`) it is Meta's order-status template, sent in or out of the window; another template is refused before the provider (422 `invalid_template`). Both forms follow the same transitions, one update in flight per order, and write the same history (its `form` says which carried each status). With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body. Requires an API key with the scope `orders:write` (403 `insufficient_scope` otherwise).
      */
     post: operations["updateOrderStatus"];
     delete?: never;
@@ -1280,6 +1280,8 @@ export interface components {
       language: string;
       status: string;
       category: string;
+      /** @description Meta's sub-category: `ORDER_STATUS` (sent only by POST /orders/{reference_id}/status), `ORDER_DETAILS` (a Pix order), `CUSTOM`; null when Meta gives none */
+      sub_category: string | null;
       quality_score: components["schemas"]["TemplateQualityOut"] | null;
       rejected_reason: string | null;
       message_send_ttl_seconds: number | null;
@@ -1849,6 +1851,13 @@ export interface components {
       message_id: string;
       /** @enum {string} */
       kind: "order_details" | "order_status";
+      /**
+       * @description What carried it: the interactive message, or a template (the Pix send's order_details, or an order-status template)
+       * @enum {string}
+       */
+      form: "interactive" | "template";
+      /** @description The template's name when a template carried it (the Pix send's, or the order-status template) */
+      template: string | null;
       /** @enum {string} */
       order_status: "pending" | "processing" | "partially_shipped" | "shipped" | "completed" | "canceled";
       /**
@@ -1904,6 +1913,17 @@ export interface components {
      *       "order_status": "canceled",
      *       "payment_status": "failed"
      *     }
+     * @example {
+     *       "order_status": "completed",
+     *       "description": "Pedido entregue",
+     *       "template": {
+     *         "name": "status_do_pedido",
+     *         "language": "pt_BR",
+     *         "variables": [
+     *           "Maria"
+     *         ]
+     *       }
+     *     }
      */
     OrderStatusIn: {
       /**
@@ -1922,6 +1942,15 @@ export interface components {
       payment_timestamp?: number;
       /** @description The message body; default a Portuguese sentence per status */
       text?: string;
+      /** @description Send the status as Meta's order-status template instead of the interactive `order_status` message: needed outside the customer's 24-hour window, allowed inside it. The template form carries the order's status and `description` only: no `payment_status`, `payment_timestamp` or `text` */
+      template?: {
+        /** @description The template's name (sub-category ORDER_STATUS, approved) */
+        name: string;
+        /** @default pt_BR */
+        language?: string;
+        /** @description Filled in order into {{1}}, {{2}}, ... of the template body */
+        variables?: string[];
+      };
     };
     MediaUploadOut: {
       /** @enum {boolean} */
@@ -3624,7 +3653,7 @@ export interface operations {
           };
         };
       };
-      /** @description The transition is not allowed, or the provider (or the service's own pre-check) refused the send — error envelope, codes: `order_transition_invalid`, `order_cancel_refused`, `payment_not_supported`, `outside_24h_window`, `recipient_unreachable`, `recipient_opted_out`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `provider_rejected`; or the body, path or Idempotency-Key header is invalid — `HTTPValidationError`. */
+      /** @description The transition is not allowed, or the provider (or the service's own pre-check) refused the send — error envelope, codes: `order_transition_invalid`, `order_cancel_refused`, `payment_not_supported`, `outside_24h_window`, `invalid_template`, `template_not_found`, `template_paused`, `template_params_mismatch`, `recipient_unreachable`, `recipient_opted_out`, `delivery_limited`, `payment_issue`, `account_restricted`, `account_disabled`, `provider_rejected`; or the body, path or Idempotency-Key header is invalid — `HTTPValidationError`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3639,6 +3668,10 @@ export interface operations {
                     | "order_cancel_refused"
                     | "payment_not_supported"
                     | "outside_24h_window"
+                    | "invalid_template"
+                    | "template_not_found"
+                    | "template_paused"
+                    | "template_params_mismatch"
                     | "recipient_unreachable"
                     | "recipient_opted_out"
                     | "delivery_limited"

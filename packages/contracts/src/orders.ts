@@ -25,6 +25,19 @@ export const OrdersQuery = z.object({
 
 const UNIX_SECONDS_MAX = 2 ** 37;
 
+/** An approved UTILITY template of sub-category ORDER_STATUS that carries the status (Meta's order-status template). */
+export const OrderStatusTemplateIn = z
+  .object({
+    name: z.string().min(1).max(255).describe("The template's name (sub-category ORDER_STATUS, approved)"),
+    language: z.string().min(1).max(16).default("pt_BR"),
+    variables: z
+      .array(z.string())
+      .max(20)
+      .optional()
+      .describe("Filled in order into {{1}}, {{2}}, ... of the template body"),
+  })
+  .meta({ id: "OrderStatusTemplateIn" });
+
 export const OrderStatusIn = z
   .object({
     order_status: z.enum(REQUESTED_ORDER_STATUSES).describe("The order's new status, shown on the customer's card"),
@@ -45,6 +58,9 @@ export const OrderStatusIn = z
       .optional()
       .describe("When the payment happened, Unix seconds; only with payment_status"),
     text: z.string().min(1).max(1024).optional().describe("The message body; default a Portuguese sentence per status"),
+    template: OrderStatusTemplateIn.optional().describe(
+      "Send the status as Meta's order-status template instead of the interactive `order_status` message: needed outside the customer's 24-hour window, allowed inside it. The template form carries the order's status and `description` only: no `payment_status`, `payment_timestamp` or `text`",
+    ),
   })
   .superRefine((body, ctx) => {
     if (body.payment_timestamp !== undefined && body.payment_status === undefined)
@@ -53,6 +69,15 @@ export const OrderStatusIn = z
         path: ["payment_timestamp"],
         message: "payment_timestamp só pode ser informado junto com payment_status.",
       });
+    if (body.template === undefined) return;
+    // Meta's order-status template has no payment object and its body is the template's (docs/decisions.md).
+    for (const field of ["payment_status", "payment_timestamp", "text"] as const)
+      if (body[field] !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${field} não vai no modelo de status do pedido (template): envie-o sem template, com a janela de 24 horas aberta.`,
+        });
   })
   .meta({
     id: "OrderStatusIn",
@@ -65,6 +90,11 @@ export const OrderStatusIn = z
       },
       { order_status: "shipped", description: "Enviado pelos Correios" },
       { order_status: "canceled", payment_status: "failed" },
+      {
+        order_status: "completed",
+        description: "Pedido entregue",
+        template: { name: "status_do_pedido", language: "pt_BR", variables: ["Maria"] },
+      },
     ],
   });
 
@@ -78,6 +108,15 @@ export const OrderHistoryEntryOut = z
   .object({
     message_id: z.string().describe("The message's id (as in message.status)"),
     kind: z.enum(["order_details", "order_status"]),
+    form: z
+      .enum(["interactive", "template"])
+      .describe(
+        "What carried it: the interactive message, or a template (the Pix send's order_details, or an order-status template)",
+      ),
+    template: z
+      .string()
+      .nullable()
+      .describe("The template's name when a template carried it (the Pix send's, or the order-status template)"),
     order_status: z.enum(ORDER_STATUSES),
     payment_status: z.enum(PAYMENT_STATUSES).nullable().describe("Null: the message carried no payment object"),
     payment_timestamp: z.int().nullable(),

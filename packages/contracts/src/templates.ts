@@ -54,6 +54,12 @@ export const TemplateItemOut = z
     language: z.string(),
     status: z.string(),
     category: z.string(),
+    sub_category: z
+      .string()
+      .nullable()
+      .describe(
+        "Meta's sub-category: `ORDER_STATUS` (sent only by POST /orders/{reference_id}/status), `ORDER_DETAILS` (a Pix order), `CUSTOM`; null when Meta gives none",
+      ),
     quality_score: TemplateQualityOut.nullable(),
     rejected_reason: z.string().nullable(),
     message_send_ttl_seconds: z.number().int().nullable(),

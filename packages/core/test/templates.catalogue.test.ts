@@ -43,6 +43,8 @@ interface Expected {
   language?: string;
   status?: string;
   category: string;
+  /** Meta's sub-category, as the fixture lists it (null: none given). */
+  sub_category?: string;
   quality_score?: typeof GREEN;
   rejected_reason?: string | null;
   message_send_ttl_seconds?: number | null;
@@ -84,6 +86,7 @@ const EXPECTED: Record<string, Expected> = {
   "1000000000000003": {
     name: "promo_imagem",
     category: "MARKETING",
+    sub_category: "CUSTOM",
     header: mediaHeader("IMAGE"),
     body: { text: "{{1}}, aproveite {{2}} de desconto em toda a loja!", variables_count: 2, variable_names: [] },
     footer: footer("Responda SAIR para não receber ofertas"),
@@ -98,6 +101,7 @@ const EXPECTED: Record<string, Expected> = {
   "1000000000000005": {
     name: "video_boas_vindas",
     category: "MARKETING",
+    sub_category: "CUSTOM",
     quality_score: UNKNOWN,
     header: mediaHeader("VIDEO"),
     body: { text: "Bem-vindo, {{1}}! Veja como aproveitar sua conta.", variables_count: 1, variable_names: [] },
@@ -138,6 +142,7 @@ const EXPECTED: Record<string, Expected> = {
   "1000000000000008": {
     name: "cupom_desconto",
     category: "MARKETING",
+    sub_category: "CUSTOM",
     body: { text: "Use o cupom {{1}} e ganhe {{2}} de desconto até domingo.", variables_count: 2, variable_names: [] },
     buttons: [
       quickReply(0, "Não tenho interesse"),
@@ -170,6 +175,7 @@ const EXPECTED: Record<string, Expected> = {
   "1000000000000011": {
     name: "cobranca_pix",
     category: "UTILITY",
+    sub_category: "ORDER_DETAILS",
     header: textHeader("Pagamento pendente", false),
     body: { text: "Olá {{1}}, seu pedido {{2}} aguarda o pagamento via Pix.", variables_count: 2, variable_names: [] },
     footer: footer("Loja Exemplo"),
@@ -178,6 +184,7 @@ const EXPECTED: Record<string, Expected> = {
   "1000000000000012": {
     name: "vitrine_carrossel",
     category: "MARKETING",
+    sub_category: "CUSTOM",
     api_unsupported_reason: "O componente CAROUSEL não pode ser preenchido pela API pública.",
     body: { text: "Confira as novidades da semana, {{1}}!", variables_count: 1, variable_names: [] },
   },
@@ -192,6 +199,7 @@ const EXPECTED: Record<string, Expected> = {
     name: "novidades_semana",
     status: "PENDING",
     category: "MARKETING",
+    sub_category: "CUSTOM",
     quality_score: UNKNOWN,
     body: { text: "Olá {{1}}, chegaram novidades!", variables_count: 1, variable_names: [] },
   },
@@ -215,6 +223,7 @@ const EXPECTED: Record<string, Expected> = {
     name: "aviso_promocao",
     status: "PAUSED",
     category: "MARKETING",
+    sub_category: "CUSTOM",
     quality_score: RED,
     body: { text: "{{1}}, a promoção termina hoje!", variables_count: 1, variable_names: [] },
   },
@@ -237,6 +246,13 @@ const EXPECTED: Record<string, Expected> = {
     },
     footer: footer("WhatsApp Business Platform sample message"),
   },
+  "1000000000000020": {
+    name: "status_do_pedido",
+    category: "UTILITY",
+    sub_category: "ORDER_STATUS",
+    body: { text: "Olá {{1}}, há novidades sobre o seu pedido.", variables_count: 1, variable_names: [] },
+    footer: footer("Loja de teste"),
+  },
 };
 
 function expectedItem(id: string, e: Expected, components: unknown) {
@@ -249,6 +265,7 @@ function expectedItem(id: string, e: Expected, components: unknown) {
     language: e.language ?? "pt_BR",
     status,
     category: e.category,
+    sub_category: e.sub_category ?? null,
     quality_score: e.quality_score ?? GREEN,
     rejected_reason: e.rejected_reason ?? null,
     message_send_ttl_seconds: e.message_send_ttl_seconds ?? null,

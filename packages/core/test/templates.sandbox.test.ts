@@ -84,7 +84,10 @@ const SENDS: [name: string, language: string, input: Partial<TemplateSendInput>]
 
 describe("template sends built from the listed catalogue are accepted by the provider sandbox", () => {
   it("covers every APPROVED, api_supported fixture", () => {
-    const fillable = catalogue.map(toCatalogueItem).filter((t) => t.sendable && t.api_supported);
+    // An order-status template moves an order the sandbox must know first: orders.lifecycle.e2e sends it.
+    const fillable = catalogue
+      .map(toCatalogueItem)
+      .filter((t) => t.sendable && t.api_supported && t.sub_category !== "ORDER_STATUS");
     expect(fillable.map((t) => `${t.name}/${t.language}`).sort()).toEqual(SENDS.map(([n, l]) => `${n}/${l}`).sort());
     expect(catalogue).toHaveLength(FIXTURE_TEMPLATES.length);
   });

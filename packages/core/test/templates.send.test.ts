@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { FIXTURE_TEMPLATES } from "@gw/provider-sandbox";
-import type { MetaTemplate } from "@gw/meta";
+import type { GraphOrderStatusComponent, MetaTemplate } from "@gw/meta";
 import { buildTemplateSend, findTemplate } from "../src/templates/index.ts";
 import type { TemplateSendInput } from "../src/templates/index.ts";
 
@@ -437,5 +437,32 @@ describe("template sends: shapes outside the fixtures", () => {
     expect(buildTemplateSend({ to: TO, language: "pt_BR", variables: [long] }, template).template.components).toEqual([
       { type: "body", parameters: [{ type: "text", text: long }] },
     ]);
+  });
+});
+
+describe("order-status templates (issue 37): only an order's update sends one, and it sends only one", () => {
+  const ORDER_STATUS: GraphOrderStatusComponent = {
+    type: "order_status",
+    parameters: [{ type: "order_status", order_status: { reference_id: "pedido-1", order: { status: "shipped" } } }],
+  };
+
+  it("carries the order's component after the body's parameters", () => {
+    const payload = build("status_do_pedido", { variables: ["Maria"], order_status: ORDER_STATUS });
+    expect(payload.template.components).toEqual([
+      { type: "body", parameters: [{ type: "text", text: "Maria" }] },
+      ORDER_STATUS,
+    ]);
+  });
+
+  it("refuses an order-status template without an order, and an order's status on another template", () => {
+    expect(() => build("status_do_pedido", { variables: ["Maria"] })).toThrow(
+      expect.objectContaining({
+        code: "invalid_template",
+        message: expect.stringMatching(/orders\/\{reference_id\}\/status/),
+      }),
+    );
+    expect(() => build("pedido_confirmado", { variables: ["Maria", "1", "3"], order_status: ORDER_STATUS })).toThrow(
+      expect.objectContaining({ code: "invalid_template", message: expect.stringMatching(/ORDER_STATUS/) }),
+    );
   });
 });

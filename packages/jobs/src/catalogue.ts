@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 /**
- * The typed job catalogue shared by producers (API, dispatcher) and consumers (the dispatcher's workers).
+ * The typed job catalogue shared by producers (the API, the panel, the dispatcher, the campaign worker) and consumers
+ * (the dispatcher's webhook and replay workers, the campaign worker's `campaign.tick`).
  * Payloads carry ids only: the processor reloads state from Postgres, the source of truth. Each queue's worker
  * gets its handlers as a map keyed by this catalogue (`JobHandlers`), so the compiler refuses a job without one.
  */

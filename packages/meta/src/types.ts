@@ -204,12 +204,27 @@ export interface GraphOrderDetailsButtonComponent {
   parameters: [{ type: "action"; action: { order_details: GraphOrderDetails } }];
 }
 
+/**
+ * The `order_status` component of an order-status template (meta-late-2026 §1; the nesting is partners', Meta's page
+ * is unverified here): the order's reference and new status, no payment.
+ */
+export interface GraphOrderStatusComponent {
+  type: "order_status";
+  parameters: [
+    {
+      type: "order_status";
+      order_status: { reference_id: string; order: { status: GraphOrderStatus; description?: string } };
+    },
+  ];
+}
+
 export type GraphTemplateComponent =
   | GraphHeaderComponent
   | GraphBodyComponent
   | GraphUrlButtonComponent
   | GraphCopyCodeButtonComponent
-  | GraphOrderDetailsButtonComponent;
+  | GraphOrderDetailsButtonComponent
+  | GraphOrderStatusComponent;
 
 export type GraphTemplatePayload = GraphPayloadBase & {
   type: "template";

@@ -69,11 +69,11 @@ export interface RouteInput<P, Q, H, B> {
   res: Response;
 }
 
-/** Returned by a handler that wrote its answer itself (a stream, a pre-rendered body). A class, so no data is one. */
-class Answered {
-  readonly #answered = true;
-}
-export const ANSWERED = new Answered();
+declare const answeredBrand: unique symbol;
+/** Branded by a symbol no data carries, so no body can pass for it (and, unlike a unique symbol, it never widens). */
+export type Answered = { readonly [answeredBrand]: true };
+/** Returned by a handler that wrote its answer itself (a stream, a pre-rendered body). */
+export const ANSWERED = Object.freeze({}) as Answered;
 
 type Responses = PublicOperation["responses"];
 type SuccessStatus = 200 | 201 | 202 | 203 | 206;
@@ -86,8 +86,7 @@ type SuccessResponse<R extends Responses> = R[Extract<keyof R, SuccessStatus>];
  * that does not match what the document promises fails to compile.
  */
 export type Answer<R extends Responses> =
-  | (SuccessResponse<R> extends JsonResponse<infer S> ? EnvelopeData<z.input<S>> : never)
-  | typeof ANSWERED;
+  (SuccessResponse<R> extends JsonResponse<infer S> ? EnvelopeData<z.input<S>> : never) | typeof ANSWERED;
 type EnvelopeData<E> = E extends { success: true; data: infer D } ? D : never;
 
 type OperationRequest = NonNullable<PublicOperation["request"]>;

@@ -3,3 +3,5 @@ export { ORDER_STATUSES, PAYMENT_STATUSES } from "@gw/contracts";
 export { getOrder, listOrders, nextOrderStatuses, updateOrderStatus } from "@gw/core/orders";
 export type { OrderSummaryView, OrderView } from "@gw/core/orders";
 export { listConversationMessages, type ConversationMessageView } from "@gw/core/conversations";
+export { isOrderStatusTemplate, templateShape } from "@gw/core/templates";
+export { windowStatus } from "@gw/core/windows";

@@ -118,8 +118,12 @@ function historyRows(history: HistoryEntry[]): SafeHtml {
     rows: history.map((entry) => [
       // The wamid is for integrators matching their logs: in the title, not in the text a shop owner reads.
       html`<span title="${FIELD_LABELS.wamid}: ${entry.messageId}"
-        >${entry.kind === "order_details" ? "Pedido (cobrança)" : "Status do pedido"}</span
-      >`,
+          >${entry.kind === "order_details" ? "Pedido (cobrança)" : "Status do pedido"}</span
+        >${
+          entry.kind === "order_status" && entry.template
+            ? html`<br /><span class="hint">pelo template <code>${entry.template}</code></span>`
+            : ""
+        }`,
       html`${orderStatusBadge(entry.orderStatus)} ${entry.paymentStatus ? paymentStatusBadge(entry.paymentStatus) : ""}`,
       entry.description ?? "—",
       formatDateTime(entry.sentAt),
@@ -139,8 +143,87 @@ function historyRows(history: HistoryEntry[]): SafeHtml {
   });
 }
 
+/** An approved order-status template the form offers (`value`: name and language, as the POST reads them). */
+export interface OrderStatusTemplateOption {
+  value: string;
+  label: string;
+  variables: number;
+}
+
+/** What the status form needs besides the order: the customer's window, and the templates for when it is closed. */
+export interface StatusComposer {
+  window: { open: boolean; expiresAt: Date | null };
+  /** Null: the catalogue could not be read now (only looked at when the window is closed). */
+  templates: OrderStatusTemplateOption[] | null;
+}
+
+function windowLine(window: StatusComposer["window"]): SafeHtml {
+  return window.open && window.expiresAt
+    ? html`<p id="janela">Janela de 24 horas: <strong>aberta</strong> até ${formatDateTime(window.expiresAt)}.</p>`
+    : html`<p id="janela">
+        Janela de 24 horas: <strong>fechada</strong> (o cliente não escreve há mais de 24 horas). O status vai por um
+        template de status de pedido aprovado.
+      </p>`;
+}
+
+/** The status select of both forms: only the statuses the rules allow. */
+function statusSelect(next: ReturnType<typeof nextOrderStatuses>): SafeHtml {
+  return html`<label
+    >Novo status
+    <select name="status" required>
+      ${next.map((pair) => html`<option value="${pair.orderStatus}">${ORDER_STATUS_TEXT[pair.orderStatus].text}</option>`)}
+    </select>
+  </label>`;
+}
+
+/**
+ * Outside the window: the status by an order-status template (Meta's, sub-category ORDER_STATUS), which carries no
+ * payment and no text of ours.
+ */
+function templateStatusForm(
+  req: Request,
+  order: OrderView,
+  chave: string,
+  next: ReturnType<typeof nextOrderStatuses>,
+  templates: StatusComposer["templates"],
+): SafeHtml {
+  if (templates === null)
+    return html`<p class="hint">
+      Não foi possível consultar os templates agora: recarregue a página em instantes para enviar o status.
+    </p>`;
+  if (templates.length === 0)
+    return html`<p class="hint">
+      Nenhum template de status de pedido aprovado neste número (categoria UTILITY, subcategoria ORDER_STATUS). Crie um
+      no WhatsApp Manager, ou espere o cliente escrever para enviar o status como mensagem.
+    </p>`;
+  return html`<form method="post" action="${orderPath(order.referenceId)}/status" class="stack">
+    ${csrfField(req)}
+    <input type="hidden" name="chave" value="${chave}" />
+    ${statusSelect(next)}
+    <label
+      >Template de status do pedido
+      <select name="modelo" required>
+        ${templates.map(
+          (t) =>
+            html`<option value="${t.value}">${t.label}${t.variables > 0 ? ` (${t.variables} variáveis)` : ""}</option>`,
+        )}
+      </select>
+    </label>
+    <label
+      >Variáveis do template, uma por linha (na ordem de {{1}}, {{2}}, ...)
+      <textarea name="variaveis" rows="3" maxlength="4000"></textarea>
+    </label>
+    <label
+      >Descrição (opcional, até 120 caracteres)
+      <input name="descricao" maxlength="120" autocomplete="off" />
+    </label>
+    <p class="hint">O template não leva o pagamento: o pagamento do pedido fica como está.</p>
+    <button type="submit">Enviar status ao cliente</button>
+  </form>`;
+}
+
 /** The next-status form: only the statuses the rules allow (design-28 §4.2); the service checks them again. */
-function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
+function statusForm(req: Request, order: OrderView, chave: string, composer: StatusComposer): SafeHtml {
   if (order.orderStatus === "completed" || order.orderStatus === "canceled")
     return html`<p>
       Este pedido está ${ORDER_STATUS_TEXT[order.orderStatus].text}: nenhum status pode ser enviado depois.
@@ -151,18 +234,14 @@ function statusForm(req: Request, order: OrderView, chave: string): SafeHtml {
   const lastStatus = order.history.filter((entry) => entry.kind === "order_status").at(-1);
   const next = nextOrderStatuses({ ...order, lastFailed: lastStatus?.messageStatus === "failed" });
   if (next.length === 0) return html`<p class="hint">Nenhuma mudança de status é possível agora.</p>`;
+  if (!composer.window.open)
+    return html`${windowLine(composer.window)} ${templateStatusForm(req, order, chave, next, composer.templates)}`;
   const payments = PAYMENT_STATUSES.filter((payment) => next.some((pair) => pair.paymentStatuses.includes(payment)));
-  return html`<form method="post" action="${orderPath(order.referenceId)}/status" class="stack">
+  return html`${windowLine(composer.window)}
+    <form method="post" action="${orderPath(order.referenceId)}/status" class="stack">
       ${csrfField(req)}
       <input type="hidden" name="chave" value="${chave}" />
-      <label
-        >Novo status
-        <select name="status" required>
-          ${next.map(
-            (pair) => html`<option value="${pair.orderStatus}">${ORDER_STATUS_TEXT[pair.orderStatus].text}</option>`,
-          )}
-        </select>
-      </label>
+      ${statusSelect(next)}
       <label
         >Pagamento
         <select name="pagamento" aria-describedby="pagamento-ajuda">
@@ -207,7 +286,13 @@ export function orderTitle(referenceId: string): string {
   return `Pedido ${bare === "" ? referenceId : bare}`;
 }
 
-export function orderDetailBody(req: Request, order: OrderView, chave: string, numberName: string | null): SafeHtml {
+export function orderDetailBody(
+  req: Request,
+  order: OrderView,
+  chave: string,
+  numberName: string | null,
+  composer: StatusComposer,
+): SafeHtml {
   const contact = /^(\d{1,32}|[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128})$/.test(order.to)
     ? `/conversas/${encodeURIComponent(order.phoneNumberId)}/${encodeURIComponent(order.to)}`
     : null;
@@ -269,6 +354,6 @@ export function orderDetailBody(req: Request, order: OrderView, chave: string, n
     </section>
     <section aria-labelledby="proximo-status">
       <h2 id="proximo-status">Enviar o próximo status</h2>
-      ${statusForm(req, order, chave)}
+      ${statusForm(req, order, chave, composer)}
     </section>`;
 }

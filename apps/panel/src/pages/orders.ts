@@ -5,12 +5,22 @@ import { ApiError, ERROR_REGISTRY, isErrorCode } from "@gw/errors";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
-import { requireCapability } from "../http/roles.ts";
+import { can, requireCapability } from "../http/roles.ts";
 import { queryText } from "../views/components.ts";
 import { page } from "../views/layout.ts";
-import { ORDER_STATUSES, PAYMENT_STATUSES, getOrder, listOrders, updateOrderStatus } from "./orders-core.ts";
+import {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  getOrder,
+  isOrderStatusTemplate,
+  listOrders,
+  templateShape,
+  updateOrderStatus,
+  windowStatus,
+  type OrderView,
+} from "./orders-core.ts";
 import { accountNumberNames } from "./business-numbers.ts";
-import { orderDetailBody, orderListBody, orderPath, orderTitle } from "./orders-views.ts";
+import { orderDetailBody, orderListBody, orderPath, orderTitle, type StatusComposer } from "./orders-views.ts";
 import type { PanelPage } from "./types.ts";
 
 // Pedidos (issue 28, design-28 §6): the account's Pix orders, each with its items, totals and history, and the form
@@ -42,8 +52,59 @@ const statusForm = z.object({
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.string().trim().max(1024).optional(),
   ),
+  /** Outside the window: the order-status template, `name|language` (the template form has no pagamento or texto). */
+  modelo: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z
+      .string()
+      .regex(/^[^|]{1,255}\|[A-Za-z_]{2,16}$/)
+      .optional(),
+  ),
+  /** The template's variables, one per line. */
+  variaveis: z.string().max(4000).optional(),
   chave: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
 });
+
+/** The template the form names, with its variables (blank lines dropped), or undefined for the interactive form. */
+function chosenTemplate(modelo: string | undefined, variaveis: string | undefined) {
+  if (modelo === undefined) return undefined;
+  const [name = "", language = ""] = modelo.split("|");
+  const variables = (variaveis ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  return { name, language, variables };
+}
+
+/**
+ * The customer's window on the order's number, and, when it is closed, the number's approved order-status templates
+ * (null when the catalogue cannot be read now: the page still shows the order).
+ */
+async function statusComposer(deps: PanelDeps, accountId: string, order: OrderView): Promise<StatusComposer> {
+  const window = await windowStatus(
+    { db: deps.db, directory: deps.directory },
+    { accountId, to: order.to, phoneNumberId: order.phoneNumberId },
+  );
+  const open = window?.open ?? false;
+  const expiresAt = window?.expires_at ? new Date(window.expires_at) : null;
+  if (open) return { window: { open, expiresAt }, templates: [] };
+  const number = await deps.directory.resolveNumber(accountId, order.phoneNumberId);
+  if (!number) return { window: { open, expiresAt }, templates: [] };
+  try {
+    const templates = (await deps.templates.get(number.wabaId))
+      .filter((t) => t.status === "APPROVED" && isOrderStatusTemplate(t))
+      .map((t) => ({
+        value: `${t.name}|${t.language}`,
+        label: `${t.name} (${t.language})`,
+        variables: templateShape(t).body.variables.length,
+      }));
+    return { window: { open, expiresAt }, templates };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "templates_unavailable")
+      return { window: { open, expiresAt }, templates: null };
+    throw error;
+  }
+}
 
 const OK_MESSAGES: Record<string, string> = {
   status_enviado: "Status enviado ao cliente. O pedido mostra o novo status; a entrega aparece no histórico.",
@@ -52,7 +113,7 @@ const OK_MESSAGES: Record<string, string> = {
 /** Refusals whose registry sentence the order's context makes clearer. */
 const ORDER_REFUSALS: Record<string, string> = {
   outside_24h_window:
-    "O cliente não escreve há mais de 24 horas: a atualização do pedido só pode ser enviada depois que o cliente escrever; nada foi enviado e o pedido não mudou.",
+    "O cliente não escreve há mais de 24 horas: envie o status por um template de status de pedido (o formulário abaixo os oferece); nada foi enviado e o pedido não mudou.",
   send_unconfirmed:
     "O WhatsApp não confirmou o envio a tempo: o status pode ter chegado ao cliente. O pedido só muda quando a Meta confirma; confira o histórico antes de enviar de novo.",
 };
@@ -118,12 +179,18 @@ export const ordersPage: PanelPage = {
         accountNumberNames(deps, user.accountId),
       ]);
       const chave = randomBytes(16).toString("base64url");
+      // The window and the templates only matter to a form this user sees (an open order, a role that may send).
+      const final = order.orderStatus === "completed" || order.orderStatus === "canceled";
+      const composer =
+        final || !can(req.panelUser, "orders.update")
+          ? { window: { open: false, expiresAt: null }, templates: [] }
+          : await statusComposer(deps, user.accountId, order);
       res.type("html").send(
         page(req, {
           title: orderTitle(order.referenceId),
           section: "/pedidos",
           notice: notice(req.query),
-          body: orderDetailBody(req, order, chave, numbers.get(order.phoneNumberId) ?? null),
+          body: orderDetailBody(req, order, chave, numbers.get(order.phoneNumberId) ?? null, composer),
         }).value,
       );
     });
@@ -134,11 +201,16 @@ export const ordersPage: PanelPage = {
       const form = statusForm.safeParse(req.body);
       if (!form.success)
         throw new PanelHttpError(400, "Formulário inválido: recarregue a página do pedido e tente de novo.");
-      const { status, pagamento, descricao, texto, chave } = form.data;
+      const { status, pagamento, descricao, texto, modelo, variaveis, chave } = form.data;
+      const template = chosenTemplate(modelo, variaveis);
+      // The template form carries no payment and no text (the contract refuses them with a template).
+      const change = template
+        ? { orderStatus: status, description: descricao, template }
+        : { orderStatus: status, paymentStatus: pagamento, description: descricao, text: texto };
       const outcome = await updateOrderStatus(deps.send, {
         accountId: user.accountId,
         referenceId: reference,
-        change: { orderStatus: status, paymentStatus: pagamento, description: descricao, text: texto },
+        change,
         idempotencyKey: `panel:${chave}`,
         actor: panelActor(req),
         requestId: req.requestId,

@@ -1,4 +1,10 @@
-import { templateShape, toCatalogueItem, type ButtonShape, type TemplateShape } from "@gw/core/templates";
+import {
+  isOrderStatusTemplate,
+  templateShape,
+  toCatalogueItem,
+  type ButtonShape,
+  type TemplateShape,
+} from "@gw/core/templates";
 import type { MetaTemplate, MetaTemplateButton, MetaTemplateComponent } from "@gw/meta";
 import { badge } from "../views/components.ts";
 import { formatNumber } from "../views/format.ts";
@@ -228,15 +234,25 @@ const EXAMPLE_PIX_ORDER = {
   items: [{ name: "Produto exemplo", amount: 1990, quantity: 1 }],
 };
 
+/** Where the example goes: an order-status template only carries an order's status (issue 37). */
+export function exampleSendPath(template: MetaTemplate): string {
+  return isOrderStatusTemplate(template) ? "/public/v1/orders/{reference_id}/status" : "/public/v1/messages";
+}
+
 /**
- * An example body for POST /public/v1/messages that sends this template, filled with Meta's own examples where the
- * template has them; null when the public API cannot fill the template at all.
+ * An example body for POST /public/v1/messages that sends this template (for an order-status template, the body of
+ * POST /public/v1/orders/{reference_id}/status), filled with Meta's own examples where the template has them; null
+ * when the public API cannot fill the template at all.
  */
 export function exampleSendBody(
   template: MetaTemplate,
   shape: TemplateShape = templateShape(template),
 ): Record<string, unknown> | null {
   if (shape.unsupportedReason !== null) return null;
+  if (isOrderStatusTemplate(template)) {
+    const variables = shape.body.variables.length > 0 ? { variables: bodyExamples(template, shape) } : {};
+    return { order_status: "shipped", template: { name: template.name, language: template.language, ...variables } };
+  }
   const body: Record<string, unknown> = { to: "5511999999999", template: template.name, language: template.language };
   if (shape.isAuthentication) body.otp_code = exampleOf(bodyExamples(template, shape)[0], "123456").replace(/\s/g, "");
   else if (shape.body.variables.length > 0) {

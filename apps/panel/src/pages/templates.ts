@@ -23,6 +23,7 @@ import { page } from "../views/layout.ts";
 import {
   categoryText,
   exampleSendBody,
+  exampleSendPath,
   qualityBadge,
   sendNeeds,
   statusBadge,
@@ -87,7 +88,7 @@ function templateSection(template: MetaTemplate, index: number): SafeHtml {
     ${
       example
         ? html`<details>
-            <summary>Exemplo de corpo para POST /public/v1/messages</summary>
+            <summary>Exemplo de corpo para POST ${exampleSendPath(template)}</summary>
             <pre aria-label="Exemplo de envio do template ${template.name} (${template.language})">
 ${JSON.stringify(example, null, 2)}</pre>
           </details>`

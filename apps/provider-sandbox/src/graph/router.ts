@@ -9,7 +9,7 @@ import { settleOrderPlan } from "../orders.ts";
 import { handleSend } from "./messages.ts";
 import { recordGraphRequest } from "./requests.ts";
 import { phoneNumberResult } from "./numbers.ts";
-import { listTemplates } from "./templates.ts";
+import { createTemplate, listTemplates } from "./templates.ts";
 
 type GraphRoute = Exclude<FaultRoute, "any"> | "other";
 
@@ -128,6 +128,10 @@ export function graphRouter(state: SandboxState): express.Router {
   router.get(
     "/:version/:wabaId/message_templates",
     handle("templates", (_req, url) => listTemplates(state, url())),
+  );
+  router.post(
+    "/:version/:wabaId/message_templates",
+    handle("templates", (req) => createTemplate(state, rawBody(req))),
   );
   // Meta serves downloads from its lookaside host; the sandbox from its own origin, before the Graph node route.
   router.get(

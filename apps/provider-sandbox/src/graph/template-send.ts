@@ -1,7 +1,13 @@
 import { charLength, isRecord, nonEmptyString, parseIndex, type JsonRecord } from "../json.ts";
-import type { SandboxTemplate, TemplateButton, TemplateComponent } from "../types.ts";
+import {
+  ORDER_STATUS_SUB_CATEGORY,
+  type SandboxTemplate,
+  type TemplateButton,
+  type TemplateComponent,
+} from "../types.ts";
 import { MetaError } from "./errors.ts";
 import { validateOrderDetails } from "./order-details.ts";
+import { checkOrderStatusComponent } from "./order-status.ts";
 
 const OTP_MAX = 15;
 const COUPON_MAX = 20;
@@ -253,6 +259,35 @@ function checkCarousel(template: SandboxTemplate, components: RequestComponent[]
   }
 }
 
+/** Whether the template is an order-status template (sub_category ORDER_STATUS, meta-late-2026 §1). */
+function isOrderStatusTemplate(template: SandboxTemplate): boolean {
+  return template.sub_category?.toUpperCase() === ORDER_STATUS_SUB_CATEGORY;
+}
+
+/**
+ * An order-status template needs exactly one `order_status` component (131008 without it); any other template may
+ * carry none (131009). Its shape is checked in `order-status.ts`, the order it names in `orders.ts`.
+ */
+function checkOrderStatus(template: SandboxTemplate, components: RequestComponent[]): void {
+  const requests = components.filter((c) => c.type === "order_status");
+  if (!isOrderStatusTemplate(template)) {
+    if (requests.length > 0)
+      throw new MetaError(
+        131009,
+        `order_status: the template ${template.name} is not an order-status template (sub_category ${ORDER_STATUS_SUB_CATEGORY})`,
+      );
+    return;
+  }
+  const [request, ...others] = requests;
+  if (!request)
+    throw new MetaError(
+      131008,
+      `order_status: the order-status template ${template.name} requires a component of type order_status`,
+    );
+  if (others.length > 0) throw new MetaError(131009, "order_status: only one order_status component is allowed");
+  checkOrderStatusComponent(request.parameters);
+}
+
 /**
  * Validates the `template` object of a send against the catalogue like Meta does, and returns the template.
  * Throws MetaError with Meta's code and details text on refusal.
@@ -297,5 +332,6 @@ export function validateTemplateSend(templates: SandboxTemplate[], input: unknow
     components.filter((c) => c.type === "button"),
   );
   checkCarousel(template, components);
+  checkOrderStatus(template, components);
   return template;
 }

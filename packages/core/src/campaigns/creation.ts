@@ -6,6 +6,7 @@ import type { AccountDirectory } from "../accounts/directory.ts";
 import { recordAuditAs } from "../audit/audit.ts";
 import { contactKeysOf } from "../contacts/contacts.ts";
 import type { CsvSource } from "../csv/read.ts";
+import { isOrderStatusTemplate } from "../templates/build.ts";
 import type { TemplateCache } from "../templates/cache.ts";
 import { findTemplate } from "../templates/find.ts";
 import { templateShape } from "../templates/shape.ts";
@@ -51,6 +52,11 @@ export function campaignTemplateRefusal(template: MetaTemplate): ApiError | null
   if (shape.buttons.some((button) => button.isOrderDetails) || shape.isAuthentication)
     return new ApiError("template_format_unsupported", {
       message: `O template ${name} é de ${shape.isAuthentication ? "autenticação (código por destinatário)" : "cobrança Pix"} e não pode ser enviado em campanha.`,
+    });
+  // An order-status template carries one order's status: only that order's update sends it.
+  if (isOrderStatusTemplate(template))
+    return new ApiError("template_format_unsupported", {
+      message: `O template ${name} é de status de pedido (ORDER_STATUS) e não pode ser enviado em campanha.`,
     });
   return null;
 }

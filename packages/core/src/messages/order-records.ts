@@ -6,6 +6,7 @@ import type {
   GraphMessagePayload,
   GraphOrderDetails,
   GraphOrderStatus,
+  GraphOrderStatusComponent,
 } from "@gw/meta";
 import { graphRecipient } from "../contacts/recipient.ts";
 
@@ -18,7 +19,11 @@ import { graphRecipient } from "../contacts/recipient.ts";
 export type OrderStatusValue = OrderStatus;
 export type PaymentStatusValue = PaymentStatus;
 
-/** An `order_status` interactive message (meta-2026 §6.3): a free-form send, inside the window only. */
+/**
+ * An order's next status: the `order_status` interactive message (meta-2026 §6.3), a free-form send inside the window
+ * only; or, with `template`, Meta's order-status template (meta-late-2026 §1), in or out of the window, which carries
+ * no payment.
+ */
 export interface OrderStatusContent {
   kind: "order_status";
   referenceId: string;
@@ -27,8 +32,16 @@ export interface OrderStatusContent {
   paymentStatus?: PaymentStatusValue | null | undefined;
   paymentTimestamp?: number | null | undefined;
   description?: string | null | undefined;
-  /** The message body (Meta requires one). */
+  /** The message body (Meta requires one); with `template`, what the history shows of it. */
   text: string;
+  /** An approved UTILITY template of sub-category ORDER_STATUS that carries the status instead. */
+  template?: OrderStatusTemplate | null | undefined;
+}
+
+export interface OrderStatusTemplate {
+  name: string;
+  language: string;
+  variables?: readonly string[] | undefined;
 }
 
 /** An order's current pair, as the status claim reads it. */
@@ -103,6 +116,25 @@ const GRAPH_STATUS: Record<Exclude<OrderStatusValue, "pending">, GraphOrderStatu
   completed: "completed",
   canceled: "canceled",
 };
+
+/** The `order_status` component an order-status template carries (GraphOrderStatusComponent). */
+export function orderStatusComponent(content: OrderStatusContent): GraphOrderStatusComponent {
+  return {
+    type: "order_status",
+    parameters: [
+      {
+        type: "order_status",
+        order_status: {
+          reference_id: content.referenceId,
+          order: {
+            status: GRAPH_STATUS[content.orderStatus],
+            ...(content.description ? { description: content.description } : {}),
+          },
+        },
+      },
+    ],
+  };
+}
 
 /** The Graph JSON of an `order_status` message (meta-2026 §6.3), to the order's recipient (phone or BSUID). */
 export function orderStatusPayload(to: string, content: OrderStatusContent): GraphInteractiveOrderStatusPayload {
@@ -286,9 +318,9 @@ function creationClaim(sql: Sql, id: string): OrderClaim {
 const CLAIM_STATUS = `
 WITH claim AS (
   INSERT INTO order_messages (order_id, kind, state, order_status, payment_status, payment_timestamp, description,
-    body_text, actor, request_id, claim_owner)
+    body_text, actor, request_id, claim_owner, template_name)
   VALUES ($1::bigint, 'order_status', 'claimed', $2, $3, $4, $5, $6, $7, $8,
-    (SELECT owner FROM process_leases WHERE owner = $9::uuid AND expires_at > now()))
+    (SELECT owner FROM process_leases WHERE owner = $9::uuid AND expires_at > now()), $10)
   ON CONFLICT (order_id) WHERE state = 'claimed' DO NOTHING
   RETURNING id)
 SELECT (SELECT id::text FROM claim) AS claim_id, o.order_status, o.payment_status,
@@ -333,6 +365,7 @@ async function claimStatus(
         input.actor.id,
         input.requestId,
         claims.owner,
+        content.template?.name ?? null,
       ],
     });
     const row = rows[0];

@@ -28,6 +28,7 @@ import { UNCONFIRMED_SEND, type AcceptedMessage, type SendOutcome, type SettledS
 import {
   claimOrder,
   orderAnswer,
+  orderStatusComponent,
   orderStatusPayload,
   settleOrderClaim,
   type OrderClaim,
@@ -326,9 +327,19 @@ async function sendReservingFirst(
       if (built.marketing && (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey })))
         throw new ApiError("recipient_opted_out");
       payload = built.payload;
+    } else if (content.kind === "order_status" && content.template) {
+      // Meta's order-status template (a UTILITY template): in or out of the window.
+      const { name, language, variables } = content.template;
+      const parameters = { variables: variables ?? null, order_status: orderStatusComponent(content) };
+      payload = (await templateSend(deps, input, { name, language, parameters }, number.wabaId, deadline)).payload;
     } else {
-      // Every free-form kind needs the window open (meta-messages.md §5): refused before Meta, the key freed.
-      if (!window?.open) throw new ApiError("outside_24h_window");
+      // Every free-form kind needs the window open (meta-messages.md §5): refused before Meta, the key freed. An
+      // order's status has a way out, which the refusal names.
+      if (!window?.open)
+        throw new ApiError(
+          "outside_24h_window",
+          content.kind === "order_status" ? { message: ORDER_OUTSIDE_WINDOW } : {},
+        );
       if (content.kind === "text") payload = textPayload(input, content);
       else if (content.kind === "order_status") payload = orderStatusPayload(input.to, content);
       else {
@@ -504,6 +515,7 @@ function orderAudit(actor: Actor, content: MessageContent) {
       reference_id: content.referenceId,
       order_status: content.orderStatus,
       payment_status: content.paymentStatus ?? null,
+      ...(content.template ? { template: content.template.name } : {}),
     },
   };
 }
@@ -547,6 +559,10 @@ const TEMPLATES_UNAVAILABLE_ON_SEND =
   "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
 
 /** Spec 7, 503: the send ran out of its time before the provider call; nothing was sent, the key is free. */
+/** An order's status refused outside the window: the order-status template is the way out (meta-late-2026 §1). */
+const ORDER_OUTSIDE_WINDOW =
+  "A janela de 24 horas está fechada para este cliente; envie o status com template (um template aprovado de status de pedido, subcategoria ORDER_STATUS).";
+
 const TOO_SLOW =
   "O envio não chegou ao provedor a tempo (catálogo ou verificações lentos); nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
 
@@ -585,7 +601,7 @@ async function optOut(deps: SendDeps, accountId: string, contact: string): Promi
 async function templateSend(
   deps: SendDeps,
   input: SendInput,
-  content: Extract<MessageContent, { kind: "template" }>,
+  content: { name: string; language: string; parameters: TemplateParameters },
   wabaId: string,
   deadline: number | null,
 ): Promise<{ payload: GraphMessagePayload; marketing: boolean }> {

@@ -1,6 +1,6 @@
 import { ApiError } from "@gw/errors";
 import type { Actor } from "../audit/audit.ts";
-import type { PaymentStatusValue } from "../messages/order-records.ts";
+import type { OrderStatusTemplate, PaymentStatusValue } from "../messages/order-records.ts";
 import type { SendOutcome } from "../messages/outcome.ts";
 import { sendMessage, type SendDeps } from "../messages/send.ts";
 import { defaultOrderStatusText } from "./texts.ts";
@@ -18,6 +18,11 @@ export interface OrderStatusChange {
   paymentTimestamp?: number | null | undefined;
   /** The message body; default the sentence of `defaultOrderStatusText`. */
   text?: string | null | undefined;
+  /**
+   * Meta's order-status template carries the status instead of the interactive message: in or out of the window, no
+   * payment and no text (the contract refuses them with it).
+   */
+  template?: OrderStatusTemplate | null | undefined;
 }
 
 export interface UpdateOrderStatusInput {
@@ -65,6 +70,7 @@ export async function updateOrderStatus(deps: SendDeps, input: UpdateOrderStatus
       text:
         change.text ??
         defaultOrderStatusText(order.referenceId, change.orderStatus, change.paymentStatus ?? order.paymentStatus),
+      template: change.template ?? null,
     },
     order: {
       kind: "status",
@@ -83,5 +89,6 @@ function bodyOf(change: OrderStatusChange) {
     description: change.description ?? undefined,
     payment_timestamp: change.paymentTimestamp ?? undefined,
     text: change.text ?? undefined,
+    template: change.template ?? undefined,
   };
 }

@@ -27,6 +27,10 @@ export interface OrderHistoryEntryView {
   description: string | null;
   sentAt: Date;
   origin: "api" | "panel";
+  /** What carried it: the Pix send's template (order_details), an order-status template, or the interactive message. */
+  form: "interactive" | "template";
+  /** That template's name; null for the interactive message. */
+  template: string | null;
   /** Meta's last status of the message; null until Meta reports one. */
   messageStatus: OrderMessageStatus | null;
   error: { code: number | null; message: string | null; reason: string | null } | null;
@@ -155,6 +159,7 @@ interface HistoryRow {
   description: string | null;
   accepted_at: Date;
   actor: string;
+  template_name: string | null;
   message_status: string | null;
   error_code: number | null;
   error_message: string | null;
@@ -170,7 +175,7 @@ export async function getOrder(
   const { rows } = await deps.db.sql.query<HistoryRow>({
     name: "order-history",
     text: `SELECT h.wamid, h.kind, h.order_status, h.payment_status, h.payment_timestamp::text, h.description,
-        h.accepted_at, h.actor, m.status AS message_status, m.error_code, m.error_message, m.error_reason
+        h.accepted_at, h.actor, h.template_name, m.status AS message_status, m.error_code, m.error_message, m.error_reason
       FROM order_messages h LEFT JOIN messages m ON m.wamid = h.wamid
       WHERE h.order_id = $1::bigint AND h.state = 'accepted'
       ORDER BY h.id`,
@@ -178,21 +183,31 @@ export async function getOrder(
   });
   return {
     ...order,
-    history: rows.map((row) => ({
-      messageId: row.wamid,
-      kind: row.kind,
-      orderStatus: row.order_status,
-      paymentStatus: row.payment_status,
-      paymentTimestamp: row.payment_timestamp === null ? null : Number(row.payment_timestamp),
-      description: row.description,
-      sentAt: row.accepted_at,
-      origin: row.actor.startsWith("panel:") ? "panel" : "api",
-      messageStatus: isMessageStatus(row.message_status) ? row.message_status : null,
-      error:
-        row.message_status === "failed"
-          ? { code: row.error_code, message: row.error_message, reason: row.error_reason }
-          : null,
-    })),
+    history: rows.map((row) => {
+      // The order_details row went with the Pix send's template, the order's own.
+      const template = row.kind === "order_details" ? order.template : row.template_name;
+      return historyEntry(row, template);
+    }),
+  };
+}
+
+function historyEntry(row: HistoryRow, template: string | null): OrderHistoryEntryView {
+  return {
+    messageId: row.wamid,
+    kind: row.kind,
+    orderStatus: row.order_status,
+    paymentStatus: row.payment_status,
+    paymentTimestamp: row.payment_timestamp === null ? null : Number(row.payment_timestamp),
+    description: row.description,
+    sentAt: row.accepted_at,
+    origin: row.actor.startsWith("panel:") ? "panel" : "api",
+    form: template === null ? "interactive" : "template",
+    template,
+    messageStatus: isMessageStatus(row.message_status) ? row.message_status : null,
+    error:
+      row.message_status === "failed"
+        ? { code: row.error_code, message: row.error_message, reason: row.error_reason }
+        : null,
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   GraphHeaderComponent,
   GraphHeaderMediaParameter,
   GraphOrderDetails,
+  GraphOrderStatusComponent,
   GraphTemplateComponent,
   GraphTemplatePayload,
   GraphTextParameter,
@@ -68,6 +69,16 @@ export interface TemplateParameters {
   otp_code?: string | null;
   otp_index?: number | null;
   pix_order?: PixOrderInput | null;
+  /** The order's status, for an order-status template (built by the order's update, never by the send request). */
+  order_status?: GraphOrderStatusComponent | null;
+}
+
+/** Meta's sub-category of the order-status templates (meta-late-2026 §1). */
+export const ORDER_STATUS_SUB_CATEGORY = "ORDER_STATUS";
+
+/** Whether the template is an order-status template (UTILITY, sub-category ORDER_STATUS). */
+export function isOrderStatusTemplate(template: MetaTemplate): boolean {
+  return template.sub_category?.toUpperCase() === ORDER_STATUS_SUB_CATEGORY;
 }
 
 /** What a template send is built from: its parameters, the recipient and the language. */
@@ -189,12 +200,24 @@ export function buildTemplateSend(input: TemplateSendInput, template: MetaTempla
   }
   if (orderButton && !input.pix_order)
     fail("invalid_pix_order", `O template ${name} é de cobrança Pix e exige pix_order.`);
+  // An order-status template carries an order's status: only the order's update sends it, and it sends only one.
+  if (isOrderStatusTemplate(template) && !input.order_status)
+    fail(
+      "invalid_template",
+      `O template ${name} é de status de pedido (ORDER_STATUS): envie-o por POST /public/v1/orders/{reference_id}/status, com template.`,
+    );
+  if (input.order_status && !isOrderStatusTemplate(template))
+    fail(
+      "invalid_template",
+      `O template ${name} não é de status de pedido: informe um template aprovado da subcategoria ORDER_STATUS (GET /public/v1/templates mostra sub_category).`,
+    );
 
   const components: GraphTemplateComponent[] = [];
   const header = headerComponent(input, shape, name);
   if (header) components.push(header);
   const body = bodyComponent(input, shape, name);
   components.push(...buttonComponents(input, shape, name));
+  if (input.order_status) components.push(input.order_status);
   // Body text limit depends on whether the send has other components (Meta's parameter-object rule).
   const bodyMax = components.length > 0 ? BODY_PARAM_MAX : BODY_ONLY_PARAM_MAX;
   if (body) {

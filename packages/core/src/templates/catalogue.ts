@@ -34,6 +34,8 @@ export function toCatalogueItem(template: MetaTemplate): TemplateItemOut {
     language: template.language,
     status: template.status,
     category: template.category,
+    sub_category:
+      typeof template.sub_category === "string" && template.sub_category !== "" ? template.sub_category : null,
     quality_score: quality
       ? {
           score: typeof quality.score === "string" ? quality.score : null,

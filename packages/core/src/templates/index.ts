@@ -4,6 +4,7 @@ export {
   BODY_PARAM_MAX,
   COUPON_MAX,
   HEADER_PARAM_MAX,
+  isOrderStatusTemplate,
   OTP_MAX,
   URL_MAX,
 } from "./build.ts";

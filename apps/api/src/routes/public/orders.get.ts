@@ -54,6 +54,8 @@ function orderOut(order: OrderView): OrderOutput {
       description: entry.description,
       sent_at: entry.sentAt.toISOString(),
       origin: entry.origin,
+      form: entry.form,
+      template: entry.template,
       message_status: entry.messageStatus,
       error: entry.error,
     })),

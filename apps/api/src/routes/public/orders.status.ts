@@ -24,6 +24,10 @@ const REFUSED_422: readonly ErrorCode[] = [
   "order_cancel_refused",
   "payment_not_supported",
   "outside_24h_window",
+  "invalid_template",
+  "template_not_found",
+  "template_paused",
+  "template_params_mismatch",
   "recipient_unreachable",
   "recipient_opted_out",
   "delivery_limited",
@@ -37,6 +41,7 @@ const EXAMPLE_NAMES: readonly ExampleName[] = [
   { name: "captured", summary: "Payment confirmed by the PSP: the order is being prepared" },
   { name: "shipped", summary: "Shipped, payment unchanged" },
   { name: "canceled", summary: "An unpaid order closed: canceled with the payment failed" },
+  { name: "template", summary: "Outside the 24-hour window: completed, by the order-status template" },
 ];
 
 /**
@@ -66,7 +71,7 @@ export const { register, operations } = defineRoute({
   scope: "orders:write",
   summary: "Send an order's next status (order_status message)",
   description:
-    "Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. It is a free-form message: the customer's 24-hour window must be open. " +
+    "Sends an `order_status` message with the order's `reference_id` to the customer the order went to, from the number it left from, and moves the order when the provider accepts it (never before). The transition is checked before the provider (422, nothing sent): nothing follows `completed` or `canceled`, the payment never leaves `captured`, `canceled` needs the payment `failed` (already, or in the same message), and the status never goes back. Without `template` it is a free-form message: the customer's 24-hour window must be open (422 `outside_24h_window` otherwise). With `template` (an approved UTILITY template of sub-category ORDER_STATUS, `GET /templates` shows `sub_category`) it is Meta's order-status template, sent in or out of the window; another template is refused before the provider (422 `invalid_template`). Both forms follow the same transitions, one update in flight per order, and write the same history (its `form` says which carried each status). " +
     "With `Idempotency-Key` the key is reserved before the provider is contacted; repeat a call after a connection error or a 5xx with the SAME key and the same body.",
   request: {
     params: OrderPath,
@@ -115,6 +120,7 @@ export const { register, operations } = defineRoute({
             description: body.description,
             paymentTimestamp: body.payment_timestamp,
             text: body.text,
+            template: body.template,
           },
           idempotencyKey: headers["idempotency-key"],
           actor,
