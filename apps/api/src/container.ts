@@ -38,6 +38,7 @@ import {
   createSendDeps,
   createTemplateCatalogue,
   instrumentProvider,
+  registerGraphVersionGauge,
 } from "@gw/wiring";
 import type { ApiConfig } from "./config.ts";
 import { createApiMetrics, type ApiMetrics } from "./metrics.ts";
@@ -99,6 +100,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
   const queue = createWebhookQueue(redis, config.REDIS_KEY_PREFIX);
   const metrics = createApiMetrics(queue, { journalEntries: () => send.journal.size() });
   const meta = instrumentProvider(createProvider(config, logger), metrics.registry);
+  registerGraphVersionGauge(metrics.registry, config.META_API_VERSION);
   const templates = createTemplateCatalogue(config, { redis, meta, logger });
   const directory = createAccountDirectory(db, {
     apiKeyTtlMs: config.API_KEY_CACHE_TTL_MS,

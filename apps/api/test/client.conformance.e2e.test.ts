@@ -139,6 +139,16 @@ const CASES: Record<string, Case> = {
     status: 200,
     run: ({ client }) => client.POST("/public/v1/messages", { body: { to: CONTACT, ...TEMPLATE_SEND } }),
   },
+  getMessage: {
+    status: 200,
+    run: async ({ client }) => {
+      const { data } = await client.POST("/public/v1/messages", { body: { to: CONTACT, ...TEMPLATE_SEND } });
+      if (!data) throw new Error("mensagem não enviada");
+      return client.GET("/public/v1/messages/{message_id}", {
+        params: { path: { message_id: data.data.message_id } },
+      });
+    },
+  },
   markMessageRead: {
     status: 200,
     run: async ({ client, inboundMessageId }) =>
@@ -371,6 +381,23 @@ const CASES: Record<string, Case> = {
       return client.POST("/public/v1/orders/{reference_id}/status", {
         params: { path: { reference_id: referenceId }, header: { "Idempotency-Key": randomUUID() } },
         body: { order_status: "processing", payment_status: "captured", description: "Separando os itens" },
+      });
+    },
+  },
+  listNumbers: {
+    status: 200,
+    run: ({ client }) => client.GET("/public/v1/numbers"),
+  },
+  updateNumber: {
+    status: 200,
+    run: async ({ client }) => {
+      const { data } = await client.GET("/public/v1/numbers");
+      const number = data?.data.numbers[0];
+      if (!number) throw new Error("conta sem número");
+      // Set to what it is: the other cases' sends keep their route.
+      return client.PATCH("/public/v1/numbers/{phone_number_id}", {
+        params: { path: { phone_number_id: number.phone_number_id } },
+        body: { marketing_messages: number.marketing_messages },
       });
     },
   },

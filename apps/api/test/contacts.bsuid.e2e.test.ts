@@ -100,7 +100,8 @@ describe("a user known only by a BSUID", () => {
     const events = statuses(messageId);
     expect(events.map((e) => e.status)).toEqual(["sent", "delivered", "read"]);
     for (const data of events) expect(data).toMatchObject({ to: user.user_id, recipient_user_id: user.user_id });
-    expect(events[0]?.pricing).toEqual({ pricing_model: "PMP", category: "service", type: "free_customer_service" });
+    // A service message inside the window is charged since 1 Oct 2026 (meta-late-2026 §6).
+    expect(events[0]?.pricing).toEqual({ pricing_model: "PMP", category: "service", type: "regular" });
     expect(events.slice(1).map((e) => e.pricing)).toEqual([null, null]);
   });
 

@@ -81,6 +81,10 @@ import { sandboxControl } from "./support/sandbox-control.ts";
  * reaction_target_not_found      | 422    | messages                              | "422 reaction_target_not_found (pre-check): a reaction to a message the contact did not send"
  * message_too_old                | 422    | messages                              | "422 message_too_old (pre-check): a reaction to a message older than 30 days" (also: messages.read.endpoint.test.ts)
  * provider_rejected              | 422    | messages                              | "422 provider_rejected from the provider's 100"
+ * template_syncing               | 422    | messages                              | "422 template_syncing from the provider's 134101" (also: messages.marketing-messages.e2e.test.ts)
+ * template_not_eligible          | 422    | messages                              | "422 template_not_eligible from the provider's 134102" (also: messages.marketing-messages.e2e.test.ts)
+ * marketing_messages_unavailable | 422    | messages                              | "422 marketing_messages_unavailable from the provider's 131055" (also: messages.marketing-messages.e2e.test.ts)
+ * marketing_messages_required    | 422    | messages                              | "422 marketing_messages_required from the provider's 131063"
  * api_rate_limited               | 429    | messages, validate, window, templates | "429 api_rate_limited with Retry-After on %s" (also: S)
  * rate_limited                   | 429    | messages                              | "429 rate_limited from the provider's 130429"; "429 rate_limited from the provider's 131056" (also: S)
  * internal_error                 | 500    | messages, validate, window, templates | "500 internal_error on %s when the database cannot answer"
@@ -788,6 +792,26 @@ describe("section 7 error codes through HTTP, on the default stack (API + sandbo
         "invalid_otp",
       ],
       ["422 provider_rejected from the provider's 100", 100, "Injected by the sandbox.", "provider_rejected"],
+      // The Marketing Messages API's refusals (the number's route itself: messages.marketing-messages.e2e.test.ts).
+      ["422 template_syncing from the provider's 134101", 134101, "Template is still syncing.", "template_syncing"],
+      [
+        "422 template_not_eligible from the provider's 134102",
+        134102,
+        "Template not eligible for the Marketing Messages API.",
+        "template_not_eligible",
+      ],
+      [
+        "422 marketing_messages_unavailable from the provider's 131055",
+        131055,
+        "Method not allowed.",
+        "marketing_messages_unavailable",
+      ],
+      [
+        "422 marketing_messages_required from the provider's 131063",
+        131063,
+        "Marketing templates disabled for Cloud API.",
+        "marketing_messages_required",
+      ],
       ["503 provider_unavailable from the provider's 1", 1, "Injected by the sandbox.", "provider_unavailable"],
       [
         "429 rate_limited from the provider's 130429",

@@ -78,8 +78,8 @@ describe("OpenAPI document", () => {
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
     // 25 of the contract and issue 26, issue 29's six integration operations, issue 27's media upload and download,
-    // issue 28's three order operations.
-    expect(all.length).toBe(36);
+    // issue 28's three order operations, issue 37's numbers (list, change) and one message.
+    expect(all.length).toBe(39);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       // The key's scope the operation requires (issue 35; each one checked in api.scopes.test.ts).
@@ -178,6 +178,9 @@ describe("OpenAPI document", () => {
       "get /public/v1/orders": [200, 401, 422, 429],
       "get /public/v1/orders/{reference_id}": [200, 400, 401, 404, 422, 429],
       "post /public/v1/orders/{reference_id}/status": [200, 400, 401, 404, 409, 413, 422, 429, 503],
+      "get /public/v1/numbers": [200, 401, 429],
+      "patch /public/v1/numbers/{phone_number_id}": [200, 400, 401, 403, 404, 413, 422, 429],
+      "get /public/v1/messages/{message_id}": [200, 400, 401, 403, 404, 422, 429],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");
@@ -392,6 +395,8 @@ describe("OpenAPI document", () => {
       "variable_names",
       "header_format",
       "components",
+      // Added by issue 37: Meta's sub-category (ORDER_STATUS templates are sent by an order's update only).
+      "sub_category",
     ];
     expect(Object.keys(at(item, "properties")).sort()).toEqual([...fields].sort());
     expect((item.required as string[]).sort()).toEqual([...fields].sort());

@@ -57,7 +57,7 @@ const phone = () => `55119${String(randomBytes(4).readUInt32BE(0) % 100_000_000)
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
 
 describe("GET /public/v1/usage", () => {
-  it("prices the sandbox's statuses end to end: only regular is charged, each category at its rate, free ones shown", async () => {
+  it("prices the sandbox's statuses end to end as Meta reports them since October 2026: regular charged at each category's rate", async () => {
     // Authentication to an Indian number is authentication-international (meta-2026 §2.2).
     // One recipient's message is accepted, priced on `sent`, then fails: Meta charges only delivered messages.
     const inWindow = phone();
@@ -110,11 +110,12 @@ describe("GET /public/v1/usage", () => {
       row("authentication", "regular", [1, 1, 0], "0.0364"),
       row("authentication-international", "regular", [1, 1, 0], "0.0364"),
       row("marketing", "regular", [2, 1, 1], "0.3350"),
-      row("service", "free_customer_service", [1, 0, 0], "0.0000"),
-      row("utility", "free_customer_service", [1, 0, 0], "0.0000"),
-      row("utility", "regular", [1, 1, 0], "0.0364"),
+      // Since 1 Oct 2026 Meta charges the service message and the utility template inside the window too: the
+      // sandbox's pricing blocks say `regular`, and the ledger prices what they say (issue 37).
+      row("service", "regular", [1, 1, 0], "0.0364"),
+      row("utility", "regular", [2, 2, 0], "0.0728"),
     ]);
-    const totals = { messages: 7, charged_messages: 4, failed_messages: 1, cost_brl: "0.4442", fallback_messages: 0 };
+    const totals = { messages: 7, charged_messages: 6, failed_messages: 1, cost_brl: "0.5170", fallback_messages: 0 };
     expect(body.data).toMatchObject({
       currency: "BRL",
       time_zone: "America/Sao_Paulo",

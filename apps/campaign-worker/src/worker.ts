@@ -30,6 +30,7 @@ import {
   createSendDeps,
   createTemplateCatalogue,
   instrumentProvider,
+  registerGraphVersionGauge,
 } from "@gw/wiring";
 import type { CampaignWorkerConfig } from "./config.ts";
 import { createMetrics } from "./metrics.ts";
@@ -88,6 +89,7 @@ export function createCampaignWorker(config: CampaignWorkerConfig, deps: Campaig
   const metrics = createMetrics(queue, { runningCampaigns: () => runningCampaignsProgress({ db }) });
 
   const meta = instrumentProvider(createProvider(config, logger), metrics.registry);
+  registerGraphVersionGauge(metrics.registry, config.META_API_VERSION);
   // Follows number changes (a rate Meta raised, a WABA blocked) as they commit: started and stopped with the worker.
   const directory = createAccountDirectory(db, {
     apiKeyTtlMs: 0,

@@ -76,6 +76,7 @@ describe("panel Números in Chromium", () => {
         "10.000 contatos / 24 h",
         "alto",
         "80 msg/s",
+        "desligada",
         `${tenant.wabaId} Templates`,
         "nenhum",
       ],
@@ -86,6 +87,7 @@ describe("panel Números in Chromium", () => {
         "250 contatos / 24 h",
         "padrão",
         "20 msg/s",
+        "desligada",
         `${tenant.wabaId} Templates`,
         "nenhum",
       ],
@@ -137,6 +139,7 @@ describe("panel Números in Chromium", () => {
     const [row] = await rowsOf(page);
     expect(row?.slice(5)).toEqual([
       "1.000 msg/s",
+      "desligada",
       `${healthy.wabaId} limite do portfólio: 2.000 contatos / 24 h Templates`,
       expect.stringMatching(/^vazão elevada a 1\.000 msg\/s \(THROUGHPUT_UPGRADE\) \d{2}\/\d{2}\/\d{4}/),
     ]);
@@ -151,7 +154,7 @@ describe("panel Números in Chromium", () => {
     await control("/account-update", { waba_id: healthy.wabaId, event: "PARTNER_REMOVED" });
     await page.goto("/numeros");
     expect(await page.getByRole("alert").first().textContent()).toMatch(/Envios bloqueados/);
-    expect((await rowsOf(page))[0]?.[6]).toContain("envios bloqueados");
+    expect((await rowsOf(page))[0]?.[7]).toContain("envios bloqueados");
     await page.context().close();
   });
 });

@@ -86,7 +86,8 @@ const faultSchema = z.object({
     .optional(),
   details: z.string().default("Injected by the sandbox."),
   count: z.number().int().min(1).default(1),
-  route: z.enum(["messages", "templates", "media", "numbers", "any"]).default("any"),
+  /** `messages` faults do not reach `/marketing_messages` (and the other way round); `any` reaches both. */
+  route: z.enum(["messages", "marketing_messages", "templates", "media", "numbers", "any"]).default("any"),
   after: z.number().int().min(0).default(0),
   delay_ms: z.number().int().min(0).default(30_000),
   deliver: z.boolean().default(false),
@@ -108,6 +109,8 @@ const configSchema = z
     failAfterSend: z.array(z.string()),
     /** ISO countries whose authentication templates are priced `authentication-international`. */
     authenticationInternational: z.array(z.string().regex(/^[A-Z]{2}$/, "deve ser um código ISO de país (ex.: IN)")),
+    /** WABA ids not onboarded to the Marketing Messages API (replaces the list; [] = every WABA onboarded). */
+    marketingMessagesNotOnboarded: z.array(z.string().min(1)),
     enforceWindow: z.boolean(),
     /** Phone numbers or BSUIDs whose WhatsApp takes no order messages (2040). */
     paymentsUnsupported: z.array(z.string()),
@@ -467,6 +470,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
     if (input.unreachable) config.unreachable = input.unreachable.map(normalizeRecipient);
     if (input.failAfterSend) config.failAfterSend = input.failAfterSend.map(normalizeRecipient);
     if (input.authenticationInternational) config.authenticationInternational = input.authenticationInternational;
+    if (input.marketingMessagesNotOnboarded) config.marketingMessagesNotOnboarded = input.marketingMessagesNotOnboarded;
     if (input.enforceWindow !== undefined) config.enforceWindow = input.enforceWindow;
     if (input.paymentsUnsupported) config.paymentsUnsupported = input.paymentsUnsupported.map(normalizeRecipient);
     if (input.rateLimitPerSecond !== undefined) config.rateLimitPerSecond = input.rateLimitPerSecond ?? undefined;

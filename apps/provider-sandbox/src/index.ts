@@ -10,6 +10,7 @@ export type {
   FaultRule,
   FaultMode,
   FaultRoute,
+  SendEndpoint,
   ReadMark,
 } from "./state.ts";
 export type {

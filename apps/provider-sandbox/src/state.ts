@@ -13,10 +13,15 @@ export const DEFAULT_HISTORY_LIMIT = 10_000;
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 const PAIRS_SWEEP_MIN = 10_000;
 
+/** The Graph edge a send came through: Cloud API's `/messages` or the Marketing Messages API's `/marketing_messages`. */
+export type SendEndpoint = "messages" | "marketing_messages";
+
 /** An accepted send, as GET /_sandbox/sent lists it. */
 export interface SentMessage {
   phone_number_id: string;
   wamid: string;
+  /** Meta's status webhooks do not say which edge a send took (meta-2026 §7.4): the sandbox records it here. */
+  endpoint: SendEndpoint;
   /** The request's `to` (a phone number); null for a send addressed by `recipient` alone (a BSUID). */
   to: string | null;
   /** The digits of `to`, as Meta answers them in `contacts[].wa_id`; null for a BSUID send. */
@@ -72,8 +77,12 @@ export interface WebhookRecord {
 }
 
 export type FaultMode = "500" | "timeout" | "reset" | "error" | "slow";
-/** `media`: GET /{media-id} and the download URL; `numbers`: GET /{phone-number-id}. */
-export type FaultRoute = "messages" | "templates" | "media" | "numbers" | "any";
+/**
+ * `messages`: POST /{phone-number-id}/messages only; `marketing_messages`: POST /{phone-number-id}/marketing_messages
+ * only (Meta's two send edges fail separately); `media`: GET /{media-id} and the download URL; `numbers`:
+ * GET /{phone-number-id}; `any`: every Graph call.
+ */
+export type FaultRoute = "messages" | "marketing_messages" | "templates" | "media" | "numbers" | "any";
 
 /**
  * A media the sandbox holds: of an inbound message it posted (`received`) or uploaded by the gateway (`uploaded`);
@@ -335,6 +344,7 @@ export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
     portfolios: { ...options.portfolios },
     numberPortfolios: { ...options.numberPortfolios },
     authenticationInternational: [...(options.authenticationInternational ?? [])],
+    marketingMessagesNotOnboarded: [...(options.marketingMessagesNotOnboarded ?? [])],
     webhookRetries: options.webhookRetries ?? true,
     webhookRetryScale: options.webhookRetryScale ?? 1,
     statusBatchMs: options.statusBatchMs ?? 0,

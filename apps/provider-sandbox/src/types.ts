@@ -158,6 +158,11 @@ export interface SandboxOptions {
   numberPortfolios?: Record<string, string>;
   /** ISO countries whose authentication templates are priced `authentication-international`; default none. */
   authenticationInternational?: string[];
+  /**
+   * WABA ids not onboarded to the Marketing Messages API (`/marketing_messages`); default none (every WABA onboarded).
+   * Their sends fall back to Cloud API (`marketing` pricing), or are refused with 131055 under `product_policy: STRICT`.
+   */
+  marketingMessagesNotOnboarded?: string[];
   /** Default true: a webhook answered with anything but 2xx (or not answered) is sent again on RETRY_WAITS_MS. */
   webhookRetries?: boolean;
   /** Factor applied to every wait of the retry schedule; default 1 (Meta's pace), e.g. 0.001 in tests. */
@@ -192,6 +197,7 @@ export interface RuntimeConfig {
   portfolios: Record<string, Partial<PortfolioSettings>>;
   numberPortfolios: Record<string, string>;
   authenticationInternational: string[];
+  marketingMessagesNotOnboarded: string[];
   webhookRetries: boolean;
   webhookRetryScale: number;
   statusBatchMs: number;

@@ -58,15 +58,15 @@ export interface StatusEntry {
   [extra: string]: unknown;
 }
 
-/** POST /{version}/{phone}/messages as the gateway would. */
+/** POST /{version}/{phone}/messages (or `/marketing_messages`, the Marketing Messages API) as the gateway would. */
 export async function sendMessage(
   base: string,
   body: unknown,
-  options: { phoneId?: string; token?: string } = {},
+  options: { phoneId?: string; token?: string; endpoint?: "messages" | "marketing_messages" } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const response = await fetch(`${base}/v23.0/${options.phoneId ?? PHONE_ID}/messages`, {
+  const response = await fetch(`${base}/v23.0/${options.phoneId ?? PHONE_ID}/${options.endpoint ?? "messages"}`, {
     method: "POST",
     headers,
     body: typeof body === "string" ? body : JSON.stringify(body),

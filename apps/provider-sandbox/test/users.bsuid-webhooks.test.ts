@@ -259,7 +259,7 @@ describe("BSUID fields in inbound and status webhooks", () => {
     expect(shapeOf(statuses(sent)[0])).toEqual(shapeOf(STATUS_SENT_WITH_PRICING));
   });
 
-  it("prices each message once, on `sent`, by category and window", async () => {
+  it("prices each message once, on `sent`, by category (inside the window too, since October 2026)", async () => {
     const send = async (body: Record<string, unknown>): Promise<string> => {
       const answer = await sendMessage(sandbox.url, body);
       expect(answer.status).toBe(200);
@@ -272,12 +272,6 @@ describe("BSUID fields in inbound and status webhooks", () => {
       return priced[0]?.pricing;
     };
     const regular = (category: string) => ({ billable: true, pricing_model: "PMP", type: "regular", category });
-    const free = (category: string) => ({
-      billable: false,
-      pricing_model: "PMP",
-      type: "free_customer_service",
-      category,
-    });
 
     const outOfWindow = await send(template(TO, "hello_world", [], "en_US"));
     expect(await pricingOf(outOfWindow)).toEqual(regular("utility"));
@@ -285,11 +279,12 @@ describe("BSUID fields in inbound and status webhooks", () => {
     expect(await pricingOf(otp)).toEqual(regular("authentication"));
 
     await inbound({ from: TO, type: "text", text: "Oi" });
-    expect(await pricingOf(await send(template(TO, "hello_world", [], "en_US")))).toEqual(free("utility"));
+    // Inside the window, since 1 Oct 2026, utility templates and service messages are charged too (pricing.ts).
+    expect(await pricingOf(await send(template(TO, "hello_world", [], "en_US")))).toEqual(regular("utility"));
     const marketing = template(TO, "cupom_desconto", [bodyParams("PROMO10", "10%"), coupon]);
     expect(await pricingOf(await send(marketing))).toEqual(regular("marketing"));
     const text = { messaging_product: "whatsapp", to: TO, type: "text", text: { body: "Olá" } };
-    expect(await pricingOf(await send(text))).toEqual(free("service"));
+    expect(await pricingOf(await send(text))).toEqual(regular("service"));
 
     await control(sandbox.url, "/config", { authenticationInternational: ["BR"] });
     const international = await send(template(TO, "codigo_verificacao", [bodyParams("482913"), otpButton]));

@@ -7,6 +7,11 @@ export const OPERATIONS = {
     path: "/public/v1/messages",
     idempotencyKey: true,
   },
+  getMessage: {
+    method: "get",
+    path: "/public/v1/messages/{message_id}",
+    idempotencyKey: false,
+  },
   markMessageRead: {
     method: "post",
     path: "/public/v1/messages/{message_id}/read",
@@ -45,6 +50,16 @@ export const OPERATIONS = {
   getWindow: {
     method: "get",
     path: "/public/v1/window/{to}",
+    idempotencyKey: false,
+  },
+  listNumbers: {
+    method: "get",
+    path: "/public/v1/numbers",
+    idempotencyKey: false,
+  },
+  updateNumber: {
+    method: "patch",
+    path: "/public/v1/numbers/{phone_number_id}",
     idempotencyKey: false,
   },
   listTemplates: {

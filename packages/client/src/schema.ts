@@ -20,6 +20,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/messages/{message_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One sent message
+     * @description A message the account sent (by the API, the panel or a campaign): its recipient, kind, template, current status (as `message.status` last reported it), Meta's pricing block, the failure when it failed, and `routed_via`, the Graph endpoint that carried it (`messages`, or `marketing_messages` for a number whose MARKETING templates go through Meta's Marketing Messages API). Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
+     */
+    get: operations["getMessage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/messages/{message_id}/read": {
     parameters: {
       query?: never;
@@ -178,6 +198,46 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  "/public/v1/numbers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Business numbers
+     * @description The account's business numbers, the default first, each with the pace its sends keep and whether its MARKETING templates go through Meta's Marketing Messages API (`marketing_messages`). Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
+     */
+    get: operations["listNumbers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/numbers/{phone_number_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a business number's settings
+     * @description `marketing_messages: on` sends the number's MARKETING templates (the API's sends and campaigns alike) through Meta's Marketing Messages API (`POST /{phone_number_id}/marketing_messages`); every other category stays on the Cloud API. Turn it on once the business is onboarded there. A template's category is the catalogue's, kept current by Meta's `template_category_update`. A refusal of that API is answered as is (`template_syncing`, `template_not_eligible`, `marketing_messages_unavailable`...), never sent again through /messages. Answers, statuses and events look the same whichever endpoint carried a send; GET /messages/{message_id} says which (`routed_via`). Every pod routes by the change from its next send. Audited as `api.number.marketing_messages`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
+     */
+    patch: operations["updateNumber"];
     trace?: never;
   };
   "/public/v1/templates": {
@@ -1724,6 +1784,41 @@ export interface components {
       /** @description Not accepted on a location request */
       url?: unknown;
     };
+    MessageDetailOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        message_id: string;
+        /** @description As the send named the recipient: phone digits or a BSUID */
+        to: string;
+        phone_number_id: string;
+        /** @description The send's kind: text, template, interactive, media, reaction, location, order_status */
+        type: string;
+        template: string | null;
+        /** @description accepted until Meta reports; then sent, delivered, read or failed */
+        status: string;
+        /**
+         * @description The Graph endpoint that carried it: `messages` (Cloud API) or `marketing_messages`
+         * @enum {string}
+         */
+        routed_via: "messages" | "marketing_messages";
+        client_ref: string | null;
+        campaign_id: string | null;
+        created_at: string;
+        /** @description When Meta reported the current status */
+        status_at: string | null;
+        /** @description Meta's pricing block, as first reported */
+        pricing: {
+          [key: string]: unknown;
+        } | null;
+        /** @description Only when status is failed */
+        error: {
+          code: number | null;
+          message: string | null;
+          reason: string | null;
+        } | null;
+      };
+    };
     ReadOut: {
       /** @enum {boolean} */
       success: true;
@@ -2030,6 +2125,44 @@ export interface components {
         /** @description ISO 8601 UTC */
         last_inbound_at: string | null;
       };
+    };
+    NumberListOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        numbers: components["schemas"]["NumberOut"][];
+      };
+    };
+    NumberOut: {
+      phone_number_id: string;
+      waba_id: string;
+      display_number: string;
+      /** @description Sends without phone_number_id leave from it */
+      is_default: boolean;
+      /** @description The pace every send from it keeps (set by the operator, or Meta) */
+      messaging_rate_per_second: number;
+      /**
+       * @description `on`: its MARKETING template sends (campaigns included) go through Meta's Marketing Messages API; every other category stays on the Cloud API
+       * @enum {string}
+       */
+      marketing_messages: "off" | "on";
+    };
+    NumberDetailOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: components["schemas"]["NumberOut"];
+    };
+    /**
+     * @example {
+     *       "marketing_messages": "on"
+     *     }
+     */
+    NumberSettingsIn: {
+      /**
+       * @description `on` once the business is onboarded to Meta's Marketing Messages API; a refusal there is returned as is, never resent through /messages
+       * @enum {string}
+       */
+      marketing_messages: "off" | "on";
     };
     TemplateCatalogueOut: {
       /** @enum {boolean} */
@@ -3163,6 +3296,124 @@ export interface operations {
       };
     };
   };
+  getMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The message's id (the send's message_id, the wamid) */
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The message. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessageDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description No message with this id in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
   markMessageRead: {
     parameters: {
       query?: never;
@@ -4246,6 +4497,220 @@ export interface operations {
         };
       };
       /** @description Request validation error (path or query; also a `phone_number_id` that is not one of the account's numbers); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  listNumbers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account's numbers. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NumberListOut"];
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  updateNumber: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The number's phone_number_id (GET /numbers lists them) */
+        phone_number_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NumberSettingsIn"];
+      };
+    };
+    responses: {
+      /** @description The number as saved. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NumberDetailOut"];
+        };
+      };
+      /** @description The path (an invalid %-escape) cannot be read. Codes: `bad_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description No business number with this phone_number_id in this account. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "not_found";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path or body); malformed JSON is `json_invalid`. */
       422: {
         headers: {
           [name: string]: unknown;

@@ -22,4 +22,5 @@ export * from "./delivery-replays.ts";
 export * from "./event-types.ts";
 export * from "./media.ts";
 export * from "./orders.ts";
+export * from "./numbers.ts";
 export * from "./statuses.ts";

@@ -79,6 +79,13 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
       { pattern: /media attachment id/i, reason: "media_unavailable" },
     ],
   },
+  // The Marketing Messages API (meta-2026 §7.2, §7.4): a template of another category, one still syncing or not
+  // eligible, a business not onboarded (STRICT), and /messages refusing marketing templates for the WABA.
+  134100: { reason: "invalid_template" },
+  134101: { reason: "template_syncing" },
+  134102: { reason: "template_not_eligible" },
+  131055: { reason: "marketing_messages_unavailable" },
+  131063: { reason: "marketing_messages_required" },
   // Payments (meta-2026 §6, App. B 10: the Cloud API numbers are unverified)
   2040: { reason: "payment_not_supported" },
   2046: { reason: "order_transition_invalid" },

@@ -136,6 +136,27 @@ export const ERROR_REGISTRY = {
   },
   invalid_otp: { status: 422, message: "O código de verificação (OTP) está ausente ou é inválido para este template." },
   provider_rejected: { status: 422, message: "O provedor recusou o envio." },
+  // The Marketing Messages API (issue 37, docs/decisions.md "Marketing templates on the Marketing Messages API"): a
+  // refusal there is a refusal; nothing is sent again through /messages.
+  template_syncing: {
+    status: 422,
+    message:
+      "O template ainda está sincronizando com a API de Mensagens de Marketing da Meta (até 10 minutos depois de criado, ou depois de 7 dias sem uso); nada foi enviado, tente de novo em alguns minutos.",
+  },
+  template_not_eligible: {
+    status: 422,
+    message: "Este template não pode ser enviado pela API de Mensagens de Marketing da Meta; nada foi enviado.",
+  },
+  marketing_messages_unavailable: {
+    status: 422,
+    message:
+      "O número não pode usar a API de Mensagens de Marketing da Meta agora (adesão incompleta); nada foi enviado. Conclua a adesão no WhatsApp Manager ou desligue marketing_messages no número.",
+  },
+  marketing_messages_required: {
+    status: 422,
+    message:
+      "A Meta desativou os templates de marketing pela Cloud API nesta conta; nada foi enviado. Ligue marketing_messages no número para enviá-los pela API de Mensagens de Marketing.",
+  },
   // Meta's 131062 (docs/decisions.md, "Contacts: phone numbers and BSUIDs"), refused before Meta too.
   recipient_phone_required: {
     status: 422,

@@ -49,6 +49,11 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [2040, "payment_not_supported", 422],
   [2046, "order_transition_invalid", 422],
   [2047, "order_cancel_refused", 422],
+  [134100, "invalid_template", 422],
+  [134101, "template_syncing", 422],
+  [134102, "template_not_eligible", 422],
+  [131055, "marketing_messages_unavailable", 422],
+  [131063, "marketing_messages_required", 422],
 ];
 
 // Refinements on `error_data.details`; the detail texts are those seen in Meta answers (reference C.2) or
@@ -107,7 +112,7 @@ describe("Meta error mapping", () => {
     expect(mapMetaError(130429, "Parameter name is missing or empty")).toBe("rate_limited");
   });
 
-  it.each([5, 999, 131063, 132068, 2494055, -1])("unknown Meta code %i -> provider_rejected (422)", (metaCode) => {
+  it.each([5, 999, 132068, 2494055, -1])("unknown Meta code %i -> provider_rejected (422)", (metaCode) => {
     expect(mapMetaError(metaCode)).toBe("provider_rejected");
     expect(mapMetaError(metaCode, "header: Format mismatch")).toBe("provider_rejected");
     expect(ERROR_REGISTRY.provider_rejected.status).toBe(422);

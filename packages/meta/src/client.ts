@@ -12,6 +12,7 @@ import {
 import { createJsonPoster, PostFailedError } from "./post.ts";
 import { createMediaUploader, type MetaUploadInput, type MetaUploadResult } from "./upload.ts";
 import type {
+  GraphSendRoute,
   GraphErrorEnvelope,
   GraphMessagePayload,
   GraphReadReceiptPayload,
@@ -57,7 +58,7 @@ export interface MetaClient {
    * One send, never retried. Resolves with the wamid, or rejects with MetaApiError (confirmed refusal),
    * MetaUnavailableError (never connected: nothing went out) or MetaUnconfirmedError (may have gone out).
    */
-  sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
+  sendMessage(phoneNumberId: string, payload: GraphMessagePayload, route?: GraphSendRoute): Promise<MetaSendResult>;
   /** Every template of the WABA across all pages, or MetaCatalogueUnavailableError. */
   listTemplates(wabaId: string, options?: ListTemplatesOptions): Promise<MetaTemplate[]>;
   /** A business number's name, quality rating, messaging tier and throughput; MetaApiError or MetaReadError. */
@@ -146,8 +147,12 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
     return new URL(`${versionPath}/${segments.map((s) => encodeURIComponent(s)).join("/")}`, base);
   }
 
-  async function sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult> {
-    const url = endpoint(phoneNumberId, "messages");
+  async function sendMessage(
+    phoneNumberId: string,
+    payload: GraphMessagePayload,
+    route: GraphSendRoute = "messages",
+  ): Promise<MetaSendResult> {
+    const url = endpoint(phoneNumberId, route);
     let response: { status: number; body: string };
     try {
       response = await poster.post(url, JSON.stringify(payload));

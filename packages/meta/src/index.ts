@@ -3,6 +3,7 @@ export type { ListTemplatesOptions, MetaClient, MetaClientOptions } from "./clie
 // Every error the client throws, with its kinds.
 export * from "./errors.ts";
 export type { MetaUploadInput, MetaUploadResult } from "./upload.ts";
+export { GRAPH_VERSION_EXPIRY, GRAPH_VERSION_WARNING_DAYS, graphVersionExpiry } from "./versions.ts";
 export type * from "./types.ts";
 export {
   ACCOUNT_EVENT_FIELDS,

@@ -428,3 +428,9 @@ export interface MetaMediaStream {
   /** The bytes; fails with MetaReadError (`too_large`, `network`, `timeout`) when the download does. */
   body: Readable;
 }
+
+/**
+ * The Graph endpoint a send goes to: `/messages` (Cloud API), or `/marketing_messages` (the Marketing Messages API,
+ * MARKETING templates only, same body and answer; meta-2026 §7).
+ */
+export type GraphSendRoute = "messages" | "marketing_messages";

@@ -55,6 +55,7 @@ describe("the gateway's PrometheusRule", () => {
       "GatewayBreakerOpen",
       "GatewayDeadLettersRising",
       "GatewayIngestionLag",
+      "GatewayMetaApiVersionExpiring",
       "GatewayOldestDeliveryTooOld",
       "GatewayPodNearMemoryLimit",
       "GatewayProviderErrorRate",

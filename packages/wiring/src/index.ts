@@ -41,15 +41,26 @@ import {
   type WebhookQueue,
 } from "@gw/jobs";
 import type { Logger } from "@gw/logger";
-import { createMetaClient, type MetaClient } from "@gw/meta";
+import { GRAPH_VERSION_WARNING_DAYS, createMetaClient, graphVersionExpiry, type MetaClient } from "@gw/meta";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
-export { createPacingMetrics, instrumentProvider } from "./metrics.ts";
+export { createPacingMetrics, instrumentProvider, registerGraphVersionGauge } from "./metrics.ts";
 
 type ProviderConfig = SectionValues<"meta"> & SectionValues<"redis">;
 
-/** Meta's Graph API client, as every app calls it. */
-export function createProvider(config: SectionValues<"meta">, logger: Logger): MetaClient {
+/**
+ * Meta's Graph API client, as every app calls it. A configured version Meta retires within
+ * GRAPH_VERSION_WARNING_DAYS (or already retired) is logged as a warning once, as the process starts; the apps with
+ * /metrics also export its days left (`registerGraphVersionGauge`), which an alert watches.
+ */
+export function createProvider(config: SectionValues<"meta">, logger: Logger, now = Date.now()): MetaClient {
+  const expiry = graphVersionExpiry(config.META_API_VERSION, now);
+  if (expiry && expiry.daysLeft < GRAPH_VERSION_WARNING_DAYS)
+    logger.warn("configured Graph API version is near its end", {
+      version: config.META_API_VERSION,
+      expiresOn: expiry.expiresOn,
+      daysLeft: expiry.daysLeft,
+    });
   return createMetaClient({
     baseUrl: config.META_BASE_URL,
     apiVersion: config.META_API_VERSION,

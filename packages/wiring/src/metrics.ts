@@ -2,8 +2,8 @@
 // calls and answers, and the numbers' pacing. Each process registers them on its own registry (several apps may
 // share a process in tests), so the same names mean the same thing on every pod that exports them.
 import type { Pacing, PacingObserver } from "@gw/core/throughput";
-import { MetaApiError, MetaUnavailableError, MetaUnconfirmedError } from "@gw/meta";
-import { Counter, Histogram, type Registry } from "prom-client";
+import { MetaApiError, MetaUnavailableError, MetaUnconfirmedError, graphVersionExpiry } from "@gw/meta";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 /**
  * What Meta answered one send: `accepted`; `refused` with our stable code (`recipient_unreachable`,
@@ -87,4 +87,22 @@ export function createPacingMetrics(registry: Registry): PacingObserver {
     waited: (pacing: Pacing, waitedMs: number) => wait.observe({ pacing }, waitedMs / 1000),
     refused: (pacing: Pacing, reason: "number" | "recipient") => refusals.inc({ pacing, reason }),
   };
+}
+
+/**
+ * `gw_meta_api_version_days_left{version}`: the whole days until Meta retires the configured Graph API version
+ * (negative once past), read at each scrape; no sample for a version without a published end. The alert
+ * GatewayMetaApiVersionExpiring fires below 90 (docs/deploy.md).
+ */
+export function registerGraphVersionGauge(registry: Registry, version: string, now: () => number = Date.now): void {
+  new Gauge({
+    name: "gw_meta_api_version_days_left",
+    help: "Dias até a Meta desativar a versão da Graph API configurada (META_API_VERSION); negativo depois",
+    labelNames: ["version"] as const,
+    registers: [registry],
+    collect() {
+      const expiry = graphVersionExpiry(version, now());
+      if (expiry) this.set({ version }, expiry.daysLeft);
+    },
+  });
 }

@@ -34,7 +34,17 @@ export const META_TITLES = {
   2040: "Message not supported for this user",
   2046: "Invalid order status transition",
   2047: "Order cancellation failed",
+  // Marketing Messages API (meta-2026 §7.2, §7.4). 131055 is Meta's "Method not allowed"; the sandbox also answers it
+  // to a STRICT send of a WABA not onboarded (its own choice: Meta's code for that case is unverified).
+  131055: "Method not allowed",
+  // Meta's title for 134100 is not in the reference: the wording is the sandbox's (utility/authentication template).
+  134100: "Only marketing templates are supported",
   // Reachable only through an `error` fault (POST /_sandbox/faults), for refusals the sandbox has no rule for.
+  // 134101/134102: the template's ad sync (about 10 min after creation, again after 7 days idle); 131063: the WABA
+  // disabled marketing templates on Cloud API (meta-2026 §7.4).
+  134101: "Template is still syncing",
+  134102: "Template not eligible",
+  131063: "Marketing templates disabled for Cloud API",
   368: "Temporarily blocked for policies violations",
   130472: "User's number is part of an experiment",
   131031: "Account has been locked",

@@ -14,6 +14,7 @@ import {
   withinRate,
   type FaultMode,
   type SandboxState,
+  type SendEndpoint,
   type SentMessage,
   type SandboxUser,
 } from "../state.ts";
@@ -35,6 +36,7 @@ import type { FailureCode } from "../webhooks.ts";
 import { checkMessagingProduct } from "./envelope.ts";
 import { MetaError, type GraphResult } from "./errors.ts";
 import { checkInteractiveMessage } from "./interactive.ts";
+import { checkMarketingMessage, marketingPricingCategory, requireMarketingTemplate } from "./marketing-messages.ts";
 import { markMessageRead } from "./mark-read.ts";
 import { checkMediaSend, MEDIA_SEND_TYPES } from "./media-send.ts";
 import { validateOrderDetails } from "./order-details.ts";
@@ -204,14 +206,17 @@ function checkOtherKind(
 }
 
 /**
- * POST /{version}/{phone-number-id}/messages. Validates like Meta and, when accepted, records the send and starts
- * its status webhooks. `fault` marks a send whose answer a fault will replace (it still went out).
+ * POST /{version}/{phone-number-id}/messages, and /marketing_messages (`endpoint`): the Marketing Messages API takes
+ * the same body and answers the same way, but only MARKETING templates, priced `marketing_lite` unless the WABA is
+ * not onboarded (`marketing-messages.ts`). Validates like Meta and, when accepted, records the send and starts its
+ * status webhooks. `fault` marks a send whose answer a fault will replace (it still went out).
  */
 export function handleSend(
   state: SandboxState,
   phoneNumberId: string,
   raw: string,
   fault: FaultMode | null,
+  endpoint: SendEndpoint = "messages",
 ): GraphResult {
   let body: JsonRecord;
   try {
@@ -219,9 +224,11 @@ export function handleSend(
   } catch (error) {
     return refused(state, phoneNumberId, error);
   }
-  // Mark-as-read and typing indicators share the endpoint: a `status` instead of a message.
-  if (body.status !== undefined) return markMessageRead(state, phoneNumberId, body);
+  const marketingApi = endpoint === "marketing_messages";
+  // Mark-as-read and typing indicators share the /messages endpoint: a `status` instead of a message.
+  if (body.status !== undefined && !marketingApi) return markMessageRead(state, phoneNumberId, body);
   try {
+    const productPolicy = marketingApi ? checkMarketingMessage(body) : undefined;
     const { addressee, type } = checkEnvelope(body);
     const user = recipientOf(state, phoneNumberId, addressee);
     if (!withinRate(state, phoneNumberId)) {
@@ -233,19 +240,26 @@ export function handleSend(
         "Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.",
       );
     }
+    // The pricing category: `service` for non-template messages, else the template's (or the MM API's).
     let category = "service";
+    let marketingTemplate = false;
     let outcome: SendOutcome = {};
     if (type === "text") checkText(body);
     else if (type === "interactive") outcome = checkInteractive(state, phoneNumberId, body);
     else if (type === "template") {
-      const template = validateTemplateSend(state.config.templates, body.template);
+      const template = validateTemplateSend(
+        state.config.templates,
+        body.template,
+        marketingApi ? requireMarketingTemplate : undefined,
+      );
       if (addressee.kind === "user_id" && needsPhoneNumber(template)) {
         throw new MetaError(
           131062,
           "Authentication templates with one-tap, zero-tap or copy-code buttons must be sent to the recipient's phone number.",
         );
       }
-      category = template.category.toLowerCase();
+      marketingTemplate = template.category === "MARKETING";
+      category = productPolicy ? marketingPricingCategory(state, productPolicy) : template.category.toLowerCase();
     } else outcome = checkOtherKind(state, phoneNumberId, user, type, body);
     checkOrderMessage(state, phoneNumberId, user, body);
 
@@ -266,6 +280,7 @@ export function handleSend(
     const sent: SentMessage = {
       phone_number_id: phoneNumberId,
       wamid,
+      endpoint,
       to: addressee.kind === "phone" ? addressee.to : null,
       wa_id: toPhone ?? null,
       recipient: addressee.kind === "user_id" ? addressee.recipient : null,
@@ -281,8 +296,9 @@ export function handleSend(
     countSend(state, phoneNumberId, user.key);
     // A send to the phone lets this number see it for 30 days (and puts the user in the contact book).
     if (addressee.kind === "phone") recordPhoneExchange(state, user, phoneNumberId, now);
-    // Meta takes a marketing template to a contact who stopped marketing messages, then reports it failed (131050).
-    const stopped = category === "marketing" && marketingStopped(state, phoneNumberId, user.key);
+    // Meta takes a marketing template to a contact who stopped marketing messages, then reports it failed (131050),
+    // through either edge.
+    const stopped = marketingTemplate && marketingStopped(state, phoneNumberId, user.key);
     startStatusSequence(state, {
       phoneNumberId,
       wamid,
@@ -294,7 +310,7 @@ export function handleSend(
       ...(outcome.onlySent ? { onlySent: true } : {}),
       ...(typeof body.biz_opaque_callback_data === "string" ? { callbackData: body.biz_opaque_callback_data } : {}),
     });
-    if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type });
+    if (logs(state, "info")) state.logger.info("sandbox send accepted", { phoneNumberId, wamid, type, endpoint });
     // Template sends carry Meta's pacing field.
     const message: Record<string, string> =
       type === "template" ? { id: wamid, message_status: "accepted" } : { id: wamid };

@@ -121,6 +121,16 @@ export function graphRouter(state: SandboxState): express.Router {
       settleOrderPlan(state, handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null)),
     ),
   );
+  // The Marketing Messages API (meta-2026 §7): the same send path, marketing templates only; its own fault route.
+  router.post(
+    "/:version/:phoneNumberId/marketing_messages",
+    handle("marketing_messages", (req, _url, fault) =>
+      settleOrderPlan(
+        state,
+        handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null, "marketing_messages"),
+      ),
+    ),
+  );
   router.delete(
     "/:version/:phoneNumberId/contact_book",
     handle("other", (req, url) => deleteContactBookEntry(state, String(req.params.phoneNumberId), url())),

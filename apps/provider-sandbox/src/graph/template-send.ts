@@ -290,9 +290,14 @@ function checkOrderStatus(template: SandboxTemplate, components: RequestComponen
 
 /**
  * Validates the `template` object of a send against the catalogue like Meta does, and returns the template.
- * Throws MetaError with Meta's code and details text on refusal.
+ * Throws MetaError with Meta's code and details text on refusal. `checkEligible` may refuse the approved template
+ * before its parameters are looked at (the Marketing Messages API takes only marketing templates).
  */
-export function validateTemplateSend(templates: SandboxTemplate[], input: unknown): SandboxTemplate {
+export function validateTemplateSend(
+  templates: SandboxTemplate[],
+  input: unknown,
+  checkEligible: (template: SandboxTemplate) => void = () => undefined,
+): SandboxTemplate {
   if (!isRecord(input)) throw new MetaError(100, "The parameter template is required.");
   if (!nonEmptyString(input.name)) throw new MetaError(100, "The parameter template['name'] is required.");
   const code = isRecord(input.language) ? input.language.code : undefined;
@@ -311,6 +316,7 @@ export function validateTemplateSend(templates: SandboxTemplate[], input: unknow
   }
   // Pending, rejected and other non-approved templates are reported as not existing, as Meta does.
   if (template.status !== "APPROVED") throw new MetaError(132001, notFound);
+  checkEligible(template);
 
   const components = parseComponents(input.components);
   const find = (type: string): RequestComponent | undefined => components.find((c) => c.type === type);

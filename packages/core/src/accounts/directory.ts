@@ -13,6 +13,8 @@ export interface BusinessNumberRef {
   messagingRatePerSecond: number;
   /** Set while Meta has banned, deleted or disconnected the number's WABA: sends are refused (core/src/health). */
   sendingBlock: SendingBlock | null;
+  /** Its MARKETING templates go through Meta's Marketing Messages API (`/marketing_messages`), not `/messages`. */
+  marketingMessages: boolean;
 }
 
 /** Why and since when sends from a WABA's numbers are refused (`account_disabled`). */
@@ -80,7 +82,7 @@ const API_KEY_CHANGES_CHANNEL = "gw_api_key_changes";
 export const NUMBER_CHANGES_CHANNEL = "gw_number_changes";
 // The WABA's sending block rides along with the number: the send's check costs no query of its own.
 const NUMBER_COLUMNS = `SELECT n.account_id, n.phone_number_id, n.waba_id, n.display_number, n.is_default,
-    n.messaging_rate_per_second, h.sending_blocked_at, h.sending_block_event, h.sending_block_reason
+    n.messaging_rate_per_second, n.marketing_messages, h.sending_blocked_at, h.sending_block_event, h.sending_block_reason
   FROM business_numbers n
   LEFT JOIN waba_health h ON h.account_id = n.account_id AND h.waba_id = n.waba_id AND h.sending_blocked_at IS NOT NULL`;
 
@@ -91,6 +93,7 @@ interface NumberRow {
   display_number: string;
   is_default: boolean;
   messaging_rate_per_second: number;
+  marketing_messages: boolean;
   sending_blocked_at: Date | null;
   sending_block_event: string | null;
   sending_block_reason: string | null;
@@ -160,6 +163,7 @@ export function createAccountDirectory(
           displayNumber: row.display_number,
           isDefault: row.is_default,
           messagingRatePerSecond: row.messaging_rate_per_second,
+          marketingMessages: row.marketing_messages,
           sendingBlock: row.sending_blocked_at
             ? {
                 wabaId: row.waba_id,

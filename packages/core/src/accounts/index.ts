@@ -55,3 +55,5 @@ export { SIGNATURE_SCHEMES, isSignatureScheme, type SignatureScheme } from "@gw/
 export type { SecretBox, SecretKey } from "@gw/signer";
 export { listAccountNumbers, listBusinessNumbersWithQuality } from "./numbers.ts";
 export type { AccountNumberView, BusinessNumberQualityView } from "./numbers.ts";
+export { listNumberSettings, updateNumberSettings } from "./number-settings.ts";
+export type { NumberSettingsChange } from "./number-settings.ts";

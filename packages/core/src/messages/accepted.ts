@@ -1,6 +1,7 @@
 import { inTransaction, isDatabaseUnavailable, type Db, type Sql } from "@gw/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "@gw/logger";
+import type { GraphSendRoute } from "@gw/meta";
 import { AUDIT_INSERT_COLUMNS, recordAudit } from "../audit/audit.ts";
 import { groupCalls, type CallOutcome } from "../batching/group-calls.ts";
 import {
@@ -31,6 +32,8 @@ export interface AcceptedSend {
   wamid: string;
   kind: ContentKind;
   templateName: string | null;
+  /** The Graph endpoint that carried it (`marketing_messages` for a number that opted in); absent: `/messages`. */
+  routedVia?: GraphSendRoute | null;
   /**
    * What a free-form send beyond text carried, as the panel shows it (`messages.content`); null for text and
    * templates. Absent in journal entries of the previous release (then null).
@@ -73,8 +76,8 @@ export function sentOutcome(send: AcceptedSend): SettledSend {
 // webhook that held the lock before us.
 const STORE_MESSAGE = `
 INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id, request_id,
-  contact_key, recipient_user_id, content)
-SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $12::jsonb
+  contact_key, recipient_user_id, content, routed_via)
+SELECT $1::uuid, $2, $3, $4, $5, $6, 'accepted', $7, $8, $9, $10, $11, $12::jsonb, $13
 FROM (SELECT pg_advisory_xact_lock(hashtextextended($4, 0))) AS wamid_lock
 ON CONFLICT (wamid) DO NOTHING
 RETURNING id`;
@@ -113,7 +116,7 @@ export async function storeAcceptedMessage(
   const stored = await sql.query({
     name: "store-accepted-message",
     text: STORE_MESSAGE,
-    values: [...messageValues(send), contentValue(send)],
+    values: [...messageValues(send), contentValue(send), send.routedVia ?? null],
   });
   // The send operation's entry (spec 4.7: `api.` like the other API operations), once per message.
   if (stored.rowCount === 1)
@@ -138,18 +141,18 @@ const RECORD_ACCEPTED_SENDS = `
 WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
       $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::bigint[], $15::jsonb[], $16::jsonb[],
-      $17::text[], $18::text[], $19::text[])
+      $17::text[], $18::text[], $19::text[], $20::text[])
     AS t(account_id, phone_number_id, "to", wamid, kind, template_name, client_ref, campaign_id, request_id, contact_key,
       recipient_user_id, actor, audit_details, reservation_id, outcome, content, audit_action, audit_target,
-      trace_context)
+      trace_context, routed_via)
 ), wamid_lock AS (
   SELECT count(pg_advisory_xact_lock(h)) AS locked
   FROM (SELECT DISTINCT hashtextextended(wamid, 0) AS h FROM input ORDER BY 1) AS l
 ), stored AS (
   INSERT INTO messages (account_id, phone_number_id, "to", wamid, kind, template_name, status, client_ref, campaign_id,
-    request_id, contact_key, recipient_user_id, content, trace_context)
+    request_id, contact_key, recipient_user_id, content, trace_context, routed_via)
   SELECT i.account_id, i.phone_number_id, i."to", i.wamid, i.kind, i.template_name, 'accepted', i.client_ref,
-    i.campaign_id, i.request_id, i.contact_key, i.recipient_user_id, i.content, i.trace_context
+    i.campaign_id, i.request_id, i.contact_key, i.recipient_user_id, i.content, i.trace_context, i.routed_via
   FROM input i, wamid_lock
   ON CONFLICT (wamid) DO NOTHING
   RETURNING wamid
@@ -207,6 +210,7 @@ export async function recordAcceptedSends(
         sends.map((s) => s.auditAction ?? null),
         sends.map((s) => s.auditTarget ?? null),
         sends.map((s) => s.traceparent ?? null),
+        sends.map((s) => s.routedVia ?? null),
       ],
     });
     const pending: PendingDelivery[][] = sends.map(() => []);

@@ -2,7 +2,13 @@ import type { Db } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import { currentTraceparent } from "@gw/tracing";
-import { MetaApiError, MetaUnavailableError, type GraphMessagePayload, type MetaSendResult } from "@gw/meta";
+import {
+  MetaApiError,
+  MetaUnavailableError,
+  type GraphMessagePayload,
+  type GraphSendRoute,
+  type MetaSendResult,
+} from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import type { Actor } from "../audit/audit.ts";
 import { contactKeyOf } from "../contacts/contacts.ts";
@@ -41,7 +47,7 @@ import { reserveSend } from "./reserve.ts";
 import { outboundSummary, type OutboundSummary } from "./summary.ts";
 
 export interface MessageSender {
-  sendMessage(phoneNumberId: string, payload: GraphMessagePayload): Promise<MetaSendResult>;
+  sendMessage(phoneNumberId: string, payload: GraphMessagePayload, route?: GraphSendRoute): Promise<MetaSendResult>;
 }
 
 export interface SendDeps {
@@ -187,6 +193,7 @@ async function sendReservingLast(
   let payload: GraphMessagePayload | null = null;
   let summary: OutboundSummary | null = null;
   let marketing = false;
+  let route: GraphSendRoute = "messages";
   const paced = deps.throughput ? { throughput: deps.throughput, logger: deps.logger } : null;
   try {
     if (!number) {
@@ -201,6 +208,7 @@ async function sendReservingLast(
       const built = await templateSend(deps, input, content, number.wabaId, deadline);
       payload = built.payload;
       marketing = built.marketing;
+      route = routeOf(number, built.marketing);
     } else if (content.kind === "text") payload = textPayload(input, content);
     else if (content.kind === "order_status" || content.kind === "reaction") throw new Error("reserved first");
     else {
@@ -273,7 +281,16 @@ async function sendReservingLast(
     return settleFailure(deps, reservation, false, error);
   }
   if (!number || !payload) throw new Error("a send without a refusal has its number and payload");
-  return callProvider(deps, input, { number, payload, summary, contactKey, reservation, orderClaim: null, paced });
+  return callProvider(deps, input, {
+    number,
+    payload,
+    route,
+    summary,
+    contactKey,
+    reservation,
+    orderClaim: null,
+    paced,
+  });
 }
 
 /**
@@ -321,12 +338,14 @@ async function sendReservingFirst(
     if (blocked) throw blocked;
     let summary: OutboundSummary | null = null;
     let payload: GraphMessagePayload;
+    let route: GraphSendRoute = "messages";
     if (content.kind === "template") {
       const built = await templateSend(deps, input, content, number.wabaId, deadline);
       // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
       if (built.marketing && (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey })))
         throw new ApiError("recipient_opted_out");
       payload = built.payload;
+      route = routeOf(number, built.marketing);
     } else if (content.kind === "order_status" && content.template) {
       // Meta's order-status template (a UTILITY template): in or out of the window.
       const { name, language, variables } = content.template;
@@ -368,7 +387,7 @@ async function sendReservingFirst(
       };
       await takeSendTurn(paced, { ...turn, pacing: input.pacing ?? "refuse" }, markProviderCall);
     } else await markProviderCall();
-    call = { number, payload, summary, contactKey, reservation, orderClaim, paced };
+    call = { number, payload, route, summary, contactKey, reservation, orderClaim, paced };
   } catch (error) {
     // Refused before the provider call.
     await settleOrderClaim(orderClaim, false, error, isConfirmedRefusal(error), deps.logger);
@@ -380,6 +399,8 @@ async function sendReservingFirst(
 interface ProviderCall {
   number: NonNullable<ResolvedNumber>;
   payload: GraphMessagePayload;
+  /** The Graph endpoint: `/marketing_messages` for a MARKETING template of a number that opted in (routeOf). */
+  route: GraphSendRoute;
   summary: OutboundSummary | null;
   contactKey: string;
   /** The key's reservation, marked as calling the provider. */
@@ -414,12 +435,14 @@ async function callProvider(deps: SendDeps, input: SendInput, call: ProviderCall
   const { content } = input;
   const { number, payload, contactKey, orderClaim, paced } = call;
   try {
-    const result = await deps.meta.sendMessage(number.phoneNumberId, payload).catch(async (error: unknown) => {
-      if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: contactKey, error });
-      if (error instanceof MetaApiError && error.reason === "recipient_opted_out")
-        await optOut(deps, input.accountId, contactKey);
-      throw error;
-    });
+    const result = await deps.meta
+      .sendMessage(number.phoneNumberId, payload, call.route)
+      .catch(async (error: unknown) => {
+        if (paced) await noteProviderRefusal(paced, { phoneNumberId: number.phoneNumberId, to: contactKey, error });
+        if (error instanceof MetaApiError && error.reason === "recipient_opted_out")
+          await optOut(deps, input.accountId, contactKey);
+        throw error;
+      });
     const message: AcceptedMessage = {
       messageId: result.wamid,
       to: input.to,
@@ -437,6 +460,7 @@ async function callProvider(deps: SendDeps, input: SendInput, call: ProviderCall
       wamid: result.wamid,
       kind: content.kind,
       templateName: content.kind === "template" ? content.name : null,
+      routedVia: call.route,
       content: call.summary,
       clientRef: message.clientRef,
       campaignId: input.campaignId ?? null,
@@ -559,6 +583,16 @@ const TEMPLATES_UNAVAILABLE_ON_SEND =
   "Não foi possível consultar o catálogo de templates agora; nada foi enviado. Repita a chamada com a mesma Idempotency-Key.";
 
 /** Spec 7, 503: the send ran out of its time before the provider call; nothing was sent, the key is free. */
+/**
+ * Where a send goes (issue 37, docs/decisions.md "Marketing templates on the Marketing Messages API"): a MARKETING
+ * template of a number with `marketing_messages` on goes to Meta's Marketing Messages API, everything else to
+ * `/messages`. The category is the catalogue's, which Meta's `template_category_update` refreshes. A refusal there is a
+ * refusal: nothing is sent again through `/messages`.
+ */
+function routeOf(number: { marketingMessages: boolean }, marketing: boolean): GraphSendRoute {
+  return marketing && number.marketingMessages ? "marketing_messages" : "messages";
+}
+
 /** An order's status refused outside the window: the order-status template is the way out (meta-late-2026 §1). */
 const ORDER_OUTSIDE_WINDOW =
   "A janela de 24 horas está fechada para este cliente; envie o status com template (um template aprovado de status de pedido, subcategoria ORDER_STATUS).";

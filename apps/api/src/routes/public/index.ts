@@ -19,8 +19,11 @@ import * as deliveriesReplay from "./deliveries.replay.ts";
 import * as eventTypes from "./event-types.ts";
 import * as mediaGet from "./media.get.ts";
 import * as mediaUpload from "./media.upload.ts";
+import * as messagesGet from "./messages.get.ts";
 import * as messagesRead from "./messages.read.ts";
 import * as messagesSend from "./messages.send.ts";
+import * as numbersList from "./numbers.list.ts";
+import * as numbersUpdate from "./numbers.update.ts";
 import * as ordersGet from "./orders.get.ts";
 import * as ordersList from "./orders.list.ts";
 import * as ordersStatus from "./orders.status.ts";
@@ -40,6 +43,7 @@ export const PUBLIC_PREFIX = "/public/v1";
  */
 export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   messagesSend,
+  messagesGet,
   messagesRead,
   ordersList,
   ordersGet,
@@ -48,6 +52,8 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   mediaGet,
   validate,
   window,
+  numbersList,
+  numbersUpdate,
   templates,
   // Before deliveries: its /deliveries/:delivery_id would take "export" for an id.
   deliveriesExport,
