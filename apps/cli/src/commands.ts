@@ -13,9 +13,9 @@ import {
   checkIntegrationUrl,
   createAccount,
   createApiKey,
-  listAccountNumbers,
   listApiKeys,
   listIntegrations,
+  listNumberSettings,
   PAYLOAD_VERSIONS,
   SecretUnreadableError,
   isApiKeyScope,
@@ -24,9 +24,11 @@ import {
   revokeApiKey,
   rotateIntegrationSecret,
   setIntegration,
+  updateNumberSettings,
   type ApiKeyScope,
   type IntegrationInput,
   type IntegrationPolicy,
+  type NumberSettingsChange,
   type PayloadVersion,
   type SecretBox,
   type SignatureScheme,
@@ -150,6 +152,24 @@ function secretsFor(invocation: Invocation, deps: CliDeps): SecretBox {
   return deps.secrets;
 }
 
+/** `--state` of `number marketing-messages`: on or off. */
+function parseMarketingMessages(invocation: Invocation): NumberSettingsChange["marketingMessages"] {
+  const given = value(invocation, "state");
+  if (given === "on" || given === "off") return given;
+  throw new UsageError(`Estado desconhecido: ${given} (use on ou off)`, invocation.command);
+}
+
+/** An account's numbers as `number list` shows them, the default first, with their Marketing Messages API route. */
+async function listNumbers(db: Db, accountId: string) {
+  const numbers = await listNumberSettings({ db }, { accountId });
+  return numbers.map((number) => ({
+    phone_number_id: number.phone_number_id,
+    display_number: number.display_number,
+    is_default: number.is_default,
+    marketing_messages: number.marketing_messages,
+  }));
+}
+
 /** The accounts, oldest first (core has no list of them: only the operator sees every account). */
 async function listAccounts(db: Db) {
   const accounts = await db.account.findMany({
@@ -231,11 +251,10 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
   "account list": (_inv, { db }) => listAccounts(db),
   "account create": (inv, { db, actor }) => createAccount({ db }, { name: value(inv, "name"), actor }),
   "number list": async (inv, { db }) => {
-    if (inv.values.account !== undefined)
-      return listAccountNumbers({ db }, { accountId: await requireAccount(inv, db) });
+    if (inv.values.account !== undefined) return listNumbers(db, await requireAccount(inv, db));
     const numbers = [];
     for (const account of await listAccounts(db)) {
-      for (const number of await listAccountNumbers({ db }, { accountId: account.id }))
+      for (const number of await listNumbers(db, account.id))
         numbers.push({ account_id: account.id, account_name: account.name, ...number });
     }
     return numbers;
@@ -257,8 +276,20 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
       { db },
       { phoneNumberId: value(inv, "phone-number-id"), ratePerSecond: Number(value(inv, "rate")), actor },
     );
-    if (!changed) throw new UsageError("Número não encontrado: confira --phone-number-id.", inv.command);
+    if (!changed) throw new UsageError(NUMBER_NOT_FOUND, inv.command);
     return changed;
+  },
+  "number marketing-messages": async (inv, { db, actor }) => {
+    const phoneNumberId = value(inv, "phone-number-id");
+    const marketingMessages = parseMarketingMessages(inv);
+    // phone_number_id is unique across accounts: the number names the account it belongs to, as for set-rate.
+    const number = await db.businessNumber.findUnique({ where: { phoneNumberId }, select: { accountId: true } });
+    if (!number) throw new UsageError(NUMBER_NOT_FOUND, inv.command);
+    const saved = await updateNumberSettings(
+      { db },
+      { accountId: number.accountId, phoneNumberId, marketingMessages, actor },
+    );
+    return { account_id: number.accountId, ...saved };
   },
   "account unblock": async (inv, { db, actor }) => {
     const input = { accountId: value(inv, "account"), wabaId: value(inv, "waba-id") };
@@ -431,6 +462,7 @@ const UNREADABLE: Record<ReencryptReport["unreadable"][number]["reason"], string
 };
 
 const ACCOUNT_NOT_FOUND = "Conta não encontrada: confira --account.";
+const NUMBER_NOT_FOUND = "Número não encontrado: confira --phone-number-id.";
 
 /** Database answers that mean the operator named something that is not there (exit 2, not a failure). */
 const OPERATOR_MISTAKES: Partial<Record<CommandName, Partial<Record<string, (inv: Invocation) => string>>>> = {
@@ -482,6 +514,9 @@ function explain(invocation: Invocation, error: unknown): unknown {
   if (error instanceof Error && error.name === "ApiError" && "code" in error) {
     if (error.code === "not_found" && command === "integration enable")
       return new UsageError("Integração não encontrada nesta conta: confira --account e --integration.", command);
+    // The number removed between its lookup and the change.
+    if (error.code === "not_found" && command === "number marketing-messages")
+      return new UsageError(NUMBER_NOT_FOUND, command);
     return new UsageError(
       error.code === "not_found" ? "Entrega não encontrada nesta conta: confira --account e --id." : error.message,
       command,

@@ -77,7 +77,11 @@ export const COMMANDS = {
     options: {
       account: { value: "ID", kind: "uuid", help: "só os números desta conta; sem --account, os de todas as contas" },
     },
-    notes: ["O número padrão de cada conta vem primeiro; phone_number_id é o que number set-rate pede."],
+    notes: [
+      "O número padrão de cada conta vem primeiro; phone_number_id é o que number set-rate e number",
+      "marketing-messages pedem. marketing_messages on: os templates de marketing do número vão pela API de",
+      "Mensagens de Marketing da Meta (number marketing-messages).",
+    ],
     examples: ["pnpm gateway number list", `pnpm gateway number list --account ${ACCOUNT}`],
     done: "Números do WhatsApp Business (o padrão de cada conta primeiro):",
     empty: "Nenhum número conectado: conecte um com pnpm gateway number add.",
@@ -114,6 +118,31 @@ export const COMMANDS = {
     ],
     examples: ["pnpm gateway number set-rate --phone-number-id 106540352242922 --rate 1000"],
     done: "Vazão do número alterada.",
+  },
+  "number marketing-messages": {
+    summary: "Liga ou desliga a API de Mensagens de Marketing da Meta para os templates de marketing de um número.",
+    options: {
+      "phone-number-id": { value: "ID", required: true, help: "phone_number_id do número na Meta" },
+      state: {
+        value: "on|off",
+        required: true,
+        help: "on: os templates de marketing do número vão pela API de Mensagens de Marketing; off: pela Cloud API (o padrão)",
+      },
+    },
+    notes: [
+      "Com on, os templates da categoria MARKETING do número (API pública e campanhas) vão por",
+      "POST /{phone_number_id}/marketing_messages, que a Meta cobra como marketing_lite; as demais mensagens",
+      "continuam pela Cloud API (/messages). Ligue só depois que a empresa concluir a adesão a essa API na Meta: uma",
+      "recusa dela é devolvida como veio, e a mensagem nunca é reenviada pela Cloud API.",
+      "A mudança vale para a conta dona do número, em todos os pods a partir do envio seguinte, e fica na auditoria",
+      "como cli.number.marketing_messages (só quando muda). A conta também a muda pelo painel (Números) e por",
+      "PATCH /public/v1/numbers/{phone_number_id}.",
+    ],
+    examples: [
+      "pnpm gateway number marketing-messages --phone-number-id 106540352242922 --state on",
+      "pnpm gateway number marketing-messages --phone-number-id 106540352242922 --state off",
+    ],
+    done: "API de Mensagens de Marketing do número alterada.",
   },
   "account unblock": {
     summary: "Libera os envios de uma WABA que a Meta desativou ou desconectou (quando a reativação não chegou).",

@@ -57,8 +57,13 @@ describe("pnpm gateway … list", () => {
 
   it("number list gives an account's numbers, the default first; without --account, every account's", async () => {
     await expect(json(["number", "list", "--account", accountId])).resolves.toEqual([
-      { phone_number_id: firstNumber, display_number: "+55 11 4000-0101", is_default: true },
-      { phone_number_id: secondNumber, display_number: "+55 11 4000-0102", is_default: false },
+      { phone_number_id: firstNumber, display_number: "+55 11 4000-0101", is_default: true, marketing_messages: "off" },
+      {
+        phone_number_id: secondNumber,
+        display_number: "+55 11 4000-0102",
+        is_default: false,
+        marketing_messages: "off",
+      },
     ]);
     const all = await json<{ account_id: string }[]>(["number", "list"]);
     expect(all.filter((number) => number.account_id === accountId)).toEqual([
@@ -68,6 +73,7 @@ describe("pnpm gateway … list", () => {
         phone_number_id: firstNumber,
         display_number: "+55 11 4000-0101",
         is_default: true,
+        marketing_messages: "off",
       },
       {
         account_id: accountId,
@@ -75,6 +81,7 @@ describe("pnpm gateway … list", () => {
         phone_number_id: secondNumber,
         display_number: "+55 11 4000-0102",
         is_default: false,
+        marketing_messages: "off",
       },
     ]);
   });

@@ -11,6 +11,7 @@ const COMMANDS = [
   "account unblock",
   "number list",
   "number add",
+  "number marketing-messages",
   "key list",
   "key create",
   "key revoke",

@@ -4,10 +4,10 @@ import { PanelHttpError } from "./errors.ts";
 
 /**
  * What each role may change (issue "web panel"): owner everything, users and keys included; admin integrations,
- * deliveries, templates, campaigns, orders' statuses and Conversas' read receipts; viewer reads only. Enforced here on the server; the
- * pages also hide what a role cannot do, but hiding is not the control. `costs.view` is the one read with a capability
- * of its own: spending is the business's commercial information, every role reads it today (viewers read every page,
- * and see campaigns' costs), and restricting it is this one line.
+ * deliveries, templates, campaigns, orders' statuses, Conversas' read receipts and the numbers' settings; viewer reads
+ * only. Enforced here on the server; the pages also hide what a role cannot do, but hiding is not the control.
+ * `costs.view` is the one read with a capability of its own: spending is the business's commercial information, every
+ * role reads it today (viewers read every page, and see campaigns' costs), and restricting it is this one line.
  */
 const CAPABILITIES = {
   "users.manage": ["owner"],
@@ -21,6 +21,8 @@ const CAPABILITIES = {
   "costs.view": ["owner", "admin", "viewer"],
   // Sending an order's next status to the customer (Pedidos): a message in the business's name. Every role reads orders.
   "orders.update": ["owner", "admin"],
+  // A business number's settings the account owns (Números: the Marketing Messages API route of its marketing sends).
+  "numbers.update": ["owner", "admin"],
 } as const satisfies Record<string, readonly PanelRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -224,6 +224,8 @@ function outboundContent(content: OutboundContentView): SafeHtml {
           </p>`;
         case "location_request":
           return html`<p>Pedido de localização</p>`;
+        case "request_contact_info":
+          return html`<p>Pedido do número de telefone</p>`;
       }
       break;
     case "media": {

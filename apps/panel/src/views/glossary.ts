@@ -227,6 +227,12 @@ export const NUMBER_HEALTH_EVENTS: Record<string, string> = {
   UPGRADE: "limite elevado",
 };
 
+/** A number's Marketing Messages API route (issue 37): whether its MARKETING templates go through it. */
+export const MARKETING_MESSAGES_LABELS: Record<"on" | "off", { text: string; tone: Tone }> = {
+  on: { text: "ligada", tone: "ok" },
+  off: { text: "desligada", tone: "neutral" },
+};
+
 export const THROUGHPUT_LABELS: Record<string, string> = {
   STANDARD: "padrão",
   HIGH: "alto",
@@ -325,6 +331,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "panel.user.removed": "Removeu um usuário",
   "webhook.retry": "Reenviou uma entrega de webhook pelo painel",
   "api.webhook.retry": "Reenviou uma entrega de webhook pela API",
+  "panel.number.marketing_messages": "Ligou ou desligou a API de Mensagens de Marketing de um número",
+  "api.number.marketing_messages": "Ligou ou desligou a API de Mensagens de Marketing de um número pela API",
+  "cli.number.marketing_messages": "API de Mensagens de Marketing de um número mudada pelo operador",
 };
 
 /** Every status, in the order a campaign goes through them (the compiler checks none is missing). */
