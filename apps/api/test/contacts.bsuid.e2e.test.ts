@@ -250,4 +250,131 @@ describe("a user known only by a BSUID", () => {
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe("idempotency_conflict");
   });
+
+  it("asks a username user for their phone: their contact_request card links it (opt-out kept, version 2 sees it); a card shared unprompted links nothing", async () => {
+    const phone = "5511966640001";
+    const user = await control<SandboxUser>("users", { phone, username: "joana.doces", name: "Joana" });
+    // Meta withholds the phone (no recent exchange, not in the contact book): the business knows a BSUID only.
+    await control("users/phone-exchange", { user: { phone }, phone_number_id: account.phoneNumberId, at: null });
+    await control("users/contact-book", {
+      user: { phone },
+      phone_number_id: account.phoneNumberId,
+      in_contact_book: false,
+    });
+    const wrote = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      username: "joana.doces",
+      type: "text",
+      text: "Quero acompanhar meu pedido",
+    });
+    expect((await received(wrote.id)).event.data.from).toBeNull();
+    const keyOf = (identifier: string) => contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier });
+    expect(await keyOf(user.user_id)).toBe(user.user_id);
+    // She stops marketing messages (by BSUID alone) before sharing her phone.
+    await control("user-preferences", { phone_number_id: account.phoneNumberId, user_id: user.user_id, value: "stop" });
+
+    const asked = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({
+        to: user.user_id,
+        interactive: { type: "request_contact_info", body: "Para avisar da entrega, compartilhe seu número." },
+      });
+    expect(asked.status).toBe(200);
+    expect(asked.body.data).toMatchObject({ to: user.user_id, type: "interactive" });
+    const atMeta = (await sandboxControl.sent(gateway)).find((s) => s.wamid === asked.body.data.message_id);
+    expect(atMeta?.body).toMatchObject({
+      recipient: user.user_id,
+      type: "interactive",
+      interactive: {
+        type: "request_contact_info",
+        body: { text: "Para avisar da entrega, compartilhe seu número." },
+        action: { name: "request_contact_info" },
+      },
+    });
+
+    // Version 2 from here on: the events carry what the gateway knows of the customer.
+    const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
+    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 2 } });
+    const shared = await control<{ id: string; webhook_status: number }>("contact-share", {
+      phone_number_id: account.phoneNumberId,
+      user: { user_id: user.user_id },
+      origin: "contact_request",
+    });
+    expect(shared.webhook_status).toBe(200);
+    const card = (await received(shared.id)).event.data as Record<string, unknown>;
+    expect(card).toMatchObject({ type: "contacts", from: null, from_user_id: user.user_id, contact_phone: phone });
+    expect(card.contacts).toEqual([expect.objectContaining({ origin: "contact_request" })]);
+    // One person: the phone names her contact, and her opt-out holds for it.
+    expect(await keyOf(phone)).toBe(user.user_id);
+    const marketing = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({
+        to: phone,
+        template: "cupom_desconto",
+        variables: ["PROMO10", "10%"],
+        coupon_code: "PROMO10",
+        coupon_index: 1,
+      });
+    expect({ status: marketing.status, code: marketing.body.error?.code }).toEqual({
+      status: 422,
+      code: "recipient_opted_out",
+    });
+    // Her next message, still without the phone from Meta, carries it for a version-2 integration.
+    const next = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      username: "joana.doces",
+      type: "text",
+      text: "Obrigada!",
+    });
+    expect((await received(next.id)).event.data).toMatchObject({ from: null, contact_phone: phone });
+
+    // Someone else's card, shared unprompted, is forwarded and links nothing.
+    const stranger = "5511966640077";
+    const other = await control<{ id: string }>("contact-share", {
+      phone_number_id: account.phoneNumberId,
+      user: { user_id: user.user_id },
+      origin: "other",
+      card: { name: { formatted_name: "Maria Souza" }, phones: [{ phone: "+55 11 96664-0077", wa_id: stranger }] },
+    });
+    const forwarded = (await received(other.id)).event.data as Record<string, unknown>;
+    expect(forwarded.contacts).toEqual([expect.objectContaining({ formatted_name: "Maria Souza", origin: "other" })]);
+    expect(await keyOf(stranger)).toBe(stranger);
+    expect(await keyOf(phone)).toBe(user.user_id);
+    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 1 } });
+  });
+
+  it("a change of BSUID, then of number, announced by system messages alone: the ids move and the opt-out stays (issue 37)", async () => {
+    const phone = "5511966660001";
+    const user = await control<SandboxUser>("users", { phone, username: "rui.bolos", name: "Rui" });
+    // A send to the phone: its statuses name the BSUID behind it, and the gateway learns they are one person.
+    const hello = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: phone, template: "hello_world", language: "en_US" });
+    expect(hello.status).toBe(200);
+    const keyOf = (identifier: string) => contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier });
+    await eventually(async () => (await keyOf(user.user_id)) === phone, { what: "the phone and BSUID as one person" });
+    await control("user-preferences", { phone_number_id: account.phoneNumberId, user_id: user.user_id, value: "stop" });
+    const optedOut = async (to: string) =>
+      (
+        await request(gateway.app)
+          .post("/public/v1/messages")
+          .set(account.auth)
+          .send({ to, template: "cupom_desconto", variables: ["X", "1%"], coupon_code: "X1", coupon_index: 1 })
+      ).body.error?.code ?? "sent";
+    expect(await optedOut(phone)).toBe("recipient_opted_out");
+
+    // Only the system messages tell it (no user_id_update): Meta's previous_user_id names who changed.
+    const newBsuid = `${user.user_id.slice(0, 3)}RUINOVO1`;
+    await control("users/identity-change", { user: { phone }, user_id: newBsuid, user_id_update: false });
+    await eventually(async () => (await keyOf(newBsuid)) === phone, { what: "the new BSUID on the same person" });
+    expect(await optedOut(newBsuid)).toBe("recipient_opted_out");
+
+    const newPhone = "5511966660002";
+    await control("users/identity-change", { user: { phone }, phone: newPhone, user_id_update: false });
+    await eventually(async () => (await keyOf(newPhone)) === phone, { what: "the new phone on the same person" });
+    expect(await optedOut(newPhone)).toBe("recipient_opted_out");
+  });
 });

@@ -122,7 +122,8 @@ async function inboundBoth(
   const { one, two } = await receivedBoth(sent.id);
   expect(one.from).toBe(from);
   expect(JSON.stringify(one)).toBe(JSON.stringify(contractData(one, v1Values)));
-  expect(JSON.stringify(two)).toBe(JSON.stringify({ ...one, ...NO_MEMBERS, ...members }));
+  // Version 2 ends with the customer's phone as the gateway knows it (issue 37): here, the phone that wrote.
+  expect(JSON.stringify(two)).toBe(JSON.stringify({ ...one, ...NO_MEMBERS, ...members, contact_phone: from }));
   return { one, two };
 }
 
@@ -221,6 +222,7 @@ describe("message.received on payload version 2, and version 1 unchanged", () =>
             urls: [],
             addresses: [],
             organization: { company: "Padaria Pão Quente", department: null, title: null },
+            origin: null,
           },
         ],
       },
@@ -298,6 +300,7 @@ describe("message.received on payload version 2, and version 1 unchanged", () =>
     expect(two).toEqual({
       ...one,
       ...NO_MEMBERS,
+      contact_phone: one.from,
       forwarded: true,
       frequently_forwarded: true,
       media_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -321,6 +324,7 @@ describe("message.received on payload version 2, and version 1 unchanged", () =>
     expect(two).toEqual({
       ...one,
       ...NO_MEMBERS,
+      contact_phone: one.from,
       media_sha256: createHash("sha256").update(bytes).digest("hex"),
       media_voice: true,
     });

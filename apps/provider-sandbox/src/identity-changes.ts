@@ -174,6 +174,12 @@ export function changeIdentity(
     if (!old) continue;
     const now = identityOf(state, user, phoneNumberId);
     const parent = now.parentUserId === undefined ? {} : { parent_user_id: now.parentUserId };
+    // Since Aug 2026 both system types carry the ids from before the change (meta-late-2026 §4), so the business no
+    // longer has to parse them out of `body`; the parent's only where this number sees parent BSUIDs.
+    const previous = {
+      previous_user_id: old.userId,
+      ...(old.parentUserId === undefined ? {} : { previous_parent_user_id: old.parentUserId }),
+    };
     const inbound = (what: string, system: Record<string, unknown>): IdentityNotice => ({
       phoneNumberId,
       kind: "inbound",
@@ -194,6 +200,7 @@ export function changeIdentity(
           wa_id: now.phone,
           user_id: now.userId,
           ...parent,
+          ...previous,
           type: "user_changed_number",
         }),
       );
@@ -204,6 +211,7 @@ export function changeIdentity(
           body: `User ${now.name} changed from ${old.userId} to ${now.userId}`,
           user_id: now.userId,
           ...parent,
+          ...previous,
           type: "user_changed_user_id",
         }),
       );

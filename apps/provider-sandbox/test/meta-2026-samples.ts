@@ -131,6 +131,15 @@ export const SYSTEM_USER_CHANGED_USER_ID = {
   },
 };
 
+/**
+ * meta-late-2026 §4: since Aug 2026 the BSUID-change message also carries `previous_user_id` (and
+ * `previous_parent_user_id` where parent BSUIDs are on). That file publishes no sample: this is §1.7's with the field.
+ */
+export const SYSTEM_USER_CHANGED_USER_ID_LATE_2026 = {
+  ...SYSTEM_USER_CHANGED_USER_ID,
+  system: { ...SYSTEM_USER_CHANGED_USER_ID.system, previous_user_id: "US.10000000000000000001" },
+};
+
 /** §1.7: the user_id_update webhook. */
 export const USER_ID_UPDATE = {
   object: "whatsapp_business_account",

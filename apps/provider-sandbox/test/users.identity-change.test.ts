@@ -13,7 +13,7 @@ import {
   valueOf,
   type ReceivedWebhook,
 } from "./helpers.ts";
-import { shapeOf, SYSTEM_USER_CHANGED_USER_ID, USER_ID_UPDATE } from "./meta-2026-samples.ts";
+import { shapeOf, SYSTEM_USER_CHANGED_USER_ID_LATE_2026, USER_ID_UPDATE } from "./meta-2026-samples.ts";
 
 // A user changes phone number and/or BSUID (meta-2026 §1.7): `system` messages (user_changed_number,
 // user_changed_user_id) and the `user_id_update` webhook go to the numbers it talked to, and later webhooks and sends
@@ -97,14 +97,16 @@ describe("identity changes", () => {
         body: `User Sheena Nelson changed from ${OLD_PHONE} to ${NEW_PHONE}`,
         wa_id: NEW_PHONE,
         user_id: newUserId,
+        previous_user_id: oldUserId,
         type: "user_changed_number",
       },
     });
     expect(valueOf(userId)?.contacts).toBeUndefined();
-    expect(shapeOf(firstMessage(userId))).toEqual(shapeOf(SYSTEM_USER_CHANGED_USER_ID));
+    expect(shapeOf(firstMessage(userId))).toEqual(shapeOf(SYSTEM_USER_CHANGED_USER_ID_LATE_2026));
     expect(firstMessage(userId)?.system).toEqual({
       body: `User Sheena Nelson changed from ${oldUserId} to ${newUserId}`,
       user_id: newUserId,
+      previous_user_id: oldUserId,
       type: "user_changed_user_id",
     });
 

@@ -1009,6 +1009,8 @@ export interface components {
       media_sha256?: string | null;
       /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       media_voice?: boolean | null;
+      /** @description The customer's phone as the gateway knows them (issue 37): the one Meta's webhooks showed, or the one they shared answering a `request_contact_info`, also while Meta withholds it here (`from` null); null when never shared. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      contact_phone?: string | null;
       /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       payment_method?: {
         /** @description Meta's payment method, e.g. `offsite_card_pay` */
@@ -1063,6 +1065,8 @@ export interface components {
         department: string | null;
         title: string | null;
       } | null;
+      /** @description Why it was shared (issue 37): `contact_request`, the customer's own card, in answer to the business's `request_contact_info` (the phone is then theirs: see `contact_phone`); `other`, any card shared unprompted; null when Meta gives none */
+      origin?: string | null;
     };
     /**
      * @example {
@@ -1613,12 +1617,17 @@ export interface components {
        *       "type": "location_request",
        *       "body": "Para calcular o frete, compartilhe sua localização."
        *     }
+       * @example {
+       *       "type": "request_contact_info",
+       *       "body": "Para acompanhar seu pedido por telefone, compartilhe seu número."
+       *     }
        */
       interactive?:
         | components["schemas"]["InteractiveButtonsIn"]
         | components["schemas"]["InteractiveListIn"]
         | components["schemas"]["InteractiveCtaUrlIn"]
         | components["schemas"]["InteractiveLocationRequestIn"]
+        | components["schemas"]["InteractiveRequestContactInfoIn"]
         | null;
       /**
        * @description An image, video, audio, document or sticker, by `media_id` or `link` (free-form). Ignored when `text` or `template` is given
@@ -1782,6 +1791,26 @@ export interface components {
       /** @description Not accepted on a location request */
       display_text?: unknown;
       /** @description Not accepted on a location request */
+      url?: unknown;
+    };
+    InteractiveRequestContactInfoIn: {
+      /** @enum {string} */
+      type: "request_contact_info";
+      /** @description Why the business asks for the phone */
+      body: string;
+      /** @description Not accepted on a request for contact information */
+      header?: unknown;
+      /** @description Not accepted on a request for contact information */
+      footer?: unknown;
+      /** @description Not accepted on a request for contact information */
+      buttons?: unknown;
+      /** @description Not accepted on a request for contact information */
+      button?: unknown;
+      /** @description Not accepted on a request for contact information */
+      sections?: unknown;
+      /** @description Not accepted on a request for contact information */
+      display_text?: unknown;
+      /** @description Not accepted on a request for contact information */
       url?: unknown;
     };
     MessageDetailOut: {

@@ -241,7 +241,7 @@ export const InteractiveCtaUrlIn = z
   })
   .meta({ id: "InteractiveCtaUrlIn" });
 
-/** Members of the other interactive types: refused on a location request rather than dropped. */
+/** Members of the other interactive types: refused on a location or contact request rather than dropped. */
 const NOT_ON_LOCATION_REQUEST = ["header", "footer", "buttons", "button", "sections", "display_text", "url"] as const;
 
 export const InteractiveLocationRequestIn = z
@@ -267,6 +267,34 @@ export const InteractiveLocationRequestIn = z
     }
   })
   .meta({ id: "InteractiveLocationRequestIn" });
+
+/**
+ * Asks a customer known only by their username or BSUID to share their phone (issue 37; meta-late-2026 §3, partners'
+ * shape): their reply is a `contacts` message with `origin: contact_request`, which links that phone to them.
+ */
+export const InteractiveRequestContactInfoIn = z
+  .object({
+    type: z.literal("request_contact_info"),
+    body: metaText(1, 1024).describe("Why the business asks for the phone"),
+    ...Object.fromEntries(
+      NOT_ON_LOCATION_REQUEST.map((key) => [
+        key,
+        z.unknown().optional().describe("Not accepted on a request for contact information"),
+      ]),
+    ),
+  })
+  .superRefine((message, ctx) => {
+    for (const key of NOT_ON_LOCATION_REQUEST) {
+      if ((message as Record<string, unknown>)[key] !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          input: (message as Record<string, unknown>)[key],
+          message: `Um pedido de contato tem só o texto (body); ${key} não é aceito.`,
+        });
+    }
+  })
+  .meta({ id: "InteractiveRequestContactInfoIn" });
 
 /** A support menu's sections: the list example here and the list send of the document's examples (messages.ts). */
 export const MENU_SECTIONS_EXAMPLE = [
@@ -304,6 +332,7 @@ const INTERACTIVE_EXAMPLES = [
     url: "https://exemplo.com.br/turmas?c=1",
   },
   { type: "location_request", body: "Para calcular o frete, compartilhe sua localização." },
+  { type: "request_contact_info", body: "Para acompanhar seu pedido por telefone, compartilhe seu número." },
 ];
 
 export const InteractiveIn = z
@@ -312,11 +341,12 @@ export const InteractiveIn = z
     InteractiveListIn,
     InteractiveCtaUrlIn,
     InteractiveLocationRequestIn,
+    InteractiveRequestContactInfoIn,
   ])
   .meta({
     id: "InteractiveIn",
     description:
-      "Reply buttons (1–3), a list (up to 10 rows in all), a call-to-action URL button or a location request. Free-form: the contact's 24-hour window must be open.",
+      "Reply buttons (1–3), a list (up to 10 rows in all), a call-to-action URL button, a location request, or a request for the customer's phone (`request_contact_info`, for a customer known only by username or BSUID: the reply links the phone). Free-form: the contact's 24-hour window must be open.",
     examples: INTERACTIVE_EXAMPLES,
   });
 export type InteractiveIn = z.infer<typeof InteractiveIn>;

@@ -178,6 +178,13 @@ export const ReceivedContact = z
         title: z.string().nullable(),
       })
       .nullable(),
+    origin: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "Why it was shared (issue 37): `contact_request`, the customer's own card, in answer to the business's `request_contact_info` (the phone is then theirs: see `contact_phone`); `other`, any card shared unprompted; null when Meta gives none",
+      ),
   })
   .meta({ id: "ReceivedContact" });
 
@@ -261,6 +268,15 @@ const MessageReceivedMembers = {
     .nullable()
     .optional()
     .describe(v2("For an audio: whether it was recorded in WhatsApp (a voice note); null for other types")),
+  contact_phone: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      v2(
+        "The customer's phone as the gateway knows them (issue 37): the one Meta's webhooks showed, or the one they shared answering a `request_contact_info`, also while Meta withholds it here (`from` null); null when never shared",
+      ),
+    ),
   payment_method: ReceivedPaymentMethod.nullable()
     .optional()
     .describe(

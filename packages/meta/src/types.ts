@@ -294,8 +294,22 @@ export interface GraphInteractiveLocationRequest {
   action: { name: "send_location" };
 }
 
+/**
+ * A request for the user's phone (meta-late-2026 §3; partners' shape, Meta's page unverified): the reply is a
+ * `contacts` message whose card has `origin: contact_request`.
+ */
+export interface GraphInteractiveRequestContactInfo {
+  type: "request_contact_info";
+  body: { text: string };
+  action: { name: "request_contact_info" };
+}
+
 export type GraphInteractive =
-  GraphInteractiveButtons | GraphInteractiveList | GraphInteractiveCtaUrl | GraphInteractiveLocationRequest;
+  | GraphInteractiveButtons
+  | GraphInteractiveList
+  | GraphInteractiveCtaUrl
+  | GraphInteractiveLocationRequest
+  | GraphInteractiveRequestContactInfo;
 
 export type GraphInteractivePayload = GraphPayloadBase & { type: "interactive"; interactive: GraphInteractive };
 

@@ -158,6 +158,11 @@ const contactCard = z.object({
     20,
   ),
   org: lenient(z.object({ company: label, department: label, title: label })),
+  /**
+   * Why it was shared (meta-late-2026 §3): `contact_request`, the user's own card, shared when the business asked
+   * (`request_contact_info`); `other`, any card shared unprompted.
+   */
+  origin: lenient(capped(32)),
 });
 export type MetaContactCard = z.infer<typeof contactCard>;
 
@@ -258,6 +263,9 @@ export const MetaInboundItem = z.object({
       wa_id: conditionalPhone,
       user_id: bsuid,
       parent_user_id: bsuid,
+      /** Since August 2026 (meta-late-2026 §4), on both changes: the BSUIDs before it. */
+      previous_user_id: bsuid,
+      previous_parent_user_id: bsuid,
     })
     .optional(),
 });
@@ -475,8 +483,11 @@ function systemChange(phoneNumberId: string, message: MetaInboundItem): MetaIden
     time: unixTime(seconds),
     previous: {
       phone: message.from ?? null,
-      bsuid: type === "user_changed_user_id" ? (fromText?.[1] ?? message.from_user_id ?? null) : null,
-      parentBsuid: null,
+      // Meta's own member since August 2026; before it, the old BSUID of a user_changed_user_id was in the text only.
+      bsuid:
+        system.previous_user_id ??
+        (type === "user_changed_user_id" ? (fromText?.[1] ?? message.from_user_id ?? null) : null),
+      parentBsuid: system.previous_parent_user_id ?? null,
     },
     current: {
       phone: type === "user_changed_number" ? (system.wa_id ?? null) : null,

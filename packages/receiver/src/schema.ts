@@ -211,6 +211,8 @@ export interface components {
       media_sha256?: string | null;
       /** @description For an audio: whether it was recorded in WhatsApp (a voice note); null for other types. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       media_voice?: boolean | null;
+      /** @description The customer's phone as the gateway knows them (issue 37): the one Meta's webhooks showed, or the one they shared answering a `request_contact_info`, also while Meta withholds it here (`from` null); null when never shared. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      contact_phone?: string | null;
       /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       payment_method?: {
         /** @description Meta's payment method, e.g. `offsite_card_pay` */
@@ -265,6 +267,8 @@ export interface components {
         department: string | null;
         title: string | null;
       } | null;
+      /** @description Why it was shared (issue 37): `contact_request`, the customer's own card, in answer to the business's `request_contact_info` (the phone is then theirs: see `contact_phone`); `other`, any card shared unprompted; null when Meta gives none */
+      origin?: string | null;
     };
     /**
      * @example {

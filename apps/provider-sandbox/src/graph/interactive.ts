@@ -5,9 +5,9 @@ import { checkMediaSource, type MediaOutcome } from "./media-send.ts";
 import { checkOrderStatus } from "./order-status.ts";
 
 /*
- * Interactive messages (meta-messages.md §1): reply buttons, lists, URL buttons and location requests. Limits are
- * refused with 131009 and Meta's observed `details` ("Button title length invalid. Min length: 1, Max length: 20");
- * the unobserved ones follow the same pattern (U#4). A missing required member is 131008.
+ * Interactive messages (meta-messages.md §1): reply buttons, lists, URL buttons, location and contact-info requests.
+ * Limits are refused with 131009 and Meta's observed `details` ("Button title length invalid. Min length: 1, Max
+ * length: 20"); the unobserved ones follow the same pattern (U#4). A missing required member is 131008.
  */
 
 /** `<Field> length invalid. Min length: X, Max length: Y` unless `text` is a string within [min, max] code points. */
@@ -124,11 +124,37 @@ function checkLocationRequest(interactive: JsonRecord): void {
     throw new MetaError(131009, `Action name invalid. Expected: send_location; got ${shown(interactive.action.name)}`);
 }
 
+/*
+ * `request_contact_info` asks a username user for its phone (meta-late-2026 §3). The shape is the partners' (Kapso,
+ * Gupshup): Meta's own page was not seen, so it is UNVERIFIED. Checked like location_request_message: body text,
+ * the fixed action name, nothing else (the partners show no header, footer or other member).
+ */
+/** 100, as for a header on location_request_message, for any member of `value` beyond `allowed`. */
+function onlyMembers(value: JsonRecord, path: string, allowed: readonly string[]): void {
+  for (const key of Object.keys(value))
+    if (!allowed.includes(key))
+      throw new MetaError(100, `Param ${path}['${key}'] is not allowed for request_contact_info.`);
+}
+
+function checkContactRequest(interactive: JsonRecord): void {
+  onlyMembers(interactive, "interactive", ["type", "body", "action"]);
+  required(interactive.body, "interactive['body']");
+  onlyMembers(interactive.body, "interactive['body']", ["text"]);
+  checkBody(interactive, 1024);
+  required(interactive.action, "interactive['action']");
+  onlyMembers(interactive.action, "interactive['action']", ["name"]);
+  const { name } = interactive.action;
+  if (name === undefined) throw new MetaError(131008, "interactive['action']['name'] is required");
+  if (name !== "request_contact_info")
+    throw new MetaError(131009, `Action name invalid. Expected: request_contact_info; got ${shown(name)}`);
+}
+
 export const INTERACTIVE_TYPES = [
   "button",
   "list",
   "cta_url",
   "location_request_message",
+  "request_contact_info",
   "order_details",
   "order_status",
 ] as const;
@@ -166,6 +192,9 @@ export function checkInteractiveMessage(
     case "location_request_message":
       checkLocationRequest(interactive);
       checkBody(interactive, 1024);
+      return { fails: false };
+    case "request_contact_info":
+      checkContactRequest(interactive);
       return { fails: false };
     case "order_status":
       // Its shape here; the order it names in `orders.ts` (checkOrderMessage).

@@ -20,6 +20,7 @@ export type OutboundContentView =
     }
   | { kind: "interactive"; type: "cta_url"; display_text: string | null; url_host: string | null }
   | { kind: "interactive"; type: "location_request" }
+  | { kind: "interactive"; type: "request_contact_info" }
   | {
       kind: "media";
       type: string;
@@ -135,6 +136,7 @@ export function outboundContentOf(value: unknown): OutboundContentView | null {
         url_host: text(raw.url_host),
       };
     if (raw.type === "location_request") return { kind: "interactive", type: "location_request" };
+    if (raw.type === "request_contact_info") return { kind: "interactive", type: "request_contact_info" };
     return null;
   }
   if (raw.kind === "media") {

@@ -66,7 +66,7 @@ export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, r
  * `payment_method` is apart (ReceivedPaymentMethod): present only on the answer it describes, so every other
  * version-2 body stays as issue 27 wrote it.
  */
-export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method">;
+export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method" | "contact_phone">;
 export type ReceivedPaymentMethod = NonNullable<MessageReceivedV2Members["payment_method"]>;
 
 /**
@@ -183,6 +183,7 @@ function receivedContact(card: MetaContactCard): ReceivedContact {
     organization: card.org
       ? { company: card.org.company ?? null, department: card.org.department ?? null, title: card.org.title ?? null }
       : null,
+    origin: card.origin ?? null,
   };
 }
 
@@ -221,7 +222,8 @@ WITH stored AS (
   FROM stored WHERE $7::text IS NOT NULL
   ON CONFLICT (account_id, media_id) DO NOTHING
 )
-SELECT s.id AS integration_id, s.payload_version, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id
+SELECT s.id AS integration_id, s.payload_version, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id,
+  (SELECT c.phone FROM contacts c WHERE c.account_id = $1::uuid AND c.key = $14) AS contact_phone
 FROM stored, LATERAL (SELECT id, created_at, payload_version FROM integrations
   WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s
 ORDER BY s.created_at, s.id`;
@@ -244,7 +246,12 @@ export async function applyInbound(
   const { occurredAt, data } = toReceivedData(input.inbound, input.phoneNumberId, input.receivedAt);
   const members = receivedMembers(input.inbound.message);
   const payment = receivedPaymentMethod(input.inbound.message);
-  const { rows } = await sql.query<{ integration_id: string; payload_version: number; id: string }>({
+  const { rows } = await sql.query<{
+    integration_id: string;
+    payload_version: number;
+    id: string;
+    contact_phone: string | null;
+  }>({
     name: "store-inbound",
     text: STORE_INBOUND,
     values: [
@@ -278,6 +285,14 @@ export async function applyInbound(
     event: "message.received",
     orderingKey: contactOrderingKey(input.contactKey),
     // Version 1 (the default) gets the contract's bytes; the outbox keeps each body, so retries keep their version.
-    data: row.payload_version === 2 ? { ...data, ...members, ...(payment ? { payment_method: payment } : {}) } : data,
+    data:
+      row.payload_version === 2
+        ? {
+            ...data,
+            ...members,
+            contact_phone: row.contact_phone,
+            ...(payment ? { payment_method: payment } : {}),
+          }
+        : data,
   }));
 }

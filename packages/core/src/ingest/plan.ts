@@ -8,6 +8,7 @@ import {
   type QuarantinedItem,
 } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
+import { senderLearnt } from "../contacts/contact-request.ts";
 import type { ContactSighting, IdentityChangeInput } from "../contacts/contacts.ts";
 import type { LearntSightings } from "../contacts/key-cache.ts";
 import type { AccountEventInput } from "../health/index.ts";
@@ -85,7 +86,7 @@ export async function planItems(deps: PlanDeps, body: unknown, receivedAt: Date)
   }
   // The senders, in the inbound messages' order (their keys come back in that order), then every other user named.
   plan.sightings.push(
-    ...plan.inbound.map((item) => ({ accountId: item.accountId, user: item.inbound.sender, keyed: true })),
+    ...plan.inbound.map((item) => ({ accountId: item.accountId, user: senderLearnt(item.inbound), keyed: true })),
   );
   const seen = new Set(plan.sightings.map(sightingId));
   for (const { phoneNumberId, user } of read.contacts) {

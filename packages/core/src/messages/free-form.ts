@@ -67,7 +67,8 @@ export type Interactive =
       displayText: string;
       url: string;
     }
-  | { type: "location_request"; body: string };
+  | { type: "location_request"; body: string }
+  | { type: "request_contact_info"; body: string };
 
 export interface Media extends MediaSource {
   type: MediaType;
@@ -165,6 +166,12 @@ function graphInteractive(interactive: Interactive): GraphInteractive {
         type: "location_request_message",
         body: { text: interactive.body },
         action: { name: "send_location" },
+      };
+    case "request_contact_info":
+      return {
+        type: "request_contact_info",
+        body: { text: interactive.body },
+        action: { name: "request_contact_info" },
       };
   }
 }

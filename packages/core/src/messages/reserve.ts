@@ -49,7 +49,7 @@ WITH contact AS (
     EXISTS (SELECT 1 FROM contact_windows w
       WHERE w.phone_number_id = $3 AND w.contact = c.key AND w.expires_at > now()) AS window_open,
     $5::boolean AND EXISTS (SELECT 1 FROM contact_suppressions s
-      WHERE s.account_id = $1::uuid AND s.contact = gateway_contact_key($1::uuid, c.key)) AS suppressed,
+      WHERE s.account_id = $1::uuid AND s.contact = c.key) AS suppressed,
     CASE WHEN $10::text IS NOT NULL THEN $10
       WHEN $8::text IS NULL THEN NULL
       ELSE encode(sha256(convert_to($8 || to_json(c.key)::text || $9, 'UTF8')), 'hex') END AS fingerprint

@@ -342,7 +342,10 @@ async function sendReservingFirst(
     if (content.kind === "template") {
       const built = await templateSend(deps, input, content, number.wabaId, deadline);
       // A contact who stopped marketing messages is refused before Meta (docs/decisions.md, "Opt-outs").
-      if (built.marketing && (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey })))
+      if (
+        built.marketing &&
+        (await isSuppressed(deps, { accountId: input.accountId, contact: contactKey, keyed: true }))
+      )
         throw new ApiError("recipient_opted_out");
       payload = built.payload;
       route = routeOf(number, built.marketing);
@@ -626,7 +629,7 @@ async function catalogueForSend(deps: SendDeps, wabaId: string, deadline: number
 
 /** Meta refused a marketing template with 131050: the contact joins the suppression list (never masks the refusal). */
 async function optOut(deps: SendDeps, accountId: string, contact: string): Promise<void> {
-  await suppressContact(deps, { accountId, contact, reason: "provider_131050" }).catch((error: unknown) =>
+  await suppressContact(deps, { accountId, contact, reason: "provider_131050", keyed: true }).catch((error: unknown) =>
     deps.logger.error("could not add the contact to the suppression list", { error }),
   );
 }

@@ -25,6 +25,7 @@ export type OutboundSummary =
     }
   | { kind: "interactive"; type: "cta_url"; header_type: HeaderType; display_text: string; url_host: string }
   | { kind: "interactive"; type: "location_request" }
+  | { kind: "interactive"; type: "request_contact_info" }
   | {
       kind: "media";
       type: MediaType;
@@ -77,6 +78,8 @@ function interactiveSummary(interactive: Interactive): OutboundSummary {
       };
     case "location_request":
       return { kind: "interactive", type: "location_request" };
+    case "request_contact_info":
+      return { kind: "interactive", type: "request_contact_info" };
   }
 }
 

@@ -49,16 +49,27 @@ export function suppressionContact(contact: string): string {
 /** Adds the contact to the list; a contact already on it keeps the reason it has. True when newly added. */
 export async function suppressContact(
   deps: SuppressionDeps,
-  input: { accountId: string; contact: string; reason: SuppressionReason; at?: Date },
+  input: { accountId: string; contact: string; reason: SuppressionReason; at?: Date; keyed?: boolean },
 ): Promise<boolean> {
   const { rowCount } = await deps.db.sql.query({
     name: "suppress-contact",
     text: `INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
-      VALUES ($1::uuid, gateway_contact_key($1::uuid, $2), $3, COALESCE($4::timestamptz, now()))
+      VALUES ($1::uuid, ${CONTACT_KEY_OF_INPUT}, $3, COALESCE($4::timestamptz, now()))
       ON CONFLICT (account_id, contact) DO NOTHING`,
-    values: [input.accountId, suppressionContact(input.contact), input.reason, input.at ?? null],
+    values: [...contactValues(input), input.reason, input.at ?? null, input.keyed === true],
   });
   return (rowCount ?? 0) > 0;
+}
+
+/**
+ * `$2` as the contact key: a key as it is (`keyed`, $5), an identifier through `gateway_contact_key`. A key must not
+ * be looked up as an identifier: after a change of number the contact's key is its OLD phone, which as an identifier
+ * is retired (and may be someone else's later), so the lookup would miss the contact's own opt-out.
+ */
+const CONTACT_KEY_OF_INPUT = `CASE WHEN $5::boolean THEN $2 ELSE gateway_contact_key($1::uuid, $2) END`;
+
+function contactValues(input: { accountId: string; contact: string; keyed?: boolean }): [string, string] {
+  return [input.accountId, input.keyed === true ? input.contact : suppressionContact(input.contact)];
 }
 
 /** Removes the contact from the list, whatever the reason (an operator's action). True when it was on it. */
@@ -77,12 +88,13 @@ export async function unsuppressContact(
 /** One primary-key lookup; the send path asks only for marketing templates. */
 export async function isSuppressed(
   deps: SuppressionDeps,
-  input: { accountId: string; contact: string },
+  input: { accountId: string; contact: string; keyed?: boolean },
 ): Promise<boolean> {
   const { rows } = await deps.db.sql.query({
     name: "is-suppressed",
-    text: `SELECT 1 FROM contact_suppressions WHERE account_id = $1::uuid AND contact = gateway_contact_key($1::uuid, $2)`,
-    values: [input.accountId, suppressionContact(input.contact)],
+    text: `SELECT 1 FROM contact_suppressions WHERE account_id = $1::uuid
+      AND contact = CASE WHEN $3::boolean THEN $2 ELSE gateway_contact_key($1::uuid, $2) END`,
+    values: [...contactValues(input), input.keyed === true],
   });
   return rows.length > 0;
 }

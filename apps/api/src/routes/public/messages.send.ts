@@ -123,6 +123,8 @@ function interactiveOf(interactive: InteractiveIn): Interactive {
       };
     case "location_request":
       return { type: "location_request", body: interactive.body };
+    case "request_contact_info":
+      return { type: "request_contact_info", body: interactive.body };
   }
 }
 
