@@ -377,4 +377,48 @@ describe("a user known only by a BSUID", () => {
     await eventually(async () => (await keyOf(newPhone)) === phone, { what: "the new phone on the same person" });
     expect(await optedOut(newPhone)).toBe("recipient_opted_out");
   });
+
+  it("a message on Meta's standby field (another app holds the conversation) is stored, shown and delivered, marked standby (issue 37)", async () => {
+    const phone = "5511966680001";
+    const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
+    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 2 } });
+    await control("conversation-owner", {
+      phone_number_id: account.phoneNumberId,
+      user: { from: phone },
+      owner: "business_ai",
+    });
+    const held = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: phone,
+      type: "text",
+      text: "Quero falar com uma pessoa",
+    });
+    expect(held.webhook_status).toBe(200);
+    const webhooks = (await (await fetch(`${gateway.sandbox.url}/_sandbox/webhooks`)).json()) as { raw: string }[];
+    expect(webhooks.find((w) => w.raw.includes(held.id))?.raw).toContain('"field":"standby"');
+    expect((await received(held.id)).event.data).toMatchObject({
+      from: phone,
+      text: "Quero falar com uma pessoa",
+      standby: true,
+    });
+    const conversation = await listConversationMessages(
+      { db: gateway.db },
+      { accountId: account.accountId, phoneNumberId: account.phoneNumberId, contact: phone, limit: 10 },
+    );
+    expect(conversation.messages.find((m) => m.wamid === held.id)).toMatchObject({ standby: true });
+
+    await control("conversation-owner", {
+      phone_number_id: account.phoneNumberId,
+      user: { from: phone },
+      owner: "this_app",
+    });
+    const back = await contactWrites(gateway, {
+      phone_number_id: account.phoneNumberId,
+      from: phone,
+      type: "text",
+      text: "Oi",
+    });
+    expect((await received(back.id)).event.data).toMatchObject({ standby: false });
+    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 1 } });
+  });
 });

@@ -11,6 +11,7 @@ import {
 } from "./account-events.ts";
 import { inboundSchema, sendInbound } from "./inbound.ts";
 import { registerContactShareRoutes } from "./control/contact-share.ts";
+import { registerConversationOwnerRoutes } from "./control/conversation-owner.ts";
 import { registerTapRoutes } from "./control/tap.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
@@ -204,6 +205,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
 
   registerTapRoutes(router, state);
   registerContactShareRoutes(router, state);
+  registerConversationOwnerRoutes(router, state);
 
   // Brazil payments orders (meta-2026 §6): each reference's card, and the one-click card answer.
   router.get("/orders", (req, res) => {

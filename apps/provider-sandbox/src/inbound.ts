@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { MessageReceivedEvent } from "@gw/contracts";
 import { z } from "zod";
+import { inboundField } from "./conversation-owners.ts";
 import { deliver } from "./deliveries.ts";
 import { registerMedia } from "./graph/media.ts";
 import { displayPhoneNumber, newMediaId, newWamid } from "./ids.ts";
@@ -303,10 +304,11 @@ export interface InboundSent {
 }
 
 /**
- * A message from a contact, as Meta's signed `messages` webhook (the control API's POST /inbound, and the routes
- * that build one from what was sent: a tap on a button or list row, a file with real bytes). Null when the sender
- * is a BSUID or username the sandbox does not know. `content` replaces the message's type member (its key keeps its
- * place): an answer the short form cannot express, such as a payment-method answer (`orders.ts`).
+ * A message from a contact, as Meta's signed `messages` webhook (`standby` when another app owns the conversation:
+ * inboundPayload): the control API's POST /inbound, and the routes that build one from what was sent (a tap on a
+ * button or list row, a file with real bytes). Null when the sender is a BSUID or username the sandbox does not
+ * know. `content` replaces the message's type member (its key keeps its place): an answer the short form cannot
+ * express, such as a payment-method answer (`orders.ts`).
  */
 export async function sendInbound(
   state: SandboxState,
@@ -317,13 +319,28 @@ export async function sendInbound(
   if (!user) return null;
   const { message, contact } = inboundMessage(state, input, user);
   if (content) Object.assign(message, content);
-  const payload = webhookPayload(state, input.phone_number_id, {
-    wabaId: input.waba_id,
-    contacts: [contact],
-    messages: [message],
-  });
+  const payload = inboundPayload(state, input, user, { message, contact });
   const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
   return { id: String(message.id), webhook_status: webhookStatus, payload };
+}
+
+/**
+ * The webhook of one user message: the `messages` field, or `standby` when another app owns the conversation
+ * (Conversation Routing, meta-late-2026 §5), with the same value either way. The one place every control route that
+ * posts a user message (inbound, tap, contact-share, payment-method) picks the field.
+ */
+export function inboundPayload(
+  state: SandboxState,
+  input: Pick<InboundInput, "phone_number_id" | "waba_id">,
+  user: SandboxUser,
+  built: { message: Record<string, unknown>; contact: WebhookContact },
+): WebhookPayload {
+  return webhookPayload(state, input.phone_number_id, {
+    field: inboundField(state, input.phone_number_id, user),
+    wabaId: input.waba_id,
+    contacts: [built.contact],
+    messages: [built.message],
+  });
 }
 
 function media(state: SandboxState, input: InboundInput): Record<string, unknown> {

@@ -55,8 +55,8 @@ function numberOf(change: AnyWebhookPayload["entry"][number]["changes"][number] 
 export function pendingRedeliveries(state: SandboxState): PendingRedelivery[] {
   return [...state.redeliveries.values()].map((delivery) => {
     const change = delivery.payload.entry[0]?.changes[0];
-    // Template and user_preferences payloads carry no statuses nor messages: their summary is (mostly) empty.
-    const value = change?.field === "messages" ? change.value : undefined;
+    // Template and user_preferences payloads (not messages-shaped, unlike `standby`) carry no statuses nor messages: their summary is (mostly) empty.
+    const value = change?.field === "messages" || change?.field === "standby" ? change.value : undefined;
     const statuses = (value?.statuses ?? []).map((s) => ({
       id: text(s.id),
       status: text(s.status),

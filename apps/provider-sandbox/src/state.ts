@@ -283,6 +283,11 @@ export interface SandboxState {
   contactBooks: Map<string, Set<string>>;
   /** Phone user key -> the profile name its latest inbound message gave (registered users hold their own). */
   profileNames: Map<string, string>;
+  /**
+   * `${phone_number_id}:${user key}` -> the app owning the conversation when it is not this one (Conversation
+   * Routing, meta-late-2026 §5): its user messages go on the `standby` field. Absent = `this_app`.
+   */
+  conversationOwners: Map<string, string>;
   /** Inbound messages the sandbox posted, by wamid (at most historyLimit): what mark-as-read may name. */
   inboundMessages: Map<string, InboundRecord>;
   /** Mark-as-read and typing-indicator calls accepted, oldest first (GET /_sandbox/read-marks). */
@@ -377,6 +382,7 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     phoneExchanges: new Map(),
     contactBooks: new Map(),
     profileNames: new Map(),
+    conversationOwners: new Map(),
     inboundMessages: new Map(),
     readMarks: [],
     media: new Map(),
@@ -416,6 +422,7 @@ export function clearState(state: SandboxState): void {
   state.phoneExchanges.clear();
   state.contactBooks.clear();
   state.profileNames.clear();
+  state.conversationOwners.clear();
   state.inboundMessages.clear();
   state.readMarks = [];
   state.media.clear();

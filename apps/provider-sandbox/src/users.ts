@@ -271,6 +271,7 @@ function rekey(state: SandboxState, from: string, to: string): void {
   move(state.pairs);
   move(state.marketingStopped);
   move(state.phoneExchanges);
+  move(state.conversationOwners);
   for (const book of state.contactBooks.values()) if (book.delete(from)) book.add(to);
   state.profileNames.delete(from);
 }

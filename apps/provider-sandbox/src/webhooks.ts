@@ -21,9 +21,15 @@ export interface WebhookValue {
   statuses?: Record<string, unknown>[];
 }
 
+/**
+ * The fields of a messages-shaped change: `messages` for conversations this app owns (and the statuses of its own
+ * sends), `standby` for user messages of conversations another app owns (Conversation Routing, meta-late-2026 §5).
+ */
+export type MessagesField = "messages" | "standby";
+
 export interface WebhookPayload {
   object: "whatsapp_business_account";
-  entry: { id: string; changes: { field: "messages"; value: WebhookValue }[] }[];
+  entry: { id: string; changes: { field: MessagesField; value: WebhookValue }[] }[];
 }
 
 /** Meta's WhatsApp Business Account fields about templates (not about messages). */
@@ -140,11 +146,15 @@ export function numberChangePayload<F extends string, V extends object>(
   };
 }
 
-/** Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. */
+/**
+ * Meta's webhook envelope; `messages`, `contacts` and `statuses` appear only when non-empty. `field` defaults to
+ * `messages`; `standby` only for user messages of a conversation another app owns (`inboundPayload`).
+ */
 export function webhookPayload(
   state: EnvelopeSource,
   phoneNumberId: string,
   parts: {
+    field?: MessagesField;
     wabaId?: string;
     contacts?: WebhookValue["contacts"];
     messages?: WebhookValue["messages"];
@@ -157,7 +167,7 @@ export function webhookPayload(
   if (parts.statuses?.length) value.statuses = parts.statuses;
   return {
     object: "whatsapp_business_account",
-    entry: [{ id: parts.wabaId ?? state.wabaId, changes: [{ field: "messages", value }] }],
+    entry: [{ id: parts.wabaId ?? state.wabaId, changes: [{ field: parts.field ?? "messages", value }] }],
   };
 }
 

@@ -1011,6 +1011,8 @@ export interface components {
       media_voice?: boolean | null;
       /** @description The customer's phone as the gateway knows them (issue 37): the one Meta's webhooks showed, or the one they shared answering a `request_contact_info`, also while Meta withholds it here (`from` null); null when never shared. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       contact_phone?: string | null;
+      /** @description The message came on Meta's `standby` field: another app (such as Meta's Business AI agent) owns the conversation now (issue 37). It is stored and delivered like any other; a reply may need the conversation back first. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
+      standby?: boolean;
       /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       payment_method?: {
         /** @description Meta's payment method, e.g. `offsite_card_pay` */

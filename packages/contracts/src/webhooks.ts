@@ -277,6 +277,14 @@ const MessageReceivedMembers = {
         "The customer's phone as the gateway knows them (issue 37): the one Meta's webhooks showed, or the one they shared answering a `request_contact_info`, also while Meta withholds it here (`from` null); null when never shared",
       ),
     ),
+  standby: z
+    .boolean()
+    .optional()
+    .describe(
+      v2(
+        "The message came on Meta's `standby` field: another app (such as Meta's Business AI agent) owns the conversation now (issue 37). It is stored and delivered like any other; a reply may need the conversation back first",
+      ),
+    ),
   payment_method: ReceivedPaymentMethod.nullable()
     .optional()
     .describe(

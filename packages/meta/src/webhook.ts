@@ -372,6 +372,11 @@ export interface MetaUserRef {
 
 /** One inbound message and its sender: `from_user_id`, else the contact's `user_id`, else `from` (before 2026). */
 export interface InboundMessage {
+  /**
+   * It came on Meta's `standby` field (meta-late-2026 §5): another app (Meta's Business AI agent, say) owns the
+   * conversation. Still the customer's message: stored and forwarded like any other.
+   */
+  standby?: boolean;
   message: MetaInboundItem;
   sender: MetaUserRef;
 }
@@ -555,7 +560,9 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
       if (change.field === "user_id_update") return void readUserIdUpdate(change, changePath, result);
       if (typeof change.field === "string" && (ACCOUNT_EVENT_FIELDS as readonly string[]).includes(change.field))
         return void readAccountEvent(entry, change, changePath, result);
-      if (change.field !== "messages") return void result.ignoredChanges++;
+      // `standby` carries the messages of conversations another app owns, in the shape of `messages` (§5).
+      if (change.field !== "messages" && change.field !== "standby") return void result.ignoredChanges++;
+      const standby = change.field === "standby";
       const value = change.value;
       if (!isRecord(value))
         return void result.quarantined.push({ path: `${changePath}.value`, reason: "não é um objeto" });
@@ -607,7 +614,7 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
         if (change) return void result.identityChanges.push(change);
         const sender = readSender(parsed.data, group.contacts);
         if (!sender) return void result.quarantined.push({ path, reason: "sem remetente (from nem from_user_id)" });
-        group.messages.push({ message: parsed.data, sender });
+        group.messages.push(standby ? { message: parsed.data, sender, standby } : { message: parsed.data, sender });
       });
       if (group.messages.length > 0) result.inbound.push(group);
     });

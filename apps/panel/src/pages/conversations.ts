@@ -354,12 +354,14 @@ function messageBlock(message: ConversationMessageView): SafeHtml {
     : message.details?.forwarded
       ? " · encaminhada"
       : "";
+  // Meta delivered it on `standby`: another app (its Business AI agent, say) held the conversation then (issue 37).
+  const standby = message.standby ? " · atendida por outro app (standby)" : "";
   const details = message.details ? inboundDetails(message.details) : html``;
   const shown = message.text !== null || message.media !== null || details.value !== "";
   return html`<article class="bubble" aria-label="Mensagem do contato, ${when}">
     <p class="hint">
       Contato · ${when}
-      ${readBadge(message.read_at)}${kind}${forwarded}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}
+      ${readBadge(message.read_at)}${kind}${forwarded}${standby}${message.reply_to_wamid ? " · em resposta a uma mensagem" : ""}
     </p>
     ${message.text && !repliedOption(message.details) ? html`<p>${message.text}</p>` : ""} ${details}
     ${mediaBlock(message)} ${shown ? "" : html`<p class="hint">Sem conteúdo para mostrar.</p>`}

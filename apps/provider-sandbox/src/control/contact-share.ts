@@ -17,7 +17,7 @@ const unixSeconds = z.union([z.number().int().nonnegative(), z.string().regex(/^
  * The sender, named as POST /_sandbox/inbound names it: exactly one of `from` (its phone), `user_id` (BSUID or parent
  * BSUID) or `username`; `phone` is taken for `from`, as the other `user` selectors of the control API spell it.
  */
-const senderSchema = z
+export const senderSchema = z
   .object({
     from: z.string().regex(PHONE_PATTERN, "deve ser um número de telefone").optional(),
     phone: z.string().regex(PHONE_PATTERN, "deve ser um número de telefone").optional(),

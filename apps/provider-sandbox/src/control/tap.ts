@@ -1,10 +1,9 @@
 import type express from "express";
 import { z } from "zod";
 import { deliver } from "../deliveries.ts";
-import { inboundMessage, inboundSchema, inboundSender } from "../inbound.ts";
+import { inboundMessage, inboundPayload, inboundSchema, inboundSender } from "../inbound.ts";
 import { isRecord } from "../json.ts";
 import type { SandboxState, SentMessage } from "../state.ts";
-import { webhookPayload } from "../webhooks.ts";
 
 /*
  * POST /_sandbox/tap: the contact taps a reply button or chooses a list row of an interactive message the gateway
@@ -114,7 +113,7 @@ export function registerTapRoutes(router: express.Router, state: SandboxState): 
       return;
     }
     const { message, contact } = inboundMessage(state, input, user);
-    const payload = webhookPayload(state, input.phone_number_id, { contacts: [contact], messages: [message] });
+    const payload = inboundPayload(state, input, user, { message, contact });
     const webhookStatus = await deliver(state, "inbound", payload, { source: "control" });
     res.json({ id: message.id, webhook_status: webhookStatus, payload });
   });

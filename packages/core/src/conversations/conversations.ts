@@ -85,6 +85,8 @@ export interface ConversationMessageView {
   read_at: string | null;
   /** Outbound message of a Pix order (its order_details or an order_status): the order's current status; else null. */
   order: { reference_id: string; order_status: OrderStatus; payment_status: PaymentStatus } | null;
+  /** Inbound: it came on Meta's `standby` field, while another app (Meta's Business AI agent) held the conversation. */
+  standby: boolean;
 }
 
 const MAX_LIMIT = 200;
@@ -318,6 +320,7 @@ interface MessageRow {
   order_reference_id: string | null;
   order_status: OrderStatus | null;
   order_payment_status: PaymentStatus | null;
+  standby: boolean;
 }
 
 const LIST_MESSAGES = `
@@ -327,14 +330,14 @@ SELECT * FROM (
     NULL::int AS error_code, NULL::text AS error_reason, i.occurred_at AS at,
     date_trunc('second', i.occurred_at) AS at_s, i.created_at AS seq, i.read_at,
     i.media_sha256, i.media_voice, NULL::jsonb AS content, i.details, NULL::text AS order_reference_id,
-    NULL::text AS order_status, NULL::text AS order_payment_status
+    NULL::text AS order_status, NULL::text AS order_payment_status, i.standby
   FROM inbound_messages i
   WHERE i.account_id = $1::uuid AND i.phone_number_id = $2 AND i.contact_key = $3
   UNION ALL
   SELECT 'outbound', o.id::text, o.wamid, o.kind, NULL, false, NULL, NULL, NULL, o.template_name, o.status,
     o.error_code, o.error_reason, o.created_at, date_trunc('second', o.created_at), o.created_at,
     NULL::timestamptz, NULL, NULL, o.content, NULL,
-    od.reference_id, od.order_status, od.payment_status
+    od.reference_id, od.order_status, od.payment_status, false
   FROM messages o
   LEFT JOIN order_messages om ON om.wamid = o.wamid
   LEFT JOIN orders od ON od.id = om.order_id AND od.account_id = o.account_id
@@ -452,6 +455,7 @@ export async function listConversationMessages(
               payment_status: row.order_payment_status,
             }
           : null,
+      standby: row.standby,
     })),
     next_cursor:
       rows.length > limit && last

@@ -66,7 +66,7 @@ export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, r
  * `payment_method` is apart (ReceivedPaymentMethod): present only on the answer it describes, so every other
  * version-2 body stays as issue 27 wrote it.
  */
-export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method" | "contact_phone">;
+export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method" | "contact_phone" | "standby">;
 export type ReceivedPaymentMethod = NonNullable<MessageReceivedV2Members["payment_method"]>;
 
 /**
@@ -204,9 +204,9 @@ const STORE_INBOUND = `
 WITH stored AS (
   INSERT INTO inbound_messages (account_id, phone_number_id, from_number, wamid, type, text, media_id, media_mime, media_filename,
     reply_to_wamid, contact_name, occurred_at, window_expires_at, contact_key, from_user_id, from_parent_user_id,
-    from_username, media_sha256, media_voice, details, payment)
+    from_username, media_sha256, media_voice, details, payment, standby)
   VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb,
-    $21::jsonb)
+    $21::jsonb, $22)
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id
 ), window_extended AS (
@@ -276,6 +276,7 @@ export async function applyInbound(
       members.media_voice,
       storedDetails(members),
       payment === null ? null : JSON.stringify(payment),
+      input.inbound.standby === true,
     ],
   });
   return rows.map((row) => ({
@@ -291,6 +292,7 @@ export async function applyInbound(
             ...data,
             ...members,
             contact_phone: row.contact_phone,
+            standby: input.inbound.standby === true,
             ...(payment ? { payment_method: payment } : {}),
           }
         : data,
