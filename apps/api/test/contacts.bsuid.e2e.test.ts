@@ -50,6 +50,40 @@ describe("a user known only by a BSUID", () => {
       )
       .map((r) => r.event.data);
 
+  const keyOf = (identifier: string) => contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier });
+  /** A marketing template: refused to a contact who stopped marketing messages. */
+  const MARKETING = {
+    template: "cupom_desconto",
+    variables: ["PROMO10", "10%"],
+    coupon_code: "PROMO10",
+    coupon_index: 1,
+  };
+  /** A send to the phone: its statuses name the BSUID behind it, and the gateway learns they are one person. */
+  const learnAsOnePerson = async (phone: string, userId: string) => {
+    const sent = await request(gateway.app)
+      .post("/public/v1/messages")
+      .set(account.auth)
+      .send({ to: phone, template: "hello_world", language: "en_US" });
+    expect(sent.status).toBe(200);
+    await eventually(async () => (await keyOf(userId)) === phone, { what: "the BSUID learnt as the phone's person" });
+  };
+  /** Meta withholds the phone (no recent exchange, not in the contact book): its webhooks name the BSUID only. */
+  const withholdPhone = async (phone: string) => {
+    await control("users/phone-exchange", { user: { phone }, phone_number_id: account.phoneNumberId, at: null });
+    await control("users/contact-book", {
+      user: { phone },
+      phone_number_id: account.phoneNumberId,
+      in_contact_book: false,
+    });
+  };
+  /** The `message.received` body version the account's integration gets. */
+  const usePayloadVersion = async (version: 1 | 2) => {
+    await gateway.db.integration.updateMany({
+      where: { accountId: account.accountId },
+      data: { payloadVersion: version },
+    });
+  };
+
   beforeAll(async () => {
     gateway = await startTestGateway({ env: { API_RATE_LIMIT_POINTS: "10000" } });
     ({ receiver, account, dispatcher } = await startPipeline(gateway));
@@ -167,24 +201,9 @@ describe("a user known only by a BSUID", () => {
   it("an opt-out Meta reports by BSUID alone stops marketing templates to the person's phone as well", async () => {
     const phone = "5511966620001";
     const user = await control<SandboxUser>("users", { phone, username: "beto.feira", name: "Beto" });
-    // A send to the phone: its statuses name the BSUID behind it, and the gateway learns they are one person.
-    const utility = await request(gateway.app)
-      .post("/public/v1/messages")
-      .set(account.auth)
-      .send({ to: phone, template: "hello_world", language: "en_US" });
-    expect(utility.status).toBe(200);
-    await eventually(
-      async () =>
-        (await contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier: user.user_id })) === phone,
-      { what: "the BSUID learnt as the phone's person" },
-    );
-    // The user hides the phone again (no recent exchange, out of the contact book): Meta's webhook names the BSUID only.
-    await control("users/phone-exchange", { user: { phone }, phone_number_id: account.phoneNumberId, at: null });
-    await control("users/contact-book", {
-      user: { phone },
-      phone_number_id: account.phoneNumberId,
-      in_contact_book: false,
-    });
+    await learnAsOnePerson(phone, user.user_id);
+    // The user hides the phone again: Meta's webhook names the BSUID only.
+    await withholdPhone(phone);
     const stop = await control<{ webhook_status: number | null }>("user-preferences", {
       phone_number_id: account.phoneNumberId,
       user_id: user.user_id,
@@ -197,17 +216,11 @@ describe("a user known only by a BSUID", () => {
     expect(preference).not.toContain(phone);
 
     expect(await isSuppressed({ db: gateway.db }, { accountId: account.accountId, contact: phone })).toBe(true);
-    const marketing = {
-      template: "cupom_desconto",
-      variables: ["PROMO10", "10%"],
-      coupon_code: "PROMO10",
-      coupon_index: 1,
-    };
     for (const to of [phone, phone.slice(2), user.user_id]) {
       const refused = await request(gateway.app)
         .post("/public/v1/messages")
         .set(account.auth)
-        .send({ to, ...marketing });
+        .send({ to, ...MARKETING });
       expect({ to, status: refused.status, code: refused.body.error?.code }).toEqual({
         to,
         status: 422,
@@ -227,11 +240,9 @@ describe("a user known only by a BSUID", () => {
       .set(key)
       .send({ to: phone, ...body });
     expect(first.status).toBe(200);
-    await eventually(
-      async () =>
-        (await contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier: user.user_id })) === phone,
-      { what: "the BSUID learnt as the phone's person" },
-    );
+    await eventually(async () => (await keyOf(user.user_id)) === phone, {
+      what: "the BSUID learnt as the phone's person",
+    });
     const sentBefore = (await sandboxControl.sent(gateway)).length;
     const retried = await request(gateway.app)
       .post("/public/v1/messages")
@@ -254,13 +265,7 @@ describe("a user known only by a BSUID", () => {
   it("asks a username user for their phone: their contact_request card links it (opt-out kept, version 2 sees it); a card shared unprompted links nothing", async () => {
     const phone = "5511966640001";
     const user = await control<SandboxUser>("users", { phone, username: "joana.doces", name: "Joana" });
-    // Meta withholds the phone (no recent exchange, not in the contact book): the business knows a BSUID only.
-    await control("users/phone-exchange", { user: { phone }, phone_number_id: account.phoneNumberId, at: null });
-    await control("users/contact-book", {
-      user: { phone },
-      phone_number_id: account.phoneNumberId,
-      in_contact_book: false,
-    });
+    await withholdPhone(phone);
     const wrote = await contactWrites(gateway, {
       phone_number_id: account.phoneNumberId,
       username: "joana.doces",
@@ -268,7 +273,6 @@ describe("a user known only by a BSUID", () => {
       text: "Quero acompanhar meu pedido",
     });
     expect((await received(wrote.id)).event.data.from).toBeNull();
-    const keyOf = (identifier: string) => contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier });
     expect(await keyOf(user.user_id)).toBe(user.user_id);
     // She stops marketing messages (by BSUID alone) before sharing her phone.
     await control("user-preferences", { phone_number_id: account.phoneNumberId, user_id: user.user_id, value: "stop" });
@@ -294,8 +298,7 @@ describe("a user known only by a BSUID", () => {
     });
 
     // Version 2 from here on: the events carry what the gateway knows of the customer.
-    const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
-    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 2 } });
+    await usePayloadVersion(2);
     const shared = await control<{ id: string; webhook_status: number }>("contact-share", {
       phone_number_id: account.phoneNumberId,
       user: { user_id: user.user_id },
@@ -310,13 +313,7 @@ describe("a user known only by a BSUID", () => {
     const marketing = await request(gateway.app)
       .post("/public/v1/messages")
       .set(account.auth)
-      .send({
-        to: phone,
-        template: "cupom_desconto",
-        variables: ["PROMO10", "10%"],
-        coupon_code: "PROMO10",
-        coupon_index: 1,
-      });
+      .send({ to: phone, ...MARKETING });
     expect({ status: marketing.status, code: marketing.body.error?.code }).toEqual({
       status: 422,
       code: "recipient_opted_out",
@@ -342,27 +339,20 @@ describe("a user known only by a BSUID", () => {
     expect(forwarded.contacts).toEqual([expect.objectContaining({ formatted_name: "Maria Souza", origin: "other" })]);
     expect(await keyOf(stranger)).toBe(stranger);
     expect(await keyOf(phone)).toBe(user.user_id);
-    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 1 } });
+    await usePayloadVersion(1);
   });
 
   it("a change of BSUID, then of number, announced by system messages alone: the ids move and the opt-out stays (issue 37)", async () => {
     const phone = "5511966660001";
     const user = await control<SandboxUser>("users", { phone, username: "rui.bolos", name: "Rui" });
-    // A send to the phone: its statuses name the BSUID behind it, and the gateway learns they are one person.
-    const hello = await request(gateway.app)
-      .post("/public/v1/messages")
-      .set(account.auth)
-      .send({ to: phone, template: "hello_world", language: "en_US" });
-    expect(hello.status).toBe(200);
-    const keyOf = (identifier: string) => contactKeyOf(gateway.db.sql, { accountId: account.accountId, identifier });
-    await eventually(async () => (await keyOf(user.user_id)) === phone, { what: "the phone and BSUID as one person" });
+    await learnAsOnePerson(phone, user.user_id);
     await control("user-preferences", { phone_number_id: account.phoneNumberId, user_id: user.user_id, value: "stop" });
     const optedOut = async (to: string) =>
       (
         await request(gateway.app)
           .post("/public/v1/messages")
           .set(account.auth)
-          .send({ to, template: "cupom_desconto", variables: ["X", "1%"], coupon_code: "X1", coupon_index: 1 })
+          .send({ to, ...MARKETING })
       ).body.error?.code ?? "sent";
     expect(await optedOut(phone)).toBe("recipient_opted_out");
 
@@ -380,8 +370,7 @@ describe("a user known only by a BSUID", () => {
 
   it("a message on Meta's standby field (another app holds the conversation) is stored, shown and delivered, marked standby (issue 37)", async () => {
     const phone = "5511966680001";
-    const integration = await gateway.db.integration.findFirstOrThrow({ where: { accountId: account.accountId } });
-    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 2 } });
+    await usePayloadVersion(2);
     await control("conversation-owner", {
       phone_number_id: account.phoneNumberId,
       user: { from: phone },
@@ -419,6 +408,6 @@ describe("a user known only by a BSUID", () => {
       text: "Oi",
     });
     expect((await received(back.id)).event.data).toMatchObject({ standby: false });
-    await gateway.db.integration.update({ where: { id: integration.id }, data: { payloadVersion: 1 } });
+    await usePayloadVersion(1);
   });
 });

@@ -242,59 +242,52 @@ export const InteractiveCtaUrlIn = z
   .meta({ id: "InteractiveCtaUrlIn" });
 
 /** Members of the other interactive types: refused on a location or contact request rather than dropped. */
-const NOT_ON_LOCATION_REQUEST = ["header", "footer", "buttons", "button", "sections", "display_text", "url"] as const;
+const NOT_ON_BODY_ONLY = ["header", "footer", "buttons", "button", "sections", "display_text", "url"] as const;
 
-export const InteractiveLocationRequestIn = z
-  .object({
-    type: z.literal("location_request"),
-    body: metaText(1, 1024),
-    ...Object.fromEntries(
-      NOT_ON_LOCATION_REQUEST.map((key) => [
-        key,
-        z.unknown().optional().describe("Not accepted on a location request"),
-      ]),
-    ),
-  })
-  .superRefine((message, ctx) => {
-    for (const key of NOT_ON_LOCATION_REQUEST) {
-      if ((message as Record<string, unknown>)[key] !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: [key],
-          input: (message as Record<string, unknown>)[key],
-          message: `Um pedido de localização tem só o texto (body); ${key} não é aceito.`,
-        });
-    }
-  })
-  .meta({ id: "InteractiveLocationRequestIn" });
+/**
+ * An interactive kind that carries only its text (`body`): a location request, a request for contact information.
+ * Every other kind's member is refused at its path, with `refused` (Portuguese) naming the kind.
+ */
+function bodyOnlyInteractive<T extends string>(
+  type: T,
+  body: ReturnType<typeof metaText>,
+  names: { described: string; refused: string },
+) {
+  return z
+    .object({
+      type: z.literal(type),
+      body,
+      ...Object.fromEntries(
+        NOT_ON_BODY_ONLY.map((key) => [key, z.unknown().optional().describe(`Not accepted on ${names.described}`)]),
+      ),
+    })
+    .superRefine((message, ctx) => {
+      for (const key of NOT_ON_BODY_ONLY) {
+        if ((message as Record<string, unknown>)[key] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            input: (message as Record<string, unknown>)[key],
+            message: `${names.refused} tem só o texto (body); ${key} não é aceito.`,
+          });
+      }
+    });
+}
+
+export const InteractiveLocationRequestIn = bodyOnlyInteractive("location_request", metaText(1, 1024), {
+  described: "a location request",
+  refused: "Um pedido de localização",
+}).meta({ id: "InteractiveLocationRequestIn" });
 
 /**
  * Asks a customer known only by their username or BSUID to share their phone (issue 37; meta-late-2026 §3, partners'
  * shape): their reply is a `contacts` message with `origin: contact_request`, which links that phone to them.
  */
-export const InteractiveRequestContactInfoIn = z
-  .object({
-    type: z.literal("request_contact_info"),
-    body: metaText(1, 1024).describe("Why the business asks for the phone"),
-    ...Object.fromEntries(
-      NOT_ON_LOCATION_REQUEST.map((key) => [
-        key,
-        z.unknown().optional().describe("Not accepted on a request for contact information"),
-      ]),
-    ),
-  })
-  .superRefine((message, ctx) => {
-    for (const key of NOT_ON_LOCATION_REQUEST) {
-      if ((message as Record<string, unknown>)[key] !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: [key],
-          input: (message as Record<string, unknown>)[key],
-          message: `Um pedido de contato tem só o texto (body); ${key} não é aceito.`,
-        });
-    }
-  })
-  .meta({ id: "InteractiveRequestContactInfoIn" });
+export const InteractiveRequestContactInfoIn = bodyOnlyInteractive(
+  "request_contact_info",
+  metaText(1, 1024).describe("Why the business asks for the phone"),
+  { described: "a request for contact information", refused: "Um pedido de contato" },
+).meta({ id: "InteractiveRequestContactInfoIn" });
 
 /** A support menu's sections: the list example here and the list send of the document's examples (messages.ts). */
 export const MENU_SECTIONS_EXAMPLE = [

@@ -3,6 +3,7 @@
  * (see /work/shared/reference/meta-cloud-api.md, sections C, D and E).
  */
 import type { Readable } from "node:stream";
+import type { SendRoute } from "@gw/contracts";
 
 // ---------------------------------------------------------------------------------------------
 // Template listing (GET /{WABA-ID}/message_templates)
@@ -445,6 +446,6 @@ export interface MetaMediaStream {
 
 /**
  * The Graph endpoint a send goes to: `/messages` (Cloud API), or `/marketing_messages` (the Marketing Messages API,
- * MARKETING templates only, same body and answer; meta-2026 §7).
+ * MARKETING templates only, same body and answer; meta-2026 §7). Spelled once, in the contract's `routed_via`.
  */
-export type GraphSendRoute = "messages" | "marketing_messages";
+export type GraphSendRoute = SendRoute;

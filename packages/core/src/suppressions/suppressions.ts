@@ -46,6 +46,19 @@ export function suppressionContact(contact: string): string {
   return phone.valid ? phone.digits : phone.digits || contact;
 }
 
+/**
+ * `$2` as the contact key: a key as it is (`keyed`, $3), an identifier through `gateway_contact_key`. A key must not
+ * be looked up as an identifier: after a change of number the contact's key is its OLD phone, which as an identifier
+ * is retired (and may be someone else's later), so the lookup would miss the contact's own opt-out.
+ */
+const CONTACT_KEY_OF_INPUT = `CASE WHEN $3::boolean THEN $2 ELSE gateway_contact_key($1::uuid, $2) END`;
+
+/** $1 to $3 of CONTACT_KEY_OF_INPUT: the account, the contact (an identifier normalised, or the key), `keyed`. */
+function contactValues(input: { accountId: string; contact: string; keyed?: boolean }): [string, string, boolean] {
+  const keyed = input.keyed === true;
+  return [input.accountId, keyed ? input.contact : suppressionContact(input.contact), keyed];
+}
+
 /** Adds the contact to the list; a contact already on it keeps the reason it has. True when newly added. */
 export async function suppressContact(
   deps: SuppressionDeps,
@@ -54,22 +67,11 @@ export async function suppressContact(
   const { rowCount } = await deps.db.sql.query({
     name: "suppress-contact",
     text: `INSERT INTO contact_suppressions (account_id, contact, reason, created_at)
-      VALUES ($1::uuid, ${CONTACT_KEY_OF_INPUT}, $3, COALESCE($4::timestamptz, now()))
+      VALUES ($1::uuid, ${CONTACT_KEY_OF_INPUT}, $4, COALESCE($5::timestamptz, now()))
       ON CONFLICT (account_id, contact) DO NOTHING`,
-    values: [...contactValues(input), input.reason, input.at ?? null, input.keyed === true],
+    values: [...contactValues(input), input.reason, input.at ?? null],
   });
   return (rowCount ?? 0) > 0;
-}
-
-/**
- * `$2` as the contact key: a key as it is (`keyed`, $5), an identifier through `gateway_contact_key`. A key must not
- * be looked up as an identifier: after a change of number the contact's key is its OLD phone, which as an identifier
- * is retired (and may be someone else's later), so the lookup would miss the contact's own opt-out.
- */
-const CONTACT_KEY_OF_INPUT = `CASE WHEN $5::boolean THEN $2 ELSE gateway_contact_key($1::uuid, $2) END`;
-
-function contactValues(input: { accountId: string; contact: string; keyed?: boolean }): [string, string] {
-  return [input.accountId, input.keyed === true ? input.contact : suppressionContact(input.contact)];
 }
 
 /** Removes the contact from the list, whatever the reason (an operator's action). True when it was on it. */
@@ -92,9 +94,8 @@ export async function isSuppressed(
 ): Promise<boolean> {
   const { rows } = await deps.db.sql.query({
     name: "is-suppressed",
-    text: `SELECT 1 FROM contact_suppressions WHERE account_id = $1::uuid
-      AND contact = CASE WHEN $3::boolean THEN $2 ELSE gateway_contact_key($1::uuid, $2) END`,
-    values: [...contactValues(input), input.keyed === true],
+    text: `SELECT 1 FROM contact_suppressions WHERE account_id = $1::uuid AND contact = ${CONTACT_KEY_OF_INPUT}`,
+    values: contactValues(input),
   });
   return rows.length > 0;
 }
