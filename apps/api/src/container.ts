@@ -10,7 +10,7 @@ import {
   type SecretBox,
 } from "@gw/core/accounts";
 import type { CampaignControlDeps } from "@gw/core/campaigns";
-import type { ReadReceiptDeps } from "@gw/core/conversations";
+import type { ReadReceiptDeps, ThreadControlDeps } from "@gw/core/conversations";
 import type { Outbox } from "@gw/core/deliveries";
 import type { IdempotencyStore, ProcessLease } from "@gw/core/idempotency";
 import type { SendDeps, SendJournal } from "@gw/core/messages";
@@ -62,6 +62,8 @@ export interface ApiDeps {
   send: SendDeps & { lease: ProcessLease };
   /** Read receipts and typing indicators (POST /messages/{message_id}/read). */
   readReceipts: ReadReceiptDeps;
+  /** Conversation Routing's thread control (POST /conversations/{recipient}/thread-control). */
+  threadControl: ThreadControlDeps;
   metrics: ApiMetrics;
   logger: Logger;
   /** Replays of deliveries by time range: the account's budget and the replay queue (the dispatcher runs them). */
@@ -159,6 +161,7 @@ export function buildApiDeps(config: ApiConfig, logger: Logger, overrides: { db?
     },
     // No line: a body waiting for its turn would be held all the same.
     unverifiedWebhookBodies: createDownloadSlots({ max: config.META_WEBHOOK_MAX_UNVERIFIED, maxWaiting: 0 }),
+    threadControl: { db, meta, directory, logger },
     readReceipts: createReadReceipts(config, {
       db,
       redis,

@@ -20,6 +20,8 @@ const EXPECTED: Record<string, ApiKeyScope> = {
   cancelCampaign: "messages:send",
   validatePhone: "messages:read",
   getWindow: "messages:read",
+  getConversation: "messages:read",
+  controlConversationThread: "messages:send",
   getMessage: "messages:read",
   listNumbers: "messages:read",
   updateNumber: "messages:send",

@@ -78,8 +78,9 @@ describe("OpenAPI document", () => {
   it("every operation: bearer key, tag public-api, 401 and 429 with Retry-After, 4xx/5xx as the error envelope or HTTPValidationError", () => {
     const all = operations();
     // 25 of the contract and issue 26, issue 29's six integration operations, issue 27's media upload and download,
-    // issue 28's three order operations, issue 37's numbers (list, change) and one message.
-    expect(all.length).toBe(39);
+    // issue 28's three order operations, issue 37's numbers (list, change), one message and one conversation (its
+    // detail and its thread control).
+    expect(all.length).toBe(41);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       // The key's scope the operation requires (issue 35; each one checked in api.scopes.test.ts).
@@ -181,6 +182,8 @@ describe("OpenAPI document", () => {
       "get /public/v1/numbers": [200, 401, 429],
       "patch /public/v1/numbers/{phone_number_id}": [200, 400, 401, 403, 404, 413, 422, 429],
       "get /public/v1/messages/{message_id}": [200, 400, 401, 403, 404, 422, 429],
+      "get /public/v1/conversations/{recipient}": [200, 400, 401, 403, 422, 429],
+      "post /public/v1/conversations/{recipient}/thread-control": [200, 400, 401, 403, 409, 413, 422, 429, 503],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");
@@ -409,6 +412,7 @@ describe("OpenAPI document", () => {
     const webhooks = at(document, "webhooks");
     expect(Object.keys(webhooks).sort()).toEqual([
       "account.update",
+      "conversation.handover",
       "message.received",
       "message.status",
       "order.updated",
@@ -466,6 +470,19 @@ describe("OpenAPI document", () => {
         "trigger",
         "updated_at",
         "message",
+      ],
+      // Issue 37 (opt-in).
+      "conversation.handover": [
+        "type",
+        "phone_number_id",
+        "recipient",
+        "phone",
+        "user_id",
+        "holder",
+        "previous_role",
+        "current_role",
+        "metadata",
+        "occurred_at",
       ],
     };
     for (const [event, fields] of Object.entries(data)) {

@@ -373,4 +373,36 @@ describe("panel Conversas in Chromium", () => {
       expect(await readAtOf(newest)).toBeNull();
     });
   });
+
+  it("shows who holds a conversation under Meta's Conversation Routing, and follows Meta's handover (issue 37)", async () => {
+    const Z = "5531987650303";
+    const sandbox = async (path: string, body: Record<string, unknown>) => {
+      const response = await fetch(`${stack.sandbox.url}/_sandbox/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ phone_number_id: tenant.phoneNumberId, user: { from: Z }, ...body }),
+      });
+      expect(response.status).toBe(200);
+    };
+    const holder = () => textOf(viewer.locator("dt:text-is('Atendimento') + dd"));
+    await inbound(tenant, { from: Z, name: "Bia", type: "text", text: "Oi" });
+    await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Z}`);
+    expect(await holder()).toMatch(/^este gateway desde \d{2}\/\d{2}\/\d{4}/);
+
+    // Meta's Business AI agent holds it: the customer's message comes on standby.
+    await sandbox("conversation-owner", { owner: "business_ai" });
+    await inbound(tenant, { from: Z, name: "Bia", type: "text", text: "Quero um atendente" });
+    await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Z}`);
+    expect(await holder()).toMatch(/^outro app as mensagens do cliente chegam marcadas como standby desde/);
+
+    // The AI agent passes the customer to this gateway's app (Meta's messaging_handovers).
+    await sandbox("thread-control", { actor: "business_ai", action: "pass" });
+    await eventually(
+      async () => {
+        await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Z}`);
+        return /^este gateway \(parceiro de escalonamento\) desde/.test(await holder());
+      },
+      { what: "the handover shown" },
+    );
+  });
 });

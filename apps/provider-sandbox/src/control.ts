@@ -13,6 +13,7 @@ import { inboundSchema, sendInbound } from "./inbound.ts";
 import { registerContactShareRoutes } from "./control/contact-share.ts";
 import { registerConversationOwnerRoutes } from "./control/conversation-owner.ts";
 import { registerTapRoutes } from "./control/tap.ts";
+import { registerThreadControlRoutes } from "./control/thread-control.ts";
 import { deliver } from "./deliveries.ts";
 import { phoneNumberNode } from "./graph/numbers.ts";
 import { registerMediaControlRoutes } from "./control/media.ts";
@@ -89,7 +90,9 @@ const faultSchema = z.object({
   details: z.string().default("Injected by the sandbox."),
   count: z.number().int().min(1).default(1),
   /** `messages` faults do not reach `/marketing_messages` (and the other way round); `any` reaches both. */
-  route: z.enum(["messages", "marketing_messages", "templates", "media", "numbers", "any"]).default("any"),
+  route: z
+    .enum(["messages", "marketing_messages", "thread_control", "templates", "media", "numbers", "any"])
+    .default("any"),
   after: z.number().int().min(0).default(0),
   delay_ms: z.number().int().min(0).default(30_000),
   deliver: z.boolean().default(false),
@@ -206,6 +209,7 @@ export function controlRouter(state: SandboxState, initial: SandboxOptions): exp
   registerTapRoutes(router, state);
   registerContactShareRoutes(router, state);
   registerConversationOwnerRoutes(router, state);
+  registerThreadControlRoutes(router, state);
 
   // Brazil payments orders (meta-2026 §6): each reference's card, and the one-click card answer.
   router.get("/orders", (req, res) => {

@@ -12,6 +12,7 @@ export type {
   FaultRoute,
   SendEndpoint,
   ReadMark,
+  ThreadControlRecord,
 } from "./state.ts";
 export type {
   WebhookPayload,
@@ -24,6 +25,10 @@ export type {
   WabaWebhookPayload,
   TemplateWebhookPayload,
   AccountWebhookPayload,
+  MessagingHandoversPayload,
+  HandoverValue,
+  HandoverChange,
+  ThreadRole,
 } from "./webhooks.ts";
 export type { Pricing } from "./pricing.ts";
 export type { NumberStats } from "./stats.ts";

@@ -60,9 +60,11 @@ export interface WebhookRecord {
    * `templates`: message_template_status_update / message_template_quality_update (POST /_sandbox/templates/…);
    * `user_preferences`: a contact stopped or resumed marketing messages (POST /_sandbox/user-preferences);
    * `user_id_update`: a user's BSUID changed (POST /_sandbox/users/identity-change; its system messages are
-   * `inbound`); `account`: account_update, phone_number_quality_update, business_capability_update.
+   * `inbound`); `account`: account_update, phone_number_quality_update, business_capability_update;
+   * `messaging_handovers`: another app passed a thread to this one or took it from it (POST /_sandbox/thread-control).
    */
-  kind: "statuses" | "inbound" | "templates" | "user_preferences" | "user_id_update" | "account";
+  kind:
+    "statuses" | "inbound" | "templates" | "user_preferences" | "user_id_update" | "account" | "messaging_handovers";
   payload: unknown;
   raw: string;
   signature: string;
@@ -79,10 +81,11 @@ export interface WebhookRecord {
 export type FaultMode = "500" | "timeout" | "reset" | "error" | "slow";
 /**
  * `messages`: POST /{phone-number-id}/messages only; `marketing_messages`: POST /{phone-number-id}/marketing_messages
- * only (Meta's two send edges fail separately); `media`: GET /{media-id} and the download URL; `numbers`:
- * GET /{phone-number-id}; `any`: every Graph call.
+ * only (Meta's two send edges fail separately); `thread_control`: POST /{phone-number-id}/thread_control; `media`:
+ * GET /{media-id} and the download URL; `numbers`: GET /{phone-number-id}; `any`: every Graph call.
  */
-export type FaultRoute = "messages" | "marketing_messages" | "templates" | "media" | "numbers" | "any";
+export type FaultRoute =
+  "messages" | "marketing_messages" | "thread_control" | "templates" | "media" | "numbers" | "any";
 
 /**
  * A media the sandbox holds: of an inbound message it posted (`received`) or uploaded by the gateway (`uploaded`);
@@ -188,6 +191,31 @@ export interface ReadMark {
   at: string;
 }
 
+/**
+ * One thread-control action of this app, as GET /_sandbox/thread-control lists it: a call to
+ * POST /{phone-number-id}/thread_control (accepted or refused), or the implicit take of a non-template send.
+ */
+export interface ThreadControlRecord {
+  /** `graph`: POST /{phone-number-id}/thread_control; `send`: a non-template send through /messages took the thread. */
+  source: "graph" | "send";
+  phone_number_id: string;
+  /** The request's `action` as given (`take` for an implicit take); null when absent or not a string. */
+  action: string | null;
+  /** The user's BSUID in the number's portfolio; null when the call named no user the sandbox knows. */
+  user_id: string | null;
+  /** The request body, parsed (null when it was not JSON); null for an implicit take. */
+  body: unknown;
+  /** The owner before and after; equal when refused, null when no user was named. */
+  previous_owner: string | null;
+  owner: string | null;
+  /** HTTP status answered (200 for an implicit take). */
+  status: number;
+  /** Meta code of a refusal (100, 131009, 2494191), else null. */
+  code: number | null;
+  /** ISO 8601. */
+  at: string;
+}
+
 /** One status of one message, due now. */
 export interface DueStatus {
   wamid: string;
@@ -288,6 +316,8 @@ export interface SandboxState {
    * Routing, meta-late-2026 §5): its user messages go on the `standby` field. Absent = `this_app`.
    */
   conversationOwners: Map<string, string>;
+  /** This app's thread-control actions (Graph calls, implicit takes), oldest first: GET /_sandbox/thread-control. */
+  threadControls: ThreadControlRecord[];
   /** Inbound messages the sandbox posted, by wamid (at most historyLimit): what mark-as-read may name. */
   inboundMessages: Map<string, InboundRecord>;
   /** Mark-as-read and typing-indicator calls accepted, oldest first (GET /_sandbox/read-marks). */
@@ -349,6 +379,7 @@ export function runtimeConfigFrom(options: SandboxOptions): RuntimeConfig {
     portfolios: { ...options.portfolios },
     numberPortfolios: { ...options.numberPortfolios },
     authenticationInternational: [...(options.authenticationInternational ?? [])],
+    escalationPartners: { ...options.escalationPartners },
     marketingMessagesNotOnboarded: [...(options.marketingMessagesNotOnboarded ?? [])],
     webhookRetries: options.webhookRetries ?? true,
     webhookRetryScale: options.webhookRetryScale ?? 1,
@@ -383,6 +414,7 @@ export function createState(options: SandboxOptions, logger: Logger): SandboxSta
     contactBooks: new Map(),
     profileNames: new Map(),
     conversationOwners: new Map(),
+    threadControls: [],
     inboundMessages: new Map(),
     readMarks: [],
     media: new Map(),
@@ -423,6 +455,7 @@ export function clearState(state: SandboxState): void {
   state.contactBooks.clear();
   state.profileNames.clear();
   state.conversationOwners.clear();
+  state.threadControls = [];
   state.inboundMessages.clear();
   state.readMarks = [];
   state.media.clear();

@@ -159,6 +159,11 @@ export interface SandboxOptions {
   /** ISO countries whose authentication templates are priced `authentication-international`; default none. */
   authenticationInternational?: string[];
   /**
+   * Per phone_number_id, the app with the `escalation_partner` role in Conversation Routing (`this_app` or another
+   * app's id; never `business_ai`, the AI agent); default `this_app` for every number.
+   */
+  escalationPartners?: Record<string, string>;
+  /**
    * WABA ids not onboarded to the Marketing Messages API (`/marketing_messages`); default none (every WABA onboarded).
    * Their sends fall back to Cloud API (`marketing` pricing), or are refused with 131055 under `product_policy: STRICT`.
    */
@@ -197,6 +202,7 @@ export interface RuntimeConfig {
   portfolios: Record<string, Partial<PortfolioSettings>>;
   numberPortfolios: Record<string, string>;
   authenticationInternational: string[];
+  escalationPartners: Record<string, string>;
   marketingMessagesNotOnboarded: string[];
   webhookRetries: boolean;
   webhookRetryScale: number;

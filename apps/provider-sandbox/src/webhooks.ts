@@ -120,8 +120,42 @@ export interface UserIdUpdateItem {
 /** Meta's `user_id_update` webhook: a user's BSUID changed (a separate field each app subscribes to). */
 export type UserIdUpdatePayload = NumberChangePayload<"user_id_update", { user_id_update: UserIdUpdateItem[] }>;
 
+/** An app's role in a number's Conversation Routing (meta-late-2026 §5). */
+export type ThreadRole = "ai_agent" | "escalation_partner" | "partner";
+
+/** The object named by a `messaging_handovers` value's `type`: the roles of the previous and the new owner. */
+export interface HandoverChange {
+  previous_role: ThreadRole;
+  current_role: ThreadRole;
+  /** The `metadata` the acting app gave; omitted when none. */
+  metadata?: string;
+}
+
+/**
+ * The value of a `messaging_handovers` change: the business number, `type` (`control_passed` to the new owner,
+ * `control_taken` to the previous one) with the object of that name beside it, Unix seconds as a string, and the
+ * user as inbound messages show it (`phone_number` only when the phone may be shared, `user_id` always,
+ * `parent_user_id` when enabled). Meta's envelope is partly unverified: these names are what the gateway reads.
+ */
+export interface HandoverValue {
+  messaging_product: "whatsapp";
+  metadata: WebhookValue["metadata"];
+  type: "control_passed" | "control_taken";
+  timestamp: string;
+  sender: { phone_number?: string; user_id: string; parent_user_id?: string };
+  control_passed?: HandoverChange;
+  control_taken?: HandoverChange;
+}
+
+/** Meta's `messaging_handovers` webhook (Conversation Routing thread control); no `entry[].time`. */
+export interface MessagingHandoversPayload {
+  object: "whatsapp_business_account";
+  entry: { id: string; changes: { field: "messaging_handovers"; value: HandoverValue }[] }[];
+}
+
 /** Every payload the sandbox posts. */
-export type AnyWebhookPayload = WebhookPayload | WabaWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload;
+export type AnyWebhookPayload =
+  WebhookPayload | WabaWebhookPayload | UserPreferencesPayload | UserIdUpdatePayload | MessagingHandoversPayload;
 
 /** The `metadata` of a number's messages-like webhooks. */
 export function numberMetadata(phoneNumberId: string): WebhookValue["metadata"] {

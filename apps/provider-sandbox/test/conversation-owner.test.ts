@@ -174,6 +174,8 @@ describe("POST /_sandbox/conversation-owner and the standby field", () => {
       },
     });
     expect(sent.status).toBe(200);
+    // This app is the number's escalation partner: its reply took the thread back (thread-control.test.ts).
+    await owner({ user: { user_id: user.user_id }, owner: "business_ai" });
     const tap = await control(sandbox.url, "/tap", { wamid: sent.body.messages?.[0]?.id, button_id: "sim" });
     expect(tap.status).toBe(200);
     const tapped = receiver.received.at(-1);

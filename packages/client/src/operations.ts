@@ -52,6 +52,16 @@ export const OPERATIONS = {
     path: "/public/v1/window/{to}",
     idempotencyKey: false,
   },
+  getConversation: {
+    method: "get",
+    path: "/public/v1/conversations/{recipient}",
+    idempotencyKey: false,
+  },
+  controlConversationThread: {
+    method: "post",
+    path: "/public/v1/conversations/{recipient}/thread-control",
+    idempotencyKey: false,
+  },
   listNumbers: {
     method: "get",
     path: "/public/v1/numbers",

@@ -200,6 +200,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/public/v1/conversations/{recipient}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A conversation's window and holder
+     * @description The customer's conversation on a business number (`phone_number_id`, the account's default otherwise): its 24-hour window, as GET /window/{to} says it, and who holds it under Meta's Conversation Routing (`thread`): the gateway's app, another app (Meta's Business AI agent, say) or nobody after a release. The holder is the newest of what the customer's last message (on Meta's `messages` or `standby` field), Meta's handover notifications and the gateway's own thread control said. A customer the gateway never heard of answers a closed window held by the gateway (not an error). Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
+     */
+    get: operations["getConversation"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/conversations/{recipient}/thread-control": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pass, take or release a conversation (Conversation Routing)
+     * @description Meta gives each customer's conversation on a business number one holder app (Conversation Routing). This calls Meta's thread control through the business number (`phone_number_id`, the account's default otherwise): `pass` hands the conversation to Meta's Business AI agent (`target_role: ai_agent`) or to the number's escalation partner, `take` takes it (the escalation partner only), `release` lets it go (Meta's entry-point routing picks who answers the customer's next message). Meta refuses an action that does not fit who holds the conversation: `thread_control_not_permitted`. No message is sent and nothing is billed; Meta notifies the other app, not this one, so no `conversation.handover` follows. While another app holds it, the customer's messages still reach version-2 integrations, with `standby: true`. The answer says who holds it now, as GET /conversations/{recipient} does. Safe to repeat after a network error (a repeat of a done action is refused as not permitted). Audited as `api.conversation.thread_control`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
+     */
+    post: operations["controlConversationThread"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/public/v1/numbers": {
     parameters: {
       query?: never;
@@ -798,6 +838,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "conversation.handover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Meta moved a conversation between apps
+     * @description Issue 37 (Conversation Routing): Meta's `messaging_handovers` notification. `control_passed`: another app (Meta's Business AI agent, say) passed the conversation to this gateway's app, so the customer's messages come as plain `message.received` again; `control_taken`: the escalation partner took it, and the customer's messages reach version-2 integrations with `standby: true`. The gateway's own `POST /conversations/{recipient}/thread-control` produces none (Meta notifies the other app), nor does a release. Opt-in: only integrations that selected `conversation.handover` get it. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
+     */
+    post: operations["onConversationHandover"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1224,6 +1284,62 @@ export interface components {
         reason: string;
       } | null;
     };
+    /**
+     * @example {
+     *       "event": "conversation.handover",
+     *       "occurred_at": "2026-12-07T15:00:01.000Z",
+     *       "delivery_id": "4201",
+     *       "data": {
+     *         "type": "control_passed",
+     *         "phone_number_id": "100000000000001",
+     *         "recipient": "5511987654321",
+     *         "phone": "5511987654321",
+     *         "user_id": "BR.1502576394655843",
+     *         "holder": "gateway",
+     *         "previous_role": "ai_agent",
+     *         "current_role": "escalation_partner",
+     *         "metadata": "cliente pediu um atendente",
+     *         "occurred_at": "2026-12-07T15:00:00.000Z"
+     *       }
+     *     }
+     */
+    ConversationHandoverEvent: {
+      /** @enum {string} */
+      event: "conversation.handover";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["ConversationHandoverData"];
+    };
+    ConversationHandoverData: {
+      /**
+       * @description `control_passed`: another app (Meta's Business AI agent, say) passed the conversation to this gateway's app; `control_taken`: the escalation partner took it from this gateway's app
+       * @enum {string}
+       */
+      type: "control_passed" | "control_taken";
+      /** @description The business number of the conversation */
+      phone_number_id: string;
+      /** @description The customer as the conversation endpoints and sends take them: phone digits when Meta shared the phone, else the BSUID */
+      recipient: string;
+      /** @description The customer's phone digits; null when Meta withheld it */
+      phone: string | null;
+      /** @description The customer's BSUID; null when Meta sent none */
+      user_id: string | null;
+      /**
+       * @description Who holds the conversation now: `gateway` after control_passed, `another_app` after control_taken
+       * @enum {string}
+       */
+      holder: "gateway" | "another_app" | "released";
+      /** @description Meta's role of the previous holder (`ai_agent`, ...), as sent */
+      previous_role: string | null;
+      /** @description Meta's role of the holder now (`escalation_partner`, ...), as sent */
+      current_role: string | null;
+      /** @description What the app that passed the conversation wrote for the new holder */
+      metadata: string | null;
+      /** @description ISO 8601 UTC; Meta's time of the change, else when the gateway received it */
+      occurred_at: string;
+    };
     ErrorResponse: {
       /** @enum {boolean} */
       success: false;
@@ -1371,7 +1487,7 @@ export interface components {
     DeliveryOut: {
       id: number;
       /** @enum {string} */
-      event: "message.status" | "message.received" | "account.update" | "order.updated";
+      event: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
       /** @enum {string} */
       status: "pending" | "delivering" | "delivered" | "failed";
       /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -2157,6 +2273,81 @@ export interface components {
         last_inbound_at: string | null;
       };
     };
+    ConversationOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The customer: phone digits or a BSUID, as given */
+        recipient: string;
+        phone_number_id: string;
+        /** @description The 24-hour window, as GET /window/{to} says it */
+        window: {
+          open: boolean;
+          /** @description ISO 8601 UTC */
+          expires_at: string | null;
+          /** @description ISO 8601 UTC */
+          last_inbound_at: string | null;
+        };
+        thread: components["schemas"]["ConversationThread"];
+      };
+    };
+    ConversationThread: {
+      /**
+       * @description `gateway`: this gateway's app holds the conversation (the customer's messages come as `message.received`); `another_app`: another app holds it (Meta's Business AI agent, say): the customer's messages still reach version-2 integrations, with `standby: true`; `released`: the gateway released it, and Meta's entry-point routing picks the next responder when the customer writes again
+       * @enum {string}
+       */
+      holder: "gateway" | "another_app" | "released";
+      /** @description Meta's role of the holder when known (`ai_agent`, `escalation_partner`, ...); null when nothing said it */
+      role: string | null;
+      /** @description ISO 8601 UTC; when the gateway learnt it; null when nothing is known (then holder is `gateway`) */
+      since: string | null;
+      /**
+       * @description What told it: the customer's last message (`message`, on Meta's `messages` field; `standby`), Meta's `messaging_handovers` notification (`control_passed`, `control_taken`) or the gateway's own thread control (`pass`, `take`, `release`); null when nothing is known
+       * @enum {string|null}
+       */
+      source: "message" | "standby" | "control_passed" | "control_taken" | "pass" | "take" | "release" | null;
+    };
+    ThreadControlOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The customer: phone digits or a BSUID, as given */
+        recipient: string;
+        phone_number_id: string;
+        /** @enum {string} */
+        action: "pass" | "take" | "release";
+        thread: components["schemas"]["ConversationThread"];
+      };
+    };
+    /**
+     * @example {
+     *       "action": "pass",
+     *       "target_role": "ai_agent",
+     *       "metadata": "pedido 1234 resolvido"
+     *     }
+     * @example {
+     *       "action": "take"
+     *     }
+     * @example {
+     *       "action": "release"
+     *     }
+     */
+    ThreadControlIn: {
+      /** @description The business number; the account's default otherwise */
+      phone_number_id?: string;
+      /**
+       * @description `pass`: hand the conversation to Meta's Business AI agent (`target_role: ai_agent`) or, without target_role, to the number's escalation partner; `take`: take it (only the escalation partner may); `release`: let it go (Meta's entry-point routing decides who answers the customer's next message)
+       * @enum {string}
+       */
+      action: "pass" | "take" | "release";
+      /**
+       * @description Only with `pass`: `ai_agent` passes to Meta's Business AI agent
+       * @enum {string}
+       */
+      target_role?: "ai_agent";
+      /** @description Only with `pass`: free text Meta forwards to the new holder in its notification */
+      metadata?: string;
+    };
     NumberListOut: {
       /** @enum {boolean} */
       success: true;
@@ -2209,7 +2400,7 @@ export interface components {
         deliveries: {
           id: number;
           /** @enum {string} */
-          event: "message.status" | "message.received" | "account.update" | "order.updated";
+          event: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
           /** @enum {string} */
           status: "pending" | "delivering" | "delivered" | "failed";
           /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -2387,8 +2578,8 @@ export interface components {
     IntegrationCreateIn: {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url: string;
-      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` and `order.updated` only when chosen */
-      events: ("message.status" | "message.received" | "account.update" | "order.updated")[];
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated` and `conversation.handover` only when chosen */
+      events: ("message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover")[];
       /**
        * @description False: saved paused
        * @default true
@@ -2457,8 +2648,8 @@ export interface components {
     IntegrationUpdateIn: {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url?: string;
-      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update` and `order.updated` only when chosen */
-      events?: ("message.status" | "message.received" | "account.update" | "order.updated")[];
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated` and `conversation.handover` only when chosen */
+      events?: ("message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover")[];
       /** @description False pauses it, true resumes it */
       active?: boolean;
       /**
@@ -2735,7 +2926,7 @@ export interface components {
        * @description Only this event
        * @enum {string}
        */
-      event?: "message.status" | "message.received" | "account.update" | "order.updated";
+      event?: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
       /**
        * @description Only deliveries in this status; both `failed` and `delivered` when absent
        * @enum {string}
@@ -2759,7 +2950,7 @@ export interface components {
        * @description The event's name: `event` of the body and `X-PT-Event`
        * @enum {string}
        */
-      name: "message.status" | "message.received" | "account.update" | "order.updated";
+      name: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
       /** @description What the event means, in Portuguese */
       description: string;
       /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left) */
@@ -4568,6 +4759,270 @@ export interface operations {
       };
     };
   };
+  getConversation: {
+    parameters: {
+      query?: {
+        /** @description The business number; the account's default otherwise */
+        phone_number_id?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The customer: a phone number (any formatting) or a BSUID */
+        recipient: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation's window and holder. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConversationOut"];
+        };
+      };
+      /** @description The path cannot be read, or the account has no number. Codes: `bad_request`, `no_connected_number`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request" | "no_connected_number";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:read` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path or query; also a `phone_number_id` that is not one of the account's numbers); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
+  controlConversationThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The customer: a phone number (any formatting) or a BSUID */
+        recipient: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThreadControlIn"];
+      };
+    };
+    responses: {
+      /** @description Done at Meta; the conversation's holder now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ThreadControlOut"];
+        };
+      };
+      /** @description The path or body cannot be read, the recipient is not valid, or the account has no number. Codes: `bad_request`, `invalid_recipient`, `no_connected_number`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request" | "invalid_recipient" | "no_connected_number";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description Meta did not permit the action in the conversation's state. Codes: `thread_control_not_permitted`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "thread_control_not_permitted";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Refused by Meta — error envelope, codes: `account_restricted`, `payment_issue`, `provider_rejected`; or an invalid path or body (also a `phone_number_id` that is not one of the account's numbers) — `HTTPValidationError`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | (components["schemas"]["ErrorResponse"] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: "account_restricted" | "payment_issue" | "provider_rejected";
+                };
+              })
+            | components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`, `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited" | "rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+      /** @description The provider could not be reached or did not confirm; nothing was recorded, repeat the call. Codes: `provider_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "provider_unavailable";
+            };
+          };
+        };
+      };
+    };
+  };
   listNumbers: {
     parameters: {
       query?: never;
@@ -4910,7 +5365,7 @@ export interface operations {
         /** @description Only this status, as on the deliveries list */
         status?: "pending" | "delivering" | "delivered" | "failed";
         /** @description Only this event */
-        event?: "message.status" | "message.received" | "account.update" | "order.updated";
+        event?: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
         /** @description Only the deliveries of this integration (one of the account's) */
         integration_id?: string;
       };
@@ -8004,7 +8459,8 @@ export interface operations {
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
+        "X-PT-Event":
+          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8050,7 +8506,8 @@ export interface operations {
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
+        "X-PT-Event":
+          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8096,7 +8553,8 @@ export interface operations {
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
+        "X-PT-Event":
+          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8142,7 +8600,8 @@ export interface operations {
         /** @description Attempt number, starting at 1 */
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
-        "X-PT-Event": "message.status" | "message.received" | "account.update" | "order.updated";
+        "X-PT-Event":
+          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8156,6 +8615,53 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["OrderUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onConversationHandover: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event":
+          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConversationHandoverEvent"];
       };
     };
     responses: {

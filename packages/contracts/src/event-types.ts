@@ -3,6 +3,7 @@ import { generateOpenApiDocument } from "./openapi.ts";
 import { WEBHOOK_OPERATIONS } from "./webhooks.openapi.ts";
 import {
   AccountUpdateEvent,
+  ConversationHandoverEvent,
   OrderUpdatedEvent,
   MessageReceivedEvent,
   MessageStatusEvent,
@@ -51,6 +52,13 @@ const SOURCES: Record<WebhookEventName, EventTypeSource> = {
       "Mudança de um pedido Pix: status enviado ao cliente (order_status aceito pela Meta) ou o resultado informado " +
       "pela Meta para uma mensagem do pedido (entregue, lida, falhou). Só chega às integrações que escolheram este evento.",
     schema: OrderUpdatedEvent,
+  },
+  "conversation.handover": {
+    description:
+      "A Meta passou a conversa de um cliente entre apps (Conversation Routing): control_passed quando outro app (o " +
+      "agente de IA da Meta, por exemplo) passou a conversa a este gateway; control_taken quando o parceiro de " +
+      "escalonamento a tomou. Só chega às integrações que escolheram este evento.",
+    schema: ConversationHandoverEvent,
   },
 };
 

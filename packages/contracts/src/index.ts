@@ -23,4 +23,5 @@ export * from "./event-types.ts";
 export * from "./media.ts";
 export * from "./orders.ts";
 export * from "./numbers.ts";
+export * from "./conversations.ts";
 export * from "./statuses.ts";

@@ -1,6 +1,12 @@
 import { WEBHOOKS_TAG, type OperationConfig } from "./openapi.ts";
 import { SignedWebhookRequestHeaders } from "./webhook-signatures.ts";
-import { AccountUpdateEvent, MessageReceivedEvent, MessageStatusEvent, OrderUpdatedEvent } from "./webhooks.ts";
+import {
+  AccountUpdateEvent,
+  ConversationHandoverEvent,
+  MessageReceivedEvent,
+  MessageStatusEvent,
+  OrderUpdatedEvent,
+} from "./webhooks.ts";
 import type { z } from "zod";
 
 /** Spec 6.4, 6.5: what the integrator's answer means. */
@@ -242,6 +248,34 @@ const ORDER_UPDATED_EXAMPLES: Record<string, NamedExample> = {
   },
 };
 
+/** Issue 37: Meta's Business AI agent passes a customer to the gateway's app, then the escalation partner takes it. */
+const CONVERSATION_HANDOVER_EXAMPLES: Record<string, NamedExample> = {
+  control_passed: {
+    summary: "Meta's Business AI agent passed the conversation to this gateway's app",
+    value: ConversationHandoverEvent.parse(ConversationHandoverEvent.meta()?.example),
+  },
+  control_taken: {
+    summary: "The escalation partner took the conversation from this gateway's app (a customer known only by BSUID)",
+    value: {
+      event: "conversation.handover",
+      occurred_at: "2026-12-07T16:30:01.000Z",
+      delivery_id: "4202",
+      data: {
+        type: "control_taken",
+        phone_number_id: "100000000000001",
+        recipient: "BR.1502576394655843",
+        phone: null,
+        user_id: "BR.1502576394655843",
+        holder: "another_app",
+        previous_role: "partner",
+        current_role: "escalation_partner",
+        metadata: null,
+        occurred_at: "2026-12-07T16:30:00.000Z",
+      },
+    },
+  },
+};
+
 /** Spec 6: the signed POSTs the gateway sends to the integrator's endpoint, as OpenAPI `webhooks`. */
 export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
   webhook(
@@ -275,5 +309,13 @@ export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
     "Issue 28: the provider accepted an order_status message and the order moved (`trigger: status_sent`), or reported a status of one of the order's messages (`trigger: message_status`; a failure does not move the order back). Not sent when the order is created. Carries the order's status pair and the message, not the items or the history (read them with `GET /public/v1/orders/{reference_id}`). Opt-in: only integrations that selected `order.updated` get it.",
     OrderUpdatedEvent,
     ORDER_UPDATED_EXAMPLES,
+  ),
+  webhook(
+    "conversation.handover",
+    "onConversationHandover",
+    "Meta moved a conversation between apps",
+    "Issue 37 (Conversation Routing): Meta's `messaging_handovers` notification. `control_passed`: another app (Meta's Business AI agent, say) passed the conversation to this gateway's app, so the customer's messages come as plain `message.received` again; `control_taken`: the escalation partner took it, and the customer's messages reach version-2 integrations with `standby: true`. The gateway's own `POST /conversations/{recipient}/thread-control` produces none (Meta notifies the other app), nor does a release. Opt-in: only integrations that selected `conversation.handover` get it.",
+    ConversationHandoverEvent,
+    CONVERSATION_HANDOVER_EXAMPLES,
   ),
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { THREAD_HOLDERS } from "./conversations.ts";
 import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./statuses.ts";
 
 /**
@@ -10,10 +11,17 @@ import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./statuses.t
 const isoUtc = (description: string) => z.string().describe(`ISO 8601 UTC; ${description}`);
 
 /**
- * The events an integration can select. `account.update` (issue 18) and `order.updated` (issue 28) are opt-in: an
- * integration gets them only when it selects them, and a new integration's form does not pre-select them.
+ * The events an integration can select. `account.update` (issue 18), `order.updated` (issue 28) and
+ * `conversation.handover` (issue 37) are opt-in: an integration gets them only when it selects them, and a new
+ * integration's form does not pre-select them.
  */
-export const WEBHOOK_EVENT_NAMES = ["message.status", "message.received", "account.update", "order.updated"] as const;
+export const WEBHOOK_EVENT_NAMES = [
+  "message.status",
+  "message.received",
+  "account.update",
+  "order.updated",
+  "conversation.handover",
+] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 /** Spec 6.1; header names as sent (HTTP header names are case-insensitive). */
@@ -438,6 +446,33 @@ export const OrderUpdatedData = z
   })
   .meta({ id: "OrderUpdatedData" });
 
+/** Issue 37: Meta's `messaging_handovers` notification, as the gateway reports it (opt-in event). */
+export const ConversationHandoverData = z
+  .object({
+    type: z
+      .enum(["control_passed", "control_taken"])
+      .describe(
+        "`control_passed`: another app (Meta's Business AI agent, say) passed the conversation to this gateway's app; `control_taken`: the escalation partner took it from this gateway's app",
+      ),
+    phone_number_id: z.string().describe("The business number of the conversation"),
+    recipient: z
+      .string()
+      .describe(
+        "The customer as the conversation endpoints and sends take them: phone digits when Meta shared the phone, else the BSUID",
+      ),
+    phone: z.string().nullable().describe("The customer's phone digits; null when Meta withheld it"),
+    user_id: z.string().nullable().describe("The customer's BSUID; null when Meta sent none"),
+    holder: z
+      .enum(THREAD_HOLDERS)
+      .describe("Who holds the conversation now: `gateway` after control_passed, `another_app` after control_taken"),
+    previous_role: z.string().nullable().describe("Meta's role of the previous holder (`ai_agent`, ...), as sent"),
+    current_role: z.string().nullable().describe("Meta's role of the holder now (`escalation_partner`, ...), as sent"),
+    metadata: z.string().nullable().describe("What the app that passed the conversation wrote for the new holder"),
+    occurred_at: isoUtc("Meta's time of the change, else when the gateway received it"),
+  })
+  .meta({ id: "ConversationHandoverData" });
+export type ConversationHandoverData = z.infer<typeof ConversationHandoverData>;
+
 /** Spec 2.7, one envelope per event so each webhook documents its own `data`. */
 const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
   z.object({
@@ -547,6 +582,28 @@ export const OrderUpdatedEvent = envelope("order.updated", OrderUpdatedData).met
 
 export type MessageStatusEvent = z.infer<typeof MessageStatusEvent>;
 export type OrderUpdatedEvent = z.infer<typeof OrderUpdatedEvent>;
+
+export const ConversationHandoverEvent = envelope("conversation.handover", ConversationHandoverData).meta({
+  id: "ConversationHandoverEvent",
+  example: {
+    event: "conversation.handover",
+    occurred_at: "2026-12-07T15:00:01.000Z",
+    delivery_id: "4201",
+    data: {
+      type: "control_passed",
+      phone_number_id: "100000000000001",
+      recipient: "5511987654321",
+      phone: "5511987654321",
+      user_id: "BR.1502576394655843",
+      holder: "gateway",
+      previous_role: "ai_agent",
+      current_role: "escalation_partner",
+      metadata: "cliente pediu um atendente",
+      occurred_at: "2026-12-07T15:00:00.000Z",
+    },
+  },
+});
+export type ConversationHandoverEvent = z.infer<typeof ConversationHandoverEvent>;
 export type OrderUpdatedData = z.infer<typeof OrderUpdatedData>;
 export type AccountUpdateEvent = z.infer<typeof AccountUpdateEvent>;
 export type AccountUpdateData = z.infer<typeof AccountUpdateData>;

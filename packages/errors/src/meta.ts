@@ -90,6 +90,8 @@ export const META_ERROR_MAP: Readonly<Record<number, MetaRule>> = {
   2040: { reason: "payment_not_supported" },
   2046: { reason: "order_transition_invalid" },
   2047: { reason: "order_cancel_refused" },
+  // Thread control (meta-late-2026 §5; the code is a partner's report): the action does not fit who holds the thread.
+  2494191: { reason: "thread_control_not_permitted" },
   // Our own credentials or Meta's availability: a refusal, but not the caller's fault
   0: { reason: "provider_unavailable" },
   1: { reason: "provider_unavailable" },

@@ -66,6 +66,12 @@ export const ERROR_REGISTRY = {
     message:
       "Outra atualização de status deste pedido ainda está em andamento; aguarde os segundos indicados em Retry-After e tente de novo.",
   },
+  // Conversation Routing (docs/decisions.md, "Conversation Routing: thread control"): Meta's 2494191.
+  thread_control_not_permitted: {
+    status: 409,
+    message:
+      "A Meta não permitiu esta ação sobre a conversa no estado em que ela está: só quem atende pode passar ou liberar a conversa, e só o parceiro de escalonamento pode tomá-la. Consulte o atendimento atual em GET /conversations/{recipient}.",
+  },
   // 413
   payload_too_large: { status: 413, message: "O corpo da requisição é grande demais." },
   // 415: the bytes of an uploaded file are of no type WhatsApp carries (POST /public/v1/media).

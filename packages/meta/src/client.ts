@@ -17,6 +17,7 @@ import type {
   GraphMessagePayload,
   GraphReadReceiptPayload,
   GraphSendResponse,
+  GraphThreadControlPayload,
   MetaMediaInfo,
   MetaMediaStream,
   MetaPhoneNumber,
@@ -88,6 +89,12 @@ export interface MetaClient {
    * `{"success": true}`. MetaApiError (refused, e.g. an unknown message), MetaUnavailableError or MetaReadError.
    */
   markRead(phoneNumberId: string, input: { messageId: string; typing?: boolean }): Promise<void>;
+  /**
+   * Pass, take or release a customer's conversation (Conversation Routing); resolves when Meta answered 2xx.
+   * MetaApiError (refused, e.g. 2494191 when the action does not fit who holds it), MetaUnavailableError or
+   * MetaReadError (no answer: the call is safe to repeat, a repeat of a done action is refused as not permitted).
+   */
+  threadControl(phoneNumberId: string, payload: GraphThreadControlPayload): Promise<void>;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -516,26 +523,45 @@ export function createMetaClient(options: MetaClientOptions): MetaClient {
       message_id: input.messageId,
       ...(input.typing ? { typing_indicator: { type: "text" } } : {}),
     };
+    await postAction(endpoint(phoneNumberId, "messages"), payload, "sem confirmar a leitura", (body) => {
+      return isRecord(body) && body.success === true;
+    });
+  }
+
+  async function threadControl(phoneNumberId: string, payload: GraphThreadControlPayload): Promise<void> {
+    // Meta documents the answer as the product and request identifiers, not a `success` flag: any 2xx object is done.
+    await postAction(endpoint(phoneNumberId, "thread_control"), payload, "sem confirmar a ação na conversa", isRecord);
+  }
+
+  /**
+   * A POST that changes state at Meta but sends no message: safe to repeat, so an unconfirmed attempt is only a
+   * failed call (MetaReadError), never a possible duplicate. `confirmed` tells a 2xx body that says it was done.
+   */
+  async function postAction(
+    url: URL,
+    payload: object,
+    unconfirmed: string,
+    confirmed: (body: unknown) => boolean,
+  ): Promise<void> {
     let response: Response<string>;
     try {
-      response = await http.post(endpoint(phoneNumberId, "messages"), { json: payload });
+      response = await http.post(url, { json: payload });
     } catch (error) {
       const failure = classifySendFailure(error);
-      // Marking read is safe to repeat: an unconfirmed attempt is only a failed read, never a duplicate message.
       throw failure instanceof MetaUnavailableError
         ? failure
         : new MetaReadError("network", failure.message, { cause: failure });
     }
     const body = parseJson(response.body);
-    if (response.statusCode >= 200 && response.statusCode < 300 && isRecord(body) && body.success === true) return;
+    if (response.statusCode >= 200 && response.statusCode < 300 && confirmed(body)) return;
     const envelope = readErrorEnvelope(body);
     if (response.statusCode >= 400 && response.statusCode < 500 && envelope) {
       throw apiErrorOf(response.statusCode, envelope);
     }
-    throw new MetaReadError("bad_response", `Meta respondeu ${response.statusCode} sem confirmar a leitura.`);
+    throw new MetaReadError("bad_response", `Meta respondeu ${response.statusCode} ${unconfirmed}.`);
   }
 
-  return { sendMessage, listTemplates, getPhoneNumber, getMedia, streamMedia, uploadMedia, markRead };
+  return { sendMessage, listTemplates, getPhoneNumber, getMedia, streamMedia, uploadMedia, markRead, threadControl };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ export type {
   InboundMessage,
   MetaAccountEvent,
   MetaContactCard,
+  MetaHandover,
   MetaIdentityChange,
   MetaPricing,
   MetaStatus,

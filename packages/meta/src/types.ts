@@ -378,6 +378,20 @@ export interface GraphReadReceiptPayload {
   typing_indicator?: { type: "text" };
 }
 
+/**
+ * POST /{phone_number_id}/thread_control (Conversation Routing, meta-late-2026 §5): pass, take or release a
+ * customer's conversation. Exactly one of `to` (a phone) or `recipient` (a BSUID), as a send names its recipient;
+ * `control_pass.target_role: "ai_agent"` passes to Meta's Business AI agent, none to the escalation partner.
+ */
+export interface GraphThreadControlPayload {
+  messaging_product: "whatsapp";
+  to?: string;
+  recipient?: string;
+  action: "pass" | "take" | "release";
+  control_pass?: { target_role: "ai_agent" };
+  metadata?: string;
+}
+
 /** Success answer of a send (reference C.1). */
 export interface GraphSendResponse {
   messaging_product?: string;

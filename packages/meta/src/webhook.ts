@@ -400,6 +400,46 @@ export interface MetaIdentityChange {
   name: string | null;
 }
 
+/**
+ * One `messaging_handovers` notification (Conversation Routing, meta-late-2026 §5): the thread of a customer's
+ * conversation moved between apps. `control_passed` reaches the new holder, `control_taken` the previous one; a
+ * release notifies nobody. The value's envelope beyond `type` and its two objects is a partner's report
+ * (docs/decisions.md, "Conversation Routing: thread control"): the roles are kept as sent.
+ */
+export interface MetaHandover {
+  phoneNumberId: string;
+  type: "control_passed" | "control_taken";
+  /** `value.timestamp` as a Date; null when absent or not a plausible Unix time. */
+  time: Date | null;
+  user: MetaUserRef;
+  previousRole: string | null;
+  currentRole: string | null;
+  /** What the app that passed the thread wrote for the new holder. */
+  metadata: string | null;
+}
+
+const role = storable().min(1).max(64);
+const HandoverControl = z.object({
+  previous_role: role.optional(),
+  current_role: role.optional(),
+  metadata: text.pipe(z.string().max(2000)).optional(),
+});
+
+const HandoverValue = z
+  .object({
+    type: z.enum(["control_passed", "control_taken"]),
+    timestamp: z.union([z.number().int().nonnegative(), storable().regex(/^\d{1,11}$/)]).optional(),
+    sender: z
+      .object({ phone_number: conditionalPhone, user_id: bsuid, parent_user_id: bsuid })
+      .refine(
+        (sender) => sender.phone_number !== undefined || sender.user_id !== undefined,
+        "sem phone_number nem user_id",
+      ),
+    control_passed: HandoverControl.optional(),
+    control_taken: HandoverControl.optional(),
+  })
+  .refine((value) => value[value.type] !== undefined, "sem o objeto que type nomeia");
+
 /** The WABA-level webhooks about the account and its numbers' health, stored as Meta sent them. */
 export const ACCOUNT_EVENT_FIELDS = [
   "account_update",
@@ -434,6 +474,8 @@ export interface MetaWebhookItems {
   userPreferences: MetaUserPreference[];
   /** Account and number health (ACCOUNT_EVENT_FIELDS), in payload order. */
   accountEvents: MetaAccountEvent[];
+  /** Conversation Routing's thread moves (`messaging_handovers` field), in payload order. */
+  handovers: MetaHandover[];
   quarantined: QuarantinedItem[];
   /** Changes of fields the gateway does not act on, e.g. `smb_message_echoes`. */
   ignoredChanges: number;
@@ -541,6 +583,7 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
     templateNotices: [],
     userPreferences: [],
     accountEvents: [],
+    handovers: [],
     quarantined: [],
     ignoredChanges: 0,
   };
@@ -558,6 +601,7 @@ export function readMetaWebhook(body: unknown): MetaWebhookItems {
         return void readTemplateChange(entry, change, changePath, result);
       if (change.field === "user_preferences") return void readUserPreferences(change, changePath, result);
       if (change.field === "user_id_update") return void readUserIdUpdate(change, changePath, result);
+      if (change.field === "messaging_handovers") return void readHandover(change, changePath, result);
       if (typeof change.field === "string" && (ACCOUNT_EVENT_FIELDS as readonly string[]).includes(change.field))
         return void readAccountEvent(entry, change, changePath, result);
       // `standby` carries the messages of conversations another app owns, in the shape of `messages` (§5).
@@ -666,6 +710,34 @@ function readUserPreferences(change: Record<string, unknown>, changePath: string
       time: unixTime(typeof timestamp === "string" ? Number(timestamp) : timestamp),
       value: parsed.data,
     });
+  });
+}
+
+function readHandover(change: Record<string, unknown>, changePath: string, result: MetaWebhookItems): void {
+  const valuePath = `${changePath}.value`;
+  const value = change.value;
+  if (!isRecord(value)) return void result.quarantined.push({ path: valuePath, reason: "não é um objeto" });
+  const meta = metadata.safeParse(value.metadata);
+  if (!meta.success)
+    return void result.quarantined.push({ path: `${valuePath}.metadata`, reason: issueText(meta.error) });
+  const parsed = HandoverValue.safeParse(value);
+  if (!parsed.success) return void result.quarantined.push({ path: valuePath, reason: issueText(parsed.error) });
+  const { type, timestamp, sender } = parsed.data;
+  const control = parsed.data[type];
+  result.handovers.push({
+    phoneNumberId: meta.data.phone_number_id,
+    type,
+    time: unixTime(typeof timestamp === "string" ? Number(timestamp) : timestamp),
+    user: {
+      phone: sender.phone_number ?? null,
+      bsuid: sender.user_id ?? null,
+      parentBsuid: sender.parent_user_id ?? null,
+      username: null,
+      name: null,
+    },
+    previousRole: control?.previous_role ?? null,
+    currentRole: control?.current_role ?? null,
+    metadata: control?.metadata ?? null,
   });
 }
 

@@ -72,6 +72,11 @@ function describe(event: GatewayWebhookEvent, meta: WebhookMeta, outcome: "store
     const { reference_id: reference, order_status: order, payment_status: payment, trigger, message } = event.data;
     return `${head} pedido=${reference} ${order}/${payment} (${trigger}, ${message.kind} ${message.message_status ?? "-"})`;
   }
+  if (event.event === "conversation.handover") {
+    // Meta moved the conversation: while another app holds it, a bot of ours should stay quiet.
+    const { type, recipient, holder, previous_role: from, current_role: to } = event.data;
+    return `${head} conversa=${recipient} ${type} ${from ?? "?"}→${to ?? "?"} atende=${holder}`;
+  }
   const { message_id, to, status, error } = event.data;
   return `${head} mensagem=${message_id} para ${to} status=${status}${error ? ` erro=${error.reason} (${error.code})` : ""}`;
 }

@@ -1,4 +1,5 @@
-// The events of spec 2.7, 6.2 and 6.3, account.update (issue 18) and order.updated (issue 28), as the contract spells
+// The events of spec 2.7, 6.2 and 6.3, account.update (issue 18), order.updated (issue 28) and conversation.handover
+// (issue 37), as the contract spells
 // them (./schema.ts is generated from @gw/contracts' webhook schemas), refined where a type can say more than a JSON
 // Schema; and a parser that checks a signed body against them.
 import {
@@ -7,6 +8,7 @@ import {
   MESSAGE_STATUSES,
   ORDER_STATUSES,
   PAYMENT_STATUSES,
+  THREAD_HOLDERS,
   WEBHOOK_EVENTS,
   type components,
 } from "./schema.ts";
@@ -83,11 +85,19 @@ export type AccountUpdateData = Schemas["AccountUpdateData"];
 /** A Pix order's status pair and the message that changed it (opt-in event, issue 28). */
 export type OrderUpdatedData = Schemas["OrderUpdatedData"];
 
+/** Meta moved a conversation between apps (Conversation Routing; opt-in event, issue 37). */
+export type ConversationHandoverData = Schemas["ConversationHandoverData"];
+
 export type MessageStatusEvent = WebhookEnvelope<Schemas["MessageStatusEvent"]["event"], MessageStatusData>;
 export type MessageReceivedEvent = WebhookEnvelope<Schemas["MessageReceivedEvent"]["event"], MessageReceivedData>;
 export type AccountUpdateEvent = WebhookEnvelope<Schemas["AccountUpdateEvent"]["event"], AccountUpdateData>;
 export type OrderUpdatedEvent = WebhookEnvelope<Schemas["OrderUpdatedEvent"]["event"], OrderUpdatedData>;
-export type GatewayWebhookEvent = MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent | OrderUpdatedEvent;
+export type ConversationHandoverEvent = WebhookEnvelope<
+  Schemas["ConversationHandoverEvent"]["event"],
+  ConversationHandoverData
+>;
+export type GatewayWebhookEvent =
+  MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent | OrderUpdatedEvent | ConversationHandoverEvent;
 export type WebhookEventName = GatewayWebhookEvent["event"];
 
 // Every event of the contract has its type above: a new webhook does not compile until it is added (and parsed).
@@ -130,6 +140,7 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
   if (event === "message.status") checkStatusData(data);
   else if (event === "message.received") checkReceivedData(data);
   else if (event === "order.updated") checkOrderUpdatedData(data);
+  else if (event === "conversation.handover") checkConversationHandoverData(data);
   else checkAccountUpdateData(data);
   return parsed as unknown as GatewayWebhookEvent;
 }
@@ -148,6 +159,14 @@ function checkOrderUpdatedData(data: Json): void {
     throw invalid("data.message.message_status inválido");
   if (message.error !== null && !isObject(message.error))
     throw invalid("data.message.error deve ser um objeto ou null");
+}
+
+function checkConversationHandoverData(data: Json): void {
+  for (const key of ["phone_number_id", "recipient", "occurred_at"]) expectString(data, key, "data.");
+  for (const key of ["phone", "user_id", "previous_role", "current_role", "metadata"])
+    expectNullableString(data, key, "data.");
+  if (!isOneOf(data.type, ["control_passed", "control_taken"] as const)) throw invalid("data.type inválido");
+  if (!isOneOf(data.holder, THREAD_HOLDERS)) throw invalid("data.holder inválido");
 }
 
 function checkAccountUpdateData(data: Json): void {

@@ -105,6 +105,11 @@ export async function generateReceiverSchema(
       "`order.updated` payment statuses (issue 28).",
       "PAYMENT_STATUSES",
       enumOf(document, "OrderUpdatedData", "payment_status"),
+    ) +
+    constant(
+      "`conversation.handover` holders (issue 37).",
+      "THREAD_HOLDERS",
+      enumOf(document, "ConversationHandoverData", "holder"),
     );
   const config = (await resolveConfig(new URL(`./${GENERATED_FILE}`, import.meta.url))) ?? {};
   return format(`${BANNER}${types}${vocabulary}`, { ...config, parser: "typescript" });

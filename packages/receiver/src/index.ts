@@ -33,6 +33,8 @@ export type {
   AccountUpdateData,
   AccountUpdateEffects,
   AccountUpdateEvent,
+  ConversationHandoverData,
+  ConversationHandoverEvent,
   GatewayWebhookEvent,
   MessagePricing,
   MessageReceivedData,

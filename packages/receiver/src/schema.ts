@@ -426,6 +426,62 @@ export interface components {
         reason: string;
       } | null;
     };
+    /**
+     * @example {
+     *       "event": "conversation.handover",
+     *       "occurred_at": "2026-12-07T15:00:01.000Z",
+     *       "delivery_id": "4201",
+     *       "data": {
+     *         "type": "control_passed",
+     *         "phone_number_id": "100000000000001",
+     *         "recipient": "5511987654321",
+     *         "phone": "5511987654321",
+     *         "user_id": "BR.1502576394655843",
+     *         "holder": "gateway",
+     *         "previous_role": "ai_agent",
+     *         "current_role": "escalation_partner",
+     *         "metadata": "cliente pediu um atendente",
+     *         "occurred_at": "2026-12-07T15:00:00.000Z"
+     *       }
+     *     }
+     */
+    ConversationHandoverEvent: {
+      /** @enum {string} */
+      event: "conversation.handover";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["ConversationHandoverData"];
+    };
+    ConversationHandoverData: {
+      /**
+       * @description `control_passed`: another app (Meta's Business AI agent, say) passed the conversation to this gateway's app; `control_taken`: the escalation partner took it from this gateway's app
+       * @enum {string}
+       */
+      type: "control_passed" | "control_taken";
+      /** @description The business number of the conversation */
+      phone_number_id: string;
+      /** @description The customer as the conversation endpoints and sends take them: phone digits when Meta shared the phone, else the BSUID */
+      recipient: string;
+      /** @description The customer's phone digits; null when Meta withheld it */
+      phone: string | null;
+      /** @description The customer's BSUID; null when Meta sent none */
+      user_id: string | null;
+      /**
+       * @description Who holds the conversation now: `gateway` after control_passed, `another_app` after control_taken
+       * @enum {string}
+       */
+      holder: "gateway" | "another_app" | "released";
+      /** @description Meta's role of the previous holder (`ai_agent`, ...), as sent */
+      previous_role: string | null;
+      /** @description Meta's role of the holder now (`escalation_partner`, ...), as sent */
+      current_role: string | null;
+      /** @description What the app that passed the conversation wrote for the new holder */
+      metadata: string | null;
+      /** @description ISO 8601 UTC; Meta's time of the change, else when the gateway received it */
+      occurred_at: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -437,7 +493,13 @@ export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
 
 /** The events the gateway POSTs (the document's webhooks). */
-export const WEBHOOK_EVENTS = ["message.status", "message.received", "account.update", "order.updated"] as const;
+export const WEBHOOK_EVENTS = [
+  "message.status",
+  "message.received",
+  "account.update",
+  "order.updated",
+  "conversation.handover",
+] as const;
 
 /** `message.status` statuses (spec 6.2). */
 export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
@@ -472,3 +534,6 @@ export const ORDER_STATUSES = [
 
 /** `order.updated` payment statuses (issue 28). */
 export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const;
+
+/** `conversation.handover` holders (issue 37). */
+export const THREAD_HOLDERS = ["gateway", "another_app", "released"] as const;

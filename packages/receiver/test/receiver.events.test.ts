@@ -25,6 +25,8 @@ function summary(event: GatewayWebhookEvent): string {
       return `${event.data.field}:${event.data.event ?? "-"}:${String(event.data.effects.sending_blocked)}`;
     case "order.updated":
       return `${event.data.reference_id}:${event.data.order_status}:${event.data.payment_status}`;
+    case "conversation.handover":
+      return `${event.data.type}:${event.data.holder}:${event.data.current_role ?? "-"}`;
   }
 }
 
@@ -88,6 +90,35 @@ describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
         { ...event, data: { ...event.data, effects: { ...event.data.effects, messaging_rate_per_second: 1.5 } } },
       ],
       ["waba_id missing", { ...event, data: { ...event.data, waba_id: undefined } }],
+    ];
+    for (const [what, body] of cases)
+      expect({ what, code: payloadError(JSON.stringify(body)).code }).toEqual({ what, code: "invalid_payload" });
+  });
+
+  it("reads conversation.handover (issue 37) and refuses one whose type or holder is not the contract's", () => {
+    const event = {
+      event: "conversation.handover",
+      occurred_at: "2026-12-07T15:00:01.000Z",
+      delivery_id: "4201",
+      data: {
+        type: "control_passed",
+        phone_number_id: "100000000000001",
+        recipient: "BR.1502576394655843",
+        phone: null,
+        user_id: "BR.1502576394655843",
+        holder: "gateway",
+        previous_role: "ai_agent",
+        current_role: "escalation_partner",
+        metadata: null,
+        occurred_at: "2026-12-07T15:00:00.000Z",
+      },
+    };
+    expect(summary(parseWebhookEvent(JSON.stringify(event)))).toBe("control_passed:gateway:escalation_partner");
+    const cases: Array<[string, unknown]> = [
+      ["unknown type", { ...event, data: { ...event.data, type: "control_released" } }],
+      ["unknown holder", { ...event, data: { ...event.data, holder: "ai_agent" } }],
+      ["recipient missing", { ...event, data: { ...event.data, recipient: undefined } }],
+      ["metadata as a number", { ...event, data: { ...event.data, metadata: 1 } }],
     ];
     for (const [what, body] of cases)
       expect({ what, code: payloadError(JSON.stringify(body)).code }).toEqual({ what, code: "invalid_payload" });

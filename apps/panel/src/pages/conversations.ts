@@ -12,6 +12,7 @@ import {
   type InboundDetailsView,
   type OutboundContentView,
 } from "@gw/core/conversations";
+import type { ConversationThreadView } from "@gw/contracts";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -86,6 +87,29 @@ function windowBadge(window: ConversationWindow): SafeHtml {
     >`;
   }
   return badge("fechada");
+}
+
+/** Meta's roles, as a shop's staff read them. */
+const THREAD_ROLES: Record<string, string> = {
+  ai_agent: "agente de IA da Meta",
+  escalation_partner: "parceiro de escalonamento",
+};
+
+/**
+ * Who answers the customer under Meta's Conversation Routing (issue 37): the gateway's app, another app (the
+ * customer's messages still arrive, marked standby) or nobody since a release; with what said it and when.
+ */
+function threadHolder(thread: ConversationThreadView): SafeHtml {
+  const role = thread.role ? ` (${THREAD_ROLES[thread.role] ?? thread.role})` : "";
+  const since = thread.since
+    ? html`<span class="hint">desde ${formatDateTime(thread.since)}</span>`
+    : html`<span class="hint">nenhuma mudança informada pela Meta</span>`;
+  if (thread.holder === "gateway") return html`${badge(`este gateway${role}`, "ok")} ${since}`;
+  if (thread.holder === "released")
+    return html`${badge("liberada", "neutral")}
+      <span class="hint">a Meta escolhe quem responde quando o cliente escrever de novo</span> ${since}`;
+  return html`${badge(`outro app${role}`, "warn")}
+    <span class="hint">as mensagens do cliente chegam marcadas como standby</span> ${since}`;
 }
 
 function shortened(text: string): string {
@@ -589,6 +613,8 @@ export const conversationsPage: PanelPage = {
           }
           <dt>Número da conta</dt>
           <dd>${businessNumber(numbers, conversation.phone_number_id)}</dd>
+          <dt>Atendimento</dt>
+          <dd>${threadHolder(conversation.thread)}</dd>
           <dt>Janela de 24 h</dt>
           <dd>
             ${windowBadge(conversation.window)}

@@ -47,6 +47,8 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   "account.update":
     "Avisos da Meta sobre a conta e os números (bloqueios, restrições, qualidade, vazão, limites, templates)",
   "order.updated": "Mudanças dos pedidos Pix (status enviado ao cliente, entregue, lida, falhou)",
+  "conversation.handover":
+    "Conversas passadas entre apps pela Meta (o agente de IA da Meta passou ou o parceiro tomou)",
 };
 
 /** An integration's events as the list and its page name them: the glossary's words, the codes in the title. */

@@ -105,6 +105,7 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<string, string>> = {
   "message.received": "mensagens recebidas",
   "account.update": "avisos da conta",
   "order.updated": "mudanças dos pedidos",
+  "conversation.handover": "conversas passadas entre apps",
 };
 
 /** Meta's pricing categories (pricing.category). */

@@ -45,6 +45,9 @@ export const META_TITLES = {
   134101: "Template is still syncing",
   134102: "Template not eligible",
   131063: "Marketing templates disabled for Cloud API",
+  // Conversation Routing thread control (meta-late-2026 §5): an action the thread's ownership does not allow. Meta's
+  // code for it is not in the reference (unverified): the gateway reads this one.
+  2494191: "Thread control action not permitted",
   368: "Temporarily blocked for policies violations",
   130472: "User's number is part of an experiment",
   131031: "Account has been locked",

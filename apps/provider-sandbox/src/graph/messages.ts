@@ -1,3 +1,4 @@
+import { implicitTake } from "../conversation-owners.ts";
 import { newWamid } from "../ids.ts";
 import { charLength, isRecord, nonEmptyString, shown, type JsonRecord } from "../json.ts";
 import { checkOrderMessage } from "../orders.ts";
@@ -58,7 +59,7 @@ const META_TYPES = [
   "video",
 ];
 
-function parseBody(raw: string): JsonRecord {
+export function parseBody(raw: string): JsonRecord {
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -72,7 +73,7 @@ function parseBody(raw: string): JsonRecord {
 /** Who a send is addressed to (meta-2026 §1.6): `to` (a phone) wins over `recipient` (a BSUID or parent BSUID). */
 type Addressee = { kind: "phone"; to: string; waId: string } | { kind: "user_id"; recipient: string };
 
-function checkAddressee(body: JsonRecord): Addressee {
+export function checkAddressee(body: JsonRecord): Addressee {
   if (nonEmptyString(body.to)) {
     const waId = digitsOf(body.to);
     if (!/^\d{8,15}$/.test(waId)) throw new MetaError(100, `Invalid WhatsApp phone number in parameter to: ${body.to}`);
@@ -118,7 +119,7 @@ function checkEnvelope(body: JsonRecord): { addressee: Addressee; type: string }
  * where the portfolio has parent BSUIDs enabled. Meta documents no code for a BSUID of another portfolio (meta-2026
  * §1.9, unverified): the sandbox answers 131009 (parameter value is not valid).
  */
-function recipientOf(state: SandboxState, phoneNumberId: string, addressee: Addressee): SandboxUser {
+export function recipientOf(state: SandboxState, phoneNumberId: string, addressee: Addressee): SandboxUser {
   if (addressee.kind === "phone") return userForPhone(state, addressee.waId);
   const portfolio = portfolioOf(state, phoneNumberId);
   const user = PARENT_BSUID_PATTERN.test(addressee.recipient)
@@ -296,6 +297,9 @@ export function handleSend(
     countSend(state, phoneNumberId, user.key);
     // A send to the phone lets this number see it for 30 days (and puts the user in the contact book).
     if (addressee.kind === "phone") recordPhoneExchange(state, user, phoneNumberId, now);
+    // The escalation partner replying in a thread another app owns takes it (Conversation Routing); a template does
+    // not, and the Marketing Messages API sends templates only.
+    if (type !== "template") implicitTake(state, phoneNumberId, user);
     // Meta takes a marketing template to a contact who stopped marketing messages, then reports it failed (131050),
     // through either edge.
     const stopped = marketingTemplate && marketingStopped(state, phoneNumberId, user.key);

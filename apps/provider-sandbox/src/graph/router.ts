@@ -10,6 +10,7 @@ import { handleSend } from "./messages.ts";
 import { recordGraphRequest } from "./requests.ts";
 import { phoneNumberResult } from "./numbers.ts";
 import { createTemplate, listTemplates } from "./templates.ts";
+import { handleThreadControl } from "./thread-control.ts";
 
 type GraphRoute = Exclude<FaultRoute, "any"> | "other";
 
@@ -130,6 +131,11 @@ export function graphRouter(state: SandboxState): express.Router {
         handleSend(state, String(req.params.phoneNumberId), rawBody(req), fault?.mode ?? null, "marketing_messages"),
       ),
     ),
+  );
+  // Conversation Routing thread control (meta-late-2026 §5): pass, take or release a user's thread.
+  router.post(
+    "/:version/:phoneNumberId/thread_control",
+    handle("thread_control", (req) => handleThreadControl(state, String(req.params.phoneNumberId), rawBody(req))),
   );
   router.delete(
     "/:version/:phoneNumberId/contact_book",

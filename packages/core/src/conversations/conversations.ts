@@ -1,4 +1,4 @@
-import type { OrderStatus, PaymentStatus } from "@gw/contracts";
+import type { ConversationThreadView, OrderStatus, PaymentStatus } from "@gw/contracts";
 import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
@@ -6,6 +6,7 @@ import { isBsuidIdentifier } from "../contacts/recipient.ts";
 import { normalizePhone } from "../phones/normalize.ts";
 import { getWindow } from "../windows/windows.ts";
 import { inboundDetailsOf, outboundContentOf, type InboundDetailsView, type OutboundContentView } from "./content.ts";
+import { readThread, threadView } from "./thread.ts";
 
 export type { InboundDetailsView, OutboundContentView, SharedContactView } from "./content.ts";
 
@@ -371,6 +372,8 @@ export async function listConversationMessages(
   who: ConversationContact;
   contact_name: string | null;
   window: ConversationWindow;
+  /** Who holds the conversation under Meta's Conversation Routing (thread.ts). */
+  thread: ConversationThreadView;
   messages: ConversationMessageView[];
   next_cursor: string | null;
 }> {
@@ -387,7 +390,7 @@ export async function listConversationMessages(
 
   const before = decodeCursor(input.cursor, 4, [0, 1]);
   const limit = clampLimit(input.limit);
-  const [{ rows }, window, name, known] = await Promise.all([
+  const [{ rows }, window, name, known, thread] = await Promise.all([
     deps.db.sql.query<MessageRow>({
       name: "list-conversation-messages",
       text: LIST_MESSAGES,
@@ -411,6 +414,7 @@ export async function listConversationMessages(
       values: [input.accountId, input.phoneNumberId, contact],
     }),
     contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contact] }),
+    readThread(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
   ]);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -424,6 +428,7 @@ export async function listConversationMessages(
       expires_at: window.expiresAt?.toISOString() ?? null,
       last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
     },
+    thread: threadView(thread),
     messages: page.map((row) => ({
       direction: row.direction,
       id: row.id,

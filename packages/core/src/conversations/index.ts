@@ -20,3 +20,11 @@ export {
 export type { ReadReceipt, ReadReceiptDeps, ReadReceiptOutcome } from "./read.ts";
 export { TYPING_INDICATOR_MS, createTypingLimiter } from "./typing.ts";
 export type { TypingClaim, TypingLimiter, TypingTarget } from "./typing.ts";
+export { applyHandovers, controlThread, conversationDetail, readThread, threadView } from "./thread.ts";
+export type {
+  ConversationDetailOutcome,
+  HandoverInput,
+  ThreadControlDeps,
+  ThreadControlOutcome,
+  ThreadState,
+} from "./thread.ts";

@@ -197,7 +197,7 @@ function storedDetails(members: ReceivedMembers): string | null {
 }
 
 // One statement: store the message once (provider retries are duplicates), extend the contact's window (the
-// greatest times win, spec 6.3 rule 1), record a received media as the account's (GET /public/v1/media/{media_id};
+// greatest times win, spec 6.3 rule 1; the newest message's field says who holds the thread, conversations/thread.ts), record a received media as the account's (GET /public/v1/media/{media_id};
 // Meta keeps it 7 days) and draw one delivery id per subscribed integration, with the body version it gets — all
 // only when the message is new.
 const STORE_INBOUND = `
@@ -210,9 +210,14 @@ WITH stored AS (
   ON CONFLICT (wamid) DO NOTHING
   RETURNING id
 ), window_extended AS (
-  INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at)
-  SELECT $2, $14, $12, $13 FROM stored
+  INSERT INTO contact_windows (phone_number_id, contact, last_inbound_at, expires_at, last_inbound_standby,
+    last_inbound_received_at)
+  SELECT $2, $14, $12, $13, $22, $23 FROM stored
   ON CONFLICT (phone_number_id, contact) DO UPDATE SET
+    last_inbound_standby = CASE WHEN EXCLUDED.last_inbound_at >= contact_windows.last_inbound_at
+      THEN EXCLUDED.last_inbound_standby ELSE contact_windows.last_inbound_standby END,
+    last_inbound_received_at = CASE WHEN EXCLUDED.last_inbound_at >= contact_windows.last_inbound_at
+      THEN EXCLUDED.last_inbound_received_at ELSE contact_windows.last_inbound_received_at END,
     last_inbound_at = GREATEST(contact_windows.last_inbound_at, EXCLUDED.last_inbound_at),
     expires_at = GREATEST(contact_windows.expires_at, EXCLUDED.expires_at)
 ), media_recorded AS (
@@ -277,6 +282,7 @@ export async function applyInbound(
       storedDetails(members),
       payment === null ? null : JSON.stringify(payment),
       input.inbound.standby === true,
+      input.receivedAt ?? new Date(),
     ],
   });
   return rows.map((row) => ({

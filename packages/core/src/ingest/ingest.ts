@@ -46,6 +46,8 @@ export interface IngestResult {
   identityChanges: number;
   /** Account and number health events stored. */
   accountEvents: number;
+  /** Conversation Routing's handover notifications read (`messaging_handovers`). */
+  handovers: number;
   /** Template notices stored (one per notice and account; a notice stored before is not counted). */
   notices: number;
   /** Marketing preference changes (user_preferences stop/resume) that changed the account's suppression list. */
@@ -116,6 +118,7 @@ async function ingestPlanned(
     messages: plan.inbound.length,
     identityChanges: plan.identityChanges.length,
     accountEvents: plan.accountEvents.length,
+    handovers: plan.handovers.length,
     notices: 0,
     preferences: 0,
     deliveries: 0,
@@ -374,6 +377,7 @@ function emptyResult(plan: Plan): IngestResult {
     messages: 0,
     identityChanges: 0,
     accountEvents: 0,
+    handovers: 0,
     notices: 0,
     preferences: 0,
     deliveries: 0,

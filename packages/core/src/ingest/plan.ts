@@ -3,6 +3,7 @@ import type { Logger } from "@gw/logger";
 import {
   readMetaWebhook,
   type InboundMessage,
+  type MetaHandover,
   type MetaStatus,
   type MetaUserRef,
   type QuarantinedItem,
@@ -27,6 +28,12 @@ export interface PreferenceItem extends Omit<PreferenceChange, "contactKey"> {
   user: MetaUserRef;
 }
 
+/** A `messaging_handovers` notification matched to its account, before its customer's contact is learnt. */
+export interface HandoverItem {
+  accountId: string;
+  handover: MetaHandover;
+}
+
 /** A webhook's items by the step that applies them (steps.ts), each list in the payload's order. */
 export interface PlanItems {
   /** Every user named in the payload; the first `inbound.length` are the inbound messages' senders, in order. */
@@ -36,6 +43,7 @@ export interface PlanItems {
   inbound: InboundItem;
   notices: TemplateNoticeInput;
   preferences: PreferenceItem;
+  handovers: HandoverItem;
   accountEvents: AccountEventInput;
 }
 
@@ -121,6 +129,10 @@ export async function planItems(deps: PlanDeps, body: unknown, receivedAt: Date)
   for (const event of read.accountEvents)
     for (const accountId of ownersOf(event.wabaId, "account event", event.field))
       plan.accountEvents.push({ accountId, event });
+  for (const handover of read.handovers) {
+    const accountId = await accountOf(handover.phoneNumberId, "conversation handover");
+    if (accountId !== null) plan.handovers.push({ accountId, handover });
+  }
   for (const preference of read.userPreferences) {
     const { category, value } = preference.value;
     // Meta reports only marketing_messages stop/resume today; anything else is read and left alone.

@@ -5,6 +5,7 @@ import type { PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { adoptCampaignSends } from "../events/adopt.ts";
 import { applyInbound } from "../events/inbound.ts";
 import { applyStatusesTraced, lockWamids } from "../events/statuses.ts";
+import { applyHandovers } from "../conversations/thread.ts";
 import { applyAccountEvents } from "../health/index.ts";
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { storeTemplateNotices } from "../templates/notices.ts";
@@ -130,6 +131,24 @@ const STEPS: { [K in StepName]: Step<PlanItems[K]> } = {
     }),
     path: (item) => `user_preferences ${item.value}`,
     counts: "preferences",
+  },
+  handovers: {
+    async apply(sql, items, run) {
+      const deliveries: StepDelivery[] = [];
+      const keys = await learnContacts(
+        sql,
+        items.map((item) => ({ accountId: item.accountId, user: item.handover.user })),
+      );
+      for (const [index, item] of items.entries()) {
+        const contactKey = keys[index];
+        if (!contactKey) continue;
+        const input = { ...item, contactKey, receivedAt: run.receivedAt };
+        deliveries.push(...traced(await applyHandovers(sql, [input]), index));
+      }
+      return { deliveries };
+    },
+    path: (item) =>
+      `messaging_handovers ${item.handover.type} ${item.handover.user.bsuid ?? item.handover.user.phone ?? ""}`,
   },
   accountEvents: {
     async apply(sql, events, run) {

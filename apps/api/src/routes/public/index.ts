@@ -6,6 +6,8 @@ import * as campaignsGet from "./campaigns.get.ts";
 import * as campaignsList from "./campaigns.list.ts";
 import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
+import * as conversationsGet from "./conversations.get.ts";
+import * as conversationsThreadControl from "./conversations.thread-control.ts";
 import * as deliveries from "./deliveries.ts";
 import * as integrationsCreate from "./integrations.create.ts";
 import * as integrationsDelete from "./integrations.delete.ts";
@@ -52,6 +54,8 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   mediaGet,
   validate,
   window,
+  conversationsGet,
+  conversationsThreadControl,
   numbersList,
   numbersUpdate,
   templates,

@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { recipientField } from "./messages.ts";
+
+// Conversation Routing (issue 37 part 4; meta-late-2026 §5): Meta gives each conversation one owner app. The
+// gateway's view of who holds a conversation with a customer on a business number, what the integrator may do
+// about it (Meta's thread control), and the conversation's detail (its window and its holder).
+
+/** Who holds the conversation, as far as the gateway knows. */
+export const THREAD_HOLDERS = ["gateway", "another_app", "released"] as const;
+export type ThreadHolder = (typeof THREAD_HOLDERS)[number];
+
+/** What told the gateway who holds it last. */
+export const THREAD_SOURCES = [
+  "message",
+  "standby",
+  "control_passed",
+  "control_taken",
+  "pass",
+  "take",
+  "release",
+] as const;
+export type ThreadSource = (typeof THREAD_SOURCES)[number];
+
+export const THREAD_CONTROL_ACTIONS = ["pass", "take", "release"] as const;
+export type ThreadControlAction = (typeof THREAD_CONTROL_ACTIONS)[number];
+
+/** The one role `pass` may name (Meta's Business AI agent); without it `pass` goes to the escalation partner. */
+export const THREAD_TARGET_ROLES = ["ai_agent"] as const;
+
+export const ConversationPath = z.object({
+  recipient: recipientField().describe("The customer: a phone number (any formatting) or a BSUID"),
+});
+
+export const ConversationQuery = z.object({
+  phone_number_id: z.string().max(64).optional().describe("The business number; the account's default otherwise"),
+});
+
+export const ConversationThread = z
+  .object({
+    holder: z
+      .enum(THREAD_HOLDERS)
+      .describe(
+        "`gateway`: this gateway's app holds the conversation (the customer's messages come as `message.received`); `another_app`: another app holds it (Meta's Business AI agent, say): the customer's messages still reach version-2 integrations, with `standby: true`; `released`: the gateway released it, and Meta's entry-point routing picks the next responder when the customer writes again",
+      ),
+    role: z
+      .string()
+      .nullable()
+      .describe(
+        "Meta's role of the holder when known (`ai_agent`, `escalation_partner`, ...); null when nothing said it",
+      ),
+    since: z
+      .string()
+      .nullable()
+      .describe("ISO 8601 UTC; when the gateway learnt it; null when nothing is known (then holder is `gateway`)"),
+    source: z
+      .enum(THREAD_SOURCES)
+      .nullable()
+      .describe(
+        "What told it: the customer's last message (`message`, on Meta's `messages` field; `standby`), Meta's `messaging_handovers` notification (`control_passed`, `control_taken`) or the gateway's own thread control (`pass`, `take`, `release`); null when nothing is known",
+      ),
+  })
+  .meta({ id: "ConversationThread" });
+export type ConversationThreadView = z.infer<typeof ConversationThread>;
+
+export const ThreadControlIn = z
+  .object({
+    phone_number_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("The business number; the account's default otherwise"),
+    action: z
+      .enum(THREAD_CONTROL_ACTIONS)
+      .describe(
+        "`pass`: hand the conversation to Meta's Business AI agent (`target_role: ai_agent`) or, without target_role, to the number's escalation partner; `take`: take it (only the escalation partner may); `release`: let it go (Meta's entry-point routing decides who answers the customer's next message)",
+      ),
+    target_role: z
+      .enum(THREAD_TARGET_ROLES)
+      .optional()
+      .describe("Only with `pass`: `ai_agent` passes to Meta's Business AI agent"),
+    metadata: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe("Only with `pass`: free text Meta forwards to the new holder in its notification"),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.action === "pass") return;
+    for (const key of ["target_role", "metadata"] as const)
+      if (body[key] !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          input: body[key],
+          message: `Só vale com action "pass".`,
+        });
+  })
+  .meta({
+    id: "ThreadControlIn",
+    examples: [
+      { action: "pass", target_role: "ai_agent", metadata: "pedido 1234 resolvido" },
+      { action: "take" },
+      { action: "release" },
+    ],
+  });
+export type ThreadControlIn = z.infer<typeof ThreadControlIn>;
+
+export const ThreadControlOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      recipient: z.string().describe("The customer: phone digits or a BSUID, as given"),
+      phone_number_id: z.string(),
+      action: z.enum(THREAD_CONTROL_ACTIONS),
+      thread: ConversationThread,
+    }),
+  })
+  .meta({ id: "ThreadControlOut" });
+
+export const ConversationOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      recipient: z.string().describe("The customer: phone digits or a BSUID, as given"),
+      phone_number_id: z.string(),
+      window: z
+        .object({
+          open: z.boolean(),
+          expires_at: z.string().nullable().describe("ISO 8601 UTC"),
+          last_inbound_at: z.string().nullable().describe("ISO 8601 UTC"),
+        })
+        .describe("The 24-hour window, as GET /window/{to} says it"),
+      thread: ConversationThread,
+    }),
+  })
+  .meta({ id: "ConversationOut" });
