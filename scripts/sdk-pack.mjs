@@ -2,7 +2,7 @@
 // `pnpm sdk:pack [FOLDER]`: the SDK as an integrator installs it until it is published (issue 38, item 1). Packs
 // @pt-gateway/webhooks and @pt-gateway/client (`pnpm pack` builds each with tsup: prepack) into one folder, by default
 // .data/sdk/ of this checkout, and prints the one `npm install` line that installs both: the client depends on
-// @pt-gateway/webhooks@^1.0.0, which npm resolves only when both tarballs are in the same install.
+// @pt-gateway/webhooks@^1.1.0, which npm resolves only when both tarballs are in the same install.
 //
 // Why .data/sdk/: .data/ is this checkout's git-ignored local state (npm start keeps its files there), and a fixed
 // folder gives a line with absolute paths that works from any project folder, printed the same on every run. FOLDER

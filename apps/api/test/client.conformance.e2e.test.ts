@@ -384,6 +384,20 @@ const CASES: Record<string, Case> = {
       });
     },
   },
+  getConversation: {
+    status: 200,
+    run: ({ client }) =>
+      client.GET("/public/v1/conversations/{recipient}", { params: { path: { recipient: CONTACT } } }),
+  },
+  controlConversationThread: {
+    status: 200,
+    // Another customer: the pass leaves the Business AI agent holding this one at the sandbox.
+    run: ({ client }) =>
+      client.POST("/public/v1/conversations/{recipient}/thread-control", {
+        params: { path: { recipient: "5511987650999" } },
+        body: { action: "pass", target_role: "ai_agent" },
+      }),
+  },
   listNumbers: {
     status: 200,
     run: ({ client }) => client.GET("/public/v1/numbers"),

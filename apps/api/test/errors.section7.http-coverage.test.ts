@@ -147,6 +147,8 @@ const NOT_FOR_THESE_ENDPOINTS: Partial<Record<ErrorCode, string>> = {
   order_update_in_flight: "POST /orders/{reference_id}/status only (issue 28; orders.claims.concurrency.test.ts)",
   order_transition_invalid: "POST /orders/{reference_id}/status only (issue 28; orders.transitions.test.ts)",
   order_cancel_refused: "POST /orders/{reference_id}/status only (issue 28; orders.transitions.test.ts)",
+  thread_control_not_permitted:
+    "POST /conversations/{recipient}/thread-control only (issue 37; conversations.thread-control.e2e.test.ts)",
   payment_not_supported:
     "Meta 2040 on an order message: POST /orders/{reference_id}/status, and a Pix send only when Meta answers 2040 (errors.meta-mapping.table.test.ts)",
 };

@@ -105,6 +105,11 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "the payment-method answers of an order's reference (issue 28), read by the panel's Pedidos page",
     },
     {
+      key: "constraint conversations.conversations_thread_holder_check",
+      description: "CHECK (thread_holder = ANY (ARRAY['gateway'::text, 'another_app'::text, 'released'::text]))",
+      why: "Conversation Routing: a conversation's holder is one of the contract's three (the gateway, another app, released)",
+    },
+    {
       key: "constraint integrations.integrations_signing_secret_one_form",
       description: "CHECK ((signing_secret IS NULL) <> (signing_secret_encrypted IS NULL))",
       why: "the current signing secret in exactly one form, sealed or (a row stored before encryption) clear: a pod of the previous release cannot write a clear secret into a sealed row",

@@ -52,6 +52,8 @@ const EXPECTED: [metaCode: number, reason: ErrorCode, status: number][] = [
   [134100, "invalid_template", 422],
   [134101, "template_syncing", 422],
   [134102, "template_not_eligible", 422],
+  // Thread control (Conversation Routing): the action does not fit who holds the conversation (a partner's report).
+  [2494191, "thread_control_not_permitted", 409],
   [131055, "marketing_messages_unavailable", 422],
   [131063, "marketing_messages_required", 422],
 ];

@@ -186,11 +186,17 @@ describe("@pt-gateway/client and @pt-gateway/webhooks installed from their tarba
   });
 
   it("packs both packages with built entry points and no dependency on a private workspace package", async () => {
-    expect(tarballs).toEqual(["pt-gateway-client-1.0.0.tgz", "pt-gateway-webhooks-1.0.0.tgz"]);
+    // Named by each package's own version: the guide's install line is checked against the pack's output above.
+    const version = async (name: string) =>
+      (JSON.parse(await readFile(join(REPO_ROOT, "packages", name, "package.json"), "utf8")) as { version: string })
+        .version;
+    const client = `pt-gateway-client-${await version("client")}.tgz`;
+    const webhooks = `pt-gateway-webhooks-${await version("webhooks")}.tgz`;
+    expect(tarballs).toEqual([client, webhooks]);
     const manifest = JSON.parse(await readFile(join(project, "package.json"), "utf8")) as Manifest;
     expect(manifest.dependencies).toEqual({
-      "@pt-gateway/client": expect.stringMatching(/^file:.*\/pt-gateway-client-1\.0\.0\.tgz$/),
-      "@pt-gateway/webhooks": expect.stringMatching(/^file:.*\/pt-gateway-webhooks-1\.0\.0\.tgz$/),
+      "@pt-gateway/client": expect.stringMatching(new RegExp(`^file:.*/${client.replaceAll(".", "\\.")}$`)),
+      "@pt-gateway/webhooks": expect.stringMatching(new RegExp(`^file:.*/${webhooks.replaceAll(".", "\\.")}$`)),
     });
     const privateNames = await privateWorkspacePackages();
     expect(privateNames).toContain("@gw/receiver");
