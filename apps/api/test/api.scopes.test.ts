@@ -22,6 +22,7 @@ const EXPECTED: Record<string, ApiKeyScope> = {
   getWindow: "messages:read",
   getConversation: "messages:read",
   controlConversationThread: "messages:send",
+  handOverConversation: "messages:send",
   getMessage: "messages:read",
   listNumbers: "messages:read",
   updateNumber: "messages:send",

@@ -398,6 +398,14 @@ const CASES: Record<string, Case> = {
         body: { action: "pass", target_role: "ai_agent" },
       }),
   },
+  handOverConversation: {
+    status: 200,
+    run: ({ client }) =>
+      client.POST("/public/v1/conversations/{recipient}/handover", {
+        params: { path: { recipient: "5511987650998" } },
+        body: { to: "human", note: "cliente pediu um atendente" },
+      }),
+  },
   listNumbers: {
     status: 200,
     run: ({ client }) => client.GET("/public/v1/numbers"),

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
-import type { ConversationHandoverEvent, MessageReceivedEvent } from "@gw/receiver";
+import type { ConversationHandoverEvent, ConversationUpdatedEvent, MessageReceivedEvent } from "@gw/receiver";
 import { eventually } from "@gw/testkit";
 import { contactWrites, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
@@ -33,7 +33,11 @@ describe("a conversation shared with Meta's Business AI agent", () => {
   const conversation = async (recipient: string) => {
     const res = await request(gateway.app).get(`/public/v1/conversations/${recipient}`).set(account.auth);
     expect(res.status).toBe(200);
-    return res.body.data as { thread: Record<string, unknown>; window: Record<string, unknown> };
+    return res.body.data as {
+      thread: Record<string, unknown>;
+      window: Record<string, unknown>;
+      handler: Record<string, unknown>;
+    };
   };
   /** The thread_control calls the sandbox received from the account's number (refused ones too), with their bodies. */
   const threadControlCalls = async (): Promise<SandboxThreadControl[]> => {
@@ -222,5 +226,88 @@ describe("a conversation shared with Meta's Business AI agent", () => {
     expect(message.data.from).toBe(phone);
     expect(await fieldOf(back.id)).toBe("messages");
     await subscribe(["message.status", "message.received"]);
+  });
+
+  it("a bot hands the customer to a person and gets it back: message.received says who answers, conversation.updated tells the integrations that chose it, and a person's hold lapses (issue 39)", async () => {
+    const phone = "5511966690004";
+    await gateway.db.integration.updateMany({
+      where: { accountId: account.accountId },
+      data: { payloadVersion: 2, events: ["message.status", "message.received", "conversation.updated"] },
+    });
+    const handlerOf = async (wamid: string) =>
+      (
+        await eventually(
+          () =>
+            receiver.received
+              .map((r) => r.event)
+              .find((e): e is MessageReceivedEvent => e.event === "message.received" && e.data.message_id === wamid),
+          { what: `message.received ${wamid}` },
+        )
+      ).data.handler;
+    const updates = () =>
+      receiver.received
+        .map((r) => r.event)
+        .filter((e): e is ConversationUpdatedEvent => e.event === "conversation.updated");
+
+    expect(await handlerOf((await writes(phone, "Oi")).id)).toBe("bot");
+    expect((await conversation(phone)).handler ?? null).toMatchObject({ value: "bot", since: null, note: null });
+
+    const handed = await request(gateway.app)
+      .post(`/public/v1/conversations/${phone}/handover`)
+      .set(account.auth)
+      .send({ to: "human", note: "falar com atendente" });
+    expect(handed.status).toBe(200);
+    expect(handed.body.data).toMatchObject({
+      recipient: phone,
+      phone_number_id: account.phoneNumberId,
+      handler: { value: "human", note: "falar com atendente" },
+    });
+    const update = await eventually(() => updates()[0], { what: "conversation.updated delivered" });
+    expect(update.data).toMatchObject({
+      change: "handover",
+      phone_number_id: account.phoneNumberId,
+      recipient: phone,
+      phone,
+      handler: "human",
+      note: "falar com atendente",
+      by: "api",
+    });
+    expect(await handlerOf((await writes(phone, "Tem alguém aí?")).id)).toBe("human");
+    expect((await conversation(phone)).handler).toMatchObject({ value: "human", note: "falar com atendente" });
+
+    const back = await request(gateway.app)
+      .post(`/public/v1/conversations/${phone}/handover`)
+      .set(account.auth)
+      .send({ to: "bot" });
+    expect(back.status).toBe(200);
+    await eventually(() => updates()[1], { what: "the second conversation.updated" });
+    expect(updates().map((u) => u.data.handler)).toEqual(["human", "bot"]);
+    expect(await handlerOf((await writes(phone, "Obrigado")).id)).toBe("bot");
+
+    // A person's hold lapses after the account's timeout: with none left, the next message is the bot's again.
+    await request(gateway.app)
+      .post(`/public/v1/conversations/${phone}/handover`)
+      .set(account.auth)
+      .send({ to: "human" });
+    await gateway.db.account.update({ where: { id: account.accountId }, data: { humanHandlerTimeoutMinutes: 0 } });
+    expect((await conversation(phone)).handler).toMatchObject({ value: "bot" });
+    expect(await handlerOf((await writes(phone, "Oi de novo")).id)).toBe("bot");
+    await gateway.db.account.update({ where: { id: account.accountId }, data: { humanHandlerTimeoutMinutes: 1440 } });
+
+    const audit = await gateway.db.auditEntry.findMany({
+      where: { accountId: account.accountId, action: "api.conversation.handover" },
+      orderBy: { id: "asc" },
+    });
+    expect(audit.map((a) => (a.details as { to: string }).to)).toEqual(["human", "bot", "human"]);
+    const invalid = await request(gateway.app)
+      .post(`/public/v1/conversations/${phone}/handover`)
+      .set(account.auth)
+      .send({ to: "agent" });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.detail[0].loc).toEqual(["body", "to"]);
+    await gateway.db.integration.updateMany({
+      where: { accountId: account.accountId },
+      data: { payloadVersion: 1, events: ["message.status", "message.received"] },
+    });
   });
 });

@@ -79,8 +79,8 @@ describe("OpenAPI document", () => {
     const all = operations();
     // 25 of the contract and issue 26, issue 29's six integration operations, issue 27's media upload and download,
     // issue 28's three order operations, issue 37's numbers (list, change), one message and one conversation (its
-    // detail and its thread control).
-    expect(all.length).toBe(41);
+    // detail and its thread control), and issue 39's handover.
+    expect(all.length).toBe(42);
     for (const { path, method, op } of all) {
       const where = `${method.toUpperCase()} ${path}`;
       // The key's scope the operation requires (issue 35; each one checked in api.scopes.test.ts).
@@ -184,6 +184,7 @@ describe("OpenAPI document", () => {
       "get /public/v1/messages/{message_id}": [200, 400, 401, 403, 404, 422, 429],
       "get /public/v1/conversations/{recipient}": [200, 400, 401, 403, 422, 429],
       "post /public/v1/conversations/{recipient}/thread-control": [200, 400, 401, 403, 409, 413, 422, 429, 503],
+      "post /public/v1/conversations/{recipient}/handover": [200, 400, 401, 403, 413, 422, 429],
     };
     for (const { path, method, op } of operations()) {
       const responses = at(op, "responses");
@@ -413,6 +414,7 @@ describe("OpenAPI document", () => {
     expect(Object.keys(webhooks).sort()).toEqual([
       "account.update",
       "conversation.handover",
+      "conversation.updated",
       "message.received",
       "message.status",
       "order.updated",
@@ -482,6 +484,18 @@ describe("OpenAPI document", () => {
         "previous_role",
         "current_role",
         "metadata",
+        "occurred_at",
+      ],
+      // Issue 39 (opt-in).
+      "conversation.updated": [
+        "change",
+        "phone_number_id",
+        "recipient",
+        "phone",
+        "user_id",
+        "handler",
+        "note",
+        "by",
         "occurred_at",
       ],
     };

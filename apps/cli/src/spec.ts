@@ -214,7 +214,7 @@ export const COMMANDS = {
       events: {
         value: "EVENTOS",
         required: true,
-        help: "eventos separados por vírgula: message.status, message.received, account.update (avisos da Meta sobre a conta e os números), order.updated (mudanças dos pedidos Pix) e conversation.handover (a Meta passou a conversa entre apps); os três últimos só quem os escolhe recebe",
+        help: "eventos separados por vírgula: message.status, message.received, account.update (avisos da Meta sobre a conta e os números), order.updated (mudanças dos pedidos Pix), conversation.handover (a Meta passou a conversa entre apps) e conversation.updated (quem atende o cliente mudou); os quatro últimos só quem os escolhe recebe",
       },
       inactive: { help: "salva a integração desativada" },
       ordered: {

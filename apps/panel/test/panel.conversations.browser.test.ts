@@ -374,7 +374,7 @@ describe("panel Conversas in Chromium", () => {
     });
   });
 
-  it("shows who holds a conversation under Meta's Conversation Routing, and follows Meta's handover (issue 37)", async () => {
+  it("shows who answers a conversation (the bot, or a person after a handover) and who holds it under Meta's Conversation Routing (issues 37, 39)", async () => {
     const Z = "5531987650303";
     const sandbox = async (path: string, body: Record<string, unknown>) => {
       const response = await fetch(`${stack.sandbox.url}/_sandbox/${path}`, {
@@ -404,5 +404,17 @@ describe("panel Conversas in Chromium", () => {
       },
       { what: "the handover shown" },
     );
+
+    // The integrator's bot asks for a person through the API.
+    const answerer = () => textOf(viewer.locator("dt:text-is('Quem responde') + dd"));
+    expect(await answerer()).toBe("o bot da integração");
+    const handed = await fetch(`${stack.apiUrl}/public/v1/conversations/${Z}/handover`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${tenant.apiKey}` },
+      body: JSON.stringify({ to: "human", note: "quer falar com atendente" }),
+    });
+    expect(handed.status).toBe(200);
+    await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Z}`);
+    expect(await answerer()).toMatch(/^uma pessoa desde \d{2}\/\d{2}\/\d{4}.* motivo: quer falar com atendente$/);
   });
 });

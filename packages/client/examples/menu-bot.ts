@@ -1,6 +1,7 @@
 // A menu bot (docs/client.md, "8. A menu bot"): sends a list, verifies the message.received that carries the
-// option tapped (integration on payload version 2), and answers option 7 with the boleto PDF, uploaded to the gateway
-// and sent by its media_id. docs/client.md embeds this file; a test fails when the two differ.
+// option tapped (integration on payload version 2), answers option 7 with the boleto PDF, uploaded to the gateway
+// and sent by its media_id, and hands the conversation to a person on option 8, staying quiet while a person holds
+// it. docs/client.md embeds this file; a test fails when the two differ.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { parseWebhookEvent, uploadMedia, verifyWebhook, type GatewayClient } from "@pt-gateway/client";
 
@@ -76,7 +77,11 @@ export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions
       return;
     }
     if (event.event !== "message.received") return;
+    // A person holds the conversation (option 8 below, or the panel): the bot stays quiet until it is handed back.
+    if (event.data.handler === "human") return;
     const option = event.data.interactive;
+    const to = event.data.from ?? event.data.from_user_id ?? "";
+    if (option?.type === "list_reply" && option.id === "opcao-8") return handOver(to, event.delivery_id);
     if (option?.type !== "list_reply" || option.id !== "opcao-7") return;
 
     const mediaId = uploaded.get(event.delivery_id) ?? (await uploadBoleto());
@@ -85,12 +90,27 @@ export function createMenuBot({ gateway, signingSecret, boleto }: MenuBotOptions
       // A webhook retried after a failure sends the boleto once: the same key replays the first answer.
       params: { header: { "Idempotency-Key": `menu-bot-${event.delivery_id}` } },
       body: {
-        to: event.data.from ?? event.data.from_user_id ?? "",
+        to,
         media: { type: "document", media_id: mediaId, filename: boleto.filename },
         reply_to_message_id: event.data.message_id,
       },
     });
     if (error) throw new Error(`boleto not sent: HTTP ${response.status} ${JSON.stringify(error)}`);
+  }
+
+  /** Option 8: a person takes over; the customer is told so, once (the same key on a redelivered event). */
+  async function handOver(to: string, deliveryId: string): Promise<void> {
+    const handed = await gateway.POST("/public/v1/conversations/{recipient}/handover", {
+      params: { path: { recipient: to } },
+      body: { to: "human", note: "O cliente escolheu Falar com atendente no menu." },
+    });
+    if (handed.error)
+      throw new Error(`not handed over: HTTP ${handed.response.status} ${JSON.stringify(handed.error)}`);
+    const { error, response } = await gateway.POST("/public/v1/messages", {
+      params: { header: { "Idempotency-Key": `menu-bot-${deliveryId}` } },
+      body: { to, text: "Certo! Uma pessoa da nossa equipe vai continuar a conversa aqui." },
+    });
+    if (error) throw new Error(`notice not sent: HTTP ${response.status} ${JSON.stringify(error)}`);
   }
 
   /** The webhook endpoint: `createServer(bot.handle)`, or `app.post("/webhooks", bot.handle)` without a body parser. */

@@ -57,6 +57,11 @@ export const OPERATIONS = {
     path: "/public/v1/conversations/{recipient}",
     idempotencyKey: false,
   },
+  handOverConversation: {
+    method: "post",
+    path: "/public/v1/conversations/{recipient}/handover",
+    idempotencyKey: false,
+  },
   controlConversationThread: {
     method: "post",
     path: "/public/v1/conversations/{recipient}/thread-control",

@@ -208,12 +208,32 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A conversation's window and holder
-     * @description The customer's conversation on a business number (`phone_number_id`, the account's default otherwise): its 24-hour window, as GET /window/{to} says it, and who holds it under Meta's Conversation Routing (`thread`): the gateway's app, another app (Meta's Business AI agent, say) or nobody after a release. The holder is the newest of what the customer's last message (on Meta's `messages` or `standby` field), Meta's handover notifications and the gateway's own thread control said. A customer the gateway never heard of answers a closed window held by the gateway (not an error). Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
+     * A conversation's window, handler and holder
+     * @description The customer's conversation on a business number (`phone_number_id`, the account's default otherwise): its 24-hour window, as GET /window/{to} says it; who answers the customer on the business's side (`handler`: the integrator's bot, or a person after POST /conversations/{recipient}/handover); and who holds it under Meta's Conversation Routing (`thread`): the gateway's app, another app (Meta's Business AI agent, say) or nobody after a release. The holder is the newest of what the customer's last message (on Meta's `messages` or `standby` field), Meta's handover notifications and the gateway's own thread control said. A customer the gateway never heard of answers a closed window held by the gateway (not an error). Requires an API key with the scope `messages:read` (403 `insufficient_scope` otherwise).
      */
     get: operations["getConversation"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/public/v1/conversations/{recipient}/handover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hand a conversation to a person, or back to the bot
+     * @description Who answers the customer on the business's side: `to: human` when the bot asks for a person (the customer tapped "falar com atendente"), `to: bot` when the person gives the conversation back. From then on `message.received` (payload version 2) carries `handler`, so the bot stays quiet while a person holds it, and GET /conversations/{recipient} shows it. A person's hold goes back to the bot after the account's timeout (24 h by default) without a new handover; handing it over again renews it. Nothing is sent to the customer. Integrations that chose `conversation.updated` get it (`change: handover`). Audited as `api.conversation.handover`. Requires an API key with the scope `messages:send` (403 `insufficient_scope` otherwise).
+     */
+    post: operations["handOverConversation"];
     delete?: never;
     options?: never;
     head?: never;
@@ -858,6 +878,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "conversation.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A conversation changed on the business's side
+     * @description Issue 39: who answers a customer changed. `change: handover`: a bot asked for a person (`handler: human`), or the person gave the conversation back (`handler: bot`), through `POST /conversations/{recipient}/handover`. `assigned`, `unassigned`, `closed` and `reopened` are reserved for the panel's inbox. A person's hold that lapses (the account's timeout) sends nothing: the next `message.received` says `handler: bot`. Opt-in: only integrations that selected `conversation.updated` get it. Verify `X-PT-Signature` over the ORIGINAL body bytes: HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret, lowercase hex; refuse (401) when |now − X-PT-Timestamp| > 300 s; compare in constant time. Deduplicate on integration + `delivery_id`. An integration set to the Standard Webhooks scheme sends `webhook-id`, `webhook-timestamp` and `webhook-signature` instead of `X-PT-Timestamp` and `X-PT-Signature`: verify them with an official Standard Webhooks library and the `whsec_` secret.
+     */
+    post: operations["onConversationUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1073,6 +1113,11 @@ export interface components {
       contact_phone?: string | null;
       /** @description The message came on Meta's `standby` field: another app (such as Meta's Business AI agent) owns the conversation now (issue 37). It is stored and delivered like any other; a reply may need the conversation back first. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       standby?: boolean;
+      /**
+       * @description Who answers this customer on the business's side (issue 39): `bot`, or `human` after a handover to a person (POST /conversations/{recipient}/handover); a bot should stay quiet while it is `human`. Payload version 2 only: absent from the bodies of an integration on version 1 (the default)
+       * @enum {string}
+       */
+      handler?: "bot" | "human";
       /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       payment_method?: {
         /** @description Meta's payment method, e.g. `offsite_card_pay` */
@@ -1340,6 +1385,62 @@ export interface components {
       /** @description ISO 8601 UTC; Meta's time of the change, else when the gateway received it */
       occurred_at: string;
     };
+    /**
+     * @example {
+     *       "event": "conversation.updated",
+     *       "occurred_at": "2026-12-07T15:10:00.000Z",
+     *       "delivery_id": "4301",
+     *       "data": {
+     *         "change": "handover",
+     *         "phone_number_id": "100000000000001",
+     *         "recipient": "5511987654321",
+     *         "phone": "5511987654321",
+     *         "user_id": "BR.1502576394655843",
+     *         "handler": "human",
+     *         "note": "cliente pediu para falar com um atendente",
+     *         "by": "api",
+     *         "occurred_at": "2026-12-07T15:10:00.000Z"
+     *       }
+     *     }
+     */
+    ConversationUpdatedEvent: {
+      /** @enum {string} */
+      event: "conversation.updated";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["ConversationUpdatedData"];
+    };
+    ConversationUpdatedData: {
+      /**
+       * @description `handover`: the handler changed (a bot asked for a person, or the person gave it back); `assigned`, `unassigned`, `closed` and `reopened` come with the panel's inbox
+       * @enum {string}
+       */
+      change: "handover" | "assigned" | "unassigned" | "closed" | "reopened";
+      /** @description The business number of the conversation */
+      phone_number_id: string;
+      /** @description The customer as the conversation endpoints and sends take them: phone digits, else the BSUID */
+      recipient: string;
+      /** @description The customer's phone digits; null when the gateway does not know it */
+      phone: string | null;
+      /** @description The customer's BSUID; null when the gateway does not know it */
+      user_id: string | null;
+      /**
+       * @description Who answers the customer now
+       * @enum {string}
+       */
+      handler: "bot" | "human";
+      /** @description What the handover said */
+      note: string | null;
+      /**
+       * @description Where the change was made
+       * @enum {string}
+       */
+      by: "api" | "panel";
+      /** @description ISO 8601 UTC; when the gateway recorded the change */
+      occurred_at: string;
+    };
     ErrorResponse: {
       /** @enum {boolean} */
       success: false;
@@ -1487,7 +1588,13 @@ export interface components {
     DeliveryOut: {
       id: number;
       /** @enum {string} */
-      event: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+      event:
+        | "message.status"
+        | "message.received"
+        | "account.update"
+        | "order.updated"
+        | "conversation.handover"
+        | "conversation.updated";
       /** @enum {string} */
       status: "pending" | "delivering" | "delivered" | "failed";
       /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -2288,8 +2395,20 @@ export interface components {
           /** @description ISO 8601 UTC */
           last_inbound_at: string | null;
         };
+        handler: components["schemas"]["ConversationHandler"];
         thread: components["schemas"]["ConversationThread"];
       };
+    };
+    ConversationHandler: {
+      /**
+       * @description `bot`: the integrator's automation answers (the default); `human`: a person does, and a bot should stay quiet. A person's hold goes back to `bot` after the account's timeout (24 h by default) without a new handover
+       * @enum {string}
+       */
+      value: "bot" | "human";
+      /** @description ISO 8601 UTC; the last handover; null when there was none */
+      since: string | null;
+      /** @description What the last handover said (why a person was asked for) */
+      note: string | null;
     };
     ConversationThread: {
       /**
@@ -2306,6 +2425,36 @@ export interface components {
        * @enum {string|null}
        */
       source: "message" | "standby" | "control_passed" | "control_taken" | "pass" | "take" | "release" | null;
+    };
+    HandoverOut: {
+      /** @enum {boolean} */
+      success: true;
+      data: {
+        /** @description The customer: phone digits or a BSUID, as given */
+        recipient: string;
+        phone_number_id: string;
+        handler: components["schemas"]["ConversationHandler"];
+      };
+    };
+    /**
+     * @example {
+     *       "to": "human",
+     *       "note": "cliente pediu para falar com um atendente"
+     *     }
+     * @example {
+     *       "to": "bot"
+     *     }
+     */
+    HandoverIn: {
+      /** @description The business number; the account's default otherwise */
+      phone_number_id?: string;
+      /**
+       * @description `human`: the bot asks for a person; `bot`: the person gives it back
+       * @enum {string}
+       */
+      to: "bot" | "human";
+      /** @description Why, for the person who picks it up */
+      note?: string;
     };
     ThreadControlOut: {
       /** @enum {boolean} */
@@ -2400,7 +2549,13 @@ export interface components {
         deliveries: {
           id: number;
           /** @enum {string} */
-          event: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+          event:
+            | "message.status"
+            | "message.received"
+            | "account.update"
+            | "order.updated"
+            | "conversation.handover"
+            | "conversation.updated";
           /** @enum {string} */
           status: "pending" | "delivering" | "delivered" | "failed";
           /** @description Attempts made so far (X-PT-Attempt of the last one) */
@@ -2578,8 +2733,15 @@ export interface components {
     IntegrationCreateIn: {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url: string;
-      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated` and `conversation.handover` only when chosen */
-      events: ("message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover")[];
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated`, `conversation.handover` and `conversation.updated` only when chosen */
+      events: (
+        | "message.status"
+        | "message.received"
+        | "account.update"
+        | "order.updated"
+        | "conversation.handover"
+        | "conversation.updated"
+      )[];
       /**
        * @description False: saved paused
        * @default true
@@ -2648,8 +2810,15 @@ export interface components {
     IntegrationUpdateIn: {
       /** @description The endpoint that receives the signed POSTs: https:// on a public address (a loopback, private, link-local or reserved address, `localhost`, user and password in the URL are refused: 422 `value_error` at `url`) */
       url?: string;
-      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated` and `conversation.handover` only when chosen */
-      events?: ("message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover")[];
+      /** @description Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated`, `conversation.handover` and `conversation.updated` only when chosen */
+      events?: (
+        | "message.status"
+        | "message.received"
+        | "account.update"
+        | "order.updated"
+        | "conversation.handover"
+        | "conversation.updated"
+      )[];
       /** @description False pauses it, true resumes it */
       active?: boolean;
       /**
@@ -2926,7 +3095,13 @@ export interface components {
        * @description Only this event
        * @enum {string}
        */
-      event?: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+      event?:
+        | "message.status"
+        | "message.received"
+        | "account.update"
+        | "order.updated"
+        | "conversation.handover"
+        | "conversation.updated";
       /**
        * @description Only deliveries in this status; both `failed` and `delivered` when absent
        * @enum {string}
@@ -2950,7 +3125,13 @@ export interface components {
        * @description The event's name: `event` of the body and `X-PT-Event`
        * @enum {string}
        */
-      name: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+      name:
+        | "message.status"
+        | "message.received"
+        | "account.update"
+        | "order.updated"
+        | "conversation.handover"
+        | "conversation.updated";
       /** @description What the event means, in Portuguese */
       description: string;
       /** @description JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of the signed body: the document's schema with each component it uses put in place of its `$ref` (no reference left) */
@@ -4866,6 +5047,128 @@ export interface operations {
       };
     };
   };
+  handOverConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The customer: a phone number (any formatting) or a BSUID */
+        recipient: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["HandoverIn"];
+      };
+    };
+    responses: {
+      /** @description The conversation's handler now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HandoverOut"];
+        };
+      };
+      /** @description The path or body cannot be read, the recipient is not valid, or the account has no number. Codes: `bad_request`, `invalid_recipient`, `no_connected_number`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "bad_request" | "invalid_recipient" | "no_connected_number";
+            };
+          };
+        };
+      };
+      /** @description API key missing, invalid or revoked. Codes: `invalid_api_key`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "invalid_api_key";
+            };
+          };
+        };
+      };
+      /** @description The API key lacks the scope `messages:send` this operation requires (`x-required-scope`). Codes: `insufficient_scope`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "insufficient_scope";
+            };
+          };
+        };
+      };
+      /** @description Body above 256 KiB. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "payload_too_large";
+            };
+          };
+        };
+      };
+      /** @description Request validation error (path or body; also a `phone_number_id` that is not one of the account's numbers); malformed JSON is `json_invalid`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      /** @description Too many requests; honour the `Retry-After` header. Codes: `api_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before repeating the request */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "api_rate_limited";
+            };
+          };
+        };
+      };
+      /** @description Unexpected failure; repeat later. Codes: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: "internal_error";
+            };
+          };
+        };
+      };
+    };
+  };
   controlConversationThread: {
     parameters: {
       query?: never;
@@ -5365,7 +5668,13 @@ export interface operations {
         /** @description Only this status, as on the deliveries list */
         status?: "pending" | "delivering" | "delivered" | "failed";
         /** @description Only this event */
-        event?: "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+        event?:
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
         /** @description Only the deliveries of this integration (one of the account's) */
         integration_id?: string;
       };
@@ -8460,7 +8769,12 @@ export interface operations {
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
         "X-PT-Event":
-          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8507,7 +8821,12 @@ export interface operations {
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
         "X-PT-Event":
-          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8554,7 +8873,12 @@ export interface operations {
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
         "X-PT-Event":
-          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8601,7 +8925,12 @@ export interface operations {
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
         "X-PT-Event":
-          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8648,7 +8977,12 @@ export interface operations {
         "X-PT-Attempt": string;
         /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
         "X-PT-Event":
-          "message.status" | "message.received" | "account.update" | "order.updated" | "conversation.handover";
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
         /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
         "webhook-id"?: string;
         /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
@@ -8662,6 +8996,58 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ConversationHandoverEvent"];
+      };
+    };
+    responses: {
+      /** @description Accepted: persist the event durably before answering; the body is recorded (`last_error`) but not interpreted. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or a time-out after 10 s, or a redirect) puts the delivery in the retry queue: 30 s, 2 min, 10 min, 1 h, 6 h and 24 h (±20 %). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onConversationUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix timestamp in seconds; part of the signature; changes on every attempt. Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Timestamp"?: string;
+        /** @description `sha256=` plus the lowercase-hex HMAC-SHA256 of `X-PT-Timestamp + "." + raw body` with the signing secret (spec 5.4). Sent only when the integration's signature scheme is `pt` (the default). */
+        "X-PT-Signature"?: string;
+        /** @description Id of this delivery; repeats across retries of the same event (equals `delivery_id` of the body) */
+        "X-PT-Delivery-Id": string;
+        /** @description Attempt number, starting at 1 */
+        "X-PT-Attempt": string;
+        /** @description `message.status`, `message.received`, `account.update` or `order.updated`; check `event` in the signed body too */
+        "X-PT-Event":
+          | "message.status"
+          | "message.received"
+          | "account.update"
+          | "order.updated"
+          | "conversation.handover"
+          | "conversation.updated";
+        /** @description Standard Webhooks message id: the delivery id (equals `delivery_id` of the body and X-PT-Delivery-Id); the same on every attempt and resend, so deduplicate on it. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-id"?: string;
+        /** @description Unix timestamp in seconds of this attempt; part of the signature. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-timestamp"?: string;
+        /** @description `v1,` plus the base64 HMAC-SHA256 of `webhook-id + "." + webhook-timestamp + "." + raw body`, keyed with the base64-decoded part of the `whsec_` secret the panel shows; during a secret rotation's overlap a second space-separated `v1,` value is made with the replaced secret. Verify with an official Standard Webhooks library. Sent only when the integration's signature scheme is `standard-webhooks`. */
+        "webhook-signature"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConversationUpdatedEvent"];
       };
     };
     responses: {

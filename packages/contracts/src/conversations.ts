@@ -62,6 +62,51 @@ export const ConversationThread = z
   .meta({ id: "ConversationThread" });
 export type ConversationThreadView = z.infer<typeof ConversationThread>;
 
+/** Issue 39: who answers the customer on the business's side. */
+export const CONVERSATION_HANDLERS = ["bot", "human"] as const;
+export type ConversationHandlerValue = (typeof CONVERSATION_HANDLERS)[number];
+
+export const ConversationHandler = z
+  .object({
+    value: z
+      .enum(CONVERSATION_HANDLERS)
+      .describe(
+        "`bot`: the integrator's automation answers (the default); `human`: a person does, and a bot should stay quiet. A person's hold goes back to `bot` after the account's timeout (24 h by default) without a new handover",
+      ),
+    since: z.string().nullable().describe("ISO 8601 UTC; the last handover; null when there was none"),
+    note: z.string().nullable().describe("What the last handover said (why a person was asked for)"),
+  })
+  .meta({ id: "ConversationHandler" });
+export type ConversationHandlerView = z.infer<typeof ConversationHandler>;
+
+export const HandoverIn = z
+  .object({
+    phone_number_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("The business number; the account's default otherwise"),
+    to: z.enum(CONVERSATION_HANDLERS).describe("`human`: the bot asks for a person; `bot`: the person gives it back"),
+    note: z.string().trim().min(1).max(500).optional().describe("Why, for the person who picks it up"),
+  })
+  .strict()
+  .meta({
+    id: "HandoverIn",
+    examples: [{ to: "human", note: "cliente pediu para falar com um atendente" }, { to: "bot" }],
+  });
+
+export const HandoverOut = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      recipient: z.string().describe("The customer: phone digits or a BSUID, as given"),
+      phone_number_id: z.string(),
+      handler: ConversationHandler,
+    }),
+  })
+  .meta({ id: "HandoverOut" });
+
 export const ThreadControlIn = z
   .object({
     phone_number_id: z
@@ -133,6 +178,7 @@ export const ConversationOut = z
           last_inbound_at: z.string().nullable().describe("ISO 8601 UTC"),
         })
         .describe("The 24-hour window, as GET /window/{to} says it"),
+      handler: ConversationHandler,
       thread: ConversationThread,
     }),
   })

@@ -4,6 +4,7 @@ import { WEBHOOK_OPERATIONS } from "./webhooks.openapi.ts";
 import {
   AccountUpdateEvent,
   ConversationHandoverEvent,
+  ConversationUpdatedEvent,
   OrderUpdatedEvent,
   MessageReceivedEvent,
   MessageStatusEvent,
@@ -59,6 +60,12 @@ const SOURCES: Record<WebhookEventName, EventTypeSource> = {
       "agente de IA da Meta, por exemplo) passou a conversa a este gateway; control_taken quando o parceiro de " +
       "escalonamento a tomou. Só chega às integrações que escolheram este evento.",
     schema: ConversationHandoverEvent,
+  },
+  "conversation.updated": {
+    description:
+      "Quem atende o cliente mudou: um bot pediu uma pessoa (handler human) ou a pessoa devolveu a conversa ao bot " +
+      "(handler bot). Só chega às integrações que escolheram este evento.",
+    schema: ConversationUpdatedEvent,
   },
 };
 

@@ -147,7 +147,7 @@ const events = () =>
     .min(1)
     .max(20)
     .describe(
-      "Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated` and `conversation.handover` only when chosen",
+      "Events delivered to it (repeats are ignored): `message.status`, `message.received`; `account.update`, `order.updated`, `conversation.handover` and `conversation.updated` only when chosen",
     );
 const schemeField = () =>
   z

@@ -3,6 +3,7 @@ import { SignedWebhookRequestHeaders } from "./webhook-signatures.ts";
 import {
   AccountUpdateEvent,
   ConversationHandoverEvent,
+  ConversationUpdatedEvent,
   MessageReceivedEvent,
   MessageStatusEvent,
   OrderUpdatedEvent,
@@ -317,5 +318,18 @@ export const WEBHOOK_OPERATIONS: readonly OperationConfig[] = [
     "Issue 37 (Conversation Routing): Meta's `messaging_handovers` notification. `control_passed`: another app (Meta's Business AI agent, say) passed the conversation to this gateway's app, so the customer's messages come as plain `message.received` again; `control_taken`: the escalation partner took it, and the customer's messages reach version-2 integrations with `standby: true`. The gateway's own `POST /conversations/{recipient}/thread-control` produces none (Meta notifies the other app), nor does a release. Opt-in: only integrations that selected `conversation.handover` get it.",
     ConversationHandoverEvent,
     CONVERSATION_HANDOVER_EXAMPLES,
+  ),
+  webhook(
+    "conversation.updated",
+    "onConversationUpdated",
+    "A conversation changed on the business's side",
+    "Issue 39: who answers a customer changed. `change: handover`: a bot asked for a person (`handler: human`), or the person gave the conversation back (`handler: bot`), through `POST /conversations/{recipient}/handover`. `assigned`, `unassigned`, `closed` and `reopened` are reserved for the panel's inbox. A person's hold that lapses (the account's timeout) sends nothing: the next `message.received` says `handler: bot`. Opt-in: only integrations that selected `conversation.updated` get it.",
+    ConversationUpdatedEvent,
+    {
+      handover: {
+        summary: "A bot asked for a person",
+        value: ConversationUpdatedEvent.parse(ConversationUpdatedEvent.meta()?.example),
+      },
+    },
   ),
 ];

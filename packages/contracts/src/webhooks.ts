@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { THREAD_HOLDERS } from "./conversations.ts";
+import { CONVERSATION_HANDLERS, THREAD_HOLDERS } from "./conversations.ts";
 import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./statuses.ts";
 
 /**
@@ -11,9 +11,9 @@ import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./statuses.t
 const isoUtc = (description: string) => z.string().describe(`ISO 8601 UTC; ${description}`);
 
 /**
- * The events an integration can select. `account.update` (issue 18), `order.updated` (issue 28) and
- * `conversation.handover` (issue 37) are opt-in: an integration gets them only when it selects them, and a new
- * integration's form does not pre-select them.
+ * The events an integration can select. `account.update` (issue 18), `order.updated` (issue 28),
+ * `conversation.handover` (issue 37) and `conversation.updated` (issue 39) are opt-in: an integration gets them only
+ * when it selects them, and a new integration's form does not pre-select them.
  */
 export const WEBHOOK_EVENT_NAMES = [
   "message.status",
@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_NAMES = [
   "account.update",
   "order.updated",
   "conversation.handover",
+  "conversation.updated",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
@@ -293,6 +294,14 @@ const MessageReceivedMembers = {
         "The message came on Meta's `standby` field: another app (such as Meta's Business AI agent) owns the conversation now (issue 37). It is stored and delivered like any other; a reply may need the conversation back first",
       ),
     ),
+  handler: z
+    .enum(CONVERSATION_HANDLERS)
+    .optional()
+    .describe(
+      v2(
+        "Who answers this customer on the business's side (issue 39): `bot`, or `human` after a handover to a person (POST /conversations/{recipient}/handover); a bot should stay quiet while it is `human`",
+      ),
+    ),
   payment_method: ReceivedPaymentMethod.nullable()
     .optional()
     .describe(
@@ -473,6 +482,31 @@ export const ConversationHandoverData = z
   .meta({ id: "ConversationHandoverData" });
 export type ConversationHandoverData = z.infer<typeof ConversationHandoverData>;
 
+/** Issue 39: what changed in a conversation on the business's side. Only `handover` is sent until the inbox ships. */
+export const CONVERSATION_CHANGES = ["handover", "assigned", "unassigned", "closed", "reopened"] as const;
+
+/** Issue 39: a conversation's handler, assignee or state changed (opt-in event). */
+export const ConversationUpdatedData = z
+  .object({
+    change: z
+      .enum(CONVERSATION_CHANGES)
+      .describe(
+        "`handover`: the handler changed (a bot asked for a person, or the person gave it back); `assigned`, `unassigned`, `closed` and `reopened` come with the panel's inbox",
+      ),
+    phone_number_id: z.string().describe("The business number of the conversation"),
+    recipient: z
+      .string()
+      .describe("The customer as the conversation endpoints and sends take them: phone digits, else the BSUID"),
+    phone: z.string().nullable().describe("The customer's phone digits; null when the gateway does not know it"),
+    user_id: z.string().nullable().describe("The customer's BSUID; null when the gateway does not know it"),
+    handler: z.enum(CONVERSATION_HANDLERS).describe("Who answers the customer now"),
+    note: z.string().nullable().describe("What the handover said"),
+    by: z.enum(["api", "panel"]).describe("Where the change was made"),
+    occurred_at: isoUtc("when the gateway recorded the change"),
+  })
+  .meta({ id: "ConversationUpdatedData" });
+export type ConversationUpdatedData = z.infer<typeof ConversationUpdatedData>;
+
 /** Spec 2.7, one envelope per event so each webhook documents its own `data`. */
 const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
   z.object({
@@ -604,6 +638,27 @@ export const ConversationHandoverEvent = envelope("conversation.handover", Conve
   },
 });
 export type ConversationHandoverEvent = z.infer<typeof ConversationHandoverEvent>;
+
+export const ConversationUpdatedEvent = envelope("conversation.updated", ConversationUpdatedData).meta({
+  id: "ConversationUpdatedEvent",
+  example: {
+    event: "conversation.updated",
+    occurred_at: "2026-12-07T15:10:00.000Z",
+    delivery_id: "4301",
+    data: {
+      change: "handover",
+      phone_number_id: "100000000000001",
+      recipient: "5511987654321",
+      phone: "5511987654321",
+      user_id: "BR.1502576394655843",
+      handler: "human",
+      note: "cliente pediu para falar com um atendente",
+      by: "api",
+      occurred_at: "2026-12-07T15:10:00.000Z",
+    },
+  },
+});
+export type ConversationUpdatedEvent = z.infer<typeof ConversationUpdatedEvent>;
 export type OrderUpdatedData = z.infer<typeof OrderUpdatedData>;
 export type AccountUpdateEvent = z.infer<typeof AccountUpdateEvent>;
 export type AccountUpdateData = z.infer<typeof AccountUpdateData>;

@@ -105,6 +105,11 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "the payment-method answers of an order's reference (issue 28), read by the panel's Pedidos page",
     },
     {
+      key: "constraint conversations.conversations_handler_check",
+      description: "CHECK (handler = ANY (ARRAY['bot'::text, 'human'::text]))",
+      why: "a conversation is answered by the integrator's bot or by a person (issue 39)",
+    },
+    {
       key: "constraint conversations.conversations_thread_holder_check",
       description: "CHECK (thread_holder = ANY (ARRAY['gateway'::text, 'another_app'::text, 'released'::text]))",
       why: "Conversation Routing: a conversation's holder is one of the contract's three (the gateway, another app, released)",
@@ -179,6 +184,10 @@ const SQL_ONLY: SqlOnlyAllowList = {
       [
         "gateway_change_identity(p_account uuid, p_prev_phone text, p_prev_bsuid text, p_prev_parent text, p_cur_phone text, p_cur_bsuid text, p_cur_parent text, p_name text)",
         "re-keys a contact after a change of phone or of BSUID (contacts/contacts.ts)",
+      ],
+      [
+        "gateway_conversation_handler(p_account uuid, p_phone_number_id text, p_contact text)",
+        "who answers a conversation now, bot or human, a lapsed hold the bot's (conversations/handler.ts)",
       ],
       [
         "gateway_contact_in_use(p_account uuid, p_key text)",

@@ -72,6 +72,11 @@ function describe(event: GatewayWebhookEvent, meta: WebhookMeta, outcome: "store
     const { reference_id: reference, order_status: order, payment_status: payment, trigger, message } = event.data;
     return `${head} pedido=${reference} ${order}/${payment} (${trigger}, ${message.kind} ${message.message_status ?? "-"})`;
   }
+  if (event.event === "conversation.updated") {
+    // A bot asked for a person (handler human) or got the conversation back (handler bot).
+    const { change, recipient, handler, note } = event.data;
+    return `${head} conversa=${recipient} ${change} atende=${handler}${note ? ` (${note})` : ""}`;
+  }
   if (event.event === "conversation.handover") {
     // Meta moved the conversation: while another app holds it, a bot of ours should stay quiet.
     const { type, recipient, holder, previous_role: from, current_role: to } = event.data;

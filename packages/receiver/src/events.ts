@@ -5,6 +5,7 @@
 import {
   MESSAGE_RECEIVED_TYPES,
   MESSAGE_STATUS_RANK,
+  CONVERSATION_HANDLERS,
   MESSAGE_STATUSES,
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -88,6 +89,9 @@ export type OrderUpdatedData = Schemas["OrderUpdatedData"];
 /** Meta moved a conversation between apps (Conversation Routing; opt-in event, issue 37). */
 export type ConversationHandoverData = Schemas["ConversationHandoverData"];
 
+/** Who answers a customer changed on the business's side (opt-in event, issue 39). */
+export type ConversationUpdatedData = Schemas["ConversationUpdatedData"];
+
 export type MessageStatusEvent = WebhookEnvelope<Schemas["MessageStatusEvent"]["event"], MessageStatusData>;
 export type MessageReceivedEvent = WebhookEnvelope<Schemas["MessageReceivedEvent"]["event"], MessageReceivedData>;
 export type AccountUpdateEvent = WebhookEnvelope<Schemas["AccountUpdateEvent"]["event"], AccountUpdateData>;
@@ -96,8 +100,17 @@ export type ConversationHandoverEvent = WebhookEnvelope<
   Schemas["ConversationHandoverEvent"]["event"],
   ConversationHandoverData
 >;
+export type ConversationUpdatedEvent = WebhookEnvelope<
+  Schemas["ConversationUpdatedEvent"]["event"],
+  ConversationUpdatedData
+>;
 export type GatewayWebhookEvent =
-  MessageStatusEvent | MessageReceivedEvent | AccountUpdateEvent | OrderUpdatedEvent | ConversationHandoverEvent;
+  | MessageStatusEvent
+  | MessageReceivedEvent
+  | AccountUpdateEvent
+  | OrderUpdatedEvent
+  | ConversationHandoverEvent
+  | ConversationUpdatedEvent;
 export type WebhookEventName = GatewayWebhookEvent["event"];
 
 // Every event of the contract has its type above: a new webhook does not compile until it is added (and parsed).
@@ -141,6 +154,7 @@ export function parseWebhookEvent(rawBody: Buffer | Uint8Array | string): Gatewa
   else if (event === "message.received") checkReceivedData(data);
   else if (event === "order.updated") checkOrderUpdatedData(data);
   else if (event === "conversation.handover") checkConversationHandoverData(data);
+  else if (event === "conversation.updated") checkConversationUpdatedData(data);
   else checkAccountUpdateData(data);
   return parsed as unknown as GatewayWebhookEvent;
 }
@@ -167,6 +181,13 @@ function checkConversationHandoverData(data: Json): void {
     expectNullableString(data, key, "data.");
   if (!isOneOf(data.type, ["control_passed", "control_taken"] as const)) throw invalid("data.type inválido");
   if (!isOneOf(data.holder, THREAD_HOLDERS)) throw invalid("data.holder inválido");
+}
+
+function checkConversationUpdatedData(data: Json): void {
+  for (const key of ["change", "phone_number_id", "recipient", "occurred_at"]) expectString(data, key, "data.");
+  for (const key of ["phone", "user_id", "note"]) expectNullableString(data, key, "data.");
+  if (!isOneOf(data.handler, CONVERSATION_HANDLERS)) throw invalid("data.handler inválido");
+  if (!isOneOf(data.by, ["api", "panel"] as const)) throw invalid("data.by inválido");
 }
 
 function checkAccountUpdateData(data: Json): void {

@@ -110,6 +110,11 @@ export async function generateReceiverSchema(
       "`conversation.handover` holders (issue 37).",
       "THREAD_HOLDERS",
       enumOf(document, "ConversationHandoverData", "holder"),
+    ) +
+    constant(
+      "`conversation.updated` handlers (issue 39).",
+      "CONVERSATION_HANDLERS",
+      enumOf(document, "ConversationUpdatedData", "handler"),
     );
   const config = (await resolveConfig(new URL(`./${GENERATED_FILE}`, import.meta.url))) ?? {};
   return format(`${BANNER}${types}${vocabulary}`, { ...config, parser: "typescript" });

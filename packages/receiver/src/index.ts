@@ -35,6 +35,8 @@ export type {
   AccountUpdateEvent,
   ConversationHandoverData,
   ConversationHandoverEvent,
+  ConversationUpdatedData,
+  ConversationUpdatedEvent,
   GatewayWebhookEvent,
   MessagePricing,
   MessageReceivedData,

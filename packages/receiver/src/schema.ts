@@ -215,6 +215,11 @@ export interface components {
       contact_phone?: string | null;
       /** @description The message came on Meta's `standby` field: another app (such as Meta's Business AI agent) owns the conversation now (issue 37). It is stored and delivered like any other; a reply may need the conversation back first. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       standby?: boolean;
+      /**
+       * @description Who answers this customer on the business's side (issue 39): `bot`, or `human` after a handover to a person (POST /conversations/{recipient}/handover); a bot should stay quiet while it is `human`. Payload version 2 only: absent from the bodies of an integration on version 1 (the default)
+       * @enum {string}
+       */
+      handler?: "bot" | "human";
       /** @description The customer's one-click card answer to a Pix order (`type` interactive, `interactive` null; issue 28); absent on every other message. Payload version 2 only: absent from the bodies of an integration on version 1 (the default) */
       payment_method?: {
         /** @description Meta's payment method, e.g. `offsite_card_pay` */
@@ -482,6 +487,62 @@ export interface components {
       /** @description ISO 8601 UTC; Meta's time of the change, else when the gateway received it */
       occurred_at: string;
     };
+    /**
+     * @example {
+     *       "event": "conversation.updated",
+     *       "occurred_at": "2026-12-07T15:10:00.000Z",
+     *       "delivery_id": "4301",
+     *       "data": {
+     *         "change": "handover",
+     *         "phone_number_id": "100000000000001",
+     *         "recipient": "5511987654321",
+     *         "phone": "5511987654321",
+     *         "user_id": "BR.1502576394655843",
+     *         "handler": "human",
+     *         "note": "cliente pediu para falar com um atendente",
+     *         "by": "api",
+     *         "occurred_at": "2026-12-07T15:10:00.000Z"
+     *       }
+     *     }
+     */
+    ConversationUpdatedEvent: {
+      /** @enum {string} */
+      event: "conversation.updated";
+      /** @description ISO 8601 UTC; when the event entered the queue; fixed across attempts */
+      occurred_at: string;
+      /** @description Id of this delivery; repeats on retries of the same event */
+      delivery_id: string;
+      data: components["schemas"]["ConversationUpdatedData"];
+    };
+    ConversationUpdatedData: {
+      /**
+       * @description `handover`: the handler changed (a bot asked for a person, or the person gave it back); `assigned`, `unassigned`, `closed` and `reopened` come with the panel's inbox
+       * @enum {string}
+       */
+      change: "handover" | "assigned" | "unassigned" | "closed" | "reopened";
+      /** @description The business number of the conversation */
+      phone_number_id: string;
+      /** @description The customer as the conversation endpoints and sends take them: phone digits, else the BSUID */
+      recipient: string;
+      /** @description The customer's phone digits; null when the gateway does not know it */
+      phone: string | null;
+      /** @description The customer's BSUID; null when the gateway does not know it */
+      user_id: string | null;
+      /**
+       * @description Who answers the customer now
+       * @enum {string}
+       */
+      handler: "bot" | "human";
+      /** @description What the handover said */
+      note: string | null;
+      /**
+       * @description Where the change was made
+       * @enum {string}
+       */
+      by: "api" | "panel";
+      /** @description ISO 8601 UTC; when the gateway recorded the change */
+      occurred_at: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -499,6 +560,7 @@ export const WEBHOOK_EVENTS = [
   "account.update",
   "order.updated",
   "conversation.handover",
+  "conversation.updated",
 ] as const;
 
 /** `message.status` statuses (spec 6.2). */
@@ -537,3 +599,6 @@ export const PAYMENT_STATUSES = ["pending", "captured", "failed"] as const;
 
 /** `conversation.handover` holders (issue 37). */
 export const THREAD_HOLDERS = ["gateway", "another_app", "released"] as const;
+
+/** `conversation.updated` handlers (issue 39). */
+export const CONVERSATION_HANDLERS = ["bot", "human"] as const;

@@ -27,6 +27,8 @@ function summary(event: GatewayWebhookEvent): string {
       return `${event.data.reference_id}:${event.data.order_status}:${event.data.payment_status}`;
     case "conversation.handover":
       return `${event.data.type}:${event.data.holder}:${event.data.current_role ?? "-"}`;
+    case "conversation.updated":
+      return `${event.data.change}:${event.data.handler}:${event.data.by}`;
   }
 }
 
@@ -119,6 +121,33 @@ describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
       ["unknown holder", { ...event, data: { ...event.data, holder: "ai_agent" } }],
       ["recipient missing", { ...event, data: { ...event.data, recipient: undefined } }],
       ["metadata as a number", { ...event, data: { ...event.data, metadata: 1 } }],
+    ];
+    for (const [what, body] of cases)
+      expect({ what, code: payloadError(JSON.stringify(body)).code }).toEqual({ what, code: "invalid_payload" });
+  });
+
+  it("reads conversation.updated (issue 39) and refuses one whose handler or origin is not the contract's", () => {
+    const event = {
+      event: "conversation.updated",
+      occurred_at: "2026-12-07T15:10:00.000Z",
+      delivery_id: "4301",
+      data: {
+        change: "handover",
+        phone_number_id: "100000000000001",
+        recipient: "5511987654321",
+        phone: "5511987654321",
+        user_id: null,
+        handler: "human",
+        note: "quer um atendente",
+        by: "api",
+        occurred_at: "2026-12-07T15:10:00.000Z",
+      },
+    };
+    expect(summary(parseWebhookEvent(JSON.stringify(event)))).toBe("handover:human:api");
+    const cases: Array<[string, unknown]> = [
+      ["unknown handler", { ...event, data: { ...event.data, handler: "agent" } }],
+      ["unknown origin", { ...event, data: { ...event.data, by: "cli" } }],
+      ["note as a number", { ...event, data: { ...event.data, note: 1 } }],
     ];
     for (const [what, body] of cases)
       expect({ what, code: payloadError(JSON.stringify(body)).code }).toEqual({ what, code: "invalid_payload" });

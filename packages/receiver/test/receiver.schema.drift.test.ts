@@ -45,8 +45,8 @@ describe("@gw/receiver generated types", () => {
     const generated = await generateReceiverSchema(withoutAccountUpdate);
     expect(generated).not.toBe(await committed());
     const events = /export const WEBHOOK_EVENTS = \[([^\]]*)\] as const;/.exec(generated)?.[1] ?? "";
-    expect(events.replace(/\s+/g, " ").trim()).toBe(
-      '"message.status", "message.received", "order.updated", "conversation.handover"',
+    expect(events.replace(/\s+/g, " ").replace(/,\s*$/, "").trim()).toBe(
+      '"message.status", "message.received", "order.updated", "conversation.handover", "conversation.updated"',
     );
     expect(generated).not.toContain("AccountUpdateData");
   }, 60_000);

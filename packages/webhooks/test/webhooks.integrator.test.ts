@@ -381,6 +381,34 @@ describe("@pt-gateway/client and @pt-gateway/webhooks installed from their tarba
       description: null,
     });
     expect(await sentTo("document")).toHaveLength(1);
+
+    // 7. "Falar com atendente" (issue 39): the bot hands the conversation to a person and says so, then stays quiet.
+    const personTap = await curl<{ id: string; webhook_status: number }>(
+      commandsOf(docsBlock(docs, "try-person-tap")).at(0),
+    );
+    expect(personTap.webhook_status).toBe(200);
+    const [notice] = await waitFor("o bot avisar que uma pessoa vai atender", async () => {
+      const texts = await sentTo("text");
+      return texts.length > 0 && texts;
+    });
+    expect(JSON.stringify(notice?.body)).toContain("Uma pessoa da nossa equipe vai continuar a conversa aqui.");
+    const conversation = (await (
+      await fetch(`${stack.api?.url ?? ""}/public/v1/conversations/${CONTACT}`, {
+        headers: { authorization: `Bearer ${account.apiKey}` },
+      })
+    ).json()) as { data: { handler: { value: string; note: string | null } } };
+    expect(conversation.data.handler).toMatchObject({ value: "human" });
+    // Option 7 again, while a person holds it: delivered with handler human, taken (204), and no second boleto.
+    const quietTap = await curl<{ id: string; webhook_status: number }>(
+      commandsOf(docsBlock(docs, "try-list-tap")).at(0),
+    );
+    const quiet = await waitFor("o bot receber a escolha sem responder", () =>
+      deliveredToBot(created.data.id, quietTap.id),
+    );
+    expect((JSON.parse(quiet.body) as { data: { handler: string } }).data.handler).toBe("human");
+    expect(quiet.lastStatusCode).toBe(204);
+    expect(await sentTo("document")).toHaveLength(1);
+    expect(await sentTo("text")).toHaveLength(1);
   }, 120_000);
 
   it.each(Object.keys(TSCONFIGS))(

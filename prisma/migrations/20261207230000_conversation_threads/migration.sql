@@ -12,7 +12,7 @@ CREATE TABLE "conversations" (
     "thread_role" TEXT,
     "thread_source" TEXT NOT NULL,
     "thread_changed_at" TIMESTAMPTZ(3) NOT NULL,
-    CONSTRAINT "conversations_pkey" PRIMARY KEY ("account_id", "phone_number_id", "contact_key"),
+    CONSTRAINT "conversations_pkey" PRIMARY KEY ("account_id", "contact_key", "phone_number_id"),
     CONSTRAINT "conversations_thread_holder_check" CHECK ("thread_holder" IN ('gateway', 'another_app', 'released')),
     CONSTRAINT "conversations_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );

@@ -12,7 +12,7 @@ import {
   type InboundDetailsView,
   type OutboundContentView,
 } from "@gw/core/conversations";
-import type { ConversationThreadView } from "@gw/contracts";
+import type { ConversationHandlerView, ConversationThreadView } from "@gw/contracts";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
@@ -87,6 +87,14 @@ function windowBadge(window: ConversationWindow): SafeHtml {
     >`;
   }
   return badge("fechada");
+}
+
+/** Who answers the customer on the business's side (issue 39): the integrator's bot, or a person after a handover. */
+function handlerText(handler: ConversationHandlerView): SafeHtml {
+  if (handler.value === "bot") return html`${badge("o bot da integração", "neutral")}`;
+  const since = handler.since ? html` <span class="hint">desde ${formatDateTime(handler.since)}</span>` : "";
+  const note = handler.note ? html` <span class="hint">motivo: ${handler.note}</span>` : "";
+  return html`${badge("uma pessoa", "warn")}${since}${note}`;
 }
 
 /** Meta's roles, as a shop's staff read them. */
@@ -613,6 +621,8 @@ export const conversationsPage: PanelPage = {
           }
           <dt>Número da conta</dt>
           <dd>${businessNumber(numbers, conversation.phone_number_id)}</dd>
+          <dt>Quem responde</dt>
+          <dd>${handlerText(conversation.handler)}</dd>
           <dt>Atendimento</dt>
           <dd>${threadHolder(conversation.thread)}</dd>
           <dt>Janela de 24 h</dt>

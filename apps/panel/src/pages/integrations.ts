@@ -49,6 +49,7 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   "order.updated": "Mudanças dos pedidos Pix (status enviado ao cliente, entregue, lida, falhou)",
   "conversation.handover":
     "Conversas passadas entre apps pela Meta (o agente de IA da Meta passou ou o parceiro tomou)",
+  "conversation.updated": "Quem atende o cliente mudou (o bot pediu uma pessoa ou a pessoa devolveu ao bot)",
 };
 
 /** An integration's events as the list and its page name them: the glossary's words, the codes in the title. */

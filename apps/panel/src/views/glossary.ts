@@ -106,6 +106,7 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<string, string>> = {
   "account.update": "avisos da conta",
   "order.updated": "mudanças dos pedidos",
   "conversation.handover": "conversas passadas entre apps",
+  "conversation.updated": "quem atende mudou",
 };
 
 /** Meta's pricing categories (pricing.category). */

@@ -10,7 +10,7 @@ import { openCurrentSigningSecret, sealIntegrationSecret } from "../deliveries/a
 import { classifyAddress, ipLiteralHost, isLocalhostName } from "@gw/webhook-sender";
 import { queueReleasedDeliveries, releaseAllHeldDeliveries } from "../deliveries/attempt/ordering.ts";
 
-/** The events an integration may select (`account.update`, `order.updated` and `conversation.handover` are opt-in). */
+/** The events an integration may select (all but the two message events are opt-in). */
 export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
 export type WebhookEvent = WebhookEventName;
 /** What a new integration's form selects at first: the message events; account health only when asked for. */

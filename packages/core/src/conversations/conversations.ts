@@ -1,4 +1,4 @@
-import type { ConversationThreadView, OrderStatus, PaymentStatus } from "@gw/contracts";
+import type { ConversationHandlerView, ConversationThreadView, OrderStatus, PaymentStatus } from "@gw/contracts";
 import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
@@ -6,6 +6,7 @@ import { isBsuidIdentifier } from "../contacts/recipient.ts";
 import { normalizePhone } from "../phones/normalize.ts";
 import { getWindow } from "../windows/windows.ts";
 import { inboundDetailsOf, outboundContentOf, type InboundDetailsView, type OutboundContentView } from "./content.ts";
+import { readHandler } from "./handler.ts";
 import { readThread, threadView } from "./thread.ts";
 
 export type { InboundDetailsView, OutboundContentView, SharedContactView } from "./content.ts";
@@ -374,6 +375,8 @@ export async function listConversationMessages(
   window: ConversationWindow;
   /** Who holds the conversation under Meta's Conversation Routing (thread.ts). */
   thread: ConversationThreadView;
+  /** Who answers the customer on the business's side: the bot or a person (handler.ts, issue 39). */
+  handler: ConversationHandlerView;
   messages: ConversationMessageView[];
   next_cursor: string | null;
 }> {
@@ -390,7 +393,7 @@ export async function listConversationMessages(
 
   const before = decodeCursor(input.cursor, 4, [0, 1]);
   const limit = clampLimit(input.limit);
-  const [{ rows }, window, name, known, thread] = await Promise.all([
+  const [{ rows }, window, name, known, thread, handler] = await Promise.all([
     deps.db.sql.query<MessageRow>({
       name: "list-conversation-messages",
       text: LIST_MESSAGES,
@@ -415,6 +418,7 @@ export async function listConversationMessages(
     }),
     contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contact] }),
     readThread(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
+    readHandler(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
   ]);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -429,6 +433,7 @@ export async function listConversationMessages(
       last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
     },
     thread: threadView(thread),
+    handler,
     messages: page.map((row) => ({
       direction: row.direction,
       id: row.id,

@@ -28,3 +28,5 @@ export type {
   ThreadControlOutcome,
   ThreadState,
 } from "./thread.ts";
+export { handOverConversation, readHandler } from "./handler.ts";
+export type { HandoverDeps, HandoverOutcome } from "./handler.ts";

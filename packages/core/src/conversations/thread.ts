@@ -1,4 +1,5 @@
 import type {
+  ConversationHandlerView,
   ConversationHandoverData,
   ConversationThreadView,
   ThreadControlAction,
@@ -16,6 +17,7 @@ import { graphRecipient, parseRecipient } from "../contacts/recipient.ts";
 import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
 import { subscribedDeliveries, type PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { getWindow, type WindowState } from "../windows/windows.ts";
+import { readHandler } from "./handler.ts";
 
 /**
  * Conversation Routing (issue 37 part 4; meta-late-2026 §5; docs/decisions.md, "Conversation Routing: thread
@@ -101,7 +103,7 @@ async function recordThread(
     text: `INSERT INTO conversations (account_id, phone_number_id, contact_key, thread_holder, thread_role,
         thread_source, thread_changed_at)
       VALUES ($1::uuid, $2, $3, $4, $5, $6, $7)
-      ON CONFLICT (account_id, phone_number_id, contact_key) DO UPDATE SET thread_holder = EXCLUDED.thread_holder,
+      ON CONFLICT (account_id, contact_key, phone_number_id) DO UPDATE SET thread_holder = EXCLUDED.thread_holder,
         thread_role = EXCLUDED.thread_role, thread_source = EXCLUDED.thread_source,
         thread_changed_at = EXCLUDED.thread_changed_at
       WHERE conversations.thread_changed_at <= EXCLUDED.thread_changed_at`,
@@ -279,9 +281,16 @@ function refusalOf(logger: Logger, error: unknown, logFields: Record<string, unk
   return null;
 }
 
-/** GET /public/v1/conversations/{recipient}: the conversation's window and holder on the number. */
+/** GET /public/v1/conversations/{recipient}: the conversation's window, handler and holder on the number. */
 export type ConversationDetailOutcome =
-  | { kind: "found"; recipient: string; phoneNumberId: string; window: WindowState; thread: ThreadState }
+  | {
+      kind: "found";
+      recipient: string;
+      phoneNumberId: string;
+      window: WindowState;
+      handler: ConversationHandlerView;
+      thread: ThreadState;
+    }
   | { kind: "unknown_number" }
   | { kind: "refused"; error: ApiError };
 
@@ -298,9 +307,10 @@ export async function conversationDetail(
   const identifier = parseRecipient(input.recipient).identifier;
   const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier });
   const key = { accountId: input.accountId, phoneNumberId: number.phoneNumberId, contactKey };
-  const [window, thread] = await Promise.all([
+  const [window, handler, thread] = await Promise.all([
     getWindow(deps, { phoneNumberId: number.phoneNumberId, contact: contactKey, now: input.now }),
+    readHandler(deps.db.sql, key),
     readThread(deps.db.sql, key),
   ]);
-  return { kind: "found", recipient: identifier, phoneNumberId: number.phoneNumberId, window, thread };
+  return { kind: "found", recipient: identifier, phoneNumberId: number.phoneNumberId, window, handler, thread };
 }

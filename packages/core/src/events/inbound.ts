@@ -66,7 +66,10 @@ export function toReceivedData(inbound: InboundMessage, phoneNumberId: string, r
  * `payment_method` is apart (ReceivedPaymentMethod): present only on the answer it describes, so every other
  * version-2 body stays as issue 27 wrote it.
  */
-export type ReceivedMembers = Omit<MessageReceivedV2Members, "payment_method" | "contact_phone" | "standby">;
+export type ReceivedMembers = Omit<
+  MessageReceivedV2Members,
+  "payment_method" | "contact_phone" | "standby" | "handler"
+>;
 export type ReceivedPaymentMethod = NonNullable<MessageReceivedV2Members["payment_method"]>;
 
 /**
@@ -228,7 +231,8 @@ WITH stored AS (
   ON CONFLICT (account_id, media_id) DO NOTHING
 )
 SELECT s.id AS integration_id, s.payload_version, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id,
-  (SELECT c.phone FROM contacts c WHERE c.account_id = $1::uuid AND c.key = $14) AS contact_phone
+  (SELECT c.phone FROM contacts c WHERE c.account_id = $1::uuid AND c.key = $14) AS contact_phone,
+  gateway_conversation_handler($1::uuid, $2, $14) AS handler
 FROM stored, LATERAL (SELECT id, created_at, payload_version FROM integrations
   WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s
 ORDER BY s.created_at, s.id`;
@@ -256,6 +260,7 @@ export async function applyInbound(
     payload_version: number;
     id: string;
     contact_phone: string | null;
+    handler: "bot" | "human" | null;
   }>({
     name: "store-inbound",
     text: STORE_INBOUND,
@@ -299,6 +304,7 @@ export async function applyInbound(
             ...members,
             contact_phone: row.contact_phone,
             standby: input.inbound.standby === true,
+            handler: row.handler ?? "bot",
             ...(payment ? { payment_method: payment } : {}),
           }
         : data,

@@ -16,9 +16,9 @@ export const { register, operations } = defineRoute({
   path: "/conversations/{recipient}",
   operationId: "getConversation",
   scope: "messages:read",
-  summary: "A conversation's window and holder",
+  summary: "A conversation's window, handler and holder",
   description:
-    "The customer's conversation on a business number (`phone_number_id`, the account's default otherwise): its 24-hour window, as GET /window/{to} says it, and who holds it under Meta's Conversation Routing (`thread`): the gateway's app, another app (Meta's Business AI agent, say) or nobody after a release. The holder is the newest of what the customer's last message (on Meta's `messages` or `standby` field), Meta's handover notifications and the gateway's own thread control said. A customer the gateway never heard of answers a closed window held by the gateway (not an error).",
+    "The customer's conversation on a business number (`phone_number_id`, the account's default otherwise): its 24-hour window, as GET /window/{to} says it; who answers the customer on the business's side (`handler`: the integrator's bot, or a person after POST /conversations/{recipient}/handover); and who holds it under Meta's Conversation Routing (`thread`): the gateway's app, another app (Meta's Business AI agent, say) or nobody after a release. The holder is the newest of what the customer's last message (on Meta's `messages` or `standby` field), Meta's handover notifications and the gateway's own thread control said. A customer the gateway never heard of answers a closed window held by the gateway (not an error).",
   request: { params: ConversationPath, query: ConversationQuery },
   responses: {
     200: jsonResponse("The conversation's window and holder.", ConversationOut),
@@ -45,6 +45,7 @@ export const { register, operations } = defineRoute({
         expires_at: window.expiresAt?.toISOString() ?? null,
         last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
       },
+      handler: outcome.handler,
       thread: threadView(outcome.thread),
     };
   },

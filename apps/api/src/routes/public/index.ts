@@ -7,6 +7,7 @@ import * as campaignsList from "./campaigns.list.ts";
 import * as campaignsRecipients from "./campaigns.recipients.ts";
 import * as campaignsStart from "./campaigns.start.ts";
 import * as conversationsGet from "./conversations.get.ts";
+import * as conversationsHandover from "./conversations.handover.ts";
 import * as conversationsThreadControl from "./conversations.thread-control.ts";
 import * as deliveries from "./deliveries.ts";
 import * as integrationsCreate from "./integrations.create.ts";
@@ -55,6 +56,7 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   validate,
   window,
   conversationsGet,
+  conversationsHandover,
   conversationsThreadControl,
   numbersList,
   numbersUpdate,

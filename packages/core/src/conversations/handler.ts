@@ -1,0 +1,132 @@
+import type { ConversationHandlerValue, ConversationHandlerView, ConversationUpdatedData } from "@gw/contracts";
+import { inTransaction, type Db, type Sql } from "@gw/db";
+import { ApiError } from "@gw/errors";
+import type { Logger } from "@gw/logger";
+import type { AccountDirectory } from "../accounts/directory.ts";
+import { recordAuditAs, type Actor } from "../audit/audit.ts";
+import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
+import { isBsuidIdentifier, parseRecipient } from "../contacts/recipient.ts";
+import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
+import { insertDeliveries, subscribedDeliveries, type Outbox } from "../deliveries/attempt/outbox.ts";
+
+/**
+ * A bot and a person, one conversation (issue 39; docs/decisions.md, "Conversations: the bot and the person"): each
+ * customer's conversation on a business number has a handler on the business's side, the integrator's bot (the
+ * default) or a person. The bot hands it to a person and the person gives it back (POST
+ * /conversations/{recipient}/handover); a person's hold lapses back to the bot after the account's timeout
+ * (accounts.human_handler_timeout_minutes, 24 h by default) without a new handover. Kept in `conversations` beside
+ * the Meta thread's holder (thread.ts); a conversation without a row is the bot's.
+ */
+
+interface HandlerRow {
+  handler: ConversationHandlerValue;
+  handler_note: string | null;
+  handler_changed_at: Date | null;
+}
+
+/** The handler of the conversation of `contactKey` on the number (the bot's when nothing was handed over). */
+export async function readHandler(
+  sql: Sql,
+  input: { accountId: string; phoneNumberId: string; contactKey: string },
+): Promise<ConversationHandlerView> {
+  const { rows } = await sql.query<HandlerRow>({
+    name: "conversation-handler",
+    // The handler now (a lapsed hold is the bot's: the migration's gateway_conversation_handler, the one spelling).
+    text: `SELECT gateway_conversation_handler($1::uuid, $2, $3) AS handler, handler_note, handler_changed_at
+      FROM conversations WHERE account_id = $1::uuid AND contact_key = $3 AND phone_number_id = $2`,
+    values: [input.accountId, input.phoneNumberId, input.contactKey],
+  });
+  const row = rows[0];
+  return {
+    value: row?.handler ?? "bot",
+    since: row?.handler_changed_at?.toISOString() ?? null,
+    note: row?.handler_note ?? null,
+  };
+}
+
+export interface HandoverDeps {
+  db: Db;
+  directory: Pick<AccountDirectory, "resolveNumber">;
+  /** Queues the `conversation.updated` deliveries after the commit that wrote them. */
+  outbox: Outbox;
+  logger: Logger;
+}
+
+export type HandoverOutcome =
+  | { kind: "done"; recipient: string; phoneNumberId: string; handler: ConversationHandlerView }
+  | { kind: "unknown_number" }
+  | { kind: "refused"; error: ApiError };
+
+/**
+ * Hand a customer's conversation to a person (`to: human`) or back to the bot (`to: bot`). Recorded, audited
+ * (`<origin>.conversation.handover`) and announced as `conversation.updated` to the integrations that chose it, in
+ * one transaction; the deliveries are queued after it. Handing it to whom already has it is recorded again (the
+ * note and the time are the new ones), so a person's hold can be renewed.
+ */
+export async function handOverConversation(
+  deps: HandoverDeps,
+  input: {
+    accountId: string;
+    recipient: string;
+    phoneNumberId?: string | undefined;
+    to: ConversationHandlerValue;
+    note?: string | undefined;
+    actor: Actor;
+    by: ConversationUpdatedData["by"];
+    now?: Date;
+  },
+): Promise<HandoverOutcome> {
+  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
+  if (!number)
+    return input.phoneNumberId
+      ? { kind: "unknown_number" }
+      : { kind: "refused", error: new ApiError("no_connected_number") };
+  const recipient = parseRecipient(input.recipient);
+  if (recipient.kind === "invalid") return { kind: "refused", error: new ApiError("invalid_recipient") };
+  const at = input.now ?? new Date();
+  const note = input.note ?? null;
+  const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: recipient.identifier });
+  const known = (await contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contactKey] })).get(contactKey);
+  const data: ConversationUpdatedData = {
+    change: "handover",
+    phone_number_id: number.phoneNumberId,
+    recipient: recipient.identifier,
+    phone: known?.phone ?? (isBsuidIdentifier(recipient.identifier) ? null : recipient.identifier),
+    user_id: known?.bsuid ?? (isBsuidIdentifier(recipient.identifier) ? recipient.identifier : null),
+    handler: input.to,
+    note,
+    by: input.by,
+    occurred_at: at.toISOString(),
+  };
+  const committed = await inTransaction(deps.db.sql, async (client) => {
+    await client.query({
+      name: "conversation-handover",
+      text: `INSERT INTO conversations (account_id, phone_number_id, contact_key, handler, handler_note,
+          handler_changed_at)
+        VALUES ($1::uuid, $2, $3, $4, $5, $6)
+        ON CONFLICT (account_id, contact_key, phone_number_id) DO UPDATE SET handler = EXCLUDED.handler,
+          handler_note = EXCLUDED.handler_note, handler_changed_at = EXCLUDED.handler_changed_at`,
+      values: [input.accountId, number.phoneNumberId, contactKey, input.to, note, at],
+    });
+    await recordAuditAs(client, input, "conversation.handover", {
+      target: `conversation:${number.phoneNumberId}:${contactKey}`,
+      details: { to: input.to, note, recipient: recipient.identifier },
+    });
+    const pending = (await subscribedDeliveries(client, input.accountId, "conversation.updated", data)).map(
+      (delivery) => ({ ...delivery, orderingKey: contactOrderingKey(contactKey) }),
+    );
+    return insertDeliveries(client, pending, at);
+  });
+  await deps.outbox.dispatch(committed);
+  deps.logger.info("conversation handed over", {
+    accountId: input.accountId,
+    phoneNumberId: number.phoneNumberId,
+    to: input.to,
+  });
+  return {
+    kind: "done",
+    recipient: recipient.identifier,
+    phoneNumberId: number.phoneNumberId,
+    handler: { value: input.to, since: at.toISOString(), note },
+  };
+}
