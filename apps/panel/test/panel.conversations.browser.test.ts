@@ -152,7 +152,8 @@ describe("panel Conversas in Chromium", () => {
     expect(await textOf(bubbles.nth(0))).toMatch(/^Contato · .* Oi, cadê meu pedido\?$/);
     expect(await textOf(bubbles.nth(1))).toMatch(/· imagem Foto da caixa amassada Abrir imagem \(image\/png\)$/);
     expect(await textOf(bubbles.nth(2))).toMatch(/· documento Baixar documento nota fiscal ção\.pdf/);
-    expect(await textOf(bubbles.nth(4))).toMatch(/^Conta · .* lida Mensagem de texto/);
+    // The account's text, kept since issue 39 (the inbox shows both sides), under the inbound side's retention.
+    expect(await textOf(bubbles.nth(4))).toMatch(/^Conta · .* lida Sua troca já foi aberta\.$/);
     expect(await bubbles.nth(4).getAttribute("class")).toBe("bubble out");
 
     // The image is fetched by the panel from Meta's media endpoint and served from the panel's own origin.
@@ -416,5 +417,63 @@ describe("panel Conversas in Chromium", () => {
     expect(handed.status).toBe(200);
     await viewer.goto(`/conversas/${tenant.phoneNumberId}/${Z}`);
     expect(await answerer()).toMatch(/^uma pessoa desde \d{2}\/\d{2}\/\d{4}.* motivo: quer falar com atendente$/);
+  });
+
+  it("lets an admin answer inside the window through the send service, once per composed reply; a viewer only reads (issue 39)", async () => {
+    const admin = await signIn(stack, tenant.users.admin.email);
+    const sentTexts = async (body: string) => {
+      const response = await fetch(`${stack.sandbox.url}/_sandbox/sent?limit=10000`);
+      const sent = (await response.json()) as { to: string | null; type: string; body: { text?: { body?: string } } }[];
+      return sent.filter((s) => s.to === X && s.type === "text" && s.body.text?.body === body);
+    };
+    try {
+      const path = `/conversas/${tenant.phoneNumberId}/${X}`;
+      await admin.goto(path);
+      const reply = "Olá, Maria! Sua troca foi aprovada.";
+      await admin.getByLabel("Sua resposta").fill(reply);
+      const form = {
+        _csrf: await admin.locator('form[action$="/responder"] input[name="_csrf"]').inputValue(),
+        chave: await admin.locator('form[action$="/responder"] input[name="chave"]').inputValue(),
+        texto: reply,
+      };
+      await admin.getByRole("button", { name: "Enviar resposta" }).click();
+      await admin.waitForURL(/ok=resposta_enviada/);
+      expect(await textOf(admin.locator('[role="status"], .notice').first())).toContain("Resposta enviada.");
+      expect(await textOf(admin.locator("article.bubble.out").last())).toContain(reply);
+      expect(await sentTexts(reply)).toHaveLength(1);
+
+      // The same form again (a double click, a resubmit after a timeout, a second tab): the first answer, no new send.
+      const again = await admin.request.post(`${path}/responder`, { form, maxRedirects: 0 });
+      expect(again.status()).toBe(303);
+      expect(again.headers().location).toMatch(/ok=resposta_enviada/);
+      expect(await sentTexts(reply)).toHaveLength(1);
+
+      // A closed window: no composer, the reason instead.
+      const W = "5541987650404";
+      await inbound(tenant, {
+        from: W,
+        type: "text",
+        text: "Oi",
+        timestamp: Math.floor(Date.now() / 1000) - 25 * 3600,
+      });
+      await admin.goto(`/conversas/${tenant.phoneNumberId}/${W}`);
+      expect(await admin.locator('form[action$="/responder"]').count()).toBe(0);
+      expect(await textOf(admin.locator("#responder + p"))).toMatch(/^A janela de 24 h está fechada/);
+
+      // A viewer reads the conversation without a composer, and its forged POST is refused.
+      await viewer.goto(path);
+      expect(await viewer.locator('form[action$="/responder"]').count()).toBe(0);
+      const forged = await viewer.request.post(`${path}/responder`, {
+        form: {
+          ...form,
+          _csrf: await viewer.locator('input[name="_csrf"]').first().inputValue(),
+          chave: "A".repeat(22),
+        },
+        maxRedirects: 0,
+      });
+      expect(forged.status()).toBe(403);
+    } finally {
+      await admin.context().close();
+    }
   });
 });

@@ -139,6 +139,7 @@ describe("message.received by payload version", () => {
       ...NO_MEMBERS,
       contact_phone: one.from,
       standby: false,
+      handler: "bot",
       interactive: { type: "list_reply", id: "opcao-7", title: "Segunda via do boleto", description: "PDF" },
     });
     // Version 2 is version 1's bytes with the members appended after them.
@@ -212,7 +213,13 @@ describe("message.received by payload version", () => {
     const { body, wamid } = webhook({ type: "text", text: { body: "Oi" } });
     await ingestProviderWebhook(deps, body);
     const { v1, v2 } = await bodiesFor(wamid);
-    expect(dataOf(v2)).toEqual({ ...dataOf(v1), ...NO_MEMBERS, contact_phone: dataOf(v1).from, standby: false });
+    expect(dataOf(v2)).toEqual({
+      ...dataOf(v1),
+      ...NO_MEMBERS,
+      contact_phone: dataOf(v1).from,
+      standby: false,
+      handler: "bot",
+    });
     const stored = await db.inboundMessage.findUniqueOrThrow({ where: { wamid } });
     expect({ details: stored.details, sha: stored.mediaSha256, voice: stored.mediaVoice }).toEqual({
       details: null,

@@ -18,6 +18,8 @@ const CAPABILITIES = {
   "campaigns.manage": ["owner", "admin"],
   // Whether opening a conversation tells the contact their messages were read: the account's choice.
   "conversations.read_receipts": ["owner", "admin"],
+  // Answering a customer from Conversas (issue 39): a message in the business's name, through the send service.
+  "conversations.reply": ["owner", "admin"],
   "costs.view": ["owner", "admin", "viewer"],
   // Sending an order's next status to the customer (Pedidos): a message in the business's name. Every role reads orders.
   "orders.update": ["owner", "admin"],

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { pipeline } from "node:stream/promises";
 import type { Request, Response, Router } from "express";
 import {
@@ -13,12 +14,14 @@ import {
   type OutboundContentView,
 } from "@gw/core/conversations";
 import type { ConversationHandlerView, ConversationThreadView } from "@gw/contracts";
+import { replyInConversation } from "@gw/core/messages";
+import { ERROR_REGISTRY, type ErrorCode } from "@gw/errors";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
 import { currentUser, panelActor } from "../http/context.ts";
 import { PanelHttpError } from "../http/errors.ts";
 import { can, requireCapability } from "../http/roles.ts";
-import { badge, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
+import { badge, csrfField, noticeFrom, pager, postButton, queryText, table } from "../views/components.ts";
 import { formatDateTime, formatNumber } from "../views/format.ts";
 import { INBOUND_TYPES, OUTBOUND_KINDS, SENT_MEDIA, sendStatusText } from "../views/glossary.ts";
 import { html, type SafeHtml } from "../views/html.ts";
@@ -66,6 +69,19 @@ const conversationParams = z.object({
   cursor: CURSOR,
 });
 const mediaId = z.uuid();
+/** The composer: the text, and `chave`, 128 random bits minted when it was drawn (the send's Idempotency-Key). */
+const replyForm = z.object({
+  texto: z.string().trim().min(1).max(4096),
+  chave: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+});
+
+/** The composer's outcomes, shown on the conversation after the redirect: ours, then the registry's sentences. */
+const REPLY_NOTICES: Record<string, string> = {
+  resposta_enviada: "Resposta enviada.",
+  send_unconfirmed:
+    "O provedor não confirmou o envio: a resposta pode ter saído. Confira a conversa antes de enviar de novo.",
+  ...Object.fromEntries(Object.entries(ERROR_REGISTRY).map(([code, entry]) => [code, entry.message])),
+};
 const readReceiptsForm = z.object({ ativar: z.enum(["0", "1"]) });
 
 /** Shown inline only: images (never SVG, which can carry script), audio and video. Everything else downloads. */
@@ -118,6 +134,33 @@ function threadHolder(thread: ConversationThreadView): SafeHtml {
       <span class="hint">a Meta escolhe quem responde quando o cliente escrever de novo</span> ${since}`;
   return html`${badge(`outro app${role}`, "warn")}
     <span class="hint">as mensagens do cliente chegam marcadas como standby</span> ${since}`;
+}
+
+/**
+ * The composer (issue 39): a text answer inside the window, sent by the send service under the form's own key. With
+ * the window closed only a template may go, which the panel does not send yet: the composer says so instead.
+ */
+function composer(req: Request, path: string, window: ConversationWindow): SafeHtml {
+  if (!can(req.panelUser, "conversations.reply")) return html``;
+  if (!window.open)
+    return html`<section aria-labelledby="responder">
+      <h2 id="responder">Responder</h2>
+      <p class="hint">
+        A janela de 24 h está fechada: o WhatsApp só aceita um template aprovado até o contato escrever de novo (envie
+        pela API, <code>POST /public/v1/messages</code> com <code>template</code>).
+      </p>
+    </section>`;
+  const chave = randomBytes(16).toString("base64url");
+  return html`<section aria-labelledby="responder">
+    <h2 id="responder">Responder</h2>
+    <form method="post" action="${path}/responder" class="stack">
+      ${csrfField(req)}
+      <input type="hidden" name="chave" value="${chave}" />
+      <label for="texto">Sua resposta</label>
+      <textarea id="texto" name="texto" rows="3" maxlength="4096" required></textarea>
+      <button type="submit">Enviar resposta</button>
+    </form>
+  </section>`;
 }
 
 function shortened(text: string): string {
@@ -225,6 +268,8 @@ function locationBlock(
 /** What a send carried beyond its kind (messages.content): never its body text, footer or caption. */
 function outboundContent(content: OutboundContentView): SafeHtml {
   switch (content.kind) {
+    case "text":
+      return html`<p>${content.body}</p>`;
     case "interactive":
       switch (content.type) {
         case "button":
@@ -654,8 +699,42 @@ export const conversationsPage: PanelPage = {
                 </nav>`
               : ""
           }
-        </section>`;
-      res.type("html").send(page(req, { title, section: "/conversas", body }).value);
+        </section>
+        ${composer(req, path, conversation.window)}`;
+      const notice = noticeFrom(req, REPLY_NOTICES);
+      res.type("html").send(page(req, { title, section: "/conversas", notice, body }).value);
     });
+
+    router.post(
+      "/conversas/:phoneNumberId/:contact/responder",
+      requireCapability("conversations.reply"),
+      async (req, res) => {
+        const user = currentUser(req);
+        const params = conversationParams.safeParse({
+          phoneNumberId: req.params.phoneNumberId,
+          contact: req.params.contact,
+        });
+        if (!params.success) throw new PanelHttpError(404, "A conversa não foi encontrada nesta conta.");
+        const form = replyForm.safeParse(req.body);
+        if (!form.success) throw new PanelHttpError(400, "Formulário inválido: escreva a resposta e tente de novo.");
+        const { phoneNumberId, contact } = params.data;
+        const outcome = await replyInConversation(deps.send, {
+          accountId: user.accountId,
+          phoneNumberId,
+          contact,
+          text: form.data.texto,
+          formKey: form.data.chave,
+          actor: panelActor(req),
+          requestId: req.requestId,
+        });
+        const path = conversationPath(phoneNumberId, contact);
+        if (outcome.kind === "not_found") throw new PanelHttpError(404, "A conversa não foi encontrada nesta conta.");
+        if (outcome.kind === "sent") return void res.redirect(303, `${path}?ok=resposta_enviada#responder`);
+        if (outcome.kind === "unconfirmed") return void res.redirect(303, `${path}?erro=send_unconfirmed#responder`);
+        const code: ErrorCode = outcome.error.code;
+        deps.logger.info("panel reply refused", { phoneNumberId, code });
+        res.redirect(303, `${path}?erro=${code}#responder`);
+      },
+    );
   },
 };

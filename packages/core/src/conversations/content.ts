@@ -6,6 +6,7 @@
  * defensively: a row this release does not understand shows as its kind alone.
  */
 export type OutboundContentView =
+  | { kind: "text"; body: string }
   | {
       kind: "interactive";
       type: "button";
@@ -94,10 +95,14 @@ function locationOf(value: unknown) {
   return { latitude, longitude, name: text(raw.name), address: text(raw.address) };
 }
 
-/** `messages.content` as the panel shows it; null for a text or template send, or a shape it does not know. */
+/** `messages.content` as the panel shows it; null for a template send, a text sent before issue 39, or a shape it does not know. */
 export function outboundContentOf(value: unknown): OutboundContentView | null {
   const raw = record(value);
   if (!raw) return null;
+  if (raw.kind === "text") {
+    const body = text(raw.body);
+    return body === null ? null : { kind: "text", body };
+  }
   if (raw.kind === "interactive") {
     if (raw.type === "button")
       return {

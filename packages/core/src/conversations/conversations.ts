@@ -296,6 +296,22 @@ export async function conversationContactKey(
   return contactKeyOf(sql, { accountId: input.accountId, identifier });
 }
 
+/**
+ * Who the panel answers in a conversation: the contact's key (as Conversas names it) and the identifier a send goes
+ * to (its phone, else its BSUID); null when the account knows no such contact.
+ */
+export async function conversationRecipient(
+  sql: Sql,
+  input: { accountId: string; given: string },
+): Promise<{ contactKey: string; sendTo: string } | null> {
+  if (!UUID.test(input.accountId)) return null;
+  const contactKey = await conversationContactKey(sql, input);
+  if (contactKey === null) return null;
+  const known = await contactsByKey(sql, { accountId: input.accountId, keys: [contactKey] });
+  const who = contactOf(contactKey, known.get(contactKey) ?? { phone: null, bsuid: null, username: null });
+  return { contactKey, sendTo: who.send_to };
+}
+
 interface MessageRow {
   direction: "inbound" | "outbound";
   id: string;

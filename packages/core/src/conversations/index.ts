@@ -1,4 +1,4 @@
-export { listConversationMessages, listConversations } from "./conversations.ts";
+export { conversationRecipient, listConversationMessages, listConversations } from "./conversations.ts";
 export type {
   ConversationContact,
   ConversationMessageView,

@@ -1,4 +1,5 @@
 export { sendMessage } from "./send.ts";
+export { replyInConversation } from "./conversation-reply.ts";
 export { getMessageDetail } from "./detail.ts";
 export type { MessageContent, MessageSender, SendDeps, SendInput } from "./send.ts";
 export { UNCONFIRMED_SEND } from "./outcome.ts";

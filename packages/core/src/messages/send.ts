@@ -209,8 +209,10 @@ async function sendReservingLast(
       payload = built.payload;
       marketing = built.marketing;
       route = routeOf(number, built.marketing);
-    } else if (content.kind === "text") payload = textPayload(input, content);
-    else if (content.kind === "order_status" || content.kind === "reaction") throw new Error("reserved first");
+    } else if (content.kind === "text") {
+      payload = textPayload(input, content);
+      summary = { kind: "text", body: content.body };
+    } else if (content.kind === "order_status" || content.kind === "reaction") throw new Error("reserved first");
     else {
       const checked = referencesMedia(content)
         ? await checkMediaReference(deps.db.sql, {
@@ -362,8 +364,10 @@ async function sendReservingFirst(
           "outside_24h_window",
           content.kind === "order_status" ? { message: ORDER_OUTSIDE_WINDOW } : {},
         );
-      if (content.kind === "text") payload = textPayload(input, content);
-      else if (content.kind === "order_status") payload = orderStatusPayload(input.to, content);
+      if (content.kind === "text") {
+        payload = textPayload(input, content);
+        summary = { kind: "text", body: content.body };
+      } else if (content.kind === "order_status") payload = orderStatusPayload(input.to, content);
       else {
         const checked = await checkFreeForm(deps, input, content, number.phoneNumberId, contactKey);
         payload = freeFormPayload(input, checked);

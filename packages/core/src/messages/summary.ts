@@ -1,15 +1,17 @@
 import type { FreeFormContent, Interactive, InteractiveHeader, MediaType } from "./free-form.ts";
 
 /*
- * What the gateway keeps of a free-form send beyond text (`messages.content`, jsonb), for the panel's Conversas:
- * the structure the contact saw — buttons, list rows, where a URL button leads, which media, the reaction, the pin —
- * but never a body text, a footer or a caption, as for text sends (docs/decisions.md, "Outbound summaries, not
- * texts"). Retention clears it with the contact's other content. snake_case: it is stored and read as JSON.
+ * What the gateway keeps of a free-form send (`messages.content`, jsonb), for the panel's Conversas: a text send's
+ * body (issue 39: the inbox shows both sides), and of the other kinds the structure the contact saw — buttons, list
+ * rows, where a URL button leads, which media, the reaction, the pin — but not their body texts, footers or captions
+ * (docs/decisions.md, "Outbound summaries, not texts", and "The inbox keeps what was sent"). Retention clears it with
+ * the contact's other content, as it clears the inbound texts. snake_case: it is stored and read as JSON.
  */
 
 type HeaderType = InteractiveHeader["type"] | null;
 
 export type OutboundSummary =
+  | { kind: "text"; body: string }
   | {
       kind: "interactive";
       type: "button";
