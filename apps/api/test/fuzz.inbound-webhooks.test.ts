@@ -26,8 +26,9 @@ import { inboundItem } from "./support/meta-inbound-arbitrary.ts";
 const SCALE = Number(process.env.FUZZ_SCALE ?? 0.5);
 const CASES = Math.max(1, Math.round(300 * SCALE));
 /** What version 2 appends, every one on every body. */
-// Every member of issue 27, then the customer's phone as the gateway knows it and the standby flag (issue 37).
-const VERSION_2_MEMBERS = [...Object.keys(MESSAGE_RECEIVED_V2_NONE), "contact_phone", "standby"];
+// Every member of issue 27, then the customer's phone as the gateway knows it, the standby flag (issue 37) and the
+// conversation's handler (issue 39).
+const VERSION_2_MEMBERS = [...Object.keys(MESSAGE_RECEIVED_V2_NONE), "contact_phone", "standby", "handler"];
 
 let gateway: TestGateway;
 let account: TestAccount;

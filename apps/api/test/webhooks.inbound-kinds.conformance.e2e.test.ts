@@ -122,9 +122,10 @@ async function inboundBoth(
   const { one, two } = await receivedBoth(sent.id);
   expect(one.from).toBe(from);
   expect(JSON.stringify(one)).toBe(JSON.stringify(contractData(one, v1Values)));
-  // Version 2 ends with the customer's phone as the gateway knows it (issue 37): here, the phone that wrote.
+  // Version 2 ends with the customer's phone as the gateway knows it (issue 37): here, the phone that wrote; then the
+  // standby flag (issue 37) and who answers on the business's side (issue 39).
   expect(JSON.stringify(two)).toBe(
-    JSON.stringify({ ...one, ...NO_MEMBERS, ...members, contact_phone: from, standby: false }),
+    JSON.stringify({ ...one, ...NO_MEMBERS, ...members, contact_phone: from, standby: false, handler: "bot" }),
   );
   return { one, two };
 }
@@ -304,6 +305,7 @@ describe("message.received on payload version 2, and version 1 unchanged", () =>
       ...NO_MEMBERS,
       contact_phone: one.from,
       standby: false,
+      handler: "bot",
       forwarded: true,
       frequently_forwarded: true,
       media_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -329,6 +331,7 @@ describe("message.received on payload version 2, and version 1 unchanged", () =>
       ...NO_MEMBERS,
       contact_phone: one.from,
       standby: false,
+      handler: "bot",
       media_sha256: createHash("sha256").update(bytes).digest("hex"),
       media_voice: true,
     });

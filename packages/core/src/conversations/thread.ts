@@ -85,7 +85,10 @@ export async function readThread(
   return threadOf(rows[0]);
 }
 
-/** Record a move; one the gateway learnt before the recorded one (two pods racing) changes nothing. */
+/**
+ * Record a move; one the gateway learnt before the recorded one (two pods racing) changes nothing. A row a handover
+ * to a person created (handler.ts) has no move yet: the first one is recorded.
+ */
 async function recordThread(
   sql: Sql,
   input: {
@@ -106,7 +109,7 @@ async function recordThread(
       ON CONFLICT (account_id, contact_key, phone_number_id) DO UPDATE SET thread_holder = EXCLUDED.thread_holder,
         thread_role = EXCLUDED.thread_role, thread_source = EXCLUDED.thread_source,
         thread_changed_at = EXCLUDED.thread_changed_at
-      WHERE conversations.thread_changed_at <= EXCLUDED.thread_changed_at`,
+      WHERE conversations.thread_changed_at IS NULL OR conversations.thread_changed_at <= EXCLUDED.thread_changed_at`,
     values: [input.accountId, input.phoneNumberId, input.contactKey, input.holder, input.role, input.source, input.at],
   });
   return (rowCount ?? 0) > 0;
