@@ -411,7 +411,7 @@ const HANDLERS: Record<CommandName, (invocation: Invocation, deps: CliDeps & { a
   },
   "user create": async (inv, { db, actor }) => {
     const role = inv.values.role ?? "owner";
-    if (!isPanelRole(role)) throw new UsageError("Papel inválido: use owner, admin ou viewer.", inv.command);
+    if (!isPanelRole(role)) throw new UsageError("Papel inválido: use owner, admin, viewer ou agente.", inv.command);
     const given = process.env.GATEWAY_USER_PASSWORD;
     const password = given && given !== "" ? given : randomBytes(12).toString("base64url");
     const user = await createPanelUser(

@@ -319,7 +319,7 @@ export const COMMANDS = {
       account: accountOption(),
       email: { value: "EMAIL", required: true, help: "e-mail usado para entrar no painel" },
       name: { value: "NOME", help: "nome exibido (padrão: o e-mail)" },
-      role: { value: "PAPEL", help: "owner (padrão), admin ou viewer" },
+      role: { value: "PAPEL", help: "owner (padrão), admin, viewer ou agente (atende as conversas)" },
     },
     notes: [
       "A senha vem da variável GATEWAY_USER_PASSWORD (mínimo 10 caracteres); sem ela, uma senha aleatória é",

@@ -9,6 +9,8 @@ import { loadSendingBlocks, panelRequestContext } from "./http/context.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { loadSession, requireUser, verifyCsrf } from "./http/session.ts";
 import { PUBLIC_PAGES, SIGNED_IN_PAGES } from "./pages/index.ts";
+import { requireSection } from "./http/roles.ts";
+import { AGENT_SECTIONS } from "./views/nav.ts";
 
 const ASSETS_DIR = fileURLToPath(new URL("./assets/", import.meta.url));
 /** A campaign's CSV: the same cap as the API's (what 100 000 real rows need, see the contracts). */
@@ -71,6 +73,7 @@ export function createPanelApp(deps: PanelDeps): express.Express {
   const signedIn = Router();
   signedIn.use(requireUser);
   signedIn.use(loadSendingBlocks(deps.db));
+  signedIn.use(requireSection(AGENT_SECTIONS));
   for (const section of SIGNED_IN_PAGES) section.register(signedIn, deps);
   app.use(signedIn);
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { Router } from "express";
 import type { Page } from "playwright-core";
-import { invitePanelUser } from "@gw/core/users";
+import { createPanelUser, invitePanelUser } from "@gw/core/users";
 import { SIGNED_IN_PAGES } from "../src/pages/index.ts";
-import { createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
+import { PASSWORD, createTenant, signIn, startPanelStack, type PanelStack, type TestTenant } from "@gw/test-stack";
 import { testActor } from "@gw/testkit";
 
 jest.setTimeout(90_000);
@@ -81,6 +81,50 @@ describe("roles, CSRF and tenant isolation of the panel's forms (Chromium)", () 
     // Nothing was changed, so nothing was audited (the sign-in was before `before`).
     expect(await auditCount(tenant.accountId)).toBe(before);
     await page.context().close();
+  });
+
+  it("shows an agente Conversas, Pedidos and Templates only: any other section, page or form is 403, home is Conversas (issue 39)", async () => {
+    const email = `agente-${randomUUID().slice(0, 8)}@exemplo.com.br`;
+    await createPanelUser(
+      { db: stack.db },
+      {
+        accountId: tenant.accountId,
+        email,
+        name: "Ana Atendente",
+        role: "agente",
+        password: PASSWORD,
+        actor: testActor,
+      },
+    );
+    const page = await signIn(stack, email);
+    try {
+      await page.goto("/");
+      expect(new URL(page.url()).pathname).toBe("/conversas");
+      const menu = await page.locator('nav[aria-label="Seções do painel"] a').allInnerTexts();
+      expect(menu.map((text) => text.trim())).toEqual(["Templates", "Conversas", "Pedidos"]);
+      for (const path of ["/conversas", "/pedidos", "/templates"])
+        expect({ path, status: (await page.request.get(path)).status() }).toEqual({ path, status: 200 });
+      const hidden = ["/chaves", "/integracoes", "/campanhas", "/custos", "/usuarios", "/entregas", "/auditoria"];
+      for (const path of [...hidden, "/numeros", "/conta/avisos", `/integracoes/${randomUUID()}`]) {
+        const response = await page.request.get(path);
+        expect({ path, status: response.status() }).toEqual({ path, status: 403 });
+      }
+      // Every state-changing route outside its sections is refused before the page's own checks; the reply is its own.
+      const token = await csrfOf(page);
+      const outside = routes.filter((route) => !/^\/(conversas|pedidos|templates|confirmar-senha)(\/|$)/.test(route));
+      const statuses = await Promise.all(
+        outside.map(async (route) => [route, (await post(page, concrete(route), { _csrf: token, name: "x" })).status]),
+      );
+      expect(statuses.filter(([, status]) => status !== 403)).toEqual([]);
+      const reply = await post(page, `/conversas/${tenant.phoneNumberId}/5511900000001/responder`, {
+        _csrf: token,
+        texto: "Oi",
+        chave: "B".repeat(22),
+      });
+      expect(reply.status).not.toBe(403);
+    } finally {
+      await page.context().close();
+    }
   });
 
   it("refuses an admin's POST to the owner-only routes (keys, users) with 403", async () => {

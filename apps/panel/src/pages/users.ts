@@ -33,7 +33,8 @@ const MESSAGES = {
 /** What each role may do, said once under the invite form (options stay short: they size the select). */
 const ROLE_HELP =
   `${ROLE_LABELS.owner}: tudo, inclusive usuários e chaves de API · ${ROLE_LABELS.admin}: integrações, entregas, ` +
-  `templates e conversas · ${ROLE_LABELS.viewer}: somente leitura.`;
+  `templates e conversas · ${ROLE_LABELS.viewer}: somente leitura · ${ROLE_LABELS.agente}: lê e responde ` +
+  `conversas, lê pedidos e templates; não vê chaves, integrações, campanhas, custos nem usuários.`;
 
 const inviteForm = z.object({ email: z.string().trim().max(254), role: z.enum(PANEL_ROLES) });
 const roleForm = z.object({ role: z.enum(PANEL_ROLES) });
@@ -266,7 +267,7 @@ export const usersPage: PanelPage = {
       if (!parsed.success)
         throw new PanelHttpError(
           400,
-          `Escolha um papel: ${ROLE_LABELS.owner}, ${ROLE_LABELS.admin} ou ${ROLE_LABELS.viewer}.`,
+          `Escolha um papel: ${ROLE_LABELS.owner}, ${ROLE_LABELS.admin}, ${ROLE_LABELS.viewer} ou ${ROLE_LABELS.agente}.`,
         );
       await refusalShown(deps, req, res, async () => {
         await changePanelUserRole(

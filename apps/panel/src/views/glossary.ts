@@ -38,10 +38,11 @@ export function labelOf(labels: Readonly<Record<string, string>>, code: string):
 }
 
 /** Panel roles (PANEL_ROLES). */
-export const ROLE_LABELS: Readonly<Record<"owner" | "admin" | "viewer", string>> = {
+export const ROLE_LABELS: Readonly<Record<"owner" | "admin" | "viewer" | "agente", string>> = {
   owner: "proprietário",
   admin: "administrador",
   viewer: "leitura",
+  agente: "atendente",
 };
 
 /** A sent message's status (messages.status, as the API reports it). */

@@ -4,6 +4,7 @@ import type { PanelSessionUser } from "@gw/core/users";
 import { formatDateTime } from "./format.ts";
 import { ROLE_LABELS } from "./glossary.ts";
 import { html, type SafeHtml } from "./html.ts";
+import { can } from "../http/roles.ts";
 import { NAV, type NavHref } from "./nav.ts";
 
 export interface PageOptions {
@@ -31,7 +32,7 @@ function header(user: PanelSessionUser | undefined, section: NavHref | undefined
       <details class="menu">
         <summary>Menu</summary>
         <ul>
-          ${NAV.map(
+          ${NAV.filter((item) => "agent" in item || can(user, "sections.all")).map(
             (item) =>
               html`<li>
                 <a href="${item.href}" ${item.href === section ? html`aria-current="page"` : ""}>${item.label}</a>

@@ -4,8 +4,11 @@ import type { Logger } from "@gw/logger";
 import { recordAudit, recordAuditAs, type Actor } from "../audit/audit.ts";
 import { MIN_PASSWORD_LENGTH, decoyHash, hashPassword, verifyPassword } from "./passwords.ts";
 
-/** owner: everything, users and keys included; admin: integrations, deliveries, templates, conversations; viewer: read. */
-export const PANEL_ROLES = ["owner", "admin", "viewer"] as const;
+/**
+ * owner: everything, users and keys included; admin: integrations, deliveries, templates, conversations; viewer: read;
+ * agente (issue 39): reads and answers conversations, and reads orders and templates, nothing else.
+ */
+export const PANEL_ROLES = ["owner", "admin", "viewer", "agente"] as const;
 export type PanelRole = (typeof PANEL_ROLES)[number];
 
 export function isPanelRole(value: string): value is PanelRole {
@@ -59,7 +62,8 @@ function checkPassword(password: string): void {
 }
 
 function checkRole(role: string): PanelRole {
-  if (!isPanelRole(role)) throw new PanelUserError("invalid_role", "Papel inválido: use owner, admin ou viewer.");
+  if (!isPanelRole(role))
+    throw new PanelUserError("invalid_role", "Papel inválido: use owner, admin, viewer ou agente.");
   return role;
 }
 
