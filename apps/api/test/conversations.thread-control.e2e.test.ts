@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import request from "supertest";
 import type { Dispatcher } from "@gw/dispatcher";
 import type { ConversationHandoverEvent, ConversationUpdatedEvent, MessageReceivedEvent } from "@gw/receiver";
-import { eventually } from "@gw/testkit";
+import { eventually, testActor } from "@gw/testkit";
 import { contactWrites, startTestGateway, type TestAccount, type TestGateway } from "@gw/test-stack";
 import { startPipeline, stopPipeline, type Receiver } from "./support/pipeline.ts";
 
@@ -37,6 +37,7 @@ describe("a conversation shared with Meta's Business AI agent", () => {
       thread: Record<string, unknown>;
       window: Record<string, unknown>;
       handler: Record<string, unknown>;
+      status: string;
     };
   };
   /** The thread_control calls the sandbox received from the account's number (refused ones too), with their bodies. */
@@ -299,6 +300,24 @@ describe("a conversation shared with Meta's Business AI agent", () => {
       orderBy: { id: "asc" },
     });
     expect(audit.map((a) => (a.details as { to: string }).to)).toEqual(["human", "bot", "human"]);
+    // Closed in the inbox (the panel's service): back to the bot; the customer writing again reopens it, and says so.
+    const { changeConversation } = await import("@gw/core/conversations");
+    const inbox = { db: gateway.db, outbox: gateway.deps.outbox, logger: gateway.deps.logger };
+    const where = { accountId: account.accountId, phoneNumberId: account.phoneNumberId, contact: phone };
+    await changeConversation(inbox, { ...where, change: { kind: "close" }, actor: testActor });
+    expect((await conversation(phone)).status).toBe("closed");
+    expect(await handlerOf((await writes(phone, "Voltei")).id)).toBe("bot");
+    expect((await conversation(phone)).status).toBe("open");
+    await eventually(() => updates().find((u) => u.data.change === "reopened"), {
+      what: "conversation.updated reopened",
+    });
+    expect(updates().map((u) => [u.data.change, u.data.by, u.data.status])).toEqual(
+      expect.arrayContaining([
+        ["closed", "panel", "closed"],
+        ["reopened", "customer", "open"],
+      ]),
+    );
+
     const invalid = await request(gateway.app)
       .post(`/public/v1/conversations/${phone}/handover`)
       .set(account.auth)

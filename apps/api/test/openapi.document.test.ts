@@ -495,6 +495,8 @@ describe("OpenAPI document", () => {
         "user_id",
         "handler",
         "note",
+        "status",
+        "assignee",
         "by",
         "occurred_at",
       ],

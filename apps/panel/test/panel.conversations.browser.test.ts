@@ -442,11 +442,38 @@ describe("panel Conversas in Chromium", () => {
       expect(await textOf(admin.locator("article.bubble.out").last())).toContain(reply);
       expect(await sentTexts(reply)).toHaveLength(1);
 
+      // A person answered: the person holds the conversation now (the bot stays quiet).
+      expect(await textOf(admin.locator("dt:text-is('Quem responde') + dd"))).toMatch(/^uma pessoa desde/);
+
       // The same form again (a double click, a resubmit after a timeout, a second tab): the first answer, no new send.
       const again = await admin.request.post(`${path}/responder`, { form, maxRedirects: 0 });
       expect(again.status()).toBe(303);
       expect(again.headers().location).toMatch(/ok=resposta_enviada/);
       expect(await sentTexts(reply)).toHaveLength(1);
+
+      // Assigned to someone of the account, then closed (back to the bot), then reopened.
+      await admin.goto(path);
+      await admin.getByLabel("Atribuir a").selectOption({ label: `admin ${tenant.users.admin.email.slice(6, 12)}` });
+      await admin.getByRole("button", { name: "Atribuir", exact: true }).click();
+      await admin.waitForURL(/ok=atribuida/);
+      const state = () => textOf(admin.locator("#atendimento-da-conta + p"));
+      expect(await state()).toBe(`aberta atribuída a admin ${tenant.users.admin.email.slice(6, 12)}`);
+      await admin.getByRole("button", { name: "Encerrar conversa" }).click();
+      await admin.waitForURL(/ok=encerrada/);
+      expect(await state()).toMatch(/^encerrada atribuída a/);
+      expect(await textOf(admin.locator("dt:text-is('Quem responde') + dd"))).toBe("o bot da integração");
+      await admin.getByRole("button", { name: "Reabrir conversa" }).click();
+      await admin.waitForURL(/ok=reaberta/);
+      expect(await state()).toMatch(/^aberta/);
+      const audit = await stack.db.auditEntry.findMany({
+        where: { accountId: tenant.accountId, action: { startsWith: "panel.conversation." } },
+        orderBy: { id: "asc" },
+      });
+      expect(audit.map((entry) => entry.action)).toEqual([
+        "panel.conversation.assigned",
+        "panel.conversation.closed",
+        "panel.conversation.reopened",
+      ]);
 
       // A closed window: no composer, the reason instead.
       const W = "5541987650404";

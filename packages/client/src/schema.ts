@@ -1398,6 +1398,8 @@ export interface components {
      *         "user_id": "BR.1502576394655843",
      *         "handler": "human",
      *         "note": "cliente pediu para falar com um atendente",
+     *         "status": "open",
+     *         "assignee": null,
      *         "by": "api",
      *         "occurred_at": "2026-12-07T15:10:00.000Z"
      *       }
@@ -1414,7 +1416,7 @@ export interface components {
     };
     ConversationUpdatedData: {
       /**
-       * @description `handover`: the handler changed (a bot asked for a person, or the person gave it back); `assigned`, `unassigned`, `closed` and `reopened` come with the panel's inbox
+       * @description `handover`: the handler changed (a bot asked for a person, or the person gave it back; a person's reply in the panel makes it `human` too); `assigned`, `unassigned`: the panel assigned it to a user or took the assignment away (an assignment makes it `human`); `closed`, `reopened`: closed in the panel (back to the bot), reopened in the panel or by the customer writing again
        * @enum {string}
        */
       change: "handover" | "assigned" | "unassigned" | "closed" | "reopened";
@@ -1431,13 +1433,25 @@ export interface components {
        * @enum {string}
        */
       handler: "bot" | "human";
-      /** @description What the handover said */
+      /** @description What the last handover said */
       note: string | null;
       /**
-       * @description Where the change was made
+       * @description `open`, or `closed` (closing gives the conversation back to the bot)
        * @enum {string}
        */
-      by: "api" | "panel";
+      status: "open" | "closed";
+      /** @description The panel user the conversation is assigned to; null when none */
+      assignee: {
+        /** @description The panel user's id */
+        id: string;
+        /** @description The panel user's name */
+        name: string;
+      } | null;
+      /**
+       * @description Where the change was made: `customer` when the customer's message reopened it
+       * @enum {string}
+       */
+      by: "api" | "panel" | "customer";
       /** @description ISO 8601 UTC; when the gateway recorded the change */
       occurred_at: string;
     };
@@ -2396,6 +2410,18 @@ export interface components {
           last_inbound_at: string | null;
         };
         handler: components["schemas"]["ConversationHandler"];
+        /**
+         * @description `open` (the default), or `closed` in the panel's inbox
+         * @enum {string}
+         */
+        status: "open" | "closed";
+        /** @description The panel user it is assigned to; null when none */
+        assignee: {
+          /** @description The panel user's id */
+          id: string;
+          /** @description The panel user's name */
+          name: string;
+        } | null;
         thread: components["schemas"]["ConversationThread"];
       };
     };

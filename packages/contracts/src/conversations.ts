@@ -66,6 +66,15 @@ export type ConversationThreadView = z.infer<typeof ConversationThread>;
 export const CONVERSATION_HANDLERS = ["bot", "human"] as const;
 export type ConversationHandlerValue = (typeof CONVERSATION_HANDLERS)[number];
 
+/** Issue 39 (the inbox): a conversation is open or closed. */
+export const CONVERSATION_STATUSES = ["open", "closed"] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+export const ConversationAssignee = z
+  .object({ id: z.string().describe("The panel user's id"), name: z.string().describe("The panel user's name") })
+  .meta({ id: "ConversationAssignee" });
+export type ConversationAssigneeView = z.infer<typeof ConversationAssignee>;
+
 export const ConversationHandler = z
   .object({
     value: z
@@ -179,6 +188,8 @@ export const ConversationOut = z
         })
         .describe("The 24-hour window, as GET /window/{to} says it"),
       handler: ConversationHandler,
+      status: z.enum(CONVERSATION_STATUSES).describe("`open` (the default), or `closed` in the panel's inbox"),
+      assignee: ConversationAssignee.nullable().describe("The panel user it is assigned to; null when none"),
       thread: ConversationThread,
     }),
   })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONVERSATION_HANDLERS, THREAD_HOLDERS } from "./conversations.ts";
+import { CONVERSATION_HANDLERS, CONVERSATION_STATUSES, ConversationAssignee, THREAD_HOLDERS } from "./conversations.ts";
 import { MESSAGE_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from "./statuses.ts";
 
 /**
@@ -482,7 +482,7 @@ export const ConversationHandoverData = z
   .meta({ id: "ConversationHandoverData" });
 export type ConversationHandoverData = z.infer<typeof ConversationHandoverData>;
 
-/** Issue 39: what changed in a conversation on the business's side. Only `handover` is sent until the inbox ships. */
+/** Issue 39: what changed in a conversation on the business's side. */
 export const CONVERSATION_CHANGES = ["handover", "assigned", "unassigned", "closed", "reopened"] as const;
 
 /** Issue 39: a conversation's handler, assignee or state changed (opt-in event). */
@@ -491,7 +491,7 @@ export const ConversationUpdatedData = z
     change: z
       .enum(CONVERSATION_CHANGES)
       .describe(
-        "`handover`: the handler changed (a bot asked for a person, or the person gave it back); `assigned`, `unassigned`, `closed` and `reopened` come with the panel's inbox",
+        "`handover`: the handler changed (a bot asked for a person, or the person gave it back; a person's reply in the panel makes it `human` too); `assigned`, `unassigned`: the panel assigned it to a user or took the assignment away (an assignment makes it `human`); `closed`, `reopened`: closed in the panel (back to the bot), reopened in the panel or by the customer writing again",
       ),
     phone_number_id: z.string().describe("The business number of the conversation"),
     recipient: z
@@ -500,8 +500,16 @@ export const ConversationUpdatedData = z
     phone: z.string().nullable().describe("The customer's phone digits; null when the gateway does not know it"),
     user_id: z.string().nullable().describe("The customer's BSUID; null when the gateway does not know it"),
     handler: z.enum(CONVERSATION_HANDLERS).describe("Who answers the customer now"),
-    note: z.string().nullable().describe("What the handover said"),
-    by: z.enum(["api", "panel"]).describe("Where the change was made"),
+    note: z.string().nullable().describe("What the last handover said"),
+    status: z
+      .enum(CONVERSATION_STATUSES)
+      .describe("`open`, or `closed` (closing gives the conversation back to the bot)"),
+    assignee: ConversationAssignee.nullable().describe(
+      "The panel user the conversation is assigned to; null when none",
+    ),
+    by: z
+      .enum(["api", "panel", "customer"])
+      .describe("Where the change was made: `customer` when the customer's message reopened it"),
     occurred_at: isoUtc("when the gateway recorded the change"),
   })
   .meta({ id: "ConversationUpdatedData" });
@@ -653,6 +661,8 @@ export const ConversationUpdatedEvent = envelope("conversation.updated", Convers
       user_id: "BR.1502576394655843",
       handler: "human",
       note: "cliente pediu para falar com um atendente",
+      status: "open",
+      assignee: null,
       by: "api",
       occurred_at: "2026-12-07T15:10:00.000Z",
     },

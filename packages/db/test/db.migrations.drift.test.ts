@@ -105,6 +105,11 @@ const SQL_ONLY: SqlOnlyAllowList = {
       why: "the payment-method answers of an order's reference (issue 28), read by the panel's Pedidos page",
     },
     {
+      key: "constraint conversations.conversations_status_check",
+      description: "CHECK (status = ANY (ARRAY['open'::text, 'closed'::text]))",
+      why: "a conversation of the inbox is open or closed (issue 39)",
+    },
+    {
       key: "constraint conversations.conversations_handler_check",
       description: "CHECK (handler = ANY (ARRAY['bot'::text, 'human'::text]))",
       why: "a conversation is answered by the integrator's bot or by a person (issue 39)",

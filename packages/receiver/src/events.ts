@@ -187,7 +187,9 @@ function checkConversationUpdatedData(data: Json): void {
   for (const key of ["change", "phone_number_id", "recipient", "occurred_at"]) expectString(data, key, "data.");
   for (const key of ["phone", "user_id", "note"]) expectNullableString(data, key, "data.");
   if (!isOneOf(data.handler, CONVERSATION_HANDLERS)) throw invalid("data.handler inválido");
-  if (!isOneOf(data.by, ["api", "panel"] as const)) throw invalid("data.by inválido");
+  if (!isOneOf(data.by, ["api", "panel", "customer"] as const)) throw invalid("data.by inválido");
+  if (!isOneOf(data.status, ["open", "closed"] as const)) throw invalid("data.status inválido");
+  if (data.assignee !== null && !isObject(data.assignee)) throw invalid("data.assignee deve ser um objeto ou null");
 }
 
 function checkAccountUpdateData(data: Json): void {

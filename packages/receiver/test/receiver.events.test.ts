@@ -139,6 +139,8 @@ describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
         user_id: null,
         handler: "human",
         note: "quer um atendente",
+        status: "open",
+        assignee: null,
         by: "api",
         occurred_at: "2026-12-07T15:10:00.000Z",
       },
@@ -147,6 +149,7 @@ describe("parseWebhookEvent (spec 2.7, 6.2, 6.3)", () => {
     const cases: Array<[string, unknown]> = [
       ["unknown handler", { ...event, data: { ...event.data, handler: "agent" } }],
       ["unknown origin", { ...event, data: { ...event.data, by: "cli" } }],
+      ["unknown status", { ...event, data: { ...event.data, status: "archived" } }],
       ["note as a number", { ...event, data: { ...event.data, note: 1 } }],
     ];
     for (const [what, body] of cases)

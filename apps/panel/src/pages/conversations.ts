@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { pipeline } from "node:stream/promises";
 import type { Request, Response, Router } from "express";
 import {
+  changeConversation,
   listConversations,
   markConversationReadOnOpen,
   openInboundMedia,
@@ -10,11 +11,13 @@ import {
   type ConversationContact,
   type ConversationView,
   type ConversationWindow,
+  type InboxChange,
   type InboundDetailsView,
   type OutboundContentView,
 } from "@gw/core/conversations";
 import type { ConversationHandlerView, ConversationThreadView } from "@gw/contracts";
 import { replyInConversation } from "@gw/core/messages";
+import { listPanelUsers } from "@gw/core/users";
 import { ERROR_REGISTRY, type ErrorCode } from "@gw/errors";
 import { z } from "@gw/config";
 import type { PanelDeps } from "../container.ts";
@@ -75,9 +78,21 @@ const replyForm = z.object({
   chave: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
 });
 
+/** The inbox's changes (issue 39): to whom it is assigned (a user of the account), or its state. */
+const assignForm = z.object({ usuario: z.uuid() });
+const INBOX_ACTIONS = {
+  desatribuir: { kind: "unassign", done: "atribuicao_removida" },
+  encerrar: { kind: "close", done: "encerrada" },
+  reabrir: { kind: "reopen", done: "reaberta" },
+} as const;
+
 /** The composer's outcomes, shown on the conversation after the redirect: ours, then the registry's sentences. */
 const REPLY_NOTICES: Record<string, string> = {
   resposta_enviada: "Resposta enviada.",
+  atribuida: "Conversa atribuída: uma pessoa atende a partir de agora (o bot fica em silêncio).",
+  atribuicao_removida: "Atribuição removida.",
+  encerrada: "Conversa encerrada: o bot volta a atender.",
+  reaberta: "Conversa reaberta.",
   send_unconfirmed:
     "O provedor não confirmou o envio: a resposta pode ter saído. Confira a conversa antes de enviar de novo.",
   ...Object.fromEntries(Object.entries(ERROR_REGISTRY).map(([code, entry]) => [code, entry.message])),
@@ -160,6 +175,48 @@ function composer(req: Request, path: string, window: ConversationWindow): SafeH
       <textarea id="texto" name="texto" rows="3" maxlength="4096" required></textarea>
       <button type="submit">Enviar resposta</button>
     </form>
+  </section>`;
+}
+
+/**
+ * The inbox's controls (issue 39): the conversation's state and assignee, and for who may answer, the forms that
+ * assign it (to oneself by default, or another user of the account), take the assignment away, close or reopen it.
+ */
+function inboxControls(
+  req: Request,
+  path: string,
+  conversation: { status: "open" | "closed"; assignee: { id: string; name: string } | null },
+  users: readonly { id: string; name: string }[],
+): SafeHtml {
+  const state = html`<p>
+    ${conversation.status === "open" ? badge("aberta", "ok") : badge("encerrada", "neutral")}
+    ${conversation.assignee ? html`atribuída a ${conversation.assignee.name}` : html`<span class="hint">sem atribuição</span>`}
+  </p>`;
+  if (!can(req.panelUser, "conversations.reply"))
+    return html`<section aria-labelledby="atendimento-da-conta">
+      <h2 id="atendimento-da-conta">Atendimento da conta</h2>
+      ${state}
+    </section>`;
+  const me = req.panelUser?.userId ?? "";
+  return html`<section aria-labelledby="atendimento-da-conta">
+    <h2 id="atendimento-da-conta">Atendimento da conta</h2>
+    ${state}
+    <form method="post" action="${path}/atribuir" class="inline">
+      ${csrfField(req)}
+      <label for="usuario">Atribuir a</label>
+      <select id="usuario" name="usuario">
+        ${users.map(
+          (user) => html`<option value="${user.id}" ${user.id === me ? html`selected` : ""}>${user.name}</option>`,
+        )}
+      </select>
+      <button type="submit">Atribuir</button>
+    </form>
+    ${conversation.assignee ? postButton(req, { action: `${path}/desatribuir`, label: "Remover atribuição" }) : ""}
+    ${
+      conversation.status === "open"
+        ? postButton(req, { action: `${path}/encerrar`, label: "Encerrar conversa" })
+        : postButton(req, { action: `${path}/reabrir`, label: "Reabrir conversa" })
+    }
   </section>`;
 }
 
@@ -636,13 +693,15 @@ export const conversationsPage: PanelPage = {
       const { phoneNumberId, contact, cursor } = parsed.data;
       // Opening the conversation (its newest page), before its messages are read, so they show as read.
       if (!cursor) await markReadOnOpen(req, deps, phoneNumberId, contact);
-      const [conversation, numbers] = await Promise.all([
+      const [conversation, numbers, team] = await Promise.all([
         listConversationMessages(
           { db: deps.db },
           { accountId: user.accountId, phoneNumberId, contact, cursor, limit: MESSAGES_PAGE_SIZE },
         ),
         accountNumberNames(deps, user.accountId),
+        listPanelUsers({ db: deps.db }, { accountId: user.accountId, limit: 200 }),
       ]);
+      const users = team.users.map((member) => ({ id: member.id, name: member.name }));
       const path = conversationPath(conversation.phone_number_id, conversation.contact);
       const ids = contactIds(conversation.who);
       const title = conversation.contact_name ?? ids;
@@ -700,10 +759,42 @@ export const conversationsPage: PanelPage = {
               : ""
           }
         </section>
-        ${composer(req, path, conversation.window)}`;
+        ${inboxControls(req, path, conversation, users)} ${composer(req, path, conversation.window)}`;
       const notice = noticeFrom(req, REPLY_NOTICES);
       res.type("html").send(page(req, { title, section: "/conversas", notice, body }).value);
     });
+
+    /** The inbox's changes of a conversation: the route's params checked, then the core service; 404 when not the account's. */
+    const changeRoute = async (req: Request, res: Response, change: InboxChange, done: string) => {
+      const user = currentUser(req);
+      const params = conversationParams.safeParse({
+        phoneNumberId: req.params.phoneNumberId,
+        contact: req.params.contact,
+      });
+      if (!params.success) throw new PanelHttpError(404, "A conversa não foi encontrada nesta conta.");
+      const { phoneNumberId, contact } = params.data;
+      const outcome = await changeConversation(
+        { db: deps.db, outbox: deps.send.outbox, logger: deps.logger },
+        { accountId: user.accountId, phoneNumberId, contact, change, actor: panelActor(req) },
+      );
+      if (outcome.kind === "not_found") throw new PanelHttpError(404, "A conversa não foi encontrada nesta conta.");
+      res.redirect(303, `${conversationPath(phoneNumberId, contact)}?ok=${done}#atendimento-da-conta`);
+    };
+    router.post(
+      "/conversas/:phoneNumberId/:contact/atribuir",
+      requireCapability("conversations.reply"),
+      async (req, res) => {
+        const form = assignForm.safeParse(req.body);
+        if (!form.success) throw new PanelHttpError(400, "Escolha a quem atribuir a conversa.");
+        await changeRoute(req, res, { kind: "assign", assigneeId: form.data.usuario }, "atribuida");
+      },
+    );
+    for (const [segment, action] of Object.entries(INBOX_ACTIONS))
+      router.post(
+        `/conversas/:phoneNumberId/:contact/${segment}`,
+        requireCapability("conversations.reply"),
+        (req, res) => changeRoute(req, res, { kind: action.kind }, action.done),
+      );
 
     router.post(
       "/conversas/:phoneNumberId/:contact/responder",

@@ -1,4 +1,11 @@
-import type { ConversationHandlerView, ConversationThreadView, OrderStatus, PaymentStatus } from "@gw/contracts";
+import type {
+  ConversationAssigneeView,
+  ConversationHandlerView,
+  ConversationStatus,
+  ConversationThreadView,
+  OrderStatus,
+  PaymentStatus,
+} from "@gw/contracts";
 import type { Db, Sql } from "@gw/db";
 import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
@@ -8,6 +15,7 @@ import { getWindow } from "../windows/windows.ts";
 import { inboundDetailsOf, outboundContentOf, type InboundDetailsView, type OutboundContentView } from "./content.ts";
 import { readHandler } from "./handler.ts";
 import { readThread, threadView } from "./thread.ts";
+import { conversationState } from "./updated.ts";
 
 export type { InboundDetailsView, OutboundContentView, SharedContactView } from "./content.ts";
 
@@ -393,6 +401,9 @@ export async function listConversationMessages(
   thread: ConversationThreadView;
   /** Who answers the customer on the business's side: the bot or a person (handler.ts, issue 39). */
   handler: ConversationHandlerView;
+  /** The inbox's state (inbox.ts, issue 39): open or closed, and the panel user it is assigned to. */
+  status: ConversationStatus;
+  assignee: ConversationAssigneeView | null;
   messages: ConversationMessageView[];
   next_cursor: string | null;
 }> {
@@ -409,7 +420,7 @@ export async function listConversationMessages(
 
   const before = decodeCursor(input.cursor, 4, [0, 1]);
   const limit = clampLimit(input.limit);
-  const [{ rows }, window, name, known, thread, handler] = await Promise.all([
+  const [{ rows }, window, name, known, thread, handler, state] = await Promise.all([
     deps.db.sql.query<MessageRow>({
       name: "list-conversation-messages",
       text: LIST_MESSAGES,
@@ -435,6 +446,11 @@ export async function listConversationMessages(
     contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contact] }),
     readThread(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
     readHandler(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
+    conversationState(deps.db.sql, {
+      accountId: input.accountId,
+      phoneNumberId: input.phoneNumberId,
+      contactKey: contact,
+    }),
   ]);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -450,6 +466,8 @@ export async function listConversationMessages(
     },
     thread: threadView(thread),
     handler,
+    status: state.status,
+    assignee: state.assignee,
     messages: page.map((row) => ({
       direction: row.direction,
       id: row.id,

@@ -4,10 +4,10 @@ import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { recordAuditAs, type Actor } from "../audit/audit.ts";
-import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
-import { isBsuidIdentifier, parseRecipient } from "../contacts/recipient.ts";
-import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
-import { insertDeliveries, subscribedDeliveries, type Outbox } from "../deliveries/attempt/outbox.ts";
+import { contactKeyOf } from "../contacts/contacts.ts";
+import { parseRecipient } from "../contacts/recipient.ts";
+import type { Outbox } from "../deliveries/attempt/outbox.ts";
+import { conversationUpdated } from "./updated.ts";
 
 /**
  * A bot and a person, one conversation (issue 39; docs/decisions.md, "Conversations: the bot and the person"): each
@@ -86,18 +86,6 @@ export async function handOverConversation(
   const at = input.now ?? new Date();
   const note = input.note ?? null;
   const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: recipient.identifier });
-  const known = (await contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contactKey] })).get(contactKey);
-  const data: ConversationUpdatedData = {
-    change: "handover",
-    phone_number_id: number.phoneNumberId,
-    recipient: recipient.identifier,
-    phone: known?.phone ?? (isBsuidIdentifier(recipient.identifier) ? null : recipient.identifier),
-    user_id: known?.bsuid ?? (isBsuidIdentifier(recipient.identifier) ? recipient.identifier : null),
-    handler: input.to,
-    note,
-    by: input.by,
-    occurred_at: at.toISOString(),
-  };
   const committed = await inTransaction(deps.db.sql, async (client) => {
     await client.query({
       name: "conversation-handover",
@@ -112,10 +100,15 @@ export async function handOverConversation(
       target: `conversation:${number.phoneNumberId}:${contactKey}`,
       details: { to: input.to, note, recipient: recipient.identifier },
     });
-    const pending = (await subscribedDeliveries(client, input.accountId, "conversation.updated", data)).map(
-      (delivery) => ({ ...delivery, orderingKey: contactOrderingKey(contactKey) }),
-    );
-    return insertDeliveries(client, pending, at);
+    return conversationUpdated(client, {
+      accountId: input.accountId,
+      phoneNumberId: number.phoneNumberId,
+      contactKey,
+      recipient: recipient.identifier,
+      change: "handover",
+      by: input.by,
+      at,
+    });
   });
   await deps.outbox.dispatch(committed);
   deps.logger.info("conversation handed over", {
@@ -129,4 +122,30 @@ export async function handOverConversation(
     phoneNumberId: number.phoneNumberId,
     handler: { value: input.to, since: at.toISOString(), note },
   };
+}
+
+/**
+ * A person answered the customer from the panel (issue 39): the person is the handler from now on, and the hold's
+ * timeout counts from this reply. Announced (`handover`, by the panel) only when the handler was the bot.
+ */
+export async function personAnswered(
+  deps: { db: Db; outbox: Outbox },
+  input: { accountId: string; phoneNumberId: string; contactKey: string; recipient: string; at?: Date },
+): Promise<void> {
+  const at = input.at ?? new Date();
+  const committed = await inTransaction(deps.db.sql, async (client) => {
+    const { rows } = await client.query<{ was: "bot" | "human" | null }>({
+      name: "conversation-person-answered",
+      text: `WITH before AS (SELECT gateway_conversation_handler($1::uuid, $2, $3) AS was)
+        INSERT INTO conversations AS c (account_id, phone_number_id, contact_key, handler, handler_changed_at)
+        VALUES ($1::uuid, $2, $3, 'human', $4)
+        ON CONFLICT (account_id, contact_key, phone_number_id) DO UPDATE SET handler = 'human',
+          handler_changed_at = EXCLUDED.handler_changed_at
+        RETURNING (SELECT was FROM before)`,
+      values: [input.accountId, input.phoneNumberId, input.contactKey, at],
+    });
+    if (rows[0]?.was === "human") return [];
+    return conversationUpdated(client, { ...input, change: "handover", by: "panel", at });
+  });
+  await deps.outbox.dispatch(committed);
 }

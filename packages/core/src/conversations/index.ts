@@ -28,5 +28,8 @@ export type {
   ThreadControlOutcome,
   ThreadState,
 } from "./thread.ts";
-export { handOverConversation, readHandler } from "./handler.ts";
+export { handOverConversation, personAnswered, readHandler } from "./handler.ts";
+export { changeConversation } from "./inbox.ts";
+export type { InboxChange } from "./inbox.ts";
+export { conversationState } from "./updated.ts";
 export type { HandoverDeps, HandoverOutcome } from "./handler.ts";

@@ -1,5 +1,7 @@
 import type {
+  ConversationAssigneeView,
   ConversationHandlerView,
+  ConversationStatus,
   ConversationHandoverData,
   ConversationThreadView,
   ThreadControlAction,
@@ -18,6 +20,7 @@ import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
 import { subscribedDeliveries, type PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { getWindow, type WindowState } from "../windows/windows.ts";
 import { readHandler } from "./handler.ts";
+import { conversationState } from "./updated.ts";
 
 /**
  * Conversation Routing (issue 37 part 4; meta-late-2026 §5; docs/decisions.md, "Conversation Routing: thread
@@ -292,6 +295,8 @@ export type ConversationDetailOutcome =
       phoneNumberId: string;
       window: WindowState;
       handler: ConversationHandlerView;
+      status: ConversationStatus;
+      assignee: ConversationAssigneeView | null;
       thread: ThreadState;
     }
   | { kind: "unknown_number" }
@@ -310,10 +315,21 @@ export async function conversationDetail(
   const identifier = parseRecipient(input.recipient).identifier;
   const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier });
   const key = { accountId: input.accountId, phoneNumberId: number.phoneNumberId, contactKey };
-  const [window, handler, thread] = await Promise.all([
+  const [window, handler, state, thread] = await Promise.all([
     getWindow(deps, { phoneNumberId: number.phoneNumberId, contact: contactKey, now: input.now }),
     readHandler(deps.db.sql, key),
+    conversationState(deps.db.sql, key),
     readThread(deps.db.sql, key),
   ]);
-  return { kind: "found", recipient: identifier, phoneNumberId: number.phoneNumberId, window, handler, thread };
+  const { status, assignee } = state;
+  return {
+    kind: "found",
+    recipient: identifier,
+    phoneNumberId: number.phoneNumberId,
+    window,
+    handler,
+    status,
+    assignee,
+    thread,
+  };
 }

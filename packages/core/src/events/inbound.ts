@@ -229,17 +229,26 @@ WITH stored AS (
   SELECT $1::uuid, $2, $7, 'received', $5, $8, $18, $9, $19, $12::timestamptz + interval '7 days'
   FROM stored WHERE $7::text IS NOT NULL
   ON CONFLICT (account_id, media_id) DO NOTHING
+), reopened AS (
+  -- Issue 39: a customer writing to a conversation the inbox closed reopens it.
+  UPDATE conversations SET status = 'open', status_changed_at = $23
+  WHERE account_id = $1::uuid AND contact_key = $14 AND phone_number_id = $2 AND status = 'closed'
+    AND EXISTS (SELECT 1 FROM stored)
+  RETURNING 1
 )
-SELECT s.id AS integration_id, s.payload_version, nextval(pg_get_serial_sequence('deliveries', 'id'))::text AS id,
+SELECT s.id AS integration_id, s.payload_version,
+  CASE WHEN s.id IS NOT NULL THEN nextval(pg_get_serial_sequence('deliveries', 'id'))::text END AS id,
+  (SELECT count(*) FROM reopened)::int AS reopened,
   (SELECT c.phone FROM contacts c WHERE c.account_id = $1::uuid AND c.key = $14) AS contact_phone,
   gateway_conversation_handler($1::uuid, $2, $14) AS handler
-FROM stored, LATERAL (SELECT id, created_at, payload_version FROM integrations
-  WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s
+FROM stored LEFT JOIN LATERAL (SELECT id, created_at, payload_version FROM integrations
+  WHERE account_id = $1::uuid AND active AND 'message.received' = ANY(events)) AS s ON true
 ORDER BY s.created_at, s.id`;
 
 /**
  * Store an inbound message and extend its contact's window (keyed by the contact, whichever identifier the
- * integrator replies to); returns the `message.received` deliveries to insert.
+ * integrator replies to); returns the `message.received` deliveries to insert, and whether the message reopened a
+ * conversation the inbox had closed (the caller announces it: conversations sit beside events, not below).
  */
 export async function applyInbound(
   sql: Sql,
@@ -251,14 +260,15 @@ export async function applyInbound(
     contactKey: string;
     receivedAt?: Date;
   },
-): Promise<PendingDelivery[]> {
+): Promise<{ deliveries: PendingDelivery[]; reopened: boolean }> {
   const { occurredAt, data } = toReceivedData(input.inbound, input.phoneNumberId, input.receivedAt);
   const members = receivedMembers(input.inbound.message);
   const payment = receivedPaymentMethod(input.inbound.message);
   const { rows } = await sql.query<{
-    integration_id: string;
-    payload_version: number;
-    id: string;
+    integration_id: string | null;
+    payload_version: number | null;
+    id: string | null;
+    reopened: number;
     contact_phone: string | null;
     handler: "bot" | "human" | null;
   }>({
@@ -290,23 +300,30 @@ export async function applyInbound(
       input.receivedAt ?? new Date(),
     ],
   });
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: input.accountId,
-    integrationId: row.integration_id,
-    event: "message.received",
-    orderingKey: contactOrderingKey(input.contactKey),
-    // Version 1 (the default) gets the contract's bytes; the outbox keeps each body, so retries keep their version.
-    data:
-      row.payload_version === 2
-        ? {
-            ...data,
-            ...members,
-            contact_phone: row.contact_phone,
-            standby: input.inbound.standby === true,
-            handler: row.handler ?? "bot",
-            ...(payment ? { payment_method: payment } : {}),
-          }
-        : data,
-  }));
+  const deliveries = rows.flatMap((row): PendingDelivery[] =>
+    row.id === null || row.integration_id === null
+      ? []
+      : [
+          {
+            id: row.id,
+            accountId: input.accountId,
+            integrationId: row.integration_id,
+            event: "message.received",
+            orderingKey: contactOrderingKey(input.contactKey),
+            // Version 1 (the default) gets the contract's bytes; the outbox keeps each body, so retries keep their version.
+            data:
+              row.payload_version === 2
+                ? {
+                    ...data,
+                    ...members,
+                    contact_phone: row.contact_phone,
+                    standby: input.inbound.standby === true,
+                    handler: row.handler ?? "bot",
+                    ...(payment ? { payment_method: payment } : {}),
+                  }
+                : data,
+          },
+        ],
+  );
+  return { deliveries, reopened: (rows[0]?.reopened ?? 0) > 0 };
 }

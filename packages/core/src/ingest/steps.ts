@@ -6,6 +6,7 @@ import { adoptCampaignSends } from "../events/adopt.ts";
 import { applyInbound } from "../events/inbound.ts";
 import { applyStatusesTraced, lockWamids } from "../events/statuses.ts";
 import { applyHandovers } from "../conversations/thread.ts";
+import { conversationUpdatedDeliveries } from "../conversations/updated.ts";
 import { applyAccountEvents } from "../health/index.ts";
 import { applyUserPreferences, type PreferenceChange } from "../suppressions/suppressions.ts";
 import { storeTemplateNotices } from "../templates/notices.ts";
@@ -276,11 +277,24 @@ async function applyInboundItem(
 ): Promise<PendingDelivery[]> {
   const key = contactKey ?? (await learnContacts(sql, [{ accountId: item.accountId, user: item.inbound.sender }]))[0];
   if (!key) return [];
-  return applyInbound(sql, {
+  const { deliveries, reopened } = await applyInbound(sql, {
     accountId: item.accountId,
     phoneNumberId: item.phoneNumberId,
     inbound: item.inbound,
     contactKey: key,
     receivedAt,
   });
+  if (!reopened) return deliveries;
+  // The customer wrote to a conversation the inbox had closed: it is open again (issue 39), and said so.
+  const { sender } = item.inbound;
+  const reopening = await conversationUpdatedDeliveries(sql, {
+    accountId: item.accountId,
+    phoneNumberId: item.phoneNumberId,
+    contactKey: key,
+    recipient: sender.phone ?? sender.bsuid ?? key,
+    change: "reopened",
+    by: "customer",
+    at: receivedAt,
+  });
+  return [...deliveries, ...reopening];
 }

@@ -46,6 +46,8 @@ export const { register, operations } = defineRoute({
         last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
       },
       handler: outcome.handler,
+      status: outcome.status,
+      assignee: outcome.assignee,
       thread: threadView(outcome.thread),
     };
   },
