@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { verifyMetaSignature } from "@gw/signer";
 import type { RunningSandbox } from "../src/index.ts";
 import {
-  APP_SECRET,
+  fieldOf,
   control,
   hooksOf,
   pendingOf,
   PHONE_ID,
   sendMessage,
+  signedByMeta,
   start,
   startReceiver,
   text,
@@ -31,14 +31,6 @@ interface OwnerAnswer {
 
 interface ErrorAnswer {
   error: { message: string; issues?: { path: (string | number)[] }[] };
-}
-
-function fieldOf(hook: ReceivedWebhook | undefined): string | undefined {
-  return hook?.body.entry[0]?.changes[0]?.field;
-}
-
-function signed(hook: ReceivedWebhook | undefined): boolean {
-  return verifyMetaSignature(APP_SECRET, hook?.raw ?? Buffer.alloc(0), String(hook?.headers["x-hub-signature-256"]));
 }
 
 describe("POST /_sandbox/conversation-owner and the standby field", () => {
@@ -101,7 +93,7 @@ describe("POST /_sandbox/conversation-owner and the standby field", () => {
     });
     expect(standby?.body.entry[0]?.id).toBe(mine?.body.entry[0]?.id);
     expect(Object.keys(valueOf(standby) ?? {})).toEqual(["messaging_product", "metadata", "contacts", "messages"]);
-    expect(signed(standby)).toBe(true);
+    expect(signedByMeta(standby)).toBe(true);
 
     const back = await owner({ user: { from: PHONE }, owner: "this_app" });
     expect(back.body.owner).toBe("this_app");

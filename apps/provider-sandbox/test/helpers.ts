@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { verifyMetaSignature } from "@gw/signer";
 import { silentLogger } from "@gw/testkit";
 import {
   startSandbox,
@@ -183,9 +184,19 @@ export function valueOf(
   return hook?.body.entry[0]?.changes[0]?.value;
 }
 
-/** The webhooks whose first change is of this field (`messages`, `user_id_update`, `account_update`...). */
+/** The field of a webhook's first change (`messages`, `standby`, `messaging_handovers`, `user_id_update`...). */
+export function fieldOf(hook: ReceivedWebhook | undefined): string | undefined {
+  return hook?.body.entry[0]?.changes[0]?.field;
+}
+
+/** The webhooks whose first change is of this field. */
 export function hooksOf(hooks: ReceivedWebhook[], field: string): ReceivedWebhook[] {
-  return hooks.filter((hook) => (hook.body.entry[0]?.changes[0]?.field as string | undefined) === field);
+  return hooks.filter((hook) => fieldOf(hook) === field);
+}
+
+/** Whether the webhook carries Meta's signature (X-Hub-Signature-256) of its raw bytes with the app secret. */
+export function signedByMeta(hook: ReceivedWebhook | undefined): boolean {
+  return verifyMetaSignature(APP_SECRET, hook?.raw ?? Buffer.alloc(0), String(hook?.headers["x-hub-signature-256"]));
 }
 
 /** The status webhooks of one message, in the order received. */

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { verifyMetaSignature } from "@gw/signer";
 import type { GraphRequestRecord, RunningSandbox } from "../src/index.ts";
 import {
-  APP_SECRET,
+  fieldOf,
   control,
   hooksOf,
   pendingOf,
   PHONE_ID,
   sendMessage,
+  signedByMeta,
   start,
   startReceiver,
   template,
@@ -50,14 +50,6 @@ interface ControlAnswer {
   owner?: string;
   notified?: boolean;
   error?: { message: string; issues?: { path: (string | number)[] }[] };
-}
-
-function fieldOf(hook: ReceivedWebhook | undefined): string | undefined {
-  return hook?.body.entry[0]?.changes[0]?.field;
-}
-
-function signed(hook: ReceivedWebhook | undefined): boolean {
-  return verifyMetaSignature(APP_SECRET, hook?.raw ?? Buffer.alloc(0), String(hook?.headers["x-hub-signature-256"]));
 }
 
 /** Meta's Graph error envelope with this code (the sandbox's OAuthException shape). */
@@ -416,7 +408,7 @@ describe("Conversation Routing thread control", () => {
         "sender",
         "control_passed",
       ]);
-      expect(signed(hook)).toBe(true);
+      expect(signedByMeta(hook)).toBe(true);
       expect(await nextField({ from: undefined, username: "semtelefone" })).toBe("messages");
     });
 
@@ -456,7 +448,7 @@ describe("Conversation Routing thread control", () => {
         sender: { phone_number: PHONE, user_id: expect.stringMatching(/^BR\./) },
         control_taken: { previous_role: "partner", current_role: "escalation_partner", metadata: "supervisor assumiu" },
       });
-      expect(signed(hook)).toBe(true);
+      expect(signedByMeta(hook)).toBe(true);
       expect(await nextField()).toBe("standby");
       // This app is a plain partner now: it cannot take the thread back.
       expectGraphError(await call("take"), 2494191, /only the escalation partner/);

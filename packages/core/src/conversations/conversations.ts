@@ -11,9 +11,8 @@ import { ApiError } from "@gw/errors";
 import { contactKeyOf, contactsByKey } from "../contacts/contacts.ts";
 import { isBsuidIdentifier } from "../contacts/recipient.ts";
 import { normalizePhone } from "../phones/normalize.ts";
-import { getWindow } from "../windows/windows.ts";
+import { getWindow, windowView } from "../windows/windows.ts";
 import { inboundDetailsOf, outboundContentOf, type InboundDetailsView, type OutboundContentView } from "./content.ts";
-import { readHandler } from "./handler.ts";
 import { readThread, threadView } from "./thread.ts";
 import { conversationState } from "./updated.ts";
 
@@ -420,7 +419,7 @@ export async function listConversationMessages(
 
   const before = decodeCursor(input.cursor, 4, [0, 1]);
   const limit = clampLimit(input.limit);
-  const [{ rows }, window, name, known, thread, handler, state] = await Promise.all([
+  const [{ rows }, window, name, known, thread, state] = await Promise.all([
     deps.db.sql.query<MessageRow>({
       name: "list-conversation-messages",
       text: LIST_MESSAGES,
@@ -445,7 +444,6 @@ export async function listConversationMessages(
     }),
     contactsByKey(deps.db.sql, { accountId: input.accountId, keys: [contact] }),
     readThread(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
-    readHandler(deps.db.sql, { accountId: input.accountId, phoneNumberId: input.phoneNumberId, contactKey: contact }),
     conversationState(deps.db.sql, {
       accountId: input.accountId,
       phoneNumberId: input.phoneNumberId,
@@ -459,13 +457,9 @@ export async function listConversationMessages(
     contact,
     who: contactOf(contact, known.get(contact) ?? { phone: null, bsuid: null, username: null }),
     contact_name: name.rows[0]?.contact_name ?? null,
-    window: {
-      open: window.open,
-      expires_at: window.expiresAt?.toISOString() ?? null,
-      last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
-    },
+    window: windowView(window),
     thread: threadView(thread),
-    handler,
+    handler: state.handler,
     status: state.status,
     assignee: state.assignee,
     messages: page.map((row) => ({

@@ -4,10 +4,9 @@ import { ApiError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { recordAuditAs, type Actor } from "../audit/audit.ts";
-import { contactKeyOf } from "../contacts/contacts.ts";
-import { parseRecipient } from "../contacts/recipient.ts";
 import type { Outbox } from "../deliveries/attempt/outbox.ts";
-import { conversationUpdated } from "./updated.ts";
+import { addressConversation } from "./address.ts";
+import { conversationState, conversationUpdated } from "./updated.ts";
 
 /**
  * A bot and a person, one conversation (issue 39; docs/decisions.md, "Conversations: the bot and the person"): each
@@ -18,30 +17,12 @@ import { conversationUpdated } from "./updated.ts";
  * the Meta thread's holder (thread.ts); a conversation without a row is the bot's.
  */
 
-interface HandlerRow {
-  handler: ConversationHandlerValue;
-  handler_note: string | null;
-  handler_changed_at: Date | null;
-}
-
 /** The handler of the conversation of `contactKey` on the number (the bot's when nothing was handed over). */
 export async function readHandler(
   sql: Sql,
   input: { accountId: string; phoneNumberId: string; contactKey: string },
 ): Promise<ConversationHandlerView> {
-  const { rows } = await sql.query<HandlerRow>({
-    name: "conversation-handler",
-    // The handler now (a lapsed hold is the bot's: the migration's gateway_conversation_handler, the one spelling).
-    text: `SELECT gateway_conversation_handler($1::uuid, $2, $3) AS handler, handler_note, handler_changed_at
-      FROM conversations WHERE account_id = $1::uuid AND contact_key = $3 AND phone_number_id = $2`,
-    values: [input.accountId, input.phoneNumberId, input.contactKey],
-  });
-  const row = rows[0];
-  return {
-    value: row?.handler ?? "bot",
-    since: row?.handler_changed_at?.toISOString() ?? null,
-    note: row?.handler_note ?? null,
-  };
+  return (await conversationState(sql, input)).handler;
 }
 
 export interface HandoverDeps {
@@ -76,16 +57,11 @@ export async function handOverConversation(
     now?: Date;
   },
 ): Promise<HandoverOutcome> {
-  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
-  if (!number)
-    return input.phoneNumberId
-      ? { kind: "unknown_number" }
-      : { kind: "refused", error: new ApiError("no_connected_number") };
-  const recipient = parseRecipient(input.recipient);
-  if (recipient.kind === "invalid") return { kind: "refused", error: new ApiError("invalid_recipient") };
+  const conversation = await addressConversation(deps, input);
+  if (conversation.kind !== "found") return conversation;
+  const { phoneNumberId, identifier, contactKey } = conversation;
   const at = input.now ?? new Date();
   const note = input.note ?? null;
-  const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: recipient.identifier });
   const committed = await inTransaction(deps.db.sql, async (client) => {
     await client.query({
       name: "conversation-handover",
@@ -94,17 +70,17 @@ export async function handOverConversation(
         VALUES ($1::uuid, $2, $3, $4, $5, $6)
         ON CONFLICT (account_id, contact_key, phone_number_id) DO UPDATE SET handler = EXCLUDED.handler,
           handler_note = EXCLUDED.handler_note, handler_changed_at = EXCLUDED.handler_changed_at`,
-      values: [input.accountId, number.phoneNumberId, contactKey, input.to, note, at],
+      values: [input.accountId, phoneNumberId, contactKey, input.to, note, at],
     });
     await recordAuditAs(client, input, "conversation.handover", {
-      target: `conversation:${number.phoneNumberId}:${contactKey}`,
-      details: { to: input.to, note, recipient: recipient.identifier },
+      target: `conversation:${phoneNumberId}:${contactKey}`,
+      details: { to: input.to, note, recipient: identifier },
     });
     return conversationUpdated(client, {
       accountId: input.accountId,
-      phoneNumberId: number.phoneNumberId,
+      phoneNumberId,
       contactKey,
-      recipient: recipient.identifier,
+      recipient: identifier,
       change: "handover",
       by: input.by,
       at,
@@ -113,13 +89,13 @@ export async function handOverConversation(
   await deps.outbox.dispatch(committed);
   deps.logger.info("conversation handed over", {
     accountId: input.accountId,
-    phoneNumberId: number.phoneNumberId,
+    phoneNumberId,
     to: input.to,
   });
   return {
     kind: "done",
-    recipient: recipient.identifier,
-    phoneNumberId: number.phoneNumberId,
+    recipient: identifier,
+    phoneNumberId,
     handler: { value: input.to, since: at.toISOString(), note },
   };
 }

@@ -14,12 +14,11 @@ import type { Logger } from "@gw/logger";
 import { MetaApiError, MetaReadError, MetaUnavailableError, type MetaClient, type MetaHandover } from "@gw/meta";
 import type { AccountDirectory } from "../accounts/directory.ts";
 import { recordAuditAs, type Actor } from "../audit/audit.ts";
-import { contactKeyOf } from "../contacts/contacts.ts";
-import { graphRecipient, parseRecipient } from "../contacts/recipient.ts";
+import { graphRecipient } from "../contacts/recipient.ts";
 import { contactOrderingKey } from "../deliveries/attempt/ordering.ts";
 import { subscribedDeliveries, type PendingDelivery } from "../deliveries/attempt/outbox.ts";
 import { getWindow, type WindowState } from "../windows/windows.ts";
-import { readHandler } from "./handler.ts";
+import { addressConversation } from "./address.ts";
 import { conversationState } from "./updated.ts";
 
 /**
@@ -220,15 +219,14 @@ export async function controlThread(
     now?: Date;
   },
 ): Promise<ThreadControlOutcome> {
-  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
-  if (!number) return input.phoneNumberId ? { kind: "unknown_number" } : refused(new ApiError("no_connected_number"));
-  const recipient = parseRecipient(input.recipient);
-  if (recipient.kind === "invalid") return refused(new ApiError("invalid_recipient"));
-  const logFields = { accountId: input.accountId, phoneNumberId: number.phoneNumberId, action: input.action };
+  const conversation = await addressConversation(deps, input);
+  if (conversation.kind !== "found") return conversation;
+  const { phoneNumberId, identifier, contactKey } = conversation;
+  const logFields = { accountId: input.accountId, phoneNumberId, action: input.action };
   try {
-    await deps.meta.threadControl(number.phoneNumberId, {
+    await deps.meta.threadControl(phoneNumberId, {
       messaging_product: "whatsapp",
-      ...graphRecipient(recipient.identifier),
+      ...graphRecipient(identifier),
       action: input.action,
       ...(input.targetRole ? { control_pass: { target_role: input.targetRole } } : {}),
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
@@ -240,26 +238,25 @@ export async function controlThread(
   }
   const at = input.now ?? new Date();
   const held = heldAfter(input.action, input.targetRole);
-  const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier: recipient.identifier });
   await inTransaction(deps.db.sql, async (client) => {
     await recordThread(client, {
       accountId: input.accountId,
-      phoneNumberId: number.phoneNumberId,
+      phoneNumberId,
       contactKey,
       ...held,
       source: input.action,
       at,
     });
     await recordAuditAs(client, input, "conversation.thread_control", {
-      target: `conversation:${number.phoneNumberId}:${contactKey}`,
-      details: { action: input.action, target_role: input.targetRole ?? null, recipient: recipient.identifier },
+      target: `conversation:${phoneNumberId}:${contactKey}`,
+      details: { action: input.action, target_role: input.targetRole ?? null, recipient: identifier },
     });
   });
   deps.logger.info("conversation thread control done", logFields);
   return {
     kind: "done",
-    recipient: recipient.identifier,
-    phoneNumberId: number.phoneNumberId,
+    recipient: identifier,
+    phoneNumberId,
     thread: { ...held, since: at, source: input.action },
   };
 }
@@ -306,30 +303,16 @@ export async function conversationDetail(
   deps: { db: Db; directory: Pick<AccountDirectory, "resolveNumber"> },
   input: { accountId: string; recipient: string; phoneNumberId?: string | undefined; now?: Date },
 ): Promise<ConversationDetailOutcome> {
-  const number = await deps.directory.resolveNumber(input.accountId, input.phoneNumberId);
-  if (!number)
-    return input.phoneNumberId
-      ? { kind: "unknown_number" }
-      : { kind: "refused", error: new ApiError("no_connected_number") };
   // A phone as its digits (an invalid one too: nothing is known of it), a BSUID as given, as GET /window says.
-  const identifier = parseRecipient(input.recipient).identifier;
-  const contactKey = await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier });
-  const key = { accountId: input.accountId, phoneNumberId: number.phoneNumberId, contactKey };
-  const [window, handler, state, thread] = await Promise.all([
-    getWindow(deps, { phoneNumberId: number.phoneNumberId, contact: contactKey, now: input.now }),
-    readHandler(deps.db.sql, key),
+  const conversation = await addressConversation(deps, { ...input, anyRecipient: true });
+  if (conversation.kind !== "found") return conversation;
+  const { phoneNumberId, identifier, contactKey } = conversation;
+  const key = { accountId: input.accountId, phoneNumberId, contactKey };
+  const [window, state, thread] = await Promise.all([
+    getWindow(deps, { phoneNumberId, contact: contactKey, now: input.now }),
     conversationState(deps.db.sql, key),
     readThread(deps.db.sql, key),
   ]);
-  const { status, assignee } = state;
-  return {
-    kind: "found",
-    recipient: identifier,
-    phoneNumberId: number.phoneNumberId,
-    window,
-    handler,
-    status,
-    assignee,
-    thread,
-  };
+  const { handler, status, assignee } = state;
+  return { kind: "found", recipient: identifier, phoneNumberId, window, handler, status, assignee, thread };
 }

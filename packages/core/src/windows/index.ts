@@ -1,2 +1,2 @@
-export { WINDOW_MS, getWindow, windowStatus } from "./windows.ts";
+export { WINDOW_MS, getWindow, windowStatus, windowView } from "./windows.ts";
 export type { WindowState } from "./windows.ts";

@@ -28,6 +28,19 @@ export async function getWindow(
   return windowOf(rows[0], now);
 }
 
+/** The window as the contract spells it (GET /window, the conversation's detail, Conversas): ISO times or null. */
+export function windowView(window: WindowState): {
+  open: boolean;
+  expires_at: string | null;
+  last_inbound_at: string | null;
+} {
+  return {
+    open: window.open,
+    expires_at: window.expiresAt?.toISOString() ?? null,
+    last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
+  };
+}
+
 function windowOf(row: { expires_at: Date | null; last_inbound_at: Date | null } | undefined, now: Date): WindowState {
   if (!row?.expires_at) return { open: false, expiresAt: null, lastInboundAt: null };
   return {
@@ -77,11 +90,5 @@ export async function windowStatus(
         contact: await contactKeyOf(deps.db.sql, { accountId: input.accountId, identifier }),
       })
     : { open: false, expiresAt: null, lastInboundAt: null };
-  return {
-    to: identifier,
-    phone_number_id: number?.phoneNumberId ?? null,
-    open: window.open,
-    expires_at: window.expiresAt?.toISOString() ?? null,
-    last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
-  };
+  return { to: identifier, phone_number_id: number?.phoneNumberId ?? null, ...windowView(window) };
 }

@@ -7,8 +7,9 @@ import {
   requestValidation,
 } from "@gw/contracts";
 import { conversationDetail, threadView } from "@gw/core/conversations";
+import { windowView } from "@gw/core/windows";
 import { defineRoute } from "../define-route.ts";
-import { unknownNumber } from "./conversations.thread-control.ts";
+import { unknownNumber } from "../unknown-number.ts";
 
 /** GET /public/v1/conversations/{recipient} (issue 37 part 4): the conversation's window and holder. */
 export const { register, operations } = defineRoute({
@@ -36,15 +37,10 @@ export const { register, operations } = defineRoute({
     });
     if (outcome.kind === "refused") throw outcome.error;
     if (outcome.kind === "unknown_number") throw unknownNumber(query.phone_number_id, "query");
-    const { window } = outcome;
     return {
       recipient: outcome.recipient,
       phone_number_id: outcome.phoneNumberId,
-      window: {
-        open: window.open,
-        expires_at: window.expiresAt?.toISOString() ?? null,
-        last_inbound_at: window.lastInboundAt?.toISOString() ?? null,
-      },
+      window: windowView(outcome.window),
       handler: outcome.handler,
       status: outcome.status,
       assignee: outcome.assignee,

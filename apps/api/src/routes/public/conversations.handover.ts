@@ -10,7 +10,7 @@ import {
 } from "@gw/contracts";
 import { handOverConversation } from "@gw/core/conversations";
 import { defineRoute } from "../define-route.ts";
-import { unknownNumber } from "./conversations.thread-control.ts";
+import { unknownNumber } from "../unknown-number.ts";
 
 const EXAMPLE_NAMES: readonly ExampleName[] = [
   { name: "to_human", summary: "The bot asks for a person" },

@@ -1,6 +1,5 @@
 import {
   ConversationPath,
-  RequestValidationError,
   ThreadControlIn,
   ThreadControlOut,
   codeList,
@@ -14,6 +13,7 @@ import {
 import { controlThread, threadView } from "@gw/core/conversations";
 import type { ErrorCode } from "@gw/errors";
 import { defineRoute } from "../define-route.ts";
+import { unknownNumber } from "../unknown-number.ts";
 
 const REFUSED_422: readonly ErrorCode[] = ["account_restricted", "payment_issue", "provider_rejected"];
 
@@ -85,15 +85,3 @@ export const { register, operations } = defineRoute({
     };
   },
 });
-
-/** A number that is not the account's is an invalid value of the request, as GET /window says it. */
-export function unknownNumber(phoneNumberId: string | undefined, where: "body" | "query"): RequestValidationError {
-  return new RequestValidationError([
-    {
-      loc: [where, "phone_number_id"],
-      msg: "O número não está conectado a esta conta.",
-      type: "value_error",
-      input: phoneNumberId,
-    },
-  ]);
-}

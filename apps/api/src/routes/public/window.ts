@@ -1,14 +1,7 @@
-import {
-  RequestValidationError,
-  WindowOut,
-  WindowPath,
-  WindowQuery,
-  jsonResponse,
-  requestValidation,
-  unreadablePath,
-} from "@gw/contracts";
+import { WindowOut, WindowPath, WindowQuery, jsonResponse, requestValidation, unreadablePath } from "@gw/contracts";
 import { windowStatus } from "@gw/core/windows";
 import { defineRoute } from "../define-route.ts";
+import { unknownNumber } from "../unknown-number.ts";
 
 /** GET /public/v1/window/{to} (spec 4.3). */
 export const { register, operations } = defineRoute({
@@ -28,16 +21,7 @@ export const { register, operations } = defineRoute({
   async handler({ accountId, params, query }, deps) {
     const window = await windowStatus(deps, { accountId, to: params.to, phoneNumberId: query.phone_number_id });
     // Spec 4.3 lists only 401/422/429: a number that is not the account's is an invalid query value.
-    if (!window) {
-      throw new RequestValidationError([
-        {
-          loc: ["query", "phone_number_id"],
-          msg: "O número não está conectado a esta conta.",
-          type: "value_error",
-          input: query.phone_number_id,
-        },
-      ]);
-    }
+    if (!window) throw unknownNumber(query.phone_number_id, "query");
     return window;
   },
 });
