@@ -114,9 +114,13 @@ describe("an endpoint down with its breaker open, against the retry schedule", (
     expect(Date.now()).toBeLessThan(firstDeadline);
     const before = await bed.db.delivery.findMany({ where: { id: { in: all } } });
     for (const row of before) expect(row.status).toBe("pending");
-    // Exactly the two attempts that opened the breaker were made (one each, or both of one delivery when its retry
-    // came before the other's first attempt); the deferrals spent nothing.
-    expect(before.reduce((sum, row) => sum + row.attemptCount, 0)).toBe(2);
+    // Only the attempts that opened the breaker were made: the two that failed, plus at most one that had already
+    // passed the gate while the breaker counted one failure (a retry of the first racing the second's first attempt,
+    // on a loaded machine). The three held deliveries and every deferral spent nothing.
+    const spent = before.reduce((sum, row) => sum + row.attemptCount, 0);
+    expect(spent).toBeGreaterThanOrEqual(2);
+    expect(spent).toBeLessThanOrEqual(3);
+    for (const id of held) expect(before.find((row) => row.id === id)?.attemptCount).toBe(0);
     const attemptsBefore = new Map(before.map((row) => [row.id, row.attemptCount]));
 
     // Past it: failed, each with its last error.
