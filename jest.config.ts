@@ -49,11 +49,13 @@ const config: Config = {
   projects: tiers.map((tier) => ({
     displayName: tier,
     testEnvironment: "node",
-    extensionsToTreatAsEsm: [".ts"],
-    transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" } }] },
     // Exact paths: a file is matched by its own tier only.
     testMatch: (byTier.get(tier) ?? []).map((file) => `<rootDir>/${file}`),
     testPathIgnorePatterns: ["/node_modules/", "/generated/"],
+    // Long-lived workers that load the modules under test once; tsx compiles the TypeScript there
+    // (scripts/jest/runner.mjs), so jest itself transforms nothing.
+    runner: "<rootDir>/scripts/jest/runner.mjs",
+    transform: {},
     // The tiers that spawn the apps build their bundles once per run (scripts/test.sh already did: then a no-op).
     ...(tier === "process" || tier === "browser" ? { globalSetup: "<rootDir>/scripts/jest-global-setup.mjs" } : {}),
   })),
@@ -61,9 +63,10 @@ const config: Config = {
   // Three workers on two cores: the fault and campaign files mostly wait (leases running out, pacing, statuses Meta
   // sends 15 s late), and a third worker runs another file meanwhile (docs/performance.md, "The suite's time").
   maxWorkers: 3,
-  // jest loads every test file's ESM module graph anew (vm modules) and the old ones stay reachable: a worker grew
-  // to 3-4 GB over a run, and a CPU-heavy file landing on it late ran several times slower in garbage collection
-  // (csv.streaming-and-formulas: 22 s alone, 174 s there). A worker above this after a file is replaced.
+  // A worker keeps what its files leave reachable. One that grew to 3-4 GB made a CPU-heavy file landing on it late
+  // several times slower in garbage collection (csv.streaming-and-formulas: 22 s alone, 174 s there), so a worker
+  // above this after a file is replaced (scripts/jest/runner.mjs). Four workers ran no faster than three: the two
+  // cores are 96 % busy through the run.
   workerIdleMemoryLimit: "1GB",
 };
 

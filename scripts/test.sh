@@ -44,5 +44,5 @@ bash scripts/stack.sh recreate-db "$TEST_DB" "$TEMPLATE_DB"
 export DATABASE_URL="${DATABASE_URL%/*}/$TEST_DB" GW_TEMPLATE_DATABASE="$TEMPLATE_DB"
 log "migrações aplicadas em $TEMPLATE_DB, copiado para $TEST_DB"
 
-NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" \
+NODE_OPTIONS="--disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" \
   pnpm exec jest "$@"
