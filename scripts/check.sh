@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# `pnpm check`, and `npm test` before it starts the stack: formatting, dependencies, types and lint. Two lanes run
-# side by side, one per core: Prettier, knip and tsc in that order (cheapest first), and ESLint (the longest, about
-# as long as the other three together). A lane stops at its first failure, with a line naming it; the script fails
-# once both lanes are done if either failed. GW_CHECKS_SERIAL=1 runs the four one after the other.
+# `pnpm check`: formatting, dependencies, types and lint. Two lanes run side by side, one per core: Prettier, knip
+# and tsc in that order (cheapest first), and ESLint (the longest, about twice the other three together). A lane stops
+# at its first failure, with a line naming it; the script fails once both lanes are done if either failed.
+# GW_CHECKS_SERIAL=1 runs the four one after the other.
+#
+# `npm test` (scripts/test.sh) runs the lanes itself: the first before anything starts, ESLint beside the stack's
+# start and the tests' first minute (`check.sh first-lane`, `check.sh lint`).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
@@ -17,6 +20,13 @@ first_lane() {
   run_check deps "dependências (knip)"
   run_check typecheck "tipos (tsc)"
 }
+
+case "${1:-}" in
+  first-lane) first_lane; exit 0 ;;
+  lint) run_check lint "lint (ESLint)"; exit 0 ;;
+  "") ;;
+  *) die "uso: scripts/check.sh [first-lane|lint]" ;;
+esac
 
 if [ "${GW_CHECKS_SERIAL:-}" = 1 ]; then
   first_lane

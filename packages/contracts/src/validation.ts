@@ -42,10 +42,17 @@ function isTagged(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A tag as pydantic's ctx shows it: a string as it is, anything else as JSON. */
+/**
+ * A tag as pydantic's ctx shows it: a string as it is, anything else as JSON; a value nested deeper than
+ * JSON.stringify goes (a list of lists thousands deep) only as its kind, so the 422 is still written.
+ */
 function shownTag(tag: unknown): string {
   if (typeof tag === "string") return tag;
-  return JSON.stringify(tag) ?? "undefined";
+  try {
+    return JSON.stringify(tag) ?? "undefined";
+  } catch {
+    return Array.isArray(tag) ? "[…]" : "{…}";
+  }
 }
 
 function issueInput(issue: ZodIssue): unknown {
