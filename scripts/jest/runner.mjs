@@ -57,8 +57,13 @@ class Worker {
     pending?.(message);
   }
 
+  /** The file's result, or what stopped it: a worker that did not start, died or ran past the deadline. */
   async run(test, globalConfig) {
-    await this.#ready;
+    try {
+      await this.#ready;
+    } catch (error) {
+      return { type: "error", error: { message: error.message } };
+    }
     const answer = new Promise((resolve) => (this.#pending = resolve));
     const deadline = setTimeout(() => {
       this.#settle({ type: "error", error: { message: `o arquivo passou de ${FILE_DEADLINE_MS / 60_000} min` } });
@@ -72,7 +77,13 @@ class Worker {
     }
   }
 
+  /** True once the worker takes no more files (it was stopped or it died). */
+  get gone() {
+    return this.stopped || this.exited;
+  }
+
   stop() {
+    this.stopped = true;
     if (this.exited) return;
     if (this.#child.connected) this.#child.disconnect();
     // The worker leaves on disconnect; one stuck in synchronous code is killed.
@@ -108,7 +119,10 @@ export default class TestRunner {
           const error = new Error(answer.error.message);
           error.stack = answer.error.stack ?? answer.error.message;
           await onFailure(test, error);
-          if (worker.exited) worker = null;
+          if (worker.gone) {
+            worker.stop();
+            worker = null;
+          }
         }
       }
       worker?.stop();
