@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `pnpm check`: formatting, dependencies, types and lint. Two lanes run side by side, one per core: Prettier, knip
-# and tsc in that order (cheapest first), and ESLint (the longest, about twice the other three together). A lane stops
-# at its first failure, with a line naming it; the script fails once both lanes are done if either failed.
-# GW_CHECKS_SERIAL=1 runs the four one after the other.
+# and tsc in that order (cheapest first), and ESLint (the longest). A lane stops at its first failure, with a line
+# naming it; the script fails once both lanes are done if either failed. GW_CHECKS_SERIAL=1 runs the four one after
+# the other.
 #
 # `npm test` (scripts/test.sh) runs the lanes itself: the first before anything starts, ESLint beside the stack's
 # start and the tests' first minute (`check.sh first-lane`, `check.sh lint`).
