@@ -10,15 +10,8 @@ import { clearTimeout, setTimeout } from "node:timers";
 
 const WORKER = new URL("./worker.mjs", import.meta.url);
 const FILE_DEADLINE_MS = 10 * 60_000;
+/** Without `workerIdleMemoryLimit` (jest gives it in bytes, having read "1GB" or "50%" itself). */
 const DEFAULT_MEMORY_LIMIT = 1.5 * 1024 ** 3;
-
-function memoryLimit(value) {
-  if (typeof value === "number" && value > 1) return value;
-  const match = typeof value === "string" && /^(\d+(?:\.\d+)?)\s*(k|m|g)?b?$/i.exec(value.trim());
-  if (!match) return DEFAULT_MEMORY_LIMIT;
-  const unit = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2]?.toLowerCase() ?? ""] ?? 1;
-  return Number(match[1]) * unit;
-}
 
 class Worker {
   #child;
@@ -100,7 +93,7 @@ export default class TestRunner {
 
   async runTests(tests, watcher, onStart, onResult, onFailure) {
     const queue = [...tests];
-    const limit = memoryLimit(this.#globalConfig.workerIdleMemoryLimit);
+    const limit = this.#globalConfig.workerIdleMemoryLimit ?? DEFAULT_MEMORY_LIMIT;
     const lanes = Math.max(1, Math.min(this.#globalConfig.maxWorkers, queue.length));
     const lane = async (id) => {
       let worker = null;
