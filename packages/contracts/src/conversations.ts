@@ -88,14 +88,17 @@ export const ConversationHandler = z
   .meta({ id: "ConversationHandler" });
 export type ConversationHandlerView = z.infer<typeof ConversationHandler>;
 
+/** The number an operation on a conversation goes through, in a request body. */
+const BusinessNumberIn = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe("The business number; the account's default otherwise");
+
 export const HandoverIn = z
   .object({
-    phone_number_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("The business number; the account's default otherwise"),
+    phone_number_id: BusinessNumberIn,
     to: z.enum(CONVERSATION_HANDLERS).describe("`human`: the bot asks for a person; `bot`: the person gives it back"),
     note: z.string().trim().min(1).max(500).optional().describe("Why, for the person who picks it up"),
   })
@@ -118,12 +121,7 @@ export const HandoverOut = z
 
 export const ThreadControlIn = z
   .object({
-    phone_number_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("The business number; the account's default otherwise"),
+    phone_number_id: BusinessNumberIn,
     action: z
       .enum(THREAD_CONTROL_ACTIONS)
       .describe(
