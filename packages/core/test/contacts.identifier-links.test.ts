@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import type { MetaIdentityChange, MetaUserRef } from "@gw/meta";
 import { testEnv } from "@gw/testkit";
-import { applyIdentityChanges, contactKeyOf, learnContacts } from "../src/contacts/index.ts";
+import { applyIdentityChanges, contactKeyOf } from "../src/contacts/index.ts";
 import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
+import { learnUser } from "./support/contacts.ts";
 import { openAccountIngest } from "./support/ingest-bed.ts";
 import { isSuppressed, suppressContact } from "../src/suppressions/index.ts";
 import { windowStatus } from "../src/windows/index.ts";
@@ -38,16 +39,7 @@ function person() {
   return { phone: `551198${digits}`, bsuid: `BR.25${digits}0001`, bsuid2: `BR.26${digits}0002` };
 }
 
-const user = (fields: Partial<MetaUserRef>): MetaUserRef => ({
-  phone: null,
-  bsuid: null,
-  parentBsuid: null,
-  username: null,
-  name: null,
-  ...fields,
-});
-const learn = async (fields: Partial<MetaUserRef>) =>
-  (await learnContacts(db.sql, [{ accountId, user: user(fields) }]))[0];
+const learn = (fields: Partial<MetaUserRef>) => learnUser(db, accountId, fields);
 const keyOf = (identifier: string) => contactKeyOf(db.sql, { accountId, identifier });
 const suppressed = (contact: string) => isSuppressed({ db }, { accountId, contact });
 const windowOpen = async (to: string) =>

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createDb, type Db } from "@gw/db";
 import type { MetaIdentityChange, MetaUserRef } from "@gw/meta";
 import { testEnv } from "@gw/testkit";
-import { applyIdentityChanges, contactKeyOf, learnContacts } from "../src/contacts/contacts.ts";
+import { learnUser } from "./support/contacts.ts";
+import { applyIdentityChanges, contactKeyOf } from "../src/contacts/contacts.ts";
 
 let db: Db;
 let accountId: string;
@@ -31,16 +32,7 @@ function ids() {
   return { phone: `55119${digits}`, bsuid: `BR.77${digits}000`, bsuid2: `BR.88${digits}000` };
 }
 
-const user = (fields: Partial<MetaUserRef>): MetaUserRef => ({
-  phone: null,
-  bsuid: null,
-  parentBsuid: null,
-  username: null,
-  name: null,
-  ...fields,
-});
-const learn = async (fields: Partial<MetaUserRef>) =>
-  (await learnContacts(db.sql, [{ accountId, user: user(fields) }]))[0];
+const learn = (fields: Partial<MetaUserRef>) => learnUser(db, accountId, fields);
 const keyOf = (identifier: string) => contactKeyOf(db.sql, { accountId, identifier });
 
 async function openWindow(contact: string, hours = 24): Promise<void> {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import type { MetaUserRef } from "@gw/meta";
 import { testEnv } from "@gw/testkit";
-import { learnContacts } from "../src/contacts/index.ts";
 import { readHandler, readThread } from "../src/conversations/index.ts";
+import { learnUser } from "./support/contacts.ts";
 import { openAccountIngest } from "./support/ingest-bed.ts";
 
 let db: Db;
@@ -28,16 +28,7 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-const user = (fields: Partial<MetaUserRef>): MetaUserRef => ({
-  phone: null,
-  bsuid: null,
-  parentBsuid: null,
-  username: null,
-  name: null,
-  ...fields,
-});
-const learn = async (fields: Partial<MetaUserRef>) =>
-  (await learnContacts(db.sql, [{ accountId, user: user(fields) }]))[0];
+const learn = (fields: Partial<MetaUserRef>) => learnUser(db, accountId, fields);
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 const keyed = (contactKey: string) => ({ accountId, phoneNumberId: PHONE_NUMBER_ID, contactKey });
 

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Db } from "@gw/db";
 import type { MetaUserRef } from "@gw/meta";
 import { testEnv } from "@gw/testkit";
-import { contactKeyOf, learnContacts } from "../src/contacts/index.ts";
+import { contactKeyOf } from "../src/contacts/index.ts";
 import { ingestProviderWebhook, type IngestDeps } from "../src/ingest/index.ts";
+import { learnUser } from "./support/contacts.ts";
 import { openAccountIngest } from "./support/ingest-bed.ts";
 import { applyUserPreferences, isSuppressed, suppressContact } from "../src/suppressions/index.ts";
 
@@ -38,16 +39,7 @@ function person() {
   return { phone: `551197${digits}`, bsuid: `BR.35${digits}0001` };
 }
 
-const user = (fields: Partial<MetaUserRef>): MetaUserRef => ({
-  phone: null,
-  bsuid: null,
-  parentBsuid: null,
-  username: null,
-  name: null,
-  ...fields,
-});
-const learn = async (fields: Partial<MetaUserRef>) =>
-  (await learnContacts(db.sql, [{ accountId, user: user(fields) }]))[0];
+const learn = (fields: Partial<MetaUserRef>) => learnUser(db, accountId, fields);
 const keyOf = (identifier: string) => contactKeyOf(db.sql, { accountId, identifier });
 const suppressed = (contact: string) => isSuppressed({ db }, { accountId, contact });
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
